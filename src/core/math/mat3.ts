@@ -1,0 +1,67 @@
+/** Small fixed-size linear algebra. Matrices are row-major arrays of rows; lattices keep vectors as rows. */
+export type Vec3 = [number, number, number];
+export type Mat3 = [Vec3, Vec3, Vec3];
+
+export const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+export const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+export const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
+export const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+export const cross = (a: Vec3, b: Vec3): Vec3 => [
+  a[1] * b[2] - a[2] * b[1],
+  a[2] * b[0] - a[0] * b[2],
+  a[0] * b[1] - a[1] * b[0],
+];
+export const norm = (a: Vec3): number => Math.sqrt(dot(a, a));
+export const distance = (a: Vec3, b: Vec3): number => norm(sub(a, b));
+
+export function det(m: Mat3): number {
+  return dot(m[0], cross(m[1], m[2]));
+}
+
+export function transpose(m: Mat3): Mat3 {
+  return [
+    [m[0][0], m[1][0], m[2][0]],
+    [m[0][1], m[1][1], m[2][1]],
+    [m[0][2], m[1][2], m[2][2]],
+  ];
+}
+
+export function inverse(m: Mat3): Mat3 {
+  const d = det(m);
+  if (!Number.isFinite(d) || Math.abs(d) < 1e-300) throw new Error('singular matrix');
+  const c0 = cross(m[1], m[2]);
+  const c1 = cross(m[2], m[0]);
+  const c2 = cross(m[0], m[1]);
+  // Columns of the inverse are the cross products divided by the determinant.
+  return [
+    [c0[0] / d, c1[0] / d, c2[0] / d],
+    [c0[1] / d, c1[1] / d, c2[1] / d],
+    [c0[2] / d, c1[2] / d, c2[2] / d],
+  ];
+}
+
+export function matMul(a: Mat3, b: Mat3): Mat3 {
+  const r = [[0, 0, 0], [0, 0, 0], [0, 0, 0]] as Mat3;
+  for (let i = 0; i < 3; i++)
+    for (let j = 0; j < 3; j++) r[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+  return r;
+}
+
+/** m · v (v as a column). */
+export const matVec = (m: Mat3, v: Vec3): Vec3 => [dot(m[0], v), dot(m[1], v), dot(m[2], v)];
+
+/** v · m (v as a row): fractional row vector times the lattice matrix gives Cartesian. */
+export const vecMat = (v: Vec3, m: Mat3): Vec3 => [
+  v[0] * m[0][0] + v[1] * m[1][0] + v[2] * m[2][0],
+  v[0] * m[0][1] + v[1] * m[1][1] + v[2] * m[2][1],
+  v[0] * m[0][2] + v[1] * m[1][2] + v[2] * m[2][2],
+];
+
+export const identity = (): Mat3 => [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+
+/** Wraps a fractional coordinate into [0, 1); values within eps of 1 become 0. */
+export function wrapFrac(x: number, eps = 1e-12): number {
+  let w = x - Math.floor(x);
+  if (w >= 1 - eps) w = 0;
+  return w;
+}

@@ -1,0 +1,3 @@
+import { initMoyoNode } from '../../src/node/moyo.ts';
+
+initMoyoNode();
