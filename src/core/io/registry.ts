@@ -1,0 +1,85 @@
+import type { Structure } from '../structure/structure.ts';
+import { type FormatModule, ParseError, type ParseResult } from './types.ts';
+import { cifFormat } from './cif/index.ts';
+import { poscarFormat } from './poscar.ts';
+import { extxyzFormat, xyzFormat } from './xyz.ts';
+import { pymatgenJsonFormat } from './pymatgen-json.ts';
+
+/** All readable/writable formats. Order matters for content sniffing: most specific first. */
+export const FORMATS: FormatModule[] = [cifFormat, poscarFormat, xyzFormat, extxyzFormat, pymatgenJsonFormat];
+
+const byId = (id: FormatModule['id']): FormatModule => FORMATS.find((f) => f.id === id)!;
+
+/** The last path component, without directories (both separators, since names may come from Windows). */
+function baseName(fileName: string): string {
+  const parts = fileName.split(/[\\/]/);
+  return parts[parts.length - 1] ?? '';
+}
+
+/** Extended XYZ is announced on the comment line by `Lattice=` or `Properties=`. */
+function secondLineIsExtended(text: string): boolean {
+  const lines = text.split(/\r?\n/, 3);
+  return lines.length >= 2 && /(^|\s)(Lattice|Properties)\s*=/i.test(lines[1]);
+}
+
+/** Format chosen from the file name alone; `text` only separates plain from extended `.xyz`. */
+function formatFromName(fileName: string, text: string | null): FormatModule | null {
+  const base = baseName(fileName);
+  const lower = base.toLowerCase();
+  if (lower.endsWith('.cif') || lower.endsWith('.mcif')) return byId('cif');
+  if (lower.endsWith('.extxyz')) return byId('extxyz');
+  if (lower.endsWith('.xyz')) return text !== null && secondLineIsExtended(text) ? byId('extxyz') : byId('xyz');
+  if (lower.endsWith('.json')) return byId('pymatgen-json');
+  if (lower.endsWith('.vasp') || lower.endsWith('.poscar')) return byId('poscar');
+  if (/poscar|contcar/i.test(base)) return byId('poscar');
+  return null;
+}
+
+/** Picks a format from the file name first, then by sniffing the content. */
+export function detectFormat(fileName: string, text: string): FormatModule | null {
+  const named = formatFromName(fileName, text);
+  if (named) return named;
+  // Sniff: extxyz before plain xyz, since every extxyz file is also a valid plain xyz file.
+  for (const id of ['pymatgen-json', 'cif', 'extxyz', 'xyz', 'poscar'] as const) {
+    const f = byId(id);
+    if (f.sniff(text)) return f;
+  }
+  return null;
+}
+
+/** Parses a file of any supported format; never throws. */
+export function parseStructureFile(text: string, fileName: string): ParseResult {
+  let format: FormatModule | null = null;
+  try {
+    format = detectFormat(fileName, text);
+    if (!format) {
+      return { ok: false, format: null, error: 'The file format could not be recognised from its name or content.' };
+    }
+    const out = format.parse(text);
+    if (out.structures.length === 0) {
+      return { ok: false, format: format.id, error: 'The file holds no structure.' };
+    }
+    return { ok: true, format: format.id, ...out };
+  } catch (e) {
+    const id = format?.id ?? null;
+    if (e instanceof ParseError) return { ok: false, format: id, error: e.message, line: e.line };
+    const message = e instanceof Error ? e.message : String(e);
+    return { ok: false, format: id, error: message };
+  }
+}
+
+/** Output format from a file name: .cif .xyz .extxyz POSCAR CONTCAR .vasp .poscar .json. */
+export function formatForOutputName(fileName: string): FormatModule | null {
+  return formatFromName(fileName, null);
+}
+
+/** Serialises a structure in the format named by `fileName`; throws Error with a clear message. */
+export function writeStructureFile(structure: Structure, fileName: string): string {
+  const format = formatForOutputName(fileName);
+  if (!format) {
+    throw new Error(
+      `Cannot tell the output format from the name "${baseName(fileName)}"; use .cif, .xyz, .extxyz, .vasp, .poscar, .json, POSCAR or CONTCAR.`,
+    );
+  }
+  return format.write(structure);
+}
