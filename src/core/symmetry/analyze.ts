@@ -1,0 +1,118 @@
+/**
+ * Space-group analysis of a periodic structure through moyo (spglib-compatible setting).
+ * Disordered sites: every distinct species/occupancy mix is its own atom type, as spglib does
+ * through pymatgen's SpacegroupAnalyzer.
+ */
+import type { MoyoCell, MoyoDataset } from '@spglib/moyo-wasm';
+import type { Mat3, Vec3 } from '../math/mat3.ts';
+import { Lattice } from '../structure/lattice.ts';
+import type { Site, SpeciesMap, Structure } from '../structure/structure.ts';
+import { moyo } from './moyo.ts';
+
+export interface SymmetryInfo {
+  number: number;
+  /** International short symbol without spaces, as spglib/pymatgen print it (e.g. "P2_1/c"). */
+  symbol: string;
+  hallNumber: number;
+  hallSymbol: string;
+  crystalSystem: string;
+  /** Wyckoff letter per input site. */
+  wyckoffs: string[];
+  /** Index of the representative of each site's orbit (spglib's equivalent_atoms). */
+  orbits: number[];
+  nOperations: number;
+  symprec: number;
+}
+
+const speciesKey = (species: SpeciesMap): string =>
+  Object.entries(species)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([el, occ]) => `${el}:${occ.toFixed(6)}`)
+    .join(',');
+
+interface TypedCell {
+  cell: MoyoCell;
+  speciesOfType: SpeciesMap[];
+}
+
+function toMoyoCell(s: Structure): TypedCell {
+  if (!s.lattice) throw new Error('symmetry analysis needs a periodic structure');
+  const typeOf = new Map<string, number>();
+  const speciesOfType: SpeciesMap[] = [];
+  const numbers: number[] = [];
+  const positions: [number, number, number][] = [];
+  for (const site of s.sites) {
+    const key = speciesKey(site.species);
+    let t = typeOf.get(key);
+    if (t === undefined) {
+      t = speciesOfType.length + 1;
+      typeOf.set(key, t);
+      speciesOfType.push(site.species);
+    }
+    numbers.push(t);
+    const f = site.frac ?? s.lattice.cartToFrac(site.xyz);
+    positions.push([f[0], f[1], f[2]]);
+  }
+  const m = s.lattice.matrix;
+  const basis = [m[0][0], m[0][1], m[0][2], m[1][0], m[1][1], m[1][2], m[2][0], m[2][1], m[2][2]] as MoyoCell['lattice']['basis'];
+  return { cell: { lattice: { basis }, positions, numbers }, speciesOfType };
+}
+
+function runMoyo(s: Structure, symprec: number): { dataset: MoyoDataset; speciesOfType: SpeciesMap[] } | null {
+  if (!s.lattice || s.sites.length === 0) return null;
+  const { cell, speciesOfType } = toMoyoCell(s);
+  try {
+    return { dataset: moyo().analyze_cell(JSON.stringify(cell), symprec, 'Spglib'), speciesOfType };
+  } catch {
+    // moyo throws strings such as "moyo error: PrimitiveSymmetrySearchError" (e.g. overlapping atoms).
+    return null;
+  }
+}
+
+const symbolCache = new Map<number, { symbol: string; crystalSystem: string }>();
+export function spaceGroupSymbol(number: number): { symbol: string; crystalSystem: string } {
+  let hit = symbolCache.get(number);
+  if (!hit) {
+    const t = moyo().space_group_type(number);
+    hit = { symbol: t.hm_short.replace(/\s+/g, ''), crystalSystem: t.crystal_system };
+    symbolCache.set(number, hit);
+  }
+  return hit;
+}
+
+/** Space group of a periodic structure; null for finite structures or when the search fails. */
+export function analyzeSymmetry(s: Structure, symprec = 0.01): SymmetryInfo | null {
+  const run = runMoyo(s, symprec);
+  if (!run) return null;
+  const d = run.dataset;
+  const { symbol, crystalSystem } = spaceGroupSymbol(d.number);
+  return {
+    number: d.number,
+    symbol,
+    hallNumber: d.hall_number,
+    hallSymbol: moyo().hall_symbol_entry(d.hall_number).hall_symbol,
+    crystalSystem,
+    wyckoffs: d.wyckoffs,
+    orbits: d.orbits,
+    nOperations: d.operations.length,
+    symprec,
+  };
+}
+
+function cellToStructure(cell: MoyoCell, speciesOfType: SpeciesMap[], name: string): Structure {
+  const b = cell.lattice.basis;
+  const lattice = new Lattice([[b[0], b[1], b[2]], [b[3], b[4], b[5]], [b[6], b[7], b[8]]] as Mat3);
+  const sites: Site[] = cell.positions.map((p, k) => {
+    const frac: Vec3 = [p[0], p[1], p[2]];
+    return { species: { ...speciesOfType[cell.numbers[k] - 1] }, frac, xyz: lattice.fracToCart(frac) };
+  });
+  return { name, lattice, sites };
+}
+
+/** The standardized conventional (or primitive) cell, spglib setting; null when the search fails. */
+export function standardizedCell(s: Structure, symprec = 0.01, primitive = false): Structure | null {
+  const run = runMoyo(s, symprec);
+  if (!run) return null;
+  const cell = primitive ? run.dataset.prim_std_cell : run.dataset.std_cell;
+  return cellToStructure(cell, run.speciesOfType, `${s.name} (${primitive ? 'primitive' : 'conventional'} standard)`);
+}

@@ -1,0 +1,132 @@
+/**
+ * Space groups from moyo against spglib 2.0.2 (corpus goldens), on the structures pymatgen built.
+ * The structures here come straight from the golden sites, so this checks the symmetry layer alone;
+ * the readers are checked against the same goldens elsewhere.
+ */
+import { describe, expect, it } from 'vitest';
+import { Lattice } from '../../src/core/structure/lattice.ts';
+import type { Structure } from '../../src/core/structure/structure.ts';
+import { analyzeSymmetry, standardizedCell } from '../../src/core/symmetry/analyze.ts';
+import { corpusFileNames, readCorpusGolden } from '../shared.ts';
+
+const stripOxidation = (sp: string) => sp.replace(/[0-9.]*[+-]$/, '');
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function goldenStructure(gs: any, name: string): Structure {
+  const lattice = new Lattice(gs.lattice.matrix);
+  return {
+    name,
+    lattice,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    sites: gs.sites.map((site: any) => {
+      const species: Record<string, number> = {};
+      for (const [sp, occ] of Object.entries(site.species)) species[stripOxidation(sp)] = (species[stripOxidation(sp)] ?? 0) + (occ as number);
+      return { species, frac: site.frac, xyz: lattice.fracToCart(site.frac) };
+    }),
+  };
+}
+
+interface Case { file: string; declared: number | null; structure: Structure; expected: { number: number; international: string; wyckoffs?: string[]; equivalent_atoms?: number[] } | null; expected01: { number: number } | null }
+
+const cases: Case[] = [];
+for (const file of corpusFileNames()) {
+  const g = readCorpusGolden(file);
+  const pm = g.pymatgen;
+  if (!pm?.ok || pm.known_bug_p1_fallback || !pm.structures) continue;
+  pm.structures.forEach((gs: { symmetry?: Record<string, { number?: number; error?: string }> }, k: number) => {
+    if (!gs.symmetry) return;
+    const s01 = gs.symmetry['0.01'];
+    const s1 = gs.symmetry['0.1'];
+    const declared = g.declared_symmetry?.blocks?.[0]?.sg_from_symops?.number ?? g.declared_symmetry?.blocks?.[0]?.sg_from_hm?.number ?? null;
+    cases.push({
+      file: `${file}#${k}`,
+      declared,
+      structure: goldenStructure(gs, file),
+      expected: s01 && s01.number ? (s01 as Case['expected']) : null,
+      expected01: s1 && s1.number ? (s1 as Case['expected01']) : null,
+    });
+  });
+}
+
+describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => {
+  it('has a meaningful number of cases', () => expect(cases.length).toBeGreaterThan(60));
+
+  it('agrees with spglib at symprec 0.01 on at least 98% of the structures spglib could analyse', () => {
+    const failures: string[] = [];
+    const graded = cases.filter((c) => c.expected);
+    let agree = 0;
+    for (const c of graded) {
+      const got = analyzeSymmetry(c.structure, 0.01);
+      if (got?.number === c.expected!.number) agree++;
+      else failures.push(`${c.file}: moyo ${got?.number ?? 'fail'} vs spglib ${c.expected!.number}`);
+    }
+    console.log(`symprec 0.01: ${agree}/${graded.length} agree (${(100 * agree / graded.length).toFixed(1)}%)`, failures);
+    expect(agree / graded.length).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('where spglib failed (pymatgen TypeError), gives the declared group or nothing', () => {
+    for (const c of cases.filter((x) => !x.expected)) {
+      const got = analyzeSymmetry(c.structure, 0.01);
+      if (got) expect(got.number, c.file).toBe(c.declared);
+    }
+  });
+
+  it('agrees with spglib at symprec 0.1 on at least 95% (moyo and spglib treat loose tolerances differently)', () => {
+    const graded = cases.filter((c) => c.expected01);
+    let agree = 0;
+    const failures: string[] = [];
+    for (const c of graded) {
+      const got = analyzeSymmetry(c.structure, 0.1);
+      if (got?.number === c.expected01!.number) agree++;
+      else failures.push(`${c.file}: moyo ${got?.number ?? 'fail'} vs spglib ${c.expected01!.number}`);
+    }
+    console.log(`symprec 0.1: ${agree}/${graded.length}`, failures);
+    expect(agree / graded.length).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('prints international symbols exactly as spglib does', () => {
+    for (const c of cases) {
+      if (!c.expected) continue;
+      const got = analyzeSymmetry(c.structure, 0.01);
+      if (got?.number !== c.expected.number) continue;
+      expect(got.symbol, c.file).toBe(c.expected.international);
+    }
+  });
+
+  it('finds the same orbits (equivalent atoms partition) as spglib', () => {
+    let compared = 0;
+    for (const c of cases) {
+      if (!c.expected?.equivalent_atoms) continue;
+      const got = analyzeSymmetry(c.structure, 0.01);
+      if (got?.number !== c.expected.number) continue;
+      // Same partition of sites into orbits (representatives may differ).
+      const canon = (orbits: number[]) => {
+        const first = new Map<number, number>();
+        return orbits.map((o, i) => { if (!first.has(o)) first.set(o, i); return first.get(o)!; });
+      };
+      expect(canon(got.orbits), c.file).toEqual(canon(c.expected.equivalent_atoms));
+      // Wyckoff multiplicity per orbit must match; letters can differ only by an equivalent origin choice.
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(50);
+  });
+
+  it('returns null for finite structures', () => {
+    expect(analyzeSymmetry({ name: 'x', lattice: null, sites: [{ species: { H: 1 }, xyz: [0, 0, 0] }] })).toBeNull();
+  });
+
+  it('standardizes rock salt to the 8-site conventional cell and the 2-site primitive cell', () => {
+    // NaCl built by hand in its primitive FCC cell (a = 5.64 Å): the conventional cell has 4 Na + 4 Cl.
+    const a = 5.64;
+    const lattice = new Lattice([[0, a / 2, a / 2], [a / 2, 0, a / 2], [a / 2, a / 2, 0]]);
+    const s: Structure = { name: 'NaCl', lattice, sites: [
+      { species: { Na: 1 }, frac: [0, 0, 0], xyz: [0, 0, 0] },
+      { species: { Cl: 1 }, frac: [0.5, 0.5, 0.5], xyz: lattice.fracToCart([0.5, 0.5, 0.5]) },
+    ] };
+    expect(analyzeSymmetry(s)?.number).toBe(225);
+    const conv = standardizedCell(s)!;
+    expect(conv.sites.length).toBe(8);
+    expect(conv.lattice!.volume).toBeCloseTo(a ** 3, 8);
+    expect(standardizedCell(s, 0.01, true)!.sites.length).toBe(2);
+  });
+});
