@@ -1,0 +1,149 @@
+/**
+ * Structure ⇄ flat typed arrays, so structures cross worker boundaries as transferable buffers
+ * instead of arrays of per-atom objects (a 1M-atom Structure would take seconds to structured-clone).
+ */
+import type { Mat3, Vec3 } from '../math/mat3.ts';
+import { Lattice } from './lattice.ts';
+import { type Site, type Structure, majorSpecies } from './structure.ts';
+
+export interface PackedStructure {
+  name: string;
+  natoms: number;
+  /** Lattice rows a, b, c (9 numbers, row-major) or null for a finite structure. */
+  lattice: Float64Array | null;
+  /** Cartesian positions, 3 per site, Å. */
+  cart: Float64Array;
+  /** Fractional positions, 3 per site (as given, not wrapped), or null without lattice. */
+  frac: Float64Array | null;
+  /** Distinct element symbols; the other arrays refer to them by index. */
+  elements: string[];
+  /** Index into `elements` of each site's dominant species (for colouring and sizing). */
+  major: Uint16Array;
+  /** Species of site i are entries speciesStart[i] .. speciesStart[i+1]-1 of speciesElement/speciesOcc. */
+  speciesStart: Uint32Array;
+  speciesElement: Uint16Array;
+  speciesOcc: Float64Array;
+  /** Site labels (CIF `_atom_site_label`), empty string where absent; null when no site has one. */
+  labels: string[] | null;
+}
+
+export function packStructure(s: Structure): PackedStructure {
+  const n = s.sites.length;
+  const elementIndex = new Map<string, number>();
+  const elements: string[] = [];
+  const indexOf = (el: string): number => {
+    let k = elementIndex.get(el);
+    if (k === undefined) {
+      k = elements.length;
+      elementIndex.set(el, k);
+      elements.push(el);
+    }
+    return k;
+  };
+  let nSpecies = 0;
+  for (const site of s.sites) nSpecies += Object.keys(site.species).length;
+
+  const cart = new Float64Array(3 * n);
+  const frac = s.lattice ? new Float64Array(3 * n) : null;
+  const major = new Uint16Array(n);
+  const speciesStart = new Uint32Array(n + 1);
+  const speciesElement = new Uint16Array(nSpecies);
+  const speciesOcc = new Float64Array(nSpecies);
+  let hasLabel = false;
+  const labels: string[] = new Array(n);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const site = s.sites[i];
+    cart.set(site.xyz, 3 * i);
+    if (frac && s.lattice) frac.set(site.frac ?? s.lattice.cartToFrac(site.xyz), 3 * i);
+    major[i] = indexOf(majorSpecies(site));
+    speciesStart[i] = k;
+    for (const [el, occ] of Object.entries(site.species)) {
+      speciesElement[k] = indexOf(el);
+      speciesOcc[k] = occ;
+      k++;
+    }
+    labels[i] = site.label ?? '';
+    if (site.label) hasLabel = true;
+  }
+  speciesStart[n] = k;
+  const m = s.lattice?.matrix;
+  return {
+    name: s.name,
+    natoms: n,
+    lattice: m ? Float64Array.from([...m[0], ...m[1], ...m[2]]) : null,
+    cart, frac, elements, major, speciesStart, speciesElement, speciesOcc,
+    labels: hasLabel ? labels : null,
+  };
+}
+
+export function latticeOf(p: PackedStructure): Lattice | null {
+  const m = p.lattice;
+  return m ? new Lattice([[m[0], m[1], m[2]], [m[3], m[4], m[5]], [m[6], m[7], m[8]]] as Mat3) : null;
+}
+
+/** Rebuilds the plain Structure (species, positions, labels; oxidation states and per-site properties are not packed). */
+export function unpackStructure(p: PackedStructure): Structure {
+  const lattice = latticeOf(p);
+  const sites: Site[] = new Array(p.natoms);
+  for (let i = 0; i < p.natoms; i++) {
+    const species: Record<string, number> = {};
+    for (let k = p.speciesStart[i]; k < p.speciesStart[i + 1]; k++) species[p.elements[p.speciesElement[k]]] = p.speciesOcc[k];
+    const site: Site = { species, xyz: [p.cart[3 * i], p.cart[3 * i + 1], p.cart[3 * i + 2]] as Vec3 };
+    if (p.frac) site.frac = [p.frac[3 * i], p.frac[3 * i + 1], p.frac[3 * i + 2]];
+    if (p.labels && p.labels[i]) site.label = p.labels[i];
+    sites[i] = site;
+  }
+  return { name: p.name, lattice, sites };
+}
+
+/** The buffers to list as transferables (comlink `transfer`, `postMessage`). */
+export function packedTransferables(p: PackedStructure): ArrayBuffer[] {
+  const arrays = [p.lattice, p.cart, p.frac, p.major, p.speciesStart, p.speciesElement, p.speciesOcc];
+  const out: ArrayBuffer[] = [];
+  for (const a of arrays) if (a && a.buffer instanceof ArrayBuffer && !out.includes(a.buffer)) out.push(a.buffer);
+  return out;
+}
+
+/**
+ * An FCC block of about `n` atoms built straight into typed arrays (no parsing, no per-atom objects):
+ * the smallest k×k×k block of conventional cells holding ≥ n atoms, cut to exactly n atoms.
+ * Used by `?synthetic=N` to measure rendering at 10k…1M atoms.
+ */
+export function syntheticFcc(n: number, element = 'Cu', a = 3.615): PackedStructure {
+  const natoms = Math.max(1, Math.floor(n));
+  const k = Math.max(1, Math.ceil(Math.cbrt(natoms / 4)));
+  const basis = [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]];
+  const cart = new Float64Array(3 * natoms);
+  const frac = new Float64Array(3 * natoms);
+  let i = 0;
+  outer: for (let x = 0; x < k; x++) {
+    for (let y = 0; y < k; y++) {
+      for (let z = 0; z < k; z++) {
+        for (const b of basis) {
+          if (i >= natoms) break outer;
+          const f = [(x + b[0]) / k, (y + b[1]) / k, (z + b[2]) / k];
+          frac.set(f, 3 * i);
+          cart.set([f[0] * k * a, f[1] * k * a, f[2] * k * a], 3 * i);
+          i++;
+        }
+      }
+    }
+  }
+  const L = k * a;
+  const speciesStart = new Uint32Array(natoms + 1);
+  for (let j = 0; j <= natoms; j++) speciesStart[j] = j;
+  const speciesOcc = new Float64Array(natoms).fill(1);
+  return {
+    name: `synthetic FCC ${element} block, ${natoms} atoms`,
+    natoms,
+    lattice: Float64Array.from([L, 0, 0, 0, L, 0, 0, 0, L]),
+    cart, frac,
+    elements: [element],
+    major: new Uint16Array(natoms),
+    speciesStart,
+    speciesElement: new Uint16Array(natoms),
+    speciesOcc,
+    labels: null,
+  };
+}
