@@ -1,0 +1,62 @@
+/** The `structlab` command: parse arguments, call the core, print JSON. Nothing else lives here. */
+import { initMoyoNode } from '../node/moyo.ts';
+import { CONVERT_HELP, runConvert } from './commands/convert.ts';
+import { INFO_HELP, runInfo } from './commands/info.ts';
+import { CliError } from './errors.ts';
+
+const MAIN_HELP = `usage: structlab <command> [options]
+
+Commands:
+  info FILE       structure summary as JSON (formula, sites, lattice, space group)
+  convert IN OUT  convert between CIF, POSCAR, XYZ, extended XYZ and pymatgen JSON
+
+Run 'structlab <command> --help' for a command's options.
+`;
+
+interface Command {
+  help: string;
+  run(argv: string[], warn: (line: string) => void): string;
+}
+
+const COMMANDS: Record<string, Command> = {
+  info: { help: INFO_HELP, run: (argv) => runInfo(argv) },
+  convert: { help: CONVERT_HELP, run: runConvert },
+};
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** Runs one command; returns the exit status. Never throws. */
+export function main(argv: string[], io: CliIo): number {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(MAIN_HELP);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`error: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(command.help);
+    return 0;
+  }
+  try {
+    initMoyoNode();
+    const out = command.run(rest, (line) => io.stderr(`${line}\n`));
+    io.stdout(`${out}\n`);
+    return 0;
+  } catch (e) {
+    if (e instanceof CliError) {
+      io.stderr(`error: ${e.message}\n`);
+      return e.exitCode;
+    }
+    // An internal fault: still one sentence, no stack trace (set STRUCTLAB_DEBUG=1 to see it).
+    if (process.env.STRUCTLAB_DEBUG) io.stderr(`${(e as Error)?.stack ?? e}\n`);
+    io.stderr(`error: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
