@@ -1,0 +1,49 @@
+/**
+ * Core benchmarks: parsing, symmetry and neighbour search on real and generated structures.
+ * Prints medians (ms) as JSON. Run through `npm run bench` (or `npx tsx bench/core.bench.ts`).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseStructureFile } from '../src/core/io/registry.ts';
+import { analyzeSymmetry } from '../src/core/symmetry/analyze.ts';
+import { makeSupercell } from '../src/core/structure/supercell.ts';
+import { initMoyoNode } from '../src/node/moyo.ts';
+
+initMoyoNode();
+const SHARED = process.env.STRUCTLAB_SHARED ?? resolve(import.meta.dirname, '..', '..', 'shared');
+const CORPUS = join(SHARED, 'corpus', 'files');
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function time(fn: () => void, repeats: number): number {
+  const samples: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const t0 = performance.now();
+    fn();
+    samples.push(performance.now() - t0);
+  }
+  return median(samples);
+}
+
+const results: Record<string, unknown> = {};
+
+// Parse the whole corpus; the largest CIF separately.
+const texts = readdirSync(CORPUS).sort().map((name) => ({ name, text: readFileSync(join(CORPUS, name), 'utf8') }));
+results.parse_whole_corpus_ms = time(() => { for (const f of texts) parseStructureFile(f.text, f.name); }, 5);
+const big = texts.find((f) => f.name === 'cod-2104374.cif');
+if (big) results.parse_6400_site_cif_ms = time(() => parseStructureFile(big.text, big.name), 5);
+
+// Symmetry on a perovskite supercell series.
+const perovskite = parseStructureFile(readFileSync(resolve(import.meta.dirname, '..', 'datasets', 'CsCaH3.cif'), 'utf8'), 'CsCaH3.cif');
+if (perovskite.ok) {
+  for (const n of [2, 4, 6]) {
+    const s = makeSupercell(perovskite.structures[0], [n, n, n]);
+    results[`symmetry_CsCaH3_${n}x${n}x${n}_${s.sites.length}_sites_ms`] = time(() => analyzeSymmetry(s, 0.01), 3);
+  }
+}
+
+console.log(JSON.stringify({ suite: 'core', node: process.version, results }, null, 2));

@@ -1,0 +1,93 @@
+/** The `structlab` binary as a user runs it: real processes, exit codes, stdout/stderr contracts. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CORPUS_FILES, REPO_ROOT, readCorpusGolden } from '../shared.ts';
+
+function structlab(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'structlab.mjs'), ...args], {
+    encoding: 'utf8', input, timeout: 60_000, cwd: REPO_ROOT,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('structlab CLI process contract', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'structlab-cli-'));
+
+  it('prints help and exits 0', () => {
+    const r = structlab(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/info/);
+    expect(structlab(['info', '--help']).stdout).toMatch(/--symprec/);
+  });
+
+  it('info on a real CIF gives pymatgen\'s formula and spglib\'s space group', () => {
+    const file = 'cod-1000035.cif';
+    const g = readCorpusGolden(file).pymatgen.structures[0];
+    const r = structlab(['info', join(CORPUS_FILES, file)]);
+    expect(r.code, r.stderr).toBe(0);
+    const info = JSON.parse(r.stdout);
+    expect(info.format).toBe('cif');
+    expect(info.structures[0].formula).toBe(g.formula);
+    expect(info.structures[0].reduced_formula).toBe(g.reduced_formula);
+    expect(info.structures[0].nsites).toBe(g.n_sites);
+    expect(info.structures[0].spacegroup).toEqual({ number: g.symmetry['0.01'].number, symbol: g.symmetry['0.01'].international });
+    for (const site of info.structures[0].sites) for (const x of site.frac) expect(x >= 0 && x < 1).toBe(true);
+  });
+
+  it('reads standard input when the file is "-"', () => {
+    const text = readFileSync(join(CORPUS_FILES, 'p2-POSCAR_MgH2_1'), 'utf8');
+    const r = structlab(['info', '-'], text);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).structures[0].nsites).toBe(readCorpusGolden('p2-POSCAR_MgH2_1').pymatgen.structures[0].n_sites);
+  });
+
+  it('exits 2 with one sentence for a missing file, a malformed file and a bad option', () => {
+    for (const args of [
+      ['info', join(tmp, 'nope.cif')],
+      ['info', join(CORPUS_FILES, 'cod-unclosed-quote.cif')],
+      ['info', join(CORPUS_FILES, 'cod-1000035.cif'), '--symprec', 'abc'],
+      ['convert', join(CORPUS_FILES, 'cod-1000035.cif'), join(tmp, 'out.unknown')],
+      ['frobnicate'],
+    ]) {
+      const r = structlab(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error: /);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('names the file and line of a malformed CIF', () => {
+    const bad = join(tmp, 'bad.cif');
+    writeFileSync(bad, 'data_x\n_cell_length_a 5\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nNa1 0 0 0\nCl1 0.5 "0.5 0.5\n');
+    const r = structlab(['info', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bad\.cif line \d+/);
+  });
+
+  it('converts CIF → POSCAR → JSON and reads back the same structure', () => {
+    const src = join(CORPUS_FILES, 'pmg-LiFePO4.cif');
+    const poscar = join(tmp, 'POSCAR');
+    const json = join(tmp, 'LiFePO4.json');
+    const a = structlab(['convert', src, poscar]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(JSON.parse(a.stdout)).toEqual({ written: poscar, nsites: 28 });
+    expect(structlab(['convert', poscar, json]).code).toBe(0);
+    const before = JSON.parse(structlab(['info', src]).stdout).structures[0];
+    const after = JSON.parse(structlab(['info', json]).stdout).structures[0];
+    expect(after.nsites).toBe(before.nsites);
+    expect(after.formula).toBe(before.formula);
+    for (let i = 0; i < before.nsites; i++) {
+      expect(after.sites[i].species).toEqual(before.sites[i].species);
+      for (let k = 0; k < 3; k++) {
+        const d = after.sites[i].frac[k] - before.sites[i].frac[k];
+        expect(Math.abs(d - Math.round(d))).toBeLessThan(1e-8);
+      }
+    }
+    expect(after.spacegroup).toEqual(before.spacegroup);
+  });
+});
