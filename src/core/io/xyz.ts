@@ -1,17 +1,459 @@
-import { type FormatModule, ParseError } from './types.ts';
+/**
+ * Plain XYZ and extended XYZ (ASE conventions), both multi-frame.
+ *
+ * Plain XYZ: count line, comment line, `El x y z` lines (extra columns ignored); structures are finite.
+ * Extended XYZ: the comment line holds `key=value` pairs; `Lattice="ax ay az bx by bz cx cy cz"`
+ * makes the frame periodic, `Properties=species:S:1:pos:R:3:...` names the per-atom columns (extra
+ * columns go to `site.properties`), everything else goes to `structure.properties` (`pbc` as booleans).
+ */
+import type { Vec3 } from '../math/mat3.ts';
+import { Lattice } from '../structure/lattice.ts';
+import { type Site, type Structure, makeSiteFromCart } from '../structure/structure.ts';
+import { elementByNumber, elementBySymbol, parseElementSymbol } from '../structure/elements.ts';
+import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eEdD][+-]?\d+)?$/;
+const MATHEMATICA_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)\*\^[+-]?\d+$/;
+const INTEGER = /^[+-]?\d+$/;
+
+function splitLines(text: string): string[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
+  return lines;
+}
+
+const tokenize = (line: string): string[] => line.trim().split(/\s+/).filter((t) => t !== '');
+
+/** A number in E, Fortran D or Mathematica `*^` notation, or a ParseError naming the line. */
+function readNumber(token: string | undefined, lineNo: number, what: string, warnings: string[]): number {
+  if (token === undefined) throw new ParseError(`Line ${lineNo} is missing the ${what}.`, lineNo);
+  if (NUMBER.test(token)) {
+    if (/[dD]/.test(token)) {
+      const note = 'Fortran D exponents read as E';
+      if (!warnings.some((w) => w.endsWith(note))) warnings.push(`line ${lineNo}: ${note}`);
+      return Number(token.replace(/[dD]/, 'e'));
+    }
+    return Number(token);
+  }
+  if (MATHEMATICA_NUMBER.test(token)) return Number(token.replace('*^', 'e'));
+  throw new ParseError(`Line ${lineNo}: "${token}" is not a number (${what}).`, lineNo);
+}
+
+/** Element symbol from an XYZ species token: any capitalisation, an atomic number, or a label like `C1`. */
+function speciesFromToken(token: string, lineNo: number): { symbol: string; label?: string } {
+  if (INTEGER.test(token)) {
+    const el = elementByNumber(Number(token));
+    if (!el) throw new ParseError(`Line ${lineNo}: ${token} is not an atomic number.`, lineNo);
+    return { symbol: el.symbol };
+  }
+  const direct = elementBySymbol(token);
+  if (direct) return { symbol: direct.symbol };
+  const parsed = parseElementSymbol(token);
+  const el = parsed ? elementBySymbol(parsed.symbol) : undefined;
+  if (!el) throw new ParseError(`Line ${lineNo}: "${token}" is not an element symbol.`, lineNo);
+  return { symbol: el.symbol, label: token };
+}
+
+function readCount(line: string, lineNo: number): number {
+  const tokens = tokenize(line);
+  if (tokens.length === 0 || !/^\d+$/.test(tokens[0])) {
+    throw new ParseError(`Line ${lineNo} should hold the number of atoms of an XYZ frame, not "${line.trim().slice(0, 40)}".`, lineNo);
+  }
+  return Number(tokens[0]);
+}
+
+interface RawFrame { count: number; comment: string; commentLine: number; firstAtomLine: number }
+
+/** Splits the file into frames (count line, comment line, atom lines); blank lines between frames are skipped. */
+function frames(lines: string[]): RawFrame[] {
+  const out: RawFrame[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    if (lines[i].trim() === '') { i++; continue; }
+    const count = readCount(lines[i], i + 1);
+    if (i + 1 >= lines.length) {
+      throw new ParseError(`The file ends after the atom count on line ${i + 1}; the comment line is missing.`, i + 2);
+    }
+    if (i + 2 + count > lines.length) {
+      const found = Math.max(0, lines.length - (i + 2));
+      throw new ParseError(`The frame starting on line ${i + 1} declares ${count} atoms but the file ends after ${found}.`, lines.length + 1);
+    }
+    out.push({ count, comment: lines[i + 1], commentLine: i + 2, firstAtomLine: i + 3 });
+    i += 2 + count;
+  }
+  if (out.length === 0) throw new ParseError('The XYZ file is empty.', 1);
+  return out;
+}
+
+// ---------------------------------------------------------------- plain XYZ
+
+export function parseXyz(text: string): ParseOutput {
+  const lines = splitLines(text);
+  const warnings: string[] = [];
+  const structures = frames(lines).map((f, k): Structure => {
+    const sites: Site[] = [];
+    for (let a = 0; a < f.count; a++) {
+      const lineNo = f.firstAtomLine + a;
+      const tokens = tokenize(lines[lineNo - 1]);
+      if (tokens.length < 4) {
+        throw new ParseError(`Line ${lineNo} should hold an element and three coordinates but has ${tokens.length} values.`, lineNo);
+      }
+      const { symbol, label } = speciesFromToken(tokens[0], lineNo);
+      const xyz: Vec3 = [1, 2, 3].map((c) => readNumber(tokens[c], lineNo, 'coordinate', warnings)) as Vec3;
+      sites.push(makeSiteFromCart(null, xyz, { [symbol]: 1 }, label ? { label } : {}));
+    }
+    const comment = f.comment.trim();
+    return { name: comment || `frame ${k + 1}`, lattice: null, sites, properties: { comment } };
+  });
+  return { structures, warnings };
+}
+
+// ---------------------------------------------------------------- extended XYZ: info line
+
+type InfoValue = number | boolean | string | number[] | boolean[] | string[];
+
+/** Splits `key=value key2="quoted value" flag` into raw pairs (value null for a bare key). */
+export function splitKeyValues(line: string, lineNo: number): { key: string; value: string | null; quoted: boolean }[] {
+  const out: { key: string; value: string | null; quoted: boolean }[] = [];
+  let i = 0;
+  const n = line.length;
+  const isSpace = (c: string) => c === ' ' || c === '\t';
+  const readQuoted = (): string => {
+    const q = line[i++];
+    let s = '';
+    while (i < n && line[i] !== q) {
+      if (line[i] === '\\' && i + 1 < n) { i++; s += line[i] === 'n' ? '\n' : line[i]; } else s += line[i];
+      i++;
+    }
+    if (i >= n) throw new ParseError(`Line ${lineNo}: a quoted value is not closed.`, lineNo);
+    i++;
+    return s;
+  };
+  const readBracketed = (): string => {
+    const close = line[i] === '[' ? ']' : '}';
+    const start = ++i;
+    while (i < n && line[i] !== close) i++;
+    if (i >= n) throw new ParseError(`Line ${lineNo}: a "${line[start - 1]}" is not closed.`, lineNo);
+    return line.slice(start, i++);
+  };
+  while (i < n) {
+    while (i < n && isSpace(line[i])) i++;
+    if (i >= n) break;
+    let key: string;
+    if (line[i] === '"' || line[i] === "'") key = readQuoted();
+    else {
+      const start = i;
+      while (i < n && !isSpace(line[i]) && line[i] !== '=') i++;
+      key = line.slice(start, i);
+    }
+    let j = i;
+    while (j < n && isSpace(line[j])) j++;
+    if (line[j] !== '=') { out.push({ key, value: null, quoted: false }); continue; }
+    i = j + 1;
+    while (i < n && isSpace(line[i])) i++;
+    if (i >= n) { out.push({ key, value: '', quoted: true }); break; }
+    if (line[i] === '"' || line[i] === "'") out.push({ key, value: readQuoted(), quoted: true });
+    else if (line[i] === '[' || line[i] === '{') out.push({ key, value: readBracketed(), quoted: true });
+    else {
+      const start = i;
+      while (i < n && !isSpace(line[i])) i++;
+      out.push({ key, value: line.slice(start, i), quoted: false });
+    }
+  }
+  return out;
+}
+
+const BOOL_TRUE = new Set(['T', 'True', 'true', 'TRUE']);
+const BOOL_FALSE = new Set(['F', 'False', 'false', 'FALSE']);
+const isBool = (t: string) => BOOL_TRUE.has(t) || BOOL_FALSE.has(t);
+const isNum = (t: string) => NUMBER.test(t) || /^[+-]?(inf|nan)$/i.test(t);
+const toNum = (t: string) => (/^[+-]?inf$/i.test(t) ? (t.startsWith('-') ? -Infinity : Infinity) : /nan/i.test(t) ? NaN : Number(t.replace(/[dD]/, 'e')));
+
+/** ASE-like value typing: numbers, T/F booleans, arrays of either when several tokens, else a string. */
+function typeValue(value: string, quoted: boolean): InfoValue {
+  const tokens = value.split(/[\s,]+/).filter((t) => t !== '');
+  if (tokens.length > 1 && quoted) {
+    if (tokens.every(isNum)) return tokens.map(toNum);
+    if (tokens.every(isBool)) return tokens.map((t) => BOOL_TRUE.has(t));
+    return value;
+  }
+  if (quoted) return value;
+  if (isNum(value)) return toNum(value);
+  if (isBool(value)) return BOOL_TRUE.has(value);
+  return value;
+}
+
+interface Column { name: string; type: 'S' | 'R' | 'I' | 'L'; count: number }
+
+function parsePropertiesSpec(spec: string, lineNo: number): Column[] {
+  const parts = spec.split(':');
+  if (parts.length % 3 !== 0) {
+    throw new ParseError(`Line ${lineNo}: Properties= must be name:type:count triples, got "${spec}".`, lineNo);
+  }
+  const cols: Column[] = [];
+  for (let i = 0; i < parts.length; i += 3) {
+    const type = parts[i + 1].toUpperCase();
+    const count = Number(parts[i + 2]);
+    if (!['S', 'R', 'I', 'L'].includes(type) || !Number.isInteger(count) || count < 1) {
+      throw new ParseError(`Line ${lineNo}: the column "${parts[i]}:${parts[i + 1]}:${parts[i + 2]}" in Properties= is not valid (types S, R, I, L).`, lineNo);
+    }
+    cols.push({ name: parts[i], type: type as Column['type'], count });
+  }
+  return cols;
+}
+
+// ---------------------------------------------------------------- extended XYZ: frames
+
+export function parseExtxyz(text: string): ParseOutput {
+  const lines = splitLines(text);
+  const warnings: string[] = [];
+  const structures = frames(lines).map((f, k) => parseExtFrame(lines, f, k, warnings));
+  return { structures, warnings };
+}
+
+function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string[]): Structure {
+  const info: Record<string, unknown> = {};
+  let lattice: Lattice | null = null;
+  let columns: Column[] = parsePropertiesSpec('species:S:1:pos:R:3', f.commentLine);
+  let pbc: boolean[] | null = null;
+  for (const { key, value, quoted } of splitKeyValues(f.comment, f.commentLine)) {
+    const lower = key.toLowerCase();
+    if (lower === 'lattice' && value !== null) {
+      const nums = value.split(/[\s,]+/).filter((t) => t !== '');
+      if (nums.length !== 9 || !nums.every(isNum)) {
+        throw new ParseError(`Line ${f.commentLine}: Lattice= must hold nine numbers.`, f.commentLine);
+      }
+      const v = nums.map(toNum);
+      try {
+        lattice = new Lattice([v.slice(0, 3), v.slice(3, 6), v.slice(6, 9)]);
+        lattice.inverseMatrix; // fail here, with the line number, on a singular cell
+      } catch {
+        throw new ParseError(`Line ${f.commentLine}: the Lattice= vectors do not span a 3D cell.`, f.commentLine);
+      }
+    } else if (lower === 'properties' && value !== null) {
+      columns = parsePropertiesSpec(value, f.commentLine);
+    } else if (lower === 'pbc' && value !== null) {
+      const toks = value.split(/[\s,]+/).filter((t) => t !== '');
+      if (toks.length !== 3 || !toks.every((t) => isBool(t) || t === '0' || t === '1')) {
+        throw new ParseError(`Line ${f.commentLine}: pbc= must hold three T/F values.`, f.commentLine);
+      }
+      pbc = toks.map((t) => BOOL_TRUE.has(t) || t === '1');
+    } else {
+      info[key] = value === null ? true : typeValue(value, quoted);
+    }
+  }
+  pbc ??= lattice ? [true, true, true] : [false, false, false];
+
+  const speciesCol = columns.find((c) => c.name.toLowerCase() === 'species' && c.type === 'S' && c.count === 1);
+  const numbersCol = columns.find((c) => c.name === 'Z' && c.type === 'I' && c.count === 1);
+  const posCol = columns.find((c) => (c.name === 'pos' || c.name === 'positions') && c.type === 'R' && c.count === 3);
+  if (!posCol) throw new ParseError(`Line ${f.commentLine}: Properties= has no pos:R:3 column.`, f.commentLine);
+  if (!speciesCol && !numbersCol) throw new ParseError(`Line ${f.commentLine}: Properties= has no species:S:1 column.`, f.commentLine);
+  const width = columns.reduce((s, c) => s + c.count, 0);
+
+  const sites: Site[] = [];
+  for (let a = 0; a < f.count; a++) {
+    const lineNo = f.firstAtomLine + a;
+    const tokens = tokenize(lines[lineNo - 1]);
+    if (tokens.length < width) {
+      throw new ParseError(`Line ${lineNo} should hold ${width} values (Properties=) but has ${tokens.length}.`, lineNo);
+    }
+    let symbol = '';
+    let label: string | undefined;
+    let xyz: Vec3 = [0, 0, 0];
+    const props: Record<string, unknown> = {};
+    let t = 0;
+    for (const col of columns) {
+      const raw = tokens.slice(t, t + col.count);
+      t += col.count;
+      const values = raw.map((tok): string | number | boolean => {
+        if (col.type === 'S') return tok;
+        if (col.type === 'L') {
+          if (!isBool(tok)) throw new ParseError(`Line ${lineNo}: "${tok}" in column ${col.name} is not T or F.`, lineNo);
+          return BOOL_TRUE.has(tok);
+        }
+        if (col.type === 'I' && !INTEGER.test(tok)) {
+          throw new ParseError(`Line ${lineNo}: "${tok}" in column ${col.name} is not an integer.`, lineNo);
+        }
+        return col.type === 'I' ? Number(tok) : readNumber(tok, lineNo, col.name, warnings);
+      });
+      if (col === speciesCol) ({ symbol, label } = speciesFromToken(raw[0], lineNo));
+      else if (col === posCol) xyz = values as Vec3;
+      else if (col === numbersCol && !speciesCol) ({ symbol } = speciesFromToken(raw[0], lineNo));
+      else props[col.name] = col.count === 1 ? values[0] : values;
+    }
+    const extra: Partial<Site> = {};
+    if (label) extra.label = label;
+    if (Object.keys(props).length > 0) extra.properties = props;
+    sites.push(makeSiteFromCart(lattice, xyz, { [symbol]: 1 }, extra));
+  }
+  const nameValue = info.name ?? info.comment ?? info.config_type;
+  const name = typeof nameValue === 'string' && nameValue.trim() !== '' ? nameValue.trim() : `frame ${k + 1}`;
+  return { name, lattice, sites, properties: { ...info, pbc } };
+}
+
+// ---------------------------------------------------------------- writers
+
+/** Shortest text that reads back as exactly the same double ("-0" written as "0"). */
+function num(x: number): string {
+  if (!Number.isFinite(x)) throw new Error(`XYZ cannot hold the non-finite coordinate ${x}.`);
+  return String(x === 0 ? 0 : x);
+}
+
+function orderedSymbol(site: Site, index: number, format: string): string {
+  const entries = Object.entries(site.species);
+  if (entries.length !== 1 || Math.abs(entries[0][1] - 1) > 1e-12) {
+    const desc = entries.map(([el, occ]) => `${el}:${occ}`).join(', ');
+    throw new Error(`${format} cannot hold partial occupancy (site ${index + 1} has ${desc}); write CIF or JSON instead.`);
+  }
+  return entries[0][0];
+}
+
+const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
+
+/**
+ * Plain XYZ for a finite structure. A periodic structure is written as extended XYZ (its lattice
+ * on the comment line), which every plain XYZ reader still accepts, so nothing is lost.
+ */
+export function writeXyz(structure: Structure): string {
+  if (structure.lattice) return writeExtxyz(structure);
+  const lines = [String(structure.sites.length), oneLine(String(structure.properties?.comment ?? structure.name ?? ''))];
+  structure.sites.forEach((site, i) => {
+    const el = orderedSymbol(site, i, 'XYZ');
+    lines.push(`${el.padEnd(2)} ${site.xyz.map(num).join(' ')}`);
+  });
+  return lines.join('\n') + '\n';
+}
+
+const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+interface OutColumn { name: string; type: 'R' | 'I' | 'L' | 'S'; count: number }
+
+/** The type of one per-site value as an extxyz column, or null when it cannot be one. */
+function columnOf(v: unknown): { type: OutColumn['type']; count: number } | null {
+  const scalar = (x: unknown): OutColumn['type'] | null =>
+    typeof x === 'boolean' ? 'L'
+      : typeof x === 'number' && Number.isFinite(x) ? (Number.isInteger(x) ? 'I' : 'R')
+        : typeof x === 'string' && /^\S+$/.test(x) ? 'S' : null;
+  if (Array.isArray(v)) {
+    if (v.length === 0) return null;
+    const types = v.map(scalar);
+    if (types.some((t) => t === null)) return null;
+    const set = new Set(types);
+    if (set.size === 1) return { type: types[0]!, count: v.length };
+    if ([...set].every((t) => t === 'I' || t === 'R')) return { type: 'R', count: v.length };
+    return null;
+  }
+  const t = scalar(v);
+  return t ? { type: t, count: 1 } : null;
+}
+
+/** Per-site properties that every site has with one column shape (integers widen to reals). */
+function extraColumns(sites: Site[]): OutColumn[] {
+  if (sites.length === 0) return [];
+  const out: OutColumn[] = [];
+  for (const name of Object.keys(sites[0].properties ?? {})) {
+    if (!VALID_NAME.test(name) || ['species', 'pos', 'positions', 'Z'].includes(name)) continue;
+    let col: OutColumn | null = null;
+    for (const site of sites) {
+      const c = columnOf(site.properties?.[name]);
+      if (!c || (col && c.count !== col.count)) { col = null; break; }
+      if (!col) col = { name, ...c };
+      else if (col.type !== c.type) {
+        const numeric = (t: string) => t === 'I' || t === 'R';
+        if (numeric(col.type) && numeric(c.type)) col.type = 'R';
+        else { col = null; break; }
+      }
+    }
+    if (col) out.push(col);
+  }
+  return out;
+}
+
+function formatCell(v: unknown, type: OutColumn['type']): string {
+  if (type === 'L') return v ? 'T' : 'F';
+  if (type === 'S') return String(v);
+  return num(v as number);
+}
+
+function quote(s: string): string {
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+}
+
+/** An info value as extxyz text, or null when it has no extxyz form (nested objects). */
+function infoValue(v: unknown): string | null {
+  if (typeof v === 'boolean') return v ? 'T' : 'F';
+  if (typeof v === 'number') return Number.isFinite(v) ? num(v) : null;
+  if (typeof v === 'string') return quote(v);
+  if (Array.isArray(v) && v.length > 0) {
+    if (v.every((x) => typeof x === 'number' && Number.isFinite(x))) return quote(v.map((x) => num(x as number)).join(' '));
+    if (v.every((x) => typeof x === 'boolean')) return quote(v.map((x) => (x ? 'T' : 'F')).join(' '));
+  }
+  return null;
+}
+
+export function writeExtxyz(structure: Structure): string {
+  const symbols = structure.sites.map((s, i) => orderedSymbol(s, i, 'Extended XYZ'));
+  const extras = extraColumns(structure.sites);
+  const header: string[] = [];
+  if (structure.lattice) header.push(`Lattice=${quote(structure.lattice.matrix.flat().map(num).join(' '))}`);
+  const spec = ['species:S:1', 'pos:R:3', ...extras.map((c) => `${c.name}:${c.type}:${c.count}`)].join(':');
+  header.push(`Properties=${spec}`);
+  const skip = new Set(['lattice', 'properties', 'pbc']);
+  for (const [key, value] of Object.entries(structure.properties ?? {})) {
+    if (skip.has(key.toLowerCase()) || !VALID_NAME.test(key)) continue;
+    const text = infoValue(value);
+    if (text !== null) header.push(`${key}=${text}`);
+  }
+  const givenPbc = structure.properties?.pbc;
+  const pbc = Array.isArray(givenPbc) && givenPbc.length === 3 && structure.lattice
+    ? givenPbc.map(Boolean)
+    : [0, 1, 2].map(() => structure.lattice !== null);
+  header.push(`pbc=${quote(pbc.map((b) => (b ? 'T' : 'F')).join(' '))}`);
+
+  const lines = [String(structure.sites.length), header.join(' ')];
+  structure.sites.forEach((site, i) => {
+    const cells = [symbols[i].padEnd(2), ...site.xyz.map(num)];
+    for (const col of extras) {
+      const v = site.properties![col.name];
+      for (const x of Array.isArray(v) ? v : [v]) cells.push(formatCell(x, col.type));
+    }
+    lines.push(cells.join(' '));
+  });
+  return lines.join('\n') + '\n';
+}
+
+/** Several structures as consecutive frames of one file (trajectories, conformers). */
+export const writeXyzFrames = (structures: Structure[]): string => structures.map(writeXyz).join('');
+export const writeExtxyzFrames = (structures: Structure[]): string => structures.map(writeExtxyz).join('');
+
+// ---------------------------------------------------------------- sniffing and modules
+
+function sniffXyz(text: string): boolean {
+  const lines = text.replace(/^\s*\n/, '').split(/\r?\n/, 3);
+  if (lines.length < 2 || !/^\s*\d+\s*$/.test(lines[0])) return false;
+  if (Number(lines[0]) === 0) return true;
+  const t = tokenize(lines[2] ?? '');
+  return t.length >= 4 && /^[A-Za-z]{1,3}\d*$|^\d{1,3}$/.test(t[0]) && t.slice(1, 4).every((x) => NUMBER.test(x));
+}
+
+function sniffExtxyz(text: string): boolean {
+  const lines = text.replace(/^\s*\n/, '').split(/\r?\n/, 3);
+  return sniffXyz(text) && /(^|\s)(Lattice|Properties)\s*=/i.test(lines[1] ?? '');
+}
 
 export const xyzFormat: FormatModule = {
   id: 'xyz',
   extensions: ['.xyz'],
-  sniff: () => false,
-  parse: () => { throw new ParseError('XYZ reader not available yet'); },
-  write: () => { throw new Error('XYZ writer not available yet'); },
+  sniff: sniffXyz,
+  parse: parseXyz,
+  write: writeXyz,
 };
 
 export const extxyzFormat: FormatModule = {
   id: 'extxyz',
   extensions: ['.extxyz', '.xyz'],
-  sniff: () => false,
-  parse: () => { throw new ParseError('Extended XYZ reader not available yet'); },
-  write: () => { throw new Error('Extended XYZ writer not available yet'); },
+  sniff: sniffExtxyz,
+  parse: parseExtxyz,
+  write: writeExtxyz,
 };
