@@ -1,5 +1,476 @@
+/**
+ * CIF → Structure. One Structure per data block with atom sites; symmetry expanded with the
+ * declared operations and atoms on the same position merged into one mixed-occupancy site
+ * (pymatgen's CifParser semantics, site tolerance 1e-4 in fractional units).
+ */
+import type { Vec3 } from '../../math/mat3.ts';
+import { Lattice } from '../../structure/lattice.ts';
+import { type Site, type SpeciesMap, type Structure, makeSiteFromFrac } from '../../structure/structure.ts';
+import { lookupHM, lookupHall, operationsFromHall, operationsFromHallNumber, operationsFromITNumber, hallEntries } from '../../symmetry/spacegroups.ts';
+import { type SymOp, applyOp, closeGroup, identityOp, isGroup, normalizeOp, opKey, parseSymop } from '../../symmetry/symop.ts';
 import { ParseError, type ParseOutput } from '../types.ts';
+import { type CifBlock, type CifItem, type CifValue, isNull, parseCifDocument } from './tokenizer.ts';
+import { ELEMENT_SYMBOLS } from './elements.ts';
 
-export function parseCif(_text: string): ParseOutput {
-  throw new ParseError('CIF reader not implemented yet');
+/** Fractional tolerance for "same position" (pymatgen's site_tolerance). */
+export const SITE_TOLERANCE = 1e-4;
+
+/** Reads a CIF number: `0.1234(5)` → 0.1234, `90.` → 90, `.5`, `1/3`, `-.25`. NaN when not a number. */
+export function cifNumber(text: string): number {
+  let s = text.trim();
+  const su = /\(\d*\)$/.exec(s);
+  if (su) s = s.slice(0, su.index);
+  if (s === '') return NaN;
+  const frac = /^([+-]?\d+(?:\.\d*)?)\/(\d+(?:\.\d*)?)$/.exec(s);
+  if (frac) return Number(frac[1]) / Number(frac[2]);
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return NaN;
+  return Number(s);
+}
+
+/** Item lookup with '.' and '_' after the category treated alike (`_atom_site.fract_x` = `_atom_site_fract_x`). */
+class BlockView {
+  private readonly map = new Map<string, CifItem>();
+  constructor(readonly block: CifBlock) {
+    for (const [key, item] of block.items) {
+      const k = key.replace(/\./g, '_');
+      if (!this.map.has(k) || key === k) this.map.set(k, item);
+    }
+  }
+  get(...tags: string[]): CifItem | undefined {
+    for (const t of tags) {
+      const it = this.map.get(t.toLowerCase().replace(/\./g, '_'));
+      if (it) return it;
+    }
+    return undefined;
+  }
+  has(prefix: string): boolean {
+    for (const k of this.map.keys()) if (k.startsWith(prefix)) return true;
+    return false;
+  }
+  /** First non-null value of a single-valued item. */
+  scalar(...tags: string[]): CifValue | undefined {
+    const it = this.get(...tags);
+    if (!it) return undefined;
+    const v = it.values.find((x) => !isNull(x));
+    return v;
+  }
+}
+
+// -------------------------------------------------------------------------------------------
+// Species
+
+const ELEMENTS = new Set(ELEMENT_SYMBOLS);
+/** Hydrogen isotopes kept as their own symbols, as pymatgen does. */
+const EXTRA_SYMBOLS = new Set(['D', 'T']);
+const isElement = (s: string): boolean => ELEMENTS.has(s) || EXTRA_SYMBOLS.has(s);
+const titleCase = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
+
+/** Water and similar pseudo-atom labels (pymatgen's list): map to the heavy atom; implicit H is dropped. */
+const SPECIAL_LABELS: [string, string][] = [['Hw', 'H'], ['Ow', 'O'], ['Wat', 'O'], ['wat', 'O'], ['OH2', ''], ['OH', ''], ['NO3', 'N']];
+
+/**
+ * Element symbol from a type symbol or label: `Fe3+` → Fe, `Fe1A` → Fe, `CO1` → Co (two letters first,
+ * as pymatgen), `O2-` → O, `Wat1` → O. Returns null when nothing element-like is found.
+ */
+export function elementFromLabel(text: string): string | null {
+  const sym = text.trim();
+  if (!sym) return null;
+  for (const [prefix, el] of SPECIAL_LABELS) if (sym.startsWith(prefix)) return el === '' ? null : el;
+  const two = titleCase(sym.slice(0, 2));
+  if (sym.length >= 2 && /^[A-Za-z]{2}$/.test(sym.slice(0, 2)) && isElement(two)) return two;
+  const one = sym.charAt(0).toUpperCase();
+  if (isElement(one)) return one;
+  return null;
+}
+
+/** Oxidation state written in a type symbol: `Fe3+` → 3, `O2-` → -2, `Cs+1` → 1, `Na+` → 1; null if none. */
+export function oxidationFromSymbol(text: string): number | null {
+  const m = /^[A-Za-z]{1,2}(\d+(?:\.\d+)?)?([+-])(\d+(?:\.\d+)?)?$/.exec(text.trim());
+  if (!m) return null;
+  const mag = m[1] ?? m[3] ?? '1';
+  if (m[1] && m[3]) return null;
+  return (m[2] === '-' ? -1 : 1) * Number(mag);
+}
+
+// -------------------------------------------------------------------------------------------
+// Symmetry
+
+const SYMOP_TAGS = ['_symmetry_equiv_pos_as_xyz', '_space_group_symop_operation_xyz', '_space_group_symop.operation_xyz'];
+const HALL_TAGS = ['_symmetry_space_group_name_hall', '_space_group_name_hall', '_space_group.name_hall'];
+const HM_TAGS = ['_symmetry_space_group_name_h-m', '_space_group_name_h-m_alt', '_space_group.name_h-m_alt', '_space_group_name_h-m', '_symmetry_space_group_name_h-m_alt'];
+const IT_TAGS = ['_space_group_it_number', '_symmetry_int_tables_number', '_space_group.it_number'];
+
+interface SymmetryResult { ops: SymOp[]; source: string }
+
+function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): SymmetryResult {
+  const problems: string[] = [];
+  // 1. Explicit operations.
+  const symItem = view.get(...SYMOP_TAGS);
+  if (symItem) {
+    const values = symItem.values.filter((v) => !isNull(v));
+    if (values.length > 0) {
+      try {
+        const ops: SymOp[] = [];
+        const seen = new Set<string>();
+        for (const v of values) {
+          let op: SymOp;
+          try {
+            op = parseSymop(v.text);
+          } catch (e) {
+            throw new ParseError(`${(e as Error).message}`, v.line);
+          }
+          const key = opKey(normalizeOp(op));
+          if (seen.has(key)) { warn(`line ${v.line}: duplicate symmetry operation '${v.text}' ignored`); continue; }
+          seen.add(key);
+          ops.push(op);
+        }
+        if (!isGroup(ops)) {
+          let closed: SymOp[];
+          try {
+            closed = closeGroup(ops.length ? ops : [identityOp()]);
+          } catch {
+            throw new ParseError(`the ${symItem.tag} operations do not form a space group`, symItem.line);
+          }
+          warn(`line ${symItem.line}: the ${ops.length} listed symmetry operations are not a group; completed to ${closed.length} operations`);
+          return { ops: closed, source: symItem.tag };
+        }
+        return { ops, source: symItem.tag };
+      } catch (e) {
+        if (!(e instanceof ParseError)) throw e;
+        // Fall back to a symbol if the file has one; otherwise this is fatal.
+        problems.push(`line ${e.line}: ${e.message}`);
+        const hasSymbol = view.scalar(...HALL_TAGS) || view.scalar(...HM_TAGS);
+        if (!hasSymbol) throw e;
+        warn(`line ${e.line}: ${e.message}; using the space-group symbol instead`);
+      }
+    }
+  }
+  // 2. Hall symbol.
+  const hall = view.scalar(...HALL_TAGS);
+  if (hall) {
+    try {
+      const h = lookupHall(hall.text);
+      const ops = h !== null ? operationsFromHallNumber(h) : operationsFromHall(hall.text);
+      return { ops, source: `Hall symbol '${hall.text.trim()}'` };
+    } catch (e) {
+      warn(`line ${hall.line}: cannot read Hall symbol '${hall.text}' (${(e as Error).message})`);
+    }
+  }
+  // 3. Hermann–Mauguin symbol.
+  const hm = view.scalar(...HM_TAGS);
+  if (hm) {
+    const hit = lookupHM(hm.text);
+    if (hit) {
+      if (hit.note) warn(`line ${hm.line}: space-group symbol '${hm.text}' read as ${hallEntries()[hit.hallNumber - 1].hmFull} (${hit.note})`);
+      return { ops: operationsFromHallNumber(hit.hallNumber), source: `H-M symbol '${hm.text.trim()}'` };
+    }
+    const hallFromHM = hallForCentredVariant(hm.text);
+    if (hallFromHM) return { ops: operationsFromHall(hallFromHM), source: `H-M symbol '${hm.text.trim()}'` };
+    warn(`line ${hm.line}: unknown space-group symbol '${hm.text}'`);
+  }
+  // 4. International Tables number.
+  const it = view.scalar(...IT_TAGS);
+  if (it) {
+    const n = cifNumber(it.text);
+    if (Number.isInteger(n) && n >= 1 && n <= 230) {
+      const settings = hallEntries().filter((e) => e.number === n).length;
+      if (settings > 1) warn(`line ${it.line}: only the space-group number ${n} is given; its default setting is assumed`);
+      return { ops: operationsFromITNumber(n), source: `space-group number ${n}` };
+    }
+    warn(`line ${it.line}: space-group number '${it.text}' is not in 1..230`);
+  }
+  if (hm || hall || it) {
+    throw new ParseError(`the declared space group cannot be interpreted (${[hall?.text, hm?.text, it?.text].filter(Boolean).join(', ')}) and no symmetry operations are listed`, (hall ?? hm ?? it)!.line);
+  }
+  warn(`block ${view.block.name}: no symmetry given; P1 assumed`);
+  return { ops: [identityOp()], source: 'P1 (no symmetry given)' };
+}
+
+/** "A -1", "B 21": a lattice letter in front of a primitive symbol → Hall symbol with that centring. */
+function hallForCentredVariant(symbol: string): string | null {
+  const m = /^\s*([ABCIFR])\s*(.+)$/.exec(symbol.replace(/^['"]|['"]$/g, ''));
+  if (!m) return null;
+  const hit = lookupHM(`P ${m[2]}`);
+  if (!hit) return null;
+  const hall = hallEntries()[hit.hallNumber - 1].hallSymbol;
+  return hall.replace(/^(-?)P/, `$1${m[1]}`);
+}
+
+// -------------------------------------------------------------------------------------------
+// Expansion and merging with a spatial hash on wrapped fractional coordinates.
+
+const wrap = (x: number): number => {
+  const w = x - Math.floor(x);
+  return w >= 1 ? 0 : w;
+};
+
+class PeriodicGrid {
+  private readonly cells = new Map<number, number[]>();
+  readonly points: Vec3[] = [];
+  private readonly n: number;
+  constructor(private readonly tol: number) {
+    // Bins several times the tolerance wide; 1/n must exceed tol.
+    this.n = Math.max(1, Math.min(1000, Math.floor(1 / (tol * 4))));
+  }
+  private key(i: number, j: number, k: number): number {
+    const n = this.n;
+    return ((((i % n) + n) % n) * n + (((j % n) + n) % n)) * n + (((k % n) + n) % n);
+  }
+  /** Index of a stored point within tol (per component, periodic), or -1. */
+  find(p: Vec3): number {
+    const n = this.n;
+    const ci = Math.floor(p[0] * n), cj = Math.floor(p[1] * n), ck = Math.floor(p[2] * n);
+    let best = -1;
+    for (let di = -1; di <= 1; di++) for (let dj = -1; dj <= 1; dj++) for (let dk = -1; dk <= 1; dk++) {
+      const list = this.cells.get(this.key(ci + di, cj + dj, ck + dk));
+      if (!list) continue;
+      for (const idx of list) {
+        const q = this.points[idx];
+        let ok = true;
+        for (let a = 0; a < 3 && ok; a++) {
+          const d = p[a] - q[a];
+          if (Math.abs(d - Math.round(d)) > this.tol) ok = false;
+        }
+        if (ok && (best < 0 || idx < best)) best = idx;
+      }
+    }
+    return best;
+  }
+  add(p: Vec3): number {
+    const n = this.n;
+    const idx = this.points.length;
+    this.points.push(p);
+    const k = this.key(Math.floor(p[0] * n), Math.floor(p[1] * n), Math.floor(p[2] * n));
+    const list = this.cells.get(k);
+    if (list) list.push(idx); else this.cells.set(k, [idx]);
+    return idx;
+  }
+}
+
+interface AtomRow {
+  label: string;
+  element: string;
+  oxidation: number | null;
+  occupancy: number;
+  frac: Vec3;
+}
+
+interface MergedSite {
+  frac: Vec3;
+  species: SpeciesMap;
+  oxidation: Record<string, number>;
+  labels: string[];
+}
+
+function speciesKey(s: MergedSite): string {
+  return Object.entries(s.species).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([el, occ]) => `${el}:${occ.toPrecision(12)}:${s.oxidation[el] ?? ''}`).join(';');
+}
+
+/** pymatgen rounds coordinates within 1e-4 (relative) of 1/3 and 2/3 to the exact value. */
+function roundIdeal(x: number): { value: number; changed: boolean } {
+  for (const ideal of [1 / 3, 2 / 3]) if (Math.abs(1 - x / ideal) < 1e-4) return { value: ideal, changed: x !== ideal };
+  return { value: x, changed: false };
+}
+
+function expand(rows: AtomRow[], ops: SymOp[]): MergedSite[] {
+  // Stage 1: rows on the same position (up to symmetry) become one site with a mixed species map.
+  const keys: MergedSite[] = [];
+  const grid = new PeriodicGrid(SITE_TOLERANCE);
+  for (const row of rows) {
+    let match = -1;
+    for (const op of ops) {
+      const p = applyOp(op, row.frac);
+      match = grid.find([wrap(p[0]), wrap(p[1]), wrap(p[2])]);
+      if (match >= 0) break;
+    }
+    if (match < 0) {
+      grid.add([wrap(row.frac[0]), wrap(row.frac[1]), wrap(row.frac[2])]);
+      const site: MergedSite = { frac: row.frac, species: { [row.element]: row.occupancy }, oxidation: {}, labels: [row.label] };
+      if (row.oxidation !== null) site.oxidation[row.element] = row.oxidation;
+      keys.push(site);
+    } else {
+      const site = keys[match];
+      site.species[row.element] = (site.species[row.element] ?? 0) + row.occupancy;
+      if (row.oxidation !== null) site.oxidation[row.element] = row.oxidation;
+      site.labels.push(row.label);
+    }
+  }
+  // Stage 2: images of each site; duplicates removed among sites of the same species (as pymatgen).
+  const out: MergedSite[] = [];
+  const grids = new Map<string, PeriodicGrid>();
+  for (const site of keys) {
+    const key = speciesKey(site);
+    let g = grids.get(key);
+    if (!g) { g = new PeriodicGrid(SITE_TOLERANCE); grids.set(key, g); }
+    for (const op of ops) {
+      const p = applyOp(op, site.frac);
+      const w: Vec3 = [wrap(p[0]), wrap(p[1]), wrap(p[2])];
+      if (g.find(w) >= 0) continue;
+      g.add(w);
+      out.push({ frac: w, species: site.species, oxidation: site.oxidation, labels: site.labels });
+    }
+  }
+  return out;
+}
+
+// -------------------------------------------------------------------------------------------
+
+const CELL_TAGS: [string, string][] = [
+  ['a', '_cell_length_a'], ['b', '_cell_length_b'], ['c', '_cell_length_c'],
+  ['alpha', '_cell_angle_alpha'], ['beta', '_cell_angle_beta'], ['gamma', '_cell_angle_gamma'],
+];
+
+function readLattice(view: BlockView): Lattice {
+  const values: number[] = [];
+  const missing: string[] = [];
+  let line: number | undefined;
+  for (const [, tag] of CELL_TAGS) {
+    const v = view.scalar(tag);
+    const x = v ? cifNumber(v.text) : NaN;
+    if (!v || !Number.isFinite(x)) missing.push(tag);
+    else { values.push(x); line ??= v.line; }
+  }
+  if (missing.length === 6) throw new ParseError(`block ${view.block.name}: no unit cell (_cell_length_a/b/c, _cell_angle_alpha/beta/gamma are missing)`, view.block.line);
+  if (missing.length) throw new ParseError(`block ${view.block.name}: unit cell incomplete: ${missing.join(', ')} missing or not a number`, line ?? view.block.line);
+  const [a, b, c, alpha, beta, gamma] = values;
+  if (a <= 0 || b <= 0 || c <= 0) throw new ParseError(`block ${view.block.name}: cell lengths must be positive (a=${a}, b=${b}, c=${c})`, line);
+  if ([alpha, beta, gamma].some((x) => x <= 0 || x >= 180)) throw new ParseError(`block ${view.block.name}: cell angles must lie between 0 and 180 degrees`, line);
+  const lattice = Lattice.fromParameters(a, b, c, alpha, beta, gamma);
+  if (!(lattice.volume > 1e-6 * a * b * c)) throw new ParseError(`block ${view.block.name}: the cell angles give a flat cell (volume ${lattice.volume.toExponential(3)} Å³)`, line);
+  return lattice;
+}
+
+function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
+  const name = view.block.name;
+  const fx = view.get('_atom_site_fract_x');
+  const fy = view.get('_atom_site_fract_y');
+  const fz = view.get('_atom_site_fract_z');
+  if (!fx || !fy || !fz) {
+    if (view.get('_atom_site_cartn_x')) {
+      throw new ParseError(`block ${name}: atom sites have only Cartesian coordinates (_atom_site_Cartn_x/y/z); fractional coordinates (_atom_site_fract_x/y/z) are required`, view.get('_atom_site_cartn_x')!.line);
+    }
+    const missing = ['_atom_site_fract_x', '_atom_site_fract_y', '_atom_site_fract_z'].filter((t) => !view.get(t));
+    const anchor = view.get('_atom_site_label') ?? view.get('_atom_site_type_symbol');
+    throw new ParseError(`block ${name}: atom sites have no fractional coordinates (${missing.join(', ')} missing)`, anchor?.line ?? view.block.line);
+  }
+  const n = fx.values.length;
+  const label = view.get('_atom_site_label');
+  const type = view.get('_atom_site_type_symbol');
+  const occ = view.get('_atom_site_occupancy');
+  for (const [item, what] of [[fy, '_atom_site_fract_y'], [fz, '_atom_site_fract_z'], [label, '_atom_site_label'], [type, '_atom_site_type_symbol'], [occ, '_atom_site_occupancy']] as const) {
+    if (item && item.values.length !== n) {
+      throw new ParseError(`${what} has ${item.values.length} values for ${n} atoms`, item.line);
+    }
+  }
+  // Oxidation numbers from the _atom_type loop, keyed by the type symbol (and by its bare element).
+  const oxByType = new Map<string, number>();
+  const typeSym = view.get('_atom_type_symbol');
+  const typeOx = view.get('_atom_type_oxidation_number');
+  if (typeSym && typeOx && typeSym.values.length === typeOx.values.length) {
+    typeSym.values.forEach((v, i) => {
+      const ox = cifNumber(typeOx.values[i].text);
+      if (Number.isFinite(ox)) oxByType.set(v.text.trim(), ox);
+    });
+  }
+  const rows: AtomRow[] = [];
+  let roundedIdeal = false;
+  let unknownCoords = 0;
+  for (let i = 0; i < n; i++) {
+    const lab = label ? label.values[i].text : `${i + 1}`;
+    const symSrc = type && !isNull(type.values[i]) ? type.values[i] : label?.values[i];
+    if (!symSrc || isNull(symSrc)) throw new ParseError(`atom site ${i + 1} has neither a type symbol nor a label`, fx.values[i].line);
+    const element = elementFromLabel(symSrc.text);
+    if (element === null) {
+      warn(`line ${symSrc.line}: atom '${symSrc.text}' is not a chemical element; skipped`);
+      continue;
+    }
+    if (element.toLowerCase() !== symSrc.text.trim().slice(0, element.length).toLowerCase() || /^(Wat|wat|Ow|Hw)/.test(symSrc.text.trim())) {
+      warn(`line ${symSrc.line}: '${symSrc.text}' read as ${element}`);
+    }
+    const coordValues = [fx.values[i], fy.values[i], fz.values[i]];
+    if (coordValues.some(isNull)) { unknownCoords++; continue; }
+    const frac = coordValues.map((v) => cifNumber(v.text));
+    frac.forEach((x, a) => {
+      if (!Number.isFinite(x)) throw new ParseError(`atom ${lab}: fractional coordinate '${coordValues[a].text}' is not a number`, coordValues[a].line);
+    });
+    const rounded = frac.map((x) => { const r = roundIdeal(x); if (r.changed) roundedIdeal = true; return r.value; }) as Vec3;
+    let occupancy = 1;
+    if (occ && !isNull(occ.values[i])) {
+      occupancy = cifNumber(occ.values[i].text);
+      if (!Number.isFinite(occupancy)) throw new ParseError(`atom ${lab}: occupancy '${occ.values[i].text}' is not a number`, occ.values[i].line);
+    }
+    if (occupancy <= 0) {
+      if (occupancy < 0) warn(`line ${occ!.values[i].line}: atom ${lab} has a negative occupancy; skipped`);
+      continue;
+    }
+    let oxidation: number | null = null;
+    if (type && !isNull(type.values[i])) {
+      const t = type.values[i].text.trim();
+      oxidation = oxByType.get(t) ?? oxidationFromSymbol(t);
+    } else if (label) {
+      oxidation = oxidationFromSymbol(lab);
+    }
+    if (oxidation === null && oxByType.size) {
+      const byElement = oxByType.get(element);
+      if (byElement !== undefined) oxidation = byElement;
+    }
+    rows.push({ label: lab, element, oxidation, occupancy, frac: rounded });
+  }
+  if (unknownCoords) {
+    if (unknownCoords === n) throw new ParseError(`block ${name}: all atom coordinates are unknown ('?')`, fx.line);
+    warn(`block ${name}: ${unknownCoords} atom(s) with unknown coordinates skipped`);
+  }
+  if (roundedIdeal) warn(`block ${name}: fractional coordinates within 1e-4 of 1/3 or 2/3 rounded to the exact values`);
+  return rows;
+}
+
+function structureFromBlock(block: CifBlock, warnings: string[]): Structure {
+  const view = new BlockView(block);
+  const warn = (m: string) => warnings.push(m);
+  const rows = readAtomRows(view, warn);
+  const lattice = readLattice(view);
+  const { ops, source } = symmetryFromBlock(view, warn);
+  if (rows.length === 0) throw new ParseError(`block ${block.name}: no atoms with a position and a positive occupancy`, block.line);
+  const merged = expand(rows, ops);
+  const sites: Site[] = [];
+  let overfull = 0;
+  for (const m of merged) {
+    const total = Object.values(m.species).reduce((s, x) => s + x, 0);
+    if (total > 1 + 1e-6) overfull++;
+    const extra: Partial<Site> = { label: m.labels[0] };
+    if (Object.keys(m.oxidation).length) extra.oxidation = { ...m.oxidation };
+    sites.push(makeSiteFromFrac(lattice, m.frac, { ...m.species }, extra));
+  }
+  if (overfull) warnings.push(`block ${block.name}: ${overfull} site(s) have total occupancy above 1`);
+  return { name: block.name, lattice, sites, properties: { symmetrySource: source, symmetryOperations: ops.length } };
+}
+
+const hasAtomSites = (view: BlockView): boolean =>
+  !!(view.get('_atom_site_fract_x') || view.get('_atom_site_cartn_x') || view.get('_atom_site_label') || view.get('_atom_site_type_symbol'));
+
+export function parseCif(text: string): ParseOutput {
+  if (text.trim() === '') throw new ParseError('empty file');
+  const doc = parseCifDocument(text);
+  const warnings = [...doc.warnings];
+  if (doc.blocks.length === 0) throw new ParseError('no data_ block found; this is not a CIF file');
+  const structures: Structure[] = [];
+  let firstError: ParseError | null = null;
+  let candidates = 0;
+  for (const block of doc.blocks) {
+    const view = new BlockView(block);
+    if (!hasAtomSites(view)) continue;
+    candidates++;
+    try {
+      structures.push(structureFromBlock(block, warnings));
+    } catch (e) {
+      if (!(e instanceof ParseError)) throw e;
+      firstError ??= e;
+      warnings.push(`${e.line ? `line ${e.line}: ` : ''}block ${block.name} skipped: ${e.message}`);
+    }
+  }
+  if (structures.length === 0) {
+    if (firstError) throw firstError;
+    throw new ParseError(candidates === 0 ? 'no data block has atom sites (_atom_site_fract_x/y/z)' : 'no structure could be read');
+  }
+  return { structures, warnings };
 }

@@ -1,0 +1,262 @@
+/**
+ * CIF 1.1 lexer and data model (blocks, items, loops). Also reads CIF 2.0 files that keep to
+ * the CIF 1.1 subset (plus triple-quoted strings and bracketed lists, which become plain text).
+ * Tags are case-insensitive: items are keyed by the lower-case tag.
+ */
+import { ParseError } from '../types.ts';
+
+export interface CifValue {
+  text: string;
+  /** Quoted or text-field values are never the special `?` / `.` markers. */
+  quoted: boolean;
+  line: number;
+}
+
+export interface CifLoop {
+  tags: string[];
+  line: number;
+  rows: number;
+}
+
+export interface CifItem {
+  /** The tag as written (original case). */
+  tag: string;
+  values: CifValue[];
+  loop: CifLoop | null;
+  line: number;
+}
+
+export interface CifBlock {
+  name: string;
+  line: number;
+  items: Map<string, CifItem>;
+  loops: CifLoop[];
+}
+
+export interface CifDocument {
+  blocks: CifBlock[];
+  warnings: string[];
+  version: 1 | 2;
+}
+
+/** Unquoted `?` (unknown) or `.` (inapplicable). */
+export const isNull = (v: CifValue | undefined): boolean => !v || (!v.quoted && (v.text === '?' || v.text === '.'));
+
+type TokenKind = 'data' | 'global' | 'save' | 'loop' | 'stop' | 'tag' | 'value';
+interface Token { kind: TokenKind; text: string; quoted: boolean; line: number }
+
+const isWs = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12;
+
+/** Normalises line ends, strips a BOM and a trailing Ctrl-Z (DOS end-of-file). */
+function prepare(text: string, warnings: string[]): string {
+  let t = text;
+  if (t.charCodeAt(0) === 0xfeff) t = t.slice(1);
+  t = t.replace(/\r\n?/g, '\n');
+  const ctrlZ = t.indexOf('\x1a');
+  if (ctrlZ >= 0) {
+    const after = t.slice(ctrlZ + 1);
+    const line = t.slice(0, ctrlZ).split('\n').length;
+    if (after.trim() === '') {
+      warnings.push(`line ${line}: Ctrl-Z end-of-file marker ignored`);
+      t = t.slice(0, ctrlZ);
+    } else {
+      throw new ParseError('stray Ctrl-Z (0x1A) character in the middle of the file', line);
+    }
+  }
+  return t;
+}
+
+function tokenize(text: string, warnings: string[], version: 1 | 2): Token[] {
+  const tokens: Token[] = [];
+  const n = text.length;
+  let i = 0;
+  let line = 1;
+  let atLineStart = true;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 10) { line++; i++; atLineStart = true; continue; }
+    if (isWs(c)) { i++; atLineStart = false; continue; }
+    // Comment to end of line.
+    if (c === 35 /* # */) {
+      while (i < n && text.charCodeAt(i) !== 10) i++;
+      continue;
+    }
+    // Text field: ';' at the very start of a line, up to the next line starting with ';'.
+    if (c === 59 /* ; */ && atLineStart) {
+      const startLine = line;
+      let j = i + 1;
+      let end = -1;
+      while (j < n) {
+        const nl = text.indexOf('\n', j);
+        if (nl < 0) break;
+        if (text.charCodeAt(nl + 1) === 59) { end = nl; break; }
+        j = nl + 1;
+      }
+      if (end < 0) throw new ParseError('unclosed text field (no line starting with ; to end it)', startLine);
+      const body = text.slice(i + 1, end);
+      for (let k = i; k < end + 2; k++) if (text.charCodeAt(k) === 10) line++;
+      tokens.push({ kind: 'value', text: body, quoted: true, line: startLine });
+      i = end + 2;
+      atLineStart = false;
+      continue;
+    }
+    atLineStart = false;
+    // CIF 2 triple-quoted strings.
+    if (version === 2 && (text.startsWith("'''", i) || text.startsWith('"""', i))) {
+      const q = text.slice(i, i + 3);
+      const end = text.indexOf(q, i + 3);
+      if (end < 0) throw new ParseError(`unclosed triple-quoted string`, line);
+      const body = text.slice(i + 3, end);
+      tokens.push({ kind: 'value', text: body, quoted: true, line });
+      for (const ch of body) if (ch === '\n') line++;
+      i = end + 3;
+      continue;
+    }
+    // Quoted string: ends at a matching quote followed by whitespace or end of input (CIF 1.1).
+    if (c === 39 /* ' */ || c === 34 /* " */) {
+      let j = i + 1;
+      let end = -1;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (d === 10) break;
+        if (d === c && (j + 1 >= n || isWs(text.charCodeAt(j + 1)) || (version === 2 && ',]}:'.includes(text[j + 1])))) { end = j; break; }
+        j++;
+      }
+      if (end < 0) throw new ParseError(`unclosed quote: ${text.slice(i, Math.min(j, i + 40))}`, line);
+      tokens.push({ kind: 'value', text: text.slice(i + 1, end), quoted: true, line });
+      i = end + 1;
+      continue;
+    }
+    // CIF 2 lists/tables: keep the bracketed text as one value.
+    if (version === 2 && (c === 91 /* [ */ || c === 123 /* { */)) {
+      let depth = 0;
+      let j = i;
+      const startLine = line;
+      for (; j < n; j++) {
+        const ch = text[j];
+        if (ch === '\n') line++;
+        if (ch === '[' || ch === '{') depth++;
+        else if (ch === ']' || ch === '}') { depth--; if (depth === 0) { j++; break; } }
+      }
+      if (depth !== 0) throw new ParseError('unclosed list or table', startLine);
+      tokens.push({ kind: 'value', text: text.slice(i, j), quoted: true, line: startLine });
+      i = j;
+      continue;
+    }
+    // Bare word.
+    let j = i;
+    while (j < n && !isWs(text.charCodeAt(j))) j++;
+    const word = text.slice(i, j);
+    i = j;
+    if (c === 95 /* _ */) { tokens.push({ kind: 'tag', text: word, quoted: false, line }); continue; }
+    const lower = word.toLowerCase();
+    if (lower.startsWith('data_')) {
+      tokens.push({ kind: 'data', text: word.slice(5), quoted: false, line });
+    } else if (lower === 'loop_') {
+      tokens.push({ kind: 'loop', text: word, quoted: false, line });
+    } else if (lower === 'global_') {
+      tokens.push({ kind: 'global', text: word, quoted: false, line });
+    } else if (lower.startsWith('save_')) {
+      tokens.push({ kind: 'save', text: word.slice(5), quoted: false, line });
+    } else if (lower === 'stop_') {
+      tokens.push({ kind: 'stop', text: word, quoted: false, line });
+    } else {
+      if (c === 36 /* $ */ && word.length > 1) warnings.push(`line ${line}: save-frame reference '${word}' read as a plain value`);
+      if (c === 91 /* [ */ || c === 93 /* ] */) warnings.push(`line ${line}: value '${word}' starts with a reserved character; read as plain text`);
+      tokens.push({ kind: 'value', text: word, quoted: false, line });
+    }
+  }
+  return tokens;
+}
+
+/**
+ * Parses CIF text into blocks. Throws ParseError (with the 1-based line) on real syntax errors;
+ * unambiguous oddities are kept with a warning in `warnings`.
+ */
+export function parseCifDocument(input: string): CifDocument {
+  const warnings: string[] = [];
+  const text = prepare(input, warnings);
+  const version: 1 | 2 = /^#\\#CIF_2\.0/.test(text) ? 2 : 1;
+  const tokens = tokenize(text, warnings, version);
+  const blocks: CifBlock[] = [];
+  let block: CifBlock | null = null;
+  let inSave = false;
+  const seenNames = new Map<string, number>();
+
+  const setItem = (b: CifBlock, tag: string, item: CifItem): void => {
+    const key = tag.toLowerCase();
+    if (b.items.has(key)) {
+      warnings.push(`line ${item.line}: duplicate tag ${tag} in block ${b.name || '(global)'}; the later value is used`);
+    }
+    b.items.set(key, item);
+  };
+
+  let k = 0;
+  while (k < tokens.length) {
+    const t = tokens[k];
+    if (t.kind === 'data' || t.kind === 'global') {
+      const name = t.kind === 'global' ? 'global_' : t.text;
+      if (t.kind === 'data' && name === '') warnings.push(`line ${t.line}: data block without a name`);
+      const lower = name.toLowerCase();
+      if (seenNames.has(lower)) warnings.push(`line ${t.line}: duplicate data block name '${name}' (first at line ${seenNames.get(lower)})`);
+      else seenNames.set(lower, t.line);
+      block = { name, line: t.line, items: new Map(), loops: [] };
+      blocks.push(block);
+      inSave = false;
+      k++;
+      continue;
+    }
+    if (t.kind === 'save') {
+      // Save frames (dictionaries) carry no structure: skip their content.
+      inSave = t.text !== '';
+      k++;
+      continue;
+    }
+    if (inSave) { k++; continue; }
+    if (!block) {
+      throw new ParseError(`${t.kind === 'tag' ? `tag ${t.text}` : `'${t.text.slice(0, 30)}'`} appears before any data_ block header`, t.line);
+    }
+    if (t.kind === 'stop') { warnings.push(`line ${t.line}: stop_ ignored`); k++; continue; }
+    if (t.kind === 'tag') {
+      const next = tokens[k + 1];
+      if (!next || next.kind !== 'value') {
+        throw new ParseError(`tag ${t.text} has no value`, t.line);
+      }
+      setItem(block, t.text, { tag: t.text, values: [{ text: next.text, quoted: next.quoted, line: next.line }], loop: null, line: t.line });
+      k += 2;
+      continue;
+    }
+    if (t.kind === 'loop') {
+      const loop: CifLoop = { tags: [], line: t.line, rows: 0 };
+      k++;
+      while (k < tokens.length && tokens[k].kind === 'tag') { loop.tags.push(tokens[k].text); k++; }
+      if (loop.tags.length === 0) throw new ParseError('loop_ without tags', t.line);
+      const values: Token[] = [];
+      while (k < tokens.length && tokens[k].kind === 'value') { values.push(tokens[k]); k++; }
+      const nTags = loop.tags.length;
+      if (values.length % nTags !== 0) {
+        const lastLine = values.length ? values[values.length - 1].line : t.line;
+        throw new ParseError(
+          `loop of ${loop.tags[0]}${nTags > 1 ? ` (and ${nTags - 1} more tags)` : ''} has ${values.length} values, not a multiple of its ${nTags} tags (loop ends at line ${lastLine})`,
+          t.line,
+        );
+      }
+      if (values.length === 0) warnings.push(`line ${t.line}: empty loop of ${loop.tags[0]}`);
+      loop.rows = values.length / nTags;
+      block.loops.push(loop);
+      loop.tags.forEach((tag, col) => {
+        const vals: CifValue[] = new Array(loop.rows);
+        for (let r = 0; r < loop.rows; r++) {
+          const v = values[r * nTags + col];
+          vals[r] = { text: v.text, quoted: v.quoted, line: v.line };
+        }
+        setItem(block!, tag, { tag, values: vals, loop, line: t.line });
+      });
+      continue;
+    }
+    // A value with no tag: a stray word. Keep going with a warning (e.g. `'R 3' ccc`).
+    warnings.push(`line ${t.line}: value '${t.text.slice(0, 40)}' has no tag; ignored`);
+    k++;
+  }
+  return { blocks, warnings, version };
+}

@@ -1,0 +1,189 @@
+/**
+ * Crystallographic symmetry operations in fractional coordinates: x' = rot · x + trans.
+ * `rot` is an integer matrix (rows give the new x, y, z); `trans` is a translation in cell units.
+ */
+import { type Mat3, type Vec3, det, matMul, matVec } from '../math/mat3.ts';
+
+export interface SymOp {
+  rot: Mat3;
+  trans: Vec3;
+}
+
+/** Tolerance for comparing translations (fractional units). */
+export const TRANS_EPS = 1e-6;
+
+export const identityOp = (): SymOp => ({ rot: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], trans: [0, 0, 0] });
+
+/** Applies the operation to fractional coordinates (no wrapping). */
+export function applyOp(op: SymOp, frac: Vec3): Vec3 {
+  const r = matVec(op.rot, frac);
+  return [r[0] + op.trans[0], r[1] + op.trans[1], r[2] + op.trans[2]];
+}
+
+/** a ∘ b: apply b first, then a. */
+export function composeOps(a: SymOp, b: SymOp): SymOp {
+  const t = matVec(a.rot, b.trans);
+  return { rot: matMul(a.rot, b.rot), trans: [t[0] + a.trans[0], t[1] + a.trans[1], t[2] + a.trans[2]] };
+}
+
+/** Inverse operation: x = R⁻¹ x' − R⁻¹ t (R is unimodular, so R⁻¹ stays integer). */
+export function invertOp(op: SymOp): SymOp {
+  const r = op.rot;
+  const d = det(r);
+  // Adjugate / det keeps integers exact for unimodular matrices.
+  const inv: Mat3 = [
+    [(r[1][1] * r[2][2] - r[1][2] * r[2][1]) / d, (r[0][2] * r[2][1] - r[0][1] * r[2][2]) / d, (r[0][1] * r[1][2] - r[0][2] * r[1][1]) / d],
+    [(r[1][2] * r[2][0] - r[1][0] * r[2][2]) / d, (r[0][0] * r[2][2] - r[0][2] * r[2][0]) / d, (r[0][2] * r[1][0] - r[0][0] * r[1][2]) / d],
+    [(r[1][0] * r[2][1] - r[1][1] * r[2][0]) / d, (r[0][1] * r[2][0] - r[0][0] * r[2][1]) / d, (r[0][0] * r[1][1] - r[0][1] * r[1][0]) / d],
+  ];
+  const t = matVec(inv, op.trans);
+  return { rot: inv.map((row) => row.map((x) => x + 0)) as Mat3, trans: [-t[0] + 0, -t[1] + 0, -t[2] + 0] };
+}
+
+/** Wraps a translation component into [0, 1), snapping values within eps of 1 (or 0) to 0. */
+export function wrapTrans(x: number, eps = TRANS_EPS): number {
+  let w = x - Math.floor(x);
+  if (w > 1 - eps || w < eps) w = 0;
+  return w;
+}
+
+/** The same operation with its translation reduced modulo lattice translations to [0, 1). */
+export function normalizeOp(op: SymOp): SymOp {
+  return { rot: op.rot.map((r) => [r[0] + 0, r[1] + 0, r[2] + 0]) as Mat3, trans: [wrapTrans(op.trans[0]), wrapTrans(op.trans[1]), wrapTrans(op.trans[2])] };
+}
+
+/** Equality modulo lattice translations. */
+export function opsEqual(a: SymOp, b: SymOp, eps = TRANS_EPS): boolean {
+  for (let i = 0; i < 3; i++) {
+    for (let j = 0; j < 3; j++) if (a.rot[i][j] !== b.rot[i][j]) return false;
+    const d = a.trans[i] - b.trans[i];
+    if (Math.abs(d - Math.round(d)) > eps) return false;
+  }
+  return true;
+}
+
+/** A string key for an operation (translation mod 1, rounded) used for hashing sets of operations. */
+export function opKey(op: SymOp): string {
+  const t = op.trans.map((x) => {
+    const w = Math.round(wrapTrans(x) * 1e5) % 100000;
+    return w;
+  });
+  return `${op.rot.flat().join(',')}|${t.join(',')}`;
+}
+
+/**
+ * Closes a set of generators into a group (translations modulo 1).
+ * Throws when the closure grows beyond `maxOrder` (not a crystallographic group, e.g. irrational translations).
+ */
+export function closeGroup(generators: SymOp[], maxOrder = 192 * 8): SymOp[] {
+  const ops: SymOp[] = [identityOp()];
+  const seen = new Set<string>([opKey(ops[0])]);
+  const gens = generators.map(normalizeOp);
+  for (let i = 0; i < ops.length; i++) {
+    for (const g of gens) {
+      const p = normalizeOp(composeOps(g, ops[i]));
+      const k = opKey(p);
+      if (!seen.has(k)) {
+        seen.add(k);
+        ops.push(p);
+        if (ops.length > maxOrder) throw new Error(`symmetry operations do not close into a space group (more than ${maxOrder} operations)`);
+      }
+    }
+  }
+  return ops;
+}
+
+/** True when the set (taken modulo lattice translations) is closed under composition and has no duplicates. */
+export function isGroup(ops: SymOp[]): boolean {
+  const norm = ops.map(normalizeOp);
+  const keys = new Set(norm.map(opKey));
+  if (keys.size !== norm.length) return false;
+  if (!norm.some((o) => opsEqual(o, identityOp()))) return false;
+  for (const a of norm) for (const b of norm) if (!keys.has(opKey(normalizeOp(composeOps(a, b))))) return false;
+  return true;
+}
+
+/** Snaps a decimal translation to the nearest multiple of 1/24 (covers 1/2, 1/3, 1/4, 1/6, 1/8, 1/12) when close. */
+function snapTranslation(x: number): number {
+  const k = Math.round(x * 24);
+  return Math.abs(x * 24 - k) < 24 * 5e-4 ? k / 24 : x;
+}
+
+const FRACTION = /^(\d+(?:\.\d*)?|\.\d+)(?:\/(\d+(?:\.\d*)?|\.\d+))?$/;
+
+/**
+ * Parses an operation written as an xyz triplet: `x,y,z`, `-x+1/2, y, -z`, `1/2+x`, `x-y`, `0.5+x`,
+ * `+x`, upper case, spaces, surrounding quotes, `2x`/`2*x` coefficients. Throws Error with a clear message.
+ */
+export function parseSymop(text: string): SymOp {
+  let s = text.trim();
+  if ((s.startsWith("'") && s.endsWith("'")) || (s.startsWith('"') && s.endsWith('"'))) s = s.slice(1, -1);
+  s = s.replace(/\s+/g, '').toLowerCase();
+  const parts = s.split(',');
+  if (parts.length !== 3) throw new Error(`symmetry operation '${text.trim()}' must have three comma-separated parts`);
+  const rot: Mat3 = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
+  const trans: Vec3 = [0, 0, 0];
+  parts.forEach((part, row) => {
+    if (part === '') throw new Error(`symmetry operation '${text.trim()}' has an empty part`);
+    // Split into signed terms: "-x+1/2" -> ["-x", "+1/2"].
+    const terms = part.match(/[+-]?[^+-]+/g);
+    if (!terms || terms.join('') !== part) throw new Error(`symmetry operation '${text.trim()}': cannot read '${part}'`);
+    let sawVariable = false;
+    for (const term of terms) {
+      let sign = 1;
+      let body = term;
+      if (body[0] === '+' || body[0] === '-') { sign = body[0] === '-' ? -1 : 1; body = body.slice(1); }
+      const m = /^(.*?)\*?([xyz])$/.exec(body);
+      if (m) {
+        const col = 'xyz'.indexOf(m[2]);
+        let coef = 1;
+        if (m[1] !== '') {
+          const f = FRACTION.exec(m[1]);
+          if (!f) throw new Error(`symmetry operation '${text.trim()}': cannot read '${term}'`);
+          coef = f[2] !== undefined ? Number(f[1]) / Number(f[2]) : Number(f[1]);
+        }
+        if (!Number.isInteger(coef)) throw new Error(`symmetry operation '${text.trim()}': coefficient of ${m[2]} is not an integer`);
+        rot[row][col] += sign * coef;
+        sawVariable = true;
+      } else {
+        const f = FRACTION.exec(body);
+        if (!f) throw new Error(`symmetry operation '${text.trim()}': cannot read '${term}'`);
+        const value = f[2] !== undefined ? Number(f[1]) / Number(f[2]) : Number(f[1]);
+        if (!Number.isFinite(value)) throw new Error(`symmetry operation '${text.trim()}': bad number '${term}'`);
+        trans[row] += sign * value;
+      }
+    }
+    if (!sawVariable) throw new Error(`symmetry operation '${text.trim()}': part '${part}' has no x, y or z`);
+    trans[row] = snapTranslation(trans[row]);
+  });
+  const d = det(rot);
+  if (Math.abs(Math.abs(d) - 1) > 1e-9) throw new Error(`symmetry operation '${text.trim()}' is not a crystallographic operation (determinant ${d})`);
+  return { rot, trans };
+}
+
+function formatFraction(x: number): string {
+  for (const den of [1, 2, 3, 4, 6, 8, 12, 24]) {
+    const num = Math.round(x * den);
+    if (Math.abs(x * den - num) < 1e-9) return den === 1 ? String(num) : `${num}/${den}`;
+  }
+  return String(x);
+}
+
+/** Formats as a triplet like `-x+1/2,y,-z` (translations as given, not wrapped). */
+export function symopToString(op: SymOp): string {
+  const parts: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    let s = '';
+    for (let j = 0; j < 3; j++) {
+      const c = op.rot[i][j];
+      if (c === 0) continue;
+      const v = 'xyz'[j];
+      const mag = Math.abs(c) === 1 ? v : `${Math.abs(c)}*${v}`;
+      s += c < 0 ? `-${mag}` : s === '' ? mag : `+${mag}`;
+    }
+    const t = op.trans[i];
+    if (Math.abs(t) > 1e-12) s += t < 0 ? `-${formatFraction(-t)}` : `+${formatFraction(t)}`;
+    parts.push(s === '' ? '0' : s);
+  }
+  return parts.join(',');
+}
