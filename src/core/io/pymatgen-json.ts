@@ -17,22 +17,85 @@ function isVec3(v: unknown): v is Vec3 {
   return Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number' && Number.isFinite(x));
 }
 
-/** 1-based line of a character offset, for JSON syntax errors. */
-function lineOfOffset(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') line++;
-  return line;
+/**
+ * Offset and description of the first JSON syntax error (JSON.parse messages differ between engines
+ * and often omit the position). A small recursive-descent scan of the JSON grammar.
+ */
+export function findJsonError(text: string): { offset: number; problem: string } | null {
+  let i = 0;
+  const ws = () => { while (i < text.length && ' \t\r\n'.includes(text[i])) i++; };
+  const fail = (problem: string): never => { throw { offset: i, problem }; };
+  const describeHere = () => (i >= text.length ? 'the text ends too early' : `unexpected "${text[i]}"`);
+  const literal = (word: string) => { if (text.startsWith(word, i)) i += word.length; else fail(describeHere()); };
+  const string = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] === '\\') {
+        i++;
+        if (text[i] === 'u') { if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail('a bad \\u escape'); i += 4; }
+        else if (!'"\\/bfnrt'.includes(text[i] ?? '')) fail('a bad escape in a string');
+      } else if (text.charCodeAt(i) < 0x20) fail('a control character inside a string');
+      i++;
+    }
+    if (i >= text.length) fail('a string that is not closed');
+    i++;
+  };
+  const number = () => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m || m[0] === '' || m[0] === '-') fail(describeHere());
+    i += m![0].length;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++; ws();
+      if (text[i] === '}') { i++; return; }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail(`${describeHere()} where a property name was expected`);
+        string(); ws();
+        if (text[i] !== ':') fail(`${describeHere()} where ":" was expected`);
+        i++; value(); ws();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i] === '}') { i++; return; }
+        fail(`${describeHere()} where "," or "}" was expected`);
+      }
+    } else if (c === '[') {
+      i++; ws();
+      if (text[i] === ']') { i++; return; }
+      for (;;) {
+        value(); ws();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i] === ']') { i++; return; }
+        fail(`${describeHere()} where "," or "]" was expected`);
+      }
+    } else if (c === '"') string();
+    else if (c === 't') literal('true');
+    else if (c === 'f') literal('false');
+    else if (c === 'n') literal('null');
+    else number();
+  };
+  try {
+    value(); ws();
+    if (i < text.length) fail(`${describeHere()} after the end of the JSON value`);
+    return null;
+  } catch (e) {
+    if (typeof e === 'object' && e !== null && 'offset' in e) return e as { offset: number; problem: string };
+    throw e;
+  }
 }
 
 function parseJsonText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const pos = /position (\d+)/.exec(message);
-    const lineMatch = /line (\d+)/.exec(message);
-    const line = pos ? lineOfOffset(text, Number(pos[1])) : lineMatch ? Number(lineMatch[1]) : undefined;
-    throw new ParseError(`The file is not valid JSON (${message.replace(/^JSON\.parse: /, '')}).`, line);
+    const found = findJsonError(text);
+    if (!found) throw new ParseError(`The file is not valid JSON (${e instanceof Error ? e.message : String(e)}).`);
+    const before = text.slice(0, found.offset);
+    const line = before.split('\n').length;
+    const column = found.offset - before.lastIndexOf('\n');
+    throw new ParseError(`The file is not valid JSON: ${found.problem} at line ${line}, column ${column}.`, line);
   }
 }
 
