@@ -1,0 +1,353 @@
+/** The structure lab page: load panel, 3D view with toolbar, structure / atom / measurement panels. */
+import { useCallback, useEffect, useState, type DragEvent } from 'react';
+import { ErrorBoundary } from '../../app/ErrorBoundary.tsx';
+import {
+  cancelWork, clearSelection, loadText, openSessionFile, pickAtom, resetSession, selectStructure, setMeasureMode, setSetting,
+  useSession,
+} from '../../state/session.ts';
+import { SETTINGS_SCHEMA, type ViewSettings } from '../../state/settings.ts';
+import { elementColor, elementName, toHex } from '../../viewer/colors.ts';
+import { downloadPng, resetView, viewAlong } from '../../viewer/controller.ts';
+import { angle, distance } from '../../viewer/picking.ts';
+import { StructureViewer } from '../../viewer/StructureViewer.tsx';
+import { DATASETS, DEFAULT_DATASET, datasetText } from './datasets.ts';
+
+export async function loadDefaultDataset(): Promise<boolean> {
+  return loadText(DEFAULT_DATASET, await datasetText(DEFAULT_DATASET));
+}
+
+async function loadBrowserFiles(files: FileList | File[]): Promise<void> {
+  for (const f of Array.from(files)) await loadText(f.name, await f.text());
+}
+
+export function StructurePage() {
+  const display = useSession((s) => s.display);
+  const settings = useSession((s) => s.settings);
+  const selection = useSession((s) => s.selection);
+  const structures = useSession((s) => s.structures);
+  const activeStructure = useSession((s) => s.activeStructure);
+  const [dragging, setDragging] = useState(false);
+  const onPick = useCallback((i: number | null) => { if (i !== null) pickAtom(i); }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === 'r') resetView();
+      else if (e.key === 'a') viewAlong(1, 0, 0);
+      else if (e.key === 'b') viewAlong(0, 1, 0);
+      else if (e.key === 'c') viewAlong(0, 0, 1);
+      else if (e.key === 'o') setSetting('orthographic', !useSession.getState().settings.orthographic);
+      else if (e.key === 'Escape') clearSelection();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    if (e.dataTransfer.files.length) void loadBrowserFiles(e.dataTransfer.files);
+  };
+
+  return (
+    <div
+      className={`lab${dragging ? ' dragging' : ''}`}
+      onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
+      onDragLeave={(e) => { if (e.currentTarget === e.target) setDragging(false); }}
+      onDrop={onDrop}
+    >
+      <aside className="panel left">
+        <h1>StructLab</h1>
+        <LoadPanel />
+        <SettingsPanel settings={settings} />
+      </aside>
+      <main className="view">
+        <ErrorBoundary label="3D view">
+          <StructureViewer display={display} settings={settings} selection={selection} fitKey={structures[activeStructure]} onPick={onPick} />
+        </ErrorBoundary>
+        <Toolbar settings={settings} />
+        <Progress />
+        <Legend />
+        {dragging && <div className="drop-hint">Drop structure files to load them</div>}
+      </main>
+      <aside className="panel right">
+        <ErrorMessage />
+        <StructureInfo />
+        <AtomInfo />
+        <Measurement />
+      </aside>
+    </div>
+  );
+}
+
+function LoadPanel() {
+  const files = useSession((s) => s.files);
+  const activeFile = useSession((s) => s.activeFile);
+  const structures = useSession((s) => s.structures);
+  const activeStructure = useSession((s) => s.activeStructure);
+  const synthetic = useSession((s) => s.synthetic);
+  const [paste, setPaste] = useState('');
+  return (
+    <section>
+      <h2>Load</h2>
+      <label className="file-button">
+        Open files…
+        <input data-testid="file-input" type="file" multiple accept=".cif,.mcif,.vasp,.poscar,.xyz,.extxyz,.json,POSCAR,CONTCAR,*"
+          onChange={(e) => { const f = e.currentTarget.files; if (f?.length) void loadBrowserFiles(Array.from(f)); e.currentTarget.value = ''; }} />
+      </label>
+      <p className="hint">…or drop files anywhere on the page.</p>
+      <label>
+        Example
+        <select data-testid="dataset" value="" onChange={(e) => { const f = e.target.value; if (f) void datasetText(f).then((t) => loadText(f, t)); }}>
+          <option value="">choose an embedded structure…</option>
+          {DATASETS.map((d) => <option key={d.file} value={d.file}>{d.title}</option>)}
+        </select>
+      </label>
+      <textarea data-testid="paste" rows={4} placeholder="Paste CIF, POSCAR, XYZ or pymatgen JSON text" value={paste} onChange={(e) => setPaste(e.target.value)} />
+      <button type="button" disabled={!paste.trim()} onClick={() => void loadText('pasted', paste)}>Load pasted text</button>
+      {files.length > 0 && (
+        <>
+          <h3>Session files</h3>
+          <ul className="list">
+            {files.map((f, i) => (
+              <li key={f.name}>
+                <button type="button" className={i === activeFile && !synthetic ? 'active' : ''} onClick={() => void openSessionFile(i)}>{f.name}</button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {structures.length > 1 && (
+        <>
+          <h3>Structures in this file</h3>
+          <ul className="list" data-testid="structure-list">
+            {structures.map((p, k) => (
+              <li key={k}>
+                <button type="button" className={k === activeStructure ? 'active' : ''} onClick={() => void selectStructure(k)}>
+                  {k + 1}. {p.name || '(unnamed)'} — {p.natoms} atoms
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <button type="button" data-testid="reset-session" onClick={() => void resetSession(loadDefaultDataset)}>Reset session</button>
+    </section>
+  );
+}
+
+function SettingsPanel({ settings }: { settings: ViewSettings }) {
+  return (
+    <section>
+      <h2>Display</h2>
+      {SETTINGS_SCHEMA.map((spec) => {
+        const value = settings[spec.key];
+        const id = `setting-${spec.key}`;
+        if (spec.kind === 'boolean') {
+          return (
+            <label key={spec.key} className="check" title={spec.description}>
+              <input id={id} data-testid={id} type="checkbox" checked={value as boolean} onChange={(e) => setSetting(spec.key, e.target.checked as never)} />
+              {spec.label}
+            </label>
+          );
+        }
+        if (spec.kind === 'choice') {
+          return (
+            <label key={spec.key} title={spec.description}>
+              {spec.label}
+              <select id={id} data-testid={id} value={value as string} onChange={(e) => setSetting(spec.key, e.target.value as never)}>
+                {spec.choices.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
+              </select>
+            </label>
+          );
+        }
+        return (
+          <label key={spec.key} title={spec.description}>
+            {spec.label}
+            <input id={id} data-testid={id} type="number" min={spec.min} max={spec.max} step={spec.step} value={value as number}
+              onChange={(e) => { const v = Number(e.target.value); if (Number.isFinite(v)) setSetting(spec.key, v as never); }} />
+          </label>
+        );
+      })}
+    </section>
+  );
+}
+
+function Toolbar({ settings }: { settings: ViewSettings }) {
+  const measureMode = useSession((s) => s.measureMode);
+  const [uvw, setUvw] = useState('1 1 1');
+  const [exporting, setExporting] = useState(false);
+  const applyUvw = () => {
+    const v = uvw.trim().replace(/[[\]]/g, '').split(/[\s,]+/).map(Number);
+    if (v.length === 3 && v.every(Number.isFinite)) viewAlong(v[0], v[1], v[2]);
+  };
+  return (
+    <div className="toolbar">
+      <button type="button" title="Reset view (r)" onClick={resetView}>Reset</button>
+      <button type="button" title="View along a (a)" onClick={() => viewAlong(1, 0, 0)}>a</button>
+      <button type="button" title="View along b (b)" onClick={() => viewAlong(0, 1, 0)}>b</button>
+      <button type="button" title="View along c (c)" onClick={() => viewAlong(0, 0, 1)}>c</button>
+      <input aria-label="view direction [uvw]" className="uvw" value={uvw} onChange={(e) => setUvw(e.target.value)} onKeyDown={(e) => { if (e.key === 'Enter') applyUvw(); }} />
+      <button type="button" title="View along [uvw]" onClick={applyUvw}>[uvw]</button>
+      <button type="button" title="Toggle orthographic (o)" className={settings.orthographic ? 'active' : ''} onClick={() => setSetting('orthographic', !settings.orthographic)}>
+        {settings.orthographic ? 'Ortho' : 'Persp'}
+      </button>
+      <button type="button" data-testid="measure" className={measureMode ? 'active' : ''} title="Pick 2 atoms for a distance, 3 for an angle" onClick={() => setMeasureMode(!measureMode)}>
+        Measure
+      </button>
+      <button type="button" data-testid="export-png" disabled={exporting} title="PNG at 2× resolution, transparent background"
+        onClick={() => { setExporting(true); downloadPng().catch((e) => useSession.setState({ error: `PNG export failed: ${e instanceof Error ? e.message : e}` })).finally(() => setExporting(false)); }}>
+        PNG
+      </button>
+    </div>
+  );
+}
+
+function Progress() {
+  const busy = useSession((s) => s.busy);
+  if (!busy) return null;
+  return (
+    <div className="progress" data-testid="progress" role="status">
+      <span className="spinner" /> {busy}…
+      <button type="button" data-testid="cancel" onClick={cancelWork}>Cancel</button>
+    </div>
+  );
+}
+
+function Legend() {
+  const display = useSession((s) => s.display);
+  const scheme = useSession((s) => s.settings.colorScheme);
+  if (!display) return null;
+  return (
+    <ul className="legend" data-testid="legend">
+      {display.elements.map((el) => (
+        <li key={el} title={elementName(el)}>
+          <span className="swatch" style={{ background: toHex(elementColor(el, scheme)) }} />
+          {el}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ErrorMessage() {
+  const error = useSession((s) => s.error);
+  if (!error) return null;
+  return (
+    <div className="error" data-testid="error" role="alert">
+      {error}
+      <button type="button" aria-label="dismiss" onClick={() => useSession.setState({ error: null })}>×</button>
+    </div>
+  );
+}
+
+const fmt = (x: number, digits = 4) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
+
+function StructureInfo() {
+  const summary = useSession((s) => s.summary);
+  const structures = useSession((s) => s.structures);
+  const k = useSession((s) => s.activeStructure);
+  const warnings = useSession((s) => s.warnings);
+  const notes = useSession((s) => s.display?.notes ?? []);
+  const files = useSession((s) => s.files);
+  const activeFile = useSession((s) => s.activeFile);
+  const synthetic = useSession((s) => s.synthetic);
+  const p = structures[k];
+  if (!p || !summary) return <section><h2>Structure</h2><p className="hint">Nothing loaded yet.</p></section>;
+  const m = p.lattice;
+  let params: { a: number; b: number; c: number; alpha: number; beta: number; gamma: number; volume: number } | null = null;
+  if (m) {
+    const len = (i: number) => Math.hypot(m[3 * i], m[3 * i + 1], m[3 * i + 2]);
+    const ang = (i: number, j: number) => (Math.acos((m[3 * i] * m[3 * j] + m[3 * i + 1] * m[3 * j + 1] + m[3 * i + 2] * m[3 * j + 2]) / (len(i) * len(j))) * 180) / Math.PI;
+    const volume = Math.abs(m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6]));
+    params = { a: len(0), b: len(1), c: len(2), alpha: ang(1, 2), beta: ang(0, 2), gamma: ang(0, 1), volume };
+  }
+  return (
+    <section>
+      <h2>Structure</h2>
+      <p className="source">{synthetic ? 'synthetic' : files[activeFile]?.name} {p.name ? `· ${p.name}` : ''}</p>
+      <dl>
+        <dt>Formula</dt><dd data-testid="formula">{summary.formula}</dd>
+        <dt>Reduced</dt><dd>{summary.reducedFormula}</dd>
+        <dt>Atoms</dt><dd data-testid="natoms">{p.natoms}</dd>
+        <dt>Space group</dt>
+        <dd data-testid="spacegroup">{summary.spacegroup ? `${summary.spacegroup.symbol} (${summary.spacegroup.number})` : p.lattice ? 'not found' : 'none (finite)'}</dd>
+        {params && (
+          <>
+            <dt>a, b, c (Å)</dt><dd data-testid="lattice">{fmt(params.a)}, {fmt(params.b)}, {fmt(params.c)}</dd>
+            <dt>α, β, γ (°)</dt><dd>{fmt(params.alpha, 3)}, {fmt(params.beta, 3)}, {fmt(params.gamma, 3)}</dd>
+            <dt>Volume (Å³)</dt><dd>{fmt(params.volume, 3)}</dd>
+          </>
+        )}
+      </dl>
+      {[...warnings, ...notes].length > 0 && (
+        <details className="warnings">
+          <summary>{warnings.length + notes.length} note(s)</summary>
+          <ul>{[...warnings, ...notes].map((w, i) => <li key={i}>{w}</li>)}</ul>
+        </details>
+      )}
+    </section>
+  );
+}
+
+function AtomInfo() {
+  const selection = useSession((s) => s.selection);
+  const display = useSession((s) => s.display);
+  const structures = useSession((s) => s.structures);
+  const k = useSession((s) => s.activeStructure);
+  const summary = useSession((s) => s.summary);
+  const p = structures[k];
+  const i = selection[selection.length - 1];
+  if (i === undefined || !display || !p || i >= display.natoms) return null;
+  const site = display.site[i];
+  const el = display.elements[display.element[i]];
+  const cart = [display.positions[3 * i], display.positions[3 * i + 1], display.positions[3 * i + 2]];
+  let frac: number[] | null = null;
+  if (p.frac) {
+    frac = [0, 1, 2].map((ax) => {
+      const f = p.frac![3 * site + ax];
+      return f - Math.floor(f) + display.cellOffset[3 * i + ax];
+    });
+  }
+  const species = [];
+  for (let s = p.speciesStart[site]; s < p.speciesStart[site + 1]; s++) species.push(`${p.elements[p.speciesElement[s]]}:${fmt(p.speciesOcc[s], 3)}`);
+  const wyckoff = summary?.spacegroup?.wyckoffs[site];
+  return (
+    <section className="atom-info" data-testid="atom-info">
+      <h2>Atom</h2>
+      <dl>
+        <dt>Element</dt><dd>{el} ({elementName(el)})</dd>
+        <dt>Index</dt><dd>#{i}{i >= display.natoms - display.nimages ? ' (boundary image)' : ''}</dd>
+        <dt>Site</dt><dd>{site + 1}{p.labels?.[site] ? ` (${p.labels[site]})` : ''}</dd>
+        {species.length > 1 && (<><dt>Occupancy</dt><dd>{species.join(', ')}</dd></>)}
+        {frac && (<><dt>Fractional</dt><dd>{frac.map((v) => fmt(v, 5)).join(', ')}</dd></>)}
+        <dt>Cartesian (Å)</dt><dd>{cart.map((v) => fmt(v, 4)).join(', ')}</dd>
+        <dt>Wyckoff</dt><dd>{wyckoff ?? '—'}</dd>
+      </dl>
+    </section>
+  );
+}
+
+function Measurement() {
+  const measureMode = useSession((s) => s.measureMode);
+  const selection = useSession((s) => s.selection);
+  const display = useSession((s) => s.display);
+  if (!measureMode || !display) return null;
+  const p = display.positions;
+  const label = (i: number) => `${display.elements[display.element[i]]}#${i}`;
+  return (
+    <section data-testid="measurement">
+      <h2>Measure</h2>
+      {selection.length < 2 && <p className="hint">Pick two atoms for a distance, three for an angle.</p>}
+      {selection.length >= 2 && <p>d({label(selection[0])}, {label(selection[1])}) = <b>{fmt(distance(p, selection[0], selection[1]))} Å</b></p>}
+      {selection.length === 3 && (
+        <>
+          <p>d({label(selection[1])}, {label(selection[2])}) = <b>{fmt(distance(p, selection[1], selection[2]))} Å</b></p>
+          <p>∠({label(selection[0])}, {label(selection[1])}, {label(selection[2])}) = <b>{fmt(angle(p, selection[0], selection[1], selection[2]), 2)}°</b></p>
+        </>
+      )}
+    </section>
+  );
+}

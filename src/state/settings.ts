@@ -1,0 +1,64 @@
+/**
+ * One schema for every view setting: the settings panel, IndexedDB persistence and defaults all read it.
+ */
+export type ColorScheme = 'jmol' | 'vesta';
+export type DrawStyle = 'ball-and-stick' | 'space-filling';
+
+export interface ViewSettings {
+  colorScheme: ColorScheme;
+  style: DrawStyle;
+  atomScale: number;
+  showBonds: boolean;
+  bondRadius: number;
+  bondTolerance: number;
+  showCell: boolean;
+  boundaryImages: boolean;
+  supercellA: number;
+  supercellB: number;
+  supercellC: number;
+  showPolyhedra: boolean;
+  orthographic: boolean;
+  symprec: number;
+}
+
+type SettingSpec =
+  | { key: keyof ViewSettings; label: string; description: string; kind: 'boolean'; default: boolean }
+  | { key: keyof ViewSettings; label: string; description: string; kind: 'number'; default: number; min: number; max: number; step: number }
+  | { key: keyof ViewSettings; label: string; description: string; kind: 'choice'; default: string; choices: { value: string; label: string }[] };
+
+export const SETTINGS_SCHEMA: SettingSpec[] = [
+  { key: 'style', label: 'Style', description: 'Ball-and-stick (small spheres, bonds) or space-filling (covalent-radius spheres).', kind: 'choice', default: 'ball-and-stick',
+    choices: [{ value: 'ball-and-stick', label: 'Ball and stick' }, { value: 'space-filling', label: 'Space filling' }] },
+  { key: 'colorScheme', label: 'Colours', description: 'Element colour scheme.', kind: 'choice', default: 'jmol',
+    choices: [{ value: 'jmol', label: 'Jmol' }, { value: 'vesta', label: 'VESTA' }] },
+  { key: 'atomScale', label: 'Atom size', description: 'Multiplier on the drawn atom radius.', kind: 'number', default: 1, min: 0.2, max: 2, step: 0.05 },
+  { key: 'showBonds', label: 'Bonds', description: 'Bonds where the distance is below the sum of covalent radii times the tolerance.', kind: 'boolean', default: true },
+  { key: 'bondRadius', label: 'Bond radius (Å)', description: 'Drawn bond thickness.', kind: 'number', default: 0.12, min: 0.03, max: 0.4, step: 0.01 },
+  { key: 'bondTolerance', label: 'Bond tolerance (×)', description: 'A bond is drawn when the distance is below this multiple of the sum of covalent radii.', kind: 'number', default: 1.15, min: 0.5, max: 2, step: 0.05 },
+  { key: 'showCell', label: 'Unit cell', description: 'Cell box with a, b, c labels.', kind: 'boolean', default: true },
+  { key: 'boundaryImages', label: 'Boundary atoms', description: 'Repeat atoms on cell faces, edges and corners on the opposite side.', kind: 'boolean', default: true },
+  { key: 'supercellA', label: 'Supercell n (a)', description: 'Repeats along a.', kind: 'number', default: 1, min: 1, max: 20, step: 1 },
+  { key: 'supercellB', label: 'Supercell m (b)', description: 'Repeats along b.', kind: 'number', default: 1, min: 1, max: 20, step: 1 },
+  { key: 'supercellC', label: 'Supercell k (c)', description: 'Repeats along c.', kind: 'number', default: 1, min: 1, max: 20, step: 1 },
+  { key: 'showPolyhedra', label: 'Polyhedra', description: 'Translucent coordination polyhedra around bonded centres.', kind: 'boolean', default: false },
+  { key: 'orthographic', label: 'Orthographic', description: 'Orthographic instead of perspective projection (key o).', kind: 'boolean', default: false },
+  { key: 'symprec', label: 'Symmetry tolerance (Å)', description: 'symprec for the space-group search.', kind: 'number', default: 0.01, min: 0.0001, max: 0.5, step: 0.001 },
+];
+
+export const DEFAULT_SETTINGS = Object.fromEntries(SETTINGS_SCHEMA.map((s) => [s.key, s.default])) as unknown as ViewSettings;
+
+/** Keeps only known keys with values of the right kind and inside their range (old sessions, hand edits). */
+export function sanitizeSettings(raw: unknown): ViewSettings {
+  const out: ViewSettings = { ...DEFAULT_SETTINGS };
+  if (!raw || typeof raw !== 'object') return out;
+  const r = raw as Record<string, unknown>;
+  for (const spec of SETTINGS_SCHEMA) {
+    const v = r[spec.key];
+    if (spec.kind === 'boolean' && typeof v === 'boolean') (out as unknown as Record<string, unknown>)[spec.key] = v;
+    if (spec.kind === 'number' && typeof v === 'number' && Number.isFinite(v)) {
+      (out as unknown as Record<string, unknown>)[spec.key] = Math.min(spec.max, Math.max(spec.min, v));
+    }
+    if (spec.kind === 'choice' && spec.choices.some((c) => c.value === v)) (out as unknown as Record<string, unknown>)[spec.key] = v;
+  }
+  return out;
+}

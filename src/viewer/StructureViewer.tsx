@@ -1,0 +1,370 @@
+/**
+ * The 3D view: renders the display buffers only (no per-atom React components, one draw call per layer),
+ * on demand. Camera, picking and the render loop live here; state changes come in as props.
+ */
+import { Canvas, useFrame, useThree } from '@react-three/fiber';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import * as THREE from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import type { DisplayData } from '../../workers/display.ts';
+import type { ViewSettings } from '../state/settings.ts';
+import { covalentRadius, elementColor, type Rgb } from './colors.ts';
+import { PERSPECTIVE_FOV, fitOrthographic, frameStats, registerViewer, resetView } from './controller.ts';
+import { disposeMesh, makeSphereMesh, makeTubeMesh } from './impostors.ts';
+import { pickSphere } from './picking.ts';
+
+export interface ViewerProps {
+  display: DisplayData | null;
+  settings: ViewSettings;
+  selection: number[];
+  /** The camera refits when this value changes (a new structure), not on every rebuild. */
+  fitKey: unknown;
+  onPick: (index: number | null) => void;
+}
+
+export function StructureViewer(props: ViewerProps) {
+  return (
+    <Canvas
+      frameloop="demand"
+      dpr={[1, 2]}
+      gl={{ antialias: true, alpha: true, premultipliedAlpha: false }}
+      data-testid="viewer"
+      style={{ position: 'absolute', inset: 0 }}
+    >
+      <ambientLight intensity={1.6} />
+      <directionalLight position={[5, 8, 10]} intensity={1.8} />
+      <Scene {...props} />
+    </Canvas>
+  );
+}
+
+/** Drawn radius of every atom for the current style. */
+export function atomRadii(display: DisplayData, settings: ViewSettings): Float32Array {
+  const perElement = display.elements.map((el) => {
+    const r = covalentRadius(el);
+    return (settings.style === 'space-filling' ? r : Math.max(0.5 * r, 0.18)) * settings.atomScale;
+  });
+  const radii = new Float32Array(display.natoms);
+  for (let i = 0; i < display.natoms; i++) radii[i] = perElement[display.element[i]];
+  return radii;
+}
+
+function elementColors(display: DisplayData, settings: ViewSettings): Rgb[] {
+  return display.elements.map((el) => elementColor(el, settings.colorScheme));
+}
+
+function cellVectors(display: DisplayData | null): THREE.Vector3[] | null {
+  const m = display?.cell;
+  return m ? [new THREE.Vector3(m[0], m[1], m[2]), new THREE.Vector3(m[3], m[4], m[5]), new THREE.Vector3(m[6], m[7], m[8])] : null;
+}
+
+function sceneBounds(display: DisplayData | null): { center: THREE.Vector3; radius: number } {
+  if (!display || display.natoms === 0) return { center: new THREE.Vector3(), radius: 5 };
+  const p = display.positions;
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < p.length; i += 3) {
+    for (let k = 0; k < 3; k++) { const v = p[i + k]; if (v < min[k]) min[k] = v; if (v > max[k]) max[k] = v; }
+  }
+  const cell = cellVectors(display);
+  if (cell) {
+    // Include the (super)cell corners so the box is in view even when atoms don't fill it.
+    const [na, nb, nc] = display.supercell;
+    for (let x = 0; x <= 1; x++) for (let y = 0; y <= 1; y++) for (let z = 0; z <= 1; z++) {
+      const c = cell[0].clone().multiplyScalar(x * na).addScaledVector(cell[1], y * nb).addScaledVector(cell[2], z * nc);
+      for (let k = 0; k < 3; k++) { const v = c.getComponent(k); if (v < min[k]) min[k] = v; if (v > max[k]) max[k] = v; }
+    }
+  }
+  const center = new THREE.Vector3((min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2);
+  const radius = Math.max(1.5, 0.5 * Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) + 1.5);
+  return { center, radius };
+}
+
+function Scene({ display, settings, selection, fitKey, onPick }: ViewerProps) {
+  const gl = useThree((s) => s.gl);
+  const size = useThree((s) => s.size);
+  const set = useThree((s) => s.set);
+  const scene = useThree((s) => s.scene);
+  const invalidate = useThree((s) => s.invalidate);
+
+  const cameras = useMemo(() => {
+    const persp = new THREE.PerspectiveCamera(PERSPECTIVE_FOV, 1, 0.1, 2000);
+    const ortho = new THREE.OrthographicCamera(-10, 10, 10, -10, 0.1, 2000);
+    // We size both cameras ourselves (r3f would set the orthographic frustum in pixels).
+    (persp as unknown as { manual: boolean }).manual = true;
+    (ortho as unknown as { manual: boolean }).manual = true;
+    persp.position.set(0, 0, 20);
+    ortho.position.set(0, 0, 20);
+    return { persp, ortho };
+  }, []);
+  const cameraRef = useRef<THREE.PerspectiveCamera | THREE.OrthographicCamera>(cameras.persp);
+  const controls = useMemo(() => {
+    const c = new OrbitControls(cameras.persp as THREE.PerspectiveCamera | THREE.OrthographicCamera, gl.domElement);
+    c.enableDamping = false;
+    c.zoomSpeed = 1.2;
+    return c;
+  }, [gl, cameras]);
+  useEffect(() => {
+    const onChange = () => invalidate();
+    controls.addEventListener('change', onChange);
+    return () => { controls.removeEventListener('change', onChange); controls.dispose(); };
+  }, [controls, invalidate]);
+
+  const displayRef = useRef(display);
+  displayRef.current = display;
+  const radii = useMemo(() => (display ? atomRadii(display, settings) : null), [display, settings.style, settings.atomScale]); // eslint-disable-line react-hooks/exhaustive-deps
+  const radiiRef = useRef(radii);
+  radiiRef.current = radii;
+
+  // Resize: keep aspect and the orthographic half-height.
+  useLayoutEffect(() => {
+    const aspect = size.width / Math.max(1, size.height);
+    cameras.persp.aspect = aspect;
+    cameras.persp.updateProjectionMatrix();
+    const half = cameras.ortho.top;
+    cameras.ortho.left = -half * aspect;
+    cameras.ortho.right = half * aspect;
+    cameras.ortho.updateProjectionMatrix();
+    invalidate();
+  }, [size.width, size.height, cameras, invalidate]);
+
+  // Perspective ⇄ orthographic with the same view: the orthographic half-height equals the
+  // perspective frustum's half-height at the target distance.
+  useLayoutEffect(() => {
+    const from = cameraRef.current;
+    const to = settings.orthographic ? cameras.ortho : cameras.persp;
+    const target = controls.target;
+    const tanHalf = Math.tan(((PERSPECTIVE_FOV / 2) * Math.PI) / 180);
+    if (from !== to) {
+      to.position.copy(from.position);
+      to.up.copy(from.up);
+      to.near = from.near;
+      to.far = from.far;
+      if (to instanceof THREE.OrthographicCamera) {
+        fitOrthographic(to, from.position.distanceTo(target) * tanHalf);
+      } else if (from instanceof THREE.OrthographicCamera) {
+        const dist = (from.top / from.zoom) / tanHalf;
+        const dir = from.position.clone().sub(target).normalize();
+        to.position.copy(target).addScaledVector(dir, dist);
+      }
+      to.lookAt(target);
+      to.updateProjectionMatrix();
+    }
+    cameraRef.current = to;
+    controls.object = to;
+    controls.update();
+    set({ camera: to });
+    invalidate();
+  }, [settings.orthographic, cameras, controls, set, invalidate]);
+
+  useEffect(() => {
+    registerViewer({
+      gl, scene, controls, invalidate,
+      getCamera: () => cameraRef.current,
+      getPositions: () => displayRef.current?.positions ?? null,
+      getBounds: () => sceneBounds(displayRef.current),
+      getCell: () => cellVectors(displayRef.current),
+    });
+    return () => registerViewer(null);
+  }, [gl, scene, controls, invalidate]);
+
+  useEffect(() => {
+    resetView();
+  }, [fitKey]);
+
+  // Click (not drag) picks the nearest atom along the ray.
+  useEffect(() => {
+    const el = gl.domElement;
+    let down: { x: number; y: number } | null = null;
+    const onDown = (e: PointerEvent) => { down = { x: e.clientX, y: e.clientY }; };
+    const onUp = (e: PointerEvent) => {
+      if (!down || Math.hypot(e.clientX - down.x, e.clientY - down.y) > 5) return;
+      down = null;
+      const d = displayRef.current;
+      const r = radiiRef.current;
+      if (!d || !r) return;
+      const rect = el.getBoundingClientRect();
+      const ndc = new THREE.Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
+      const ray = new THREE.Raycaster();
+      ray.setFromCamera(ndc, cameraRef.current);
+      const o = ray.ray.origin;
+      const dir = ray.ray.direction;
+      onPick(pickSphere([o.x, o.y, o.z], [dir.x, dir.y, dir.z], d.positions, r));
+    };
+    el.addEventListener('pointerdown', onDown);
+    el.addEventListener('pointerup', onUp);
+    return () => { el.removeEventListener('pointerdown', onDown); el.removeEventListener('pointerup', onUp); };
+  }, [gl, onPick]);
+
+  useFrame((state) => {
+    const t0 = performance.now();
+    state.gl.render(state.scene, state.camera);
+    if (frameStats.syncFrames) {
+      const ctx = state.gl.getContext();
+      ctx.readPixels(0, 0, 1, 1, ctx.RGBA, ctx.UNSIGNED_BYTE, new Uint8Array(4));
+    }
+    frameStats.lastFrameMs = performance.now() - t0;
+    frameStats.frames++;
+    document.body.dataset.rendered = String(frameStats.frames);
+  }, 1);
+
+  return (
+    <>
+      {display && radii && <Atoms display={display} radii={radii} settings={settings} />}
+      {display && settings.showBonds && settings.style === 'ball-and-stick' && display.nbonds > 0 && (
+        <Bonds display={display} settings={settings} />
+      )}
+      {display && settings.showCell && display.cell && <CellBox display={display} />}
+      {display && settings.showPolyhedra && display.polyElement.length > 0 && <Polyhedra display={display} settings={settings} />}
+      {display && radii && selection.length > 0 && <Selection display={display} radii={radii} selection={selection} />}
+    </>
+  );
+}
+
+/** Hands a three object to the scene and disposes of it when replaced. */
+function useDisposable<T extends THREE.Object3D>(make: () => T, deps: unknown[]): T {
+  const obj = useMemo(make, deps); // eslint-disable-line react-hooks/exhaustive-deps
+  const invalidate = useThree((s) => s.invalidate);
+  useEffect(() => {
+    invalidate();
+    return () => { disposeMesh(obj); invalidate(); };
+  }, [obj, invalidate]);
+  return obj;
+}
+
+function Atoms({ display, radii, settings }: { display: DisplayData; radii: Float32Array; settings: ViewSettings }) {
+  const mesh = useDisposable(() => {
+    const palette = elementColors(display, settings);
+    const colors = new Float32Array(3 * display.natoms);
+    for (let i = 0; i < display.natoms; i++) colors.set(palette[display.element[i]], 3 * i);
+    return makeSphereMesh({ centers: display.positions, radii, colors, count: display.natoms });
+  }, [display, radii, settings.colorScheme]);
+  return <primitive object={mesh} />;
+}
+
+function Bonds({ display, settings }: { display: DisplayData; settings: ViewSettings }) {
+  const mesh = useDisposable(() => {
+    const palette = elementColors(display, settings);
+    const n = display.nbonds;
+    const starts = new Float32Array(6 * n);
+    const ends = new Float32Array(6 * n);
+    const colors = new Float32Array(6 * n);
+    const s = display.bondStart;
+    const e = display.bondEnd;
+    for (let b = 0; b < n; b++) {
+      const mid = [(s[3 * b] + e[3 * b]) / 2, (s[3 * b + 1] + e[3 * b + 1]) / 2, (s[3 * b + 2] + e[3 * b + 2]) / 2];
+      starts.set(s.subarray(3 * b, 3 * b + 3), 6 * b);
+      ends.set(mid, 6 * b);
+      colors.set(palette[display.bondElements[2 * b]], 6 * b);
+      starts.set(mid, 6 * b + 3);
+      ends.set(e.subarray(3 * b, 3 * b + 3), 6 * b + 3);
+      colors.set(palette[display.bondElements[2 * b + 1]], 6 * b + 3);
+    }
+    return makeTubeMesh({ starts, ends, colors, count: 2 * n }, settings.bondRadius);
+  }, [display, settings.colorScheme, settings.bondRadius]);
+  return <primitive object={mesh} />;
+}
+
+function labelSprite(text: string, color: string, size: number): THREE.Sprite {
+  const canvas = document.createElement('canvas');
+  canvas.width = 64;
+  canvas.height = 64;
+  const ctx = canvas.getContext('2d')!;
+  ctx.font = 'italic bold 48px sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.lineWidth = 6;
+  ctx.strokeStyle = 'rgba(255,255,255,0.85)';
+  ctx.strokeText(text, 32, 34);
+  ctx.fillStyle = color;
+  ctx.fillText(text, 32, 34);
+  const texture = new THREE.CanvasTexture(canvas);
+  texture.colorSpace = THREE.SRGBColorSpace;
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture, depthTest: false, transparent: true }));
+  sprite.scale.set(size, size, 1);
+  sprite.renderOrder = 10;
+  return sprite;
+}
+
+function CellBox({ display }: { display: DisplayData }) {
+  const group = useDisposable(() => {
+    const [a, b, c] = cellVectors(display)!;
+    const [na, nb, nc] = display.supercell;
+    const A = a.clone().multiplyScalar(na);
+    const B = b.clone().multiplyScalar(nb);
+    const C = c.clone().multiplyScalar(nc);
+    const O = new THREE.Vector3();
+    const corners = (x: number, y: number, z: number) => O.clone().addScaledVector(A, x).addScaledVector(B, y).addScaledVector(C, z);
+    const points: THREE.Vector3[] = [];
+    for (const [p, q] of [
+      [[0, 0, 0], [1, 0, 0]], [[0, 0, 0], [0, 1, 0]], [[0, 0, 0], [0, 0, 1]], [[1, 0, 0], [1, 1, 0]], [[1, 0, 0], [1, 0, 1]],
+      [[0, 1, 0], [1, 1, 0]], [[0, 1, 0], [0, 1, 1]], [[0, 0, 1], [1, 0, 1]], [[0, 0, 1], [0, 1, 1]], [[1, 1, 0], [1, 1, 1]],
+      [[1, 0, 1], [1, 1, 1]], [[0, 1, 1], [1, 1, 1]],
+    ] as const) points.push(corners(p[0], p[1], p[2]), corners(q[0], q[1], q[2]));
+    const group = new THREE.Group();
+    group.add(new THREE.LineSegments(new THREE.BufferGeometry().setFromPoints(points), new THREE.LineBasicMaterial({ color: 0x333333 })));
+    // Axis colours a/b/c = red/green/blue along the first unit cell's edges, labelled at their tips.
+    const size = Math.max(0.8, Math.min(2.5, 0.12 * Math.max(a.length(), b.length(), c.length())));
+    [[a, '#d62728'], [b, '#2ca02c'], [c, '#1f5fd6']].forEach(([v, color], k) => {
+      const vec = v as THREE.Vector3;
+      const axis = new THREE.Line(new THREE.BufferGeometry().setFromPoints([O, vec]), new THREE.LineBasicMaterial({ color: color as string }));
+      axis.renderOrder = 5;
+      group.add(axis);
+      const sprite = labelSprite('abc'[k], color as string, size);
+      sprite.position.copy(vec).addScaledVector(vec.clone().normalize(), size * 0.6);
+      group.add(sprite);
+    });
+    return group;
+  }, [display]);
+  return <primitive object={group} />;
+}
+
+function Polyhedra({ display, settings }: { display: DisplayData; settings: ViewSettings }) {
+  const mesh = useDisposable(() => {
+    const palette = elementColors(display, settings);
+    const ntri = display.polyElement.length;
+    const colors = new Float32Array(9 * ntri);
+    const c = new THREE.Color();
+    for (let t = 0; t < ntri; t++) {
+      const [r, g, b] = palette[display.polyElement[t]];
+      c.setRGB(r, g, b, THREE.SRGBColorSpace);
+      for (let v = 0; v < 3; v++) colors.set([c.r, c.g, c.b], 9 * t + 3 * v);
+    }
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(display.polyTriangles, 3));
+    geometry.setAttribute('color', new THREE.BufferAttribute(colors, 3));
+    geometry.computeVertexNormals();
+    const material = new THREE.MeshLambertMaterial({ vertexColors: true, transparent: true, opacity: 0.45, side: THREE.DoubleSide, depthWrite: false });
+    const mesh = new THREE.Mesh(geometry, material);
+    mesh.renderOrder = 2;
+    return mesh;
+  }, [display, settings.colorScheme]);
+  return <primitive object={mesh} />;
+}
+
+function Selection({ display, radii, selection }: { display: DisplayData; radii: Float32Array; selection: number[] }) {
+  const group = useDisposable(() => {
+    const valid = selection.filter((i) => i < display.natoms);
+    const centers = new Float32Array(3 * valid.length);
+    const r = new Float32Array(valid.length);
+    const colors = new Float32Array(3 * valid.length);
+    valid.forEach((i, k) => {
+      centers.set(display.positions.subarray(3 * i, 3 * i + 3), 3 * k);
+      r[k] = radii[i] * 1.3 + 0.05;
+      colors.set([1, 0.85, 0.1], 3 * k);
+    });
+    const group = new THREE.Group();
+    const halo = makeSphereMesh({ centers, radii: r, colors, count: valid.length }, 0.45);
+    halo.renderOrder = 3;
+    group.add(halo);
+    if (valid.length > 1) {
+      const pts = valid.map((i) => new THREE.Vector3(display.positions[3 * i], display.positions[3 * i + 1], display.positions[3 * i + 2]));
+      const line = new THREE.Line(new THREE.BufferGeometry().setFromPoints(pts), new THREE.LineDashedMaterial({ color: 0xe0a000, dashSize: 0.2, gapSize: 0.12, depthTest: false }));
+      line.computeLineDistances();
+      line.renderOrder = 4;
+      group.add(line);
+    }
+    return group;
+  }, [display, radii, selection]);
+  return <primitive object={group} />;
+}

@@ -1,0 +1,46 @@
+/** Per-element colour and radius lookups for the renderer, from the shared element table. */
+import { elementBySymbol } from '../core/structure/elements.ts';
+import type { ColorScheme } from '../state/settings.ts';
+
+export type Rgb = [number, number, number];
+
+const FALLBACK: Rgb = [1, 0.08, 0.58];
+
+/** Accepts '#rrggbb', 'rrggbb', 0xrrggbb, [r,g,b] in 0..1 or 0..255; returns sRGB in 0..1. */
+export function toRgb(value: unknown): Rgb {
+  if (typeof value === 'number' && Number.isFinite(value)) return [((value >> 16) & 255) / 255, ((value >> 8) & 255) / 255, (value & 255) / 255];
+  if (typeof value === 'string') {
+    const m = /^#?([0-9a-f]{6})$/i.exec(value.trim());
+    if (m) return toRgb(parseInt(m[1], 16));
+  }
+  if (Array.isArray(value) && value.length >= 3 && value.every((v) => typeof v === 'number')) {
+    const scale = value.some((v) => v > 1) ? 255 : 1;
+    return [value[0] / scale, value[1] / scale, value[2] / scale];
+  }
+  return FALLBACK;
+}
+
+export function elementColor(symbol: string, scheme: ColorScheme): Rgb {
+  const el = lookup(symbol);
+  if (!el) return FALLBACK;
+  return toRgb(scheme === 'vesta' ? el.vestaColor : el.jmolColor);
+}
+
+export function covalentRadius(symbol: string): number {
+  const r = lookup(symbol)?.covalentRadius;
+  return typeof r === 'number' && r > 0 ? r : 1.0;
+}
+
+export function elementName(symbol: string): string {
+  return lookup(symbol)?.name ?? symbol;
+}
+
+function lookup(symbol: string) {
+  try {
+    return elementBySymbol(symbol) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export const toHex = (c: Rgb): string => '#' + c.map((v) => Math.round(Math.max(0, Math.min(1, v)) * 255).toString(16).padStart(2, '0')).join('');

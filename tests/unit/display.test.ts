@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { Lattice } from '../../src/core/structure/lattice.ts';
+import { makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
+import { packStructure } from '../../src/core/structure/packed.ts';
+import { buildDisplay } from '../../workers/display.ts';
+
+/** Conventional rock salt: Na on the FCC lattice, Cl shifted by (½,0,0); a = 5.64 Å, Na–Cl = 2.82 Å. */
+function rockSalt(): Structure {
+  const L = Lattice.cubic(5.64);
+  const fcc = [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]];
+  const sites = [
+    ...fcc.map((f) => makeSiteFromFrac(L, f as [number, number, number], { Na: 1 })),
+    ...fcc.map((f) => makeSiteFromFrac(L, [(f[0] + 0.5) % 1, f[1], f[2]], { Cl: 1 })),
+  ];
+  return { name: 'NaCl', lattice: L, sites };
+}
+
+describe('display pipeline', () => {
+  it('adds boundary images: rock salt fills the 3×3×3 half-cell grid (27 atoms)', () => {
+    const d = buildDisplay(packStructure(rockSalt()), { bonds: false });
+    expect(d.natoms).toBe(27);
+    expect(d.nimages).toBe(19);
+    // every drawn atom sits on the grid {0, ½, 1}³ and no two coincide
+    const keys = new Set<string>();
+    for (let i = 0; i < d.natoms; i++) {
+      const k = [0, 1, 2].map((ax) => Math.round(d.positions[3 * i + ax] / 2.82)).join(',');
+      for (let ax = 0; ax < 3; ax++) expect(Math.abs(d.positions[3 * i + ax] / 2.82 - Math.round(d.positions[3 * i + ax] / 2.82))).toBeLessThan(1e-5);
+      keys.add(k);
+    }
+    expect(keys.size).toBe(27);
+  });
+
+  it('replicates supercells and maps every copy to its site', () => {
+    const d = buildDisplay(packStructure(rockSalt()), { supercell: [2, 1, 3], boundaryImages: false, bonds: false });
+    expect(d.natoms).toBe(8 * 6);
+    for (let i = 0; i < d.natoms; i++) expect(d.site[i]).toBe(i % 8);
+  });
+
+  it('draws six 2.82 Å bonds at every cell atom, across the boundaries too', () => {
+    const d = buildDisplay(packStructure(rockSalt()), { boundaryImages: false, bonds: true, bondTolerance: 1.15 });
+    expect(d.nbonds).toBeGreaterThan(0);
+    for (let b = 0; b < d.nbonds; b++) {
+      const len = Math.hypot(d.bondEnd[3 * b] - d.bondStart[3 * b], d.bondEnd[3 * b + 1] - d.bondStart[3 * b + 1], d.bondEnd[3 * b + 2] - d.bondStart[3 * b + 2]);
+      expect(len).toBeCloseTo(2.82, 4);
+    }
+    const at = (buf: Float32Array, b: number, i: number) =>
+      Math.hypot(buf[3 * b] - d.positions[3 * i], buf[3 * b + 1] - d.positions[3 * i + 1], buf[3 * b + 2] - d.positions[3 * i + 2]) < 1e-4;
+    for (let i = 0; i < 8; i++) {
+      let touching = 0;
+      for (let b = 0; b < d.nbonds; b++) if (at(d.bondStart, b, i) || at(d.bondEnd, b, i)) touching++;
+      expect(touching, `atom ${i}`).toBe(6);
+    }
+  });
+
+  it('builds octahedra around Na only (Cl is the anion)', () => {
+    const d = buildDisplay(packStructure(rockSalt()), { boundaryImages: false, bonds: true, polyhedra: true });
+    const na = d.elements.indexOf('Na');
+    // 4 Na octahedra × 8 triangular faces
+    expect(d.polyElement.length).toBe(32);
+    expect(Array.from(d.polyElement).every((e) => e === na)).toBe(true);
+  });
+});
