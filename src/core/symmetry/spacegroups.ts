@@ -210,8 +210,9 @@ export function operationsFromHallNumber(hallNumber: number): SymOp[] {
   const e = hallEntries()[hallNumber - 1];
   if (!e) throw new Error(`Hall number ${hallNumber} is out of range 1..530`);
   const ops = moyo().operations_from_number(e.number, { type: 'HallNumber', value: hallNumber }, false);
+  // moyo-wasm flattens rotation matrices column by column (checked: row-major reading breaks group closure).
   return ops.map((o) => normalizeOp({
-    rot: [[o.rotation[0], o.rotation[1], o.rotation[2]], [o.rotation[3], o.rotation[4], o.rotation[5]], [o.rotation[6], o.rotation[7], o.rotation[8]]],
+    rot: [[o.rotation[0], o.rotation[3], o.rotation[6]], [o.rotation[1], o.rotation[4], o.rotation[7]], [o.rotation[2], o.rotation[5], o.rotation[8]]],
     trans: [o.translation[0], o.translation[1], o.translation[2]],
   }));
 }

@@ -320,7 +320,7 @@ const CELL_TAGS: [string, string][] = [
   ['alpha', '_cell_angle_alpha'], ['beta', '_cell_angle_beta'], ['gamma', '_cell_angle_gamma'],
 ];
 
-function readLattice(view: BlockView): Lattice {
+function readLattice(view: BlockView, warn: (m: string) => void): Lattice {
   const values: number[] = [];
   const missing: string[] = [];
   let line: number | undefined;
@@ -336,7 +336,8 @@ function readLattice(view: BlockView): Lattice {
   if (a <= 0 || b <= 0 || c <= 0) throw new ParseError(`block ${view.block.name}: cell lengths must be positive (a=${a}, b=${b}, c=${c})`, line);
   if ([alpha, beta, gamma].some((x) => x <= 0 || x >= 180)) throw new ParseError(`block ${view.block.name}: cell angles must lie between 0 and 180 degrees`, line);
   const lattice = Lattice.fromParameters(a, b, c, alpha, beta, gamma);
-  if (!(lattice.volume > 1e-6 * a * b * c)) throw new ParseError(`block ${view.block.name}: the cell angles give a flat cell (volume ${lattice.volume.toExponential(3)} Å³)`, line);
+  if (!Number.isFinite(lattice.volume) || lattice.volume === 0) throw new ParseError(`block ${view.block.name}: the cell angles give no three-dimensional cell`, line);
+  if (lattice.volume < 1e-6 * a * b * c) warn(`line ${line}: block ${view.block.name}: nearly flat cell (volume ${lattice.volume.toExponential(3)} Å³)`);
   return lattice;
 }
 
@@ -377,6 +378,8 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
   let unknownCoords = 0;
   for (let i = 0; i < n; i++) {
     const lab = label ? label.values[i].text : `${i + 1}`;
+    const coordValues = [fx.values[i], fy.values[i], fz.values[i]];
+    if (coordValues.some(isNull)) { unknownCoords++; continue; }
     const symSrc = type && !isNull(type.values[i]) ? type.values[i] : label?.values[i];
     if (!symSrc || isNull(symSrc)) throw new ParseError(`atom site ${i + 1} has neither a type symbol nor a label`, fx.values[i].line);
     const element = elementFromLabel(symSrc.text);
@@ -387,8 +390,6 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
     if (element.toLowerCase() !== symSrc.text.trim().slice(0, element.length).toLowerCase() || /^(Wat|wat|Ow|Hw)/.test(symSrc.text.trim())) {
       warn(`line ${symSrc.line}: '${symSrc.text}' read as ${element}`);
     }
-    const coordValues = [fx.values[i], fy.values[i], fz.values[i]];
-    if (coordValues.some(isNull)) { unknownCoords++; continue; }
     const frac = coordValues.map((v) => cifNumber(v.text));
     frac.forEach((x, a) => {
       if (!Number.isFinite(x)) throw new ParseError(`atom ${lab}: fractional coordinate '${coordValues[a].text}' is not a number`, coordValues[a].line);
@@ -427,8 +428,8 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
 function structureFromBlock(block: CifBlock, warnings: string[]): Structure {
   const view = new BlockView(block);
   const warn = (m: string) => warnings.push(m);
+  const lattice = readLattice(view, warn);
   const rows = readAtomRows(view, warn);
-  const lattice = readLattice(view);
   const { ops, source } = symmetryFromBlock(view, warn);
   if (rows.length === 0) throw new ParseError(`block ${block.name}: no atoms with a position and a positive occupancy`, block.line);
   const merged = expand(rows, ops);
