@@ -272,7 +272,7 @@ function roundIdeal(x: number): { value: number; changed: boolean } {
   return { value: x, changed: false };
 }
 
-function expand(rows: AtomRow[], ops: SymOp[]): MergedSite[] {
+function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite[] {
   // Stage 1: rows on the same position (up to symmetry) become one site with a mixed species map.
   const keys: MergedSite[] = [];
   const grid = new PeriodicGrid(SITE_TOLERANCE);
@@ -290,7 +290,14 @@ function expand(rows: AtomRow[], ops: SymOp[]): MergedSite[] {
       keys.push(site);
     } else {
       const site = keys[match];
-      site.species[row.element] = (site.species[row.element] ?? 0) + row.occupancy;
+      const before = site.species[row.element] ?? 0;
+      // The same element listed again on an equivalent position (files that list symmetry-generated
+      // copies, e.g. labels Nd1A*) is a duplicate, not extra occupancy.
+      if (before > 0 && before + row.occupancy > 1 + 1e-6) {
+        duplicates.push(row.label);
+        continue;
+      }
+      site.species[row.element] = before + row.occupancy;
       if (row.oxidation !== null) site.oxidation[row.element] = row.oxidation;
       site.labels.push(row.label);
     }
@@ -432,7 +439,11 @@ function structureFromBlock(block: CifBlock, warnings: string[]): Structure {
   const rows = readAtomRows(view, warn);
   const { ops, source } = symmetryFromBlock(view, warn);
   if (rows.length === 0) throw new ParseError(`block ${block.name}: no atoms with a position and a positive occupancy`, block.line);
-  const merged = expand(rows, ops);
+  const duplicates: string[] = [];
+  const merged = expand(rows, ops, duplicates);
+  if (duplicates.length) {
+    warnings.push(`block ${block.name}: ${duplicates.length} atom(s) repeat a symmetry-equivalent atom of the same element and were dropped (${duplicates.slice(0, 5).join(', ')}${duplicates.length > 5 ? ', ...' : ''})`);
+  }
   const sites: Site[] = [];
   let overfull = 0;
   for (const m of merged) {
