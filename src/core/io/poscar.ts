@@ -59,6 +59,8 @@ class LineReader {
 /** Element symbol from a POSCAR species token: `Fe`, `Fe_pv`, `Fe/abc123` (POTCAR hash), case-insensitive. */
 function speciesFromToken(token: string): string | null {
   const stem = token.split('/')[0].split('_')[0];
+  // D and T stay as written (deuterium, tritium), as the CIF reader keeps them.
+  if (stem === 'D' || stem === 'T') return stem;
   return elementBySymbol(stem)?.symbol ?? null;
 }
 
@@ -234,7 +236,7 @@ function readVelocities(r: LineReader, after: number, nsites: number, sites: Sit
 const num = (x: number): string => {
   if (!Number.isFinite(x)) throw new Error('POSCAR cannot hold a non-finite coordinate.');
   const s = String(x === 0 ? 0 : x); // avoids "-0"
-  return s.padStart(22);
+  return ' ' + s.padStart(21);
 };
 
 /**
@@ -263,8 +265,8 @@ export function writePoscar(structure: Structure): string {
   const comment = rawComment.replace(/[\r\n]+/g, ' ').trim() || groups.map((g) => g.symbol + g.count).join(' ');
   const out: string[] = [comment, '1.0'];
   for (const v of lattice.matrix) out.push(v.map(num).join(''));
-  out.push(groups.map((g) => g.symbol.padStart(5)).join(''));
-  out.push(groups.map((g) => String(g.count).padStart(5)).join(''));
+  out.push(groups.map((g) => ' ' + g.symbol.padStart(4)).join(''));
+  out.push(groups.map((g) => ' ' + String(g.count).padStart(4)).join(''));
   if (selective) out.push('Selective dynamics');
   out.push('Direct');
   for (const site of structure.sites) {

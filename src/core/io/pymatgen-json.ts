@@ -109,9 +109,12 @@ function readSpecies(site: Json, where: string): { species: SpeciesMap; oxidatio
     if (!isObject(entry) || typeof entry.element !== 'string') {
       throw new ParseError(`${where} has a species entry without an "element".`);
     }
-    const parsed = elementBySymbol(entry.element) ? { symbol: elementBySymbol(entry.element)!.symbol, oxidation: undefined }
+    // D and T stay as written (deuterium, tritium), as the CIF reader keeps them.
+    const isotope = entry.element === 'D' || entry.element === 'T';
+    const parsed = isotope || elementBySymbol(entry.element) ? { symbol: entry.element, oxidation: undefined }
       : parseElementSymbol(entry.element);
-    const symbol = parsed ? elementBySymbol(parsed.symbol)?.symbol : undefined;
+    const symbol = parsed && (parsed.symbol === 'D' || parsed.symbol === 'T') ? parsed.symbol
+      : parsed ? elementBySymbol(parsed.symbol)?.symbol : undefined;
     if (!symbol) throw new ParseError(`${where}: "${entry.element}" is not an element symbol.`);
     const occu = entry.occu === undefined ? 1 : entry.occu;
     if (typeof occu !== 'number' || !Number.isFinite(occu)) throw new ParseError(`${where}: the occupancy of ${symbol} is not a number.`);

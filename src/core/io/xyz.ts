@@ -46,6 +46,8 @@ function speciesFromToken(token: string, lineNo: number): { symbol: string; labe
     if (!el) throw new ParseError(`Line ${lineNo}: ${token} is not an atomic number.`, lineNo);
     return { symbol: el.symbol };
   }
+  // D and T stay as written (deuterium, tritium), as the CIF reader keeps them.
+  if (token === 'D' || token === 'T') return { symbol: token };
   const direct = elementBySymbol(token);
   if (direct) return { symbol: direct.symbol };
   const parsed = parseElementSymbol(token);

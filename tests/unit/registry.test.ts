@@ -1,0 +1,118 @@
+/** Format registry: detection by name and by content, parse/write dispatch, error shape. */
+import { describe, expect, it } from 'vitest';
+import { corpusFileNames, readCorpusGolden, readCorpusText } from '../shared.ts';
+import {
+  FORMATS, detectFormat, formatForOutputName, parseStructureFile, writeStructureFile,
+} from '../../src/core/io/registry.ts';
+import { Lattice } from '../../src/core/structure/lattice.ts';
+import { makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
+
+const POSCAR = 'NaCl\n5.64\n0 0.5 0.5\n0.5 0 0.5\n0.5 0.5 0\nNa Cl\n1 1\nDirect\n0 0 0\n0.5 0.5 0.5\n';
+const XYZ = '2\nmol\nC 0 0 0\nO 0 0 1.13\n';
+const EXTXYZ = '1\nLattice="3 0 0 0 3 0 0 0 3" Properties=species:S:1:pos:R:3\nCu 0 0 0\n';
+const JSON_DICT = '{"@module": "pymatgen.core.structure", "@class": "Molecule", "charge": 0, "sites": [{"species": [{"element": "H", "occu": 1}], "xyz": [0, 0, 0]}]}';
+const CIF = 'data_x\n_cell_length_a 3\n_cell_length_b 3\n_cell_length_c 3\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nCu1 0 0 0\n';
+
+describe('detectFormat by name', () => {
+  const cases: [string, string][] = [
+    ['x.cif', 'cif'], ['X.CIF', 'cif'], ['m.mcif', 'cif'],
+    ['POSCAR', 'poscar'], ['CONTCAR', 'poscar'], ['dir/POSCAR_LaH10', 'poscar'], ['custodian-files-POSCAR', 'poscar'],
+    ['pmg-vasp-outputs-CONTCAR.MD', 'poscar'], ['a.vasp', 'poscar'], ['b.poscar', 'poscar'], ['C:\\runs\\CONTCAR', 'poscar'],
+    ['t.extxyz', 'extxyz'], ['s.json', 'pymatgen-json'],
+  ];
+  for (const [name, id] of cases) it(`${name} → ${id}`, () => expect(detectFormat(name, '')?.id).toBe(id));
+
+  it('.xyz is extended when the second line has Lattice= or Properties=', () => {
+    expect(detectFormat('a.xyz', XYZ)?.id).toBe('xyz');
+    expect(detectFormat('a.xyz', EXTXYZ)?.id).toBe('extxyz');
+    expect(detectFormat('a.xyz', '1\nProperties=species:S:1:pos:R:3\nH 0 0 0\n')?.id).toBe('extxyz');
+  });
+
+  it('the name wins over the content', () => expect(detectFormat('POSCAR', XYZ)?.id).toBe('poscar'));
+});
+
+describe('detectFormat by content when the name says nothing', () => {
+  const cases: [string, string][] = [[POSCAR, 'poscar'], [XYZ, 'xyz'], [EXTXYZ, 'extxyz'], [JSON_DICT, 'pymatgen-json'], [CIF, 'cif']];
+  for (const [text, id] of cases) it(id, () => expect(detectFormat('upload.txt', text)?.id).toBe(id));
+  it('unknown content', () => expect(detectFormat('notes.txt', 'hello world\n')).toBeNull());
+});
+
+describe('corpus: every file detected as its golden format', () => {
+  const names = corpusFileNames();
+  it('by name', () => {
+    const wrong = names.filter((n) => detectFormat(n, readCorpusText(n))?.id !== readCorpusGolden(n).format);
+    expect(wrong).toEqual([]);
+  });
+  it('by content alone (non-empty files)', () => {
+    let checked = 0;
+    const wrong: string[] = [];
+    for (const n of names) {
+      const text = readCorpusText(n);
+      if (text.trim() === '') continue;
+      checked++;
+      const id = detectFormat('unnamed', text)?.id;
+      if (id !== readCorpusGolden(n).format) wrong.push(`${n}: ${id}`);
+    }
+    console.log(`content detection: ${checked - wrong.length}/${checked} corpus files; misses: ${wrong.join('; ') || 'none'}`);
+    // Some CIF fragments (syntax tests without a data_ header near the top) cannot be told by content.
+    expect(wrong.filter((w) => !readCorpusGolden(w.split(':')[0]).format.startsWith('cif'))).toEqual([]);
+    expect(wrong.length).toBeLessThanOrEqual(Math.ceil(0.05 * checked));
+  });
+});
+
+describe('parseStructureFile', () => {
+  it('returns structures, format and warnings', () => {
+    const r = parseStructureFile(POSCAR, 'POSCAR');
+    expect(r.ok).toBe(true);
+    if (r.ok) {
+      expect(r.format).toBe('poscar');
+      expect(r.structures[0].sites.length).toBe(2);
+      expect(r.warnings).toEqual([]);
+    }
+  });
+  it('never throws: parse errors come back with the format, one sentence and the line', () => {
+    const r = parseStructureFile(POSCAR.replace('0.5 0.5 0.5\n', '0.5 oops 0.5\n'), 'POSCAR');
+    expect(r).toEqual({ ok: false, format: 'poscar', error: expect.stringMatching(/^Line 10: "oops" is not a number/), line: 10 });
+    const u = parseStructureFile('hello', 'notes.txt');
+    expect(u.ok).toBe(false);
+    if (!u.ok) {
+      expect(u.format).toBeNull();
+      expect(u.error).toMatch(/could not be recognised/);
+    }
+    for (const [text, name] of [['', 'POSCAR'], ['', 'a.xyz'], ['', 'a.json'], ['{', 'a.json'], ['\u0000\u0001', 'a.extxyz']]) {
+      const e = parseStructureFile(text, name);
+      expect(e.ok).toBe(false);
+      if (!e.ok) expect(e.error.length).toBeGreaterThan(10);
+    }
+  });
+});
+
+describe('writing', () => {
+  const lattice = new Lattice([[3, 0, 0], [0, 3, 0], [0, 0, 3]]);
+  const s: Structure = { name: 'Cu', lattice, sites: [makeSiteFromFrac(lattice, [0, 0, 0], { Cu: 1 })] };
+
+  it('formatForOutputName', () => {
+    const cases: [string, string | null][] = [
+      ['out.cif', 'cif'], ['out.xyz', 'xyz'], ['out.extxyz', 'extxyz'], ['POSCAR', 'poscar'], ['CONTCAR', 'poscar'],
+      ['x.vasp', 'poscar'], ['x.poscar', 'poscar'], ['x.json', 'pymatgen-json'], ['x.txt', null], ['x', null],
+    ];
+    for (const [name, id] of cases) expect(formatForOutputName(name)?.id ?? null, name).toBe(id);
+  });
+
+  it('writes in the format of the name and reads back', () => {
+    for (const name of ['POSCAR', 'a.extxyz', 'a.xyz', 'a.json']) {
+      const r = parseStructureFile(writeStructureFile(s, name), name);
+      expect(r.ok, name).toBe(true);
+      if (r.ok) expect(r.structures[0].sites[0].species).toEqual({ Cu: 1 });
+    }
+  });
+
+  it('throws a clear Error for an unknown name or a structure the format cannot hold', () => {
+    expect(() => writeStructureFile(s, 'out.txt')).toThrow(/Cannot tell the output format from the name "out.txt"/);
+    expect(() => writeStructureFile({ name: 'm', lattice: null, sites: [] }, 'POSCAR')).toThrow(/no lattice/);
+  });
+
+  it('lists the five formats once each', () => {
+    expect(FORMATS.map((f) => f.id).sort()).toEqual(['cif', 'extxyz', 'poscar', 'pymatgen-json', 'xyz']);
+  });
+});
