@@ -59,6 +59,15 @@ describe('corpus POSCAR/CONTCAR vs pymatgen Poscar', () => {
       expect(s.lattice).not.toBeNull();
       expectMatrix(s.lattice!.matrix, g.lattice.matrix, 1e-6);
       expect(s.sites.length).toBe(g.n_sites);
+      // pymatgen 2022 ignores a VASP 4 comment line that names the elements and invents H, He, …;
+      // ASE reads the names from it. We follow ASE there (real species); elsewhere pymatgen.
+      const pmgWarned = (pmg.warnings ?? []).some((w: string) => w.includes('Elements in POSCAR cannot be determined'));
+      if (pmgWarned && golden.ase.ok) {
+        expect(s.sites.map((x) => Object.keys(x.species)[0])).toEqual(golden.ase.images[0].symbols);
+        expect(res.warnings.some((w) => w.includes('comment line'))).toBe(true);
+        stats.poscar++;
+        return;
+      }
       expectAmounts(elementAmounts(s), g.element_amounts);
       expect(s.properties?.comment).toBe(pmg.comment);
       // Sites up to order: each golden site must have a site of ours with equal species within 1e-3 Å.
@@ -83,7 +92,6 @@ describe('corpus POSCAR/CONTCAR vs pymatgen Poscar', () => {
         expect(s.sites.every((x) => x.properties?.velocities === undefined)).toBe(true);
       }
       // pymatgen falls back to placeholder names with a warning; we must warn as well.
-      const pmgWarned = (pmg.warnings ?? []).some((w: string) => w.includes('Elements in POSCAR cannot be determined'));
       expect(res.warnings.some((w) => w.includes('placeholder'))).toBe(pmgWarned);
       stats.poscar++;
     });

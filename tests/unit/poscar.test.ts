@@ -96,6 +96,13 @@ describe('POSCAR reader', () => {
     expect(warnings.length).toBe(1);
   });
 
+  it('VASP 4: comment words are read like ASE does (digits stripped, formula-like words split)', () => {
+    const text = 'Na2 Fe1 O4 relaxed\n1.0\n3 0 0\n0 3 0\n0 0 3\n1 1 1\nDirect\n0 0 0\n0.5 0.5 0.5\n0.25 0.25 0.25\n';
+    expect(symbols(parsePoscar(text).structures[0])).toEqual(['Na', 'Fe', 'O']);
+    const formula = 'LiCoO2 bulk\n1.0\n3 0 0\n0 3 0\n0 0 3\n1 1 1\nDirect\n0 0 0\n0.5 0.5 0.5\n0.25 0.25 0.25\n';
+    expect(symbols(parsePoscar(formula).structures[0])).toEqual(['Li', 'Co', 'O']);
+  });
+
   it('VASP 4 without any species information: placeholder names H, He, … with a warning', () => {
     const text = 'no species here\n1.0\n3 0 0\n0 3 0\n0 0 3\n2 1\nDirect\n0 0 0\n0.5 0.5 0.5\n0.25 0.25 0.25\n';
     const { structures, warnings } = parsePoscar(text);

@@ -175,10 +175,9 @@ export function parsePoscar(text: string): ParseOutput {
     if (labels.every((l) => l !== null)) perSite = labels as string[];
   }
   if (!symbols && !perSite) {
-    const words = comment.split(/\s+/).slice(0, counts.length);
-    const fromComment = words.map((w) => (/^[A-Z][a-z]?$/.test(w) ? elementBySymbol(w)?.symbol ?? null : null));
-    if (words.length === counts.length && fromComment.every((s) => s !== null)) {
-      symbols = fromComment as string[];
+    const fromComment = symbolsFromComment(comment);
+    if (fromComment.length >= counts.length) {
+      symbols = fromComment.slice(0, counts.length);
       r.warnings.push(`line 1: no species line; element symbols taken from the comment line (${symbols.join(' ')})`);
     }
   }
@@ -207,6 +206,22 @@ export function parsePoscar(text: string): ParseOutput {
 
   const structure: Structure = { name: comment, lattice, sites, properties: { comment } };
   return { structures: [structure], warnings: r.warnings };
+}
+
+/**
+ * Element symbols read from a VASP 4 comment line the way ASE does: each word, stripped of digits and
+ * `-_,.=`, that spells a run of element symbols (`Na2` → Na, `FeO` → Fe O) contributes them in order;
+ * other words are ignored.
+ */
+function symbolsFromComment(comment: string): string[] {
+  const out: string[] = [];
+  for (const word of comment.split(/\s+/)) {
+    const bare = word.replace(/[-_,.=0-9]/g, '');
+    if (bare === '' || !/^([A-Z][a-z]?)+$/.test(bare)) continue;
+    const parts = bare.match(/[A-Z][a-z]?/g)!;
+    if (parts.every((p) => elementBySymbol(p)?.symbol === p)) out.push(...parts);
+  }
+  return out;
 }
 
 /**

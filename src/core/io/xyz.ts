@@ -171,17 +171,15 @@ const isBool = (t: string) => BOOL_TRUE.has(t) || BOOL_FALSE.has(t);
 const isNum = (t: string) => NUMBER.test(t) || /^[+-]?(inf|nan)$/i.test(t);
 const toNum = (t: string) => (/^[+-]?inf$/i.test(t) ? (t.startsWith('-') ? -Infinity : Infinity) : /nan/i.test(t) ? NaN : Number(t.replace(/[dD]/, 'e')));
 
-/** ASE-like value typing: numbers, T/F booleans, arrays of either when several tokens, else a string. */
-function typeValue(value: string, quoted: boolean): InfoValue {
+/**
+ * Value typing as ASE's `key_val_str_to_dict`: the value (quotes removed) split on spaces/commas;
+ * all numbers → a number or number array; all T/F-like → boolean(s); otherwise the string.
+ */
+function typeValue(value: string): InfoValue {
   const tokens = value.split(/[\s,]+/).filter((t) => t !== '');
-  if (tokens.length > 1 && quoted) {
-    if (tokens.every(isNum)) return tokens.map(toNum);
-    if (tokens.every(isBool)) return tokens.map((t) => BOOL_TRUE.has(t));
-    return value;
-  }
-  if (quoted) return value;
-  if (isNum(value)) return toNum(value);
-  if (isBool(value)) return BOOL_TRUE.has(value);
+  if (tokens.length === 0) return value;
+  if (tokens.every(isNum)) return tokens.length === 1 ? toNum(tokens[0]) : tokens.map(toNum);
+  if (tokens.every(isBool)) return tokens.length === 1 ? BOOL_TRUE.has(tokens[0]) : tokens.map((t) => BOOL_TRUE.has(t));
   return value;
 }
 
@@ -218,7 +216,7 @@ function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string
   let lattice: Lattice | null = null;
   let columns: Column[] = parsePropertiesSpec('species:S:1:pos:R:3', f.commentLine);
   let pbc: boolean[] | null = null;
-  for (const { key, value, quoted } of splitKeyValues(f.comment, f.commentLine)) {
+  for (const { key, value } of splitKeyValues(f.comment, f.commentLine)) {
     const lower = key.toLowerCase();
     if (lower === 'lattice' && value !== null) {
       const nums = value.split(/[\s,]+/).filter((t) => t !== '');
@@ -241,7 +239,7 @@ function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string
       }
       pbc = toks.map((t) => BOOL_TRUE.has(t) || t === '1');
     } else {
-      info[key] = value === null ? true : typeValue(value, quoted);
+      info[key] = value === null ? true : typeValue(value);
     }
   }
   pbc ??= lattice ? [true, true, true] : [false, false, false];
