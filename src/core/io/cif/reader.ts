@@ -145,6 +145,31 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
       }
     }
   }
+  // 1b. Superspace operations of a modulated structure (x1..x3 are the ordinary coordinates):
+  // their three-dimensional parts give the average structure.
+  const ssg = view.get('_space_group_symop_ssg_operation_algebraic');
+  if (ssg) {
+    const ops: SymOp[] = [];
+    for (const v of ssg.values) {
+      if (isNull(v)) continue;
+      const parts = v.text.replace(/\s+/g, '').split(',');
+      const basic = parts.slice(0, 3);
+      if (parts.length < 4 || basic.some((p) => /x[4-9]/i.test(p))) {
+        throw new ParseError(`superspace operation '${v.text}' does not keep x1, x2, x3 separate from the modulation coordinates`, v.line);
+      }
+      try {
+        ops.push(parseSymop(basic.join(',').replace(/x1/gi, 'x').replace(/x2/gi, 'y').replace(/x3/gi, 'z')));
+      } catch (e) {
+        throw new ParseError((e as Error).message, v.line);
+      }
+    }
+    const unique = new Map<string, SymOp>();
+    for (const op of ops) unique.set(opKey(normalizeOp(op)), op);
+    let list = [...unique.values()];
+    if (!isGroup(list)) list = closeGroup(list);
+    warn(`line ${ssg.line}: modulated structure: the average structure is read from the three-dimensional part of the superspace operations; the modulation is ignored`);
+    return { ops: list, source: ssg.tag };
+  }
   // 2. Hall symbol.
   const hall = view.scalar(...HALL_TAGS);
   if (hall) {
