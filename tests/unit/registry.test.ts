@@ -4,6 +4,7 @@ import { corpusFileNames, readCorpusGolden, readCorpusText } from '../shared.ts'
 import {
   FORMATS, detectFormat, formatForOutputName, parseStructureFile, writeStructureFile,
 } from '../../src/core/io/registry.ts';
+import { ParseError } from '../../src/core/io/types.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
 
@@ -114,5 +115,48 @@ describe('writing', () => {
 
   it('lists the five formats once each', () => {
     expect(FORMATS.map((f) => f.id).sort()).toEqual(['cif', 'extxyz', 'poscar', 'pymatgen-json', 'xyz']);
+  });
+});
+
+describe('damaged files: readers fail only with ParseError, the registry never throws', () => {
+  // Deterministic pseudo-random damage (mulberry32) to every non-CIF corpus file.
+  function rng(seed: number) {
+    return () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const damages: ((lines: string[], r: () => number) => string[])[] = [
+    (l, r) => l.slice(0, Math.floor(r() * l.length)),                                    // truncated
+    (l, r) => { const k = Math.floor(r() * l.length); return [...l.slice(0, k), ...l.slice(k + 1)]; }, // a line lost
+    (l, r) => { const k = Math.floor(r() * l.length); const c = [...l]; c[k] = c[k].replace(/\S+/, 'x#1'); return c; },
+    (l, r) => { const k = Math.floor(r() * l.length); const c = [...l]; c[k] = c[k].split(/\s+/).slice(0, 2).join(' '); return c; },
+    (l, r) => { const k = Math.floor(r() * l.length); const c = [...l]; c[k] = c[k].replace(/\d/, 'nan'); return c; },
+  ];
+
+  it('over 5 kinds x 20 damages of each POSCAR/XYZ file', () => {
+    const r = rng(42);
+    let okCount = 0;
+    let failCount = 0;
+    for (const name of corpusFileNames().filter((n) => readCorpusGolden(n).format !== 'cif')) {
+      const lines = readCorpusText(name).split('\n');
+      for (let k = 0; k < 100; k++) {
+        const text = damages[k % damages.length](lines, r).join('\n');
+        const format = detectFormat(name, text)!;
+        try {
+          format.parse(text);
+        } catch (e) {
+          if (!(e instanceof ParseError)) throw new Error(`${name} damage ${k}: ${String(e)}`);
+          expect(e.message).toMatch(/^[A-Z].*\.$/);
+        }
+        const res = parseStructureFile(text, name);
+        if (res.ok) okCount++;
+        else failCount++;
+      }
+    }
+    console.log(`damaged files: ${okCount} still parse, ${failCount} rejected with a ParseError`);
+    expect(failCount).toBeGreaterThan(0);
   });
 });
