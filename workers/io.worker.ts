@@ -12,6 +12,8 @@ type Progress = ((stage: string) => void) | undefined;
 
 const api: IoWorkerApi = {
   async parse(text: string, fileName: string, onProgress?: Progress): Promise<ParsedFile> {
+    // The CIF reader expands space groups through moyo, so it must be ready before parsing.
+    await initMoyo();
     await onProgress?.(`parsing ${fileName}`);
     const result = parseStructureFile(text, fileName);
     if (!result.ok) return { ok: false, error: result.error, line: result.line };
@@ -23,11 +25,11 @@ const api: IoWorkerApi = {
   },
 
   async summarize(p: PackedStructure, symprec: number, onProgress?: Progress): Promise<StructureSummary> {
+    await initMoyo();
     const s = unpackStructure(p);
     let spacegroup: StructureSummary['spacegroup'] = null;
     if (s.lattice) {
       await onProgress?.('finding the space group');
-      await initMoyo();
       const sym = analyzeSymmetry(s, symprec);
       if (sym) spacegroup = { number: sym.number, symbol: sym.symbol, hallSymbol: sym.hallSymbol, wyckoffs: sym.wyckoffs, crystalSystem: sym.crystalSystem };
     }

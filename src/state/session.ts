@@ -34,6 +34,8 @@ export interface SessionState {
   selection: number[];
   measureMode: boolean;
   synthetic: boolean;
+  /** Bumped when a new structure (or supercell) is shown, so the view refits once its scene exists. */
+  fitToken: number;
 }
 
 export const useSession = create<SessionState>(() => ({
@@ -51,6 +53,7 @@ export const useSession = create<SessionState>(() => ({
   selection: [],
   measureMode: false,
   synthetic: false,
+  fitToken: 0,
 }));
 
 const SESSION_KEY = 'structlab/session/v1';
@@ -123,7 +126,7 @@ export async function selectStructure(k: number, gen = ++generation): Promise<bo
     if (gen !== generation) return false;
     const display = await io.run((api) => api.display(p, displayOptions(settings, false), progressCallback(setBusy)));
     if (gen !== generation) return false;
-    useSession.setState({ activeStructure: k, summary, display, busy: null, error: null, selection: [] });
+    useSession.setState((st) => ({ activeStructure: k, summary, display, busy: null, error: null, selection: [], fitToken: st.fitToken + 1 }));
     persistSoon();
     return true;
   } catch (e) {
@@ -132,18 +135,18 @@ export async function selectStructure(k: number, gen = ++generation): Promise<bo
   }
 }
 
-async function rebuildDisplay(): Promise<void> {
+async function rebuildDisplay(refit: boolean): Promise<void> {
   const { structures, activeStructure, settings, synthetic } = useSession.getState();
   const p = structures[activeStructure];
   if (!p) return;
   if (synthetic) {
-    useSession.setState({ display: buildDisplay(p, displayOptions(settings, true)), selection: [] });
+    useSession.setState((st) => ({ display: buildDisplay(p, displayOptions(settings, true)), selection: [], fitToken: st.fitToken + (refit ? 1 : 0) }));
     return;
   }
   const gen = ++generation;
   try {
     const display = await io.run((api) => api.display(p, displayOptions(settings, false), progressCallback(setBusy)));
-    if (gen === generation) useSession.setState({ display, busy: null, selection: [] });
+    if (gen === generation) useSession.setState((st) => ({ display, busy: null, selection: [], fitToken: st.fitToken + (refit ? 1 : 0) }));
   } catch (e) {
     if (gen === generation) useSession.setState({ busy: null, error: e instanceof CancelledError ? 'Cancelled.' : `Could not build the scene: ${errorText(e)}` });
   }
@@ -153,7 +156,7 @@ export function setSetting<K extends keyof ViewSettings>(key: K, value: ViewSett
   const settings = sanitizeSettings({ ...useSession.getState().settings, [key]: value });
   useSession.setState({ settings });
   persistSoon();
-  if (displayKeys.includes(key)) void rebuildDisplay();
+  if (displayKeys.includes(key)) void rebuildDisplay(key.startsWith('supercell'));
   if (key === 'symprec') void refreshSummary();
 }
 
@@ -184,6 +187,7 @@ export function loadSynthetic(n: number): void {
     synthetic: true, structures: [p], activeStructure: 0, settings, format: 'synthetic', warnings: [],
     summary: { formula: `Cu${p.natoms}`, reducedFormula: 'Cu', spacegroup: null }, display, busy: null, error: null, selection: [],
   });
+  useSession.setState((st) => ({ fitToken: st.fitToken + 1 }));
 }
 
 /** Restores the saved session; returns false when there was none (the caller then loads the default). */

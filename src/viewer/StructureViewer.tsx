@@ -42,7 +42,7 @@ export function StructureViewer(props: ViewerProps) {
 export function atomRadii(display: DisplayData, settings: ViewSettings): Float32Array {
   const perElement = display.elements.map((el) => {
     const r = covalentRadius(el);
-    return (settings.style === 'space-filling' ? r : Math.max(0.5 * r, 0.18)) * settings.atomScale;
+    return (settings.style === 'space-filling' ? r : 0.35 * r + 0.1) * settings.atomScale;
   });
   const radii = new Float32Array(display.natoms);
   for (let i = 0; i < display.natoms; i++) radii[i] = perElement[display.element[i]];

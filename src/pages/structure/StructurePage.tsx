@@ -24,8 +24,7 @@ export function StructurePage() {
   const display = useSession((s) => s.display);
   const settings = useSession((s) => s.settings);
   const selection = useSession((s) => s.selection);
-  const structures = useSession((s) => s.structures);
-  const activeStructure = useSession((s) => s.activeStructure);
+  const fitToken = useSession((s) => s.fitToken);
   const [dragging, setDragging] = useState(false);
   const onPick = useCallback((i: number | null) => { if (i !== null) pickAtom(i); }, []);
 
@@ -65,7 +64,7 @@ export function StructurePage() {
       </aside>
       <main className="view">
         <ErrorBoundary label="3D view">
-          <StructureViewer display={display} settings={settings} selection={selection} fitKey={structures[activeStructure]} onPick={onPick} />
+          <StructureViewer display={display} settings={settings} selection={selection} fitKey={fitToken} onPick={onPick} />
         </ErrorBoundary>
         <Toolbar settings={settings} />
         <Progress />
@@ -250,7 +249,8 @@ function StructureInfo() {
   const structures = useSession((s) => s.structures);
   const k = useSession((s) => s.activeStructure);
   const warnings = useSession((s) => s.warnings);
-  const notes = useSession((s) => s.display?.notes ?? []);
+  const display = useSession((s) => s.display);
+  const notes = display?.notes ?? [];
   const files = useSession((s) => s.files);
   const activeFile = useSession((s) => s.activeFile);
   const synthetic = useSession((s) => s.synthetic);
