@@ -147,7 +147,7 @@ describe('POSCAR reader errors carry the line', () => {
   it('counts that do not match the species line', () => {
     const e = parseError(NACL.replace('\n1 1\n', '\n1 1 1\n'));
     expect(e.line).toBe(7);
-    expect(e.message).toMatch(/3 atom counts but line 6 names 2 species/);
+    expect(e.message).toMatch(/There are 3 atom counts but line 6 names 2 species/);
   });
   it('an unknown species', () => expect(parseError(NACL.replace('Na Cl', 'Na Qq')).line).toBe(6));
   it('a position with two coordinates', () => {

@@ -73,7 +73,7 @@ describe('parseStructureFile', () => {
   });
   it('never throws: parse errors come back with the format, one sentence and the line', () => {
     const r = parseStructureFile(POSCAR.replace('0.5 0.5 0.5\n', '0.5 oops 0.5\n'), 'POSCAR');
-    expect(r).toEqual({ ok: false, format: 'poscar', error: expect.stringMatching(/^Line 10: "oops" is not a number/), line: 10 });
+    expect(r).toEqual({ ok: false, format: 'poscar', error: 'The value "oops" is not a number (atom position).', line: 10 });
     const u = parseStructureFile('hello', 'notes.txt');
     expect(u.ok).toBe(false);
     if (!u.ok) {

@@ -28,14 +28,14 @@ class LineReader {
   /** Line `n` (1-based) or a ParseError naming what was expected there. */
   line(n: number, what: string): string {
     if (n > this.lines.length || (n === this.lines.length && this.lines[n - 1].trim() === '')) {
-      throw new ParseError(`The file ends before the ${what} (line ${n}).`, n);
+      throw new ParseError(`The file ends before the ${what}.`, n);
     }
     return this.lines[n - 1];
   }
 
   number(token: string | undefined, n: number, what: string): number {
-    if (token === undefined) throw new ParseError(`Line ${n} is missing the ${what}.`, n);
-    if (!NUMBER.test(token)) throw new ParseError(`Line ${n}: "${token}" is not a number (${what}).`, n);
+    if (token === undefined) throw new ParseError(`The ${what} is missing.`, n);
+    if (!NUMBER.test(token)) throw new ParseError(`The value "${token}" is not a number (${what}).`, n);
     if (/[dD]/.test(token)) {
       if (!this.warnedD) this.warnings.push(`line ${n}: Fortran D exponent read as E`);
       this.warnedD = true;
@@ -48,7 +48,7 @@ class LineReader {
   numbers(n: number, count: number, what: string): { values: number[]; tokens: string[] } {
     const tokens = this.line(n, what).trim().split(/\s+/).filter((t) => t !== '');
     if (tokens.length < count) {
-      throw new ParseError(`Line ${n} should hold ${count} numbers (${what}) but has ${tokens.length} values.`, n);
+      throw new ParseError(`Expected ${count} numbers (${what}) but found ${tokens.length} values.`, n);
     }
     const values: number[] = [];
     for (let i = 0; i < count; i++) values.push(this.number(tokens[i], n, what));
@@ -67,11 +67,11 @@ function speciesFromToken(token: string): string | null {
 const isInteger = (t: string) => /^\d+$/.test(t);
 
 function parseSelectiveFlag(token: string | undefined, n: number): boolean {
-  if (token === undefined) throw new ParseError(`Line ${n} is missing selective dynamics flags (three T/F values).`, n);
+  if (token === undefined) throw new ParseError(`Selective dynamics flags (three T/F values) are missing.`, n);
   const c = token[0].toUpperCase();
   if (c === 'T') return true;
   if (c === 'F') return false;
-  throw new ParseError(`Line ${n}: "${token}" is not a selective dynamics flag (T or F).`, n);
+  throw new ParseError(`The value "${token}" is not a selective dynamics flag (T or F).`, n);
 }
 
 export function parsePoscar(text: string): ParseOutput {
@@ -83,9 +83,9 @@ export function parsePoscar(text: string): ParseOutput {
   const scaleTokens = r.line(2, 'scale factor').trim().split(/\s+/);
   const scaleCount = scaleTokens.length >= 3 && scaleTokens.slice(0, 3).every((t) => NUMBER.test(t)) ? 3 : 1;
   const scales = scaleTokens.slice(0, scaleCount).map((t) => r.number(t, 2, 'scale factor'));
-  if (scales.some((s) => s === 0)) throw new ParseError('Line 2: the scale factor must not be zero.', 2);
+  if (scales.some((s) => s === 0)) throw new ParseError('The scale factor must not be zero.', 2);
   if (scaleCount === 3 && scales.some((s) => s < 0)) {
-    throw new ParseError('Line 2: three scale factors must all be positive.', 2);
+    throw new ParseError('Three scale factors must all be positive.', 2);
   }
 
   const raw: Vec3[] = [3, 4, 5].map((n) => r.numbers(n, 3, 'lattice vector').values as Vec3);
@@ -93,12 +93,12 @@ export function parsePoscar(text: string): ParseOutput {
   if (scaleCount === 3) factor = scales as Vec3;
   else if (scales[0] < 0) {
     const volume = Math.abs(det(raw as Mat3));
-    if (volume === 0) throw new ParseError('Lines 3-5: the lattice vectors are linearly dependent.', 3);
+    if (volume === 0) throw new ParseError('The lattice vectors (lines 3-5) are linearly dependent.', 3);
     const s = Math.cbrt(-scales[0] / volume);
     factor = [s, s, s];
   } else factor = [scales[0], scales[0], scales[0]];
   const matrix = raw.map((v) => [v[0] * factor[0], v[1] * factor[1], v[2] * factor[2]]) as Mat3;
-  if (Math.abs(det(matrix)) < 1e-12) throw new ParseError('Lines 3-5: the lattice vectors are linearly dependent.', 3);
+  if (Math.abs(det(matrix)) < 1e-12) throw new ParseError('The lattice vectors (lines 3-5) are linearly dependent.', 3);
   const lattice = new Lattice(matrix);
 
   // Line 6: species names (VASP 5) or atom counts (VASP 4).
@@ -110,7 +110,7 @@ export function parsePoscar(text: string): ParseOutput {
     for (const token of line6) {
       if (token.startsWith('!') || token.startsWith('#')) break;
       const symbol = speciesFromToken(token);
-      if (!symbol) throw new ParseError(`Line 6: "${token}" is not an element symbol.`, 6);
+      if (!symbol) throw new ParseError(`The species "${token}" is not an element symbol.`, 6);
       speciesNames.push(symbol);
     }
     n = 7;
@@ -120,7 +120,7 @@ export function parsePoscar(text: string): ParseOutput {
   for (const t of countTokens) {
     if (!isInteger(t)) {
       if (counts.length === 0 || !/^[!#]/.test(t)) {
-        throw new ParseError(`Line ${n}: "${t}" is not a whole number of atoms.`, n);
+        throw new ParseError(`The atom count "${t}" is not a whole number.`, n);
       }
       break;
     }
@@ -128,12 +128,12 @@ export function parsePoscar(text: string): ParseOutput {
   }
   if (speciesNames && counts.length !== speciesNames.length) {
     throw new ParseError(
-      `Line ${n} gives ${counts.length} atom counts but line 6 names ${speciesNames.length} species.`,
+      `There are ${counts.length} atom counts but line 6 names ${speciesNames.length} species.`,
       n,
     );
   }
   const nsites = counts.reduce((a, b) => a + b, 0);
-  if (nsites === 0) throw new ParseError(`Line ${n}: the file declares no atoms.`, n);
+  if (nsites === 0) throw new ParseError('The file declares no atoms.', n);
   n++;
 
   let selective = false;
@@ -142,7 +142,7 @@ export function parsePoscar(text: string): ParseOutput {
     n++;
   }
   const coordLine = r.line(n, 'coordinate type (Direct or Cartesian)').trim();
-  if (coordLine === '') throw new ParseError(`Line ${n} should name the coordinate type (Direct or Cartesian).`, n);
+  if (coordLine === '') throw new ParseError('Expected the coordinate type (Direct or Cartesian) on this line.', n);
   const cartesian = /^[cCkK]/.test(coordLine);
   const firstPos = n + 1;
 
@@ -153,7 +153,7 @@ export function parsePoscar(text: string): ParseOutput {
   for (let i = 0; i < nsites; i++) {
     const ln = firstPos + i;
     if (ln > r.lines.length || r.lines[ln - 1].trim() === '') {
-      throw new ParseError(`Expected ${nsites} atom positions but line ${ln} has none (only ${i} found).`, ln);
+      throw new ParseError(`Expected ${nsites} atom positions but found only ${i}.`, ln);
     }
     const { values, tokens } = r.numbers(ln, 3, 'atom position');
     coords.push(values as Vec3);

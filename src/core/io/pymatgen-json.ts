@@ -95,7 +95,7 @@ function parseJsonText(text: string): unknown {
     const before = text.slice(0, found.offset);
     const line = before.split('\n').length;
     const column = found.offset - before.lastIndexOf('\n');
-    throw new ParseError(`The file is not valid JSON: ${found.problem} at line ${line}, column ${column}.`, line);
+    throw new ParseError(`The file is not valid JSON: ${found.problem} (column ${column}).`, line);
   }
 }
 

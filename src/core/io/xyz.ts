@@ -26,7 +26,7 @@ const tokenize = (line: string): string[] => line.trim().split(/\s+/).filter((t)
 
 /** A number in E, Fortran D or Mathematica `*^` notation, or a ParseError naming the line. */
 function readNumber(token: string | undefined, lineNo: number, what: string, warnings: string[]): number {
-  if (token === undefined) throw new ParseError(`Line ${lineNo} is missing the ${what}.`, lineNo);
+  if (token === undefined) throw new ParseError(`The ${what} is missing.`, lineNo);
   if (NUMBER.test(token)) {
     if (/[dD]/.test(token)) {
       const note = 'Fortran D exponents read as E';
@@ -36,14 +36,14 @@ function readNumber(token: string | undefined, lineNo: number, what: string, war
     return Number(token);
   }
   if (MATHEMATICA_NUMBER.test(token)) return Number(token.replace('*^', 'e'));
-  throw new ParseError(`Line ${lineNo}: "${token}" is not a number (${what}).`, lineNo);
+  throw new ParseError(`The value "${token}" is not a number (${what}).`, lineNo);
 }
 
 /** Element symbol from an XYZ species token: any capitalisation, an atomic number, or a label like `C1`. */
 function speciesFromToken(token: string, lineNo: number): { symbol: string; label?: string } {
   if (INTEGER.test(token)) {
     const el = elementByNumber(Number(token));
-    if (!el) throw new ParseError(`Line ${lineNo}: ${token} is not an atomic number.`, lineNo);
+    if (!el) throw new ParseError(`The species ${token} is not an atomic number.`, lineNo);
     return { symbol: el.symbol };
   }
   // D and T stay as written (deuterium, tritium), as the CIF reader keeps them.
@@ -52,14 +52,14 @@ function speciesFromToken(token: string, lineNo: number): { symbol: string; labe
   if (direct) return { symbol: direct.symbol };
   const parsed = parseElementSymbol(token);
   const el = parsed ? elementBySymbol(parsed.symbol) : undefined;
-  if (!el) throw new ParseError(`Line ${lineNo}: "${token}" is not an element symbol.`, lineNo);
+  if (!el) throw new ParseError(`The species "${token}" is not an element symbol.`, lineNo);
   return { symbol: el.symbol, label: token };
 }
 
 function readCount(line: string, lineNo: number): number {
   const tokens = tokenize(line);
   if (tokens.length === 0 || !/^\d+$/.test(tokens[0])) {
-    throw new ParseError(`Line ${lineNo} should hold the number of atoms of an XYZ frame, not "${line.trim().slice(0, 40)}".`, lineNo);
+    throw new ParseError(`Expected the number of atoms of an XYZ frame, not "${line.trim().slice(0, 40)}".`, lineNo);
   }
   return Number(tokens[0]);
 }
@@ -98,7 +98,7 @@ export function parseXyz(text: string): ParseOutput {
       const lineNo = f.firstAtomLine + a;
       const tokens = tokenize(lines[lineNo - 1]);
       if (tokens.length < 4) {
-        throw new ParseError(`Line ${lineNo} should hold an element and three coordinates but has ${tokens.length} values.`, lineNo);
+        throw new ParseError(`Expected an element and three coordinates but found ${tokens.length} values.`, lineNo);
       }
       const { symbol, label } = speciesFromToken(tokens[0], lineNo);
       const xyz: Vec3 = [1, 2, 3].map((c) => readNumber(tokens[c], lineNo, 'coordinate', warnings)) as Vec3;
@@ -127,7 +127,7 @@ export function splitKeyValues(line: string, lineNo: number): { key: string; val
       if (line[i] === '\\' && i + 1 < n) { i++; s += line[i] === 'n' ? '\n' : line[i]; } else s += line[i];
       i++;
     }
-    if (i >= n) throw new ParseError(`Line ${lineNo}: a quoted value is not closed.`, lineNo);
+    if (i >= n) throw new ParseError('A quoted value on the comment line is not closed.', lineNo);
     i++;
     return s;
   };
@@ -135,7 +135,7 @@ export function splitKeyValues(line: string, lineNo: number): { key: string; val
     const close = line[i] === '[' ? ']' : '}';
     const start = ++i;
     while (i < n && line[i] !== close) i++;
-    if (i >= n) throw new ParseError(`Line ${lineNo}: a "${line[start - 1]}" is not closed.`, lineNo);
+    if (i >= n) throw new ParseError(`A "${line[start - 1]}" on the comment line is not closed.`, lineNo);
     return line.slice(start, i++);
   };
   while (i < n) {
@@ -188,14 +188,14 @@ interface Column { name: string; type: 'S' | 'R' | 'I' | 'L'; count: number }
 function parsePropertiesSpec(spec: string, lineNo: number): Column[] {
   const parts = spec.split(':');
   if (parts.length % 3 !== 0) {
-    throw new ParseError(`Line ${lineNo}: Properties= must be name:type:count triples, got "${spec}".`, lineNo);
+    throw new ParseError(`Properties= must be name:type:count triples, not "${spec}".`, lineNo);
   }
   const cols: Column[] = [];
   for (let i = 0; i < parts.length; i += 3) {
     const type = parts[i + 1].toUpperCase();
     const count = Number(parts[i + 2]);
     if (!['S', 'R', 'I', 'L'].includes(type) || !Number.isInteger(count) || count < 1) {
-      throw new ParseError(`Line ${lineNo}: the column "${parts[i]}:${parts[i + 1]}:${parts[i + 2]}" in Properties= is not valid (types S, R, I, L).`, lineNo);
+      throw new ParseError(`The column "${parts[i]}:${parts[i + 1]}:${parts[i + 2]}" in Properties= is not valid (types S, R, I, L).`, lineNo);
     }
     cols.push({ name: parts[i], type: type as Column['type'], count });
   }
@@ -221,21 +221,21 @@ function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string
     if (lower === 'lattice' && value !== null) {
       const nums = value.split(/[\s,]+/).filter((t) => t !== '');
       if (nums.length !== 9 || !nums.every(isNum)) {
-        throw new ParseError(`Line ${f.commentLine}: Lattice= must hold nine numbers.`, f.commentLine);
+        throw new ParseError('Lattice= must hold nine numbers.', f.commentLine);
       }
       const v = nums.map(toNum);
       try {
         lattice = new Lattice([v.slice(0, 3), v.slice(3, 6), v.slice(6, 9)]);
         lattice.inverseMatrix; // fail here, with the line number, on a singular cell
       } catch {
-        throw new ParseError(`Line ${f.commentLine}: the Lattice= vectors do not span a 3D cell.`, f.commentLine);
+        throw new ParseError('The Lattice= vectors do not span a 3D cell.', f.commentLine);
       }
     } else if (lower === 'properties' && value !== null) {
       columns = parsePropertiesSpec(value, f.commentLine);
     } else if (lower === 'pbc' && value !== null) {
       const toks = value.split(/[\s,]+/).filter((t) => t !== '');
       if (toks.length !== 3 || !toks.every((t) => isBool(t) || t === '0' || t === '1')) {
-        throw new ParseError(`Line ${f.commentLine}: pbc= must hold three T/F values.`, f.commentLine);
+        throw new ParseError('The pbc= value must hold three T/F values.', f.commentLine);
       }
       pbc = toks.map((t) => BOOL_TRUE.has(t) || t === '1');
     } else {
@@ -247,8 +247,8 @@ function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string
   const speciesCol = columns.find((c) => c.name.toLowerCase() === 'species' && c.type === 'S' && c.count === 1);
   const numbersCol = columns.find((c) => c.name === 'Z' && c.type === 'I' && c.count === 1);
   const posCol = columns.find((c) => (c.name === 'pos' || c.name === 'positions') && c.type === 'R' && c.count === 3);
-  if (!posCol) throw new ParseError(`Line ${f.commentLine}: Properties= has no pos:R:3 column.`, f.commentLine);
-  if (!speciesCol && !numbersCol) throw new ParseError(`Line ${f.commentLine}: Properties= has no species:S:1 column.`, f.commentLine);
+  if (!posCol) throw new ParseError('Properties= has no pos:R:3 column.', f.commentLine);
+  if (!speciesCol && !numbersCol) throw new ParseError('Properties= has no species:S:1 column.', f.commentLine);
   const width = columns.reduce((s, c) => s + c.count, 0);
 
   const sites: Site[] = [];
@@ -256,7 +256,7 @@ function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string
     const lineNo = f.firstAtomLine + a;
     const tokens = tokenize(lines[lineNo - 1]);
     if (tokens.length < width) {
-      throw new ParseError(`Line ${lineNo} should hold ${width} values (Properties=) but has ${tokens.length}.`, lineNo);
+      throw new ParseError(`Expected ${width} values (Properties=) but found ${tokens.length}.`, lineNo);
     }
     let symbol = '';
     let label: string | undefined;
@@ -269,11 +269,11 @@ function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string
       const values = raw.map((tok): string | number | boolean => {
         if (col.type === 'S') return tok;
         if (col.type === 'L') {
-          if (!isBool(tok)) throw new ParseError(`Line ${lineNo}: "${tok}" in column ${col.name} is not T or F.`, lineNo);
+          if (!isBool(tok)) throw new ParseError(`The value "${tok}" in column ${col.name} is not T or F.`, lineNo);
           return BOOL_TRUE.has(tok);
         }
         if (col.type === 'I' && !INTEGER.test(tok)) {
-          throw new ParseError(`Line ${lineNo}: "${tok}" in column ${col.name} is not an integer.`, lineNo);
+          throw new ParseError(`The value "${tok}" in column ${col.name} is not an integer.`, lineNo);
         }
         return col.type === 'I' ? Number(tok) : readNumber(tok, lineNo, col.name, warnings);
       });
