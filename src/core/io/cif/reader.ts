@@ -107,7 +107,17 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
   // 1. Explicit operations.
   const symItem = view.get(...SYMOP_TAGS);
   if (symItem) {
-    const values = symItem.values.filter((v) => !isNull(v));
+    let values = symItem.values.filter((v) => !isNull(v));
+    // Unquoted operations with spaces ("x, y, z") in a one-column loop split into several words: rejoin by line.
+    if (symItem.loop && symItem.loop.tags.length === 1 && values.some((v) => !v.quoted && v.text.endsWith(','))) {
+      const byLine = new Map<number, CifValue>();
+      for (const v of values) {
+        const prev = byLine.get(v.line);
+        byLine.set(v.line, prev ? { text: `${prev.text} ${v.text}`, quoted: false, line: v.line } : v);
+      }
+      values = [...byLine.values()];
+      warn(`line ${symItem.line}: unquoted symmetry operations with spaces read one per line`);
+    }
     if (values.length > 0) {
       try {
         const ops: SymOp[] = [];
@@ -406,7 +416,6 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
     });
   }
   const rows: AtomRow[] = [];
-  let roundedIdeal = false;
   let unknownCoords = 0;
   for (let i = 0; i < n; i++) {
     const lab = label ? label.values[i].text : `${i + 1}`;
@@ -414,19 +423,25 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
     if (coordValues.some(isNull)) { unknownCoords++; continue; }
     const symSrc = type && !isNull(type.values[i]) ? type.values[i] : label?.values[i];
     if (!symSrc || isNull(symSrc)) throw new ParseError(`atom site ${i + 1} has neither a type symbol nor a label`, fx.values[i].line);
-    const element = elementFromLabel(symSrc.text);
+    let element = elementFromLabel(symSrc.text);
     if (element === null) {
-      warn(`line ${symSrc.line}: atom '${symSrc.text}' is not a chemical element; skipped`);
-      continue;
+      // Dummy atoms (X, Q, Lp...) are kept as pseudo-species, as pymatgen keeps DummySpecies.
+      const dummy = /^[A-Z][a-z]*/.exec(symSrc.text.trim());
+      if (!dummy || SPECIAL_LABELS.some(([prefix]) => symSrc.text.trim().startsWith(prefix))) {
+        warn(`line ${symSrc.line}: atom '${symSrc.text}' is not a chemical element; skipped`);
+        continue;
+      }
+      element = dummy[0];
+      warn(`line ${symSrc.line}: '${symSrc.text}' is not a chemical element; kept as dummy species ${element}`);
     }
-    if (element.toLowerCase() !== symSrc.text.trim().slice(0, element.length).toLowerCase() || /^(Wat|wat|Ow|Hw)/.test(symSrc.text.trim())) {
+    else if (element.toLowerCase() !== symSrc.text.trim().slice(0, element.length).toLowerCase() || /^(Wat|wat|Ow|Hw)/.test(symSrc.text.trim())) {
       warn(`line ${symSrc.line}: '${symSrc.text}' read as ${element}`);
     }
     const frac = coordValues.map((v) => cifNumber(v.text));
     frac.forEach((x, a) => {
       if (!Number.isFinite(x)) throw new ParseError(`atom ${lab}: fractional coordinate '${coordValues[a].text}' is not a number`, coordValues[a].line);
     });
-    const rounded = frac.map((x) => { const r = roundIdeal(x); if (r.changed) roundedIdeal = true; return r.value; }) as Vec3;
+    const rounded = frac as Vec3;
     let occupancy = 1;
     if (occ && !isNull(occ.values[i])) {
       occupancy = cifNumber(occ.values[i].text);
@@ -453,7 +468,6 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
     if (unknownCoords === n) throw new ParseError(`block ${name}: all atom coordinates are unknown ('?')`, fx.line);
     warn(`block ${name}: ${unknownCoords} atom(s) with unknown coordinates skipped`);
   }
-  if (roundedIdeal) warn(`block ${name}: fractional coordinates within 1e-4 of 1/3 or 2/3 rounded to the exact values`);
   return rows;
 }
 
@@ -464,6 +478,14 @@ function structureFromBlock(block: CifBlock, warnings: string[]): Structure {
   const rows = readAtomRows(view, warn);
   const { ops, source } = symmetryFromBlock(view, warn);
   if (rows.length === 0) throw new ParseError(`block ${block.name}: no atoms with a position and a positive occupancy`, block.line);
+  if (ops.length > 1) {
+    // Coordinates like 0.3333 would put symmetry images 1e-4 apart instead of on top of each other.
+    let rounded = false;
+    for (const row of rows) {
+      row.frac = row.frac.map((x) => { const r = roundIdeal(x); if (r.changed) rounded = true; return r.value; }) as Vec3;
+    }
+    if (rounded) warn(`block ${block.name}: fractional coordinates within 1e-4 (relative) of 1/3 or 2/3 set to the exact values`);
+  }
   const duplicates: string[] = [];
   const merged = expand(rows, ops, duplicates);
   if (duplicates.length) {

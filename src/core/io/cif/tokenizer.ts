@@ -45,6 +45,9 @@ export const isNull = (v: CifValue | undefined): boolean => !v || (!v.quoted && 
 type TokenKind = 'data' | 'global' | 'save' | 'loop' | 'stop' | 'tag' | 'value';
 interface Token { kind: TokenKind; text: string; quoted: boolean; line: number }
 
+/** Tags whose loops carry the structure; a malformed loop of these cannot be read safely. */
+const STRUCTURAL_TAG = /^_(atom_site[._](?!aniso)|atom_type|cell|symmetry|space_group)/i;
+
 const isWs = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12;
 
 /** Normalises line ends, strips a BOM and a trailing Ctrl-Z (DOS end-of-file). */
@@ -236,10 +239,11 @@ export function parseCifDocument(input: string): CifDocument {
       const nTags = loop.tags.length;
       if (values.length % nTags !== 0) {
         const lastLine = values.length ? values[values.length - 1].line : t.line;
-        throw new ParseError(
-          `loop of ${loop.tags[0]}${nTags > 1 ? ` (and ${nTags - 1} more tags)` : ''} has ${values.length} values, not a multiple of its ${nTags} tags (loop ends at line ${lastLine})`,
-          t.line,
-        );
+        const message = `loop of ${loop.tags[0]}${nTags > 1 ? ` (and ${nTags - 1} more tags)` : ''} has ${values.length} values, not a multiple of its ${nTags} tags (loop ends at line ${lastLine})`;
+        // A broken loop of structural data is fatal; a broken bibliography/geometry loop only loses itself.
+        if (loop.tags.some((tag) => STRUCTURAL_TAG.test(tag))) throw new ParseError(message, t.line);
+        warnings.push(`line ${t.line}: ${message}; loop ignored`);
+        continue;
       }
       if (values.length === 0) warnings.push(`line ${t.line}: empty loop of ${loop.tags[0]}`);
       loop.rows = values.length / nTags;
