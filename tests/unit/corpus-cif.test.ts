@@ -343,11 +343,16 @@ describe('CIF corpus', () => {
     if (!cifFiles.includes(name)) return;
     const text = readCorpusText(name);
     cifFormat.parse(text); // warm-up (JIT, moyo tables)
-    const t0 = performance.now();
-    const out = cifFormat.parse(text);
-    const ms = performance.now() - t0;
-    expect(out.structures[0].sites.length).toBe(6400);
-    expect(ms).toBeLessThan(1000);
+    // Best of three, so that other processes on a shared machine do not decide the result.
+    let best = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const out = cifFormat.parse(text);
+      best = Math.min(best, performance.now() - t0);
+      expect(out.structures[0].sites.length).toBe(6400);
+    }
+    console.log(`cod-2104374.cif (6400 sites): best parse ${best.toFixed(0)} ms`);
+    expect(best).toBeLessThan(1000);
   });
 
   afterAll(() => {

@@ -265,7 +265,14 @@ function buildHMIndex(): Map<string, HMIndexEntry> {
     // setting; the first entry is unique axis b, cell choice 1, as in ITA.
     addKey(index, normalizeHM(e.hmShort), e.hallNumber);
   }
-  // Full symbols of the first settings written without the "1"s of monoclinic unique axis b are short symbols.
+  // Monoclinic full symbols without their "1"s ("P 1 21/n 1" → "P 21/n"): the first setting with that
+  // symbol wins, so unique axis b comes before c and a.
+  for (const e of all) {
+    const parts = e.hmFull.trim().split(/\s+/);
+    if (parts.length === 4 && parts.slice(1).filter((x) => x === '1').length === 2) {
+      addKey(index, normalizeHM(parts[0] + parts.slice(1).filter((x) => x !== '1').join('')), e.hallNumber);
+    }
+  }
   return index;
 }
 
@@ -275,8 +282,11 @@ function hmIndexMap(): Map<string, HMIndexEntry> {
 }
 
 export interface HMLookup {
-  hallNumber: number;
-  number: number;
+  /** moyo Hall number, or null for a centred variant outside the table (then use `hallSymbol`). */
+  hallNumber: number | null;
+  hallSymbol: string;
+  /** International Tables number; null when a non-standard centring makes it unknown here. */
+  number: number | null;
   /** Set when the symbol was read in a tolerant way (old notation, missing bar...). */
   note?: string;
 }
@@ -324,7 +334,20 @@ export function lookupHM(symbol: string): HMLookup | null {
   const all = hallEntries();
   for (const v of hmVariants(s)) {
     const hit = index.get(v.key);
-    if (hit) return { hallNumber: hit.hallNumber, number: all[hit.hallNumber - 1].number, ...(v.note ? { note: v.note } : {}) };
+    if (hit) {
+      const e = all[hit.hallNumber - 1];
+      return { hallNumber: hit.hallNumber, hallSymbol: e.hallSymbol, number: e.number, ...(v.note ? { note: v.note } : {}) };
+    }
+  }
+  // A centring letter in front of a primitive symbol ("A -1", "B 21"): the primitive group's Hall
+  // symbol with that lattice letter. The type is only known here for the triclinic groups.
+  const centred = /^([ABCIFR])(.+)$/.exec(s);
+  if (centred) {
+    const p = lookupHM(`P${centred[2]}`);
+    if (p && p.hallNumber !== null) {
+      const hallSymbol = p.hallSymbol.replace(/^(-?)P/, `$1${centred[1]}`);
+      return { hallNumber: null, hallSymbol, number: p.number !== null && p.number <= 2 ? p.number : null, note: 'non-standard centring' };
+    }
   }
   return null;
 }

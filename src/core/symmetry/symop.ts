@@ -64,11 +64,9 @@ export function opsEqual(a: SymOp, b: SymOp, eps = TRANS_EPS): boolean {
 
 /** A string key for an operation (translation mod 1, rounded) used for hashing sets of operations. */
 export function opKey(op: SymOp): string {
-  const t = op.trans.map((x) => {
-    const w = Math.round(wrapTrans(x) * 1e5) % 100000;
-    return w;
-  });
-  return `${op.rot.flat().join(',')}|${t.join(',')}`;
+  const r = op.rot;
+  const t = (x: number) => Math.round(wrapTrans(x) * 1e5) % 100000;
+  return `${r[0][0]},${r[0][1]},${r[0][2]},${r[1][0]},${r[1][1]},${r[1][2]},${r[2][0]},${r[2][1]},${r[2][2]}|${t(op.trans[0])},${t(op.trans[1])},${t(op.trans[2])}`;
 }
 
 /**
@@ -99,7 +97,7 @@ export function isGroup(ops: SymOp[]): boolean {
   const keys = new Set(norm.map(opKey));
   if (keys.size !== norm.length) return false;
   if (!norm.some((o) => opsEqual(o, identityOp()))) return false;
-  for (const a of norm) for (const b of norm) if (!keys.has(opKey(normalizeOp(composeOps(a, b))))) return false;
+  for (const a of norm) for (const b of norm) if (!keys.has(opKey(composeOps(a, b)))) return false;
   return true;
 }
 

@@ -196,11 +196,10 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
   if (hm) {
     const hit = lookupHM(hm.text);
     if (hit) {
-      if (hit.note) warn(`line ${hm.line}: space-group symbol '${hm.text}' read as ${hallEntries()[hit.hallNumber - 1].hmFull} (${hit.note})`);
-      return { ops: operationsFromHallNumber(hit.hallNumber), source: `H-M symbol '${hm.text.trim()}'` };
+      if (hit.note) warn(`line ${hm.line}: space-group symbol '${hm.text}' read as Hall '${hit.hallSymbol}' (${hit.note})`);
+      const ops = hit.hallNumber !== null ? operationsFromHallNumber(hit.hallNumber) : operationsFromHall(hit.hallSymbol);
+      return { ops, source: `H-M symbol '${hm.text.trim()}'` };
     }
-    const hallFromHM = hallForCentredVariant(hm.text);
-    if (hallFromHM) return { ops: operationsFromHall(hallFromHM), source: `H-M symbol '${hm.text.trim()}'` };
     warn(`line ${hm.line}: unknown space-group symbol '${hm.text}'`);
   }
   // 4. International Tables number.
@@ -221,16 +220,6 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
   return { ops: [identityOp()], source: 'P1 (no symmetry given)' };
 }
 
-/** "A -1", "B 21": a lattice letter in front of a primitive symbol → Hall symbol with that centring. */
-function hallForCentredVariant(symbol: string): string | null {
-  const m = /^\s*([ABCIFR])\s*(.+)$/.exec(symbol.replace(/^['"]|['"]$/g, ''));
-  if (!m) return null;
-  const hit = lookupHM(`P ${m[2]}`);
-  if (!hit) return null;
-  const hall = hallEntries()[hit.hallNumber - 1].hallSymbol;
-  return hall.replace(/^(-?)P/, `$1${m[1]}`);
-}
-
 // -------------------------------------------------------------------------------------------
 // Expansion and merging with a spatial hash on wrapped fractional coordinates.
 
@@ -243,30 +232,34 @@ class PeriodicGrid {
   private readonly cells = new Map<number, number[]>();
   readonly points: Vec3[] = [];
   private readonly n: number;
-  constructor(private readonly tol: number) {
-    // Bins several times the tolerance wide; 1/n must exceed tol.
-    this.n = Math.max(1, Math.min(1000, Math.floor(1 / (tol * 4))));
+  constructor(private readonly tol: number, expectedPoints: number) {
+    // About one point per bin; bins must stay wider than the tolerance.
+    const want = Math.max(1, Math.ceil(Math.cbrt(Math.max(1, expectedPoints))));
+    this.n = Math.max(1, Math.min(want, Math.floor(1 / (2 * tol)), 1024));
   }
   private key(i: number, j: number, k: number): number {
     const n = this.n;
     return ((((i % n) + n) % n) * n + (((j % n) + n) % n)) * n + (((k % n) + n) % n);
   }
-  /** Index of a stored point within tol (per component, periodic), or -1. */
+  /** Index of the first stored point within tol (per component, periodic), or -1. */
   find(p: Vec3): number {
-    const n = this.n;
-    const ci = Math.floor(p[0] * n), cj = Math.floor(p[1] * n), ck = Math.floor(p[2] * n);
+    const n = this.n, tol = this.tol;
+    // Only the bins the tolerance box touches (usually one).
+    const i0 = Math.floor((p[0] - tol) * n), i1 = Math.floor((p[0] + tol) * n);
+    const j0 = Math.floor((p[1] - tol) * n), j1 = Math.floor((p[1] + tol) * n);
+    const k0 = Math.floor((p[2] - tol) * n), k1 = Math.floor((p[2] + tol) * n);
     let best = -1;
-    for (let di = -1; di <= 1; di++) for (let dj = -1; dj <= 1; dj++) for (let dk = -1; dk <= 1; dk++) {
-      const list = this.cells.get(this.key(ci + di, cj + dj, ck + dk));
+    for (let i = i0; i <= i1; i++) for (let j = j0; j <= j1; j++) for (let k = k0; k <= k1; k++) {
+      const list = this.cells.get(this.key(i, j, k));
       if (!list) continue;
       for (const idx of list) {
+        if (best >= 0 && idx > best) break;
         const q = this.points[idx];
-        let ok = true;
-        for (let a = 0; a < 3 && ok; a++) {
-          const d = p[a] - q[a];
-          if (Math.abs(d - Math.round(d)) > this.tol) ok = false;
+        const d0 = p[0] - q[0], d1 = p[1] - q[1], d2 = p[2] - q[2];
+        if (Math.abs(d0 - Math.round(d0)) <= tol && Math.abs(d1 - Math.round(d1)) <= tol && Math.abs(d2 - Math.round(d2)) <= tol) {
+          best = idx;
+          break;
         }
-        if (ok && (best < 0 || idx < best)) best = idx;
       }
     }
     return best;
@@ -310,7 +303,7 @@ function roundIdeal(x: number): { value: number; changed: boolean } {
 function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite[] {
   // Stage 1: rows on the same position (up to symmetry) become one site with a mixed species map.
   const keys: MergedSite[] = [];
-  const grid = new PeriodicGrid(SITE_TOLERANCE);
+  const grid = new PeriodicGrid(SITE_TOLERANCE, rows.length);
   for (const row of rows) {
     let match = -1;
     for (const op of ops) {
@@ -343,7 +336,7 @@ function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite
   for (const site of keys) {
     const key = speciesKey(site);
     let g = grids.get(key);
-    if (!g) { g = new PeriodicGrid(SITE_TOLERANCE); grids.set(key, g); }
+    if (!g) { g = new PeriodicGrid(SITE_TOLERANCE, keys.length * ops.length); grids.set(key, g); }
     for (const op of ops) {
       const p = applyOp(op, site.frac);
       const w: Vec3 = [wrap(p[0]), wrap(p[1]), wrap(p[2])];
