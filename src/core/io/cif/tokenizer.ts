@@ -231,8 +231,9 @@ export function parseCifDocument(input: string): CifDocument {
     }
     if (t.kind === 'loop') {
       const loop: CifLoop = { tags: [], line: t.line, rows: 0 };
+      const tagLines: number[] = [];
       k++;
-      while (k < tokens.length && tokens[k].kind === 'tag') { loop.tags.push(tokens[k].text); k++; }
+      while (k < tokens.length && tokens[k].kind === 'tag') { loop.tags.push(tokens[k].text); tagLines.push(tokens[k].line); k++; }
       if (loop.tags.length === 0) throw new ParseError('loop_ without tags', t.line);
       const values: Token[] = [];
       while (k < tokens.length && tokens[k].kind === 'value') { values.push(tokens[k]); k++; }
@@ -254,7 +255,7 @@ export function parseCifDocument(input: string): CifDocument {
           const v = values[r * nTags + col];
           vals[r] = { text: v.text, quoted: v.quoted, line: v.line };
         }
-        setItem(block!, tag, { tag, values: vals, loop, line: t.line });
+        setItem(block!, tag, { tag, values: vals, loop, line: tagLines[col] });
       });
       continue;
     }

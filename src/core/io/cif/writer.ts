@@ -20,7 +20,8 @@ function cifString(s: string): string {
 }
 
 function typeSymbol(element: string, oxidation: number | undefined): string {
-  if (oxidation === undefined || oxidation === 0) return element;
+  if (oxidation === undefined) return element;
+  if (oxidation === 0) return `${element}0+`;
   const mag = Math.abs(oxidation);
   return `${element}${mag === 1 ? '1' : String(mag)}${oxidation > 0 ? '+' : '-'}`;
 }
