@@ -223,6 +223,31 @@ describe('reader', () => {
     expect(fallback.warnings.some((w) => /using the space-group symbol instead/.test(w))).toBe(true);
   });
 
+  it('reads positions of magnetic CIFs (operations × centrings) and the average structure of modulated ones', () => {
+    const magnetic = cif(`loop_
+_space_group_symop_magn_operation.id
+_space_group_symop_magn_operation.xyz
+1 x,y,z,+1
+2 -x,-y,-z,+1
+loop_
+_space_group_symop_magn_centering.id
+_space_group_symop_magn_centering.xyz
+1 x,y,z,+1
+2 x+1/2,y+1/2,z+1/2,-1
+` + atoms('Fe1 0.1 0.2 0.3\n'));
+    const m = one(magnetic);
+    expect(m.s.sites.map((x) => x.frac!.map((v) => Number(v.toFixed(12))))).toEqual([[0.1, 0.2, 0.3], [0.6, 0.7, 0.8], [0.9, 0.8, 0.7], [0.4, 0.3, 0.2]]);
+    const modulated = cif(`loop_
+_space_group_symop_ssg_id
+_space_group_symop_ssg_operation_algebraic
+1 x1,x2,x3,x4
+2 -x1,-x2,x3+1/2,-x4
+` + atoms('Nb1 0.1 0.2 0.3\n'));
+    const mod = one(modulated);
+    expect(mod.s.sites.map((x) => x.frac!.map((v) => Number(v.toFixed(12))))).toEqual([[0.1, 0.2, 0.3], [0.9, 0.8, 0.8]]);
+    expect(mod.warnings.some((w) => /modulated structure/.test(w))).toBe(true);
+  });
+
   it('merges different atoms on one position into a mixed site; drops zero occupancy; ?/. occupancy is 1', () => {
     const rows = `Fe1 0 0 0 0.6\nMg1 0 0 0 0.4\nO1 0.5 0.5 0.5 ?\nO2 0.25 0.25 0.25 .\nCa9 0.1 0.1 0.1 0\n`;
     const { s } = one(cif(atoms(rows, '_atom_site_occupancy\n')));

@@ -155,6 +155,33 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
       }
     }
   }
+  // 1a. Magnetic CIF: operations "x,y,z,+1" (time reversal last) times the centring operations.
+  const magn = view.get('_space_group_symop_magn_operation_xyz', '_space_group_symop_magn_operation.xyz');
+  if (magn) {
+    const readMagnetic = (item: CifItem): SymOp[] => item.values.filter((v) => !isNull(v)).map((v) => {
+      const parts = v.text.replace(/\s+/g, '').split(',');
+      if (parts.length !== 4) throw new ParseError(`magnetic operation '${v.text}' must have four comma-separated parts`, v.line);
+      try {
+        return parseSymop(parts.slice(0, 3).join(','));
+      } catch (e) {
+        throw new ParseError((e as Error).message, v.line);
+      }
+    });
+    const ops = readMagnetic(magn);
+    const centringItem = view.get('_space_group_symop_magn_centering_xyz', '_space_group_symop_magn_centering.xyz');
+    const centrings = centringItem ? readMagnetic(centringItem) : [identityOp()];
+    const unique = new Map<string, SymOp>();
+    for (const op of ops) for (const c of centrings) {
+      const t = applyOp(op, c.trans);
+      const rot = op.rot.map((row) => [0, 1, 2].map((j) => row[0] * c.rot[0][j] + row[1] * c.rot[1][j] + row[2] * c.rot[2][j])) as SymOp['rot'];
+      const combined = normalizeOp({ rot, trans: t });
+      unique.set(opKey(combined), combined);
+    }
+    let list = [...unique.values()];
+    if (!isGroup(list)) list = closeGroup(list);
+    warn(`line ${magn.line}: magnetic CIF: positions from the magnetic operations; moments are not read`);
+    return { ops: list, source: magn.tag };
+  }
   // 1b. Superspace operations of a modulated structure (x1..x3 are the ordinary coordinates):
   // their three-dimensional parts give the average structure.
   const ssg = view.get('_space_group_symop_ssg_operation_algebraic');
