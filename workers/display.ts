@@ -3,7 +3,7 @@
  * scenes): wrap into the cell → supercell n×m×k → boundary images → bonds → polyhedra, all as flat
  * typed arrays the viewer uploads as instance buffers. Pure; unit-testable in Node.
  */
-import { computeBonds, coordinationPolyhedra } from '../src/core/structure/bonds.ts';
+import { type BondList, computeBonds, coordinationPolyhedra } from '../src/core/structure/bonds.ts';
 import { elementBySymbol } from '../src/core/structure/elements.ts';
 import type { Mat3 } from '../src/core/math/mat3.ts';
 import { Lattice } from '../src/core/structure/lattice.ts';
@@ -62,6 +62,40 @@ const wrap = (x: number): number => {
 export function displayTransferables(d: DisplayData): ArrayBuffer[] {
   return [d.positions, d.element, d.site, d.cellOffset, d.bondStart, d.bondEnd, d.bondElements, d.polyTriangles, d.polyElement]
     .map((a) => a.buffer as ArrayBuffer);
+}
+
+/** Large A-site cations whose polyhedra hide the framework (VESTA and matterviz leave them out too). */
+const SPECTATORS = new Set(['Na', 'K', 'Rb', 'Cs', 'Fr', 'Sr', 'Ba', 'Ra', 'La', 'Ce', 'Pr', 'Nd', 'Pm', 'Sm', 'Eu', 'Gd', 'Tb', 'Dy', 'Ho', 'Er', 'Tm', 'Yb', 'Lu']);
+
+/** Anions: the most electronegative element present, and any with Pauling X ≥ 2.5 (O, N, S, halogens…). */
+function anionMask(p: PackedStructure): boolean[] {
+  const X = p.elements.map((el) => elementBySymbol(el)?.X ?? NaN);
+  const maxX = Math.max(...X.filter(Number.isFinite));
+  return X.map((x) => p.elements.length > 1 && (x >= 2.5 || x >= maxX));
+}
+
+function polyhedronCentre(p: PackedStructure, n: number): (i: number) => boolean {
+  const anion = anionMask(p);
+  return (i) => {
+    const e = p.major[i % n];
+    return !anion[e] && !SPECTATORS.has(p.elements[e]);
+  };
+}
+
+/** Only cation–anion bonds make polyhedron vertices (metal–metal contacts would distort the hulls). */
+function anionBonds(p: PackedStructure, bonds: BondList, n: number): BondList {
+  const anion = anionMask(p);
+  const keep: number[] = [];
+  for (let b = 0; b < bonds.i.length; b++) {
+    if (anion[p.major[bonds.i[b] % n]] !== anion[p.major[bonds.j[b] % n]]) keep.push(b);
+  }
+  const pick3 = (a: Int32Array) => Int32Array.from(keep.flatMap((b) => [a[3 * b], a[3 * b + 1], a[3 * b + 2]]));
+  return {
+    i: Uint32Array.from(keep, (b) => bonds.i[b]),
+    j: Uint32Array.from(keep, (b) => bonds.j[b]),
+    image: pick3(bonds.image),
+    length: Float64Array.from(keep, (b) => bonds.length[b]),
+  };
 }
 
 export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions> = {}): DisplayData {
@@ -187,10 +221,7 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
       bondElements = Uint16Array.from(els);
     }
     if (opt.polyhedra) {
-      // Polyhedra around cations only: skip the most electronegative element (the anion framework).
-      const X = p.elements.map((el) => elementBySymbol(el)?.X ?? NaN);
-      const maxX = Math.max(...X.filter(Number.isFinite));
-      const polys = coordinationPolyhedra(superStructure, bonds, 4, (i) => p.elements.length < 2 || !(X[p.major[i % n]] >= maxX));
+      const polys = coordinationPolyhedra(superStructure, anionBonds(p, bonds, n), 4, polyhedronCentre(p, n));
       let ntri = 0;
       for (const poly of polys) ntri += poly.faces.length / 3;
       polyTriangles = new Float32Array(9 * ntri);

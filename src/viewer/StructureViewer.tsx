@@ -22,12 +22,21 @@ export interface ViewerProps {
   onPick: (index: number | null) => void;
 }
 
+/** Above this many atoms the canvas is created without MSAA (measured ~25% faster frames at 100k on SwiftShader). */
+const MSAA_MAX_ATOMS = 20_000;
+
 export function StructureViewer(props: ViewerProps) {
+  const antialias = (props.display?.natoms ?? 0) <= MSAA_MAX_ATOMS;
+  // Antialiasing is fixed when the WebGL context is created, so switching it remounts the canvas.
+  return <ViewerCanvas key={antialias ? 'msaa' : 'fast'} antialias={antialias} {...props} />;
+}
+
+function ViewerCanvas({ antialias, ...props }: ViewerProps & { antialias: boolean }) {
   return (
     <Canvas
       frameloop="demand"
       dpr={[1, 2]}
-      gl={{ antialias: true, alpha: true, premultipliedAlpha: false }}
+      gl={{ antialias, alpha: true, premultipliedAlpha: false }}
       data-testid="viewer"
       style={{ position: 'absolute', inset: 0 }}
     >
@@ -66,6 +75,12 @@ function sceneBounds(display: DisplayData | null): { center: THREE.Vector3; radi
   for (let i = 0; i < p.length; i += 3) {
     for (let k = 0; k < 3; k++) { const v = p[i + k]; if (v < min[k]) min[k] = v; if (v > max[k]) max[k] = v; }
   }
+  // Bonds to periodic images stick out of the cell; keep their ends in view.
+  for (const ends of [display.bondStart, display.bondEnd]) {
+    for (let i = 0; i < ends.length; i += 3) {
+      for (let k = 0; k < 3; k++) { const v = ends[i + k]; if (v < min[k]) min[k] = v; if (v > max[k]) max[k] = v; }
+    }
+  }
   const cell = cellVectors(display);
   if (cell) {
     // Include the (super)cell corners so the box is in view even when atoms don't fill it.
@@ -76,7 +91,15 @@ function sceneBounds(display: DisplayData | null): { center: THREE.Vector3; radi
     }
   }
   const center = new THREE.Vector3((min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2);
-  const radius = Math.max(1.5, 0.5 * Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) + 1.5);
+  // Tighter than the box's half-diagonal: the farthest atom or bond end from the box centre.
+  let r2 = 0;
+  for (const buf of [p, display.bondStart, display.bondEnd]) {
+    for (let i = 0; i < buf.length; i += 3) {
+      const d2 = (buf[i] - center.x) ** 2 + (buf[i + 1] - center.y) ** 2 + (buf[i + 2] - center.z) ** 2;
+      if (d2 > r2) r2 = d2;
+    }
+  }
+  const radius = Math.max(2, Math.sqrt(r2) + 1);
   return { center, radius };
 }
 
@@ -205,6 +228,8 @@ function Scene({ display, settings, selection, fitKey, onPick }: ViewerProps) {
     }
     frameStats.lastFrameMs = performance.now() - t0;
     frameStats.frames++;
+    // The first frame that shows atoms (benchmarks: time to first rendered structure).
+    if (frameStats.firstFrameAt === null && displayRef.current) frameStats.firstFrameAt = performance.now();
     document.body.dataset.rendered = String(frameStats.frames);
   }, 1);
 

@@ -22,12 +22,14 @@ export interface ViewerHandles {
 
 export interface FrameStats {
   frames: number;
+  /** performance.now() (ms since navigation start) when the first frame was rendered. */
+  firstFrameAt: number | null;
   lastFrameMs: number;
   /** When true every frame waits for the GPU (1-pixel readback) so lastFrameMs is the real cost. */
   syncFrames: boolean;
 }
 
-export const frameStats: FrameStats = { frames: 0, lastFrameMs: 0, syncFrames: false };
+export const frameStats: FrameStats = { frames: 0, firstFrameAt: null, lastFrameMs: 0, syncFrames: false };
 
 let handles: ViewerHandles | null = null;
 export const registerViewer = (h: ViewerHandles | null) => { handles = h; };
@@ -42,7 +44,7 @@ function placeCamera(dir: THREE.Vector3, up: THREE.Vector3): void {
   const { center, radius } = handles.getBounds();
   const camera = handles.getCamera();
   const d = dir.clone().normalize();
-  const dist = (radius * 1.15) / Math.sin(((FOV / 2) * Math.PI) / 180);
+  const dist = (radius * 1.05) / Math.sin(((FOV / 2) * Math.PI) / 180);
   camera.position.copy(center).addScaledVector(d, dist);
   // Make `up` orthogonal to the view direction; fall back if parallel.
   let u = up.clone().addScaledVector(d, -up.dot(d));
@@ -50,7 +52,7 @@ function placeCamera(dir: THREE.Vector3, up: THREE.Vector3): void {
   if (u.lengthSq() < 1e-8) u = new THREE.Vector3(1, 0, 0).addScaledVector(d, -d.x);
   camera.up.copy(u.normalize());
   if (camera instanceof THREE.OrthographicCamera) {
-    fitOrthographic(camera, radius * 1.15);
+    fitOrthographic(camera, radius * 1.05);
   }
   camera.near = Math.max(0.01, dist - radius * 3);
   camera.far = dist + radius * 3;
@@ -180,6 +182,7 @@ declare global {
   interface Window {
     __structlab?: {
       readonly frames: number;
+      readonly firstFrameAt: number | null;
       readonly lastFrameMs: number;
       syncFrames: boolean;
       projectAtom: typeof projectAtom;
@@ -192,6 +195,7 @@ declare global {
 export function installTestHooks(): void {
   window.__structlab = {
     get frames() { return frameStats.frames; },
+    get firstFrameAt() { return frameStats.firstFrameAt; },
     get lastFrameMs() { return frameStats.lastFrameMs; },
     get syncFrames() { return frameStats.syncFrames; },
     set syncFrames(v: boolean) { frameStats.syncFrames = v; },

@@ -18,13 +18,19 @@ varying vec3 vColor;
 void main() {
   vec4 c = modelViewMatrix * vec4(instanceCenter, 1.0);
   float r = instanceRadius * uRadiusScale;
-  float grow = 1.0;
+  vec3 p;
   if (projectionMatrix[2][3] != 0.0) {
-    // Perspective: the silhouette is wider than r; grow the quad (with margin for off-axis spheres).
+    // Perspective: a quad perpendicular to the eye→centre ray, sized to the tangent cone's section
+    // through the centre (r·d/√(d²−r²)), so it just covers the silhouette.
     float d = length(c.xyz);
-    grow = min(1.3 * d / sqrt(max(d * d - r * r, 1e-6)), 4.0);
+    vec3 toEye = -c.xyz / d; // basis (right, up, toEye) is right-handed, so the quad faces the eye
+    vec3 right = normalize(cross(abs(toEye.y) < 0.99 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0), toEye));
+    vec3 up = cross(toEye, right);
+    float s = r * d / sqrt(max(d * d - r * r, 1e-6));
+    p = c.xyz + (right * position.x + up * position.y) * min(s, 4.0 * r);
+  } else {
+    p = c.xyz + vec3(position.xy * r, 0.0);
   }
-  vec3 p = c.xyz + vec3(position.xy * r * grow, 0.0);
   vCenter = c.xyz;
   vPos = p;
   vRadius = r;

@@ -5,12 +5,12 @@ import { packStructure } from '../../src/core/structure/packed.ts';
 import { buildDisplay } from '../../workers/display.ts';
 
 /** Conventional rock salt: Na on the FCC lattice, Cl shifted by (½,0,0); a = 5.64 Å, Na–Cl = 2.82 Å. */
-function rockSalt(): Structure {
-  const L = Lattice.cubic(5.64);
+function rockSalt(cation = 'Na', anion = 'Cl', a = 5.64): Structure {
+  const L = Lattice.cubic(a);
   const fcc = [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]];
   const sites = [
-    ...fcc.map((f) => makeSiteFromFrac(L, f as [number, number, number], { Na: 1 })),
-    ...fcc.map((f) => makeSiteFromFrac(L, [(f[0] + 0.5) % 1, f[1], f[2]], { Cl: 1 })),
+    ...fcc.map((f) => makeSiteFromFrac(L, f as [number, number, number], { [cation]: 1 })),
+    ...fcc.map((f) => makeSiteFromFrac(L, [(f[0] + 0.5) % 1, f[1], f[2]], { [anion]: 1 })),
   ];
   return { name: 'NaCl', lattice: L, sites };
 }
@@ -52,11 +52,16 @@ describe('display pipeline', () => {
     }
   });
 
-  it('builds octahedra around Na only (Cl is the anion)', () => {
-    const d = buildDisplay(packStructure(rockSalt()), { boundaryImages: false, bonds: true, polyhedra: true });
-    const na = d.elements.indexOf('Na');
-    // 4 Na octahedra × 8 triangular faces
+  it('builds MgO6 octahedra around the cation only (O is the anion)', () => {
+    const d = buildDisplay(packStructure(rockSalt('Mg', 'O', 4.21)), { boundaryImages: false, bonds: true, polyhedra: true });
+    const mg = d.elements.indexOf('Mg');
+    // 4 octahedra × 8 triangular faces, every vertex 2.105 Å from an Mg site
     expect(d.polyElement.length).toBe(32);
-    expect(Array.from(d.polyElement).every((e) => e === na)).toBe(true);
+    expect(Array.from(d.polyElement).every((e) => e === mg)).toBe(true);
+  });
+
+  it('leaves large A-site cations without polyhedra (Na in NaCl)', () => {
+    const d = buildDisplay(packStructure(rockSalt()), { boundaryImages: false, bonds: true, polyhedra: true });
+    expect(d.polyElement.length).toBe(0);
   });
 });
