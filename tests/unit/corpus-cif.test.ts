@@ -189,9 +189,9 @@ function sitesMatchPymatgen(s: Structure, ref: any, tolA = POSITION_TOL_A): stri
   return null;
 }
 
-function comparePymatgen(s: Structure, ref: any, decimalTranslations = false): string | null {
+function comparePymatgen(s: Structure, ref: any, looseThirds = false): string | null {
   const p = s.lattice!.parameters;
-  const tol = decimalTranslations ? Math.max(POSITION_TOL_A, 1e-4 * Math.max(p.a, p.b, p.c)) : POSITION_TOL_A;
+  const tol = looseThirds ? Math.max(POSITION_TOL_A, 1e-4 * Math.max(p.a, p.b, p.c)) : POSITION_TOL_A;
   return latticeClose(s, ref.lattice) ?? sitesMatchPymatgen(s, ref, tol) ?? amountsClose(elementAmounts(s), ref.element_amounts, REL_TOL);
 }
 
@@ -298,7 +298,9 @@ function check(name: string): Outcome {
   for (const s of structures) {
     const pmRef = override?.kind === 'gemmi' ? undefined : pmByBlock.get(s.name);
     if (pmRef) {
-      const d = comparePymatgen(s, pmRef, usesDecimalTranslations(g, s.name));
+      // pymatgen also rounds 0.3333 → 1/3 in P1 blocks, where we keep the file's value (nothing to align there).
+      const p1Rounded = s.properties?.symmetryOperations === 1 && (pm.parser_warnings ?? []).some((w: string) => /rounded to ideal values/.test(w));
+      const d = comparePymatgen(s, pmRef, usesDecimalTranslations(g, s.name) || p1Rounded);
       if (d) {
         // Tie-break for files not yet reviewed: gemmi, an independent reader, expanded with the same
         // group and found no mixed or repeated rows (so its amounts are unambiguous). If it agrees

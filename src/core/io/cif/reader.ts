@@ -103,7 +103,6 @@ const IT_TAGS = ['_space_group_it_number', '_symmetry_int_tables_number', '_spac
 interface SymmetryResult { ops: SymOp[]; source: string }
 
 function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): SymmetryResult {
-  const problems: string[] = [];
   // 1. Explicit operations.
   const symItem = view.get(...SYMOP_TAGS);
   if (symItem) {
@@ -148,7 +147,6 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
       } catch (e) {
         if (!(e instanceof ParseError)) throw e;
         // Fall back to a symbol if the file has one; otherwise this is fatal.
-        problems.push(`line ${e.line}: ${e.message}`);
         const hasSymbol = view.scalar(...HALL_TAGS) || view.scalar(...HM_TAGS);
         if (!hasSymbol) throw e;
         warn(`line ${e.line}: ${e.message}; using the space-group symbol instead`);
@@ -453,15 +451,13 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
       }
       element = dummy[0];
       warn(`line ${symSrc.line}: '${symSrc.text}' is not a chemical element; kept as dummy species ${element}`);
-    }
-    else if (element.toLowerCase() !== symSrc.text.trim().slice(0, element.length).toLowerCase() || /^(Wat|wat|Ow|Hw)/.test(symSrc.text.trim())) {
+    } else if (element.toLowerCase() !== symSrc.text.trim().slice(0, element.length).toLowerCase() || /^(Wat|wat|Ow|Hw)/.test(symSrc.text.trim())) {
       warn(`line ${symSrc.line}: '${symSrc.text}' read as ${element}`);
     }
     const frac = coordValues.map((v) => cifNumber(v.text));
     frac.forEach((x, a) => {
       if (!Number.isFinite(x)) throw new ParseError(`atom ${lab}: fractional coordinate '${coordValues[a].text}' is not a number`, coordValues[a].line);
     });
-    const rounded = frac as Vec3;
     let occupancy = 1;
     if (occ && !isNull(occ.values[i])) {
       occupancy = cifNumber(occ.values[i].text);
@@ -482,7 +478,7 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
       const byElement = oxByType.get(element);
       if (byElement !== undefined) oxidation = byElement;
     }
-    rows.push({ label: lab, element, oxidation, occupancy, frac: rounded });
+    rows.push({ label: lab, element, oxidation, occupancy, frac: frac as Vec3 });
   }
   if (unknownCoords) {
     if (unknownCoords === n) throw new ParseError(`block ${name}: all atom coordinates are unknown ('?')`, fx.line);
