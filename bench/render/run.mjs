@@ -5,21 +5,22 @@
  * time to first rendered frame, median GPU-synchronised frame time over forced re-renders (camera
  * orbits), and peak JS heap. Builds nothing itself.
  *
- *   node bench/render/run.mjs --url http://127.0.0.1:4173/ [--sizes 10000,100000,1000000] [--frames 20] [--gpu]
+ *   node bench/render/run.mjs --url http://127.0.0.1:4173/ [--sizes 10000,100000,1000000] [--frames 20] [--budget 120] [--gpu]
  */
 import { chromium } from 'playwright-core';
 
 function parseArgs(argv) {
-  const out = { url: process.env.STRUCTLAB_URL ?? 'http://127.0.0.1:4173/', sizes: [10_000, 100_000, 1_000_000], frames: 20, gpu: false, timeoutMs: 600_000 };
+  const out = { url: process.env.STRUCTLAB_URL ?? 'http://127.0.0.1:4173/', sizes: [10_000, 100_000, 1_000_000], frames: 20, budgetMs: 120_000, gpu: false, timeoutMs: 600_000 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--url') out.url = argv[++i];
     else if (a === '--sizes') out.sizes = argv[++i].split(',').map((s) => Number(s.replace(/k$/i, '000').replace(/m$/i, '000000')));
     else if (a === '--frames') out.frames = Number(argv[++i]);
     else if (a === '--gpu') out.gpu = true;
+    else if (a === '--budget') out.budgetMs = Number(argv[++i]) * 1000;
     else if (a === '--timeout') out.timeoutMs = Number(argv[++i]) * 1000;
     else if (a === '--help' || a === '-h') {
-      console.log('usage: node bench/render/run.mjs --url URL [--sizes 10000,100000,1000000] [--frames 20] [--gpu] [--timeout seconds]');
+      console.log('usage: node bench/render/run.mjs --url URL [--sizes 10000,100000,1000000] [--frames 20] [--budget seconds-per-size (120)] [--gpu] [--timeout seconds]');
       process.exit(0);
     } else {
       console.error(`error: unknown argument ${a}`);
@@ -44,7 +45,7 @@ const quantile = (xs, q) => {
 };
 const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
-async function measure(browser, url, natoms, frames, timeoutMs) {
+async function measure(browser, url, natoms, frames, budgetMs, timeoutMs) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -69,7 +70,9 @@ async function measure(browser, url, natoms, frames, timeoutMs) {
   await page.evaluate(() => { window.__structlab.syncFrames = true; });
   const frameMs = [];
   const roundTripMs = [];
-  for (let k = 0; k < frames; k++) {
+  const loopStart = Date.now();
+  // Software rendering of 1M atoms takes seconds per frame: stop after the time budget (at least 3 frames).
+  for (let k = 0; k < frames && (k < 3 || Date.now() - loopStart < budgetMs); k++) {
     const before = await page.evaluate(() => window.__structlab.frames);
     const t0 = Date.now();
     await page.evaluate(() => window.__structlab.orbit(7));
@@ -121,7 +124,7 @@ async function main() {
     for (const n of opts.sizes) {
       process.stderr.write(`render bench: ${n} atoms…\n`);
       try {
-        results.push(await measure(browser, opts.url, n, opts.frames, opts.timeoutMs));
+        results.push(await measure(browser, opts.url, n, opts.frames, opts.budgetMs, opts.timeoutMs));
       } catch (e) {
         results.push({ atoms: n, error: e.message.split('\n')[0] });
       }

@@ -329,7 +329,7 @@ function CellBox({ display }: { display: DisplayData }) {
     const group = new THREE.Group();
     group.add(new THREE.LineSegments(new THREE.BufferGeometry().setFromPoints(points), new THREE.LineBasicMaterial({ color: 0x333333 })));
     // Axis colours a/b/c = red/green/blue along the first unit cell's edges, labelled at their tips.
-    const size = Math.max(0.8, Math.min(2.5, 0.12 * Math.max(a.length(), b.length(), c.length())));
+    const size = Math.max(0.8, 0.1 * Math.max(A.length(), B.length(), C.length()), 0.12 * Math.max(a.length(), b.length(), c.length()));
     [[a, '#d62728'], [b, '#2ca02c'], [c, '#1f5fd6']].forEach(([v, color], k) => {
       const vec = v as THREE.Vector3;
       const axis = new THREE.Line(new THREE.BufferGeometry().setFromPoints([O, vec]), new THREE.LineBasicMaterial({ color: color as string }));

@@ -31,7 +31,9 @@ export function StructurePage() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+      // Letters typed into text fields are not shortcuts; checkboxes and buttons keep them working.
+      const typing = t instanceof HTMLInputElement ? !['checkbox', 'radio', 'button', 'file'].includes(t.type) : false;
+      if (t && (typing || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === 'r') resetView();
       else if (e.key === 'a') viewAlong(1, 0, 0);
