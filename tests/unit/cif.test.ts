@@ -174,6 +174,8 @@ describe('reader', () => {
     const { s } = one(cif(ops + atoms('A1 0.1 0.2 0.3 Na\nB1 0 0 0 Cl\nC1 0.5 0 0.5 K\n', '_atom_site_type_symbol\n')));
     expect(s.sites).toHaveLength(4);
     expect(elementAmounts(s)).toEqual({ Na: 2, Cl: 1, K: 1 });
+    // Expanded cells come in pymatgen's order: by electronegativity (K 0.82 < Na 0.93 < Cl 3.16).
+    expect(s.sites.map((x) => Object.keys(x.species)[0])).toEqual(['K', 'Na', 'Na', 'Cl']);
     const na = s.sites.filter((x) => x.species.Na).map((x) => x.frac!.map((v) => Number(v.toFixed(12))));
     expect(na).toEqual([[0.1, 0.2, 0.3], [0.9, 0.8, 0.7]]);
   });
