@@ -251,9 +251,19 @@ function buildHMIndex(): Map<string, HMIndexEntry> {
     if (e.setting) {
       const suffix = e.setting;
       addKey(index, `${full}:${suffix}`, e.hallNumber);
-      // Origin choices and rhombohedral axes are attached to the short symbol too (Fd-3m:2, R-3m:H).
-      if (/^[12HR]$/.test(suffix)) addKey(index, `${short}:${suffix}`, e.hallNumber);
+      // Origin choices, rhombohedral axes and monoclinic cell choices are attached to the short
+      // (number-level) symbol too: Fd-3m:2, R-3m:H, C2/c:-b2, P21/c:c1.
+      addKey(index, `${short}:${suffix}`, e.hallNumber);
     }
+  }
+  // The standard symbol of the number with a setting suffix ("C m c m :ba-c" → C c m m).
+  const standard = new Map<number, HallEntry>();
+  for (const e of all) if (!standard.has(e.number)) standard.set(e.number, e);
+  for (const e of all) {
+    if (!e.setting) continue;
+    const std = standard.get(e.number)!;
+    addKey(index, `${normalizeHM(std.hmShort)}:${e.setting}`, e.hallNumber);
+    addKey(index, `${normalizeHM(std.hmFull)}:${e.setting}`, e.hallNumber);
   }
   // Plain symbols: the first entry (moyo/spglib order) wins, i.e. origin choice 1, hexagonal axes,
   // unique axis b, cell choice 1.
