@@ -204,7 +204,13 @@ const usesDecimalTranslations = (g: any, block: string): boolean =>
 
 function compareGemmi(s: Structure, block: any): string | null {
   if (s.sites.length !== block.n_cell_positions) return `site count: ours ${s.sites.length}, gemmi positions ${block.n_cell_positions}`;
-  return latticeClose(s, block.cell) ?? amountsClose(elementAmounts(s), block.cell_element_amounts, REL_TOL);
+  const lattice = latticeClose(s, block.cell);
+  if (lattice) return lattice;
+  // gemmi adds up rows that repeat an atom (symmetry copies listed again); when its amounts cannot fit
+  // on its positions at occupancy ≤ 1, only the positions are a reference.
+  const total = Object.values(block.cell_element_amounts as Amounts).reduce((a, b) => a + b, 0);
+  if (total > block.n_cell_positions + 1e-6) return null;
+  return amountsClose(elementAmounts(s), block.cell_element_amounts, REL_TOL);
 }
 
 /** gemmi expands with the H-M name only; its result is a valid reference when that is the group we must use. */
@@ -212,6 +218,8 @@ function gemmiTrustworthy(g: any, blockName: string): any | null {
   if (!g.gemmi?.ok) return null;
   const block = g.gemmi.blocks?.find((b: any) => b.name === blockName);
   if (!block || !block.has_atom_site_fract || block.n_cell_positions === undefined) return null;
+  // gemmi 0.5.7 reads coordinates written as fractions ('1/4') as NaN.
+  if (block.asym_sites?.some((a: any) => a.frac.some((x: unknown) => typeof x !== 'number'))) return null;
   const declared = g.declared_symmetry?.blocks?.find((b: any) => b.name === blockName);
   if (declared?.symops_tag) {
     if (!declared.sg_from_symops || !block.spacegroup_used) return null;
