@@ -333,6 +333,37 @@ _space_group_symop_ssg_operation_algebraic
   });
 });
 
+describe('damaged files', () => {
+  it('fail only with ParseError (truncation, deleted lines, stray quotes/semicolons/?, garbled digits)', () => {
+    let seed = 12345;
+    const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    const at = (t: string) => Math.floor(rnd() * t.length);
+    const damages = [
+      (t: string) => t.slice(0, at(t)),
+      (t: string) => { const l = t.split('\n'); l.splice(Math.floor(rnd() * l.length), 1); return l.join('\n'); },
+      (t: string) => { const i = at(t); return t.slice(0, i) + "'" + t.slice(i); },
+      (t: string) => { const i = at(t); return t.slice(0, i) + '\n;' + t.slice(i); },
+      (t: string) => { const l = t.split('\n'); const i = Math.floor(rnd() * l.length); l[i] = l[i].replace(/[0-9]/g, () => String.fromCharCode(33 + Math.floor(rnd() * 90))); return l.join('\n'); },
+      (t: string) => { const i = at(t); return t.slice(0, i) + ' ? ' + t.slice(i); },
+    ];
+    let parsed = 0, rejected = 0;
+    for (const f of corpusFileNames().filter((x) => x.endsWith('.cif'))) {
+      const text = readCorpusText(f);
+      for (const damage of damages) {
+        try {
+          cifFormat.parse(damage(text));
+          parsed++;
+        } catch (e) {
+          expect(e, f).toBeInstanceOf(ParseError);
+          expect((e as Error).message.length).toBeGreaterThan(5);
+          rejected++;
+        }
+      }
+    }
+    expect(parsed + rejected).toBeGreaterThan(500);
+  });
+});
+
 describe('writer', () => {
   /** Wrapped fractional coordinates equal to 1e-8 (periodic), species and oxidation equal. */
   function expectSameStructure(a: Structure, b: Structure): void {
