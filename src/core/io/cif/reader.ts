@@ -10,7 +10,7 @@ import { lookupHM, lookupHall, operationsFromHall, operationsFromHallNumber, ope
 import { type SymOp, applyOp, closeGroup, identityOp, isGroup, normalizeOp, opKey, parseSymop } from '../../symmetry/symop.ts';
 import { ParseError, type ParseOutput } from '../types.ts';
 import { type CifBlock, type CifItem, type CifValue, isNull, parseCifDocument } from './tokenizer.ts';
-import { ELEMENT_SYMBOLS } from './elements.ts';
+import { isElementSymbol } from '../../structure/elements.ts';
 import { pymatgenElectronegativity, pythonSort } from '../../structure/composition.ts';
 
 /** Fractional tolerance for "same position" (pymatgen's site_tolerance). */
@@ -60,10 +60,9 @@ class BlockView {
 // -------------------------------------------------------------------------------------------
 // Species
 
-const ELEMENTS = new Set(ELEMENT_SYMBOLS);
 /** Hydrogen isotopes kept as their own symbols, as pymatgen does. */
 const EXTRA_SYMBOLS = new Set(['D', 'T']);
-const isElement = (s: string): boolean => ELEMENTS.has(s) || EXTRA_SYMBOLS.has(s);
+const isElement = (s: string): boolean => isElementSymbol(s) || EXTRA_SYMBOLS.has(s);
 const titleCase = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
 
 /** Water and similar pseudo-atom labels (pymatgen's list): map to the heavy atom; implicit H is dropped. */
