@@ -1,23 +1,34 @@
 /**
- * Sphere and cylinder impostors: one instanced draw call each, whatever the atom count.
- * Spheres are camera-facing quads ray-cast in the fragment shader, writing true depth so they
- * intersect bonds, polyhedra and each other correctly. Bonds are 8-sided instanced tubes
- * (half-bonds, each coloured by its own end).
+ * Sphere impostors and bond tubes: one draw call each, whatever the atom count.
+ * Spheres are eye-facing quads ray-cast in the fragment shader, writing true depth so they
+ * intersect bonds, polyhedra and each other correctly. Bonds are 8-sided tubes (half-bonds, each
+ * coloured by its own end).
  */
 import * as THREE from 'three';
 
+/*
+ * No instancing for spheres: software rasterisers (SwiftShader, used headless) pay a large fixed cost
+ * per instance (100k instanced quads took ~3 s/frame even with a flat fragment shader). Instead one
+ * plain draw of 6 vertices per atom; each vertex finds its atom from gl_VertexID and fetches centre,
+ * radius and colour from two data textures (20 bytes per atom, no per-vertex duplication).
+ */
 const sphereVertex = /* glsl */ `
 uniform float uRadiusScale;
-attribute vec3 instanceCenter;
-attribute float instanceRadius;
-attribute vec3 instanceColor;
+uniform highp sampler2D uCenterRadius;
+uniform lowp sampler2D uColor;
+uniform int uTextureWidth;
 varying vec3 vCenter;
 varying vec3 vPos;
 varying float vRadius;
 varying vec3 vColor;
+const vec2 CORNERS[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, 1.0));
 void main() {
-  vec4 c = modelViewMatrix * vec4(instanceCenter, 1.0);
-  float r = instanceRadius * uRadiusScale;
+  int atom = gl_VertexID / 6;
+  ivec2 texel = ivec2(atom % uTextureWidth, atom / uTextureWidth);
+  vec4 centerRadius = texelFetch(uCenterRadius, texel, 0);
+  vec2 corner = CORNERS[gl_VertexID - 6 * atom];
+  vec4 c = modelViewMatrix * vec4(centerRadius.xyz, 1.0);
+  float r = centerRadius.w * uRadiusScale;
   vec3 p;
   if (projectionMatrix[2][3] != 0.0) {
     // Perspective: a quad perpendicular to the eye→centre ray, sized to the tangent cone's section
@@ -27,14 +38,14 @@ void main() {
     vec3 right = normalize(cross(abs(toEye.y) < 0.99 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0), toEye));
     vec3 up = cross(toEye, right);
     float s = r * d / sqrt(max(d * d - r * r, 1e-6));
-    p = c.xyz + (right * position.x + up * position.y) * min(s, 4.0 * r);
+    p = c.xyz + (right * corner.x + up * corner.y) * min(s, 4.0 * r);
   } else {
-    p = c.xyz + vec3(position.xy * r, 0.0);
+    p = c.xyz + vec3(corner * r, 0.0);
   }
   vCenter = c.xyz;
   vPos = p;
   vRadius = r;
-  vColor = instanceColor;
+  vColor = texelFetch(uColor, texel, 0).rgb;
   gl_Position = projectionMatrix * vec4(p, 1.0);
 }`;
 
@@ -70,44 +81,87 @@ export interface SphereBuffers {
   count: number;
 }
 
+const TEXTURE_WIDTH = 2048;
+
+/** A TEXTURE_WIDTH-wide RGBA data texture read with texelFetch (no filtering, no colour conversion). */
+function dataTexture(data: Float32Array | Uint8Array, height: number, type: THREE.TextureDataType): THREE.DataTexture {
+  const t = new THREE.DataTexture(data, TEXTURE_WIDTH, height, THREE.RGBAFormat, type);
+  t.minFilter = THREE.NearestFilter;
+  t.magFilter = THREE.NearestFilter;
+  t.generateMipmaps = false;
+  t.colorSpace = THREE.NoColorSpace;
+  t.needsUpdate = true;
+  return t;
+}
+
 export function makeSphereMesh(b: SphereBuffers, opacity = 1): THREE.Mesh {
-  const geometry = new THREE.InstancedBufferGeometry();
-  geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array([-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0]), 3));
-  geometry.setIndex([0, 1, 2, 0, 2, 3]);
-  geometry.setAttribute('instanceCenter', new THREE.InstancedBufferAttribute(b.centers, 3));
-  geometry.setAttribute('instanceRadius', new THREE.InstancedBufferAttribute(b.radii, 1));
-  geometry.setAttribute('instanceColor', new THREE.InstancedBufferAttribute(b.colors, 3));
-  geometry.instanceCount = b.count;
-  // Bounds are computed by the caller's scene bounds; disable culling instead of a per-frame box.
+  const n = b.count;
+  const height = Math.max(1, Math.ceil(n / TEXTURE_WIDTH));
+  const centerRadius = new Float32Array(TEXTURE_WIDTH * height * 4);
+  const color = new Uint8Array(TEXTURE_WIDTH * height * 4);
+  for (let i = 0; i < n; i++) {
+    centerRadius[4 * i] = b.centers[3 * i];
+    centerRadius[4 * i + 1] = b.centers[3 * i + 1];
+    centerRadius[4 * i + 2] = b.centers[3 * i + 2];
+    centerRadius[4 * i + 3] = b.radii[i];
+    color[4 * i] = Math.round(b.colors[3 * i] * 255);
+    color[4 * i + 1] = Math.round(b.colors[3 * i + 1] * 255);
+    color[4 * i + 2] = Math.round(b.colors[3 * i + 2] * 255);
+    color[4 * i + 3] = 255;
+  }
+  const centerTexture = dataTexture(centerRadius, height, THREE.FloatType);
+  const colorTexture = dataTexture(color, height, THREE.UnsignedByteType);
+  const geometry = new THREE.BufferGeometry();
+  // three needs a `position` attribute to size the draw; the shader only uses gl_VertexID.
+  geometry.setAttribute('position', new THREE.BufferAttribute(new Uint8Array(6 * n), 1));
+  geometry.setDrawRange(0, 6 * n);
   const material = new THREE.ShaderMaterial({
     vertexShader: sphereVertex,
     fragmentShader: sphereFragment,
-    uniforms: { uRadiusScale: { value: 1 }, uOpacity: { value: opacity } },
+    uniforms: {
+      uRadiusScale: { value: 1 }, uOpacity: { value: opacity },
+      uCenterRadius: { value: centerTexture }, uColor: { value: colorTexture }, uTextureWidth: { value: TEXTURE_WIDTH },
+    },
     transparent: opacity < 1,
     depthWrite: opacity >= 1,
   });
+  material.addEventListener('dispose', () => { centerTexture.dispose(); colorTexture.dispose(); });
   const mesh = new THREE.Mesh(geometry, material);
   mesh.frustumCulled = false;
   return mesh;
 }
 
+const TUBE_SIDES = 8;
+const TUBE_VERTICES = TUBE_SIDES * 6;
+
+/** Same scheme as the spheres: 48 vertices per half-bond, ends and colour fetched by gl_VertexID. */
 const tubeVertex = /* glsl */ `
 uniform float uRadius;
-attribute vec3 instanceStart;
-attribute vec3 instanceEnd;
-attribute vec3 instanceColor;
+uniform highp sampler2D uStart;
+uniform highp sampler2D uEnd;
+uniform lowp sampler2D uColor;
+uniform int uTextureWidth;
 varying vec3 vNormal;
 varying vec3 vColor;
+const ivec2 PATTERN[6] = ivec2[6](ivec2(0, 0), ivec2(1, 0), ivec2(0, 1), ivec2(0, 1), ivec2(1, 0), ivec2(1, 1));
 void main() {
-  vec3 axis = instanceEnd - instanceStart;
+  int bond = gl_VertexID / ${TUBE_VERTICES};
+  int local = gl_VertexID - ${TUBE_VERTICES} * bond;
+  ivec2 corner = PATTERN[local % 6];
+  float angle = float(local / 6 + corner.x) * ${(2 * Math.PI / TUBE_SIDES).toFixed(10)};
+  ivec2 texel = ivec2(bond % uTextureWidth, bond / uTextureWidth);
+  vec3 start = texelFetch(uStart, texel, 0).xyz;
+  vec3 end = texelFetch(uEnd, texel, 0).xyz;
+  vec3 axis = end - start;
   float len = length(axis);
   vec3 z = axis / max(len, 1e-6);
   vec3 ref = abs(z.y) < 0.99 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0);
   vec3 x = normalize(cross(ref, z));
   vec3 y = cross(z, x);
-  vec3 world = instanceStart + (x * position.x + y * position.y) * uRadius + z * position.z * len;
-  vNormal = normalize(normalMatrix * (x * position.x + y * position.y));
-  vColor = instanceColor;
+  vec3 radial = x * cos(angle) + y * sin(angle);
+  vec3 world = start + radial * uRadius + z * float(corner.y) * len;
+  vNormal = normalize(normalMatrix * radial);
+  vColor = texelFetch(uColor, texel, 0).rgb;
   gl_Position = projectionMatrix * modelViewMatrix * vec4(world, 1.0);
 }`;
 
@@ -120,19 +174,6 @@ void main() {
   gl_FragColor = vec4(vColor * (0.35 + 0.65 * abs(dot(n, l))), 1.0);
 }`;
 
-/** A unit tube: radius 1 around +z from z=0 to z=1, `sides` facets, no caps (the atoms cover the ends). */
-function unitTube(sides = 8): { positions: Float32Array; index: number[] } {
-  const positions = new Float32Array(sides * 2 * 3);
-  const index: number[] = [];
-  for (let k = 0; k < sides; k++) {
-    const a = (2 * Math.PI * k) / sides;
-    positions.set([Math.cos(a), Math.sin(a), 0, Math.cos(a), Math.sin(a), 1], 6 * k);
-    const n = (k + 1) % sides;
-    index.push(2 * k, 2 * n, 2 * k + 1, 2 * k + 1, 2 * n, 2 * n + 1);
-  }
-  return { positions, index };
-}
-
 export interface TubeBuffers {
   starts: Float32Array;
   ends: Float32Array;
@@ -141,20 +182,33 @@ export interface TubeBuffers {
 }
 
 export function makeTubeMesh(b: TubeBuffers, radius: number): THREE.Mesh {
-  const geometry = new THREE.InstancedBufferGeometry();
-  const tube = unitTube();
-  geometry.setAttribute('position', new THREE.BufferAttribute(tube.positions, 3));
-  geometry.setIndex(tube.index);
-  geometry.setAttribute('instanceStart', new THREE.InstancedBufferAttribute(b.starts, 3));
-  geometry.setAttribute('instanceEnd', new THREE.InstancedBufferAttribute(b.ends, 3));
-  geometry.setAttribute('instanceColor', new THREE.InstancedBufferAttribute(b.colors, 3));
-  geometry.instanceCount = b.count;
+  const n = b.count;
+  const height = Math.max(1, Math.ceil(n / TEXTURE_WIDTH));
+  const starts = new Float32Array(TEXTURE_WIDTH * height * 4);
+  const ends = new Float32Array(TEXTURE_WIDTH * height * 4);
+  const color = new Uint8Array(TEXTURE_WIDTH * height * 4);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) {
+      starts[4 * i + k] = b.starts[3 * i + k];
+      ends[4 * i + k] = b.ends[3 * i + k];
+      color[4 * i + k] = Math.round(b.colors[3 * i + k] * 255);
+    }
+    color[4 * i + 3] = 255;
+  }
+  const textures = [dataTexture(starts, height, THREE.FloatType), dataTexture(ends, height, THREE.FloatType), dataTexture(color, height, THREE.UnsignedByteType)];
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(new Uint8Array(TUBE_VERTICES * n), 1));
+  geometry.setDrawRange(0, TUBE_VERTICES * n);
   const material = new THREE.ShaderMaterial({
     vertexShader: tubeVertex,
     fragmentShader: tubeFragment,
-    uniforms: { uRadius: { value: radius } },
+    uniforms: {
+      uRadius: { value: radius }, uStart: { value: textures[0] }, uEnd: { value: textures[1] }, uColor: { value: textures[2] },
+      uTextureWidth: { value: TEXTURE_WIDTH },
+    },
     side: THREE.DoubleSide,
   });
+  material.addEventListener('dispose', () => textures.forEach((t) => t.dispose()));
   const mesh = new THREE.Mesh(geometry, material);
   mesh.frustumCulled = false;
   return mesh;

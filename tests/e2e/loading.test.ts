@@ -44,6 +44,18 @@ describe('loading', () => {
     expect(await page.locator('[data-testid=natoms]').innerText()).toBe(String(golden[1].n_sites));
   });
 
+  it('loads a file dropped on the page', async () => {
+    const name = 'cod-1011060-graphite.cif';
+    const golden = readCorpusGolden(name).pymatgen.structures[0];
+    await page.evaluate(([fileName, content]) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([content], fileName, { type: 'chemical/x-cif' }));
+      document.querySelector('.lab')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, [name, readCorpusText(name)] as const);
+    await formulaIs(golden.formula);
+    expect(await page.locator('[data-testid=spacegroup]').innerText()).toContain(`(${golden.symmetry['0.01'].number})`);
+  });
+
   it('loads pasted text, guessing the format from the content', async () => {
     const name = 'ase-POSCAR_example_1';
     const golden = readCorpusGolden(name).pymatgen.structures[0];
