@@ -12,6 +12,10 @@
 import { type Mat3, det, inverse } from '../math/mat3.ts';
 import type { Structure } from './structure.ts';
 
+/** Searches that would return more pairs than this (memory) or visit more candidate bins are refused. */
+export const MAX_NEIGHBOR_PAIRS = 5e7;
+const MAX_BIN_VISITS = 5e8;
+
 export interface NeighborList {
   i: Uint32Array;
   j: Uint32Array;
@@ -105,6 +109,16 @@ export function findNeighborsRaw(positions: Float64Array, lattice: Mat3 | null, 
     nb[k] = Math.max(1, Math.floor(nb[k] / 2));
   }
   const reach = [0, 1, 2].map((k) => Math.ceil((cutoff * nb[k]) / width[k] - 1e-12));
+  // Refuse hopeless inputs (a cell far thinner than the cutoff) instead of running for hours.
+  const expectedPairs = periodic ? (n * n * (4 / 3) * Math.PI * cutoff ** 3) / (2 * Math.abs(d)) : 0;
+  const binVisits = nb[0] * nb[1] * nb[2] * (2 * reach[0] + 1) * (2 * reach[1] + 1) * (2 * reach[2] + 1);
+  if (expectedPairs > MAX_NEIGHBOR_PAIRS || binVisits > MAX_BIN_VISITS) {
+    throw new Error(
+      `neighbour search refused: a cutoff of ${cutoff} Å in a cell of volume ${Math.abs(d).toPrecision(3)} Å³ ` +
+      `(perpendicular widths ${width.map((w) => w.toPrecision(3)).join(', ')} Å) would need about ` +
+      `${Math.max(expectedPairs, binVisits).toExponential(1)} pairs or bin visits`,
+    );
+  }
 
   // Wrapped Cartesian positions and the integer shift applied by wrapping (original = wrapped + shift·L).
   const wrapped = new Float64Array(3 * n);
