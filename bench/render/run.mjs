@@ -60,6 +60,7 @@ async function measure(browser, url, natoms, frames, budgetMs, timeoutMs) {
   page.on('pageerror', (e) => errors.push(e.message));
   const target = new URL(url);
   target.searchParams.set('synthetic', String(natoms));
+  target.searchParams.set('syncframes', '1');
   const wallStart = Date.now();
   await page.goto(target.href, { timeout: timeoutMs });
   await page.waitForFunction(() => window.__structlab?.firstFrameAt != null, undefined, { timeout: timeoutMs, polling: 50 });
@@ -67,7 +68,6 @@ async function measure(browser, url, natoms, frames, budgetMs, timeoutMs) {
   const firstFrameMs = await page.evaluate(() => window.__structlab.firstFrameAt);
   await sampleHeap();
   const drawn = await page.evaluate(() => window.__structlab.natoms());
-  await page.evaluate(() => { window.__structlab.syncFrames = true; });
   const frameMs = [];
   const roundTripMs = [];
   const loopStart = Date.now();

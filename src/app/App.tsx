@@ -1,7 +1,7 @@
 /** The lab shell: starts the session (URL `?synthetic=N`, saved session, or the default dataset) and lays out the page. */
 import { useEffect } from 'react';
 import { loadSynthetic, restoreSession } from '../state/session.ts';
-import { installTestHooks } from '../viewer/controller.ts';
+import { frameStats, installTestHooks } from '../viewer/controller.ts';
 import { StructurePage, loadDefaultDataset } from '../pages/structure/StructurePage.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 
@@ -12,6 +12,8 @@ async function start(): Promise<void> {
   started = true;
   installTestHooks();
   const params = new URLSearchParams(window.location.search);
+  // Benchmarks: wait for the GPU after every frame (also the first), so timings are real.
+  if (params.has('syncframes')) frameStats.syncFrames = true;
   const synthetic = Number(params.get('synthetic'));
   if (params.has('synthetic') && Number.isFinite(synthetic) && synthetic > 0) {
     loadSynthetic(Math.min(synthetic, 5_000_000));
