@@ -159,7 +159,7 @@ describe('findNeighbors on corpus structures (golden lattice + fractional coordi
   for (const file of corpusFileNames()) {
     const pmg = readCorpusGolden(file).pymatgen;
     if (!pmg?.ok) continue;
-    (pmg.structures ?? []).forEach((s: { n_sites: number }, k: number) => {
+    (pmg.structures ?? []).forEach((s: { n_sites: number; lattice: { volume: number } }, k: number) => {
       // Keep the brute force affordable; the superflat cell (1.6e-6 Å³) is tested separately.
       if (s.n_sites <= 250 && s.lattice.volume > 1) structures.push([`${file}#${k}`, structureFromGolden(s)]);
     });
