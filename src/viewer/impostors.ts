@@ -83,6 +83,17 @@ export interface SphereBuffers {
 
 const TEXTURE_WIDTH = 2048;
 
+/**
+ * Set by hand: three sorts objects by their geometry's bounding sphere and would otherwise compute
+ * it from the 1-component placeholder `position` attribute (NaN).
+ */
+function boundingSphere(xyz: Float32Array, n: number): THREE.Sphere {
+  const box = new THREE.Box3();
+  const v = new THREE.Vector3();
+  for (let i = 0; i < n; i++) box.expandByPoint(v.set(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]));
+  return n > 0 ? box.getBoundingSphere(new THREE.Sphere()) : new THREE.Sphere(new THREE.Vector3(), 0);
+}
+
 /** A TEXTURE_WIDTH-wide RGBA data texture read with texelFetch (no filtering, no colour conversion). */
 function dataTexture(data: Float32Array | Uint8Array, height: number, type: THREE.TextureDataType): THREE.DataTexture {
   const t = new THREE.DataTexture(data, TEXTURE_WIDTH, height, THREE.RGBAFormat, type);
@@ -115,6 +126,7 @@ export function makeSphereMesh(b: SphereBuffers, opacity = 1): THREE.Mesh {
   // three needs a `position` attribute to size the draw; the shader only uses gl_VertexID.
   geometry.setAttribute('position', new THREE.BufferAttribute(new Uint8Array(6 * n), 1));
   geometry.setDrawRange(0, 6 * n);
+  geometry.boundingSphere = boundingSphere(b.centers, n);
   const material = new THREE.ShaderMaterial({
     vertexShader: sphereVertex,
     fragmentShader: sphereFragment,
@@ -199,6 +211,7 @@ export function makeTubeMesh(b: TubeBuffers, radius: number): THREE.Mesh {
   const geometry = new THREE.BufferGeometry();
   geometry.setAttribute('position', new THREE.BufferAttribute(new Uint8Array(TUBE_VERTICES * n), 1));
   geometry.setDrawRange(0, TUBE_VERTICES * n);
+  geometry.boundingSphere = boundingSphere(b.starts, n);
   const material = new THREE.ShaderMaterial({
     vertexShader: tubeVertex,
     fragmentShader: tubeFragment,

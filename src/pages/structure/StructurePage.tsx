@@ -71,6 +71,7 @@ export function StructurePage() {
         <Toolbar settings={settings} />
         <Progress />
         <Legend />
+        <div className="shortcuts">drag: rotate · right-drag: pan · wheel: zoom · r reset · a/b/c view along axes · o ortho · Esc clear</div>
         {dragging && <div className="drop-hint">Drop structure files to load them</div>}
       </main>
       <aside className="panel right">
