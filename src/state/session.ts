@@ -33,6 +33,8 @@ export interface SessionState {
   /** Picked atoms (indices into display arrays); the last one is shown in the info panel. */
   selection: number[];
   measureMode: boolean;
+  /** Elements switched off in the legend (not drawn, not picked, no bonds). */
+  hiddenElements: string[];
   synthetic: boolean;
   /** Bumped when a new structure (or supercell) is shown, so the view refits once its scene exists. */
   fitToken: number;
@@ -52,6 +54,7 @@ export const useSession = create<SessionState>(() => ({
   error: null,
   selection: [],
   measureMode: false,
+  hiddenElements: [],
   synthetic: false,
   fitToken: 0,
 }));
@@ -228,6 +231,11 @@ export function pickAtom(index: number | null): void {
   if (index === null) return;
   if (!measureMode) useSession.setState({ selection: [index] });
   else useSession.setState({ selection: selection.length >= 3 ? [index] : [...selection, index] });
+}
+
+export function toggleElement(symbol: string): void {
+  const hidden = useSession.getState().hiddenElements;
+  useSession.setState({ hiddenElements: hidden.includes(symbol) ? hidden.filter((e) => e !== symbol) : [...hidden, symbol], selection: [] });
 }
 
 export const clearSelection = () => useSession.setState({ selection: [] });

@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState, type DragEvent } from 'react';
 import { ErrorBoundary } from '../../app/ErrorBoundary.tsx';
 import {
-  cancelWork, clearSelection, loadText, openSessionFile, pickAtom, resetSession, selectStructure, setMeasureMode, setSetting,
+  cancelWork, clearSelection, loadText, toggleElement, openSessionFile, pickAtom, resetSession, selectStructure, setMeasureMode, setSetting,
   useSession,
 } from '../../state/session.ts';
 import { SETTINGS_SCHEMA, type ViewSettings } from '../../state/settings.ts';
@@ -24,6 +24,7 @@ export function StructurePage() {
   const display = useSession((s) => s.display);
   const settings = useSession((s) => s.settings);
   const selection = useSession((s) => s.selection);
+  const hiddenElements = useSession((s) => s.hiddenElements);
   const fitToken = useSession((s) => s.fitToken);
   const [dragging, setDragging] = useState(false);
   const onPick = useCallback((i: number | null) => { if (i !== null) pickAtom(i); }, []);
@@ -66,7 +67,7 @@ export function StructurePage() {
       </aside>
       <main className="view">
         <ErrorBoundary label="3D view">
-          <StructureViewer display={display} settings={settings} selection={selection} fitKey={fitToken} onPick={onPick} />
+          <StructureViewer display={display} settings={settings} selection={selection} fitKey={fitToken} onPick={onPick} hiddenElements={hiddenElements} />
         </ErrorBoundary>
         <Toolbar settings={settings} />
         <Progress />
@@ -221,13 +222,16 @@ function Progress() {
 function Legend() {
   const display = useSession((s) => s.display);
   const scheme = useSession((s) => s.settings.colorScheme);
+  const hidden = useSession((s) => s.hiddenElements);
   if (!display) return null;
   return (
     <ul className="legend" data-testid="legend">
       {display.elements.map((el) => (
-        <li key={el} title={elementName(el)}>
-          <span className="swatch" style={{ background: toHex(elementColor(el, scheme)) }} />
-          {el}
+        <li key={el}>
+          <button type="button" className={hidden.includes(el) ? 'hidden' : ''} title={`${elementName(el)}: click to ${hidden.includes(el) ? 'show' : 'hide'}`} onClick={() => toggleElement(el)}>
+            <span className="swatch" style={{ background: toHex(elementColor(el, scheme)) }} />
+            {el}
+          </button>
         </li>
       ))}
     </ul>
