@@ -9,7 +9,7 @@ import * as THREE from 'three';
 /*
  * No instancing for spheres: software rasterisers (SwiftShader, used headless) pay a large fixed cost
  * per instance (100k instanced quads took ~3 s/frame even with a flat fragment shader). Instead one
- * plain draw of 6 vertices per atom; each vertex finds its atom from gl_VertexID and fetches centre,
+ * plain indexed draw of 4 vertices per atom; each vertex finds its atom from gl_VertexID and fetches centre,
  * radius and colour from two data textures (20 bytes per atom, no per-vertex duplication).
  */
 const sphereVertex = /* glsl */ `
@@ -21,12 +21,12 @@ varying vec3 vCenter;
 varying vec3 vPos;
 varying float vRadius;
 varying vec3 vColor;
-const vec2 CORNERS[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, 1.0));
+const vec2 CORNERS[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, 1.0));
 void main() {
-  int atom = gl_VertexID / 6;
+  int atom = gl_VertexID / 4;
   ivec2 texel = ivec2(atom % uTextureWidth, atom / uTextureWidth);
   vec4 centerRadius = texelFetch(uCenterRadius, texel, 0);
-  vec2 corner = CORNERS[gl_VertexID - 6 * atom];
+  vec2 corner = CORNERS[gl_VertexID - 4 * atom];
   vec4 c = modelViewMatrix * vec4(centerRadius.xyz, 1.0);
   float r = centerRadius.w * uRadiusScale;
   vec3 p;
@@ -124,8 +124,11 @@ export function makeSphereMesh(b: SphereBuffers, opacity = 1): THREE.Mesh {
   const colorTexture = dataTexture(color, height, THREE.UnsignedByteType);
   const geometry = new THREE.BufferGeometry();
   // three needs a `position` attribute to size the draw; the shader only uses gl_VertexID.
-  geometry.setAttribute('position', new THREE.BufferAttribute(new Uint8Array(6 * n), 1));
-  geometry.setDrawRange(0, 6 * n);
+  geometry.setAttribute('position', new THREE.BufferAttribute(new Uint8Array(4 * n), 1));
+  // Indexed: 4 shaded vertices per atom (the two triangles share a diagonal).
+  const index = new Uint32Array(6 * n);
+  for (let i = 0; i < n; i++) index.set([4 * i, 4 * i + 1, 4 * i + 2, 4 * i, 4 * i + 2, 4 * i + 3], 6 * i);
+  geometry.setIndex(new THREE.BufferAttribute(index, 1));
   geometry.boundingSphere = boundingSphere(b.centers, n);
   const material = new THREE.ShaderMaterial({
     vertexShader: sphereVertex,
