@@ -10,7 +10,7 @@ import * as THREE from 'three';
  * No instancing for spheres: software rasterisers (SwiftShader, used headless) pay a large fixed cost
  * per instance (100k instanced quads took ~3 s/frame even with a flat fragment shader). Instead one
  * plain indexed draw of 4 vertices per atom; each vertex finds its atom from gl_VertexID and fetches centre,
- * radius and colour from two data textures (20 bytes per atom, no per-vertex duplication).
+ * radius and colour from two data textures (20 bytes per atom, plus 28 bytes of index and placeholder).
  */
 const sphereVertex = /* glsl */ `
 uniform float uRadiusScale;
