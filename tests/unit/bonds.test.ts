@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Mat3, inverse } from '../../src/core/math/mat3.ts';
-import { computeBonds, convexHullFaces, coordination, coordinationNumbers, coordinationPolyhedra } from '../../src/core/structure/bonds.ts';
+import { computeBonds, convexHullFaces, isMetal, coordination, coordinationNumbers, coordinationPolyhedra } from '../../src/core/structure/bonds.ts';
 import { elementBySymbol } from '../../src/core/structure/elements.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { majorSpecies, makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
@@ -35,7 +35,11 @@ function bruteBonds(s: Structure, tol: number, minD: number): Map<string, number
   const bound = [0, 1, 2].map((k) => Math.ceil(maxCut * Math.hypot(inv[0][k], inv[1][k], inv[2][k])) + 1);
   const out = new Map<string, number>();
   const n = s.sites.length;
+  const symbol = s.sites.map((site) => elementBySymbol(majorSpecies(site))?.symbol ?? '');
+  const hasNonMetal = symbol.some((x) => x !== '' && !isMetal(x));
   for (let i = 0; i < n; i++) for (let j = i; j < n; j++) {
+    // Metal–metal contacts are not bonds in compounds that hold a non-metal.
+    if (hasNonMetal && isMetal(symbol[i]) && isMetal(symbol[j])) continue;
     const cut = (radius[i] + radius[j]) * tol;
     if (!(cut > 0)) continue;
     for (let a = -bound[0]; a <= bound[0]; a++) for (let b = -bound[1]; b <= bound[1]; b++) for (let c = -bound[2]; c <= bound[2]; c++) {
@@ -210,5 +214,34 @@ describe('convexHullFaces', () => {
   it('fewer than 3 or collinear points give no faces', () => {
     expect(convexHullFaces(new Float64Array([0, 0, 0, 1, 1, 1])).length).toBe(0);
     expect(convexHullFaces(new Float64Array([0, 0, 0, 1, 1, 1, 2, 2, 2])).length).toBe(0);
+  });
+});
+
+describe('metal–metal contacts', () => {
+  // CsCaH3 (Pm-3m, a = 4.6170 Å): Ca at 1a, H at 3d, Cs at 1b. Ca–H = a/2, Cs–Ca = a√3/2 = 4.00 Å.
+  const a = 4.617;
+  const lattice = Lattice.cubic(a);
+  const site = (el: string, f: [number, number, number]) => ({ species: { [el]: 1 }, frac: f, xyz: lattice.fracToCart(f) });
+  const perovskite: Structure = { name: 'CsCaH3', lattice, sites: [site('Ca', [0, 0, 0]), site('Cs', [0.5, 0.5, 0.5]), site('H', [0.5, 0, 0]), site('H', [0, 0.5, 0]), site('H', [0, 0, 0.5])] };
+
+  it('are not bonds in a compound with non-metals (CsCaH3: Ca–H octahedron only)', () => {
+    const bonds = computeBonds(perovskite);
+    const symbols = (m: number) => [perovskite.sites[bonds.i[m]], perovskite.sites[bonds.j[m]]].map((s) => Object.keys(s.species)[0]).sort().join('-');
+    const kinds = new Set(Array.from(bonds.i, (_, m) => symbols(m)));
+    expect([...kinds]).toEqual(['Ca-H']);
+    expect(coordinationNumbers(5, bonds)[0]).toBe(6);
+    for (const len of bonds.length) expect(len).toBeCloseTo(a / 2, 9);
+  });
+
+  it('can be forced back on', () => {
+    const bonds = computeBonds(perovskite, { metalMetal: true });
+    expect(Array.from(bonds.length).some((d) => Math.abs(d - (a * Math.sqrt(3)) / 2) < 1e-9)).toBe(true);
+  });
+
+  it('stay bonds in a pure metal (bcc Fe, a = 2.8665 Å: 8 neighbours at a√3/2 and 6 at a, both < 1.15 × 2 × 1.32 Å)', () => {
+    const fe = 2.8665;
+    const l = Lattice.cubic(fe);
+    const bcc: Structure = { name: 'Fe', lattice: l, sites: [{ species: { Fe: 1 }, frac: [0, 0, 0], xyz: [0, 0, 0] }, { species: { Fe: 1 }, frac: [0.5, 0.5, 0.5], xyz: l.fracToCart([0.5, 0.5, 0.5]) }] };
+    expect(Array.from(coordinationNumbers(2, computeBonds(bcc)))).toEqual([14, 14]);
   });
 });

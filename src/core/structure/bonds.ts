@@ -7,6 +7,9 @@
  * keeps Pb–I and Si–Si bonds (which need ≈ 1.11 and 1.06) while H2 and O–O contacts stay unbonded.
  * A per-pair override `{ "Mg-H": 2.1 }` (order-insensitive, Å) replaces the rule for that pair;
  * an override of 0 removes the pair. A site's element is its majority species; `D`/`T` count as H.
+ * In a structure that holds any non-metal, metal–metal contacts are not bonds by default (Cs–Ca in
+ * CsCaH3 is 4.0 Å, inside 1.15 × (2.44 + 1.76) Å, yet no chemist draws it; VESTA and matterviz drop
+ * such pairs too); pure intermetallics keep them. `metalMetal` forces either behaviour.
  */
 import { elementBySymbol } from './elements.ts';
 import { findNeighborsRaw, sitePositions } from './neighbors.ts';
@@ -19,6 +22,8 @@ export interface BondOptions {
   overrides?: Record<string, number>;
   /** Shorter contacts are not bonds (default 0.1 Å; overlapping atoms). */
   minDistance?: number;
+  /** Bond metal–metal pairs; default: only when the structure holds no non-metal at all. */
+  metalMetal?: boolean;
 }
 
 export interface BondList {
@@ -31,6 +36,10 @@ export interface BondList {
 
 export const DEFAULT_BOND_TOLERANCE = 1.15;
 export const DEFAULT_MIN_BOND_DISTANCE = 0.1;
+
+/** Non-metals and metalloids: the elements that form covalent bonds in ionic and molecular solids. */
+const NON_METALS = new Set(['H', 'He', 'B', 'C', 'N', 'O', 'F', 'Ne', 'Si', 'P', 'S', 'Cl', 'Ar', 'Ge', 'As', 'Se', 'Br', 'Kr', 'Sb', 'Te', 'I', 'Xe', 'At', 'Rn']);
+export const isMetal = (symbol: string): boolean => !NON_METALS.has(symbol);
 
 const pairKey = (a: string, b: string) => (a < b ? `${a}-${b}` : `${b}-${a}`);
 
@@ -68,11 +77,13 @@ export function computeBonds(s: Structure, options: BondOptions = {}): BondList 
   }
   // Maximum bond length for every pair of kinds.
   const nk = kinds.length;
+  const metalMetal = options.metalMetal ?? kinds.every((k) => isMetal(k.symbol));
   const maxLength = new Float64Array(nk * nk);
   let cutoff = 0;
   for (let p = 0; p < nk; p++) for (let q = 0; q < nk; q++) {
     const o = overrides.get(pairKey(kinds[p].symbol, kinds[q].symbol));
-    const len = o ?? (kinds[p].radius + kinds[q].radius) * tolerance;
+    const bothMetals = isMetal(kinds[p].symbol) && isMetal(kinds[q].symbol);
+    const len = o ?? (bothMetals && !metalMetal ? 0 : (kinds[p].radius + kinds[q].radius) * tolerance);
     maxLength[p * nk + q] = len;
     if (len > cutoff) cutoff = len;
   }
