@@ -127,6 +127,8 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
   // Boundary images: an atom at fractional 0 along an axis also appears at the far face.
   const imageFrac: number[] = [];
   const imageOf: number[] = [];
+  /** Shift of each image in supercell vectors (0 or 1 per axis). */
+  const imageShift: number[] = [];
   if (coreFrac && opt.boundaryImages) {
     const size = [na, nb, nc];
     for (let i = 0; i < ncore; i++) {
@@ -140,6 +142,7 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
         if (!ok) continue;
         imageFrac.push(g[0], g[1], g[2]);
         imageOf.push(i);
+        imageShift.push(mask & 1, (mask >> 1) & 1, (mask >> 2) & 1);
       }
     }
   }
@@ -191,34 +194,15 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
     const bonds = computeBonds(superStructure, { tolerance: opt.bondTolerance });
     const count = bonds.i.length;
     if (opt.bonds) {
-      // A bond to a periodic image is drawn from both ends (i → image of j, j → image of i), so each
-      // cell atom shows all its bonds and the stubs end exactly where the image atoms are drawn.
-      const segs: number[] = [];
-      const els: number[] = [];
-      const SL = superLattice?.matrix;
-      for (let b = 0; b < count; b++) {
-        const i = bonds.i[b];
-        const j = bonds.j[b];
-        const im = [bonds.image[3 * b], bonds.image[3 * b + 1], bonds.image[3 * b + 2]];
-        const shift = [0, 0, 0];
-        if (SL) for (let ax = 0; ax < 3; ax++) shift[ax] = im[0] * SL[0][ax] + im[1] * SL[1][ax] + im[2] * SL[2][ax];
-        const pi = [cart64[3 * i], cart64[3 * i + 1], cart64[3 * i + 2]];
-        const pj = [cart64[3 * j], cart64[3 * j + 1], cart64[3 * j + 2]];
-        segs.push(...pi, pj[0] + shift[0], pj[1] + shift[1], pj[2] + shift[2]);
-        els.push(element[i], element[j]);
-        if (im[0] !== 0 || im[1] !== 0 || im[2] !== 0) {
-          segs.push(...pj, pi[0] - shift[0], pi[1] - shift[1], pi[2] - shift[2]);
-          els.push(element[j], element[i]);
-        }
-      }
-      nbonds = els.length / 2;
-      bondStart = new Float32Array(3 * nbonds);
-      bondEnd = new Float32Array(3 * nbonds);
+      const drawn = drawBondSegments(bonds, ncore, imageOf, imageShift, cart64, superLattice?.matrix ?? null);
+      nbonds = drawn.elementsOf.length;
+      bondStart = drawn.start;
+      bondEnd = drawn.end;
+      bondElements = new Uint16Array(2 * nbonds);
       for (let b = 0; b < nbonds; b++) {
-        bondStart.set(segs.slice(6 * b, 6 * b + 3), 3 * b);
-        bondEnd.set(segs.slice(6 * b + 3, 6 * b + 6), 3 * b);
+        bondElements[2 * b] = element[drawn.elementsOf[b][0]];
+        bondElements[2 * b + 1] = element[drawn.elementsOf[b][1]];
       }
-      bondElements = Uint16Array.from(els);
     }
     if (opt.polyhedra) {
       const polys = coordinationPolyhedra(superStructure, anionBonds(p, bonds, n), 4, polyhedronCentre(p, n));
@@ -243,4 +227,57 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
     supercell: [na, nb, nc],
     notes,
   };
+}
+
+/**
+ * Bond segments between the drawn atoms. Every drawn copy of an atom (the cell atom or a boundary
+ * image) looks up its bond partners at their periodic images: a partner that is drawn gets a full bond
+ * (each pair once); a partner that is not drawn gets a half-bond stub from the cell atom towards it,
+ * so every cell atom shows its whole coordination and no bond spans the cell.
+ */
+function drawBondSegments(
+  bonds: BondList, ncore: number, imageOf: number[], imageShift: number[], cart: Float64Array, superMatrix: Mat3 | null,
+): { start: Float32Array<ArrayBuffer>; end: Float32Array<ArrayBuffer>; elementsOf: [number, number][] } {
+  const key = (core: number, sx: number, sy: number, sz: number) => `${core},${sx},${sy},${sz}`;
+  // Drawn copies of each core atom: [instance, shift] pairs.
+  const copies: [number, number, number, number][][] = Array.from({ length: ncore }, (_, i) => [[i, 0, 0, 0]]);
+  const instanceAt = new Map<string, number>();
+  for (let i = 0; i < ncore; i++) instanceAt.set(key(i, 0, 0, 0), i);
+  for (let k = 0; k < imageOf.length; k++) {
+    const inst = ncore + k;
+    const [sx, sy, sz] = [imageShift[3 * k], imageShift[3 * k + 1], imageShift[3 * k + 2]];
+    copies[imageOf[k]].push([inst, sx, sy, sz]);
+    instanceAt.set(key(imageOf[k], sx, sy, sz), inst);
+  }
+  const shiftVector = (sx: number, sy: number, sz: number): [number, number, number] => {
+    if (!superMatrix) return [0, 0, 0];
+    return [0, 1, 2].map((ax) => sx * superMatrix[0][ax] + sy * superMatrix[1][ax] + sz * superMatrix[2][ax]) as [number, number, number];
+  };
+  const start: number[] = [];
+  const end: number[] = [];
+  const elementsOf: [number, number][] = [];
+  const at = (inst: number) => [cart[3 * inst], cart[3 * inst + 1], cart[3 * inst + 2]];
+  for (let b = 0; b < bonds.i.length; b++) {
+    const i = bonds.i[b];
+    const j = bonds.j[b];
+    const [ix, iy, iz] = [bonds.image[3 * b], bonds.image[3 * b + 1], bonds.image[3 * b + 2]];
+    // From every drawn copy of i to j's matching copy; from every copy of j back to i for stubs.
+    for (const [from, sx, sy, sz] of copies[i]) {
+      const partner = instanceAt.get(key(j, sx + ix, sy + iy, sz + iz));
+      if (partner !== undefined) {
+        start.push(...at(from)); end.push(...at(partner)); elementsOf.push([from, partner]);
+      } else if (from < ncore) {
+        const t = shiftVector(ix, iy, iz);
+        const p = at(from), q = at(j);
+        start.push(...p); end.push(...[0, 1, 2].map((ax) => (p[ax] + q[ax] + t[ax]) / 2)); elementsOf.push([from, from]);
+      }
+    }
+    for (const [from, sx, sy, sz] of copies[j]) {
+      if (from >= ncore || instanceAt.has(key(i, sx - ix, sy - iy, sz - iz))) continue;
+      const t = shiftVector(ix, iy, iz);
+      const p = at(from), q = at(i);
+      start.push(...p); end.push(...[0, 1, 2].map((ax) => (p[ax] + q[ax] - t[ax]) / 2)); elementsOf.push([from, from]);
+    }
+  }
+  return { start: new Float32Array(start), end: new Float32Array(end), elementsOf };
 }

@@ -36,20 +36,39 @@ describe('display pipeline', () => {
     for (let i = 0; i < d.natoms; i++) expect(d.site[i]).toBe(i % 8);
   });
 
-  it('draws six 2.82 Å bonds at every cell atom, across the boundaries too', () => {
+  it('draws six bonds at every cell atom, across the boundaries too: full to drawn atoms, half-bond stubs otherwise', () => {
     const d = buildDisplay(packStructure(rockSalt()), { boundaryImages: false, bonds: true, bondTolerance: 1.15 });
     expect(d.nbonds).toBeGreaterThan(0);
-    for (let b = 0; b < d.nbonds; b++) {
-      const len = Math.hypot(d.bondEnd[3 * b] - d.bondStart[3 * b], d.bondEnd[3 * b + 1] - d.bondStart[3 * b + 1], d.bondEnd[3 * b + 2] - d.bondStart[3 * b + 2]);
-      expect(len).toBeCloseTo(2.82, 4);
-    }
     const at = (buf: Float32Array, b: number, i: number) =>
       Math.hypot(buf[3 * b] - d.positions[3 * i], buf[3 * b + 1] - d.positions[3 * i + 1], buf[3 * b + 2] - d.positions[3 * i + 2]) < 1e-4;
+    for (let b = 0; b < d.nbonds; b++) {
+      const len = Math.hypot(d.bondEnd[3 * b] - d.bondStart[3 * b], d.bondEnd[3 * b + 1] - d.bondStart[3 * b + 1], d.bondEnd[3 * b + 2] - d.bondStart[3 * b + 2]);
+      const endsAtAtom = Array.from({ length: d.natoms }, (_, i) => at(d.bondEnd, b, i)).some(Boolean);
+      // A bond between two drawn atoms is 2.82 Å; a stub towards an atom that is not drawn is half of it.
+      expect(len).toBeCloseTo(endsAtAtom ? 2.82 : 1.41, 4);
+    }
     for (let i = 0; i < 8; i++) {
       let touching = 0;
       for (let b = 0; b < d.nbonds; b++) if (at(d.bondStart, b, i) || at(d.bondEnd, b, i)) touching++;
       expect(touching, `atom ${i}`).toBe(6);
     }
+  });
+
+  it('joins every pair of drawn atoms (boundary images included) that are 2.82 Å apart, once', () => {
+    const d = buildDisplay(packStructure(rockSalt()), { boundaryImages: true, bonds: true, bondTolerance: 1.15 });
+    // Brute force over the drawn positions: rock salt's 27 drawn atoms on the half-cell grid.
+    let pairs = 0;
+    for (let i = 0; i < d.natoms; i++) for (let j = i + 1; j < d.natoms; j++) {
+      const r = Math.hypot(d.positions[3 * i] - d.positions[3 * j], d.positions[3 * i + 1] - d.positions[3 * j + 1], d.positions[3 * i + 2] - d.positions[3 * j + 2]);
+      if (Math.abs(r - 2.82) < 1e-4) pairs++;
+    }
+    let full = 0;
+    for (let b = 0; b < d.nbonds; b++) {
+      const len = Math.hypot(d.bondEnd[3 * b] - d.bondStart[3 * b], d.bondEnd[3 * b + 1] - d.bondStart[3 * b + 1], d.bondEnd[3 * b + 2] - d.bondStart[3 * b + 2]);
+      if (Math.abs(len - 2.82) < 1e-4) full++;
+    }
+    expect(pairs).toBe(54); // 3 axes × 3 × 3 lines × 2 segments
+    expect(full).toBe(pairs);
   });
 
   it('builds MgO6 octahedra around the cation only (O is the anion)', () => {
