@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { analyzeSymmetry, standardizedCell } from '../../src/core/symmetry/analyze.ts';
+import { makeSupercell } from '../../src/core/structure/supercell.ts';
 import { corpusFileNames, readCorpusGolden } from '../shared.ts';
 
 const stripOxidation = (sp: string) => sp.replace(/[0-9.]*[+-]$/, '');
@@ -128,5 +129,42 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
     expect(conv.sites.length).toBe(8);
     expect(conv.lattice!.volume).toBeCloseTo(a ** 3, 8);
     expect(standardizedCell(s, 0.01, true)!.sites.length).toBe(2);
+  });
+
+  describe('supercells (reduced to the primitive cell before the search)', () => {
+    const unitCells = ['pmg-La4Fe4O12.cif', 'p2-POSCAR_LaH10', 'pmg-LiFePO4.cif'].map((file) => cases.find((c) => c.file === `${file}#0`)!);
+    for (const unit of unitCells) {
+      for (const size of [[2, 2, 2], [3, 1, 2]] as [number, number, number][]) {
+        it(`${unit.file} ×${size.join('×')}: same group, orbits and Wyckoff letters as the unit cell`, () => {
+          const sup = makeSupercell(unit.structure, size);
+          const u = analyzeSymmetry(unit.structure, 0.01)!;
+          const g = analyzeSymmetry(sup, 0.01)!;
+          expect(g.number).toBe(unit.expected!.number);
+          expect(g.nOperations).toBe(u.nOperations * size[0] * size[1] * size[2]);
+          // Source unit-cell site of every supercell site, by position modulo the unit cell.
+          const source = sup.sites.map((site) => {
+            const f = unit.structure.lattice!.cartToFrac(site.xyz);
+            return unit.structure.sites.findIndex((us) => us.frac!.every((x, k) => { const d = f[k] - x; return Math.abs(d - Math.round(d)) < 1e-6; }));
+          });
+          expect(source.every((k) => k >= 0)).toBe(true);
+          sup.sites.forEach((_, i) => expect(g.wyckoffs[i]).toBe(u.wyckoffs[source[i]]));
+          // Two supercell sites share an orbit exactly when their source sites do.
+          const orbitOf = (i: number) => u.orbits[source[i]];
+          for (let i = 0; i < sup.sites.length; i += 7) for (let j = 0; j < sup.sites.length; j += 5) {
+            expect(g.orbits[i] === g.orbits[j]).toBe(orbitOf(i) === orbitOf(j));
+          }
+        });
+      }
+    }
+
+    it('analyses a 2560-site perovskite supercell (moyo alone needed ~96 s) as Pm-3m', () => {
+      const a = 4.617;
+      const lattice = new Lattice([[a, 0, 0], [0, a, 0], [0, 0, a]]);
+      const site = (el: string, f: [number, number, number]) => ({ species: { [el]: 1 }, frac: f, xyz: lattice.fracToCart(f) });
+      const unit: Structure = { name: 'CsCaH3', lattice, sites: [site('Ca', [0, 0, 0]), site('Cs', [0.5, 0.5, 0.5]), site('H', [0.5, 0, 0]), site('H', [0, 0.5, 0]), site('H', [0, 0, 0.5])] };
+      const g = analyzeSymmetry(makeSupercell(unit, [8, 8, 8]), 0.01)!;
+      expect(g.number).toBe(221);
+      expect(new Set(g.orbits).size).toBe(3);
+    });
   });
 });

@@ -8,6 +8,10 @@ import type { Mat3, Vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import type { Site, SpeciesMap, Structure } from '../structure/structure.ts';
 import { moyo } from './moyo.ts';
+import { type PrimitiveReduction, findPrimitive } from './primitive.ts';
+
+/** Cells with more sites than this are reduced to their primitive cell before moyo sees them. */
+const PRIMITIVE_FIRST_SITES = 64;
 
 export interface SymmetryInfo {
   number: number;
@@ -58,11 +62,24 @@ function toMoyoCell(s: Structure): TypedCell {
   return { cell: { lattice: { basis }, positions, numbers }, speciesOfType };
 }
 
-function runMoyo(s: Structure, symprec: number): { dataset: MoyoDataset; speciesOfType: SpeciesMap[] } | null {
+interface MoyoRun {
+  dataset: MoyoDataset;
+  speciesOfType: SpeciesMap[];
+  /** Set when moyo analysed the primitive cell rather than the input cell. */
+  reduction: PrimitiveReduction | null;
+}
+
+function runMoyo(s: Structure, symprec: number): MoyoRun | null {
   if (!s.lattice || s.sites.length === 0) return null;
   const { cell, speciesOfType } = toMoyoCell(s);
+  const reduction = cell.positions.length > PRIMITIVE_FIRST_SITES
+    ? findPrimitive(s.lattice.matrix, cell.positions, cell.numbers, symprec)
+    : null;
+  const input: MoyoCell = reduction
+    ? { lattice: { basis: reduction.matrix.flat() as MoyoCell['lattice']['basis'] }, positions: reduction.frac, numbers: reduction.types }
+    : cell;
   try {
-    return { dataset: moyo().analyze_cell(JSON.stringify(cell), symprec, 'Spglib'), speciesOfType };
+    return { dataset: moyo().analyze_cell(JSON.stringify(input), symprec, 'Spglib'), speciesOfType, reduction };
   } catch {
     // moyo throws strings such as "moyo error: PrimitiveSymmetrySearchError" (e.g. overlapping atoms).
     return null;
@@ -86,15 +103,27 @@ export function analyzeSymmetry(s: Structure, symprec = 0.01): SymmetryInfo | nu
   if (!run) return null;
   const d = run.dataset;
   const { symbol, crystalSystem } = spaceGroupSymbol(d.number);
+  let { wyckoffs, orbits } = d;
+  let nOperations = d.operations.length;
+  const r = run.reduction;
+  if (r) {
+    // Back to the input sites: each takes its primitive site's letter; an orbit is represented by its
+    // lowest input index, as spglib's equivalent_atoms is.
+    const firstInput = new Map<number, number>();
+    for (let i = r.siteMap.length - 1; i >= 0; i--) firstInput.set(d.orbits[r.siteMap[i]], i);
+    wyckoffs = Array.from(r.siteMap, (p) => d.wyckoffs[p]);
+    orbits = Array.from(r.siteMap, (p) => firstInput.get(d.orbits[p])!);
+    nOperations *= r.translations;
+  }
   return {
     number: d.number,
     symbol,
     hallNumber: d.hall_number,
     hallSymbol: moyo().hall_symbol_entry(d.hall_number).hall_symbol,
     crystalSystem,
-    wyckoffs: d.wyckoffs,
-    orbits: d.orbits,
-    nOperations: d.operations.length,
+    wyckoffs,
+    orbits,
+    nOperations,
     symprec,
   };
 }
