@@ -1,7 +1,7 @@
 /** The io worker's interface, shared by the worker and its client (types only). */
 import type { FormatId } from '../src/core/io/types.ts';
 import type { PackedStructure } from '../src/core/structure/packed.ts';
-import type { DisplayData, DisplayOptions } from './display.ts';
+import type { DisplayData, DisplayOptions } from '../src/core/analysis/display-scene.ts';
 
 export type ParsedFile =
   | { ok: true; format: FormatId; warnings: string[]; structures: PackedStructure[] }

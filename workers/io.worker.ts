@@ -5,7 +5,7 @@ import { packStructure, packedTransferables, type PackedStructure, unpackStructu
 import { formula, reducedFormula } from '../src/core/structure/composition.ts';
 import { analyzeSymmetry } from '../src/core/symmetry/analyze.ts';
 import { initMoyo } from '../src/core/symmetry/moyo.ts';
-import { buildDisplay, displayTransferables, type DisplayOptions } from './display.ts';
+import { buildDisplay, displayTransferables, type DisplayOptions } from '../src/core/analysis/display-scene.ts';
 import type { IoWorkerApi, ParsedFile, StructureSummary } from './io-api.ts';
 
 type Progress = ((stage: string) => void) | undefined;

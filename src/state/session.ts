@@ -6,7 +6,7 @@ import { del, get, set } from 'idb-keyval';
 import { create } from 'zustand';
 import type { PackedStructure } from '../core/structure/packed.ts';
 import { syntheticFcc } from '../core/structure/packed.ts';
-import { buildDisplay, type DisplayData, type DisplayOptions } from '../../workers/display.ts';
+import { buildDisplay, type DisplayData, type DisplayOptions } from '../core/analysis/display-scene.ts';
 import type { ParsedFile, StructureSummary } from '../../workers/io-api.ts';
 import { CancelledError, IoClient, progressCallback } from './io-client.ts';
 import { DEFAULT_SETTINGS, sanitizeSettings, type ViewSettings } from './settings.ts';

@@ -6,7 +6,7 @@ import { Canvas, useFrame, useThree } from '@react-three/fiber';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import type { DisplayData } from '../../workers/display.ts';
+import type { DisplayData } from '../core/analysis/display-scene.ts';
 import type { ViewSettings } from '../state/settings.ts';
 import { covalentRadius, elementColor, type Rgb } from './colors.ts';
 import { PERSPECTIVE_FOV, fitOrthographic, frameStats, registerViewer, resetView } from './controller.ts';

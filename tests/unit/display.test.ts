@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
 import { packStructure } from '../../src/core/structure/packed.ts';
-import { buildDisplay } from '../../workers/display.ts';
+import { buildDisplay } from '../../src/core/analysis/display-scene.ts';
 
 /** Conventional rock salt: Na on the FCC lattice, Cl shifted by (½,0,0); a = 5.64 Å, Na–Cl = 2.82 Å. */
 function rockSalt(cation = 'Na', anion = 'Cl', a = 5.64): Structure {

@@ -3,12 +3,12 @@
  * scenes): wrap into the cell → supercell n×m×k → boundary images → bonds → polyhedra, all as flat
  * typed arrays the viewer uploads as instance buffers. Pure; unit-testable in Node.
  */
-import { type BondList, computeBonds, coordinationPolyhedra } from '../src/core/structure/bonds.ts';
-import { elementBySymbol } from '../src/core/structure/elements.ts';
-import type { Mat3 } from '../src/core/math/mat3.ts';
-import { Lattice } from '../src/core/structure/lattice.ts';
-import { type PackedStructure, latticeOf } from '../src/core/structure/packed.ts';
-import type { Site, Structure } from '../src/core/structure/structure.ts';
+import { type BondList, computeBonds, coordinationPolyhedra } from '../structure/bonds.ts';
+import { elementBySymbol } from '../structure/elements.ts';
+import type { Mat3 } from '../math/mat3.ts';
+import { Lattice } from '../structure/lattice.ts';
+import { type PackedStructure, latticeOf } from '../structure/packed.ts';
+import type { Site, Structure } from '../structure/structure.ts';
 
 export interface DisplayOptions {
   supercell: [number, number, number];
