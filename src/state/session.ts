@@ -70,10 +70,11 @@ const displayOptions = (s: ViewSettings, synthetic: boolean): Partial<DisplayOpt
   boundaryImages: s.boundaryImages && !synthetic,
   bonds: s.showBonds,
   bondTolerance: s.bondTolerance,
+  bondCutoffs: s.bondCutoffs,
   polyhedra: s.showPolyhedra,
 });
 
-const displayKeys: (keyof ViewSettings)[] = ['supercellA', 'supercellB', 'supercellC', 'boundaryImages', 'showBonds', 'bondTolerance', 'showPolyhedra'];
+const displayKeys: (keyof ViewSettings)[] = ['supercellA', 'supercellB', 'supercellC', 'boundaryImages', 'showBonds', 'bondTolerance', 'bondCutoffs', 'showPolyhedra'];
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

@@ -11,6 +11,7 @@ export interface ViewSettings {
   showBonds: boolean;
   bondRadius: number;
   bondTolerance: number;
+  bondCutoffs: string;
   showCell: boolean;
   boundaryImages: boolean;
   supercellA: number;
@@ -24,7 +25,8 @@ export interface ViewSettings {
 type SettingSpec =
   | { key: keyof ViewSettings; label: string; description: string; kind: 'boolean'; default: boolean }
   | { key: keyof ViewSettings; label: string; description: string; kind: 'number'; default: number; min: number; max: number; step: number }
-  | { key: keyof ViewSettings; label: string; description: string; kind: 'choice'; default: string; choices: { value: string; label: string }[] };
+  | { key: keyof ViewSettings; label: string; description: string; kind: 'choice'; default: string; choices: { value: string; label: string }[] }
+  | { key: keyof ViewSettings; label: string; description: string; kind: 'text'; default: string; placeholder: string; maxLength: number };
 
 export const SETTINGS_SCHEMA: SettingSpec[] = [
   { key: 'style', label: 'Style', description: 'Ball-and-stick (small spheres, bonds) or space-filling (covalent-radius spheres).', kind: 'choice', default: 'ball-and-stick',
@@ -35,6 +37,7 @@ export const SETTINGS_SCHEMA: SettingSpec[] = [
   { key: 'showBonds', label: 'Bonds', description: 'Bonds where the distance is below the sum of covalent radii times the tolerance.', kind: 'boolean', default: true },
   { key: 'bondRadius', label: 'Bond radius (Å)', description: 'Drawn bond thickness.', kind: 'number', default: 0.12, min: 0.03, max: 0.4, step: 0.01 },
   { key: 'bondTolerance', label: 'Bond tolerance (×)', description: 'A bond is drawn when the distance is below this multiple of the sum of covalent radii.', kind: 'number', default: 1.15, min: 0.5, max: 2, step: 0.05 },
+  { key: 'bondCutoffs', label: 'Pair cutoffs', description: 'Maximum bond length per element pair in Å, e.g. "Mg-H 2.1, Cs-H 0" (0 removes the pair); overrides the tolerance rule.', kind: 'text', default: '', placeholder: 'Mg-H 2.1, Cs-H 0', maxLength: 500 },
   { key: 'showCell', label: 'Unit cell', description: 'Cell box with a, b, c labels.', kind: 'boolean', default: true },
   { key: 'boundaryImages', label: 'Boundary atoms', description: 'Repeat atoms on cell faces, edges and corners on the opposite side.', kind: 'boolean', default: true },
   { key: 'supercellA', label: 'Supercell n (a)', description: 'Repeats along a.', kind: 'number', default: 1, min: 1, max: 20, step: 1 },
@@ -58,6 +61,7 @@ export function sanitizeSettings(raw: unknown): ViewSettings {
     if (spec.kind === 'number' && typeof v === 'number' && Number.isFinite(v)) {
       (out as unknown as Record<string, unknown>)[spec.key] = Math.min(spec.max, Math.max(spec.min, v));
     }
+    if (spec.kind === 'text' && typeof v === 'string') (out as unknown as Record<string, unknown>)[spec.key] = v.slice(0, spec.maxLength);
     if (spec.kind === 'choice' && spec.choices.some((c) => c.value === v)) (out as unknown as Record<string, unknown>)[spec.key] = v;
   }
   return out;

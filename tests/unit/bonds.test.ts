@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Mat3, inverse } from '../../src/core/math/mat3.ts';
-import { computeBonds, convexHullFaces, isMetal, coordination, coordinationNumbers, coordinationPolyhedra } from '../../src/core/structure/bonds.ts';
+import { computeBonds, convexHullFaces, isMetal, parseBondCutoffs, coordination, coordinationNumbers, coordinationPolyhedra } from '../../src/core/structure/bonds.ts';
 import { elementBySymbol } from '../../src/core/structure/elements.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { majorSpecies, makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
@@ -243,5 +243,29 @@ describe('metal–metal contacts', () => {
     const l = Lattice.cubic(fe);
     const bcc: Structure = { name: 'Fe', lattice: l, sites: [{ species: { Fe: 1 }, frac: [0, 0, 0], xyz: [0, 0, 0] }, { species: { Fe: 1 }, frac: [0.5, 0.5, 0.5], xyz: l.fracToCart([0.5, 0.5, 0.5]) }] };
     expect(Array.from(coordinationNumbers(2, computeBonds(bcc)))).toEqual([14, 14]);
+  });
+});
+
+describe('parseBondCutoffs (the lab\'s "Pair cutoffs" field)', () => {
+  it('reads pairs with spaces, "=" or ":" and several separators', () => {
+    expect(parseBondCutoffs('Mg-H 2.1, Cs-Ca 0')).toEqual({ 'Mg-H': 2.1, 'Cs-Ca': 0 });
+    expect(parseBondCutoffs(' Mg-H=2.1 ; O-Si:1.7 Å\n')).toEqual({ 'Mg-H': 2.1, 'O-Si': 1.7 });
+    expect(parseBondCutoffs('')).toEqual({});
+  });
+  it('rejects malformed entries and unknown elements with one sentence', () => {
+    expect(() => parseBondCutoffs('Mg-H')).toThrow(/should look like "Mg-H 2.1"/);
+    expect(() => parseBondCutoffs('Mg H 2')).toThrow(/should look like/);
+    expect(() => parseBondCutoffs('Qq-H 2')).toThrow(/two elements/);
+  });
+  it('changes the bonds: Ca–H off in CsCaH3 leaves no bonds at all', () => {
+    const a = 4.617;
+    const lattice = Lattice.cubic(a);
+    const site = (el: string, f: [number, number, number]) => ({ species: { [el]: 1 }, frac: f, xyz: lattice.fracToCart(f) });
+    const s: Structure = { name: 'CsCaH3', lattice, sites: [site('Ca', [0, 0, 0]), site('Cs', [0.5, 0.5, 0.5]), site('H', [0.5, 0, 0])] };
+    expect(computeBonds(s, { overrides: parseBondCutoffs('Ca-H 0') }).i.length).toBe(0);
+    // Cs–H is a/√2 = 3.26 Å: a 3.3 Å cutoff bonds it.
+    const b = computeBonds(s, { overrides: parseBondCutoffs('Ca-H 0, Cs-H 3.3') });
+    expect(Array.from(b.length).every((d) => Math.abs(d - a / Math.SQRT2) < 1e-9)).toBe(true);
+    expect(b.i.length).toBeGreaterThan(0);
   });
 });

@@ -3,7 +3,7 @@
  * scenes): wrap into the cell → supercell n×m×k → boundary images → bonds → polyhedra, all as flat
  * typed arrays the viewer uploads as instance buffers. Pure; unit-testable in Node.
  */
-import { type BondList, computeBonds, coordinationPolyhedra } from '../structure/bonds.ts';
+import { type BondList, computeBonds, coordinationPolyhedra, parseBondCutoffs } from '../structure/bonds.ts';
 import { elementBySymbol } from '../structure/elements.ts';
 import type { Mat3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
@@ -17,13 +17,15 @@ export interface DisplayOptions {
   bonds: boolean;
   /** Multiplier on the sum of covalent radii (bonds.ts convention). */
   bondTolerance: number;
+  /** Per-pair cutoffs as text (`Mg-H 2.1, Cs-Ca 0`), see parseBondCutoffs. */
+  bondCutoffs: string;
   polyhedra: boolean;
   /** Above this many drawn atoms, bonds and polyhedra are skipped (they cost more than the atoms). */
   maxBondedAtoms: number;
 }
 
 export const DEFAULT_DISPLAY_OPTIONS: DisplayOptions = {
-  supercell: [1, 1, 1], boundaryImages: true, bonds: true, bondTolerance: 1.15, polyhedra: false, maxBondedAtoms: 50_000,
+  supercell: [1, 1, 1], boundaryImages: true, bonds: true, bondTolerance: 1.15, bondCutoffs: '', polyhedra: false, maxBondedAtoms: 50_000,
 };
 
 export interface DisplayData {
@@ -191,7 +193,7 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
         : { species, xyz };
     }
     const superStructure: Structure = { name: p.name, lattice: superLattice, sites };
-    const bonds = computeBonds(superStructure, { tolerance: opt.bondTolerance });
+    const bonds = computeBonds(superStructure, { tolerance: opt.bondTolerance, overrides: parseBondCutoffs(opt.bondCutoffs) });
     const count = bonds.i.length;
     if (opt.bonds) {
       const drawn = drawBondSegments(bonds, ncore, imageOf, imageShift, cart64, superLattice?.matrix ?? null);

@@ -57,6 +57,21 @@ function parseOverrides(overrides: Record<string, number> | undefined): Map<stri
   return map;
 }
 
+/**
+ * Per-pair cutoffs written as text, e.g. `"Mg-H 2.1, Cs-Ca 0"` or `"Mg-H=2.1; Cs-Ca=0"` (Å; 0 removes
+ * the pair) → the `overrides` of BondOptions. Throws one clear sentence for a malformed entry.
+ */
+export function parseBondCutoffs(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const entry of text.split(/[,;\n]+/).map((e) => e.trim()).filter(Boolean)) {
+    const m = /^([A-Za-z]{1,3})\s*-\s*([A-Za-z]{1,3})\s*[=:\s]\s*([0-9]*\.?[0-9]+)\s*(?:Å|A)?$/.exec(entry);
+    if (!m) throw new Error(`bond cutoff "${entry}" should look like "Mg-H 2.1" (two elements and a length in Å)`);
+    out[`${m[1]}-${m[2]}`] = Number(m[3]);
+  }
+  parseOverrides(out); // validates the element symbols and lengths
+  return out;
+}
+
 export function computeBonds(s: Structure, options: BondOptions = {}): BondList {
   const tolerance = options.tolerance ?? DEFAULT_BOND_TOLERANCE;
   const minDistance = options.minDistance ?? DEFAULT_MIN_BOND_DISTANCE;

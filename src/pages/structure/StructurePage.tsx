@@ -166,6 +166,17 @@ function SettingsPanel({ settings }: { settings: ViewSettings }) {
             </label>
           );
         }
+        if (spec.kind === 'text') {
+          // Committed on Enter or when the field loses focus, not on every keystroke.
+          return (
+            <label key={`${spec.key}:${value as string}`} title={spec.description}>
+              {spec.label}
+              <input id={id} data-testid={id} type="text" defaultValue={value as string} placeholder={spec.placeholder} maxLength={spec.maxLength}
+                onBlur={(e) => { if (e.target.value !== value) setSetting(spec.key, e.target.value as never); }}
+                onKeyDown={(e) => { if (e.key === 'Enter') (e.target as HTMLInputElement).blur(); }} />
+            </label>
+          );
+        }
         return (
           <label key={spec.key} title={spec.description}>
             {spec.label}
