@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run bench`: the core benchmarks (Node), then the rendering benchmark (headless Chromium).
-import { spawnSync } from 'node:child_process';
+// `npm run bench`: core benchmarks in Node, then the rendering benchmark in headless Chromium
+// against a `vite preview` of a fresh build. Every figure is a median; see each script's header.
+import { spawn, spawnSync } from 'node:child_process';
 
 const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { stdio: 'inherit' });
@@ -10,4 +11,19 @@ const run = (cmd, args) => {
 run('npx', ['tsx', 'bench/core.bench.ts']);
 run('npx', ['tsx', 'bench/neighbors.bench.ts']);
 run('npx', ['vite', 'build', '--logLevel', 'warn']);
-run('node', ['bench/render/run.mjs']);
+
+const port = 4179;
+const url = `http://127.0.0.1:${port}/`;
+const preview = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1', '--bypass-lock'], { stdio: 'ignore' });
+try {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try { if ((await fetch(url)).ok) break; } catch { /* not up yet */ }
+    if (Date.now() > deadline) throw new Error(`vite preview did not answer on ${url}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const r = spawnSync('node', ['bench/render/run.mjs', '--url', url, ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exitCode = r.status ?? 1;
+} finally {
+  preview.kill('SIGTERM');
+}
