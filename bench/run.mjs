@@ -14,7 +14,7 @@ run('npx', ['vite', 'build', '--logLevel', 'warn']);
 
 const port = 4179;
 const url = `http://127.0.0.1:${port}/`;
-const preview = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1', '--bypass-lock'], { stdio: 'ignore' });
+const preview = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore' });
 try {
   const deadline = Date.now() + 30_000;
   for (;;) {

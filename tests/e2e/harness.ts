@@ -27,8 +27,7 @@ export interface Preview {
 export async function startPreview(): Promise<Preview> {
   const port = await freePort();
   const vite = join(REPO_ROOT, 'node_modules', '.bin', 'vite');
-  // --bypass-lock: Vite 8 refuses a second preview of the same project (another engineer's, a benchmark's).
-  const child: ChildProcess = spawn(vite, ['preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1', '--bypass-lock'], {
+  const child: ChildProcess = spawn(vite, ['preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
     cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
