@@ -16,6 +16,22 @@ function rockSalt(cation = 'Na', anion = 'Cl', a = 5.64): Structure {
 }
 
 describe('display pipeline', () => {
+  it('gives atoms written just below 1 or 0 their boundary copies (0.99999 and -0.00001 lie on the face)', () => {
+    const L = Lattice.cubic(4);
+    for (const x of [0.99999, -0.00001]) {
+      const s: Structure = { name: 'x', lattice: L, sites: [makeSiteFromFrac(L, [x, 0.5, 0.5], { Cu: 1 })] };
+      const d = buildDisplay(packStructure(s), { bonds: false });
+      expect(d.natoms, `x = ${x}`).toBe(2);
+      const xs = [d.positions[0], d.positions[3]].sort((a, b) => a - b);
+      expect(xs[0]).toBeCloseTo(0, 3);
+      expect(xs[1]).toBeCloseTo(4, 3);
+    }
+  });
+
+  it('refuses scenes beyond the drawn-atom limit with a sentence instead of exhausting memory', () => {
+    expect(() => buildDisplay(packStructure(rockSalt()), { supercell: [90, 90, 90], bonds: false })).toThrow(/limit is 4,000,000/);
+  });
+
   it('adds boundary images: rock salt fills the 3×3×3 half-cell grid (27 atoms)', () => {
     const d = buildDisplay(packStructure(rockSalt()), { bonds: false });
     expect(d.natoms).toBe(27);

@@ -5,7 +5,7 @@
  */
 import { type BondList, computeBonds, coordinationPolyhedra, parseBondCutoffs } from '../structure/bonds.ts';
 import { elementBySymbol } from '../structure/elements.ts';
-import type { Mat3 } from '../math/mat3.ts';
+import { type Mat3, wrapFrac } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type PackedStructure, latticeOf } from '../structure/packed.ts';
 import type { Site, Structure } from '../structure/structure.ts';
@@ -56,10 +56,11 @@ export interface DisplayData {
 }
 
 const EPS = 1e-4;
-const wrap = (x: number): number => {
-  const w = x - Math.floor(x);
-  return w >= 1 - 1e-10 ? 0 : w;
-};
+/** Atoms within EPS of a face count as on it (0.99999 → 0), so they get their boundary copies. */
+const wrap = (x: number): number => wrapFrac(x, EPS);
+
+/** More drawn atoms than this would need gigabytes of buffers: refused with a message instead. */
+export const MAX_DRAWN_ATOMS = 4_000_000;
 
 export function displayTransferables(d: DisplayData): ArrayBuffer[] {
   return [d.positions, d.element, d.site, d.cellOffset, d.bondStart, d.bondEnd, d.bondElements, d.polyTriangles, d.polyElement]
@@ -108,6 +109,9 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
   const [na, nb, nc] = lattice ? opt.supercell.map((v) => Math.max(1, Math.floor(v))) as [number, number, number] : [1, 1, 1];
   const ncells = na * nb * nc;
   const ncore = n * ncells;
+  if (ncore > MAX_DRAWN_ATOMS) {
+    throw new Error(`a ${na}×${nb}×${nc} supercell of ${n.toLocaleString('en')} atoms would draw ${ncore.toLocaleString('en')} atoms; the limit is ${MAX_DRAWN_ATOMS.toLocaleString('en')}, so choose a smaller supercell`);
+  }
   const M = lattice?.matrix;
 
   // Fractional coordinates of the supercell atoms in units of the unit cell (cell t, site s → t*n + s).
