@@ -322,6 +322,14 @@ _space_group_symop_ssg_operation_algebraic
     const notNumber = parseError(cif(atoms('Na1 0.1 abc 0\n')));
     expect(notNumber.message).toMatch(/'abc' is not a number/);
     expect(notNumber.line).toBe(13);
+    const overflow = parseError(cif(atoms('Na1 0.1 1e400 0\n')));
+    expect(overflow.message).toBe("atom Na1: fractional coordinate '1e400' is too large to represent");
+    expect(overflow.line).toBe(13);
+    const bigOcc = parseError(cif(atoms('Na1 0.1 0.2 0 1e400\n', '_atom_site_occupancy\n')));
+    expect(bigOcc.message).toMatch(/occupancy '1e400' is too large to represent/);
+    const bigCell = parseError(`data_a\n_cell_length_a 5\n_cell_length_b 1e400\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n${atoms('Na1 0 0 0\n')}`);
+    expect(bigCell.message).toBe("block a: _cell_length_b '1e400' is too large to represent");
+    expect(bigCell.line).toBe(3);
     expect(parseError('').message).toMatch(/empty/);
     expect(parseError('just some text\n').message).toMatch(/before any data_ block|no data_ block/);
     expect(parseError('data_a\n_journal_year 2001\n').message).toMatch(/no data block has atom sites/);

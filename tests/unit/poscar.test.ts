@@ -166,6 +166,19 @@ describe('POSCAR reader errors carry the line', () => {
     const text = 'sd\n1\n3 0 0\n0 3 0\n0 0 3\nSi\n1\nSelective dynamics\nDirect\n0 0 0 T X T\n';
     expect(parseError(text).line).toBe(10);
   });
+  it('numbers that overflow a double (1e400) are rejected with their line', () => {
+    const coordinate = parseError(NACL.replace('0.5 0.5 0.5\n', '0.5 1e400 0.5\n'));
+    expect(coordinate.line).toBe(10);
+    expect(coordinate.message).toBe('The value "1e400" is too large to represent (atom position).');
+    expect(parseError(NACL.replace('5.64', '1e400')).line).toBe(2);
+    expect(parseError(NACL.replace('0.5 0 0.5', '0.5 0 -1d400')).line).toBe(4);
+    // Finite numbers whose product with the scale factor overflows.
+    const scaled = parseError(NACL.replace('5.64', '1e300').replace('0.5 0 0.5', '0.5 0 1e300'));
+    expect(scaled.line).toBe(3);
+    expect(scaled.message).toMatch(/too large to represent/);
+    const velocity = parseError(`${NACL}\n0.1 0.2 0.3\n0.1 1e400 0.3\n`);
+    expect(velocity.line).toBe(13);
+  });
   it('a singular lattice', () => expect(parseError(NACL.replace('0.5 0.5 0\n', '0.5 0.5 1\n')).message).toMatch(/linearly dependent/));
 });
 

@@ -85,6 +85,24 @@ describe('pymatgen JSON reader', () => {
       .toMatch(/site 1 has no coordinates/);
     expect(errorOf(() => parsePymatgenJson('[]')).message).toMatch(/no structures/);
   });
+
+  it('rejects numbers that overflow a double (1e400) and names their line', () => {
+    const coordinate = errorOf(() => parsePymatgenJson('{"@class": "Molecule", "sites": [\n{"species": [{"element": "H", "occu": 1}], "xyz": [0, 0, 0]},\n{"species": [{"element": "H", "occu": 1}], "xyz": [0, 1e400, 0]}\n]}'));
+    expect(coordinate.message).toBe('The structure, site 2: "xyz" holds a value too large to represent.');
+    expect(coordinate.line).toBe(3);
+    // The fractional abc is not silently replaced by xyz when it overflows.
+    const abc = { ...STRUCTURE_DICT, sites: [{ ...STRUCTURE_DICT.sites[1], abc: [0.5, 'BIG', 0.5] }] };
+    const abcError = errorOf(() => parsePymatgenJson(JSON.stringify(abc).replace('"BIG"', '-1e400')));
+    expect(abcError.message).toMatch(/site 1: "abc" holds a value too large to represent/);
+    expect(abcError.line).toBe(1);
+    const bigCell = { ...STRUCTURE_DICT, lattice: { ...STRUCTURE_DICT.lattice, matrix: [[0, 2, 'BIG'], [2, 0, 2], [2, 2, 0]] } };
+    const lattice = JSON.stringify(bigCell, null, 1).replace('"BIG"', '1e400');
+    const latticeError = errorOf(() => parsePymatgenJson(lattice));
+    expect(latticeError.message).toMatch(/"lattice.matrix" holds a value too large to represent/);
+    expect(latticeError.line).toBe(lattice.split('\n').findIndex((l) => l.includes('1e400')) + 1);
+    const occu = errorOf(() => parsePymatgenJson('{"@class": "Molecule", "sites": [{"species": [{"element": "H", "occu": 1e999}], "xyz": [0, 0, 0]}]}'));
+    expect(occu.message).toMatch(/occupancy of H is too large to represent/);
+  });
 });
 
 describe('pymatgen JSON writer', () => {

@@ -88,6 +88,37 @@ describe('parseStructureFile', () => {
   });
 });
 
+describe('numbers that overflow (1e400) are rejected, never passed on as Infinity', () => {
+  // Hand-made files: one value of each format replaced by 1e400, which no double can hold.
+  const cases: [string, string, string, number | undefined][] = [
+    ['POSCAR coordinate', 'POSCAR', POSCAR.replace('0.5 0.5 0.5\n', '0.5 1e400 0.5\n'), 10],
+    ['POSCAR lattice', 'POSCAR', POSCAR.replace('0 0.5 0.5\n', '0 1e400 0.5\n'), 3],
+    ['XYZ coordinate', 'a.xyz', XYZ.replace('O 0 0 1.13', 'O 0 0 1e400'), 4],
+    ['extxyz lattice', 'a.extxyz', EXTXYZ.replace('Lattice="3 0', 'Lattice="1e400 0'), 2],
+    ['extxyz coordinate', 'a.extxyz', EXTXYZ.replace('Cu 0 0 0', 'Cu 0 -1e400 0'), 3],
+    ['CIF coordinate', 'a.cif', CIF.replace('Cu1 0 0 0', 'Cu1 0 0 1e400'), 13],
+    ['CIF cell length', 'a.cif', CIF.replace('_cell_length_b 3', '_cell_length_b 1e400'), 3],
+    ['JSON coordinate', 'a.json', JSON_DICT.replace('"xyz": [0, 0, 0]', '"xyz": [0, 1e400, 0]'), 1],
+  ];
+  for (const [what, name, text, line] of cases) {
+    it(what, () => {
+      const r = parseStructureFile(text, name);
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.error).toMatch(/too large to represent/);
+        expect(r.line).toBe(line);
+      }
+    });
+  }
+
+  it('the registry rejects a structure whose coordinates overflow only after reading (safety net)', () => {
+    // Every number is finite, but Cartesian 1e300 Å times the scale factor 1e10 is not.
+    const text = 'big\n1e10\n1e-9 0 0\n0 1e-9 0\n0 0 1e-9\nCu\n2\nCartesian\n0 0 0\n1e300 0 0\n';
+    const r = parseStructureFile(text, 'POSCAR');
+    expect(r).toEqual({ ok: false, format: 'poscar', error: 'The structure "big", site 2: a coordinate is not a finite number.' });
+  });
+});
+
 describe('writing', () => {
   const lattice = new Lattice([[3, 0, 0], [0, 3, 0], [0, 0, 3]]);
   const s: Structure = { name: 'Cu', lattice, sites: [makeSiteFromFrac(lattice, [0, 0, 0], { Cu: 1 })] };

@@ -35,6 +35,14 @@ describe('plain XYZ reader', () => {
     expect(warnings.length).toBe(1); // the D exponent
   });
 
+  it('rejects coordinates that overflow a double (1e400, 1d400, 1*^400) with their line', () => {
+    for (const big of ['1e400', '-1D400', '1*^400']) {
+      const e = errorOf(() => parseXyz(`2\nc\nC 0 0 0\nC 1 ${big} 0\n`));
+      expect(e.line).toBe(4);
+      expect(e.message).toBe(`The value "${big}" is too large to represent (coordinate).`);
+    }
+  });
+
   it('accepts an empty comment line and a zero-atom frame', () => {
     const { structures } = parseXyz('0\n\n1\n\nC 0 0 0\n');
     expect(structures.map((s) => s.sites.length)).toEqual([0, 1]);

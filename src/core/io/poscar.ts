@@ -41,7 +41,9 @@ class LineReader {
       this.warnedD = true;
       token = token.replace(/[dD]/, 'e');
     }
-    return Number(token);
+    const value = Number(token);
+    if (!Number.isFinite(value)) throw new ParseError(`The value "${token}" is too large to represent (${what}).`, n);
+    return value;
   }
 
   /** The first `count` numbers of line `n`; extra tokens are left to the caller. */
@@ -98,6 +100,9 @@ export function parsePoscar(text: string): ParseOutput {
     factor = [s, s, s];
   } else factor = [scales[0], scales[0], scales[0]];
   const matrix = raw.map((v) => [v[0] * factor[0], v[1] * factor[1], v[2] * factor[2]]) as Mat3;
+  if (matrix.some((v) => v.some((x) => !Number.isFinite(x)))) {
+    throw new ParseError('The scaled lattice vectors (lines 3-5) are too large to represent.', 3);
+  }
   if (Math.abs(det(matrix)) < 1e-12) throw new ParseError('The lattice vectors (lines 3-5) are linearly dependent.', 3);
   const lattice = new Lattice(matrix);
 
@@ -242,7 +247,9 @@ function readVelocities(r: LineReader, after: number, nsites: number, sites: Sit
       }
       return;
     }
-    velocities.push(tokens.slice(0, 3).map((t) => Number(t.replace(/[dD]/, 'e'))) as Vec3);
+    const velocity = tokens.slice(0, 3).map((t) => Number(t.replace(/[dD]/, 'e'))) as Vec3;
+    if (!velocity.every(Number.isFinite)) throw new ParseError('A velocity component is too large to represent.', n);
+    velocities.push(velocity);
   }
   sites.forEach((site, i) => { site.properties = { ...site.properties, velocities: velocities[i] }; });
 }

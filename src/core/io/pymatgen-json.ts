@@ -17,6 +17,24 @@ function isVec3(v: unknown): v is Vec3 {
   return Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number' && Number.isFinite(x));
 }
 
+/** Three numbers, at least one of them ±Infinity (a literal such as 1e400 that JSON.parse overflowed). */
+const isOverflowedVec3 = (v: unknown): boolean =>
+  Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number') && !v.every((x) => Number.isFinite(x));
+
+/**
+ * The 1-based line of the number literal that overflowed to ±Infinity, when all such literals of the
+ * (valid) JSON text sit on one line; undefined otherwise, since the parsed value no longer says which.
+ */
+function overflowLine(text: string): number | undefined {
+  const lines = new Set<number>();
+  const token = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+  for (let m = token.exec(text); m !== null; m = token.exec(text)) {
+    if (m[0].startsWith('"') || Number.isFinite(Number(m[0]))) continue;
+    lines.add(text.slice(0, m.index).split('\n').length);
+  }
+  return lines.size === 1 ? [...lines][0] : undefined;
+}
+
 /**
  * Offset and description of the first JSON syntax error (JSON.parse messages differ between engines
  * and often omit the position). A small recursive-descent scan of the JSON grammar.
@@ -100,7 +118,7 @@ function parseJsonText(text: string): unknown {
 }
 
 /** `{"element": "Fe", "occu": 1, "oxidation_state": 3}` entries → species and oxidation maps. */
-function readSpecies(site: Json, where: string): { species: SpeciesMap; oxidation?: Record<string, number> } {
+function readSpecies(site: Json, where: string, line: () => number | undefined): { species: SpeciesMap; oxidation?: Record<string, number> } {
   const list = site.species;
   if (!Array.isArray(list) || list.length === 0) throw new ParseError(`${where} has no "species" list.`);
   const species: SpeciesMap = {};
@@ -117,6 +135,7 @@ function readSpecies(site: Json, where: string): { species: SpeciesMap; oxidatio
       : parsed ? elementBySymbol(parsed.symbol)?.symbol : undefined;
     if (!symbol) throw new ParseError(`${where}: "${entry.element}" is not an element symbol.`);
     const occu = entry.occu === undefined ? 1 : entry.occu;
+    if (occu === Infinity || occu === -Infinity) throw new ParseError(`${where}: the occupancy of ${symbol} is too large to represent.`, line());
     if (typeof occu !== 'number' || !Number.isFinite(occu)) throw new ParseError(`${where}: the occupancy of ${symbol} is not a number.`);
     species[symbol] = (species[symbol] ?? 0) + occu;
     const ox = typeof entry.oxidation_state === 'number' ? entry.oxidation_state : parsed?.oxidation;
@@ -125,7 +144,7 @@ function readSpecies(site: Json, where: string): { species: SpeciesMap; oxidatio
   return Object.keys(oxidation).length > 0 ? { species, oxidation } : { species };
 }
 
-function readStructure(d: unknown, index: number, many: boolean): Structure {
+function readStructure(d: unknown, index: number, many: boolean, line: () => number | undefined): Structure {
   const what = many ? `Structure ${index + 1}` : 'The structure';
   if (!isObject(d)) throw new ParseError(`${what} is not a JSON object.`);
   const cls = d['@class'];
@@ -139,6 +158,9 @@ function readStructure(d: unknown, index: number, many: boolean): Structure {
   if (periodic) {
     const lat = d.lattice;
     const matrix = isObject(lat) ? lat.matrix : undefined;
+    if (Array.isArray(matrix) && matrix.some(isOverflowedVec3)) {
+      throw new ParseError(`${what}: "lattice.matrix" holds a value too large to represent.`, line());
+    }
     if (!Array.isArray(matrix) || matrix.length !== 3 || !matrix.every(isVec3)) {
       throw new ParseError(`${what} has no 3x3 "lattice.matrix".`);
     }
@@ -149,7 +171,10 @@ function readStructure(d: unknown, index: number, many: boolean): Structure {
   const sites: Site[] = d.sites.map((raw, i): Site => {
     const where = `${what}, site ${i + 1}`;
     if (!isObject(raw)) throw new ParseError(`${where} is not a JSON object.`);
-    const { species, oxidation } = readSpecies(raw, where);
+    const { species, oxidation } = readSpecies(raw, where, line);
+    for (const key of ['abc', 'xyz'] as const) {
+      if (isOverflowedVec3(raw[key])) throw new ParseError(`${where}: "${key}" holds a value too large to represent.`, line());
+    }
     const extra: Partial<Site> = {};
     if (typeof raw.label === 'string') extra.label = raw.label;
     if (oxidation) extra.oxidation = oxidation;
@@ -172,7 +197,8 @@ export function parsePymatgenJson(text: string): ParseOutput {
   const data = parseJsonText(text);
   const list = Array.isArray(data) ? data : [data];
   if (list.length === 0) throw new ParseError('The JSON array holds no structures.', 1);
-  return { structures: list.map((d, i) => readStructure(d, i, list.length > 1)), warnings: [] };
+  const line = () => overflowLine(text);
+  return { structures: list.map((d, i) => readStructure(d, i, list.length > 1, line)), warnings: [] };
 }
 
 /** pymatgen's default site label: `Fe`, or `Fe:0.500, Ni:0.500` for a mixed site. */

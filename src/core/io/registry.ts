@@ -47,6 +47,26 @@ export function detectFormat(fileName: string, text: string): FormatModule | nul
   return null;
 }
 
+/**
+ * The first non-finite lattice entry or site coordinate, described; null when all are finite.
+ * A safety net behind the readers, which reject overflowing numbers themselves: later steps
+ * (Cartesian conversion, scale factors) can still overflow, and Infinity must not reach a viewer.
+ */
+function nonFiniteProblem(structures: Structure[]): string | null {
+  for (const [k, s] of structures.entries()) {
+    const which = structures.length > 1 ? `Structure ${k + 1} ("${s.name}")` : `The structure "${s.name}"`;
+    if (s.lattice && s.lattice.matrix.some((row) => row.some((x) => !Number.isFinite(x)))) {
+      return `${which} has a lattice vector that is not a finite number.`;
+    }
+    for (const [i, site] of s.sites.entries()) {
+      if (!site.xyz.every(Number.isFinite) || (site.frac && !site.frac.every(Number.isFinite))) {
+        return `${which}, site ${i + 1}: a coordinate is not a finite number.`;
+      }
+    }
+  }
+  return null;
+}
+
 /** Parses a file of any supported format; never throws. */
 export function parseStructureFile(text: string, fileName: string): ParseResult {
   let format: FormatModule | null = null;
@@ -59,6 +79,8 @@ export function parseStructureFile(text: string, fileName: string): ParseResult 
     if (out.structures.length === 0) {
       return { ok: false, format: format.id, error: 'The file holds no structure.' };
     }
+    const problem = nonFiniteProblem(out.structures);
+    if (problem) return { ok: false, format: format.id, error: problem };
     return { ok: true, format: format.id, ...out };
   } catch (e) {
     const id = format?.id ?? null;

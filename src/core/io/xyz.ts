@@ -27,16 +27,17 @@ const tokenize = (line: string): string[] => line.trim().split(/\s+/).filter((t)
 /** A number in E, Fortran D or Mathematica `*^` notation, or a ParseError naming the line. */
 function readNumber(token: string | undefined, lineNo: number, what: string, warnings: string[]): number {
   if (token === undefined) throw new ParseError(`The ${what} is missing.`, lineNo);
+  let value: number;
   if (NUMBER.test(token)) {
     if (/[dD]/.test(token)) {
       const note = 'Fortran D exponents read as E';
       if (!warnings.some((w) => w.endsWith(note))) warnings.push(`line ${lineNo}: ${note}`);
-      return Number(token.replace(/[dD]/, 'e'));
-    }
-    return Number(token);
-  }
-  if (MATHEMATICA_NUMBER.test(token)) return Number(token.replace('*^', 'e'));
-  throw new ParseError(`The value "${token}" is not a number (${what}).`, lineNo);
+      value = Number(token.replace(/[dD]/, 'e'));
+    } else value = Number(token);
+  } else if (MATHEMATICA_NUMBER.test(token)) value = Number(token.replace('*^', 'e'));
+  else throw new ParseError(`The value "${token}" is not a number (${what}).`, lineNo);
+  if (!Number.isFinite(value)) throw new ParseError(`The value "${token}" is too large to represent (${what}).`, lineNo);
+  return value;
 }
 
 /** Element symbol from an XYZ species token: any capitalisation, an atomic number, or a label like `C1`. */
@@ -224,6 +225,11 @@ function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string
         throw new ParseError('Lattice= must hold nine numbers.', f.commentLine);
       }
       const v = nums.map(toNum);
+      const bad = nums.find((t, i) => !Number.isFinite(v[i]));
+      if (bad !== undefined) {
+        const why = /^[+-]?(inf|nan)$/i.test(bad) ? 'is not a finite number' : 'is too large to represent';
+        throw new ParseError(`The Lattice= value "${bad}" ${why}.`, f.commentLine);
+      }
       try {
         lattice = new Lattice([v.slice(0, 3), v.slice(3, 6), v.slice(6, 9)]);
         lattice.inverseMatrix; // fail here, with the line number, on a singular cell

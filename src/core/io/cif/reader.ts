@@ -29,6 +29,9 @@ export function cifNumber(text: string): number {
   return Number(s);
 }
 
+/** Why `cifNumber` gave a non-finite value: an overflow (`1e400`, `1/0`) or no number at all. */
+const notNumberReason = (x: number): string => (Number.isNaN(x) ? 'not a number' : 'too large to represent');
+
 /** Item lookup with '.' and '_' after the category treated alike (`_atom_site.fract_x` = `_atom_site_fract_x`). */
 class BlockView {
   private readonly map = new Map<string, CifItem>();
@@ -341,6 +344,9 @@ function readLattice(view: BlockView, warn: (m: string) => void): Lattice {
   for (const [, tag] of CELL_TAGS) {
     const v = view.scalar(tag);
     const x = v ? cifNumber(v.text) : NaN;
+    if (v && (x === Infinity || x === -Infinity)) {
+      throw new ParseError(`block ${view.block.name}: ${tag} '${v.text}' is too large to represent`, v.line);
+    }
     if (!v || !Number.isFinite(x)) missing.push(tag);
     else { values.push(x); line ??= v.line; }
   }
@@ -410,12 +416,12 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
     }
     const frac = coordValues.map((v) => cifNumber(v.text));
     frac.forEach((x, a) => {
-      if (!Number.isFinite(x)) throw new ParseError(`atom ${lab}: fractional coordinate '${coordValues[a].text}' is not a number`, coordValues[a].line);
+      if (!Number.isFinite(x)) throw new ParseError(`atom ${lab}: fractional coordinate '${coordValues[a].text}' is ${notNumberReason(x)}`, coordValues[a].line);
     });
     let occupancy = 1;
     if (occ && !isNull(occ.values[i])) {
       occupancy = cifNumber(occ.values[i].text);
-      if (!Number.isFinite(occupancy)) throw new ParseError(`atom ${lab}: occupancy '${occ.values[i].text}' is not a number`, occ.values[i].line);
+      if (!Number.isFinite(occupancy)) throw new ParseError(`atom ${lab}: occupancy '${occ.values[i].text}' is ${notNumberReason(occupancy)}`, occ.values[i].line);
     }
     if (occupancy <= 0) {
       if (occupancy < 0) warn(`line ${occ!.values[i].line}: atom ${lab} has a negative occupancy; skipped`);
