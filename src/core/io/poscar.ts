@@ -9,7 +9,7 @@
 import type { Mat3, Vec3 } from '../math/mat3.ts';
 import { det } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
-import { type Site, type Structure, makeSiteFromCart, makeSiteFromFrac } from '../structure/structure.ts';
+import { type Site, type Structure, fracOf, makeSiteFromCart, makeSiteFromFrac } from '../structure/structure.ts';
 import { elementByNumber, elementBySymbol } from '../structure/elements.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
 
@@ -292,7 +292,7 @@ export function writePoscar(structure: Structure): string {
   if (selective) out.push('Selective dynamics');
   out.push('Direct');
   for (const site of structure.sites) {
-    const f = site.frac ?? lattice.cartToFrac(site.xyz);
+    const f = fracOf(site, lattice);
     let line = f.map(num).join('');
     if (selective) {
       const sd = site.properties?.selective_dynamics;

@@ -5,7 +5,7 @@
  */
 import type { Vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
-import { type Site, type SpeciesMap, type Structure, makeSiteFromCart, makeSiteFromFrac } from '../structure/structure.ts';
+import { type Site, type SpeciesMap, type Structure, fracOf, makeSiteFromCart, makeSiteFromFrac } from '../structure/structure.ts';
 import { elementBySymbol, parseElementSymbol } from '../structure/elements.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
 
@@ -214,7 +214,7 @@ function siteDict(site: Site, lattice: Lattice | null): Json {
     return ox === undefined ? { element, occu } : { element, oxidation_state: ox, occu };
   });
   const out: Json = { species };
-  if (lattice) out.abc = site.frac ?? lattice.cartToFrac(site.xyz);
+  if (lattice) out.abc = fracOf(site, lattice);
   out.xyz = site.xyz;
   out.label = site.label ?? defaultLabel(site);
   out.properties = site.properties ?? {};

@@ -4,7 +4,7 @@
  */
 import type { Mat3, Vec3 } from '../math/mat3.ts';
 import { Lattice } from './lattice.ts';
-import { type Site, type Structure, majorSpecies } from './structure.ts';
+import { type Site, type Structure, fracOf, majorSpecies } from './structure.ts';
 
 export interface PackedStructure {
   name: string;
@@ -55,7 +55,7 @@ export function packStructure(s: Structure): PackedStructure {
   for (let i = 0; i < n; i++) {
     const site = s.sites[i];
     cart.set(site.xyz, 3 * i);
-    if (frac && s.lattice) frac.set(site.frac ?? s.lattice.cartToFrac(site.xyz), 3 * i);
+    if (frac && s.lattice) frac.set(fracOf(site, s.lattice), 3 * i);
     major[i] = indexOf(majorSpecies(site));
     speciesStart[i] = k;
     for (const [el, occ] of Object.entries(site.species)) {

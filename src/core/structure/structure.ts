@@ -41,6 +41,9 @@ export function makeSiteFromCart(lattice: Lattice | null, xyz: Vec3, species: Sp
   return site;
 }
 
+/** Fractional position of a site: the stored one, else computed from its Cartesian position. */
+export const fracOf = (site: Site, lattice: Lattice): Vec3 => site.frac ?? lattice.cartToFrac(site.xyz);
+
 export const isPeriodic = (s: Structure): s is Structure & { lattice: Lattice } => s.lattice !== null;
 
 export function wrappedFrac(site: Site): Vec3 | null {

@@ -8,7 +8,7 @@
  */
 import { type Mat3, type Vec3, det, inverse, matMul } from '../math/mat3.ts';
 import { Lattice } from './lattice.ts';
-import type { Site, Structure } from './structure.ts';
+import { type Site, type Structure, fracOf } from './structure.ts';
 
 function scalingMatrix(scaling: [number, number, number] | Mat3): Mat3 {
   const m: Mat3 = Array.isArray(scaling[0])
@@ -56,14 +56,9 @@ export function makeSupercell(s: Structure, scaling: [number, number, number] | 
   const lattice = new Lattice(matMul(m, L));
   const minv = inverse(m);
   const translations = supercellTranslations(m);
-  const oldInv = s.lattice.inverseMatrix;
   const sites: Site[] = [];
   for (const site of s.sites) {
-    const f0 = site.frac ?? [
-      site.xyz[0] * oldInv[0][0] + site.xyz[1] * oldInv[1][0] + site.xyz[2] * oldInv[2][0],
-      site.xyz[0] * oldInv[0][1] + site.xyz[1] * oldInv[1][1] + site.xyz[2] * oldInv[2][1],
-      site.xyz[0] * oldInv[0][2] + site.xyz[1] * oldInv[1][2] + site.xyz[2] * oldInv[2][2],
-    ];
+    const f0 = fracOf(site, s.lattice);
     for (const t of translations) {
       const xyz: Vec3 = [0, 1, 2].map((k) => site.xyz[k] + t[0] * L[0][k] + t[1] * L[1][k] + t[2] * L[2][k]) as Vec3;
       const g = [f0[0] + t[0], f0[1] + t[1], f0[2] + t[2]];
@@ -101,11 +96,11 @@ export function periodicImages(s: Structure, range: [number, number, number] = [
   }
   if (range.some((r) => !Number.isInteger(r) || r < 1)) throw new Error('periodic image range must be positive integers');
   const L = s.lattice.matrix;
-  const inv = s.lattice.inverseMatrix;
+  const lattice = s.lattice;
   const siteOut: number[] = [], imageOut: number[] = [], xyzOut: number[] = [];
   for (let idx = 0; idx < n; idx++) {
     const p = s.sites[idx].xyz;
-    const f = s.sites[idx].frac ?? [0, 1, 2].map((k) => p[0] * inv[0][k] + p[1] * inv[1][k] + p[2] * inv[2][k]);
+    const f = fracOf(s.sites[idx], lattice);
     // Per axis: the integer shifts that land this site inside the block, boundary copies included.
     const shifts: number[][] = [0, 1, 2].map((k) => {
       let base = -Math.floor(f[k]);

@@ -3,7 +3,7 @@
  * declared operations and atoms on the same position merged into one mixed-occupancy site
  * (pymatgen's CifParser semantics, site tolerance 1e-4 in fractional units).
  */
-import type { Vec3 } from '../../math/mat3.ts';
+import { type Vec3, wrapFrac } from '../../math/mat3.ts';
 import { PeriodicGrid } from '../../math/periodic-grid.ts';
 import { Lattice } from '../../structure/lattice.ts';
 import { type Site, type SpeciesMap, type Structure, makeSiteFromFrac } from '../../structure/structure.ts';
@@ -252,10 +252,8 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
 // -------------------------------------------------------------------------------------------
 // Expansion and merging with a spatial hash on wrapped fractional coordinates.
 
-const wrap = (x: number): number => {
-  const w = x - Math.floor(x);
-  return w >= 1 ? 0 : w;
-};
+// Wrapping uses tolerance 0: only a value that rounds up to exactly 1 becomes 0.
+const wrap3 = (p: Vec3): Vec3 => [wrapFrac(p[0], 0), wrapFrac(p[1], 0), wrapFrac(p[2], 0)];
 
 interface AtomRow {
   label: string;
@@ -290,11 +288,11 @@ function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite
     let match = -1;
     for (const op of ops) {
       const p = applyOp(op, row.frac);
-      match = grid.find([wrap(p[0]), wrap(p[1]), wrap(p[2])]);
+      match = grid.find(wrap3(p));
       if (match >= 0) break;
     }
     if (match < 0) {
-      grid.add([wrap(row.frac[0]), wrap(row.frac[1]), wrap(row.frac[2])]);
+      grid.add(wrap3(row.frac));
       const site: MergedSite = { frac: row.frac, species: { [row.element]: row.occupancy }, oxidation: {}, labels: [row.label] };
       if (row.oxidation !== null) site.oxidation[row.element] = row.oxidation;
       keys.push(site);
@@ -321,7 +319,7 @@ function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite
     if (!g) { g = new PeriodicGrid(SITE_TOLERANCE, keys.length * ops.length); grids.set(key, g); }
     for (const op of ops) {
       const p = applyOp(op, site.frac);
-      const w: Vec3 = [wrap(p[0]), wrap(p[1]), wrap(p[2])];
+      const w = wrap3(p);
       if (g.find(w) >= 0) continue;
       g.add(w);
       out.push({ frac: w, species: site.species, oxidation: site.oxidation, labels: site.labels });

@@ -3,7 +3,7 @@
  * round-trip decimal), one _atom_site row per species of each site (mixed sites become several
  * rows at the same position), unique labels, oxidation states as type symbols like `Fe3+`.
  */
-import type { Structure } from '../../structure/structure.ts';
+import { type Structure, fracOf } from '../../structure/structure.ts';
 
 const num = (x: number): string => {
   if (!Number.isFinite(x)) throw new Error(`cannot write the non-finite number ${x} to CIF`);
@@ -78,7 +78,7 @@ export function writeCif(structure: Structure): string {
     return label;
   };
   for (const site of structure.sites) {
-    const frac = site.frac ?? lattice.cartToFrac(site.xyz);
+    const frac = fracOf(site, lattice);
     const entries = Object.entries(site.species);
     if (entries.length === 0) throw new Error('cannot write a site without species');
     const baseLabel = site.label && /^[\x21-\x7e]+$/.test(site.label) && !/['"]/.test(site.label) ? site.label : '';
