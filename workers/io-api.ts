@@ -3,18 +3,28 @@ import type { FormatId } from '../src/core/io/types.ts';
 import type { PackedStructure } from '../src/core/structure/packed.ts';
 import type { DisplayData, DisplayOptions } from '../src/core/analysis/display-scene.ts';
 
-export type ParsedFile =
-  | { ok: true; format: FormatId; warnings: string[]; structures: PackedStructure[] }
-  | { ok: false; error: string; line?: number };
-
-export interface StructureSummary {
+/** Formulas are computed on the parsed structures, which keep oxidation states (packing drops them). */
+export interface Formulas {
   formula: string;
   reducedFormula: string;
-  spacegroup: { number: number; symbol: string; hallSymbol: string; crystalSystem: string; wyckoffs: string[] } | null;
 }
+
+export type ParsedFile =
+  | { ok: true; format: FormatId; warnings: string[]; structures: PackedStructure[]; formulas: Formulas[] }
+  | { ok: false; error: string; line?: number };
+
+export type SpaceGroupSummary = { number: number; symbol: string; hallSymbol: string; crystalSystem: string; wyckoffs: string[] };
+
+export interface SymmetryResult {
+  spacegroup: SpaceGroupSummary | null;
+  /** Why there is no space group when the search was not made (too many sites), for the notes list. */
+  note: string | null;
+}
+
+export interface StructureSummary extends Formulas, SymmetryResult {}
 
 export interface IoWorkerApi {
   parse(text: string, fileName: string, onProgress?: (stage: string) => void): Promise<ParsedFile>;
-  summarize(p: PackedStructure, symprec: number, onProgress?: (stage: string) => void): Promise<StructureSummary>;
+  symmetry(p: PackedStructure, symprec: number, onProgress?: (stage: string) => void): Promise<SymmetryResult>;
   display(p: PackedStructure, options: Partial<DisplayOptions>, onProgress?: (stage: string) => void): Promise<DisplayData>;
 }

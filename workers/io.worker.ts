@@ -3,10 +3,10 @@ import * as Comlink from 'comlink';
 import { parseStructureFile } from '../src/core/io/registry.ts';
 import { packStructure, packedTransferables, type PackedStructure, unpackStructure } from '../src/core/structure/packed.ts';
 import { formula, reducedFormula } from '../src/core/structure/composition.ts';
-import { analyzeSymmetry } from '../src/core/symmetry/analyze.ts';
+import { analyzeSymmetry, symmetryUnavailable } from '../src/core/symmetry/analyze.ts';
 import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import { buildDisplay, displayTransferables, type DisplayOptions } from '../src/core/analysis/display-scene.ts';
-import type { IoWorkerApi, ParsedFile, StructureSummary } from './io-api.ts';
+import type { IoWorkerApi, ParsedFile, SymmetryResult } from './io-api.ts';
 
 type Progress = ((stage: string) => void) | undefined;
 
@@ -18,22 +18,23 @@ const api: IoWorkerApi = {
     const result = parseStructureFile(text, fileName);
     if (!result.ok) return { ok: false, error: result.error, line: result.line };
     const structures: PackedStructure[] = result.structures.map(packStructure);
+    const formulas = result.structures.map((s) => ({ formula: formula(s), reducedFormula: reducedFormula(s) }));
     return Comlink.transfer(
-      { ok: true, format: result.format, warnings: result.warnings, structures },
+      { ok: true, format: result.format, warnings: result.warnings, structures, formulas },
       structures.flatMap(packedTransferables),
     );
   },
 
-  async summarize(p: PackedStructure, symprec: number, onProgress?: Progress): Promise<StructureSummary> {
+  async symmetry(p: PackedStructure, symprec: number, onProgress?: Progress): Promise<SymmetryResult> {
     await initMoyo();
     const s = unpackStructure(p);
-    let spacegroup: StructureSummary['spacegroup'] = null;
-    if (s.lattice) {
-      await onProgress?.('finding the space group');
-      const sym = analyzeSymmetry(s, symprec);
-      if (sym) spacegroup = { number: sym.number, symbol: sym.symbol, hallSymbol: sym.hallSymbol, wyckoffs: sym.wyckoffs, crystalSystem: sym.crystalSystem };
-    }
-    return { formula: formula(s), reducedFormula: reducedFormula(s), spacegroup };
+    const skipped = s.lattice ? symmetryUnavailable(s) : null;
+    if (s.lattice && !skipped) await onProgress?.('finding the space group');
+    const sym = analyzeSymmetry(s, symprec);
+    return {
+      spacegroup: sym && { number: sym.number, symbol: sym.symbol, hallSymbol: sym.hallSymbol, wyckoffs: sym.wyckoffs, crystalSystem: sym.crystalSystem },
+      note: skipped && `No space group: ${skipped}.`,
+    };
   },
 
   async display(p: PackedStructure, options: Partial<DisplayOptions>, onProgress?: Progress) {

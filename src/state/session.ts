@@ -7,7 +7,7 @@ import { create } from 'zustand';
 import type { PackedStructure } from '../core/structure/packed.ts';
 import { syntheticFcc } from '../core/structure/packed.ts';
 import { buildDisplay, type DisplayData, type DisplayOptions } from '../core/analysis/display-scene.ts';
-import type { ParsedFile, StructureSummary } from '../../workers/io-api.ts';
+import type { Formulas, ParsedFile, StructureSummary } from '../../workers/io-api.ts';
 import { CancelledError, IoClient, progressCallback } from './io-client.ts';
 import { DEFAULT_SETTINGS, sanitizeSettings, type ViewSettings } from './settings.ts';
 
@@ -21,8 +21,9 @@ export interface SessionState {
   activeFile: number;
   activeStructure: number;
   settings: ViewSettings;
-  /** Structures of the active file. */
+  /** Structures of the active file, and their formulas (computed before packing, oxidation states kept). */
   structures: PackedStructure[];
+  formulas: Formulas[];
   format: string | null;
   warnings: string[];
   summary: StructureSummary | null;
@@ -46,6 +47,7 @@ export const useSession = create<SessionState>(() => ({
   activeStructure: 0,
   settings: { ...DEFAULT_SETTINGS },
   structures: [],
+  formulas: [],
   format: null,
   warnings: [],
   summary: null,
@@ -62,8 +64,10 @@ export const useSession = create<SessionState>(() => ({
 const SESSION_KEY = 'structlab/session/v1';
 const MAX_FILES = 8;
 const io = new IoClient();
-/** Bumped by every load/select; results of an older generation are dropped. */
+/** Bumped by every load/select; results of an older load are dropped. */
 let generation = 0;
+/** Bumped by every scene rebuild (settings changes), separately, so a rebuild never cancels a load. */
+let sceneGeneration = 0;
 
 const displayOptions = (s: ViewSettings, synthetic: boolean): Partial<DisplayOptions> => ({
   supercell: [s.supercellA, s.supercellB, s.supercellC],
@@ -105,32 +109,56 @@ export async function loadText(name: string, text: string, activeStructure = 0):
       useSession.setState({ busy: null, error: `Could not read ${where}: ${parsed.error}` });
       return false;
     }
-    const files = useSession.getState().files.filter((f) => f.name !== name);
-    files.push({ name, text });
-    while (files.length > MAX_FILES) files.shift();
-    useSession.setState({
-      files, activeFile: files.length - 1, structures: parsed.structures, format: parsed.format,
-      warnings: parsed.warnings, synthetic: false,
-    });
     const k = activeStructure < parsed.structures.length ? activeStructure : 0;
-    return await selectStructure(k, gen);
+    // The file, its structures and the scene are committed together once everything is ready.
+    return await showStructure({ name, text, parsed }, k, gen);
   } catch (e) {
     if (gen === generation) useSession.setState({ busy: null, error: e instanceof CancelledError ? 'Loading cancelled.' : `Could not read ${name}: ${errorText(e)}` });
     return false;
   }
 }
 
+interface PendingFile {
+  name: string;
+  text: string;
+  parsed: Extract<ParsedFile, { ok: true }>;
+}
+
 /** Makes structure k of the active file the shown one (symmetry, formula and scene come from the worker). */
-export async function selectStructure(k: number, gen = ++generation): Promise<boolean> {
-  const { structures, settings } = useSession.getState();
+export function selectStructure(k: number): Promise<boolean> {
+  return showStructure(null, k, ++generation);
+}
+
+/**
+ * Computes symmetry and scene for structure k of `pending` (a freshly parsed file) or of the active
+ * file, then commits file, structures, summary and scene in one update; on failure nothing changes.
+ */
+async function showStructure(pending: PendingFile | null, k: number, gen: number): Promise<boolean> {
+  const state = useSession.getState();
+  const structures = pending ? pending.parsed.structures : state.structures;
+  const formulas = pending ? pending.parsed.formulas : state.formulas;
   const p = structures[k];
   if (!p) return false;
+  const { settings } = state;
   try {
-    const summary = await io.run((api) => api.summarize(p, settings.symprec, progressCallback(setBusy)));
+    const symmetry = await io.run((api) => api.symmetry(p, settings.symprec, progressCallback(setBusy)));
     if (gen !== generation) return false;
     const display = await io.run((api) => api.display(p, displayOptions(settings, false), progressCallback(setBusy)));
     if (gen !== generation) return false;
-    useSession.setState((st) => ({ activeStructure: k, summary, display, busy: null, error: null, selection: [], fitToken: st.fitToken + 1 }));
+    const fileUpdate: Partial<SessionState> = {};
+    if (pending) {
+      const files = useSession.getState().files.filter((f) => f.name !== pending.name);
+      files.push({ name: pending.name, text: pending.text });
+      while (files.length > MAX_FILES) files.shift();
+      Object.assign(fileUpdate, {
+        files, activeFile: files.length - 1, structures, formulas, format: pending.parsed.format,
+        warnings: pending.parsed.warnings, synthetic: false,
+      });
+    }
+    useSession.setState((st) => ({
+      ...fileUpdate, activeStructure: k, summary: { ...formulas[k], ...symmetry }, display,
+      busy: null, error: null, selection: [], fitToken: st.fitToken + 1,
+    }));
     persistSoon();
     return true;
   } catch (e) {
@@ -143,16 +171,15 @@ async function rebuildDisplay(refit: boolean): Promise<void> {
   const { structures, activeStructure, settings, synthetic } = useSession.getState();
   const p = structures[activeStructure];
   if (!p) return;
-  if (synthetic) {
-    useSession.setState((st) => ({ display: buildDisplay(p, displayOptions(settings, true)), selection: [], fitToken: st.fitToken + (refit ? 1 : 0) }));
-    return;
-  }
-  const gen = ++generation;
+  const gen = ++sceneGeneration;
+  const stillShown = () => gen === sceneGeneration && useSession.getState().structures[useSession.getState().activeStructure] === p;
   try {
-    const display = await io.run((api) => api.display(p, displayOptions(settings, false), progressCallback(setBusy)));
-    if (gen === generation) useSession.setState((st) => ({ display, busy: null, selection: [], fitToken: st.fitToken + (refit ? 1 : 0) }));
+    const display = synthetic
+      ? buildDisplay(p, displayOptions(settings, true))
+      : await io.run((api) => api.display(p, displayOptions(settings, false), progressCallback(setBusy)));
+    if (stillShown()) useSession.setState((st) => ({ display, busy: null, error: null, selection: [], fitToken: st.fitToken + (refit ? 1 : 0) }));
   } catch (e) {
-    if (gen === generation) useSession.setState({ busy: null, error: e instanceof CancelledError ? 'Cancelled.' : `Could not build the scene: ${errorText(e)}` });
+    if (stillShown()) useSession.setState({ busy: null, error: e instanceof CancelledError ? 'Cancelled.' : `Could not build the scene: ${errorText(e)}` });
   }
 }
 
@@ -165,18 +192,23 @@ export function setSetting<K extends keyof ViewSettings>(key: K, value: ViewSett
 }
 
 async function refreshSummary(): Promise<void> {
-  const { structures, activeStructure, settings, synthetic } = useSession.getState();
+  const { structures, formulas, activeStructure, settings, synthetic } = useSession.getState();
   const p = structures[activeStructure];
   if (!p || synthetic) return;
   try {
-    const summary = await io.run((api) => api.summarize(p, settings.symprec));
-    useSession.setState({ summary });
-  } catch { /* cancelled or failed: keep the previous summary */ }
+    const symmetry = await io.run((api) => api.symmetry(p, settings.symprec, progressCallback(setBusy)));
+    if (useSession.getState().structures[useSession.getState().activeStructure] !== p) return;
+    useSession.setState({ summary: { ...formulas[activeStructure], ...symmetry }, busy: null });
+  } catch (e) {
+    // Cancelled or failed: the previous summary stays.
+    if (!(e instanceof CancelledError)) useSession.setState({ busy: null, error: `Could not find the space group: ${errorText(e)}` });
+  }
 }
 
 /** Stops the worker (terminating it) and keeps whatever was shown before. */
 export function cancelWork(): void {
   generation++;
+  sceneGeneration++;
   io.cancel();
   useSession.setState({ busy: null, error: 'Cancelled; the previous structure is still shown.' });
 }
@@ -184,12 +216,20 @@ export function cancelWork(): void {
 /** An FCC block of n atoms straight into typed arrays (benchmarks: `?synthetic=N`). */
 export function loadSynthetic(n: number): void {
   generation++;
+  sceneGeneration++;
   const p = syntheticFcc(n);
   const settings = { ...useSession.getState().settings, showBonds: false, showPolyhedra: false };
-  const display = buildDisplay(p, displayOptions(settings, true));
+  let display: DisplayData;
+  try {
+    display = buildDisplay(p, displayOptions(settings, true));
+  } catch (e) {
+    useSession.setState({ error: `Could not build the synthetic scene: ${errorText(e)}` });
+    return;
+  }
+  const formulas = [{ formula: `Cu${p.natoms}`, reducedFormula: 'Cu' }];
   useSession.setState({
-    synthetic: true, structures: [p], activeStructure: 0, settings, format: 'synthetic', warnings: [],
-    summary: { formula: `Cu${p.natoms}`, reducedFormula: 'Cu', spacegroup: null }, display, busy: null, error: null, selection: [],
+    synthetic: true, structures: [p], formulas, activeStructure: 0, settings, format: 'synthetic', warnings: [],
+    summary: { ...formulas[0], spacegroup: null, note: null }, display, busy: null, error: null, selection: [],
   });
   useSession.setState((st) => ({ fitToken: st.fitToken + 1 }));
 }

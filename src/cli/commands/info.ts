@@ -1,7 +1,7 @@
 import { wrapFrac } from '../../core/math/mat3.ts';
 import { formula, reducedFormula } from '../../core/structure/composition.ts';
 import type { Structure } from '../../core/structure/structure.ts';
-import { analyzeSymmetry } from '../../core/symmetry/analyze.ts';
+import { analyzeSymmetry, symmetryUnavailable } from '../../core/symmetry/analyze.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { loadStructureFile, toStrictJson } from '../io.ts';
@@ -13,22 +13,15 @@ one JSON document: format, warnings and, per structure, formula, sites, lattice 
   --symprec X   symmetry tolerance in Å for the space-group search (default 0.01)
 `;
 
-/** Above this many sites the space-group search is skipped (it grows roughly cubically) and a warning says so. */
-export const MAX_SYMMETRY_SITES = 20_000;
-
 export function structureSummary(s: Structure, symprec: number, warnings: string[]) {
   const lattice = s.lattice
     ? { ...s.lattice.parameters, volume: s.lattice.volume, matrix: s.lattice.matrix }
     : null;
   let spacegroup: { number: number; symbol: string } | null = null;
-  if (s.lattice) {
-    if (s.sites.length > MAX_SYMMETRY_SITES) {
-      warnings.push(`${s.name}: ${s.sites.length} sites is above the ${MAX_SYMMETRY_SITES}-site limit for the space-group search; spacegroup is null`);
-    } else {
-      const sym = analyzeSymmetry(s, symprec);
-      if (sym) spacegroup = { number: sym.number, symbol: sym.symbol };
-    }
-  }
+  const skipped = symmetryUnavailable(s);
+  if (s.lattice && skipped) warnings.push(`${s.name}: ${skipped}; spacegroup is null`);
+  const sym = analyzeSymmetry(s, symprec);
+  if (sym) spacegroup = { number: sym.number, symbol: sym.symbol };
   return {
     name: s.name,
     formula: formula(s),

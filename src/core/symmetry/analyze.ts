@@ -10,6 +10,21 @@ import type { Site, SpeciesMap, Structure } from '../structure/structure.ts';
 import { moyo } from './moyo.ts';
 import { type PrimitiveReduction, findPrimitive } from './primitive.ts';
 
+/**
+ * The space-group search is not attempted above this many sites: a cell that does not reduce to a
+ * small primitive cell costs moyo seconds per thousand sites (7 s for 20,000 random sites).
+ */
+export const MAX_SYMMETRY_SITES = 20_000;
+
+/** Why no space-group search is made for `s` (finite, or too many sites), or null when it is. */
+export function symmetryUnavailable(s: Structure): string | null {
+  if (!s.lattice) return 'a finite structure has no space group';
+  if (s.sites.length > MAX_SYMMETRY_SITES) {
+    return `${s.sites.length.toLocaleString('en')} sites is above the ${MAX_SYMMETRY_SITES.toLocaleString('en')}-site limit of the space-group search`;
+  }
+  return null;
+}
+
 /** Cells with more sites than this are reduced to their primitive cell before moyo sees them. */
 const PRIMITIVE_FIRST_SITES = 64;
 
@@ -70,7 +85,7 @@ interface MoyoRun {
 }
 
 function runMoyo(s: Structure, symprec: number): MoyoRun | null {
-  if (!s.lattice || s.sites.length === 0) return null;
+  if (!s.lattice || s.sites.length === 0 || symmetryUnavailable(s)) return null;
   const { cell, speciesOfType } = toMoyoCell(s);
   const reduction = cell.positions.length > PRIMITIVE_FIRST_SITES
     ? findPrimitive(s.lattice.matrix, cell.positions, cell.numbers, symprec)

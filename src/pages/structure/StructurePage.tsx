@@ -268,7 +268,7 @@ function StructureInfo() {
   const k = useSession((s) => s.activeStructure);
   const warnings = useSession((s) => s.warnings);
   const display = useSession((s) => s.display);
-  const notes = display?.notes ?? [];
+  const notes = [...(summary?.note ? [summary.note] : []), ...(display?.notes ?? [])];
   const files = useSession((s) => s.files);
   const activeFile = useSession((s) => s.activeFile);
   const synthetic = useSession((s) => s.synthetic);
