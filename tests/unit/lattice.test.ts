@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type Mat3, perpendicularWidths } from '../../src/core/math/mat3.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { readCorpusGolden } from '../shared.ts';
 
@@ -16,5 +17,17 @@ describe('Lattice.fromParameters', () => {
     const f: [number, number, number] = [0.1, 0.7, -0.3];
     const back = l.cartToFrac(l.fracToCart(f));
     for (let i = 0; i < 3; i++) expect(back[i]).toBeCloseTo(f[i], 12);
+  });
+});
+
+describe('perpendicularWidths', () => {
+  it('are the face-to-face distances (analytic: a sin γ for a hexagonal-like cell), tol 1e-12', () => {
+    const a = 3, c = 5, gamma = (120 * Math.PI) / 180;
+    const m: Mat3 = [[a, 0, 0], [a * Math.cos(gamma), a * Math.sin(gamma), 0], [0, 0, c]];
+    const w = perpendicularWidths(m);
+    // a and b both stand a·sin γ off the opposite face; c is perpendicular to the ab plane.
+    expect(Math.abs(w[0] - a * Math.sin(gamma))).toBeLessThan(1e-12);
+    expect(Math.abs(w[1] - a * Math.sin(gamma))).toBeLessThan(1e-12);
+    expect(Math.abs(w[2] - c)).toBeLessThan(1e-12);
   });
 });

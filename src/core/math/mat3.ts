@@ -18,6 +18,15 @@ export function det(m: Mat3): number {
   return dot(m[0], cross(m[1], m[2]));
 }
 
+/**
+ * Distances between opposite faces of the cell spanned by the rows of `m` (volume / face area),
+ * i.e. 1 / |k-th reciprocal vector|. Thinner than the vector lengths for skewed cells.
+ */
+export function perpendicularWidths(m: Mat3): Vec3 {
+  const v = Math.abs(det(m));
+  return [v / norm(cross(m[1], m[2])), v / norm(cross(m[2], m[0])), v / norm(cross(m[0], m[1]))];
+}
+
 export function transpose(m: Mat3): Mat3 {
   return [
     [m[0][0], m[1][0], m[2][0]],

@@ -9,7 +9,7 @@
  * recording the lattice image) finds every pair and every image exactly once, even when the cutoff is
  * larger than the cell.
  */
-import { type Mat3, det, inverse } from '../math/mat3.ts';
+import { type Mat3, det, inverse, perpendicularWidths } from '../math/mat3.ts';
 import type { Structure } from './structure.ts';
 
 /** Searches that would return more pairs than this (memory) or visit more candidate bins are refused. */
@@ -98,8 +98,7 @@ export function findNeighborsRaw(positions: Float64Array, lattice: Mat3 | null, 
   const d = det(cell);
   if (!Number.isFinite(d) || Math.abs(d) < 1e-12) throw new Error('the lattice is singular (zero cell volume)');
   const inv = inverse(cell);
-  // Perpendicular width along k = 1 / |k-th reciprocal vector| = 1 / |column k of the inverse|.
-  const width = [0, 1, 2].map((k) => 1 / Math.hypot(inv[0][k], inv[1][k], inv[2][k]));
+  const width = perpendicularWidths(cell);
 
   // Bins per axis: as many as keep each bin at least `cutoff` thick, capped to ~2 bins per atom.
   const nb = width.map((w) => Math.max(1, Math.floor(w / cutoff)));

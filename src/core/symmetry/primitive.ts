@@ -6,7 +6,7 @@
  * in O(n · k) lookups (k = atoms of the rarest species). The space group, the orbits and the Wyckoff
  * letters are properties of the crystal, so they are computed on the primitive cell and mapped back.
  */
-import { type Mat3, type Vec3, cross, det, inverse, norm, vecMat, wrapFrac } from '../math/mat3.ts';
+import { type Mat3, type Vec3, cross, det, inverse, norm, perpendicularWidths, vecMat, wrapFrac } from '../math/mat3.ts';
 import { PeriodicGrid } from '../math/periodic-grid.ts';
 
 export interface PrimitiveReduction {
@@ -21,11 +21,6 @@ export interface PrimitiveReduction {
   /** Number of pure translations of the input cell (its volume over the primitive volume). */
   translations: number;
 }
-
-const perpendicularWidths = (m: Mat3): number[] => {
-  const v = Math.abs(det(m));
-  return [v / norm(cross(m[1], m[2])), v / norm(cross(m[2], m[0])), v / norm(cross(m[0], m[1]))];
-};
 
 const wrap3 = (f: Vec3): Vec3 => [wrapFrac(f[0]), wrapFrac(f[1]), wrapFrac(f[2])];
 
