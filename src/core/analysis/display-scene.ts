@@ -57,7 +57,8 @@ export interface DisplayData {
 
 const EPS = 1e-4;
 /** Atoms within EPS of a face count as on it (0.99999 → 0), so they get their boundary copies. */
-const wrap = (x: number): number => wrapFrac(x, EPS);
+export const wrapForDisplay = (x: number): number => wrapFrac(x, EPS);
+const wrap = wrapForDisplay;
 
 /** More drawn atoms than this would need gigabytes of buffers: refused with a message instead. */
 export const MAX_DRAWN_ATOMS = 4_000_000;

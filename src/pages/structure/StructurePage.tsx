@@ -11,6 +11,8 @@ import { downloadPng, resetView, viewAlong } from '../../viewer/controller.ts';
 import { angle, distance } from '../../viewer/picking.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';
 import { DATASETS, DEFAULT_DATASET, datasetText } from './datasets.ts';
+import { wrapForDisplay } from '../../core/analysis/display-scene.ts';
+import { latticeOf } from '../../core/structure/packed.ts';
 
 export async function loadDefaultDataset(): Promise<boolean> {
   return loadText(DEFAULT_DATASET, await datasetText(DEFAULT_DATASET));
@@ -274,14 +276,8 @@ function StructureInfo() {
   const synthetic = useSession((s) => s.synthetic);
   const p = structures[k];
   if (!p || !summary) return <section><h2>Structure</h2><p className="hint">Nothing loaded yet.</p></section>;
-  const m = p.lattice;
-  let params: { a: number; b: number; c: number; alpha: number; beta: number; gamma: number; volume: number } | null = null;
-  if (m) {
-    const len = (i: number) => Math.hypot(m[3 * i], m[3 * i + 1], m[3 * i + 2]);
-    const ang = (i: number, j: number) => (Math.acos((m[3 * i] * m[3 * j] + m[3 * i + 1] * m[3 * j + 1] + m[3 * i + 2] * m[3 * j + 2]) / (len(i) * len(j))) * 180) / Math.PI;
-    const volume = Math.abs(m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6]));
-    params = { a: len(0), b: len(1), c: len(2), alpha: ang(1, 2), beta: ang(0, 2), gamma: ang(0, 1), volume };
-  }
+  const lattice = latticeOf(p);
+  const params = lattice && { ...lattice.parameters, volume: lattice.volume };
   return (
     <section>
       <h2>Structure</h2>
@@ -291,7 +287,7 @@ function StructureInfo() {
         <dt>Reduced</dt><dd>{summary.reducedFormula}</dd>
         <dt>Atoms</dt><dd data-testid="natoms">{p.natoms}</dd>
         <dt>Space group</dt>
-        <dd data-testid="spacegroup">{summary.spacegroup ? `${summary.spacegroup.symbol} (${summary.spacegroup.number})` : p.lattice ? 'not found' : 'none (finite)'}</dd>
+        <dd data-testid="spacegroup">{summary.spacegroup ? `${summary.spacegroup.symbol} (${summary.spacegroup.number})` : !p.lattice ? 'none (finite)' : summary.note ? 'not searched (see notes)' : 'not found'}</dd>
         {params && (
           <>
             <dt>a, b, c (Å)</dt><dd data-testid="lattice">{fmt(params.a)}, {fmt(params.b)}, {fmt(params.c)}</dd>
@@ -326,7 +322,7 @@ function AtomInfo() {
   if (p.frac) {
     frac = [0, 1, 2].map((ax) => {
       const f = p.frac![3 * site + ax];
-      return f - Math.floor(f) + display.cellOffset[3 * i + ax];
+      return wrapForDisplay(f) + display.cellOffset[3 * i + ax];
     });
   }
   const species = [];
