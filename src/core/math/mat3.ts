@@ -12,6 +12,7 @@ export const cross = (a: Vec3, b: Vec3): Vec3 => [
   a[0] * b[1] - a[1] * b[0],
 ];
 export const norm = (a: Vec3): number => Math.sqrt(dot(a, a));
+export const unit = (a: Vec3): Vec3 => { const l = norm(a); return [a[0] / l, a[1] / l, a[2] / l]; };
 export const distance = (a: Vec3, b: Vec3): number => norm(sub(a, b));
 
 export function det(m: Mat3): number {

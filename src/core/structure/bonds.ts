@@ -11,6 +11,7 @@
  * CsCaH3 is 4.0 Å, inside 1.15 × (2.44 + 1.76) Å, yet no chemist draws it; VESTA and matterviz drop
  * such pairs too); pure intermetallics keep them. `metalMetal` forces either behaviour.
  */
+import { type Vec3, cross, dot, sub, unit } from '../math/mat3.ts';
 import { elementBySymbol } from './elements.ts';
 import { findNeighborsRaw, sitePositions } from './neighbors.ts';
 import { majorSpecies, type Structure } from './structure.ts';
@@ -204,7 +205,7 @@ export function coordinationPolyhedra(
 export function convexHullFaces(points: Float64Array): Uint32Array {
   const n = points.length / 3;
   if (n < 3) return new Uint32Array(0);
-  const P = (k: number): [number, number, number] => [points[3 * k], points[3 * k + 1], points[3 * k + 2]];
+  const P = (k: number): Vec3 => [points[3 * k], points[3 * k + 1], points[3 * k + 2]];
   const cen = [0, 0, 0];
   for (let k = 0; k < n; k++) for (let d = 0; d < 3; d++) cen[d] += points[3 * k + d] / n;
   let scale = 0;
@@ -212,15 +213,11 @@ export function convexHullFaces(points: Float64Array): Uint32Array {
   if (scale === 0) return new Uint32Array(0);
   const eps = 1e-7 * scale;
 
-  const sub = (a: number[], b: number[]) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-  const cross = (a: number[], b: number[]) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-  const dot = (a: number[], b: number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-  const unit = (a: number[]) => { const l = Math.hypot(a[0], a[1], a[2]); return [a[0] / l, a[1] / l, a[2] / l]; };
 
   const faces: number[] = [];
   /** Appends the fan triangulation of the points `onPlane`, counter-clockwise around `normal`. */
-  const addPolygon = (onPlane: number[], normal: number[]) => {
-    const ref = Math.abs(normal[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const addPolygon = (onPlane: number[], normal: Vec3) => {
+    const ref: Vec3 = Math.abs(normal[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
     const u = unit(cross(normal, ref));
     const v = cross(normal, u);
     const pts2 = onPlane.map((k) => ({ k, x: dot(P(k), u), y: dot(P(k), v) }));
@@ -247,7 +244,7 @@ export function convexHullFaces(points: Float64Array): Uint32Array {
     const len = Math.hypot(raw[0], raw[1], raw[2]);
     if (len <= eps * scale) continue; // (nearly) collinear triple
     anyPlane = true;
-    let normal = [raw[0] / len, raw[1] / len, raw[2] / len];
+    let normal: Vec3 = [raw[0] / len, raw[1] / len, raw[2] / len];
     const off = dot(normal, P(a));
     let above = 0, below = 0;
     const onPlane: number[] = [];
@@ -267,7 +264,7 @@ export function convexHullFaces(points: Float64Array): Uint32Array {
   }
   if (faces.length === 0 && anyPlane) {
     // All points coplanar: one flat polygon, seen from both sides.
-    let best = [0, 0, 0], bestLen = 0;
+    let best: Vec3 = [0, 0, 0], bestLen = 0;
     for (let b = 1; b < n; b++) for (let c = b + 1; c < n; c++) {
       const raw = cross(sub(P(b), P(0)), sub(P(c), P(0)));
       const len = Math.hypot(raw[0], raw[1], raw[2]);
