@@ -9,7 +9,7 @@ import { syntheticFcc } from '../core/structure/packed.ts';
 import { buildDisplay, type DisplayData, type DisplayOptions } from '../core/analysis/display-scene.ts';
 import type { Formulas, ParsedFile, StructureSummary } from '../../workers/io-api.ts';
 import { CancelledError, IoClient, progressCallback } from './io-client.ts';
-import { DEFAULT_SETTINGS, sanitizeSettings, type ViewSettings } from './settings.ts';
+import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, sanitizeSettings, type ViewSettings } from './settings.ts';
 
 export interface LoadedFile {
   name: string;
@@ -78,7 +78,7 @@ const displayOptions = (s: ViewSettings, synthetic: boolean): Partial<DisplayOpt
   polyhedra: s.showPolyhedra,
 });
 
-const displayKeys: (keyof ViewSettings)[] = ['supercellA', 'supercellB', 'supercellC', 'boundaryImages', 'showBonds', 'bondTolerance', 'bondCutoffs', 'showPolyhedra'];
+const displayKeys: (keyof ViewSettings)[] = SETTINGS_SCHEMA.filter((spec) => spec.scene).map((spec) => spec.key);
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

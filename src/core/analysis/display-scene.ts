@@ -3,7 +3,7 @@
  * scenes): wrap into the cell → supercell n×m×k → boundary images → bonds → polyhedra, all as flat
  * typed arrays the viewer uploads as instance buffers. Pure; unit-testable in Node.
  */
-import { type BondList, computeBonds, coordinationPolyhedra, parseBondCutoffs } from '../structure/bonds.ts';
+import { type BondList, DEFAULT_BOND_TOLERANCE, computeBonds, coordinationPolyhedra, parseBondCutoffs } from '../structure/bonds.ts';
 import { elementBySymbol } from '../structure/elements.ts';
 import { type Mat3, wrapFrac } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
@@ -25,7 +25,7 @@ export interface DisplayOptions {
 }
 
 export const DEFAULT_DISPLAY_OPTIONS: DisplayOptions = {
-  supercell: [1, 1, 1], boundaryImages: true, bonds: true, bondTolerance: 1.15, bondCutoffs: '', polyhedra: false, maxBondedAtoms: 50_000,
+  supercell: [1, 1, 1], boundaryImages: true, bonds: true, bondTolerance: DEFAULT_BOND_TOLERANCE, bondCutoffs: '', polyhedra: false, maxBondedAtoms: 50_000,
 };
 
 export interface DisplayData {
