@@ -3,7 +3,7 @@
  * frames). Compositions are built from the golden sites, so the file readers are not involved.
  */
 import { describe, expect, it } from 'vitest';
-import { formula, formatAmount, pythonFloatRepr, pythonRound8, pythonSort, reducedFormula } from '../../src/core/structure/composition.ts';
+import { formula, formatAmount, pythonFixed, pythonFloatRepr, pythonRound8, pythonSort, reducedFormula, speciesString } from '../../src/core/structure/composition.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import type { Site, Structure } from '../../src/core/structure/structure.ts';
 import { corpusFileNames, readCorpusGolden } from '../shared.ts';
@@ -119,5 +119,26 @@ describe('Python number formatting helpers', () => {
     const lt = (a: number, b: number) => a < b;
     expect(pythonSort([NaN, 1, 0.5], lt)).toEqual([NaN, 0.5, 1]);
     expect(pythonSort([1, NaN, 0.5], lt)).toEqual([1, NaN, 0.5]);
+  });
+});
+
+describe('speciesString (expected strings from pymatgen 2022.11 Site.species_string, run offline)', () => {
+  const cases: [Pick<Site, 'species' | 'oxidation'>, string][] = [
+    [{ species: { Ni: 0.5, Fe: 0.5 }, oxidation: { Ni: 2, Fe: 3 } }, 'Fe3+:0.500, Ni2+:0.500'],
+    [{ species: { O: 1 }, oxidation: { O: -2 } }, 'O2-'],
+    [{ species: { Fe: 0.5, Ni: 0.5 } }, 'Fe:0.500, Ni:0.500'],
+    [{ species: { Na: 1 } }, 'Na'],
+    [{ species: { Na: 1 }, oxidation: { Na: 1 } }, 'Na+'],
+    [{ species: { P: 1 }, oxidation: { P: 0 } }, 'P0+'],
+    [{ species: { Na: 0.5 } }, 'Na:0.500'],
+    [{ species: { Ne: 0.5, He: 0.5 } }, 'He:0.500, Ne:0.500'],
+    [{ species: { He: 0.5, Fe: 0.5 } }, 'Fe:0.500, He:0.500'],
+    [{ species: { Co: 0.25, Fe: 0.75 }, oxidation: { Fe: 3 } }, 'Fe3+:0.750, Co:0.250'],
+    [{ species: { Fe: 0.0625, Ni: 0.9375 } }, 'Fe:0.062, Ni:0.938'],
+    [{ species: { Fe: 0.1875, Ni: 0.8125 } }, 'Fe:0.188, Ni:0.812'],
+  ];
+  for (const [site, expected] of cases) it(expected, () => expect(speciesString(site)).toBe(expected));
+  it("pythonFixed rounds exact ties to even like Python's format", () => {
+    expect([0.0625, 0.9375, 0.1875, 0.8125, -0.0625, 0.1234].map((x) => pythonFixed(x, 3))).toEqual(['0.062', '0.938', '0.188', '0.812', '-0.062', '0.123']);
   });
 });

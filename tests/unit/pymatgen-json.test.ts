@@ -122,7 +122,7 @@ describe('pymatgen JSON writer', () => {
     expect(d.lattice.pbc).toEqual([true, true, true]);
     expect(d.sites[0].species).toEqual([{ element: 'Fe', oxidation_state: 3, occu: 0.75 }, { element: 'Co', occu: 0.25 }]);
     expect(d.sites[0].abc).toEqual([0.25, -0.5, 1.25]);
-    expect(d.sites[0].label).toBe('Fe:0.750, Co:0.250');
+    expect(d.sites[0].label).toBe('Fe3+:0.750, Co:0.250'); // pymatgen 2022.11 species_string of {Fe3+: 0.75, Co: 0.25}
     expect(d.sites[0].properties).toEqual({});
   });
 

@@ -7,6 +7,7 @@ import type { Vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type Site, type SpeciesMap, type Structure, fracOf, makeSiteFromCart, makeSiteFromFrac } from '../structure/structure.ts';
 import { elementBySymbol, parseElementSymbol } from '../structure/elements.ts';
+import { speciesString } from '../structure/composition.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
 
 type Json = Record<string, unknown>;
@@ -201,13 +202,6 @@ export function parsePymatgenJson(text: string): ParseOutput {
   return { structures: list.map((d, i) => readStructure(d, i, list.length > 1, line)), warnings: [] };
 }
 
-/** pymatgen's default site label: `Fe`, or `Fe:0.500, Ni:0.500` for a mixed site. */
-function defaultLabel(site: Site): string {
-  const entries = Object.entries(site.species);
-  if (entries.length === 1 && entries[0][1] === 1) return entries[0][0];
-  return entries.map(([el, occ]) => `${el}:${occ.toFixed(3)}`).join(', ');
-}
-
 function siteDict(site: Site, lattice: Lattice | null): Json {
   const species = Object.entries(site.species).map(([element, occu]) => {
     const ox = site.oxidation?.[element];
@@ -216,7 +210,7 @@ function siteDict(site: Site, lattice: Lattice | null): Json {
   const out: Json = { species };
   if (lattice) out.abc = fracOf(site, lattice);
   out.xyz = site.xyz;
-  out.label = site.label ?? defaultLabel(site);
+  out.label = site.label ?? speciesString(site);
   out.properties = site.properties ?? {};
   return out;
 }

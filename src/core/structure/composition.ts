@@ -20,7 +20,7 @@
  *   as `3.0`), others as Python's `repr(round(x, 8))`.
  */
 import { elementBySymbol, isElementSymbol } from './elements.ts';
-import type { Structure } from './structure.ts';
+import type { Site, Structure } from './structure.ts';
 
 const AMOUNT_TOLERANCE = 1e-8;
 
@@ -212,4 +212,40 @@ function reducedFormulaFromAmounts({ species, elements }: Amounts): string {
   for (const [el, v] of elements) rounded.set(el, Math.round(v));
   const [f] = reduceFormula(rounded);
   return SPECIAL_FORMULAS[f] ?? f;
+}
+
+/** Python's `f"{x:.{digits}f}"`: exact ties round half to even (JS `toFixed` rounds them away from zero). */
+export function pythonFixed(x: number, digits: number): string {
+  const fixed = x.toFixed(digits);
+  const exact = x.toFixed(100);
+  const dot = exact.indexOf('.');
+  if (/^50*$/.test(exact.slice(dot + 1 + digits))) {
+    const truncated = exact.slice(0, dot + 1 + digits);
+    if (Number(truncated[truncated.length - 1]) % 2 === 0) return truncated;
+  }
+  return fixed;
+}
+
+/** pymatgen's `Species.__lt__` for species of different elements: electronegativity (none = +inf), then symbol. */
+function speciesLess(a: string, b: string): boolean {
+  const inf = (x: number) => (Number.isNaN(x) ? Infinity : x);
+  const xa = inf(pymatgenElectronegativity(a)), xb = inf(pymatgenElectronegativity(b));
+  return xa !== xb ? xa < xb : a < b;
+}
+
+/** pymatgen's `str(Species)`: `Fe3+`, `Na+`, `O2-`, `P0+`, `Fe2.5+`; the bare symbol without an oxidation state. */
+function speciesName(element: string, oxidation: number | undefined): string {
+  if (oxidation === undefined) return element;
+  return `${element}${formatAmount(Math.abs(oxidation), true)}${oxidation >= 0 ? '+' : '-'}`;
+}
+
+/**
+ * pymatgen's `Site.species_string` (also its default site label): the species name of an ordered site
+ * (one species, occupancy exactly 1), else `Fe3+:0.500, Ni2+:0.500` with species in pymatgen's sort order.
+ */
+export function speciesString(site: Pick<Site, 'species' | 'oxidation'>): string {
+  const entries = Object.entries(site.species);
+  const name = (el: string) => speciesName(el, site.oxidation?.[el]);
+  if (entries.length === 1 && entries[0][1] === 1) return name(entries[0][0]);
+  return pythonSort(entries, (a, b) => speciesLess(a[0], b[0])).map(([el, occ]) => `${name(el)}:${pythonFixed(occ, 3)}`).join(', ');
 }

@@ -12,7 +12,7 @@ import { type SymOp, applyOp, closeGroup, identityOp, isGroup, normalizeOp, opKe
 import { ParseError, type ParseOutput } from '../types.ts';
 import { type CifBlock, type CifItem, type CifValue, isNull, parseCifDocument } from './tokenizer.ts';
 import { isElementSymbol } from '../../structure/elements.ts';
-import { pymatgenElectronegativity, pythonSort } from '../../structure/composition.ts';
+import { pymatgenElectronegativity, pythonSort, speciesString } from '../../structure/composition.ts';
 
 /** Fractional tolerance for "same position" (pymatgen's site_tolerance). */
 export const SITE_TOLERANCE = 1e-4;
@@ -477,20 +477,6 @@ function structureFromBlock(block: CifBlock, warnings: string[]): Structure {
   if (overfull) warnings.push(`block ${block.name}: ${overfull} site(s) have total occupancy above 1`);
   // Expanded cells take pymatgen's site order; P1 files keep the file's order (so written files read back unchanged).
   return { name: block.name, lattice, sites: ops.length > 1 ? sortLikePymatgen(sites) : sites, properties: { symmetrySource: source, symmetryOperations: ops.length } };
-}
-
-/** pymatgen's species string: `Fe3+`, `Na+`, `P0+`, `Fe`; mixed sites `Fe3+:0.500, Mg2+:0.500`. */
-function speciesString(site: Site): string {
-  const one = (el: string): string => {
-    const ox = site.oxidation?.[el];
-    if (ox === undefined) return el;
-    const mag = Math.abs(ox);
-    return `${el}${mag === 1 ? '' : String(mag)}${ox >= 0 ? '+' : '-'}`;
-  };
-  const entries = Object.entries(site.species);
-  if (entries.length === 1 && Math.abs(entries[0][1] - 1) < 1e-8) return one(entries[0][0]);
-  const sorted = pythonSort(entries, (a, b) => pymatgenElectronegativity(a[0]) < pymatgenElectronegativity(b[0]) || (pymatgenElectronegativity(a[0]) === pymatgenElectronegativity(b[0]) && a[0] < b[0]));
-  return sorted.map(([el, occ]) => `${one(el)}:${occ.toFixed(3)}`).join(', ');
 }
 
 /**
