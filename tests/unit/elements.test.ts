@@ -4,7 +4,7 @@
  * element/charge for every atom-site type symbol in the corpus goldens.
  */
 import { describe, expect, it } from 'vitest';
-import { ELEMENTS, elementByNumber, elementBySymbol, isElementSymbol, parseElementSymbol } from '../../src/core/structure/elements.ts';
+import { ELEMENTS, chargeFromSuffix, elementByNumber, elementBySymbol, elementSymbolOf, isElementSymbol, parseElementSymbol } from '../../src/core/structure/elements.ts';
 import { corpusFileNames, readCorpusGolden } from '../shared.ts';
 
 describe('element table', () => {
@@ -119,5 +119,19 @@ describe('parseElementSymbol', () => {
       }
     }
     expect(mismatches).toEqual([]);
+  });
+});
+
+describe('elementSymbolOf and the isotope rule', () => {
+  it('keeps D and T as written, otherwise gives the canonical symbol of any capitalisation', () => {
+    expect(['D', 'T', 'd', 'fe', 'FE', 'Fe', 'Xx', 'D1'].map(elementSymbolOf)).toEqual(['D', 'T', 'H', 'Fe', 'Fe', 'Fe', undefined, undefined]);
+  });
+  it('parseElementSymbol reads a lower-case d/t isotope only when asked (CIF labels, as pymatgen)', () => {
+    expect(parseElementSymbol('d1')).toBeUndefined();
+    expect(parseElementSymbol('d1', { isotopesAnyCase: true })?.symbol).toBe('D');
+    expect(parseElementSymbol('t2+', { isotopesAnyCase: true })).toEqual({ symbol: 'T', oxidation: 2 });
+  });
+  it('chargeFromSuffix reads only a whole charge', () => {
+    expect(['3+', '+3', '2-', '-', '1.7+', '3', '2+3', 'A', ''].map(chargeFromSuffix)).toEqual([3, 3, -2, -1, 1.7, undefined, undefined, undefined, undefined]);
   });
 });

@@ -10,7 +10,7 @@ import type { Mat3, Vec3 } from '../math/mat3.ts';
 import { det } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type Site, type Structure, fracOf, makeSiteFromCart, makeSiteFromFrac } from '../structure/structure.ts';
-import { elementByNumber, elementBySymbol } from '../structure/elements.ts';
+import { elementByNumber, elementBySymbol, elementSymbolOf } from '../structure/elements.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eEdD][+-]?\d+)?$/;
@@ -60,10 +60,7 @@ class LineReader {
 
 /** Element symbol from a POSCAR species token: `Fe`, `Fe_pv`, `Fe/abc123` (POTCAR hash), case-insensitive. */
 function speciesFromToken(token: string): string | null {
-  const stem = token.split('/')[0].split('_')[0];
-  // D and T stay as written (deuterium, tritium), as the CIF reader keeps them.
-  if (stem === 'D' || stem === 'T') return stem;
-  return elementBySymbol(stem)?.symbol ?? null;
+  return elementSymbolOf(token.split('/')[0].split('_')[0]) ?? null;
 }
 
 const isInteger = (t: string) => /^\d+$/.test(t);

@@ -6,7 +6,7 @@
 import type { Vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type Site, type SpeciesMap, type Structure, fracOf, makeSiteFromCart, makeSiteFromFrac } from '../structure/structure.ts';
-import { elementBySymbol, parseElementSymbol } from '../structure/elements.ts';
+import { elementSymbolOf, parseElementSymbol } from '../structure/elements.ts';
 import { speciesString } from '../structure/composition.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
 
@@ -128,12 +128,9 @@ function readSpecies(site: Json, where: string, line: () => number | undefined):
     if (!isObject(entry) || typeof entry.element !== 'string') {
       throw new ParseError(`${where} has a species entry without an "element".`);
     }
-    // D and T stay as written (deuterium, tritium), as the CIF reader keeps them.
-    const isotope = entry.element === 'D' || entry.element === 'T';
-    const parsed = isotope || elementBySymbol(entry.element) ? { symbol: entry.element, oxidation: undefined }
-      : parseElementSymbol(entry.element);
-    const symbol = parsed && (parsed.symbol === 'D' || parsed.symbol === 'T') ? parsed.symbol
-      : parsed ? elementBySymbol(parsed.symbol)?.symbol : undefined;
+    const direct = elementSymbolOf(entry.element);
+    const parsed = direct !== undefined ? { symbol: direct, oxidation: undefined } : parseElementSymbol(entry.element);
+    const symbol = parsed?.symbol;
     if (!symbol) throw new ParseError(`${where}: "${entry.element}" is not an element symbol.`);
     const occu = entry.occu === undefined ? 1 : entry.occu;
     if (occu === Infinity || occu === -Infinity) throw new ParseError(`${where}: the occupancy of ${symbol} is too large to represent.`, line());

@@ -9,7 +9,7 @@
 import type { Vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type Site, type Structure, makeSiteFromCart } from '../structure/structure.ts';
-import { elementByNumber, elementBySymbol, parseElementSymbol } from '../structure/elements.ts';
+import { elementByNumber, elementBySymbol, elementSymbolOf, parseElementSymbol } from '../structure/elements.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eEdD][+-]?\d+)?$/;
@@ -47,10 +47,8 @@ function speciesFromToken(token: string, lineNo: number): { symbol: string; labe
     if (!el) throw new ParseError(`The species ${token} is not an atomic number.`, lineNo);
     return { symbol: el.symbol };
   }
-  // D and T stay as written (deuterium, tritium), as the CIF reader keeps them.
-  if (token === 'D' || token === 'T') return { symbol: token };
-  const direct = elementBySymbol(token);
-  if (direct) return { symbol: direct.symbol };
+  const direct = elementSymbolOf(token);
+  if (direct) return { symbol: direct };
   const parsed = parseElementSymbol(token);
   const el = parsed ? elementBySymbol(parsed.symbol) : undefined;
   if (!el) throw new ParseError(`The species "${token}" is not an element symbol.`, lineNo);

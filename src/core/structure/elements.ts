@@ -174,6 +174,17 @@ export function isElementSymbol(s: string): boolean {
   return e !== undefined && e.symbol === s;
 }
 
+/**
+ * The symbol an atom token names: `D` and `T` exactly as written (deuterium, tritium, kept apart from
+ * hydrogen as pymatgen's CIF reader keeps them), otherwise the canonical symbol of a case-insensitive
+ * element symbol (`fe` → Fe, `d` → H); undefined when the token is not a symbol. The one place the
+ * readers decide about isotopes.
+ */
+export function elementSymbolOf(token: string): string | undefined {
+  if (token === 'D' || token === 'T') return token;
+  return elementBySymbol(token)?.symbol;
+}
+
 export interface ParsedSymbol {
   /** Capitalised element symbol, or `D`/`T` for hydrogen isotopes. */
   symbol: string;
@@ -183,26 +194,33 @@ export interface ParsedSymbol {
 
 const CHARGE_SUFFIX = /^(?:(\d+(?:\.\d+)?)?([+-])|([+-])(\d+(?:\.\d+)?))$/;
 
+/** The charge a suffix spells exactly (`3+`, `+3`, `2-`, `-`, `1.7+`); undefined for anything else (`3`, `2+3`, `A`). */
+export function chargeFromSuffix(suffix: string): number | undefined {
+  const m = CHARGE_SUFFIX.exec(suffix);
+  if (!m) return undefined;
+  const sign = (m[2] ?? m[3]) === '-' ? -1 : 1;
+  return sign * Number(m[1] ?? m[4] ?? '1');
+}
+
 /**
  * Element symbol from an atom label or type symbol: `Fe1A` → Fe, `O2-` → O (−2), `Fe3+` → Fe (+3),
  * `CA` → Ca, `D1` → D. Same rule as pymatgen's CIF reader: the first two letters title-cased if they
- * form a symbol, else the first letter upper-cased, else a leading `D`/`T` isotope; `undefined` when
+ * form a symbol, else the first letter upper-cased, else a leading `D`/`T` isotope (only upper-case
+ * unless `isotopesAnyCase`, which the CIF reader sets: `d1` → D as pymatgen reads it); `undefined` when
  * none fits (dummy labels such as `X`, `Q1`). A charge is only read when everything after the symbol
  * is a charge (`Fe3+`), so labels such as `Fe3` or `O2A` carry none.
  */
-export function parseElementSymbol(label: string): ParsedSymbol | undefined {
+export function parseElementSymbol(label: string, options: { isotopesAnyCase?: boolean } = {}): ParsedSymbol | undefined {
   const s = label.trim();
   if (s.length === 0) return undefined;
   let symbol: string | undefined;
   const two = s.slice(0, 2);
   const twoTitle = two.length === 2 ? two[0].toUpperCase() + two[1].toLowerCase() : '';
+  const first = options.isotopesAnyCase ? s[0].toUpperCase() : s[0];
   if (twoTitle && isElementSymbol(twoTitle)) symbol = twoTitle;
   else if (isElementSymbol(s[0].toUpperCase())) symbol = s[0].toUpperCase();
-  else if (s[0] === 'D' || s[0] === 'T') symbol = s[0];
+  else if (first === 'D' || first === 'T') symbol = first;
   if (symbol === undefined) return undefined;
-  const m = CHARGE_SUFFIX.exec(s.slice(symbol.length));
-  if (!m) return { symbol };
-  const sign = (m[2] ?? m[3]) === '-' ? -1 : 1;
-  const magnitude = Number(m[1] ?? m[4] ?? '1');
-  return { symbol, oxidation: sign * magnitude };
+  const oxidation = chargeFromSuffix(s.slice(symbol.length));
+  return oxidation === undefined ? { symbol } : { symbol, oxidation };
 }

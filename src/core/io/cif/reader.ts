@@ -11,7 +11,7 @@ import { lookupHM, lookupHall, operationsFromHall, operationsFromHallNumber, ope
 import { type SymOp, applyOp, closeGroup, identityOp, isGroup, normalizeOp, opKey, parseSymop } from '../../symmetry/symop.ts';
 import { ParseError, type ParseOutput } from '../types.ts';
 import { type CifBlock, type CifItem, type CifValue, isNull, parseCifDocument } from './tokenizer.ts';
-import { isElementSymbol } from '../../structure/elements.ts';
+import { chargeFromSuffix, parseElementSymbol } from '../../structure/elements.ts';
 import { pymatgenElectronegativity, pythonSort, speciesString } from '../../structure/composition.ts';
 
 /** Fractional tolerance for "same position" (pymatgen's site_tolerance). */
@@ -64,11 +64,6 @@ class BlockView {
 // -------------------------------------------------------------------------------------------
 // Species
 
-/** Hydrogen isotopes kept as their own symbols, as pymatgen does. */
-const EXTRA_SYMBOLS = new Set(['D', 'T']);
-const isElement = (s: string): boolean => isElementSymbol(s) || EXTRA_SYMBOLS.has(s);
-const titleCase = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
-
 /** Water and similar pseudo-atom labels (pymatgen's list): map to the heavy atom; implicit H is dropped. */
 const SPECIAL_LABELS: [string, string][] = [['Hw', 'H'], ['Ow', 'O'], ['Wat', 'O'], ['wat', 'O'], ['OH2', ''], ['OH', ''], ['NO3', 'N']];
 
@@ -80,20 +75,14 @@ export function elementFromLabel(text: string): string | null {
   const sym = text.trim();
   if (!sym) return null;
   for (const [prefix, el] of SPECIAL_LABELS) if (sym.startsWith(prefix)) return el === '' ? null : el;
-  const two = titleCase(sym.slice(0, 2));
-  if (sym.length >= 2 && /^[A-Za-z]{2}$/.test(sym.slice(0, 2)) && isElement(two)) return two;
-  const one = sym.charAt(0).toUpperCase();
-  if (isElement(one)) return one;
-  return null;
+  return parseElementSymbol(sym, { isotopesAnyCase: true })?.symbol ?? null;
 }
 
 /** Oxidation state written in a type symbol: `Fe3+` → 3, `O2-` → -2, `Cs+1` → 1, `Na+` → 1; null if none. */
 export function oxidationFromSymbol(text: string): number | null {
-  const m = /^[A-Za-z]{1,2}(\d+(?:\.\d+)?)?([+-])(\d+(?:\.\d+)?)?$/.exec(text.trim());
-  if (!m) return null;
-  const mag = m[1] ?? m[3] ?? '1';
-  if (m[1] && m[3]) return null;
-  return (m[2] === '-' ? -1 : 1) * Number(mag);
+  // One or two letters (element or not), then exactly a charge.
+  const letters = /^[A-Za-z]{1,2}(?![A-Za-z])/.exec(text.trim());
+  return letters ? chargeFromSuffix(text.trim().slice(letters[0].length)) ?? null : null;
 }
 
 // -------------------------------------------------------------------------------------------
