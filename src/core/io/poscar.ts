@@ -12,8 +12,8 @@ import { Lattice } from '../structure/lattice.ts';
 import { type Site, type Structure, fracOf, makeSiteFromCart, makeSiteFromFrac } from '../structure/structure.ts';
 import { elementByNumber, elementBySymbol, elementSymbolOf } from '../structure/elements.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
+import { DECIMAL_NUMBER, orderedSymbol, shortestNumber } from './common.ts';
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eEdD][+-]?\d+)?$/;
 
 /** Reads lines with 1-based numbers and Fortran-style numbers, collecting warnings. */
 class LineReader {
@@ -35,7 +35,7 @@ class LineReader {
 
   number(token: string | undefined, n: number, what: string): number {
     if (token === undefined) throw new ParseError(`The ${what} is missing.`, n);
-    if (!NUMBER.test(token)) throw new ParseError(`The value "${token}" is not a number (${what}).`, n);
+    if (!DECIMAL_NUMBER.test(token)) throw new ParseError(`The value "${token}" is not a number (${what}).`, n);
     if (/[dD]/.test(token)) {
       if (!this.warnedD) this.warnings.push(`line ${n}: Fortran D exponent read as E`);
       this.warnedD = true;
@@ -80,7 +80,7 @@ export function parsePoscar(text: string): ParseOutput {
 
   // Scale: one factor (negative = target volume) or three per-Cartesian-axis factors.
   const scaleTokens = r.line(2, 'scale factor').trim().split(/\s+/);
-  const scaleCount = scaleTokens.length >= 3 && scaleTokens.slice(0, 3).every((t) => NUMBER.test(t)) ? 3 : 1;
+  const scaleCount = scaleTokens.length >= 3 && scaleTokens.slice(0, 3).every((t) => DECIMAL_NUMBER.test(t)) ? 3 : 1;
   const scales = scaleTokens.slice(0, scaleCount).map((t) => r.number(t, 2, 'scale factor'));
   if (scales.some((s) => s === 0)) throw new ParseError('The scale factor must not be zero.', 2);
   if (scaleCount === 3 && scales.some((s) => s < 0)) {
@@ -238,7 +238,7 @@ function readVelocities(r: LineReader, after: number, nsites: number, sites: Sit
   const velocities: Vec3[] = [];
   for (let i = 0; i < nsites; i++, n++) {
     const tokens = (r.lines[n - 1] ?? '').trim().split(/\s+/);
-    if (tokens.length < 3 || !tokens.slice(0, 3).every((t) => NUMBER.test(t))) {
+    if (tokens.length < 3 || !tokens.slice(0, 3).every((t) => DECIMAL_NUMBER.test(t))) {
       if (i > 0 || (r.lines[n - 1] ?? '').trim() !== '') {
         r.warnings.push(`line ${n}: the block after the positions is not a velocity block; it was ignored`);
       }
@@ -251,12 +251,8 @@ function readVelocities(r: LineReader, after: number, nsites: number, sites: Sit
   sites.forEach((site, i) => { site.properties = { ...site.properties, velocities: velocities[i] }; });
 }
 
-/** Shortest text that reads back as exactly the same double. */
-const num = (x: number): string => {
-  if (!Number.isFinite(x)) throw new Error('POSCAR cannot hold a non-finite coordinate.');
-  const s = String(x === 0 ? 0 : x); // avoids "-0"
-  return ' ' + s.padStart(21);
-};
+/** Shortest round-trip text, right-aligned in VASP's columns. */
+const num = (x: number): string => ' ' + shortestNumber(x, 'POSCAR').padStart(21);
 
 /**
  * VASP 5 POSCAR. Site order is kept exactly: consecutive runs of one element form one species
@@ -268,11 +264,7 @@ export function writePoscar(structure: Structure): string {
   if (structure.sites.length === 0) throw new Error('POSCAR cannot hold a structure without atoms.');
   const groups: { symbol: string; count: number }[] = [];
   for (const [i, site] of structure.sites.entries()) {
-    const entries = Object.entries(site.species);
-    if (entries.length !== 1 || Math.abs(entries[0][1] - 1) > 1e-12) {
-      throw new Error(`POSCAR cannot hold partial occupancy (site ${i + 1} has ${describe(site)}); write CIF or JSON instead.`);
-    }
-    const symbol = entries[0][0];
+    const symbol = orderedSymbol(site, i, 'POSCAR');
     const last = groups[groups.length - 1];
     if (last && last.symbol === symbol) last.count++;
     else groups.push({ symbol, count: 1 });
@@ -305,10 +297,6 @@ export function writePoscar(structure: Structure): string {
   return out.join('\n') + '\n';
 }
 
-function describe(site: Site): string {
-  return Object.entries(site.species).map(([el, occ]) => `${el}:${occ}`).join(', ');
-}
-
 const isFlags = (v: unknown): v is boolean[] => Array.isArray(v) && v.length === 3 && v.every((b) => typeof b === 'boolean');
 const isVec3 = (v: unknown): v is Vec3 => Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number');
 
@@ -316,8 +304,8 @@ const isVec3 = (v: unknown): v is Vec3 => Array.isArray(v) && v.length === 3 && 
 function sniffPoscar(text: string): boolean {
   const lines = text.split(/\r?\n/, 8).map((l) => l.trim().split(/\s+/));
   if (lines.length < 8) return false;
-  const nums = (toks: string[], k: number) => toks.length >= k && toks.slice(0, k).every((t) => NUMBER.test(t));
-  if (!(nums(lines[1], 1) && (lines[1].length === 1 || nums(lines[1], 3) || !NUMBER.test(lines[1][1])))) return false;
+  const nums = (toks: string[], k: number) => toks.length >= k && toks.slice(0, k).every((t) => DECIMAL_NUMBER.test(t));
+  if (!(nums(lines[1], 1) && (lines[1].length === 1 || nums(lines[1], 3) || !DECIMAL_NUMBER.test(lines[1][1])))) return false;
   if (![2, 3, 4].every((i) => nums(lines[i], 3))) return false;
   const countsLine = isInteger(lines[5][0]) ? lines[5] : lines[6];
   return countsLine.length > 0 && countsLine.every((t, i) => isInteger(t) || i > 0);

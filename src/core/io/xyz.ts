@@ -11,8 +11,8 @@ import { Lattice } from '../structure/lattice.ts';
 import { type Site, type Structure, makeSiteFromCart } from '../structure/structure.ts';
 import { elementByNumber, elementBySymbol, elementSymbolOf, parseElementSymbol } from '../structure/elements.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
+import { DECIMAL_NUMBER, orderedSymbol, shortestNumber } from './common.ts';
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eEdD][+-]?\d+)?$/;
 const MATHEMATICA_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)\*\^[+-]?\d+$/;
 const INTEGER = /^[+-]?\d+$/;
 
@@ -28,7 +28,7 @@ const tokenize = (line: string): string[] => line.trim().split(/\s+/).filter((t)
 function readNumber(token: string | undefined, lineNo: number, what: string, warnings: string[]): number {
   if (token === undefined) throw new ParseError(`The ${what} is missing.`, lineNo);
   let value: number;
-  if (NUMBER.test(token)) {
+  if (DECIMAL_NUMBER.test(token)) {
     if (/[dD]/.test(token)) {
       const note = 'Fortran D exponents read as E';
       if (!warnings.some((w) => w.endsWith(note))) warnings.push(`line ${lineNo}: ${note}`);
@@ -167,7 +167,7 @@ export function splitKeyValues(line: string, lineNo: number): { key: string; val
 const BOOL_TRUE = new Set(['T', 'True', 'true', 'TRUE']);
 const BOOL_FALSE = new Set(['F', 'False', 'false', 'FALSE']);
 const isBool = (t: string) => BOOL_TRUE.has(t) || BOOL_FALSE.has(t);
-const isNum = (t: string) => NUMBER.test(t) || /^[+-]?(inf|nan)$/i.test(t);
+const isNum = (t: string) => DECIMAL_NUMBER.test(t) || /^[+-]?(inf|nan)$/i.test(t);
 const toNum = (t: string) => (/^[+-]?inf$/i.test(t) ? (t.startsWith('-') ? -Infinity : Infinity) : /nan/i.test(t) ? NaN : Number(t.replace(/[dD]/, 'e')));
 
 /**
@@ -298,20 +298,7 @@ function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string
 
 // ---------------------------------------------------------------- writers
 
-/** Shortest text that reads back as exactly the same double ("-0" written as "0"). */
-function num(x: number): string {
-  if (!Number.isFinite(x)) throw new Error(`XYZ cannot hold the non-finite coordinate ${x}.`);
-  return String(x === 0 ? 0 : x);
-}
-
-function orderedSymbol(site: Site, index: number, format: string): string {
-  const entries = Object.entries(site.species);
-  if (entries.length !== 1 || Math.abs(entries[0][1] - 1) > 1e-12) {
-    const desc = entries.map(([el, occ]) => `${el}:${occ}`).join(', ');
-    throw new Error(`${format} cannot hold partial occupancy (site ${index + 1} has ${desc}); write CIF or JSON instead.`);
-  }
-  return entries[0][0];
-}
+const num = (x: number): string => shortestNumber(x, 'XYZ');
 
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
 
@@ -438,7 +425,7 @@ function sniffXyz(text: string): boolean {
   if (lines.length < 2 || !/^\s*\d+\s*$/.test(lines[0])) return false;
   if (Number(lines[0]) === 0) return true;
   const t = tokenize(lines[2] ?? '');
-  return t.length >= 4 && /^[A-Za-z]{1,3}\d*$|^\d{1,3}$/.test(t[0]) && t.slice(1, 4).every((x) => NUMBER.test(x));
+  return t.length >= 4 && /^[A-Za-z]{1,3}\d*$|^\d{1,3}$/.test(t[0]) && t.slice(1, 4).every((x) => DECIMAL_NUMBER.test(x));
 }
 
 function sniffExtxyz(text: string): boolean {

@@ -66,5 +66,10 @@ export function majorSpecies(site: Site): string {
   return best;
 }
 
-export const isOrdered = (s: Structure): boolean =>
-  s.sites.every((site) => { const e = Object.entries(site.species); return e.length === 1 && Math.abs(e[0][1] - 1) < 1e-12; });
+/** One species with occupancy 1 (within 1e-12). */
+export const isOrderedSite = (site: Site): boolean => {
+  const e = Object.entries(site.species);
+  return e.length === 1 && Math.abs(e[0][1] - 1) < 1e-12;
+};
+
+export const isOrdered = (s: Structure): boolean => s.sites.every(isOrderedSite);

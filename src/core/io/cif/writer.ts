@@ -3,12 +3,10 @@
  * round-trip decimal), one _atom_site row per species of each site (mixed sites become several
  * rows at the same position), unique labels, oxidation states as type symbols like `Fe3+`.
  */
-import { type Structure, fracOf } from '../../structure/structure.ts';
+import { type Structure, elementAmounts, fracOf } from '../../structure/structure.ts';
+import { shortestNumber } from '../common.ts';
 
-const num = (x: number): string => {
-  if (!Number.isFinite(x)) throw new Error(`cannot write the non-finite number ${x} to CIF`);
-  return String(x === 0 ? 0 : x);
-};
+const num = (x: number): string => shortestNumber(x, 'CIF');
 
 /** A bare CIF word when possible, otherwise a quoted string. */
 function cifString(s: string): string {
@@ -32,9 +30,7 @@ function blockName(name: string): string {
 }
 
 function formulaSum(structure: Structure): string {
-  const amounts = new Map<string, number>();
-  for (const site of structure.sites) for (const [el, occ] of Object.entries(site.species)) amounts.set(el, (amounts.get(el) ?? 0) + occ);
-  return [...amounts].map(([el, n]) => (Math.abs(n - 1) < 1e-12 ? el : `${el}${Number(n.toPrecision(10))}`)).join(' ');
+  return Object.entries(elementAmounts(structure)).map(([el, n]) => (Math.abs(n - 1) < 1e-12 ? el : `${el}${Number(n.toPrecision(10))}`)).join(' ');
 }
 
 export function writeCif(structure: Structure): string {
