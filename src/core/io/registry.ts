@@ -22,17 +22,23 @@ function secondLineIsExtended(text: string): boolean {
   return lines.length >= 2 && /(^|\s)(Lattice|Properties)\s*=/i.test(lines[1]);
 }
 
-/** Format chosen from the file name alone; `text` only separates plain from extended `.xyz`. */
+/**
+ * Format chosen from the file name alone, from the formats' `extensions`: a file-name ending (`.cif`)
+ * first, then a claimed base name contained in the name, any case (`POSCAR_LaH10`, `x-CONTCAR.MD`).
+ * `.xyz` is claimed by plain and extended XYZ; `text` decides between them (plain when absent).
+ */
 function formatFromName(fileName: string, text: string | null): FormatModule | null {
   const base = baseName(fileName);
   const lower = base.toLowerCase();
-  if (lower.endsWith('.cif') || lower.endsWith('.mcif')) return byId('cif');
-  if (lower.endsWith('.extxyz')) return byId('extxyz');
-  if (lower.endsWith('.xyz')) return text !== null && secondLineIsExtended(text) ? byId('extxyz') : byId('xyz');
-  if (lower.endsWith('.json')) return byId('pymatgen-json');
-  if (lower.endsWith('.vasp') || lower.endsWith('.poscar')) return byId('poscar');
-  if (/poscar|contcar/i.test(base)) return byId('poscar');
-  return null;
+  const byEnding = FORMATS.filter((f) => f.extensions.some((e) => e.startsWith('.') && lower.endsWith(e)));
+  if (byEnding.length > 1) {
+    const extended = byEnding.find((f) => f.id === 'extxyz');
+    const plain = byEnding.find((f) => f.id === 'xyz');
+    if (extended && plain && byEnding.length === 2) return text !== null && secondLineIsExtended(text) ? extended : plain;
+    throw new Error(`formats ${byEnding.map((f) => f.id).join(', ')} all claim the name "${base}"`);
+  }
+  if (byEnding.length === 1) return byEnding[0];
+  return FORMATS.find((f) => f.extensions.some((e) => !e.startsWith('.') && lower.includes(e.toLowerCase()))) ?? null;
 }
 
 /** Picks a format from the file name first, then by sniffing the content. */
