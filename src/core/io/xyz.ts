@@ -416,7 +416,6 @@ export function writeExtxyz(structure: Structure): string {
 
 /** Several structures as consecutive frames of one file (trajectories, conformers). */
 export const writeXyzFrames = (structures: Structure[]): string => structures.map(writeXyz).join('');
-export const writeExtxyzFrames = (structures: Structure[]): string => structures.map(writeExtxyz).join('');
 
 // ---------------------------------------------------------------- sniffing and modules
 

@@ -36,7 +36,7 @@ export interface BondList {
 }
 
 export const DEFAULT_BOND_TOLERANCE = 1.15;
-export const DEFAULT_MIN_BOND_DISTANCE = 0.1;
+const DEFAULT_MIN_BOND_DISTANCE = 0.1;
 
 /** Non-metals and metalloids: the elements that form covalent bonds in ionic and molecular solids. */
 const NON_METALS = new Set(['H', 'He', 'B', 'C', 'N', 'O', 'F', 'Ne', 'Si', 'P', 'S', 'Cl', 'Ar', 'Ge', 'As', 'Se', 'Br', 'Kr', 'Sb', 'Te', 'I', 'Xe', 'At', 'Rn']);

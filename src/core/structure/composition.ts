@@ -155,7 +155,7 @@ function amountsOf(s: Structure): Amounts {
 }
 
 /** `Composition.formula` for element → amount pairs given in order of first appearance. */
-export function formulaFromAmounts(elements: Map<string, number>): string {
+function formulaFromAmounts(elements: Map<string, number>): string {
   const syms = pythonSort([...elements.keys()], (a, b) => pymatgenElectronegativity(a) < pymatgenElectronegativity(b));
   return syms.map((sym) => sym + formatAmount(elements.get(sym)!, false)).join(' ');
 }

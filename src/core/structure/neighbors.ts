@@ -13,7 +13,7 @@ import { type Mat3, det, inverse, perpendicularWidths } from '../math/mat3.ts';
 import type { Structure } from './structure.ts';
 
 /** Searches that would return more pairs than this (memory) or visit more candidate bins are refused. */
-export const MAX_NEIGHBOR_PAIRS = 5e7;
+const MAX_NEIGHBOR_PAIRS = 5e7;
 const MAX_BIN_VISITS = 5e8;
 
 export interface NeighborList {

@@ -1,5 +1,4 @@
 import type { Vec3 } from '../math/mat3.ts';
-import { wrapFrac } from '../math/mat3.ts';
 import { Lattice } from './lattice.ts';
 
 /** Element symbol → occupancy (1 for an ordered site). Oxidation states live in `oxidation`. */
@@ -43,13 +42,6 @@ export function makeSiteFromCart(lattice: Lattice | null, xyz: Vec3, species: Sp
 
 /** Fractional position of a site: the stored one, else computed from its Cartesian position. */
 export const fracOf = (site: Site, lattice: Lattice): Vec3 => site.frac ?? lattice.cartToFrac(site.xyz);
-
-export const isPeriodic = (s: Structure): s is Structure & { lattice: Lattice } => s.lattice !== null;
-
-export function wrappedFrac(site: Site): Vec3 | null {
-  if (!site.frac) return null;
-  return [wrapFrac(site.frac[0]), wrapFrac(site.frac[1]), wrapFrac(site.frac[2])];
-}
 
 /** Element → summed occupancy over all sites (pymatgen's `composition` without oxidation states). */
 export function elementAmounts(s: Structure): Record<string, number> {

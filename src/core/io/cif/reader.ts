@@ -15,7 +15,7 @@ import { chargeFromSuffix, parseElementSymbol } from '../../structure/elements.t
 import { pymatgenElectronegativity, pythonSort, speciesString } from '../../structure/composition.ts';
 
 /** Fractional tolerance for "same position" (pymatgen's site_tolerance). */
-export const SITE_TOLERANCE = 1e-4;
+const SITE_TOLERANCE = 1e-4;
 
 /** Reads a CIF number: `0.1234(5)` → 0.1234, `90.` → 90, `.5`, `1/3`, `-.25`. NaN when not a number. */
 export function cifNumber(text: string): number {
@@ -71,7 +71,7 @@ const SPECIAL_LABELS: [string, string][] = [['Hw', 'H'], ['Ow', 'O'], ['Wat', 'O
  * Element symbol from a type symbol or label: `Fe3+` → Fe, `Fe1A` → Fe, `CO1` → Co (two letters first,
  * as pymatgen), `O2-` → O, `Wat1` → O. Returns null when nothing element-like is found.
  */
-export function elementFromLabel(text: string): string | null {
+function elementFromLabel(text: string): string | null {
   const sym = text.trim();
   if (!sym) return null;
   for (const [prefix, el] of SPECIAL_LABELS) if (sym.startsWith(prefix)) return el === '' ? null : el;
@@ -79,7 +79,7 @@ export function elementFromLabel(text: string): string | null {
 }
 
 /** Oxidation state written in a type symbol: `Fe3+` → 3, `O2-` → -2, `Cs+1` → 1, `Na+` → 1; null if none. */
-export function oxidationFromSymbol(text: string): number | null {
+function oxidationFromSymbol(text: string): number | null {
   // One or two letters (element or not), then exactly a charge.
   const letters = /^[A-Za-z]{1,2}(?![A-Za-z])/.exec(text.trim());
   return letters ? chargeFromSuffix(text.trim().slice(letters[0].length)) ?? null : null;
