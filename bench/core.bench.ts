@@ -8,26 +8,13 @@ import { parseStructureFile } from '../src/core/io/registry.ts';
 import { analyzeSymmetry } from '../src/core/symmetry/analyze.ts';
 import { makeSupercell } from '../src/core/structure/supercell.ts';
 import { initMoyoNode } from '../src/node/moyo.ts';
+import { timeMedian } from './stats.ts';
 
 initMoyoNode();
 const SHARED = process.env.STRUCTLAB_SHARED ?? resolve(import.meta.dirname, '..', '..', 'shared');
 const CORPUS = join(SHARED, 'corpus', 'files');
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-function time(fn: () => void, repeats: number): number {
-  const samples: number[] = [];
-  for (let r = 0; r < repeats; r++) {
-    const t0 = performance.now();
-    fn();
-    samples.push(performance.now() - t0);
-  }
-  return median(samples);
-}
+const time = (fn: () => void, repeats: number): number => timeMedian(fn, repeats).ms;
 
 const results: Record<string, unknown> = {};
 

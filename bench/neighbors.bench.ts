@@ -7,6 +7,7 @@ import { computeBonds } from '../src/core/structure/bonds.ts';
 import { Lattice } from '../src/core/structure/lattice.ts';
 import { findNeighbors } from '../src/core/structure/neighbors.ts';
 import type { Structure } from '../src/core/structure/structure.ts';
+import { timeMedian } from './stats.ts';
 
 function randomStructure(n: number, skewed: boolean, seed = 1): Structure {
   const volume = n / 0.08;
@@ -24,21 +25,9 @@ function randomStructure(n: number, skewed: boolean, seed = 1): Structure {
   return { name: `random-${n}`, lattice, sites };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
 function time(label: string, repeats: number, fn: () => number): void {
-  fn(); // warm-up (JIT)
-  const times: number[] = [];
-  let count = 0;
-  for (let r = 0; r < repeats; r++) {
-    const t0 = performance.now();
-    count = fn();
-    times.push(performance.now() - t0);
-  }
-  console.log(`${label.padEnd(44)} median ${median(times).toFixed(1).padStart(8)} ms  (${repeats} runs, ${count} pairs)`);
+  const { ms, result: count } = timeMedian(fn, repeats, 1);
+  console.log(`${label.padEnd(44)} median ${ms.toFixed(1).padStart(8)} ms  (${repeats} runs, ${count} pairs)`);
 }
 
 const cutoff = 3.5;
