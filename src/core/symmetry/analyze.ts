@@ -6,7 +6,7 @@
 import type { MoyoCell, MoyoDataset } from '@spglib/moyo-wasm';
 import type { Mat3, Vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
-import type { Site, SpeciesMap, Structure } from '../structure/structure.ts';
+import { type Site, type SpeciesMap, type Structure, fracOf } from '../structure/structure.ts';
 import { moyo } from './moyo.ts';
 import { type PrimitiveReduction, findPrimitive } from './primitive.ts';
 
@@ -69,7 +69,7 @@ function toMoyoCell(s: Structure): TypedCell {
       speciesOfType.push(site.species);
     }
     numbers.push(t);
-    const f = site.frac ?? s.lattice.cartToFrac(site.xyz);
+    const f = fracOf(site, s.lattice);
     positions.push([f[0], f[1], f[2]]);
   }
   const m = s.lattice.matrix;
