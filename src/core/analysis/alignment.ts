@@ -1,0 +1,311 @@
+/**
+ * Comparison of two particles that is invariant to atom order and rigid motion and works for different
+ * atom counts: seed a rotation, then alternate optimal per-species assignment (munkres, Hungarian,
+ * rectangular allowed) with the optimal proper rotation for the matched pairs (Horn's quaternion form of
+ * Kabsch: det = +1 always, so reflections are never returned), until the assignment no longer changes.
+ */
+import { munkres } from 'munkres';
+import type { Mat3, Vec3 } from '../math/mat3.ts';
+import { PointGrid } from './hausdorff.ts';
+
+export interface Particle {
+  symbols: string[];
+  /** xyz triples, one per symbol. */
+  coords: Float64Array;
+}
+
+export interface RigidTransform {
+  /** Applied as x' = R·x + t. */
+  rotation: Mat3;
+  translation: Vec3;
+}
+
+export interface AlignmentResult {
+  /** √(mean squared distance over matched pairs) after superposition, Å (per-atom, N denominator). */
+  rmsd: number;
+  /** Largest matched-pair distance after superposition, Å. */
+  maxDisplacement: number;
+  /** Matched pairs within `tolerance`, divided by max(nPred, nTruth). */
+  matchedFraction: number;
+  tolerance: number;
+  /** pairs[k] = [predIndex, truthIndex]. */
+  pairs: [number, number][];
+  /** Moves the prediction onto the truth. */
+  transform: RigidTransform;
+  iterations: number;
+}
+
+/** A matched pair counts as "matched" when it lies within this many Å after superposition. */
+export const DEFAULT_MATCH_TOLERANCE = 0.5;
+
+const MAX_ITERATIONS = 10;
+
+export function applyTransform(coords: Float64Array, { rotation: R, translation: t }: RigidTransform): Float64Array {
+  const out = new Float64Array(coords.length);
+  for (let i = 0; i < coords.length; i += 3) {
+    const x = coords[i], y = coords[i + 1], z = coords[i + 2];
+    out[i] = R[0][0] * x + R[0][1] * y + R[0][2] * z + t[0];
+    out[i + 1] = R[1][0] * x + R[1][1] * y + R[1][2] * z + t[1];
+    out[i + 2] = R[2][0] * x + R[2][1] * y + R[2][2] * z + t[2];
+  }
+  return out;
+}
+
+/** Eigen-decomposition of a symmetric 4×4 matrix by cyclic Jacobi; returns the eigenvector of the largest eigenvalue. */
+function largestEigenvector4(a: number[][]): number[] {
+  const m = a.map((r) => [...r]);
+  const v = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]];
+  for (let sweep = 0; sweep < 60; sweep++) {
+    let off = 0;
+    for (let p = 0; p < 4; p++) for (let q = p + 1; q < 4; q++) off += m[p][q] * m[p][q];
+    if (off < 1e-30) break;
+    for (let p = 0; p < 4; p++) for (let q = p + 1; q < 4; q++) {
+      if (Math.abs(m[p][q]) < 1e-300) continue;
+      const theta = (m[q][q] - m[p][p]) / (2 * m[p][q]);
+      const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+      const c = 1 / Math.sqrt(t * t + 1), s = t * c;
+      for (let k = 0; k < 4; k++) {
+        const mkp = m[k][p], mkq = m[k][q];
+        m[k][p] = c * mkp - s * mkq; m[k][q] = s * mkp + c * mkq;
+      }
+      for (let k = 0; k < 4; k++) {
+        const mpk = m[p][k], mqk = m[q][k];
+        m[p][k] = c * mpk - s * mqk; m[q][k] = s * mpk + c * mqk;
+      }
+      for (let k = 0; k < 4; k++) {
+        const vkp = v[k][p], vkq = v[k][q];
+        v[k][p] = c * vkp - s * vkq; v[k][q] = s * vkp + c * vkq;
+      }
+    }
+  }
+  let best = 0;
+  for (let k = 1; k < 4; k++) if (m[k][k] > m[best][best]) best = k;
+  return [v[0][best], v[1][best], v[2][best], v[3][best]];
+}
+
+/** Proper rotation + translation minimising Σ‖R·p_i + t − q_i‖² over the listed pairs (Horn 1987). */
+export function superpose(moving: Float64Array, target: Float64Array, pairs: [number, number][]): RigidTransform {
+  const n = pairs.length;
+  const cp = [0, 0, 0], cq = [0, 0, 0];
+  for (const [i, j] of pairs) for (let d = 0; d < 3; d++) { cp[d] += moving[3 * i + d]; cq[d] += target[3 * j + d]; }
+  for (let d = 0; d < 3; d++) { cp[d] /= n || 1; cq[d] /= n || 1; }
+  const S = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
+  for (const [i, j] of pairs) {
+    for (let r = 0; r < 3; r++) {
+      const p = moving[3 * i + r] - cp[r];
+      for (let c = 0; c < 3; c++) S[r][c] += p * (target[3 * j + c] - cq[c]);
+    }
+  }
+  const [[xx, xy, xz], [yx, yy, yz], [zx, zy, zz]] = S;
+  const N = [
+    [xx + yy + zz, yz - zy, zx - xz, xy - yx],
+    [yz - zy, xx - yy - zz, xy + yx, zx + xz],
+    [zx - xz, xy + yx, -xx + yy - zz, yz + zy],
+    [xy - yx, zx + xz, yz + zy, -xx - yy + zz],
+  ];
+  const [w, x, y, z] = n < 2 ? [1, 0, 0, 0] : largestEigenvector4(N);
+  const rotation: Mat3 = [
+    [w * w + x * x - y * y - z * z, 2 * (x * y - w * z), 2 * (x * z + w * y)],
+    [2 * (x * y + w * z), w * w - x * x + y * y - z * z, 2 * (y * z - w * x)],
+    [2 * (x * z - w * y), 2 * (y * z + w * x), w * w - x * x - y * y + z * z],
+  ];
+  const translation: Vec3 = [0, 1, 2].map((r) => cq[r] - (rotation[r][0] * cp[0] + rotation[r][1] * cp[1] + rotation[r][2] * cp[2])) as Vec3;
+  return { rotation, translation };
+}
+
+function indicesBySpecies(symbols: string[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  symbols.forEach((s, i) => {
+    const list = out.get(s);
+    if (list) list.push(i); else out.set(s, [i]);
+  });
+  return out;
+}
+
+function pick(coords: Float64Array, indices: number[]): Float64Array {
+  const out = new Float64Array(indices.length * 3);
+  indices.forEach((i, k) => { out[3 * k] = coords[3 * i]; out[3 * k + 1] = coords[3 * i + 1]; out[3 * k + 2] = coords[3 * i + 2]; });
+  return out;
+}
+
+const dist2 = (a: Float64Array, i: number, b: Float64Array, j: number) => {
+  const dx = a[3 * i] - b[3 * j], dy = a[3 * i + 1] - b[3 * j + 1], dz = a[3 * i + 2] - b[3 * j + 2];
+  return dx * dx + dy * dy + dz * dz;
+};
+
+/** Optimal one-to-one pairing within each species on squared distances (pairs across species never form). */
+export function assignBySpecies(predSpecies: Map<string, number[]>, pred: Float64Array, truthSpecies: Map<string, number[]>, truth: Float64Array): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (const [symbol, rows] of predSpecies) {
+    const cols = truthSpecies.get(symbol);
+    if (!cols || rows.length === 0) continue;
+    // Rows as views of one buffer: a third of the memory of number[][] (algorithms.md §3.3).
+    const buffer = new Float64Array(rows.length * cols.length);
+    const matrix: Float64Array[] = [];
+    for (let r = 0; r < rows.length; r++) {
+      const row = buffer.subarray(r * cols.length, (r + 1) * cols.length);
+      for (let c = 0; c < cols.length; c++) row[c] = dist2(pred, rows[r], truth, cols[c]);
+      matrix.push(row);
+    }
+    for (const [r, c] of munkres(matrix)) pairs.push([rows[r], cols[c]]);
+  }
+  return pairs.sort((a, b) => a[0] - b[0]);
+}
+
+const centroid = (c: Float64Array): Vec3 => {
+  const s: Vec3 = [0, 0, 0];
+  const n = c.length / 3;
+  for (let i = 0; i < c.length; i += 3) { s[0] += c[i]; s[1] += c[i + 1]; s[2] += c[i + 2]; }
+  return n ? [s[0] / n, s[1] / n, s[2] / n] : s;
+};
+
+const compose = (outer: RigidTransform, inner: RigidTransform): RigidTransform => {
+  const R: Mat3 = [0, 1, 2].map((r) => [0, 1, 2].map((c) => outer.rotation[r][0] * inner.rotation[0][c] + outer.rotation[r][1] * inner.rotation[1][c] + outer.rotation[r][2] * inner.rotation[2][c])) as Mat3;
+  const t = inner.translation;
+  const translation = [0, 1, 2].map((r) => outer.rotation[r][0] * t[0] + outer.rotation[r][1] * t[1] + outer.rotation[r][2] * t[2] + outer.translation[r]) as Vec3;
+  return { rotation: R, translation };
+};
+
+const IDENTITY: Mat3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+
+/**
+ * Candidate starting transforms: the centroid-aligned identity, plus every way of laying a reference triad of
+ * the prediction (the atom nearest its centroid and two non-collinear near neighbours) onto a triad of the
+ * truth with the same species and edge lengths. The triads make the result independent of how far the
+ * prediction is rotated; the inertia tensor cannot, being isotropic for cubic particles.
+ */
+function seedTransforms(pred: Particle, truth: Particle, edgeTolerance: number): RigidTransform[] {
+  const cp = centroid(pred.coords), cg = centroid(truth.coords);
+  const seeds: RigidTransform[] = [{ rotation: IDENTITY, translation: [cg[0] - cp[0], cg[1] - cp[1], cg[2] - cp[2]] }];
+  const P = pred.coords, G = truth.coords, np = pred.symbols.length, ng = truth.symbols.length;
+  if (np < 3 || ng < 3) return seeds;
+  const centre = new Float64Array(cp);
+  let r = 0;
+  for (let i = 1; i < np; i++) if (dist2(P, i, centre, 0) < dist2(P, r, centre, 0)) r = i;
+  const byDistance = [...Array(np).keys()].filter((i) => i !== r).sort((a, b) => dist2(P, a, P, r) - dist2(P, b, P, r));
+  const u = byDistance[0];
+  const vec = (c: Float64Array, i: number, j: number): Vec3 => [c[3 * j] - c[3 * i], c[3 * j + 1] - c[3 * i + 1], c[3 * j + 2] - c[3 * i + 2]];
+  const ru = vec(P, r, u);
+  const v = byDistance.slice(1, 60).find((k) => {
+    const rv = vec(P, r, k);
+    const cr = [ru[1] * rv[2] - ru[2] * rv[1], ru[2] * rv[0] - ru[0] * rv[2], ru[0] * rv[1] - ru[1] * rv[0]];
+    return Math.hypot(cr[0], cr[1], cr[2]) > 0.3 * Math.hypot(...ru) * Math.hypot(...rv);
+  });
+  if (v === undefined) return seeds;
+  const dru = Math.sqrt(dist2(P, r, P, u)), drv = Math.sqrt(dist2(P, r, P, v)), duv = Math.sqrt(dist2(P, u, P, v));
+  const framePred = frame(vec(P, r, u), vec(P, r, v));
+  const rOffset = Math.sqrt(dist2(P, r, centre, 0));
+  const truthCentre = new Float64Array(cg);
+  const centres = [...Array(ng).keys()]
+    .filter((c) => truth.symbols[c] === pred.symbols[r] && Math.sqrt(dist2(G, c, truthCentre, 0)) <= rOffset + 3)
+    .sort((a, b) => dist2(G, a, truthCentre, 0) - dist2(G, b, truthCentre, 0))
+    .slice(0, 24);
+  const near = (c: number, symbol: string, d: number) => {
+    const out: number[] = [];
+    for (let j = 0; j < ng; j++) if (j !== c && truth.symbols[j] === symbol && Math.abs(Math.sqrt(dist2(G, c, G, j)) - d) <= edgeTolerance) out.push(j);
+    return out;
+  };
+  for (const c of centres) {
+    const us = near(c, pred.symbols[u], dru), vs = near(c, pred.symbols[v], drv);
+    for (const u2 of us) for (const v2 of vs) {
+      if (u2 === v2 || Math.abs(Math.sqrt(dist2(G, u2, G, v2)) - duv) > edgeTolerance) continue;
+      const frameTruth = frame(vec(G, c, u2), vec(G, c, v2));
+      // R = F_truth · F_predᵀ (columns are the frame axes).
+      const R = [0, 1, 2].map((i) => [0, 1, 2].map((j) => frameTruth[0][i] * framePred[0][j] + frameTruth[1][i] * framePred[1][j] + frameTruth[2][i] * framePred[2][j])) as Mat3;
+      const t: Vec3 = [0, 1, 2].map((i) => G[3 * c + i] - (R[i][0] * P[3 * r] + R[i][1] * P[3 * r + 1] + R[i][2] * P[3 * r + 2])) as Vec3;
+      seeds.push({ rotation: R, translation: t });
+    }
+  }
+  return seeds;
+}
+
+/** Orthonormal right-handed frame (three axis vectors) from two non-collinear edges. */
+function frame(a: Vec3, b: Vec3): [Vec3, Vec3, Vec3] {
+  const la = Math.hypot(...a);
+  const e1: Vec3 = [a[0] / la, a[1] / la, a[2] / la];
+  const k = b[0] * e1[0] + b[1] * e1[1] + b[2] * e1[2];
+  const w: Vec3 = [b[0] - k * e1[0], b[1] - k * e1[1], b[2] - k * e1[2]];
+  const lw = Math.hypot(...w);
+  const e2: Vec3 = [w[0] / lw, w[1] / lw, w[2] / lw];
+  const e3: Vec3 = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+  return [e1, e2, e3];
+}
+
+/**
+ * Nearest-neighbour refinement of a seed (ICP on same-species nearest atoms, capped at `cap` Å) and its
+ * score: the mean capped squared nearest distance. Cheap, so every seed gets it before the costly assignment.
+ */
+function refineSeed(pred: Particle, grids: Map<string, { grid: PointGrid; indices: number[] }>, seed: RigidTransform, sample: number[], cap: number): { transform: RigidTransform; score: number } {
+  let transform = seed;
+  let score = Infinity;
+  for (let round = 0; round < 4; round++) {
+    const moved = applyTransform(pred.coords, transform);
+    const pairs: [number, number][] = [];
+    const target = new Float64Array(sample.length * 3);
+    let sum = 0;
+    sample.forEach((i, k) => {
+      const entry = grids.get(pred.symbols[i]);
+      if (!entry) { sum += cap * cap; return; }
+      const d2 = entry.grid.nearestSquared(moved[3 * i], moved[3 * i + 1], moved[3 * i + 2]);
+      sum += Math.min(d2, cap * cap);
+      if (d2 <= cap * cap) {
+        const j = entry.grid.lastNearest;
+        target[3 * k] = entry.grid.xyz[3 * j]; target[3 * k + 1] = entry.grid.xyz[3 * j + 1]; target[3 * k + 2] = entry.grid.xyz[3 * j + 2];
+        pairs.push([i, k]);
+      }
+    });
+    score = sum / Math.max(1, sample.length);
+    if (pairs.length < 3) break;
+    transform = compose(superpose(moved, target, pairs), transform);
+  }
+  return { transform, score };
+}
+
+/**
+ * Superposes `pred` onto `truth` allowing any atom order, any rigid motion (proper rotations only) and
+ * different atom counts (unmatched atoms are left out of rmsd and count against matchedFraction).
+ */
+export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFAULT_MATCH_TOLERANCE): AlignmentResult {
+  const predSpecies = indicesBySpecies(pred.symbols), truthSpecies = indicesBySpecies(truth.symbols);
+  const grids = new Map<string, { grid: PointGrid; indices: number[] }>();
+  for (const [symbol, indices] of truthSpecies) grids.set(symbol, { grid: new PointGrid(pick(truth.coords, indices)), indices });
+  const np = pred.symbols.length;
+  const stride = Math.max(1, Math.floor(np / 200));
+  const sample = [...Array(np).keys()].filter((i) => i % stride === 0);
+  let best: { transform: RigidTransform; score: number } | null = null;
+  for (const seed of seedTransforms(pred, truth, 0.4)) {
+    const refined = refineSeed(pred, grids, seed, sample, 1.0);
+    if (!best || refined.score < best.score) best = refined;
+    if (best.score < 1e-12) break;
+  }
+  let transform = best ? best.transform : { rotation: IDENTITY, translation: [0, 0, 0] as Vec3 };
+  let pairs: [number, number][] = [];
+  let iterations = 0;
+  for (; iterations < MAX_ITERATIONS; iterations++) {
+    const moved = applyTransform(pred.coords, transform);
+    const next = assignBySpecies(predSpecies, moved, truthSpecies, truth.coords);
+    const unchanged = next.length === pairs.length && next.every((p, k) => p[0] === pairs[k][0] && p[1] === pairs[k][1]);
+    pairs = next;
+    if (pairs.length === 0) break;
+    transform = compose(superpose(moved, truth.coords, pairs), transform);
+    if (unchanged) break;
+  }
+  const moved = applyTransform(pred.coords, transform);
+  let sum = 0, worst = 0, within = 0;
+  for (const [i, j] of pairs) {
+    const d2 = dist2(moved, i, truth.coords, j);
+    sum += d2;
+    worst = Math.max(worst, d2);
+    if (d2 <= tolerance * tolerance) within++;
+  }
+  const denominator = Math.max(np, truth.symbols.length);
+  return {
+    rmsd: pairs.length ? Math.sqrt(sum / pairs.length) : NaN,
+    maxDisplacement: pairs.length ? Math.sqrt(worst) : NaN,
+    matchedFraction: denominator ? within / denominator : NaN,
+    tolerance,
+    pairs,
+    transform,
+    iterations: iterations + 1,
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * C2NP metrics against the upstream values in metric_cases.json (computed by the benchmark's own numpy/scipy
+ * functions), hull volumes against analytic solids, Hausdorff against brute force.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hausdorffDistance } from '../../src/core/analysis/hausdorff.ts';
+import { convexHullVolume } from '../../src/core/analysis/hull.ts';
+import { pairDistanceHistogram } from '../../src/core/analysis/rdf.ts';
+import { forwardMetrics, inverseMetrics, type LatticeParameters, type Particle } from '../../src/core/tasks/c2np/metrics.ts';
+import { SHARED } from '../shared.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const golden: any = JSON.parse(readFileSync(join(SHARED, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
+
+const particle = (p: { symbols: string[]; coords: number[][] }): Particle => ({ symbols: p.symbols, coords: new Float64Array(p.coords.flat()) });
+
+/** |actual − expected| ≤ rel·|expected|, with an absolute floor for values that are zero upstream. */
+function close(actual: number | null, expected: number | null, rel: number, floor = 1e-12) {
+  if (expected === null) { expect(actual).toBeNull(); return; }
+  expect(actual).not.toBeNull();
+  expect(Math.abs(actual! - expected)).toBeLessThanOrEqual(rel * Math.abs(expected) + floor);
+}
+
+describe('C2NP forward metrics (metric_cases.json, 1e-9 relative; hulls 1e-6)', () => {
+  for (const c of golden.cases) {
+    it(c.name, () => {
+      const m = c.metrics;
+      const pred = particle(c.pred), truth = particle(c.gt);
+      const got = forwardMetrics(pred, truth, { radius: c.R_for_vratio, aligned: false });
+      expect(got.n_pred).toBe(m.n_pred);
+      expect(got.n_truth).toBe(m.n_gt);
+      close(got.rmsd, m.rmsd_c2np, 1e-9);
+      close(got.hausdorff, m.hausdorff, 1e-9);
+      close(got.rdf_error, m.rdf_energy, 1e-9);
+      // Upstream uses Qhull QJ (joggled); the exact hull differs by ~1e-10 relative, and the golden file has the exact one too.
+      close(got.hull_volume_pred, m.hull_volume_pred_exact, 1e-12, 1e-9 * m.hull_volume_pred_exact);
+      close(got.hull_volume_truth, m.hull_volume_gt_exact, 1e-12, 1e-9 * m.hull_volume_gt_exact);
+      close(got.hull_volume_pred, m.hull_volume_pred_QJ, 1e-6);
+      // ΔHull of a rigid motion is pure QJ noise upstream (~1e-8 Å³): compare on the scale of the volumes.
+      close(got.delta_hull_volume, m.delta_hull_vol, 1e-6, 1e-6 * m.hull_volume_gt_QJ);
+      close(got.volume_ratio, m.vratio_pred, 1e-6);
+      if (c.rdf_hist_gt) {
+        const hg = pairDistanceHistogram(truth.coords), hp = pairDistanceHistogram(pred.coords);
+        expect(hg.inRange).toBe(m.rdf_pairs_in_range_gt);
+        expect(hp.inRange).toBe(m.rdf_pairs_in_range_pred);
+        c.rdf_hist_gt.forEach((v: number, k: number) => close(hg.density[k], v, 1e-12));
+        c.rdf_hist_pred.forEach((v: number, k: number) => close(hp.density[k], v, 1e-12));
+      }
+    });
+  }
+
+  it('volume_ratio is null without a radius', () => {
+    const c = golden.cases[0];
+    expect(forwardMetrics(particle(c.pred), particle(c.gt), { aligned: false }).volume_ratio).toBeNull();
+  });
+});
+
+describe('C2NP inverse metrics (task2_example)', () => {
+  it('lattice RMSE, space-group and joint accuracy', () => {
+    const t = golden.task2_example;
+    const got = inverseMetrics(t.per_sample.map((s: { pred_lattice: LatticeParameters; pred_sg: number }) => ({
+      predLattice: s.pred_lattice, predSpacegroup: s.pred_sg, trueLattice: t.true_lattice, trueSpacegroup: t.true_spacegroup,
+    })));
+    close(got.lattice_rmse, t.lattice_rmse, 1e-9);
+    expect(got.sg_accuracy).toBe(t.sg_accuracy);
+    expect(got.joint_accuracy).toBe(t.joint_accuracy);
+  });
+});
+
+/** Lattice points of a simple-cubic grid (a = 1) inside a sphere: hull faces full of coplanar points. */
+function latticeSphere(radius: number, a: number): number[][] {
+  const out: number[][] = [];
+  const n = Math.ceil(radius / a);
+  for (let i = -n; i <= n; i++) for (let j = -n; j <= n; j++) for (let k = -n; k <= n; k++) {
+    if (Math.hypot(i, j, k) * a < radius) out.push([i * a + 40, j * a - 17, k * a + 3]);
+  }
+  return out;
+}
+
+describe('convex hull volume', () => {
+  it('is exact on a cube grid and an octahedron of lattice points (degenerate coplanar faces)', () => {
+    const cube: number[][] = [];
+    for (let i = 0; i <= 8; i++) for (let j = 0; j <= 8; j++) for (let k = 0; k <= 8; k++) cube.push([i * 0.5 + 100, j * 0.5, k * 0.5 - 50]);
+    expect(convexHullVolume(cube)).toBeCloseTo(64, 9);
+    const octahedron = latticeSphere(20, 1).filter(([x, y, z]) => Math.abs(x - 40) + Math.abs(y + 17) + Math.abs(z - 3) <= 6);
+    // |x|+|y|+|z| ≤ 6: volume (4/3)·6³.
+    expect(convexHullVolume(octahedron)).toBeCloseTo((4 / 3) * 216, 9);
+  });
+
+  it('a lattice sphere: the volume is invariant to point order and below the ball', () => {
+    const pts = latticeSphere(6.5, 1);
+    const v = convexHullVolume(pts);
+    const reversed = convexHullVolume([...pts].reverse());
+    expect(Math.abs(v - reversed)).toBeLessThan(1e-9 * v);
+    expect(v).toBeLessThan((4 / 3) * Math.PI * 6.5 ** 3);
+    expect(v).toBeGreaterThan((4 / 3) * Math.PI * 5.5 ** 3);
+  });
+
+  it('is 0 for fewer than 4 points and for a flat set', () => {
+    expect(convexHullVolume([[0, 0, 0], [1, 0, 0], [0, 1, 0]])).toBe(0);
+    expect(convexHullVolume([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [0.5, 0.3, 0]])).toBeLessThan(1e-12);
+  });
+});
+
+describe('Hausdorff distance (cell list) equals brute force', () => {
+  it('on random clouds with different sizes, scales and offsets', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (const [na, nb, spread, offset] of [[300, 250, 10, 0], [50, 400, 3, 25], [1, 200, 20, -60], [500, 3, 5, 0]]) {
+      const a = Array.from({ length: na }, () => [rand() * spread, rand() * spread, rand() * spread]);
+      const b = Array.from({ length: nb }, () => [rand() * spread + offset, rand() * spread, rand() * spread * 0.2]);
+      const directed = (p: number[][], q: number[][]) => Math.max(...p.map((x) => Math.min(...q.map((y) => Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2])))));
+      const brute = Math.max(directed(a, b), directed(b, a));
+      expect(Math.abs(hausdorffDistance(a, b) - brute)).toBeLessThanOrEqual(1e-12 * brute);
+    }
+  });
+});
