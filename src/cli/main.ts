@@ -1,5 +1,7 @@
 /** The `structlab` command: parse arguments, call the core, print JSON. Nothing else lives here. */
 import { initMoyoNode } from '../node/moyo.ts';
+import { C2NP_HELP, runC2np } from './commands/c2np.ts';
+import { CARVE_HELP, runCarve } from './commands/carve.ts';
 import { CONVERT_HELP, runConvert } from './commands/convert.ts';
 import { INFO_HELP, runInfo } from './commands/info.ts';
 import { CliError } from './errors.ts';
@@ -9,6 +11,8 @@ const MAIN_HELP = `usage: structlab <command> [options]
 Commands:
   info FILE       structure summary as JSON (formula, sites, lattice, space group)
   convert IN OUT  convert between CIF, POSCAR, XYZ, extended XYZ and pymatgen JSON
+  carve CELL      carve a spherical nanoparticle (C2NP/Atomsk convention) to an XYZ file
+  c2np build CELL build the C2NP dataset layout for one material (raw, rotated copies, manifest)
 
 Run 'structlab <command> --help' for a command's options.
 `;
@@ -21,6 +25,8 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   info: { help: INFO_HELP, run: (argv) => runInfo(argv) },
   convert: { help: CONVERT_HELP, run: runConvert },
+  carve: { help: CARVE_HELP, run: runCarve },
+  c2np: { help: C2NP_HELP, run: runC2np },
 };
 
 export interface CliIo {

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { C2NP_RADII, type DatasetFile, cifPath, datasetFiles, rawCifPath } from '../../core/tasks/c2np/dataset.ts';
+import { type RotationSet, parseRotationSets } from '../../core/tasks/c2np/rotation.ts';
+import { parseArgs } from '../args.ts';
+import { CliError } from '../errors.ts';
+import { loadStructureFile, readInputText, toStrictJson } from '../io.ts';
+import { carveStructure } from './carve.ts';
+
+export const C2NP_HELP = `usage: structlab c2np build CELL --out DIR [--radii 6-30] [--repeats 20]
+
+Builds the C2NP dataset layout for one material (the material name is CELL's file name without extension):
+  DIR/raw/cifs/M.cif, DIR/raw/materials/M_R{r}.xyz      raw particles (Atomsk convention, see structlab carve)
+  DIR/cifs/M.cif                                        the unit cell
+  DIR/quaternions/M/R{r}/xyz/rot_{k}.xyz                 rot_0 and the rotated copies, byte-compatible with the
+                                                        upstream generator (shipped rotation sets: 59 train,
+                                                        92 ID, 163 OOD rotations per radius)
+  DIR/manifest.json                                     every file with split, rotation, quaternion, atom count,
+                                                        centre and sha256
+  --radii LIST    radii in Å within 6–30: "6-30" (default), "6,7,29", "10-12,30"
+  --repeats N     replicas per axis (default 20)
+A full material is ~2,100 files and a few hundred MB. Prints {"out": DIR, "material": M, "files": N, "radii": [...]}.
+`;
+
+const ROTATION_SETS_URL = new URL('../../../datasets/c2np/rotation_sets.json', import.meta.url);
+
+export function loadShippedRotationSets(): Map<number, RotationSet> {
+  try {
+    return parseRotationSets(readFileSync(fileURLToPath(ROTATION_SETS_URL), 'utf8'));
+  } catch (e) {
+    throw new CliError(`the shipped rotation sets (datasets/c2np/rotation_sets.json) cannot be read: ${e instanceof Error ? e.message : String(e)}`, 1);
+  }
+}
+
+export function parseRadii(raw: string): number[] {
+  const radii = new Set<number>();
+  for (const part of raw.split(',')) {
+    const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (!match) throw new CliError(`--radii must be integers or ranges like 6-30, got "${raw}"`);
+    const low = Number(match[1]);
+    const high = match[2] === undefined ? low : Number(match[2]);
+    if (low > high) throw new CliError(`--radii range "${part.trim()}" runs backwards`);
+    for (let r = low; r <= high; r++) {
+      if (!C2NP_RADII.includes(r)) throw new CliError(`--radii: C2NP radii are 6–30 Å (rotation sets exist only for those), got ${r}`);
+      radii.add(r);
+    }
+  }
+  return [...radii].sort((a, b) => a - b);
+}
+
+export function runC2np(argv: string[], warn: (line: string) => void): string {
+  const [sub, ...rest] = argv;
+  if (sub !== 'build') throw new CliError(`unknown c2np subcommand "${sub ?? ''}" (available: build; see structlab c2np --help)`);
+  const { positionals, options } = parseArgs(rest, [
+    { name: 'out', kind: 'string' },
+    { name: 'radii', kind: 'string' },
+    { name: 'repeats', kind: 'string' },
+  ]);
+  if (positionals.length !== 1) throw new CliError('c2np build takes exactly one CELL file (see structlab c2np --help)');
+  if (typeof options.out !== 'string') throw new CliError('c2np build needs --out DIR');
+  const radii = parseRadii(typeof options.radii === 'string' ? options.radii : '6-30');
+  const repeats = options.repeats === undefined ? 20 : Number(options.repeats);
+  if (!Number.isInteger(repeats) || repeats < 1 || repeats > 1000) throw new CliError(`--repeats must be a whole number from 1 to 1000, got "${String(options.repeats)}"`);
+
+  const cellPath = positionals[0];
+  const cellText = readInputText(cellPath);
+  const loaded = loadStructureFile(cellPath);
+  for (const w of loaded.warnings) warn(`warning: ${w}`);
+  const material = cellPath === '-' ? 'stdin' : basename(cellPath).replace(/\.[^.]*$/, '');
+  const structure = loaded.structures[0];
+  const sets = loadShippedRotationSets();
+  const out = options.out;
+
+  const write = (relative: string, text: string) => {
+    const target = join(out, relative);
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, text);
+    } catch {
+      throw new CliError(`${target}: cannot write the output file`);
+    }
+  };
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  write(rawCifPath(material), cellText);
+  write(cifPath(material), cellText);
+  const entries: object[] = [];
+  const carve = (radius: number) => {
+    const particle = carveStructure(loaded.path, loaded.format, structure, { radius, repeats });
+    for (const w of particle.warnings) warn(`warning: R${radius}: ${w}`);
+    return particle;
+  };
+  const progress = process.stderr.isTTY;
+  let lastRadius = -1;
+  for (const file of datasetFiles(material, radii, carve, sets)) {
+    if (progress && file.radius !== lastRadius) {
+      process.stderr.write(`\rR${file.radius} (${radii.indexOf(file.radius) + 1}/${radii.length})   `);
+      lastRadius = file.radius;
+    }
+    write(file.path, file.text);
+    entries.push(manifestEntry(file, sha256(file.text)));
+  }
+  if (progress) process.stderr.write('\n');
+  const manifest = {
+    generator: 'structlab c2np build',
+    material,
+    supercell_repeats: repeats,
+    centre_rule: '0.5*(A1+A2+A3) of the n^3 supercell',
+    inside_test: '|r - centre| < R (strict, Atomsk)',
+    rotation_about: 'origin of the file frame, applied to the 8-decimal coordinates of the raw file',
+    radii,
+    files: entries,
+  };
+  write('manifest.json', `${JSON.stringify(manifest, null, 1)}\n`);
+  return toStrictJson({ out, material, files: entries.length + 2, radii });
+}
+
+function manifestEntry(file: DatasetFile, sha: string) {
+  return {
+    path: file.path,
+    material: file.material,
+    R: file.radius,
+    split: file.split,
+    rot: file.rotation,
+    quat_xyzw: file.quaternion,
+    n_atoms: file.atoms,
+    centre: file.center,
+    sha256: sha,
+  };
+}
