@@ -4,6 +4,7 @@ import { C2NP_HELP, runC2np } from './commands/c2np.ts';
 import { CARVE_HELP, runCarve } from './commands/carve.ts';
 import { CONVERT_HELP, runConvert } from './commands/convert.ts';
 import { INFO_HELP, runInfo } from './commands/info.ts';
+import { METRICS_HELP, runMetrics } from './commands/metrics.ts';
 import { CliError } from './errors.ts';
 
 const MAIN_HELP = `usage: structlab <command> [options]
@@ -11,6 +12,7 @@ const MAIN_HELP = `usage: structlab <command> [options]
 Commands:
   info FILE       structure summary as JSON (formula, sites, lattice, space group)
   convert IN OUT  convert between CIF, POSCAR, XYZ, extended XYZ and pymatgen JSON
+  metrics PRED TRUTH  C2NP particle metrics (RMSD, Hausdorff, hull volumes, RDF error, aligned RMSD)
   carve CELL      carve a spherical nanoparticle (C2NP/Atomsk convention) to an XYZ file
   c2np build CELL build the C2NP dataset layout for one material (raw, rotated copies, manifest)
 
@@ -25,6 +27,7 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   info: { help: INFO_HELP, run: (argv) => runInfo(argv) },
   convert: { help: CONVERT_HELP, run: runConvert },
+  metrics: { help: METRICS_HELP, run: runMetrics },
   carve: { help: CARVE_HELP, run: runCarve },
   c2np: { help: C2NP_HELP, run: runC2np },
 };
