@@ -202,33 +202,97 @@ function fitBasis(rows: { n: Vec3; d: Vec3 }[]): Mat3 | null {
   return [0, 1, 2].map((i) => [0, 1, 2].map((j) => inv[i][0] * ntd[0][j] + inv[i][1] * ntd[1][j] + inv[i][2] * ntd[2][j])) as Mat3;
 }
 
-/** Folds atoms into the cell `basis` (origin `origin`) and merges periodic images per species. */
-function foldIntoCell(atoms: Atoms, indices: number[], basis: Mat3, origin: Vec3, tol: number): { species: string; frac: Vec3 }[] {
+interface SiteCluster {
+  species: string;
+  anchor: Vec3;
+  /** Member atoms and the integer cell each sits in, relative to the anchor. */
+  members: { atom: number; cell: Vec3 }[];
+}
+
+/** Folds atoms into the cell `basis` (origin `origin`) and groups periodic images per species. */
+function foldIntoCell(atoms: Atoms, indices: number[], basis: Mat3, origin: Vec3, tol: number): SiteCluster[] {
   const inv = inverse(basis);
-  const clusters: { species: string; anchor: Vec3; sum: Vec3; n: number }[] = [];
+  const clusters: SiteCluster[] = [];
   for (const i of indices) {
     const f = vecMat(sub(atoms.pos[i], origin), inv);
     const el = atoms.species[i];
     let placed = false;
     for (const c of clusters) {
       if (c.species !== el) continue;
-      const shift: Vec3 = [Math.round(f[0] - c.anchor[0]), Math.round(f[1] - c.anchor[1]), Math.round(f[2] - c.anchor[2])];
-      const df: Vec3 = [f[0] - shift[0] - c.anchor[0], f[1] - shift[1] - c.anchor[1], f[2] - shift[2] - c.anchor[2]];
+      const cell: Vec3 = [Math.round(f[0] - c.anchor[0]), Math.round(f[1] - c.anchor[1]), Math.round(f[2] - c.anchor[2])];
+      const df: Vec3 = [f[0] - cell[0] - c.anchor[0], f[1] - cell[1] - c.anchor[1], f[2] - cell[2] - c.anchor[2]];
       if (norm(vecMat(df, basis)) < tol) {
-        c.sum[0] += f[0] - shift[0]; c.sum[1] += f[1] - shift[1]; c.sum[2] += f[2] - shift[2];
-        c.n++;
+        c.members.push({ atom: i, cell });
         placed = true;
         break;
       }
     }
-    if (!placed) clusters.push({ species: el, anchor: f, sum: [...f] as Vec3, n: 1 });
+    if (!placed) clusters.push({ species: el, anchor: f, members: [{ atom: i, cell: [0, 0, 0] }] });
   }
   // Periodic images from a handful of displaced surface atoms form small spurious clusters.
-  const typical = median(clusters.map((c) => c.n));
+  const typical = median(clusters.map((c) => c.members.length));
+  return clusters.filter((c) => c.members.length >= 0.25 * typical);
+}
+
+/**
+ * Joint least squares over every folded atom: x_i = o_site + n_i·B. Eliminating the site origins
+ * leaves a 3×3 system in the per-site centred cell indices, whose baselines span the whole particle.
+ */
+function fitBasisToSites(atoms: Atoms, clusters: SiteCluster[]): Mat3 | null {
+  const rows: { n: Vec3; d: Vec3 }[] = [];
+  for (const c of clusters) {
+    if (c.members.length < 2) continue;
+    const nMean: Vec3 = [0, 0, 0];
+    const xMean: Vec3 = [0, 0, 0];
+    for (const { atom, cell } of c.members) {
+      for (let k = 0; k < 3; k++) { nMean[k] += cell[k]; xMean[k] += atoms.pos[atom][k]; }
+    }
+    for (let k = 0; k < 3; k++) { nMean[k] /= c.members.length; xMean[k] /= c.members.length; }
+    for (const { atom, cell } of c.members) rows.push({ n: sub(cell, nMean), d: sub(atoms.pos[atom], xMean) });
+  }
+  return fitBasis(rows);
+}
+
+/** RMS distance (Å) of the folded atoms from their site's mean position: a noise estimate. */
+function siteResidual(atoms: Atoms, clusters: SiteCluster[], basis: Mat3): number {
+  let sq = 0;
+  let count = 0;
+  for (const c of clusters) {
+    const shifted = c.members.map(({ atom, cell }) => sub(atoms.pos[atom], vecMat(cell, basis)));
+    const mean = centroidOf(shifted);
+    for (const x of shifted) { const r = sub(x, mean); sq += dot(r, r); count++; }
+  }
+  return count ? Math.sqrt(sq / count) : NaN;
+}
+
+/** Mean fractional position of each site (wrapped into [0, 1)) in the cell `basis`. */
+function sitePositions(atoms: Atoms, clusters: SiteCluster[], basis: Mat3, origin: Vec3): { species: string; frac: Vec3 }[] {
+  const inv = inverse(basis);
   const wrap = (x: number) => x - Math.floor(x);
-  return clusters
-    .filter((c) => c.n >= 0.25 * typical)
-    .map((c) => ({ species: c.species, frac: [wrap(c.sum[0] / c.n), wrap(c.sum[1] / c.n), wrap(c.sum[2] / c.n)] as Vec3 }));
+  return clusters.map((c) => {
+    const sum: Vec3 = [0, 0, 0];
+    for (const { atom, cell } of c.members) {
+      const f = vecMat(sub(atoms.pos[atom], origin), inv);
+      for (let k = 0; k < 3; k++) sum[k] += f[k] - cell[k];
+    }
+    const m = c.members.length;
+    return { species: c.species, frac: [wrap(sum[0] / m), wrap(sum[1] / m), wrap(sum[2] / m)] as Vec3 };
+  });
+}
+
+/** The conventional cell with its metric made exact for its crystal system (fractions kept). */
+function idealizedCell(cell: Structure, crystalSystem: string): Structure {
+  let { a, b, c, alpha, beta, gamma } = cell.lattice!.parameters;
+  const system = crystalSystem.toLowerCase();
+  const mean = (...xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
+  if (system.startsWith('cubic')) { a = b = c = mean(a, b, c); alpha = beta = gamma = 90; }
+  else if (system.startsWith('tetragonal')) { a = b = mean(a, b); alpha = beta = gamma = 90; }
+  else if (system.startsWith('orthorhombic')) alpha = beta = gamma = 90;
+  else if (system.startsWith('hexagonal') || system.startsWith('trigonal')) { a = b = mean(a, b); alpha = beta = 90; gamma = 120; }
+  else if (system.startsWith('monoclinic')) alpha = gamma = 90;
+  else return cell;
+  const lattice = Lattice.fromParameters(a, b, c, alpha, beta, gamma);
+  return { ...cell, lattice, sites: cell.sites.map((site) => makeSiteFromFrac(lattice, site.frac ?? cell.lattice!.cartToFrac(site.xyz), site.species)) };
 }
 
 /** Recovers the bulk crystal of a particle; throws InverseError with a sentence when it cannot. */
@@ -307,19 +371,37 @@ export function solveInverse(particle: Structure, symprec = 0.1): InverseResult 
     rows = refineRows(basis);
     basis = fitBasis(rows) ?? basis;
   }
-  let sq = 0;
-  for (const { n: nv, d } of rows) { const r = sub(d, vecMat(nv, basis)); sq += dot(r, r); }
-  const fitResidual = rows.length ? Math.sqrt(sq / rows.length) : NaN;
-
-  // Fold the interior atoms (surface atoms are the likeliest to be displaced in a real particle).
+  // Fold the interior atoms (surface atoms are the likeliest to be displaced in a real particle),
+  // then refit the lattice to all folded atoms at once and fold again.
+  // Small particles keep every atom: there the statistics matter more than surface displacements.
   const interior = order.filter((i) => norm(sub(atoms.pos[i], centre)) < 0.85 * rMax).slice(0, 40_000);
-  const folded = foldIntoCell(atoms, interior.length >= 8 ? interior : order, basis, atoms.pos[order[0]], tol);
+  const foldSet = interior.length >= 2000 ? interior : order.slice(0, 40_000);
+  const origin = atoms.pos[order[0]];
+  let clusters = foldIntoCell(atoms, foldSet, basis, origin, tol);
+  for (let round = 0; round < 2; round++) {
+    const better = fitBasisToSites(atoms, clusters);
+    if (!better || Math.abs(det(better)) < 1e-6) break;
+    basis = better;
+    clusters = foldIntoCell(atoms, foldSet, basis, origin, tol);
+  }
+  const folded = sitePositions(atoms, clusters, basis, origin);
+  const fitResidual = siteResidual(atoms, clusters, basis);
   const lattice = new Lattice(basis);
   const sites: Site[] = folded.map((f) => makeSiteFromFrac(lattice, f.frac, { [f.species]: 1 }));
   const foldedCell: Structure = { name: `${particle.name} (folded cell)`, lattice, sites };
 
-  const sym = analyzeSymmetry(foldedCell, symprec);
-  const conventional = sym ? standardizedCell(foldedCell, symprec) : null;
+  // Noise leaves the folded cell slightly distorted; tolerances up to symprec + the measured
+  // scatter are tried and the most symmetric answer kept (for exact input only symprec is tried).
+  const tolerances = [symprec];
+  for (const factor of [1.5, 2, 3]) if (symprec * factor <= symprec + fitResidual) tolerances.push(symprec * factor);
+  let best: { tolerance: number; sym: NonNullable<ReturnType<typeof analyzeSymmetry>> } | null = null;
+  for (const t of tolerances) {
+    const found = analyzeSymmetry(foldedCell, t);
+    if (found && (!best || found.nOperations > best.sym.nOperations)) best = { tolerance: t, sym: found };
+  }
+  const sym = best?.sym ?? null;
+  const standard = best ? standardizedCell(foldedCell, best.tolerance) : null;
+  const conventional = standard && sym ? idealizedCell(standard, sym.crystalSystem) : null;
   const cell = conventional ?? foldedCell;
   if (conventional) conventional.name = `${particle.name} (recovered conventional cell)`;
   return {
