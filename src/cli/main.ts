@@ -4,6 +4,7 @@ import { C2NP_HELP, runC2np } from './commands/c2np.ts';
 import { CARVE_HELP, runCarve } from './commands/carve.ts';
 import { CONVERT_HELP, runConvert } from './commands/convert.ts';
 import { INFO_HELP, runInfo } from './commands/info.ts';
+import { INVERSE_HELP, runInverse } from './commands/inverse.ts';
 import { METRICS_HELP, runMetrics } from './commands/metrics.ts';
 import { CliError } from './errors.ts';
 
@@ -15,6 +16,7 @@ Commands:
   metrics PRED TRUTH  C2NP particle metrics (RMSD, Hausdorff, hull volumes, RDF error, aligned RMSD)
   carve CELL      carve a spherical nanoparticle (C2NP/Atomsk convention) to an XYZ file
   c2np build CELL build the C2NP dataset layout for one material (raw, rotated copies, manifest)
+  inverse PARTICLE  recover lattice parameters and space group of the bulk crystal from a particle
 
 Run 'structlab <command> --help' for a command's options.
 `;
@@ -30,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   metrics: { help: METRICS_HELP, run: runMetrics },
   carve: { help: CARVE_HELP, run: runCarve },
   c2np: { help: C2NP_HELP, run: runC2np },
+  inverse: { help: INVERSE_HELP, run: runInverse },
 };
 
 export interface CliIo {
