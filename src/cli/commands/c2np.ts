@@ -65,10 +65,11 @@ export function runC2np(argv: string[], warn: (line: string) => void): string {
   if (!Number.isInteger(repeats) || repeats < 1 || repeats > 1000) throw new CliError(`--repeats must be a whole number from 1 to 1000, got "${String(options.repeats)}"`);
 
   const cellPath = positionals[0];
+  if (cellPath === '-') throw new CliError('c2np build needs a CELL file (its name is the material name), not standard input');
   const cellText = readInputText(cellPath);
   const loaded = loadStructureFile(cellPath);
   for (const w of loaded.warnings) warn(`warning: ${w}`);
-  const material = cellPath === '-' ? 'stdin' : basename(cellPath).replace(/\.[^.]*$/, '');
+  const material = basename(cellPath).replace(/\.[^.]*$/, '');
   const structure = loaded.structures[0];
   const sets = loadShippedRotationSets();
   const out = options.out;
