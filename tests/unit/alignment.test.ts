@@ -86,6 +86,15 @@ describe('aligned comparison', () => {
     expect(a.matchedFraction).toBe(1);
   });
 
+  it('with 0.3 Å noise (nearest partners collide, so the Hungarian step runs): rmsd below the noise level', () => {
+    const pred = transformed(truth, quats[11], [1, 1, 1], 10, 0.3);
+    const a = alignParticles(pred, truth);
+    // Optimal pairs can only beat the true correspondence, whose rms is about 0.3·√3 ≈ 0.52 Å.
+    expect(a.rmsd).toBeLessThan(0.3 * Math.sqrt(3) * 1.1);
+    expect(a.rmsd).toBeGreaterThan(0.3);
+    expect(a.pairs.length).toBe(pred.symbols.length);
+  });
+
   it('the golden pair rot_1 vs rot_0 (C2NP rmsd 70.8 Å) is the same particle', () => {
     const c = cases.cases.find((x: { name: string }) => x.name === 'dataset_rot1_vs_rot0');
     const p = (s: { symbols: string[]; coords: number[][] }): Particle => ({ symbols: s.symbols, coords: new Float64Array(s.coords.flat()) });
@@ -93,6 +102,27 @@ describe('aligned comparison', () => {
     // The files carry 8 decimals, so the superposition is exact only to ~1e-8 Å.
     expect(a.rmsd).toBeLessThan(1e-6);
     expect(a.matchedFraction).toBe(1);
+  });
+
+  it('rectangular assignment: the smaller side is matched in full, optimally (brute force)', () => {
+    for (let trial = 0; trial < 20; trial++) {
+      const [na, nb] = trial % 2 ? [3, 6] : [6, 3];
+      const a = new Float64Array(Array.from({ length: 3 * na }, () => random() * 3));
+      const b = new Float64Array(Array.from({ length: 3 * nb }, () => random() * 3));
+      const all = (n: number) => new Map([['X', [...Array(n).keys()]]]);
+      const d2 = (i: number, j: number) => (a[3 * i] - b[3 * j]) ** 2 + (a[3 * i + 1] - b[3 * j + 1]) ** 2 + (a[3 * i + 2] - b[3 * j + 2]) ** 2;
+      const pairs = assignBySpecies(all(na), a, all(nb), b);
+      expect(pairs.length).toBe(3);
+      const cost = pairs.reduce((s, [i, j]) => s + d2(i, j), 0);
+      let best = Infinity;
+      // Every injective map of the 3-element side into the 6-element side.
+      for (let x = 0; x < 6; x++) for (let y = 0; y < 6; y++) for (let z = 0; z < 6; z++) {
+        if (x === y || y === z || x === z) continue;
+        const c = na === 3 ? d2(0, x) + d2(1, y) + d2(2, z) : d2(x, 0) + d2(y, 1) + d2(z, 2);
+        best = Math.min(best, c);
+      }
+      expect(Math.abs(cost - best)).toBeLessThan(1e-12);
+    }
   });
 
   it('never answers with a reflection: a mirror image of a chiral cloud keeps rmsd > 0', () => {
@@ -108,7 +138,8 @@ describe('aligned comparison', () => {
   });
 
   it('per-species assignment is optimal (brute force over all permutations) and never crosses species', () => {
-    for (let trial = 0; trial < 20; trial++) {
+    let collisions = 0;
+    for (let trial = 0; trial < 40; trial++) {
       const n = 6;
       const a = new Float64Array(Array.from({ length: 3 * n }, () => random() * 4));
       const b = new Float64Array(Array.from({ length: 3 * n }, () => random() * 4));
@@ -116,6 +147,9 @@ describe('aligned comparison', () => {
       const groups = (s: string[]) => { const m = new Map<string, number[]>(); s.forEach((x, i) => m.set(x, [...(m.get(x) ?? []), i])); return m; };
       const d2 = (i: number, j: number) => (a[3 * i] - b[3 * j]) ** 2 + (a[3 * i + 1] - b[3 * j + 1]) ** 2 + (a[3 * i + 2] - b[3 * j + 2]) ** 2;
       const pairs = assignBySpecies(groups(sym), a, groups(sym), b);
+      // Count trials where two atoms share a nearest partner: those need the Hungarian step, not the shortcut.
+      const nearest = [0, 1, 2, 3, 4, 5].map((i) => [0, 1, 2, 3, 4, 5].filter((j) => sym[j] === sym[i]).sort((x, y) => d2(i, x) - d2(i, y))[0]);
+      if (new Set(nearest).size < n) collisions++;
       const cost = pairs.reduce((s, [i, j]) => s + d2(i, j), 0);
       for (const [i, j] of pairs) expect(sym[i]).toBe(sym[j]);
       let best = Infinity;
@@ -126,5 +160,6 @@ describe('aligned comparison', () => {
       }
       expect(Math.abs(cost - best)).toBeLessThan(1e-12);
     }
+    expect(collisions).toBeGreaterThan(5);
   });
 });
