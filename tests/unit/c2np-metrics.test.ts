@@ -9,6 +9,7 @@ import { hausdorffDistance } from '../../src/core/analysis/hausdorff.ts';
 import { convexHullVolume } from '../../src/core/analysis/hull.ts';
 import { pairDistanceHistogram } from '../../src/core/analysis/rdf.ts';
 import { forwardMetrics, inverseMetrics, type LatticeParameters, type Particle } from '../../src/core/tasks/c2np/metrics.ts';
+import { runMetrics } from '../../src/cli/commands/metrics.ts';
 import { SHARED } from '../shared.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -115,5 +116,26 @@ describe('Hausdorff distance (cell list) equals brute force', () => {
       const brute = Math.max(directed(a, b), directed(b, a));
       expect(Math.abs(hausdorffDistance(a, b) - brute)).toBeLessThanOrEqual(1e-12 * brute);
     }
+  });
+});
+
+describe('structlab metrics (command core)', () => {
+  it('reads the C2NP XYZ files and prints the cli.md keys with the upstream values', () => {
+    const dir = join(SHARED, 'golden', 'c2np', 'sample', 'quaternions', 'illustrative_KMgH3_a4.0213_Borigin', 'R7', 'xyz');
+    const m = golden.cases.find((c: { name: string }) => c.name === 'dataset_rot1_vs_rot0').metrics;
+    const warnings: string[] = [];
+    const out = JSON.parse(runMetrics([join(dir, 'rot_0.xyz'), join(dir, 'rot_1.xyz'), '--radius', '7'], (l) => warnings.push(l)));
+    expect(Object.keys(out)).toEqual(['n_pred', 'n_truth', 'rmsd', 'hausdorff', 'hull_volume_pred', 'hull_volume_truth', 'delta_hull_volume', 'rdf_error', 'volume_ratio', 'aligned']);
+    expect(Object.keys(out.aligned)).toEqual(['rmsd', 'max_displacement', 'matched_fraction']);
+    expect(warnings).toEqual([]);
+    close(out.rmsd, m.rmsd_c2np, 1e-9);
+    close(out.hausdorff, m.hausdorff, 1e-9);
+    close(out.volume_ratio, m.vratio_pred, 1e-6);
+    expect(out.rdf_error).toBe(0);
+    // Same particle, different frame: the aligned comparison sees it (8-decimal files: ~1e-8 Å).
+    expect(out.aligned.rmsd).toBeLessThan(1e-6);
+    expect(out.aligned.matched_fraction).toBe(1);
+    const noRadius = JSON.parse(runMetrics([join(dir, 'rot_0.xyz'), join(dir, 'rot_1.xyz')], () => {}));
+    expect(noRadius.volume_ratio).toBeNull();
   });
 });
