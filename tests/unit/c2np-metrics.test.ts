@@ -99,6 +99,30 @@ describe('convex hull volume', () => {
     expect(v).toBeGreaterThan((4 / 3) * Math.PI * 5.5 ** 3);
   });
 
+  it('matches the scipy volumes of algorithms.md §3.1 on FCC Au spheres (a = 4.08 Å), also rotated and moved far away', () => {
+    const a = 4.08;
+    const fccSphere = (radius: number) => {
+      const out: number[][] = [];
+      const n = Math.ceil(radius / a) + 1;
+      const basis = [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]];
+      for (let i = -n; i <= n; i++) for (let j = -n; j <= n; j++) for (let k = -n; k <= n; k++) for (const b of basis) {
+        const p = [(i + b[0]) * a, (j + b[1]) * a, (k + b[2]) * a];
+        if (Math.hypot(p[0], p[1], p[2]) < radius) out.push(p);
+      }
+      return out;
+    };
+    const small = fccSphere(6.68 * a);
+    expect(small.length).toBe(5017);
+    // The table gives 4 decimals.
+    expect(Math.abs(convexHullVolume(small) - 79406.6573)).toBeLessThan(6e-5);
+    const [c, s] = [Math.cos(0.7), Math.sin(0.7)];
+    const moved = small.map(([x, y, z]) => [c * x - s * z + 1000, y - 2000, s * x + c * z + 500]);
+    expect(Math.abs(convexHullVolume(moved) - 79406.6573)).toBeLessThan(6e-5);
+    const large = fccSphere(14.4 * a);
+    expect(large.length).toBe(49901);
+    expect(Math.abs(convexHullVolume(large) - 823565.3253)).toBeLessThan(6e-5);
+  });
+
   it('is 0 for fewer than 4 points and for a flat set', () => {
     expect(convexHullVolume([[0, 0, 0], [1, 0, 0], [0, 1, 0]])).toBe(0);
     expect(convexHullVolume([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [0.5, 0.3, 0]])).toBeLessThan(1e-12);
