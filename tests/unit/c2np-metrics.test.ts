@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { hausdorffDistance } from '../../src/core/analysis/hausdorff.ts';
 import { convexHullVolume } from '../../src/core/analysis/hull.ts';
 import { pairDistanceHistogram } from '../../src/core/analysis/rdf.ts';
-import { forwardMetrics, inverseMetrics, type LatticeParameters, type Particle } from '../../src/core/tasks/c2np/metrics.ts';
+import { averageForwardMetrics, forwardMetrics, inverseMetrics, type LatticeParameters, type Particle } from '../../src/core/tasks/c2np/metrics.ts';
 import { runMetrics } from '../../src/cli/commands/metrics.ts';
 import { SHARED } from '../shared.ts';
 
@@ -51,6 +51,17 @@ describe('C2NP forward metrics (metric_cases.json, 1e-9 relative; hulls 1e-6)', 
       }
     });
   }
+
+  it('split averages skip undefined RMSDs (different counts) and equal the mean of the golden values', () => {
+    const results = golden.cases.map((c: { pred: never; gt: never; R_for_vratio: number }) => forwardMetrics(particle(c.pred), particle(c.gt), { radius: c.R_for_vratio, aligned: false }));
+    const avg = averageForwardMetrics(results);
+    const mean = (xs: (number | null)[]) => { const v = xs.filter((x): x is number => x !== null); return v.reduce((a, b) => a + b, 0) / v.length; };
+    const values = (key: string) => golden.cases.map((c: { metrics: Record<string, number | null> }) => c.metrics[key]);
+    close(avg.rmsd, mean(values('rmsd_c2np')), 1e-9);
+    close(avg.hausdorff, mean(values('hausdorff')), 1e-9);
+    close(avg.rdf_error, mean(values('rdf_energy')), 1e-9);
+    close(avg.volume_ratio, mean(values('vratio_pred')), 1e-6);
+  });
 
   it('volume_ratio is null without a radius', () => {
     const c = golden.cases[0];
