@@ -1,5 +1,5 @@
 /** The `structlab` command: parse arguments, call the core, print JSON. Nothing else lives here. */
-import { initMoyoNode } from '../node/moyo.ts';
+import { initMoyoNodeLazily } from '../node/moyo.ts';
 import { C2NP_HELP, runC2np } from './commands/c2np.ts';
 import { CARVE_HELP, runCarve } from './commands/carve.ts';
 import { CONVERT_HELP, runConvert } from './commands/convert.ts';
@@ -57,7 +57,7 @@ export function main(argv: string[], io: CliIo): number {
     return 0;
   }
   try {
-    initMoyoNode();
+    initMoyoNodeLazily();
     const out = command.run(rest, (line) => io.stderr(`${line}\n`));
     io.stdout(`${out}\n`);
     return 0;

@@ -6,6 +6,13 @@
 import * as moyoWasm from '@spglib/moyo-wasm';
 
 let ready = false;
+/** Where the wasm bytes come from when `moyo()` is first called (set by hosts that can read them synchronously). */
+let lazyBytes: (() => BufferSource) | null = null;
+
+/** Registers a synchronous source of the wasm bytes; the module is compiled on first use only. */
+export function setMoyoBytesLoader(loader: () => BufferSource): void {
+  lazyBytes = loader;
+}
 
 export function initMoyoSync(wasmBytes: BufferSource): void {
   if (ready) return;
@@ -25,6 +32,7 @@ export type MoyoModule = typeof moyoWasm;
 
 /** The initialised module; throws a clear error when nobody initialised it. */
 export function moyo(): MoyoModule {
+  if (!ready && lazyBytes) initMoyoSync(lazyBytes());
   if (!ready) throw new Error('symmetry engine (moyo-wasm) is not initialised: call initMoyoSync or initMoyo first');
   return moyoWasm;
 }

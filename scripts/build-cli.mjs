@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// Bundles the `structlab` CLI into one ES module (runs on `npm ci` / `npm install` through `prepare`),
+// so a command starts in ~0.15 s instead of compiling TypeScript on every run. bin/structlab.mjs
+// uses the bundle only while it is newer than every source file, and falls back to tsx otherwise.
+import { build } from 'esbuild';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+await build({
+  entryPoints: [join(root, 'src', 'cli', 'main.ts')],
+  outfile: join(root, '.cli-build', 'structlab.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+});
