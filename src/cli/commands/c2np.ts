@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../../node/package-file.ts';
 import { C2NP_RADII, type DatasetFile, cifPath, datasetFiles, rawCifPath } from '../../core/tasks/c2np/dataset.ts';
 import { type RotationSet, parseRotationSets } from '../../core/tasks/c2np/rotation.ts';
 import { parseArgs } from '../args.ts';
@@ -24,11 +24,10 @@ Builds the C2NP dataset layout for one material (the material name is CELL's fil
 A full material is ~2,100 files and a few hundred MB. Prints {"out": DIR, "material": M, "files": N, "radii": [...]}.
 `;
 
-const ROTATION_SETS_URL = new URL('../../../datasets/c2np/rotation_sets.json', import.meta.url);
 
 export function loadShippedRotationSets(): Map<number, RotationSet> {
   try {
-    return parseRotationSets(readFileSync(fileURLToPath(ROTATION_SETS_URL), 'utf8'));
+    return parseRotationSets(readFileSync(packageFile('datasets/c2np/rotation_sets.json'), 'utf8'));
   } catch (e) {
     throw new CliError(`the shipped rotation sets (datasets/c2np/rotation_sets.json) cannot be read: ${e instanceof Error ? e.message : String(e)}`, 1);
   }
