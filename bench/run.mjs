@@ -10,6 +10,8 @@ const run = (cmd, args) => {
 
 run('npx', ['tsx', 'bench/core.bench.ts']);
 run('npx', ['tsx', 'bench/neighbors.bench.ts']);
+run('npx', ['tsx', 'bench/c2np-metrics.bench.ts']);
+run('npx', ['tsx', 'bench/c2np-inverse.bench.ts']);
 run('npx', ['vite', 'build', '--logLevel', 'warn']);
 
 const port = 4179;
