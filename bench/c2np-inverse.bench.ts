@@ -7,10 +7,10 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseStructureFile } from '../src/core/io/registry.ts';
-import type { Vec3 } from '../src/core/math/mat3.ts';
 import type { Structure } from '../src/core/structure/structure.ts';
 import { solveInverse } from '../src/core/tasks/c2np/inverse.ts';
 import { initMoyoNode } from '../src/node/moyo.ts';
+import { withNoise } from '../tests/random.ts';
 
 initMoyoNode();
 const SHARED = process.env.STRUCTLAB_SHARED ?? resolve(import.meta.dirname, '..', '..', 'shared');
@@ -35,17 +35,6 @@ const particles = cases.map((c) => {
   return { ...c, structure: parsed.structures[0] };
 });
 
-function withNoise(s: Structure, sigma: number, seed: number): Structure {
-  let t = seed >>> 0;
-  const uniform = () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(t ^ (t >>> 15), 1 | t);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  const gauss = () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
-  return { ...s, sites: s.sites.map((site) => ({ ...site, xyz: site.xyz.map((x) => x + sigma * gauss()) as Vec3 })) };
-}
 
 const results: Record<string, unknown>[] = [];
 for (const sigma of [0, 0.05, 0.1, 0.2]) {

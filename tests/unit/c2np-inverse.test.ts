@@ -15,6 +15,7 @@ import { Lattice } from '../../src/core/structure/lattice.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { InverseError, MAX_INVERSE_ATOMS, solveInverse } from '../../src/core/tasks/c2np/inverse.ts';
 import { SHARED } from '../shared.ts';
+import { withNoise } from '../random.ts';
 
 const SAMPLE = join(SHARED, 'golden', 'c2np', 'sample');
 interface MaterialTruth { cellpar: number[]; spglib_number: number; atoms_frac: [string, number[]][] }
@@ -33,18 +34,6 @@ const jointCorrect = (s: Structure, truth: MaterialTruth): boolean => {
   return r.spacegroup?.number === truth.spglib_number && got.every((x, k) => Math.abs(x - truth.cellpar[k]) <= 0.5);
 };
 
-/** Seeded Gaussian noise (mulberry32 + Box–Muller), σ per Cartesian coordinate. */
-function withNoise(s: Structure, sigma: number, seed: number): Structure {
-  let t = seed >>> 0;
-  const uniform = () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(t ^ (t >>> 15), 1 | t);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  const gauss = () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
-  return { ...s, sites: s.sites.map((site) => ({ ...site, xyz: site.xyz.map((x) => x + sigma * gauss()) as Vec3 })) };
-}
 
 const materialOf = (file: string) => file.replace(/_R\d+\.xyz$/, '');
 

@@ -9,15 +9,8 @@ import { Lattice } from '../../src/core/structure/lattice.ts';
 import { findNeighbors, findNeighborsRaw, type NeighborList } from '../../src/core/structure/neighbors.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { corpusFileNames, readCorpusGolden } from '../shared.ts';
+import { mulberry32 } from '../random.ts';
 
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Canonical key of a pair: i < j, or for i == j the image whose first non-zero component is positive. */
 function canonical(i: number, j: number, s: [number, number, number]): string {

@@ -7,6 +7,7 @@ import {
 import { ParseError } from '../../src/core/io/types.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
+import { mulberry32 } from '../random.ts';
 
 const POSCAR = 'NaCl\n5.64\n0 0.5 0.5\n0.5 0 0.5\n0.5 0.5 0\nNa Cl\n1 1\nDirect\n0 0 0\n0.5 0.5 0.5\n';
 const XYZ = '2\nmol\nC 0 0 0\nO 0 0 1.13\n';
@@ -151,14 +152,7 @@ describe('writing', () => {
 
 describe('damaged files: readers fail only with ParseError, the registry never throws', () => {
   // Deterministic pseudo-random damage (mulberry32) to every non-CIF corpus file.
-  function rng(seed: number) {
-    return () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  const rng = mulberry32;
   const damages: ((lines: string[], r: () => number) => string[])[] = [
     (l, r) => l.slice(0, Math.floor(r() * l.length)),                                    // truncated
     (l, r) => { const k = Math.floor(r() * l.length); return [...l.slice(0, k), ...l.slice(k + 1)]; }, // a line lost
