@@ -1,8 +1,9 @@
 /** The lab shell: starts the session (URL `?synthetic=N`, saved session, or the default dataset) and lays out the page. */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { loadSynthetic, restoreSession } from '../state/session.ts';
 import { frameStats, installTestHooks } from '../viewer/controller.ts';
 import { StructurePage, loadDefaultDataset } from '../pages/structure/StructurePage.tsx';
+import { NanoparticlePage } from '../pages/nanoparticle/NanoparticlePage.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 
 let started = false;
@@ -22,11 +23,34 @@ async function start(): Promise<void> {
   if (params.has('fresh') || !(await restoreSession())) await loadDefaultDataset();
 }
 
+/** The lab's pages, chosen by the URL hash (`#/nanoparticle`); the structure page is the default. */
+const PAGES = [
+  { id: 'structure', title: 'Structure', Page: StructurePage },
+  { id: 'nanoparticle', title: 'Nanoparticle', Page: NanoparticlePage },
+] as const;
+type PageId = (typeof PAGES)[number]['id'];
+
+const pageFromHash = (): PageId => (PAGES.find((p) => window.location.hash === `#/${p.id}`)?.id ?? 'structure');
+
 export function App() {
+  const [page, setPage] = useState<PageId>(pageFromHash);
   useEffect(() => { void start(); }, []);
+  useEffect(() => {
+    const onHash = () => setPage(pageFromHash());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const { Page } = PAGES.find((p) => p.id === page)!;
   return (
-    <ErrorBoundary label="lab">
-      <StructurePage />
-    </ErrorBoundary>
+    <>
+      <nav className="page-tabs" aria-label="pages">
+        {PAGES.map((p) => (
+          <a key={p.id} href={`#/${p.id}`} data-testid={`tab-${p.id}`} className={p.id === page ? 'active' : ''}>{p.title}</a>
+        ))}
+      </nav>
+      <ErrorBoundary label={page}>
+        <Page />
+      </ErrorBoundary>
+    </>
   );
 }
