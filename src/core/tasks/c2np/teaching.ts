@@ -1,0 +1,151 @@
+/**
+ * The numbers behind the lab's crystal → nanoparticle teaching view: coordination of every carved atom,
+ * which atoms are on the surface, and how the surface fraction, mean coordination and pair-distance
+ * histogram approach the bulk crystal's as the radius grows.
+ *
+ * Surface atom (the definition the view uses): an atom of the particle whose coordination number, under the
+ * lab's bond rule (bonds.ts: covalent radii × 1.15, metal–metal pairs decided by the CRYSTAL's elements), is
+ * below the smallest coordination any site of the same element has in the periodic bulk crystal. An interior
+ * atom keeps all its bulk neighbours, so it can never count as surface; an atom that lost a bond to the cut does.
+ */
+import type quickhullRunner from 'quickhull3d';
+// @ts-ignore -- the self-contained bundle (see analysis/hull.ts for why), typed through the package entry
+import quickhullBundle from 'quickhull3d/dist/quickhull3d.js';
+import type { Vec3 } from '../../math/mat3.ts';
+import { type BondOptions, computeBonds, coordinationNumbers, isMetal } from '../../structure/bonds.ts';
+import { majorSpecies, makeSiteFromCart, type Structure } from '../../structure/structure.ts';
+import { C2NP_RDF_BINS, C2NP_RDF_MAX, pairDistanceHistogram } from '../../analysis/rdf.ts';
+import { carveParticle, type CarveOptions } from './carve.ts';
+
+const quickhull = quickhullBundle as typeof quickhullRunner;
+
+/** Bond options for a crystal and every particle carved from it (metal–metal decided once, by the crystal). */
+export function teachingBondOptions(crystal: Structure, base: BondOptions = {}): BondOptions {
+  const elements = new Set(crystal.sites.map((s) => majorSpecies(s)));
+  return { ...base, metalMetal: base.metalMetal ?? [...elements].every((e) => isMetal(e)) };
+}
+
+/** Smallest coordination number of each element's sites in the periodic crystal. */
+export function bulkCoordinationByElement(crystal: Structure, bonds: BondOptions): Record<string, number> {
+  if (!crystal.lattice) throw new Error('the bulk coordination needs a periodic crystal (a cell)');
+  const cn = coordinationNumbers(crystal.sites.length, computeBonds(crystal, bonds));
+  const out: Record<string, number> = {};
+  crystal.sites.forEach((site, k) => {
+    const el = majorSpecies(site);
+    out[el] = Math.min(out[el] ?? Infinity, cn[k]);
+  });
+  return out;
+}
+
+/** Coordination number of every atom of a finite particle (no periodic images). */
+export function particleCoordination(symbols: readonly string[], positions: readonly Vec3[], bonds: BondOptions): Uint32Array {
+  const particle: Structure = { name: 'particle', lattice: null, sites: positions.map((p, i) => makeSiteFromCart(null, p, { [symbols[i]]: 1 })) };
+  return coordinationNumbers(positions.length, computeBonds(particle, bonds));
+}
+
+/** 1 for surface atoms (coordination below the bulk coordination of the element), 0 for interior ones. */
+export function surfaceMask(symbols: readonly string[], coordination: ArrayLike<number>, bulk: Record<string, number>): Uint8Array {
+  const mask = new Uint8Array(symbols.length);
+  for (let i = 0; i < symbols.length; i++) mask[i] = coordination[i] < (bulk[symbols[i]] ?? 0) ? 1 : 0;
+  return mask;
+}
+
+export interface ParticleStats {
+  natoms: number;
+  surfaceAtoms: number;
+  /** surfaceAtoms / natoms (0 for an empty particle). */
+  surfaceFraction: number;
+  /** Mean coordination number over all atoms (0 for an empty particle). */
+  meanCoordination: number;
+}
+
+export function particleStats(mask: Uint8Array, coordination: ArrayLike<number>): ParticleStats {
+  const natoms = mask.length;
+  let surfaceAtoms = 0, total = 0;
+  for (let i = 0; i < natoms; i++) { surfaceAtoms += mask[i]; total += coordination[i]; }
+  return { natoms, surfaceAtoms, surfaceFraction: natoms ? surfaceAtoms / natoms : 0, meanCoordination: natoms ? total / natoms : 0 };
+}
+
+/** counts[k] = number of atoms with coordination k, for k = 0 … max. */
+export function coordinationHistogram(coordination: ArrayLike<number>): number[] {
+  let max = 0;
+  for (let i = 0; i < coordination.length; i++) max = Math.max(max, coordination[i]);
+  const counts = new Array<number>(max + 1).fill(0);
+  for (let i = 0; i < coordination.length; i++) counts[coordination[i]]++;
+  return coordination.length ? counts : [];
+}
+
+export interface CarvedAnalysis {
+  symbols: string[];
+  positions: Vec3[];
+  center: Vec3;
+  coordination: Uint32Array;
+  surface: Uint8Array;
+  stats: ParticleStats;
+  warnings: string[];
+}
+
+/** Carves one particle (C2NP convention unless `carve` says otherwise) and classifies its atoms. */
+export function analyzeParticle(crystal: Structure, carve: CarveOptions, bonds: BondOptions, bulk: Record<string, number>): CarvedAnalysis {
+  const p = carveParticle(crystal, carve);
+  const coordination = particleCoordination(p.symbols, p.positions, bonds);
+  const surface = surfaceMask(p.symbols, coordination, bulk);
+  return { symbols: p.symbols, positions: p.positions, center: p.center, coordination, surface, stats: particleStats(surface, coordination), warnings: p.warnings };
+}
+
+export interface RadiusSeries {
+  radii: number[];
+  natoms: number[];
+  surfaceFraction: number[];
+  meanCoordination: number[];
+}
+
+/** Surface fraction and mean coordination for every radius (one carve each). */
+export function radiusSeries(
+  crystal: Structure, radii: readonly number[], carve: Omit<CarveOptions, 'radius'>, bonds: BondOptions,
+  bulk: Record<string, number>, onRadius?: (radius: number, done: number) => void,
+): RadiusSeries {
+  const out: RadiusSeries = { radii: [...radii], natoms: [], surfaceFraction: [], meanCoordination: [] };
+  radii.forEach((radius, k) => {
+    const { stats } = analyzeParticle(crystal, { ...carve, radius }, bonds, bulk);
+    out.natoms.push(stats.natoms);
+    out.surfaceFraction.push(stats.surfaceFraction);
+    out.meanCoordination.push(stats.meanCoordination);
+    onRadius?.(radius, k + 1);
+  });
+  return out;
+}
+
+export interface RdfCurve {
+  /** Bin centres in Å. */
+  r: number[];
+  /** The C2NP density-normalised pair-distance histogram (0 where the particle has no pair in range). */
+  density: number[];
+}
+
+/** The C2NP pair-distance histogram of a point set, with bin centres, for plotting. */
+export function rdfCurve(positions: readonly Vec3[], bins = C2NP_RDF_BINS, rMax = C2NP_RDF_MAX): RdfCurve {
+  const h = pairDistanceHistogram(positions, bins, rMax);
+  const width = rMax / bins;
+  return {
+    r: Array.from({ length: bins }, (_, k) => (k + 0.5) * width),
+    density: Array.from(h.density, (v) => (Number.isFinite(v) ? v : 0)),
+  };
+}
+
+/** Triangles (3 point indices each) of the convex hull; empty when there are fewer than 4 points or it is flat. */
+export function hullTriangles(positions: readonly Vec3[]): number[] {
+  if (positions.length < 4) return [];
+  let c: Vec3 = [0, 0, 0];
+  for (const p of positions) c = [c[0] + p[0], c[1] + p[1], c[2] + p[2]];
+  c = [c[0] / positions.length, c[1] / positions.length, c[2] / positions.length];
+  let faces: number[][];
+  try {
+    faces = quickhull(positions.map((p) => [p[0] - c[0], p[1] - c[1], p[2] - c[2]]));
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const f of faces) for (let k = 1; k + 1 < f.length; k++) out.push(f[0], f[k], f[k + 1]);
+  return out;
+}
