@@ -3,7 +3,7 @@
  * on demand. Camera, picking and the render loop live here; state changes come in as props.
  */
 import { Canvas, useFrame, useThree } from '@react-three/fiber';
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { DisplayData } from '../core/analysis/display-scene.ts';
@@ -22,6 +22,10 @@ export interface ViewerProps {
   onPick: (index: number | null) => void;
   /** Element symbols not drawn (toggled in the legend); their bonds go too. */
   hiddenElements: string[];
+  /** Optional per-atom colours (3 per atom, same space as the element palette) replacing the element colours. */
+  atomColors?: Float32Array | null;
+  /** Optional extra three objects drawn in the scene (e.g. a carving sphere or a hull mesh). */
+  children?: ReactNode;
 }
 
 /** Above this many atoms the canvas is created without MSAA (measured ~25% faster frames at 100k on SwiftShader). */
@@ -106,7 +110,7 @@ function sceneBounds(display: DisplayData | null): { center: THREE.Vector3; radi
   return { center, radius };
 }
 
-function Scene({ display, settings, selection, fitKey, onPick, hiddenElements }: ViewerProps) {
+function Scene({ display, settings, selection, fitKey, onPick, hiddenElements, atomColors, children }: ViewerProps) {
   const gl = useThree((s) => s.gl);
   const size = useThree((s) => s.size);
   const set = useThree((s) => s.set);
@@ -238,13 +242,14 @@ function Scene({ display, settings, selection, fitKey, onPick, hiddenElements }:
 
   return (
     <>
-      {display && radii && <Atoms display={display} radii={radii} settings={settings} />}
+      {display && radii && <Atoms display={display} radii={radii} settings={settings} atomColors={atomColors ?? null} />}
       {display && settings.showBonds && settings.style === 'ball-and-stick' && display.nbonds > 0 && (
         <Bonds display={display} settings={settings} hiddenElements={hiddenElements} />
       )}
       {display && settings.showCell && display.cell && <CellBox display={display} />}
       {display && settings.showPolyhedra && display.polyElement.length > 0 && <Polyhedra display={display} settings={settings} />}
       {display && radii && selection.length > 0 && <Selection display={display} radii={radii} selection={selection} />}
+      {children}
     </>
   );
 }
@@ -260,13 +265,17 @@ function useDisposable<T extends THREE.Object3D>(make: () => T, deps: unknown[])
   return obj;
 }
 
-function Atoms({ display, radii, settings }: { display: DisplayData; radii: Float32Array; settings: ViewSettings }) {
+function Atoms({ display, radii, settings, atomColors }: { display: DisplayData; radii: Float32Array; settings: ViewSettings; atomColors: Float32Array | null }) {
   const mesh = useDisposable(() => {
-    const palette = elementColors(display, settings);
-    const colors = new Float32Array(3 * display.natoms);
-    for (let i = 0; i < display.natoms; i++) colors.set(palette[display.element[i]], 3 * i);
+    let colors: Float32Array;
+    if (atomColors && atomColors.length === 3 * display.natoms) colors = atomColors.slice();
+    else {
+      const palette = elementColors(display, settings);
+      colors = new Float32Array(3 * display.natoms);
+      for (let i = 0; i < display.natoms; i++) colors.set(palette[display.element[i]], 3 * i);
+    }
     return makeSphereMesh({ centers: display.positions, radii, colors, count: display.natoms });
-  }, [display, radii, settings.colorScheme]);
+  }, [display, radii, settings.colorScheme, atomColors]);
   return <primitive object={mesh} />;
 }
 

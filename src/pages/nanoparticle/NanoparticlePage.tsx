@@ -1,9 +1,249 @@
-/** C2NP teaching view: carve a nanoparticle from a crystal and watch the crystal → particle transition. */
+/**
+ * C2NP teaching view: carve a nanoparticle from a crystal and watch the crystal → particle transition.
+ * Carving, coordination, hull and histograms run in workers/c2np.worker.ts; this page draws them.
+ */
+import { useThree } from '@react-three/fiber';
+import { useEffect, useMemo } from 'react';
+import * as THREE from 'three';
+import type uPlot from 'uplot';
+import type { DisplayData } from '../../core/analysis/display-scene.ts';
+import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
+import {
+  type ColorMode, loadCrystal, setColorMode, setRadius, setRadiusFor, setRotation, setShowHull, setShowSphere, useNanoparticle,
+} from '../../state/nanoparticle.ts';
+import { StructureViewer } from '../../viewer/StructureViewer.tsx';
+import { elementColor, toHex, type Rgb } from '../../viewer/colors.ts';
+import { disposeMesh } from '../../viewer/impostors.ts';
+import { DATASETS, DEFAULT_DATASET, datasetText } from '../structure/datasets.ts';
+import { MAX_RADIUS, MIN_RADIUS, type ParticleView, type Split } from '../../../workers/c2np-api.ts';
+import { Plot } from './Plot.tsx';
+import './nanoparticle.css';
+
+const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showCell: false, showPolyhedra: false };
+const SPLITS: Split[] = ['train', 'ID', 'OOD'];
+
+/** Coordination colour ramp: few bonds (surface) red → orange → blue at the bulk coordination (interior). */
+const RAMP: Rgb[] = [[0.84, 0.15, 0.11], [0.98, 0.7, 0.2], [0.2, 0.42, 0.86]];
+function rampColor(t: number): Rgb {
+  const x = Math.max(0, Math.min(1, t)) * (RAMP.length - 1);
+  const k = Math.min(RAMP.length - 2, Math.floor(x));
+  const f = x - k;
+  return [0, 1, 2].map((c) => RAMP[k][c] * (1 - f) + RAMP[k + 1][c] * f) as Rgb;
+}
+
+function particleDisplay(p: ParticleView): DisplayData {
+  const empty32 = new Float32Array(0);
+  return {
+    natoms: p.natoms, elements: p.elements, positions: p.positions, element: p.element,
+    site: Uint32Array.from({ length: p.natoms }, (_, i) => i), cellOffset: new Int16Array(3 * p.natoms), nimages: 0,
+    bondStart: empty32, bondEnd: empty32, bondElements: new Uint16Array(0), nbonds: 0,
+    polyTriangles: empty32, polyElement: new Uint16Array(0), cell: null, supercell: [1, 1, 1], notes: [],
+  };
+}
+
+function coordinationColors(p: ParticleView, bulk: Record<string, number>): Float32Array {
+  const colors = new Float32Array(3 * p.natoms);
+  for (let i = 0; i < p.natoms; i++) {
+    const full = bulk[p.elements[p.element[i]]] || 1;
+    colors.set(rampColor(p.coordination[i] / full), 3 * i);
+  }
+  return colors;
+}
+
 export function NanoparticlePage() {
-  return (
-    <main className="page-placeholder" data-testid="nanoparticle-page">
-      <h2>Nanoparticle</h2>
-      <p>The crystal → nanoparticle teaching view is being built.</p>
-    </main>
+  const s = useNanoparticle();
+  useEffect(() => {
+    if (!useNanoparticle.getState().dataset) void datasetText(DEFAULT_DATASET).then((text) => loadCrystal(DEFAULT_DATASET, text));
+  }, []);
+  const display = useMemo(() => (s.particle ? particleDisplay(s.particle) : null), [s.particle]);
+  const colors = useMemo(
+    () => (s.particle && s.crystal && s.colorMode === 'coordination' ? coordinationColors(s.particle, s.crystal.bulkCoordination) : null),
+    [s.particle, s.crystal, s.colorMode],
   );
+  return (
+    <div className="lab np-lab" data-testid="nanoparticle-page">
+      <aside className="panel left"><Controls /></aside>
+      <main className="view">
+        <StructureViewer display={display} settings={VIEW_SETTINGS} selection={[]} fitKey={s.fitToken} onPick={() => undefined} hiddenElements={[]} atomColors={colors}>
+          {s.particle && s.showSphere && <CarvingSphere center={s.particle.center} radius={s.particle.radius} />}
+          {s.particle && s.showHull && s.particle.hull.length > 0 && <HullMesh particle={s.particle} />}
+        </StructureViewer>
+        {display && <Legend />}
+        {(s.busy || s.seriesProgress) && (
+          <div className="progress" data-testid="progress" role="status">
+            <span className="spinner" /> {s.busy ?? `R series ${s.seriesProgress}`}…
+          </div>
+        )}
+      </main>
+      <aside className="panel right"><Plots /></aside>
+    </div>
+  );
+}
+
+function Controls() {
+  const s = useNanoparticle();
+  const p = s.particle;
+  const setRadiusSet = s.crystal ? setRadiusFor(s.crystal, s.split, s.radius) : null;
+  const maxRotation = s.crystal && setRadiusSet !== null ? s.crystal.rotationsPerRadius[setRadiusSet] : 0;
+  const onFile = async (file: File | undefined) => {
+    if (!file) return;
+    if (file.size > 20_000_000) { useNanoparticle.setState({ error: `${file.name} is ${(file.size / 1e6).toFixed(0)} MB; a unit cell file should be far smaller.` }); return; }
+    void loadCrystal(file.name, await file.text());
+  };
+  return (
+    <section>
+      <h2>Crystal → nanoparticle</h2>
+      <label className="row">Crystal
+        <select data-testid="np-crystal" value={DATASETS.some((d) => d.file === s.dataset) ? s.dataset : ''}
+          onChange={(e) => void datasetText(e.target.value).then((text) => loadCrystal(e.target.value, text))}>
+          {!DATASETS.some((d) => d.file === s.dataset) && <option value="">{s.dataset || '—'}</option>}
+          {DATASETS.map((d) => <option key={d.file} value={d.file}>{d.title}</option>)}
+        </select>
+      </label>
+      <label className="file-button">Open a cell…
+        <input type="file" data-testid="np-file-input" onChange={(e) => void onFile(e.target.files?.[0])} />
+      </label>
+      {s.crystal && <p className="source">{s.crystal.formula} · bulk coordination {Object.entries(s.crystal.bulkCoordination).map(([el, n]) => `${el} ${n}`).join(', ')}</p>}
+      <label className="row">Radius R = {s.radius} Å
+        <input type="range" data-testid="np-radius" min={MIN_RADIUS} max={MAX_RADIUS} step={1} value={s.radius} onChange={(e) => setRadius(Number(e.target.value))} />
+      </label>
+      <label className="row">Radius (Å, {MIN_RADIUS}–{MAX_RADIUS})
+        <input type="number" data-testid="np-radius-input" min={MIN_RADIUS} max={MAX_RADIUS} step={0.5} defaultValue={s.radius} key={s.radius}
+          onKeyDown={(e) => { if (e.key === 'Enter') setRadius(Number((e.target as HTMLInputElement).value)); }} />
+      </label>
+      <p>Atoms: <span className="count" data-testid="np-natoms">{p ? p.natoms : '…'}</span></p>
+      {p && <p className="hint" data-testid="np-surface">surface {p.surfaceAtoms} ({(100 * p.surfaceFraction).toFixed(1)} %), mean coordination {p.meanCoordination.toFixed(2)}</p>}
+      <p className="hint">C2NP convention: 20×20×20 supercell, centre ½(A1+A2+A3), strict |r − c| &lt; R. A surface atom has fewer bonds than its element has in the bulk crystal (same bond rule).</p>
+      <label className="row">Colour by
+        <select data-testid="np-color" value={s.colorMode} onChange={(e) => setColorMode(e.target.value as ColorMode)}>
+          <option value="element">element</option>
+          <option value="coordination">coordination (surface vs bulk)</option>
+        </select>
+      </label>
+      <label className="check"><input type="checkbox" data-testid="np-sphere" checked={s.showSphere} onChange={(e) => setShowSphere(e.target.checked)} /> carving sphere</label>
+      <label className="check"><input type="checkbox" data-testid="np-hull" checked={s.showHull} onChange={(e) => setShowHull(e.target.checked)} /> convex hull</label>
+      <h3>Rotation (C2NP sets)</h3>
+      <label className="row">Split
+        <select data-testid="np-split" value={s.split} onChange={(e) => setRotation(e.target.value as Split, s.rotation)}>
+          {SPLITS.map((x) => <option key={x} value={x}>{x}</option>)}
+        </select>
+      </label>
+      <label className="row">Rotation (0 = as carved, 1–{maxRotation})
+        <input type="number" data-testid="np-rotation" min={0} max={maxRotation} step={1} value={s.rotation}
+          onChange={(e) => {
+            const k = Number(e.target.value);
+            if (!Number.isInteger(k) || k < 0 || k > maxRotation) useNanoparticle.setState({ error: `The rotation must be a whole number from 0 to ${maxRotation}.` });
+            else setRotation(s.split, k);
+          }} />
+      </label>
+      {setRadiusSet !== null && <p className="hint">Set of R = {setRadiusSet} Å ({s.split}); rotations turn about the file origin, as C2NP does.</p>}
+      {p?.quaternion && <p className="hint" data-testid="np-quaternion">q = ({p.quaternion.map((v) => v.toFixed(4)).join(', ')})</p>}
+      {p && p.warnings.length > 0 && <p className="hint">{p.warnings.join('; ')}</p>}
+      {s.error && (
+        <div className="error" data-testid="np-error" role="alert">
+          {s.error}
+          <button type="button" aria-label="dismiss" onClick={() => useNanoparticle.setState({ error: null })}>×</button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Legend() {
+  const { particle, crystal, colorMode } = useNanoparticle();
+  if (!particle) return null;
+  if (colorMode === 'coordination') {
+    const stops = Array.from({ length: 11 }, (_, k) => toHex(rampColor(k / 10))).join(', ');
+    return (
+      <div className="np-colorbar" data-testid="np-legend">
+        <div>coordination / bulk coordination of the element</div>
+        <div className="bar" style={{ background: `linear-gradient(to right, ${stops})` }} />
+        <div className="ends"><span>0 (surface)</span><span>1 (bulk: {crystal && Object.entries(crystal.bulkCoordination).map(([el, n]) => `${el} ${n}`).join(', ')})</span></div>
+      </div>
+    );
+  }
+  return (
+    <ul className="legend" data-testid="np-legend">
+      {particle.elements.map((el) => (
+        <li key={el}><span style={{ display: 'flex', gap: 6, alignItems: 'center' }}><span className="swatch" style={{ background: toHex(elementColor(el, VIEW_SETTINGS.colorScheme)) }} />{el}</span></li>
+      ))}
+    </ul>
+  );
+}
+
+const SERIES_SURFACE: uPlot.Series[] = [{ label: 'surface fraction', stroke: '#d62728', width: 2 }];
+const SERIES_CN: uPlot.Series[] = [{ label: 'mean coordination', stroke: '#1f5fd6', width: 2 }];
+const SERIES_HIST: uPlot.Series[] = [{ label: 'atoms', stroke: '#555', fill: 'rgba(31,95,214,.35)', width: 1 }];
+const SERIES_RDF: uPlot.Series[] = [
+  { label: 'particle', stroke: '#d62728', width: 1.5 },
+  { label: 'bulk (R = 30 Å)', stroke: '#1f5fd6', width: 1.5, dash: [4, 3] },
+];
+
+function Plots() {
+  const { series, particle, seriesProgress } = useNanoparticle();
+  const seriesData = useMemo(() => (series ? {
+    surface: [series.radii, series.surfaceFraction] as uPlot.AlignedData,
+    cn: [series.radii, series.meanCoordination] as uPlot.AlignedData,
+  } : null), [series]);
+  const hist = useMemo(() => {
+    if (!particle) return null;
+    // Steps: each coordination number k is drawn as a flat bar from k − ½ to k + ½.
+    const xs: number[] = [], ys: number[] = [];
+    particle.coordinationHistogram.forEach((n, k) => { xs.push(k - 0.5, k + 0.5); ys.push(n, n); });
+    return [xs, ys] as uPlot.AlignedData;
+  }, [particle]);
+  const rdf = useMemo(() => (particle ? [particle.rdf.r, particle.rdf.particle, particle.rdf.bulk] as uPlot.AlignedData : null), [particle]);
+  return (
+    <section data-testid="np-plots">
+      <h2>Crystal → particle</h2>
+      {seriesData ? (
+        <>
+          <Plot title="Surface-atom fraction vs R (Å)" testId="np-plot-surface" data={seriesData.surface} series={SERIES_SURFACE} />
+          <Plot title="Mean coordination vs R (Å)" testId="np-plot-cn" data={seriesData.cn} series={SERIES_CN} />
+        </>
+      ) : <p className="hint">Computing R = 6 … 30 Å{seriesProgress ? ` (${seriesProgress})` : ''}…</p>}
+      {hist && <Plot title="Coordination histogram (this particle)" testId="np-plot-hist" data={hist} series={SERIES_HIST} />}
+      {rdf && <Plot title="Pair-distance histogram (C2NP RDF), r in Å" testId="np-plot-rdf" data={rdf} series={SERIES_RDF} />}
+    </section>
+  );
+}
+
+/** Hands a three object to the scene and disposes of it when replaced (overlays inside the viewer's Canvas). */
+function useOverlay<T extends THREE.Object3D>(make: () => T, deps: unknown[]): T {
+  const obj = useMemo(make, deps); // eslint-disable-line react-hooks/exhaustive-deps
+  const invalidate = useThree((st) => st.invalidate);
+  useEffect(() => {
+    invalidate();
+    return () => { disposeMesh(obj); invalidate(); };
+  }, [obj, invalidate]);
+  return obj;
+}
+
+function CarvingSphere({ center, radius }: { center: [number, number, number]; radius: number }) {
+  const mesh = useOverlay(() => {
+    const m = new THREE.Mesh(
+      new THREE.SphereGeometry(radius, 48, 24),
+      new THREE.MeshLambertMaterial({ color: 0x6fa8dc, transparent: true, opacity: 0.15, depthWrite: false, side: THREE.DoubleSide }),
+    );
+    m.position.set(center[0], center[1], center[2]);
+    m.renderOrder = 6;
+    return m;
+  }, [center[0], center[1], center[2], radius]);
+  return <primitive object={mesh} />;
+}
+
+function HullMesh({ particle }: { particle: ParticleView }) {
+  const group = useOverlay(() => {
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(particle.positions.slice(), 3));
+    geometry.setIndex(new THREE.BufferAttribute(particle.hull.slice(), 1));
+    geometry.computeVertexNormals();
+    const g = new THREE.Group();
+    const faces = new THREE.Mesh(geometry, new THREE.MeshLambertMaterial({ color: 0x2ca02c, transparent: true, opacity: 0.2, depthWrite: false, side: THREE.DoubleSide }));
+    faces.renderOrder = 7;
+    g.add(faces);
+    g.add(new THREE.LineSegments(new THREE.WireframeGeometry(geometry), new THREE.LineBasicMaterial({ color: 0x1b6e1b, transparent: true, opacity: 0.5 })));
+    return g;
+  }, [particle]);
+  return <primitive object={group} />;
 }

@@ -1,0 +1,26 @@
+/** A small uPlot chart that is rebuilt when its data or options change (the plots here hold ≤ 128 points). */
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export interface PlotProps {
+  title: string;
+  testId: string;
+  /** x values first, then one array per series. */
+  data: uPlot.AlignedData;
+  series: uPlot.Series[];
+  axes?: uPlot.Axis[];
+  scales?: uPlot.Scales;
+  width?: number;
+  height?: number;
+}
+
+export function Plot({ title, testId, data, series, axes, scales, width = 330, height = 170 }: PlotProps) {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!host.current) return;
+    const plot = new uPlot({ title, width, height, series: [{}, ...series], axes, scales, legend: { show: true } }, data, host.current);
+    return () => plot.destroy();
+  }, [title, data, series, axes, scales, width, height]);
+  return <div className="np-plot" data-testid={testId} ref={host} />;
+}

@@ -1,0 +1,134 @@
+/**
+ * The nanoparticle (C2NP teaching) page's store: the chosen crystal, radius, colouring, overlays, rotation,
+ * and the worker's results. Its own worker (workers/c2np.worker.ts) does all carving and analysis.
+ */
+import * as Comlink from 'comlink';
+import { create } from 'zustand';
+import type { RadiusSeries } from '../core/tasks/c2np/teaching.ts';
+import type { C2npWorkerApi, CrystalInfo, ParticleView, Split } from '../../workers/c2np-api.ts';
+import { MAX_RADIUS, MIN_RADIUS } from '../../workers/c2np-api.ts';
+
+export type ColorMode = 'element' | 'coordination';
+
+export interface NanoparticleState {
+  dataset: string;
+  crystal: CrystalInfo | null;
+  radius: number;
+  colorMode: ColorMode;
+  showSphere: boolean;
+  showHull: boolean;
+  split: Split;
+  /** 0 = not rotated; k ≥ 1 = the k-th quaternion of the chosen split's set. */
+  rotation: number;
+  particle: ParticleView | null;
+  series: RadiusSeries | null;
+  /** Progress of the per-radius series, e.g. "7 / 25". */
+  seriesProgress: string | null;
+  busy: string | null;
+  error: string | null;
+  /** Bumped when the camera should refit (new crystal or a new rotation). */
+  fitToken: number;
+}
+
+export const useNanoparticle = create<NanoparticleState>(() => ({
+  dataset: '',
+  crystal: null,
+  radius: 8,
+  colorMode: 'element',
+  showSphere: false,
+  showHull: false,
+  split: 'train',
+  rotation: 0,
+  particle: null,
+  series: null,
+  seriesProgress: null,
+  busy: null,
+  error: null,
+  fitToken: 0,
+}));
+
+let worker: Comlink.Remote<C2npWorkerApi> | null = null;
+function api(): Comlink.Remote<C2npWorkerApi> {
+  if (!worker) {
+    // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
+    const w = new Worker(new URL('../../workers/c2np.worker.ts', import.meta.url), { type: 'module', name: 'structlab-c2np' });
+    worker = Comlink.wrap<C2npWorkerApi>(w);
+  }
+  return worker;
+}
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Bumped by every crystal load and every carve request; older answers are dropped. */
+let crystalGeneration = 0;
+let carveGeneration = 0;
+
+/** The radius whose rotation set serves `split`: the current radius if it belongs to it, else the nearest one that does. */
+export function setRadiusFor(crystal: CrystalInfo, split: Split, radius: number): number | null {
+  const radii = crystal.splits[split];
+  if (!radii.length) return null;
+  const r = Math.round(radius);
+  return radii.reduce((best, x) => (Math.abs(x - r) < Math.abs(best - r) ? x : best), radii[0]);
+}
+
+export async function loadCrystal(name: string, text: string): Promise<void> {
+  const gen = ++crystalGeneration;
+  useNanoparticle.setState({ dataset: name, busy: `reading ${name}`, error: null, series: null, seriesProgress: null });
+  try {
+    const result = await api().loadCrystal(text, name);
+    if (gen !== crystalGeneration) return;
+    if (!result.ok) { useNanoparticle.setState({ busy: null, error: result.error }); return; }
+    useNanoparticle.setState((s) => ({ crystal: result.crystal, busy: null, particle: null, fitToken: s.fitToken + 1 }));
+    await carve(true);
+    if (gen !== crystalGeneration) return;
+    useNanoparticle.setState({ seriesProgress: `0 / 25` });
+    // Progress comes through its own message port and can arrive after the result: ignore it once done.
+    let finished = false;
+    const series = await api().series(Comlink.proxy((done: number, total: number) => {
+      if (gen === crystalGeneration && !finished) useNanoparticle.setState({ seriesProgress: `${done} / ${total}` });
+    }));
+    finished = true;
+    if (gen === crystalGeneration) useNanoparticle.setState({ series, seriesProgress: null });
+  } catch (e) {
+    if (gen === crystalGeneration) useNanoparticle.setState({ busy: null, seriesProgress: null, error: `Could not prepare ${name}: ${errorText(e)}` });
+  }
+}
+
+/** Carves the particle for the current radius and rotation; `refit` moves the camera onto it. */
+export async function carve(refit = false): Promise<void> {
+  const { crystal, radius, split, rotation } = useNanoparticle.getState();
+  if (!crystal) return;
+  const gen = ++carveGeneration;
+  useNanoparticle.setState({ busy: `carving R = ${radius} Å`, error: null });
+  const setRadius = setRadiusFor(crystal, split, radius);
+  try {
+    const result = await api().carve(radius, rotation > 0 && setRadius !== null ? { setRadius, index: rotation } : null);
+    if (gen !== carveGeneration) return;
+    if (!result.ok) { useNanoparticle.setState({ busy: null, error: result.error }); return; }
+    useNanoparticle.setState((s) => ({ particle: result.particle, busy: null, fitToken: s.fitToken + (refit ? 1 : 0) }));
+  } catch (e) {
+    if (gen === carveGeneration) useNanoparticle.setState({ busy: null, error: `Could not carve: ${errorText(e)}` });
+  }
+}
+
+export function setRadius(value: number): void {
+  if (!Number.isFinite(value) || value < MIN_RADIUS || value > MAX_RADIUS) {
+    useNanoparticle.setState({ error: `The radius must be between ${MIN_RADIUS} and ${MAX_RADIUS} Å.` });
+    return;
+  }
+  const { crystal, split, rotation } = useNanoparticle.getState();
+  // Keep the rotation index inside the (possibly different) set of the new radius.
+  const setRadius = crystal ? setRadiusFor(crystal, split, value) : null;
+  const max = crystal && setRadius !== null ? crystal.rotationsPerRadius[setRadius] : 0;
+  useNanoparticle.setState({ radius: value, rotation: Math.min(rotation, max) });
+  void carve(false);
+}
+
+export function setRotation(split: Split, index: number): void {
+  useNanoparticle.setState({ split, rotation: Math.max(0, Math.floor(index) || 0) });
+  void carve(true);
+}
+
+export const setColorMode = (colorMode: ColorMode) => useNanoparticle.setState({ colorMode });
+export const setShowSphere = (showSphere: boolean) => useNanoparticle.setState({ showSphere });
+export const setShowHull = (showHull: boolean) => useNanoparticle.setState({ showHull });

@@ -1,0 +1,59 @@
+/** The C2NP teaching worker's interface, shared by the worker and its client (types only). */
+import type { RadiusSeries } from '../src/core/tasks/c2np/teaching.ts';
+
+export type Split = 'train' | 'ID' | 'OOD';
+
+export interface CrystalInfo {
+  name: string;
+  formula: string;
+  /** Smallest coordination of each element's sites in the bulk crystal (the surface threshold). */
+  bulkCoordination: Record<string, number>;
+  /** Radii per split in the shipped rotation sets, and each radius's number of quaternions. */
+  splits: Record<Split, number[]>;
+  rotationsPerRadius: Record<number, number>;
+}
+
+export interface RotationChoice {
+  /** The radius whose rotation set is used (its split is the set's split). */
+  setRadius: number;
+  /** 1-based index into that set; 0 = not rotated (rot_0). */
+  index: number;
+}
+
+export interface ParticleView {
+  radius: number;
+  natoms: number;
+  elements: string[];
+  /** Index into `elements` per atom. */
+  element: Uint16Array;
+  positions: Float32Array;
+  coordination: Uint32Array;
+  surface: Uint8Array;
+  surfaceAtoms: number;
+  surfaceFraction: number;
+  meanCoordination: number;
+  /** Sphere centre after the rotation (rotations turn about the file origin, as C2NP does). */
+  center: [number, number, number];
+  /** Hull triangles as a flat list of atom indices. */
+  hull: Uint32Array;
+  coordinationHistogram: number[];
+  rdf: { r: number[]; particle: number[]; bulk: number[] };
+  /** The quaternion used (x, y, z, w) or null, and its split. */
+  quaternion: [number, number, number, number] | null;
+  split: Split | null;
+  warnings: string[];
+}
+
+export type LoadResult = { ok: true; crystal: CrystalInfo } | { ok: false; error: string };
+export type CarveResult = { ok: true; particle: ParticleView } | { ok: false; error: string };
+
+export interface C2npWorkerApi {
+  loadCrystal(text: string, fileName: string): Promise<LoadResult>;
+  carve(radius: number, rotation: RotationChoice | null): Promise<CarveResult>;
+  series(onProgress?: (done: number, total: number) => void): Promise<RadiusSeries>;
+}
+
+/** The slider's range (the C2NP radii) and the largest particle the view accepts. */
+export const MIN_RADIUS = 6;
+export const MAX_RADIUS = 30;
+export const MAX_VIEW_ATOMS = 200_000;
