@@ -121,7 +121,8 @@ export function setRadius(value: number): void {
   const setRadius = crystal ? setRadiusFor(crystal, split, value) : null;
   const max = crystal && setRadius !== null ? crystal.rotationsPerRadius[setRadius] : 0;
   useNanoparticle.setState({ radius: value, rotation: Math.min(rotation, max) });
-  void carve(false);
+  // Refit so the growing or shrinking particle stays framed.
+  void carve(true);
 }
 
 export function setRotation(split: Split, index: number): void {

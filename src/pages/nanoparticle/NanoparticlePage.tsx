@@ -24,6 +24,7 @@ const SPLITS: Split[] = ['train', 'ID', 'OOD'];
 
 /** Coordination colour ramp: few bonds (surface) red → orange → blue at the bulk coordination (interior). */
 const RAMP: Rgb[] = [[0.84, 0.15, 0.11], [0.98, 0.7, 0.2], [0.2, 0.42, 0.86]];
+const UNBONDED: Rgb = [0.62, 0.62, 0.62];
 function rampColor(t: number): Rgb {
   const x = Math.max(0, Math.min(1, t)) * (RAMP.length - 1);
   const k = Math.min(RAMP.length - 2, Math.floor(x));
@@ -44,8 +45,9 @@ function particleDisplay(p: ParticleView): DisplayData {
 function coordinationColors(p: ParticleView, bulk: Record<string, number>): Float32Array {
   const colors = new Float32Array(3 * p.natoms);
   for (let i = 0; i < p.natoms; i++) {
-    const full = bulk[p.elements[p.element[i]]] || 1;
-    colors.set(rampColor(p.coordination[i] / full), 3 * i);
+    const full = bulk[p.elements[p.element[i]]];
+    // An element with no bonds in the bulk (e.g. Cs in CsCaH3 under this rule) can't lose any: neutral grey.
+    colors.set(full > 0 ? rampColor(p.coordination[i] / full) : UNBONDED, 3 * i);
   }
   return colors;
 }
@@ -159,6 +161,7 @@ function Legend() {
         <div>coordination / bulk coordination of the element</div>
         <div className="bar" style={{ background: `linear-gradient(to right, ${stops})` }} />
         <div className="ends"><span>0 (surface)</span><span>1 (bulk: {crystal && Object.entries(crystal.bulkCoordination).map(([el, n]) => `${el} ${n}`).join(', ')})</span></div>
+        {crystal && Object.values(crystal.bulkCoordination).some((n) => n === 0) && <div>grey: elements with no bonds in the bulk</div>}
       </div>
     );
   }

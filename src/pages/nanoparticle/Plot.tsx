@@ -15,11 +15,11 @@ export interface PlotProps {
   height?: number;
 }
 
-export function Plot({ title, testId, data, series, axes, scales, width = 330, height = 170 }: PlotProps) {
+export function Plot({ title, testId, data, series, axes, scales, width = 300, height = 160 }: PlotProps) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!host.current) return;
-    const plot = new uPlot({ title, width, height, series: [{}, ...series], axes, scales, legend: { show: true } }, data, host.current);
+    const plot = new uPlot({ title, width, height, series: [{ label: 'x' }, ...series], axes, scales: { x: { time: false }, ...scales }, legend: { show: true } }, data, host.current);
     return () => plot.destroy();
   }, [title, data, series, axes, scales, width, height]);
   return <div className="np-plot" data-testid={testId} ref={host} />;
