@@ -104,3 +104,28 @@ describe('C2NP teaching numbers', () => {
     expect(hullTriangles([[0, 0, 0], [1, 0, 0], [0, 1, 0]])).toEqual([]);
   });
 });
+
+describe('first-shell coordination of a perovskite (CsCaH3, Pm-3m, a = 4.617 Å)', () => {
+  // Textbook counts: B cation (Ca) 6 X at a/2, A cation (Cs) 12 X at a/√2, X (H) 2 B + 4 A; A–B at a√3/2 is not a neighbour.
+  const a = 4.617;
+  const lattice = new Lattice([[a, 0, 0], [0, a, 0], [0, 0, a]]);
+  const site = (el: string, f: [number, number, number]) => ({ species: { [el]: 1 }, frac: f, xyz: lattice.fracToCart(f) });
+  const crystal: Structure = { name: 'CsCaH3', lattice, sites: [site('Ca', [0, 0, 0]), site('Cs', [0.5, 0.5, 0.5]), site('H', [0.5, 0, 0]), site('H', [0, 0.5, 0]), site('H', [0, 0, 0.5])] };
+
+  it('counts 6 for Ca, 12 for Cs and 6 for H in the bulk', () => {
+    expect(bulkCoordinationByElement(crystal, teachingBondOptions(crystal))).toEqual({ Ca: 6, Cs: 12, H: 6 });
+  });
+
+  it('marks no interior atom as surface in a carved particle', () => {
+    const bonds = teachingBondOptions(crystal);
+    const bulk = bulkCoordinationByElement(crystal, bonds);
+    const p = analyzeParticle(crystal, { radius: 12, repeats: 20 }, bonds, bulk);
+    const centre = p.center;
+    p.positions.forEach((x, i) => {
+      const r = Math.hypot(x[0] - centre[0], x[1] - centre[1], x[2] - centre[2]);
+      // Every neighbour of an atom deeper than R − a/√2 − 0.1 lies inside the sphere.
+      if (r < 12 - a / Math.SQRT2 - 0.1) expect(p.surface[i], `atom ${i} at r = ${r.toFixed(2)}`).toBe(0);
+    });
+    expect(p.stats.surfaceAtoms).toBeGreaterThan(0);
+  });
+});

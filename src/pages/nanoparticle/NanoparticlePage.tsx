@@ -115,7 +115,7 @@ function Controls() {
       </label>
       <p>Atoms: <span className="count" data-testid="np-natoms">{p ? p.natoms : '…'}</span></p>
       {p && <p className="hint" data-testid="np-surface">surface {p.surfaceAtoms} ({(100 * p.surfaceFraction).toFixed(1)} %), mean coordination {p.meanCoordination.toFixed(2)}</p>}
-      <p className="hint">C2NP convention: 20×20×20 supercell, centre ½(A1+A2+A3), strict |r − c| &lt; R. A surface atom has fewer bonds than its element has in the bulk crystal (same bond rule).</p>
+      <p className="hint">C2NP convention: 20×20×20 supercell, centre ½(A1+A2+A3), strict |r − c| &lt; R. Coordination counts the first neighbour shell of the bulk crystal; a surface atom has fewer neighbours than its element has in the bulk.</p>
       <label className="row">Colour by
         <select data-testid="np-color" value={s.colorMode} onChange={(e) => setColorMode(e.target.value as ColorMode)}>
           <option value="element">element</option>

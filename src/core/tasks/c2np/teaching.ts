@@ -3,26 +3,65 @@
  * which atoms are on the surface, and how the surface fraction, mean coordination and pair-distance
  * histogram approach the bulk crystal's as the radius grows.
  *
- * Surface atom (the definition the view uses): an atom of the particle whose coordination number, under the
- * lab's bond rule (bonds.ts: covalent radii × 1.15, metal–metal pairs decided by the CRYSTAL's elements), is
- * below the smallest coordination any site of the same element has in the periodic bulk crystal. An interior
- * atom keeps all its bulk neighbours, so it can never count as surface; an atom that lost a bond to the cut does.
+ * Coordination here is the first coordination shell, read off the bulk crystal: elements A and B are
+ * neighbours when their shortest bulk distance d_AB is within 10 % of the first-shell distance of A or of
+ * B (d_AB ≤ 1.1 · max(d1(A), d1(B)), d1 = an element's shortest distance to any atom), counted up to
+ * 1.05 · d_AB. So in a perovskite ABX3 the B cation has 6 X, the A cation 12 X and X has 2 B + 4 A, as
+ * crystallographers count them — where a covalent-radius bond rule would leave a large A cation with none.
+ *
+ * Surface atom (the definition the view uses): an atom of the particle whose coordination number is below
+ * the smallest coordination any site of the same element has in the periodic bulk crystal. An interior
+ * atom keeps all its bulk neighbours, so it can never count as surface; an atom that lost one to the cut does.
  */
 import type quickhullRunner from 'quickhull3d';
 // @ts-ignore -- the self-contained bundle (see analysis/hull.ts for why), typed through the package entry
 import quickhullBundle from 'quickhull3d/dist/quickhull3d.js';
 import type { Vec3 } from '../../math/mat3.ts';
-import { type BondOptions, computeBonds, coordinationNumbers, isMetal } from '../../structure/bonds.ts';
+import { type BondOptions, computeBonds, coordinationNumbers } from '../../structure/bonds.ts';
+import { elementBySymbol } from '../../structure/elements.ts';
+import { findNeighbors } from '../../structure/neighbors.ts';
 import { majorSpecies, makeSiteFromCart, type Structure } from '../../structure/structure.ts';
 import { C2NP_RDF_BINS, C2NP_RDF_MAX, pairDistanceHistogram } from '../../analysis/rdf.ts';
 import { carveParticle, type CarveOptions } from './carve.ts';
 
 const quickhull = quickhullBundle as typeof quickhullRunner;
 
-/** Bond options for a crystal and every particle carved from it (metal–metal decided once, by the crystal). */
+/** Shortest bulk distance between every pair of elements present (keys "A-B", A ≤ B), searching out to `cutoff`. */
+function shortestPairDistances(crystal: Structure, cutoff: number): Map<string, number> {
+  const symbols = crystal.sites.map((site) => majorSpecies(site));
+  const pairs = findNeighbors(crystal, cutoff);
+  const shortest = new Map<string, number>();
+  for (let m = 0; m < pairs.i.length; m++) {
+    const a = symbols[pairs.i[m]], b = symbols[pairs.j[m]];
+    const key = a <= b ? `${a}-${b}` : `${b}-${a}`;
+    shortest.set(key, Math.min(shortest.get(key) ?? Infinity, pairs.distance[m]));
+  }
+  return shortest;
+}
+
+/**
+ * First-shell neighbour rule of a crystal (see the header) as per-pair cutoffs, for the crystal and every
+ * particle carved from it. Elements without a known symbol (dummy atoms) get no neighbours.
+ */
 export function teachingBondOptions(crystal: Structure, base: BondOptions = {}): BondOptions {
-  const elements = new Set(crystal.sites.map((s) => majorSpecies(s)));
-  return { ...base, metalMetal: base.metalMetal ?? [...elements].every((e) => isMetal(e)) };
+  if (!crystal.lattice) throw new Error('the first-shell rule needs a periodic crystal (a cell)');
+  const elements = [...new Set(crystal.sites.map((site) => majorSpecies(site)))].filter((el) => elementBySymbol(el));
+  // Search outwards until every element has found its first shell (cells up to ~16 Å apart).
+  let shortest = new Map<string, number>();
+  const firstShell = new Map<string, number>();
+  for (let cutoff = 4; cutoff <= 16 && firstShell.size < elements.length; cutoff *= 2) {
+    shortest = shortestPairDistances(crystal, cutoff);
+    firstShell.clear();
+    for (const [key, d] of shortest) for (const el of key.split('-')) firstShell.set(el, Math.min(firstShell.get(el) ?? Infinity, d));
+  }
+  const overrides: Record<string, number> = {};
+  for (let p = 0; p < elements.length; p++) for (let q = p; q < elements.length; q++) {
+    const [a, b] = elements[p] <= elements[q] ? [elements[p], elements[q]] : [elements[q], elements[p]];
+    const d = shortest.get(`${a}-${b}`);
+    const shell = Math.max(firstShell.get(a) ?? 0, firstShell.get(b) ?? 0);
+    overrides[`${a}-${b}`] = d !== undefined && d <= 1.1 * shell ? 1.05 * d : 0;
+  }
+  return { ...base, overrides: { ...overrides, ...base.overrides }, metalMetal: true };
 }
 
 /** Smallest coordination number of each element's sites in the periodic crystal. */
