@@ -9,10 +9,11 @@ import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import { C2NP_RADII } from '../src/core/tasks/c2np/dataset.ts';
 import { applyRotation, parseRotationSets, quaternionToMatrix, type RotationSet } from '../src/core/tasks/c2np/rotation.ts';
 import {
-  analyzeParticle, bulkCoordinationByElement, coordinationHistogram, hullTriangles, radiusSeries, rdfCurve,
+  analyzeParticle, bulkCoordinationByElement, coordinationHistogram, radiusSeries, rdfCurve,
   teachingBondOptions, type RadiusSeries,
 } from '../src/core/tasks/c2np/teaching.ts';
 import { MAX_RADIUS, MAX_VIEW_ATOMS, MIN_RADIUS, type C2npWorkerApi, type CarveResult, type LoadResult, type Split } from './c2np-api.ts';
+import { convexHullTriangles } from '../src/core/analysis/hull.ts';
 
 /** C2NP carves from a 20×20×20 supercell. */
 const REPEATS = 20;
@@ -92,7 +93,7 @@ const api: C2npWorkerApi = {
       const element = Uint16Array.from(a.symbols, (s) => elements.indexOf(s));
       const flat = new Float32Array(3 * positions.length);
       positions.forEach((p, i) => flat.set(p, 3 * i));
-      const hull = Uint32Array.from(hullTriangles(positions));
+      const hull = Uint32Array.from(convexHullTriangles(positions));
       const particle = {
         radius, natoms: a.stats.natoms, elements, element, positions: flat, coordination: a.coordination, surface: a.surface,
         surfaceAtoms: a.stats.surfaceAtoms, surfaceFraction: a.stats.surfaceFraction, meanCoordination: a.stats.meanCoordination,

@@ -254,8 +254,8 @@ function Scene({ display, settings, selection, fitKey, onPick, hiddenElements, a
   );
 }
 
-/** Hands a three object to the scene and disposes of it when replaced. */
-function useDisposable<T extends THREE.Object3D>(make: () => T, deps: unknown[]): T {
+/** Hands a three object to the scene and disposes of it when replaced (also for overlays passed as children). */
+export function useDisposable<T extends THREE.Object3D>(make: () => T, deps: unknown[]): T {
   const obj = useMemo(make, deps); // eslint-disable-line react-hooks/exhaustive-deps
   const invalidate = useThree((s) => s.invalidate);
   useEffect(() => {

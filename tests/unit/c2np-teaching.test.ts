@@ -7,9 +7,10 @@ import type { Vec3 } from '../../src/core/math/mat3.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
 import {
-  analyzeParticle, bulkCoordinationByElement, coordinationHistogram, hullTriangles, particleCoordination,
+  analyzeParticle, bulkCoordinationByElement, coordinationHistogram, particleCoordination,
   radiusSeries, rdfCurve, surfaceMask, teachingBondOptions,
 } from '../../src/core/tasks/c2np/teaching.ts';
+import { convexHullTriangles } from '../../src/core/analysis/hull.ts';
 
 const A = 2.6;
 const simpleCubic: Structure = { name: 'sc-Cu', lattice: Lattice.cubic(A), sites: [makeSiteFromFrac(Lattice.cubic(A), [0, 0, 0], { Cu: 1 })] };
@@ -98,10 +99,10 @@ describe('C2NP teaching numbers', () => {
     const cube: Vec3[] = [];
     for (let i = 0; i < 8; i++) cube.push([i & 1, (i >> 1) & 1, (i >> 2) & 1]);
     cube.push([0.5, 0.5, 0.5]);
-    const tri = hullTriangles(cube);
+    const tri = convexHullTriangles(cube);
     expect(tri.length).toBe(36);
     expect(tri.includes(8)).toBe(false);
-    expect(hullTriangles([[0, 0, 0], [1, 0, 0], [0, 1, 0]])).toEqual([]);
+    expect(convexHullTriangles([[0, 0, 0], [1, 0, 0], [0, 1, 0]])).toEqual([]);
   });
 });
 

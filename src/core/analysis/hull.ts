@@ -24,26 +24,42 @@ export function flatCoordinates(points: PointCloud): Float64Array {
   return out;
 }
 
-/**
- * Volume in Å³ of the convex hull. Fewer than 4 points, or a flat/degenerate cloud, give 0 — the value the
- * reported C2NP baselines use when Qhull fails.
- */
-export function convexHullVolume(points: PointCloud): number {
+interface CentredHull {
+  /** Points relative to their centroid (particles sit tens of Å from the file origin, which would cost digits). */
+  centred: [number, number, number][];
+  /** Hull faces as point-index polygons; empty for fewer than 4 points or a flat/degenerate cloud. */
+  faces: number[][];
+}
+
+function centredHull(points: PointCloud): CentredHull {
   const xyz = flatCoordinates(points);
   const n = xyz.length / 3;
-  if (n < 4) return 0;
-  // Work relative to the centroid: particles sit tens of Å from the file origin, which would cost digits.
   let cx = 0, cy = 0, cz = 0;
   for (let i = 0; i < n; i++) { cx += xyz[3 * i]; cy += xyz[3 * i + 1]; cz += xyz[3 * i + 2]; }
   cx /= n; cy /= n; cz /= n;
   const centred: [number, number, number][] = new Array(n);
   for (let i = 0; i < n; i++) centred[i] = [xyz[3 * i] - cx, xyz[3 * i + 1] - cy, xyz[3 * i + 2] - cz];
-  let faces: number[][];
+  if (n < 4) return { centred, faces: [] };
   try {
-    faces = quickhull(centred);
+    return { centred, faces: quickhull(centred) };
   } catch {
-    return 0;
+    return { centred, faces: [] };
   }
+}
+
+/** Triangles (3 point indices each) of the convex hull; empty when there are fewer than 4 points or it is flat. */
+export function convexHullTriangles(points: PointCloud): number[] {
+  const out: number[] = [];
+  for (const f of centredHull(points).faces) for (let k = 1; k + 1 < f.length; k++) out.push(f[0], f[k], f[k + 1]);
+  return out;
+}
+
+/**
+ * Volume in Å³ of the convex hull. Fewer than 4 points, or a flat/degenerate cloud, give 0 — the value the
+ * reported C2NP baselines use when Qhull fails.
+ */
+export function convexHullVolume(points: PointCloud): number {
+  const { centred, faces } = centredHull(points);
   // Sum of signed tetrahedra (origin = centroid, inside the hull) over the triangulated faces.
   let six = 0;
   for (const f of faces) {

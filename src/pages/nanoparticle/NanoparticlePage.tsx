@@ -2,7 +2,6 @@
  * C2NP teaching view: carve a nanoparticle from a crystal and watch the crystal → particle transition.
  * Carving, coordination, hull and histograms run in workers/c2np.worker.ts; this page draws them.
  */
-import { useThree } from '@react-three/fiber';
 import { useEffect, useMemo } from 'react';
 import * as THREE from 'three';
 import type uPlot from 'uplot';
@@ -11,9 +10,8 @@ import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import {
   type ColorMode, loadCrystal, setColorMode, setRadius, setRadiusFor, setRotation, setShowHull, setShowSphere, useNanoparticle,
 } from '../../state/nanoparticle.ts';
-import { StructureViewer } from '../../viewer/StructureViewer.tsx';
+import { StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
 import { elementColor, toHex, type Rgb } from '../../viewer/colors.ts';
-import { disposeMesh } from '../../viewer/impostors.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../structure/datasets.ts';
 import { MAX_RADIUS, MIN_RADIUS, type ParticleView, type Split } from '../../../workers/c2np-api.ts';
 import { Plot } from './Plot.tsx';
@@ -211,19 +209,8 @@ function Plots() {
   );
 }
 
-/** Hands a three object to the scene and disposes of it when replaced (overlays inside the viewer's Canvas). */
-function useOverlay<T extends THREE.Object3D>(make: () => T, deps: unknown[]): T {
-  const obj = useMemo(make, deps); // eslint-disable-line react-hooks/exhaustive-deps
-  const invalidate = useThree((st) => st.invalidate);
-  useEffect(() => {
-    invalidate();
-    return () => { disposeMesh(obj); invalidate(); };
-  }, [obj, invalidate]);
-  return obj;
-}
-
 function CarvingSphere({ center, radius }: { center: [number, number, number]; radius: number }) {
-  const mesh = useOverlay(() => {
+  const mesh = useDisposable(() => {
     const m = new THREE.Mesh(
       new THREE.SphereGeometry(radius, 48, 24),
       new THREE.MeshLambertMaterial({ color: 0x6fa8dc, transparent: true, opacity: 0.15, depthWrite: false, side: THREE.DoubleSide }),
@@ -236,7 +223,7 @@ function CarvingSphere({ center, radius }: { center: [number, number, number]; r
 }
 
 function HullMesh({ particle }: { particle: ParticleView }) {
-  const group = useOverlay(() => {
+  const group = useDisposable(() => {
     const geometry = new THREE.BufferGeometry();
     geometry.setAttribute('position', new THREE.BufferAttribute(particle.positions.slice(), 3));
     geometry.setIndex(new THREE.BufferAttribute(particle.hull.slice(), 1));

@@ -13,9 +13,6 @@
  * the smallest coordination any site of the same element has in the periodic bulk crystal. An interior
  * atom keeps all its bulk neighbours, so it can never count as surface; an atom that lost one to the cut does.
  */
-import type quickhullRunner from 'quickhull3d';
-// @ts-ignore -- the self-contained bundle (see analysis/hull.ts for why), typed through the package entry
-import quickhullBundle from 'quickhull3d/dist/quickhull3d.js';
 import type { Vec3 } from '../../math/mat3.ts';
 import { type BondOptions, computeBonds, coordinationNumbers } from '../../structure/bonds.ts';
 import { elementBySymbol } from '../../structure/elements.ts';
@@ -23,8 +20,6 @@ import { findNeighbors } from '../../structure/neighbors.ts';
 import { majorSpecies, makeSiteFromCart, type Structure } from '../../structure/structure.ts';
 import { C2NP_RDF_BINS, C2NP_RDF_MAX, pairDistanceHistogram } from '../../analysis/rdf.ts';
 import { carveParticle, type CarveOptions } from './carve.ts';
-
-const quickhull = quickhullBundle as typeof quickhullRunner;
 
 /** Shortest bulk distance between every pair of elements present (keys "A-B", A ≤ B), searching out to `cutoff`. */
 function shortestPairDistances(crystal: Structure, cutoff: number): Map<string, number> {
@@ -170,21 +165,4 @@ export function rdfCurve(positions: readonly Vec3[], bins = C2NP_RDF_BINS, rMax 
     r: Array.from({ length: bins }, (_, k) => (k + 0.5) * width),
     density: Array.from(h.density, (v) => (Number.isFinite(v) ? v : 0)),
   };
-}
-
-/** Triangles (3 point indices each) of the convex hull; empty when there are fewer than 4 points or it is flat. */
-export function hullTriangles(positions: readonly Vec3[]): number[] {
-  if (positions.length < 4) return [];
-  let c: Vec3 = [0, 0, 0];
-  for (const p of positions) c = [c[0] + p[0], c[1] + p[1], c[2] + p[2]];
-  c = [c[0] / positions.length, c[1] / positions.length, c[2] / positions.length];
-  let faces: number[][];
-  try {
-    faces = quickhull(positions.map((p) => [p[0] - c[0], p[1] - c[1], p[2] - c[2]]));
-  } catch {
-    return [];
-  }
-  const out: number[] = [];
-  for (const f of faces) for (let k = 1; k + 1 < f.length; k++) out.push(f[0], f[k], f[k + 1]);
-  return out;
 }
