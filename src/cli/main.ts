@@ -1,11 +1,15 @@
 /** The `structlab` command: parse arguments, call the core, print JSON. Nothing else lives here. */
 import { initMoyoNodeLazily } from '../node/moyo.ts';
+import { ATOMWORLD_HELP, atomworldHelp, runAtomworld } from './commands/atomworld.ts';
 import { C2NP_HELP, runC2np } from './commands/c2np.ts';
 import { CARVE_HELP, runCarve } from './commands/carve.ts';
 import { CONVERT_HELP, runConvert } from './commands/convert.ts';
+import { FEM_HELP, runFem } from './commands/fem.ts';
 import { INFO_HELP, runInfo } from './commands/info.ts';
 import { INVERSE_HELP, runInverse } from './commands/inverse.ts';
+import { MATCH_HELP, runMatch } from './commands/match.ts';
 import { METRICS_HELP, runMetrics } from './commands/metrics.ts';
+import { ONNG_HELP, runOnng } from './commands/onng.ts';
 import { CliError } from './errors.ts';
 
 const MAIN_HELP = `usage: structlab <command> [options]
@@ -17,12 +21,18 @@ Commands:
   carve CELL      carve a spherical nanoparticle (C2NP/Atomsk convention) to an XYZ file
   c2np build CELL build the C2NP dataset layout for one material (raw, rotated copies, manifest)
   inverse PARTICLE  recover lattice parameters and space group of the bulk crystal from a particle
+  match A B       pymatgen StructureMatcher verdict, rms and max_dist for two structures
+  atomworld ...   AtomWorld: apply an action, evaluate one answer, evaluate a batch
+  fem ...         FEM-Bench: list tasks, run the reference solvers, check a model's outputs
+  onng ...        O-NNG: obfuscate the problem set at noise level λ, analyse results
 
 Run 'structlab <command> --help' for a command's options.
 `;
 
 interface Command {
   help: string;
+  /** Help for a subcommand, when the command has them. */
+  helpFor?(argv: string[]): string;
   run(argv: string[], warn: (line: string) => void): string;
 }
 
@@ -33,6 +43,10 @@ const COMMANDS: Record<string, Command> = {
   carve: { help: CARVE_HELP, run: runCarve },
   c2np: { help: C2NP_HELP, run: runC2np },
   inverse: { help: INVERSE_HELP, run: runInverse },
+  match: { help: MATCH_HELP, run: runMatch },
+  atomworld: { help: ATOMWORLD_HELP, helpFor: atomworldHelp, run: runAtomworld },
+  fem: { help: FEM_HELP, run: runFem },
+  onng: { help: ONNG_HELP, run: runOnng },
 };
 
 export interface CliIo {
@@ -53,7 +67,7 @@ export function main(argv: string[], io: CliIo): number {
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(command.help);
+    io.stdout(command.helpFor?.(rest) ?? command.help);
     return 0;
   }
   try {
