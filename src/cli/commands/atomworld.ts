@@ -1,12 +1,8 @@
 /** `structlab atomworld apply|evaluate|eval`: dispatches to the subcommand's module. */
 import { CliError } from '../errors.ts';
 import { ATOMWORLD_APPLY_HELP, runAtomworldApply } from './atomworld-apply.ts';
-import {
-  ATOMWORLD_EVAL_HELP,
-  ATOMWORLD_EVALUATE_HELP,
-  runAtomworldEval,
-  runAtomworldEvaluate,
-} from './atomworld-evaluate.ts';
+import { ATOMWORLD_EVAL_HELP, runAtomworldEval } from './atomworld-eval.ts';
+import { ATOMWORLD_EVALUATE_HELP, runAtomworldEvaluate } from './atomworld-evaluate.ts';
 
 const SUBCOMMANDS: Record<string, { help: string; run: (argv: string[], warn: (line: string) => void) => string }> = {
   apply: { help: ATOMWORLD_APPLY_HELP, run: runAtomworldApply },
