@@ -156,8 +156,13 @@ function nearestIfOptimal(rows: number[], pred: Float64Array, cols: number[], tr
   return out;
 }
 
-/** Optimal one-to-one pairing within each species on squared distances (pairs across species never form). */
-export function assignBySpecies(predSpecies: Map<string, number[]>, pred: Float64Array, truthSpecies: Map<string, number[]>, truth: Float64Array): [number, number][] {
+/**
+ * Optimal one-to-one pairing within each species on squared distances (pairs across species never form).
+ * With `cap`, a pair's cost is min(d², cap²): beyond the cap every pairing costs the same, so a stray atom
+ * cannot push a chain of good pairs each one neighbour along (which plain least squares prefers).
+ */
+export function assignBySpecies(predSpecies: Map<string, number[]>, pred: Float64Array, truthSpecies: Map<string, number[]>, truth: Float64Array, cap = Infinity): [number, number][] {
+  const cap2 = cap * cap;
   const pairs: [number, number][] = [];
   for (const [symbol, rows] of predSpecies) {
     const cols = truthSpecies.get(symbol);
@@ -169,7 +174,7 @@ export function assignBySpecies(predSpecies: Map<string, number[]>, pred: Float6
     const matrix: Float64Array[] = [];
     for (let r = 0; r < rows.length; r++) {
       const row = buffer.subarray(r * cols.length, (r + 1) * cols.length);
-      for (let c = 0; c < cols.length; c++) row[c] = dist2(pred, rows[r], truth, cols[c]);
+      for (let c = 0; c < cols.length; c++) row[c] = Math.min(cap2, dist2(pred, rows[r], truth, cols[c]));
       matrix.push(row);
     }
     for (const [r, c] of munkres(matrix)) pairs.push([rows[r], cols[c]]);
@@ -323,15 +328,21 @@ export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFA
     }
   }
   let transform = best ? best.transform : { rotation: IDENTITY, translation: [0, 0, 0] as Vec3 };
+  // Pairs farther apart than this after superposition are outliers (missing, extra or misplaced atoms).
+  const outlierCutoff = Math.max(2 * tolerance, 1);
   let pairs: [number, number][] = [];
   let iterations = 0;
   for (; iterations < MAX_ITERATIONS; iterations++) {
     const moved = applyTransform(pred.coords, transform);
-    const next = assignBySpecies(predSpecies, moved, truthSpecies, truth.coords);
+    const next = assignBySpecies(predSpecies, moved, truthSpecies, truth.coords, outlierCutoff);
     const unchanged = next.length === pairs.length && next.every((p, k) => p[0] === pairs[k][0] && p[1] === pairs[k][1]);
     pairs = next;
     if (pairs.length === 0) break;
-    transform = compose(superpose(moved, truth.coords, pairs), transform);
+    // Fit the rigid motion to the inliers only: a stray or missing atom forces a far pair on the assignment,
+    // and one 10 Å pair would tilt the whole superposition.
+    const cutoff2 = outlierCutoff ** 2;
+    const inliers = pairs.filter(([i, j]) => dist2(moved, i, truth.coords, j) <= cutoff2);
+    transform = compose(superpose(moved, truth.coords, inliers.length >= 3 ? inliers : pairs), transform);
     if (unchanged) break;
   }
   const moved = applyTransform(pred.coords, transform);

@@ -118,3 +118,30 @@ export function directedHausdorff(a: PointCloud, b: PointCloud | PointGrid): num
 export function hausdorffDistance(a: PointCloud, b: PointCloud): number {
   return Math.max(directedHausdorff(a, b), directedHausdorff(b, a));
 }
+
+export interface HausdorffPair {
+  /** Index in A and in B of the pair that sets the symmetric Hausdorff distance. */
+  a: number;
+  b: number;
+  distance: number;
+}
+
+/**
+ * The pair behind the symmetric Hausdorff distance: the point (of either set) farthest from the other set,
+ * with its nearest neighbour there. Null when either set is empty.
+ */
+export function hausdorffWorstPair(a: PointCloud, b: PointCloud): HausdorffPair | null {
+  const xa = flatCoordinates(a), xb = flatCoordinates(b);
+  if (xa.length === 0 || xb.length === 0) return null;
+  const worstFrom = (from: Float64Array, grid: PointGrid) => {
+    let worst2 = -1, at = -1, nearest = -1;
+    for (let i = 0; i < from.length; i += 3) {
+      const d2 = grid.nearestSquared(from[i], from[i + 1], from[i + 2], Math.sqrt(Math.max(0, worst2)));
+      if (d2 > worst2) { worst2 = d2; at = i / 3; nearest = grid.lastNearest; }
+    }
+    return { at, nearest, distance: Math.sqrt(worst2) };
+  };
+  const ab = worstFrom(xa, new PointGrid(xb));
+  const ba = worstFrom(xb, new PointGrid(xa));
+  return ab.distance >= ba.distance ? { a: ab.at, b: ab.nearest, distance: ab.distance } : { a: ba.nearest, b: ba.at, distance: ba.distance };
+}

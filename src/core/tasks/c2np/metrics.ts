@@ -2,7 +2,7 @@
  * C2NP evaluation metrics (c2np.md §6 forward, §7 inverse) with the upstream definitions, plus an
  * order- and rigid-motion-invariant comparison the upstream benchmark does not have.
  */
-import { alignParticles, DEFAULT_MATCH_TOLERANCE, type Particle } from '../../analysis/alignment.ts';
+import { alignParticles, DEFAULT_MATCH_TOLERANCE, type AlignmentResult, type Particle } from '../../analysis/alignment.ts';
 import { hausdorffDistance } from '../../analysis/hausdorff.ts';
 import { convexHullVolume } from '../../analysis/hull.ts';
 import { rdfError } from '../../analysis/rdf.ts';
@@ -41,13 +41,15 @@ export interface ForwardOptions {
   /** Skip the (costlier) aligned comparison. */
   aligned?: boolean;
   matchTolerance?: number;
+  /** An alignment already computed for this pair (the compare view needs its pairs too). */
+  alignment?: AlignmentResult;
 }
 
 export function forwardMetrics(pred: Particle, truth: Particle, options: ForwardOptions = {}): ForwardMetrics {
   const hullPred = convexHullVolume(pred.coords), hullTruth = convexHullVolume(truth.coords);
   let aligned: ForwardMetrics['aligned'] = null;
   if (options.aligned !== false && pred.symbols.length > 0 && truth.symbols.length > 0) {
-    const a = alignParticles(pred, truth, options.matchTolerance ?? DEFAULT_MATCH_TOLERANCE);
+    const a = options.alignment ?? alignParticles(pred, truth, options.matchTolerance ?? DEFAULT_MATCH_TOLERANCE);
     aligned = { rmsd: a.rmsd, max_displacement: a.maxDisplacement, matched_fraction: a.matchedFraction, tolerance: a.tolerance };
   }
   return {
