@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LONG_NAME_POOL, SHORT_NAME_POOL, nlpaugTokenize } from '../../src/core/tasks/onng/augment.ts';
+import {
+  type ChatMessage, type HeaderItem, type OnngDataset, type Problem,
+  datasetFiles, deobfuscateText, obfuscateDataset, obfuscateIdentifiers, obfuscationLevel, parseJsonl, renamableNames,
+} from '../../src/core/tasks/onng/obfuscate.ts';
+import { SHARED } from '../shared.ts';
+
+// The upstream O-NNG datasets are unlicensed: they are read in place from the shared goldens, never copied.
+const DATASETS = join(SHARED, 'golden', 'onng', 'dataset');
+const read = (dir: string, file: string) => readFileSync(join(DATASETS, dir, file), 'utf8');
+
+function loadOriginal(): OnngDataset {
+  return {
+    header: parseJsonl<HeaderItem>(read('original', 'header_definitions.jsonl'), 'header_definitions.jsonl'),
+    problems: parseJsonl<Problem>(read('original', 'theorems.jsonl'), 'theorems.jsonl'),
+    queries: parseJsonl<ChatMessage[]>(read('original', 'queries.jsonl'), 'queries.jsonl'),
+  };
+}
+
+describe('O-NNG obfuscation', () => {
+  const original = loadOriginal();
+
+  it('has the character pools and 99 renamable names of the spec', () => {
+    expect(LONG_NAME_POOL.length).toBe(113);
+    expect(SHORT_NAME_POOL.length).toBe(103);
+    expect(renamableNames(original).length).toBe(99);
+    expect(renamableNames(original)[0]).toBe('MyNat');
+  });
+
+  it('tokenises like nlpaug (Python Unicode \\W split, apostrophe is its own token)', () => {
+    expect(nlpaugTokenize("abαℕ_c'de fg")).toEqual(['abαℕ_c', "'", 'de', 'fg']);
+  });
+
+  it('computes P = λ^2.5 equal to CPython for every level', () => {
+    // python3 -c "print([(0.2*k)**2.5 for k in range(1,6)])" (CPython 3.11.7)
+    const expected = [0.01788854381999832, 0.10119288512538815, 0.2788548009269341, 0.5724334022399462, 1.0];
+    expect([1, 2, 3, 4, 5].map((k) => obfuscationLevel(k).probability)).toEqual(expected);
+  });
+
+  for (const level of [1, 2, 3]) {
+    it(`level ${level} reproduces name_mapping.json and every dataset file byte for byte`, () => {
+      const result = obfuscateDataset(original, level);
+      const golden = JSON.parse(read(`obfuscated_${level}`, 'name_mapping.json')) as Record<string, string>;
+      expect(Object.fromEntries(result.mapping)).toEqual(golden);
+      const files = datasetFiles(result);
+      for (const file of ['header_definitions.jsonl', 'theorems.jsonl', 'queries.jsonl', 'name_mapping.json']) {
+        expect(files[file] === read(`obfuscated_${level}`, file), `${file} differs`).toBe(true);
+      }
+    });
+  }
+
+  it('de-obfuscates a renamed statement back to the original', () => {
+    const result = obfuscateDataset(original, 3);
+    const problem = result.dataset.problems[27];
+    expect(deobfuscateText(problem.statement, result.mapping)).toBe(original.problems[27].statement);
+  });
+
+  it('renames arbitrary identifiers consistently, with a working inverse', () => {
+    const { mapping, inverse, rename } = obfuscateIdentifiers(['solve_linear_elastic_1D', 'node_coords', 'E'], 5);
+    expect(mapping.size).toBe(3);
+    for (const [from, to] of mapping) expect(inverse.get(to)).toBe(from);
+    const text = 'def solve_linear_elastic_1D(node_coords, E): return node_coords';
+    const renamed = rename(text);
+    expect(renamed).not.toContain('node_coords');
+    expect(renamed.split(mapping.get('node_coords')!).length - 1).toBe(2);
+  });
+});
