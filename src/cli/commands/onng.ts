@@ -1,9 +1,145 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { analyzeOutcomes, parseOutcomesCsv } from '../../core/tasks/onng/analytics.ts';
+import {
+  type ChatMessage, type HeaderItem, type OnngDataset, type Problem,
+  datasetFiles, obfuscateDataset, parseJsonl,
+} from '../../core/tasks/onng/obfuscate.ts';
+import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
+import { readInputText, toStrictJson, writeOutputFile } from '../io.ts';
 
-// Placeholder until the command lands; replaced by its implementation.
-export const ONNG_HELP = `usage: structlab onng obfuscate --level K [--out DIR] | onng analyze OUTCOMES.csv | onng verify
+export const ONNG_DATASET_ENV = 'STRUCTLAB_ONNG_DATASET';
+
+export const ONNG_HELP = `usage: structlab onng obfuscate --level K [--out DIR] [--source DIR]
+       structlab onng analyze OUTCOMES.csv
+       structlab onng verify FILE.lean [--project DIR]
+
+obfuscate  Rebuilds the O-NNG obfuscated set K (K = 1..5, λ = 0.2·K, seed K) bit for bit and prints
+           {"level", "lambda", "seed", "mapping"} (original → obfuscated name, as upstream name_mapping.json).
+           The original problem set is not bundled (the O-NNG repository has no licence): --source DIR
+           (or $${ONNG_DATASET_ENV}) names its dataset/original folder (header_definitions.jsonl,
+           theorems.jsonl, optional queries.jsonl). --out DIR also writes the four obfuscated dataset files.
+analyze    Per model and λ: run accuracy (correct / verified problems) and mean time, mean ± SE, one-way
+           ANOVA across λ (scipy f_oneway semantics), linear trend on λ, sorry/simp counts, from a table
+           laid out like per_problem_outcomes.csv.
+verify     Compiles FILE.lean with the local Lean toolchain (\`lake env lean\`, run in --project DIR,
+           default the current folder; 60 s limit) and lists its errors. Exit 2 when Lean is unavailable.
 `;
 
-export function runOnng(_argv: string[], _warn: (line: string) => void): string {
-  throw new CliError('onng is not implemented yet', 1);
+export function runOnng(argv: string[], warn: (line: string) => void): string {
+  const [sub, ...rest] = argv;
+  if (sub === 'obfuscate') return runObfuscate(rest);
+  if (sub === 'analyze') return runAnalyze(rest, warn);
+  if (sub === 'verify') return runVerify(rest);
+  throw new CliError(sub === undefined ? 'onng needs a subcommand: obfuscate, analyze or verify (see structlab onng --help)' : `unknown onng subcommand "${sub}" (expected obfuscate, analyze or verify)`);
+}
+
+function readJsonlFile<T>(path: string): T[] {
+  const text = readInputText(path);
+  try {
+    return parseJsonl<T>(text, path);
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+}
+
+function loadSourceDataset(dir: string): OnngDataset {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CliError(`${dir} is not a folder holding the original O-NNG dataset`);
+  const header = readJsonlFile<HeaderItem>(join(dir, 'header_definitions.jsonl'));
+  const problems = readJsonlFile<Problem>(join(dir, 'theorems.jsonl'));
+  const queriesPath = join(dir, 'queries.jsonl');
+  const queries = existsSync(queriesPath) ? readJsonlFile<ChatMessage[]>(queriesPath) : undefined;
+  for (const [i, item] of header.entries()) {
+    if (typeof item?.name !== 'string' || typeof item.code !== 'string') throw new CliError(`${join(dir, 'header_definitions.jsonl')} line ${i + 1}: an item needs string "name" and "code"`);
+  }
+  for (const [i, p] of problems.entries()) {
+    if (typeof p?.name !== 'string' || typeof p.statement !== 'string' || typeof p.proof !== 'string' || !Array.isArray(p.known_theorems)) {
+      throw new CliError(`${join(dir, 'theorems.jsonl')} line ${i + 1}: a problem needs "name", "statement", "proof" and "known_theorems"`);
+    }
+  }
+  return { header, problems, ...(queries ? { queries } : {}) };
+}
+
+function runObfuscate(argv: string[]): string {
+  const { positionals, options } = parseArgs(argv, [
+    { name: 'level', kind: 'string' }, { name: 'out', kind: 'string' }, { name: 'source', kind: 'string' },
+  ]);
+  if (positionals.length > 0) throw new CliError(`onng obfuscate takes no positional argument (got "${positionals[0]}")`);
+  const levelText = options.level;
+  if (typeof levelText !== 'string') throw new CliError('onng obfuscate needs --level K with K from 1 to 5');
+  const level = Number(levelText);
+  if (!Number.isInteger(level) || level < 1 || level > 5) throw new CliError(`--level must be an integer from 1 to 5, got "${levelText}"`);
+  const source = typeof options.source === 'string' ? options.source : process.env[ONNG_DATASET_ENV];
+  if (!source) {
+    throw new CliError(`the original O-NNG problem set is not bundled (its repository has no licence); pass --source DIR naming the dataset/original folder of a clone of github.com/lllx125/Obfuscated-NNG, or set ${ONNG_DATASET_ENV}`);
+  }
+  const result = obfuscateDataset(loadSourceDataset(source), level);
+  const written: string[] = [];
+  if (typeof options.out === 'string') {
+    try {
+      mkdirSync(options.out, { recursive: true });
+    } catch {
+      throw new CliError(`${options.out}: cannot create the output folder`);
+    }
+    for (const [file, text] of Object.entries(datasetFiles(result))) {
+      const path = join(options.out, file);
+      writeOutputFile(path, text);
+      written.push(resolve(path));
+    }
+  }
+  return toStrictJson({
+    level,
+    lambda: Number(result.level.lambda.toFixed(10)),
+    seed: result.level.seed,
+    mapping: Object.fromEntries(result.mapping),
+    ...(written.length > 0 ? { files: written } : {}),
+  });
+}
+
+function runAnalyze(argv: string[], warn: (line: string) => void): string {
+  const { positionals } = parseArgs(argv, []);
+  if (positionals.length !== 1) throw new CliError('onng analyze takes exactly one OUTCOMES.csv file');
+  const path = positionals[0];
+  let rows;
+  try {
+    rows = parseOutcomesCsv(readInputText(path));
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(`${path === '-' ? 'stdin' : path} ${(e as Error).message}`);
+  }
+  if (rows.length === 0) throw new CliError(`${path}: the outcomes table has no rows`);
+  let models;
+  try {
+    models = analyzeOutcomes(rows);
+  } catch (e) {
+    throw new CliError(`${path}: ${(e as Error).message}`);
+  }
+  for (const m of models) {
+    for (const u of m.unverified_runs) warn(`${path}: ${m.model} λ=${u.lambda} run ${u.run} has no verified problem and is left out`);
+  }
+  return toStrictJson({ models });
+}
+
+interface LeanMessage { line: number; column: number; severity: string; message: string }
+
+function runVerify(argv: string[]): string {
+  const { positionals, options } = parseArgs(argv, [{ name: 'project', kind: 'string' }]);
+  if (positionals.length !== 1) throw new CliError('onng verify takes exactly one FILE.lean');
+  const project = typeof options.project === 'string' ? options.project : '.';
+  const probe = spawnSync('lake', ['--version'], { encoding: 'utf8', timeout: 30_000 });
+  if (probe.error || probe.status !== 0) {
+    throw new CliError('Lean 4 with Mathlib is unavailable here (no working `lake` on PATH); install the toolchain pinned by the O-NNG problem set (leanprover/lean4:v4.27.0-rc1 + Mathlib v4.27.0-rc1) to verify proofs');
+  }
+  const file = positionals[0];
+  if (!existsSync(file)) throw new CliError(`${file}: no such file`);
+  const r = spawnSync('lake', ['env', 'lean', resolve(file)], { cwd: project, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 2 ** 20 });
+  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') throw new CliError(`${file}: Lean did not finish within 60 s`);
+  const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  const messages: LeanMessage[] = [];
+  for (const m of output.matchAll(/^(.*?):(\d+):(\d+): (error|warning)(?:\([^)]*\))?: ([\s\S]*?)(?=^.*?:\d+:\d+: (?:error|warning)|(?![\s\S]))/gm)) {
+    messages.push({ line: Number(m[2]), column: Number(m[3]), severity: m[4], message: m[5].trim() });
+  }
+  return toStrictJson({ file, ok: r.status === 0, exit_code: r.status, errors: messages.filter((m) => m.severity === 'error'), warnings: messages.filter((m) => m.severity === 'warning').length });
 }
