@@ -1,9 +1,108 @@
+import { type FemTypeDescriptor, decodeFemInputs, encodeFemValue } from '../../core/tasks/fembench/codec.ts';
+import { type FemResult, compareResults } from '../../core/tasks/fembench/compare.ts';
+import { FEM_BENCH_TASKS, femTask } from '../../core/tasks/fembench/registry.ts';
+import { FemTaskError, type FemTask, type FemValue } from '../../core/tasks/fembench/types.ts';
+import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
+import { readInputText, toStrictJson } from '../io.ts';
 
-// Placeholder until the command lands; replaced by its implementation.
-export const FEM_HELP = `usage: structlab fem tasks | fem run TASK_ID --cases FILE.json | fem check TASK_ID --cases FILE.json --outputs OUT.json
+export const FEM_HELP = `usage: structlab fem tasks
+       structlab fem run TASK_ID --cases FILE.json
+       structlab fem check TASK_ID --cases FILE.json --outputs OUT.json
+
+FEM-Bench reference tasks (fem-bench.md).
+  tasks   the task ids with their signatures: {"tasks": [{"id", "signature", "description"}]}
+  run     runs the reference on every case of FILE (golden layout: {"cases": [{"inputs", "input_types"}]})
+          → {"results": [{"output": …} | {"error": {"type", "message"}}]} in case order, outputs encoded
+          like the golden files (arrays as nested lists, tuples as lists, non-finite floats as strings)
+  check   compares OUT's "results" (the layout run prints) with the reference using the benchmark's
+          matching (numpy isclose, atol 1e-8, rtol 1e-5 relative to the candidate; exact shapes and
+          dict keys; tuples may be lists) → {"passed": bool, "cases": [{"match", "detail"}]}
+FILE or OUT may be "-" for standard input.
 `;
 
-export function runFem(_argv: string[], _warn: (line: string) => void): string {
-  throw new CliError('fem is not implemented yet', 1);
+interface CaseRecord {
+  inputs: Record<string, unknown>;
+  input_types?: Record<string, FemTypeDescriptor>;
+  output_types?: FemTypeDescriptor;
+}
+
+function parseJsonFile(path: string): unknown {
+  const text = readInputText(path);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const name = path === '-' ? 'stdin' : path;
+    throw new CliError(`${name} is not valid JSON (${e instanceof Error ? e.message.replace(/\.$/, '') : String(e)})`);
+  }
+}
+
+function readCases(path: string): CaseRecord[] {
+  const name = path === '-' ? 'stdin' : path;
+  const doc = parseJsonFile(path) as { cases?: unknown } | null;
+  if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.cases)) throw new CliError(`${name} has no "cases" list (expected the golden layout {"cases": [{"inputs": {...}}]})`);
+  return doc.cases.map((c, k) => {
+    if (c === null || typeof c !== 'object' || Array.isArray(c) || typeof (c as CaseRecord).inputs !== 'object' || (c as CaseRecord).inputs === null || Array.isArray((c as CaseRecord).inputs)) {
+      throw new CliError(`${name}: case ${k + 1} has no "inputs" object keyed by parameter name`);
+    }
+    return c as CaseRecord;
+  });
+}
+
+function readCandidateResults(path: string): unknown[] {
+  const name = path === '-' ? 'stdin' : path;
+  const doc = parseJsonFile(path) as { results?: unknown } | null;
+  if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.results)) throw new CliError(`${name} has no "results" list (expected the layout fem run prints)`);
+  return doc.results;
+}
+
+function taskOrFail(id: string | undefined): FemTask {
+  if (!id) throw new CliError('a TASK_ID is needed (see structlab fem tasks)');
+  const task = femTask(id);
+  if (!task) throw new CliError(`unknown FEM-Bench task "${id}" (see structlab fem tasks)`);
+  return task;
+}
+
+/** Runs the reference on one case; an exception the reference raises is a result, not a failure. */
+export function runReferenceCase(task: FemTask, c: CaseRecord): FemResult {
+  try {
+    return { output: encodeFemValue(task.run(decodeFemInputs(c.inputs, c.input_types))) };
+  } catch (e) {
+    if (e instanceof FemTaskError) return { error: { type: e.type, message: e.message } };
+    return { error: { type: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) } };
+  }
+}
+
+export function runFem(argv: string[], _warn: (line: string) => void): string {
+  const [sub, ...rest] = argv;
+  if (sub === 'tasks') {
+    const { positionals } = parseArgs(rest, []);
+    if (positionals.length > 0) throw new CliError('fem tasks takes no arguments');
+    return toStrictJson({ tasks: FEM_BENCH_TASKS.map((t) => ({ id: t.id, signature: t.signature, description: t.description })) });
+  }
+  if (sub === 'run') {
+    const { positionals, options } = parseArgs(rest, [{ name: 'cases', kind: 'string' }]);
+    if (positionals.length !== 1) throw new CliError('fem run takes exactly one TASK_ID (see structlab fem --help)');
+    const task = taskOrFail(positionals[0]);
+    if (typeof options.cases !== 'string') throw new CliError('fem run needs --cases FILE.json');
+    const cases = readCases(options.cases);
+    return toStrictJson({ results: cases.map((c) => runReferenceCase(task, c)) });
+  }
+  if (sub === 'check') {
+    const { positionals, options } = parseArgs(rest, [{ name: 'cases', kind: 'string' }, { name: 'outputs', kind: 'string' }]);
+    if (positionals.length !== 1) throw new CliError('fem check takes exactly one TASK_ID (see structlab fem --help)');
+    const task = taskOrFail(positionals[0]);
+    if (typeof options.cases !== 'string') throw new CliError('fem check needs --cases FILE.json');
+    if (typeof options.outputs !== 'string') throw new CliError('fem check needs --outputs OUT.json');
+    if (options.cases === '-' && options.outputs === '-') throw new CliError('only one of --cases and --outputs can be standard input');
+    const cases = readCases(options.cases);
+    const candidates = readCandidateResults(options.outputs);
+    const references = cases.map((c) => runReferenceCase(task, c));
+    const alternatives = cases.map((c) => {
+      const same = task.sameSolution;
+      return same ? (ref: FemValue, cand: unknown) => same.call(task, decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined;
+    });
+    return toStrictJson(compareResults(task.id, references, candidates, cases.map((c) => c.output_types), alternatives));
+  }
+  throw new CliError(`unknown fem subcommand "${sub ?? ''}" (available: tasks, run, check; see structlab fem --help)`);
 }

@@ -14,6 +14,12 @@ export interface FemTask {
   description: string;
   /** Runs the reference on decoded golden inputs (keyed by parameter name); throws FemTaskError as the reference raises. */
   run(inputs: Record<string, FemValue>): FemValue;
+  /**
+   * Optional: true when `candidate` (a JSON-encoded output) is another valid answer that the reference
+   * cannot single out, e.g. a buckling mode inside a repeated eigenvalue's eigenspace (fem-bench.md §7.1).
+   * The comparator accepts such a candidate when the strict match fails.
+   */
+  sameSolution?(inputs: Record<string, FemValue>, reference: FemValue, candidate: unknown): boolean;
 }
 
 /** An exception the reference raises; `type` is the Python exception class name (e.g. "ValueError"). */
