@@ -1,0 +1,161 @@
+/**
+ * Niggli reduction and lattice mappings as pymatgen 2022.11 (`Lattice.get_niggli_reduced_lattice`,
+ * `Lattice.find_all_mappings`): the Grosse-Kunstleve/Sauter/Adams A1–A8 loop on the metric tensor
+ * of the LLL-reduced basis, then the reduced parameters mapped back onto real lattice vectors.
+ */
+import { type Mat3, type Vec3, det, inverse, norm } from '../math/mat3.ts';
+import { Lattice } from '../structure/lattice.ts';
+import { lllReduce } from './lll.ts';
+
+const RAD = 180 / Math.PI;
+
+/** G' = Mᵀ G M for 3x3 arrays. */
+function congruence(g: number[][], mm: number[][]): number[][] {
+  const gm = [0, 1, 2].map((i) => [0, 1, 2].map((j) => g[i][0] * mm[0][j] + g[i][1] * mm[1][j] + g[i][2] * mm[2][j]));
+  return [0, 1, 2].map((i) => [0, 1, 2].map((j) => mm[0][i] * gm[0][j] + mm[1][i] * gm[1][j] + mm[2][i] * gm[2][j]));
+}
+
+/** Niggli-reduced (a, b, c, α, β, γ) of a lattice (pymatgen's loop, epsilon = tol·V^(1/3), ≤ 100 passes). */
+export function niggliParameters(lattice: Lattice, tol = 1e-5): [number, number, number, number, number, number] {
+  const mat = lllReduce(lattice.matrix).matrix;
+  const e = tol * Math.cbrt(lattice.volume);
+  let G = [0, 1, 2].map((i) => [0, 1, 2].map((j) => mat[i][0] * mat[j][0] + mat[i][1] * mat[j][1] + mat[i][2] * mat[j][2]));
+  const params = () => [G[0][0], G[1][1], G[2][2], 2 * G[1][2], 2 * G[0][2], 2 * G[0][1]];
+  const sign = (x: number) => (x > 0 ? 1 : x < 0 ? -1 : 0);
+  for (let count = 0; count < 100; count++) {
+    let [A, B, C, E, N, Y] = params();
+    if (A > B + e || (Math.abs(A - B) < e && Math.abs(E) > Math.abs(N) + e)) {
+      G = congruence(G, [[0, -1, 0], [-1, 0, 0], [0, 0, -1]]); // A1
+    }
+    // pymatgen tests A2 with the values from before A1.
+    if (B > C + e || (Math.abs(B - C) < e && Math.abs(N) > Math.abs(Y) + e)) {
+      G = congruence(G, [[-1, 0, 0], [0, 0, -1], [0, -1, 0]]); // A2
+      continue;
+    }
+    const l = Math.abs(E) < e ? 0 : sign(E);
+    const m = Math.abs(N) < e ? 0 : sign(N);
+    const n = Math.abs(Y) < e ? 0 : sign(Y);
+    if (l * m * n === 1) {
+      const i = l === -1 ? -1 : 1, j = m === -1 ? -1 : 1, k = n === -1 ? -1 : 1;
+      G = congruence(G, [[i, 0, 0], [0, j, 0], [0, 0, k]]); // A3
+    } else if (l * m * n === 0 || l * m * n === -1) {
+      let i = l === 1 ? -1 : 1, j = m === 1 ? -1 : 1, k = n === 1 ? -1 : 1;
+      if (i * j * k === -1) {
+        if (n === 0) k = -1;
+        else if (m === 0) j = -1;
+        else if (l === 0) i = -1;
+      }
+      G = congruence(G, [[i, 0, 0], [0, j, 0], [0, 0, k]]); // A4
+    }
+    [A, B, C, E, N, Y] = params();
+    if (Math.abs(E) > B + e || (Math.abs(E - B) < e && 2 * N < Y - e) || (Math.abs(E + B) < e && Y < -e)) {
+      G = congruence(G, [[1, 0, 0], [0, 1, -sign(E)], [0, 0, 1]]); // A5
+      continue;
+    }
+    if (Math.abs(N) > A + e || (Math.abs(A - N) < e && 2 * E < Y - e) || (Math.abs(A + N) < e && Y < -e)) {
+      G = congruence(G, [[1, 0, -sign(N)], [0, 1, 0], [0, 0, 1]]); // A6
+      continue;
+    }
+    if (Math.abs(Y) > A + e || (Math.abs(A - Y) < e && 2 * E < N - e) || (Math.abs(A + Y) < e && N < -e)) {
+      G = congruence(G, [[1, -sign(Y), 0], [0, 1, 0], [0, 0, 1]]); // A7
+      continue;
+    }
+    if (E + N + Y + A + B < -e || (Math.abs(E + N + Y + A + B) < e && e < Y + (A + N) * 2)) {
+      G = congruence(G, [[1, 0, 1], [0, 1, 1], [0, 0, 1]]); // A8
+      continue;
+    }
+    break;
+  }
+  const [A, B, C, E, N, Y] = params();
+  const a = Math.sqrt(A), b = Math.sqrt(B), c = Math.sqrt(C);
+  return [a, b, c, Math.acos(E / 2 / b / c) * RAD, Math.acos(N / 2 / a / c) * RAD, Math.acos(Y / 2 / a / b) * RAD];
+}
+
+export interface LatticeMapping {
+  /** Three lattice vectors of the searched lattice (rows, Å) matching the target's parameters. */
+  aligned: Mat3;
+  /** Their integer coordinates in the searched lattice's basis (rows). */
+  scale: Mat3;
+}
+
+/**
+ * Lattice points (integer coordinates and Cartesian vectors) within `radius` of the origin, in the
+ * order pymatgen's `find_points_in_spheres` returns them: space is cut into cubes of edge `radius`
+ * starting at -(radius + 1e-8); cubes are visited in (x, y, z) order and, inside a cube, points in
+ * ascending (i, j, k). The order decides which of several near-equal triples `find_mapping` returns.
+ */
+function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; cart: Vec3[]; dist: number[] } {
+  const tol = 1e-8;
+  const inv = inverse(matrix);
+  const bound = [0, 1, 2].map((k) => Math.ceil(radius * Math.hypot(inv[0][k], inv[1][k], inv[2][k])) + 1);
+  const found: { f: Vec3; v: Vec3; d: number; cube: number; order: number }[] = [];
+  const cubeOf = (x: number) => Math.floor((x + radius + tol) / radius);
+  for (let i = -bound[0]; i <= bound[0]; i++) {
+    for (let j = -bound[1]; j <= bound[1]; j++) {
+      for (let k = -bound[2]; k <= bound[2]; k++) {
+        const v: Vec3 = [
+          i * matrix[0][0] + j * matrix[1][0] + k * matrix[2][0],
+          i * matrix[0][1] + j * matrix[1][1] + k * matrix[2][1],
+          i * matrix[0][2] + j * matrix[1][2] + k * matrix[2][2],
+        ];
+        const d = norm(v);
+        if (d <= radius + tol) found.push({ f: [i, j, k], v, d, cube: cubeOf(v[0]) * 9 + cubeOf(v[1]) * 3 + cubeOf(v[2]), order: found.length });
+      }
+    }
+  }
+  found.sort((x, y) => x.cube - y.cube || x.order - y.order);
+  return { frac: found.map((p) => p.f), cart: found.map((p) => p.v), dist: found.map((p) => p.d) };
+}
+
+const angleDeg = (u: Vec3, v: Vec3, lu: number, lv: number): number =>
+  Math.acos(Math.max(-1, Math.min(1, (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / lu / lv))) * RAD;
+
+/**
+ * Every triple of lattice vectors of `self` whose lengths are within the relative tolerance `ltol`
+ * (strictly) and whose angles are within `angleTol` degrees (strictly, as pymatgen 2022.11) of
+ * `other`'s parameters; singular triples are skipped.
+ */
+export function* findAllMappings(self: Lattice, other: Lattice, ltol: number, angleTol: number): Generator<LatticeMapping> {
+  const lengths = other.lengths;
+  const [alpha, beta, gamma] = other.angles;
+  const pts = latticePointsInSphere(self.matrix, Math.max(...lengths) * (1 + ltol));
+  const pick = (l: number) => {
+    const idx: number[] = [];
+    pts.dist.forEach((d, i) => { if (d / l < 1 + ltol && d / l > 1 / (1 + ltol)) idx.push(i); });
+    return idx;
+  };
+  const [ia, ib, ic] = lengths.map(pick);
+  const len = (i: number) => norm(pts.cart[i]);
+  const la = ia.map(len), lb = ib.map(len), lc = ic.map(len);
+  // alphaOk[j][k]: angle(b_j, c_k) close to alpha; betaOk[i][k]; gammaOk[i][j].
+  const alphaOk = ib.map((j, x) => ic.map((k, y) => Math.abs(angleDeg(pts.cart[j], pts.cart[k], lb[x], lc[y]) - alpha) < angleTol));
+  const betaOk = ia.map((i, x) => ic.map((k, y) => Math.abs(angleDeg(pts.cart[i], pts.cart[k], la[x], lc[y]) - beta) < angleTol));
+  for (let x = 0; x < ia.length; x++) {
+    const gammaRow = ib.map((j, y) => Math.abs(angleDeg(pts.cart[ia[x]], pts.cart[j], la[x], lb[y]) - gamma) < angleTol);
+    for (let y = 0; y < ib.length; y++) {
+      if (!gammaRow[y]) continue;
+      for (let z = 0; z < ic.length; z++) {
+        if (!alphaOk[y][z] || !betaOk[x][z]) continue;
+        const scale: Mat3 = [pts.frac[ia[x]], pts.frac[ib[y]], pts.frac[ic[z]]];
+        if (Math.abs(det(scale)) < 1e-8) continue;
+        yield { aligned: [pts.cart[ia[x]], pts.cart[ib[y]], pts.cart[ic[z]]], scale };
+      }
+    }
+  }
+}
+
+/**
+ * pymatgen's `get_niggli_reduced_lattice(tol)`: Niggli parameters, realised by the first matching
+ * triple of actual lattice vectors (relative length tolerance = epsilon, angles within 1°), with
+ * the sign flipped if needed so the basis is right-handed.
+ */
+export function niggliReducedLattice(lattice: Lattice, tol = 1e-5): Lattice {
+  const p = niggliParameters(lattice, tol);
+  const target = Lattice.fromParameters(...p);
+  const e = tol * Math.cbrt(lattice.volume);
+  for (const mapped of findAllMappings(lattice, target, e, 1)) {
+    const m = mapped.aligned;
+    return det(m) > 0 ? new Lattice(m) : new Lattice(m.map((r) => r.map((x) => -x)));
+  }
+  throw new Error('no lattice vectors realise the Niggli-reduced cell');
+}

@@ -1,0 +1,435 @@
+/**
+ * pymatgen 2022.11 `StructureMatcher` (`fit`, `get_rms_dist`) ported step by step (algorithms.md §1):
+ * Niggli reduction, optional primitive reduction, volume scaling, candidate lattices of the larger
+ * structure, average lattice, per-axis fractional prefilter, shortest periodic vectors in the
+ * LLL-reduced average lattice, assignment on squared distances, mean-translation removal.
+ * Distances are normalised by (V/N)^(1/3), exactly as pymatgen reports them.
+ */
+import { munkres } from 'munkres';
+import { type Mat3, type Vec3, det, inverse } from '../math/mat3.ts';
+import { Lattice } from '../structure/lattice.ts';
+import { type Structure, fracOf } from '../structure/structure.ts';
+import { findPrimitive } from '../symmetry/primitive.ts';
+import { lllReduce } from './lll.ts';
+import { findAllMappings, niggliReducedLattice } from './niggli.ts';
+
+export interface MatcherOptions {
+  ltol?: number; stol?: number; angleTol?: number; primitiveCell?: boolean;
+  scale?: boolean; attemptSupercell?: boolean; allowSubset?: boolean; comparator?: 'species' | 'element';
+}
+
+type Resolved = Required<MatcherOptions>;
+const DEFAULTS: Resolved = {
+  ltol: 0.2, stol: 0.3, angleTol: 5, primitiveCell: true, scale: true, attemptSupercell: false, allowSubset: false, comparator: 'species',
+};
+
+/** A structure as the matcher sees it: lattice rows, fractional coordinates, one comparator key per site. */
+interface MatchStructure {
+  matrix: Mat3;
+  frac: Float64Array;
+  keys: string[];
+  /** Index of each site in the caller's structure (the first merged site after a primitive reduction). */
+  origin: Int32Array;
+}
+
+const volumeOf = (m: Mat3): number => Math.abs(det(m));
+const occKey = (x: number): string => (Math.round(x * 1e8) / 1e8).toString();
+
+/** Site identity under the comparator: species with oxidation states and occupancies, or elements only. */
+function siteKey(site: Structure['sites'][number], comparator: Resolved['comparator']): string {
+  return Object.entries(site.species)
+    .map(([el, occ]) => {
+      const ox = comparator === 'species' ? site.oxidation?.[el] : undefined;
+      return `${el}${ox === undefined || ox === 0 ? '' : `(${ox})`}:${occKey(occ)}`;
+    })
+    .sort()
+    .join(',');
+}
+
+/** Fractional composition under the comparator (pymatgen's `get_hash`), compared within 1e-8. */
+function compositionHash(s: Structure, comparator: Resolved['comparator']): Map<string, number> {
+  const amounts = new Map<string, number>();
+  let total = 0;
+  for (const site of s.sites) {
+    for (const [el, occ] of Object.entries(site.species)) {
+      const ox = comparator === 'species' ? site.oxidation?.[el] : undefined;
+      const k = `${el}${ox === undefined || ox === 0 ? '' : `(${ox})`}`;
+      amounts.set(k, (amounts.get(k) ?? 0) + occ);
+      total += occ;
+    }
+  }
+  for (const [k, v] of amounts) amounts.set(k, v / total);
+  return amounts;
+}
+
+function sameHash(a: Map<string, number>, b: Map<string, number>): boolean {
+  for (const [k, v] of a) if (Math.abs(v - (b.get(k) ?? 0)) > 1e-8) return false;
+  for (const [k, v] of b) if (Math.abs(v - (a.get(k) ?? 0)) > 1e-8) return false;
+  return true;
+}
+
+function toMatchStructure(s: Structure, comparator: Resolved['comparator']): MatchStructure {
+  if (!s.lattice) throw new Error(`structure '${s.name}' has no lattice; the matcher compares periodic crystals`);
+  const n = s.sites.length;
+  const frac = new Float64Array(3 * n);
+  s.sites.forEach((site, i) => { const f = fracOf(site, s.lattice!); frac[3 * i] = f[0]; frac[3 * i + 1] = f[1]; frac[3 * i + 2] = f[2]; });
+  return { matrix: s.lattice.matrix, frac, keys: s.sites.map((x) => siteKey(x, comparator)), origin: Int32Array.from({ length: n }, (_, i) => i) };
+}
+
+/** numpy.allclose(a, b) on two matrices. */
+const allClose = (a: Mat3, b: Mat3): boolean => a.every((r, i) => r.every((x, j) => Math.abs(x - b[i][j]) <= 1e-8 + 1e-5 * Math.abs(b[i][j])));
+
+const wrap01 = (x: number): number => x - Math.floor(x);
+
+/** `Structure.get_reduced_structure('niggli')`: same Cartesian positions in the Niggli cell, wrapped; unchanged when the cell already is (np.allclose). */
+function niggliReduce(s: MatchStructure): MatchStructure {
+  const reduced = niggliReducedLattice(new Lattice(s.matrix));
+  if (allClose(reduced.matrix, s.matrix)) return s;
+  const n = s.keys.length;
+  const m = s.matrix, inv = reduced.inverseMatrix;
+  const frac = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    const f0 = s.frac[3 * i], f1 = s.frac[3 * i + 1], f2 = s.frac[3 * i + 2];
+    const x = f0 * m[0][0] + f1 * m[1][0] + f2 * m[2][0];
+    const y = f0 * m[0][1] + f1 * m[1][1] + f2 * m[2][1];
+    const z = f0 * m[0][2] + f1 * m[1][2] + f2 * m[2][2];
+    for (let k = 0; k < 3; k++) frac[3 * i + k] = wrap01(x * inv[0][k] + y * inv[1][k] + z * inv[2][k]);
+  }
+  return { matrix: reduced.matrix, frac, keys: s.keys, origin: s.origin };
+}
+
+/**
+ * Primitive reduction. pymatgen runs its own Hermite-normal-form search (tolerance 0.25 Å); this uses
+ * the project's translation search (symmetry/primitive.ts) at the same 0.25 Å and keeps the first site
+ * of each merged group instead of averaging, so results can differ at the margins of the tolerance.
+ */
+function primitiveReduce(s: MatchStructure): MatchStructure {
+  const typeIds = new Map<string, number>();
+  const types = s.keys.map((k) => { if (!typeIds.has(k)) typeIds.set(k, typeIds.size); return typeIds.get(k)!; });
+  const frac: Vec3[] = s.keys.map((_, i) => [s.frac[3 * i], s.frac[3 * i + 1], s.frac[3 * i + 2]]);
+  const prim = findPrimitive(s.matrix, frac, types, 0.25);
+  if (!prim) return s;
+  const keyOf = [...typeIds.keys()];
+  const origin = new Int32Array(prim.frac.length).fill(-1);
+  prim.siteMap.forEach((p, i) => { if (origin[p] < 0) origin[p] = s.origin[i]; });
+  const reduced: MatchStructure = { matrix: prim.matrix, frac: Float64Array.from(prim.frac.flat()), keys: prim.types.map((t) => keyOf[t]), origin };
+  return niggliReduce(reduced);
+}
+
+function scaled(s: MatchStructure, factor: number): MatchStructure {
+  return { ...s, matrix: s.matrix.map((r) => r.map((x) => x * factor)) as Mat3 };
+}
+
+/** `lattice_points_in_supercell`: fractional (in the supercell) lattice points of the original cell. */
+function latticePointsInSupercell(sc: Mat3): Vec3[] {
+  const corners: Vec3[] = [];
+  for (let c = 0; c < 8; c++) {
+    const d = [(c >> 2) & 1, (c >> 1) & 1, c & 1];
+    corners.push([0, 1, 2].map((k) => d[0] * sc[0][k] + d[1] * sc[1][k] + d[2] * sc[2][k]) as Vec3);
+  }
+  const mins = [0, 1, 2].map((k) => Math.min(...corners.map((p) => p[k])));
+  const maxs = [0, 1, 2].map((k) => Math.max(...corners.map((p) => p[k])) + 1);
+  const inv = inverse(sc);
+  const out: Vec3[] = [];
+  for (let a = mins[0]; a < maxs[0]; a++) for (let b = mins[1]; b < maxs[1]; b++) for (let c = mins[2]; c < maxs[2]; c++) {
+    const f = [0, 1, 2].map((k) => a * inv[0][k] + b * inv[1][k] + c * inv[2][k]) as Vec3;
+    if (f.every((x) => x < 1 - 1e-10 && x >= -1e-10)) out.push(f);
+  }
+  return out;
+}
+
+function averageLattice(l1: Lattice, l2: Lattice): Lattice {
+  const p1 = l1.parameters, p2 = l2.parameters;
+  return Lattice.fromParameters((p1.a + p2.a) / 2, (p1.b + p2.b) / 2, (p1.c + p2.c) / 2, (p1.alpha + p2.alpha) / 2, (p1.beta + p2.beta) / 2, (p1.gamma + p2.gamma) / 2);
+}
+
+/** Lengths of the reciprocal vectors without 2π (columns of the inverse matrix). */
+const reciprocalLengths = (m: Mat3): Vec3 => {
+  const inv = inverse(m);
+  return [0, 1, 2].map((k) => Math.hypot(inv[0][k], inv[1][k], inv[2][k])) as Vec3;
+};
+
+/** C `round`: halves away from zero. */
+const roundC = (x: number): number => (x < 0 ? -Math.round(-x) : Math.round(x));
+
+const IMAGES: Vec3[] = [];
+for (const a of [-1, 0, 1]) for (const b of [-1, 0, 1]) for (const c of [-1, 0, 1]) IMAGES.push([a, b, c]);
+
+/** The best match found: normalised per-site distances of struct2 rows mapped onto struct1 columns. */
+interface StrictMatch {
+  value: number;
+  dist: Float64Array;
+  /** mapping[i2] = index of the struct1 (supercell) site matched to struct2 site i2. */
+  mapping: Int32Array;
+  /** Fractional translation (in the average lattice) applied to struct2. */
+  translation: Vec3;
+  scaleMatrix: Mat3;
+}
+
+/**
+ * `_strict_match(struct1, struct2, fu, s1_supercell)`: struct1 (after its supercell, if any) has at
+ * least as many sites as struct2.
+ */
+function strictMatch(struct1: MatchStructure, struct2: MatchStructure, fu: number, s1Supercell: boolean, o: Resolved, useRms: boolean, breakOnMatch: boolean): StrictMatch | null {
+  // Sizes after the supercell: rows are struct2 (×fu when it is the supercell), columns struct1 (×fu).
+  const n1 = struct1.keys.length * (s1Supercell ? fu : 1);
+  const n2 = struct2.keys.length * (s1Supercell ? 1 : fu);
+  if (n2 > n1) throw new Error('after supercell creation, struct1 must have at least as many sites as struct2');
+  const keys1 = s1Supercell ? struct1.keys.flatMap((k) => Array(fu).fill(k)) : struct1.keys;
+  const keys2 = s1Supercell ? struct2.keys : struct2.keys.flatMap((k) => Array(fu).fill(k));
+  // Species mask (1 = forbidden), struct2 rows × struct1 columns.
+  const mask = new Uint8Array(n2 * n1);
+  for (let i = 0; i < n2; i++) for (let j = 0; j < n1; j++) mask[i * n1 + j] = keys2[i] === keys1[j] ? 0 : 1;
+  if (!o.allowSubset && n1 !== n2) return null;
+  // A species-consistent assignment exists iff every struct2 species fits into struct1's (the comparator is an equivalence).
+  const count1 = new Map<string, number>();
+  for (const k of keys1) count1.set(k, (count1.get(k) ?? 0) + 1);
+  const count2 = new Map<string, number>();
+  for (const k of keys2) count2.set(k, (count2.get(k) ?? 0) + 1);
+  for (const [k, c] of count2) if ((count1.get(k) ?? 0) < c) return null;
+  // Anchor: the first struct2 row with the most forbidden entries; translations to its allowed struct1 sites.
+  let anchor = 0, most = -1;
+  for (let i = 0; i < n2; i++) {
+    let c = 0;
+    for (let j = 0; j < n1; j++) c += mask[i * n1 + j];
+    if (c > most) { most = c; anchor = i; }
+  }
+  let s1Targets: number[] = [];
+  for (let j = 0; j < n1; j++) if (!mask[anchor * n1 + j]) s1Targets.push(j);
+  if (s1Supercell) s1Targets = s1Targets.filter((_, x) => x % fu === 0);
+
+  // "big" is the side tiled into the supercell (pymatgen's sc_generator s1); its lattice is searched
+  // for vectors matching the other ("small") side's lattice.
+  const big = s1Supercell ? struct1 : struct2;
+  const small = s1Supercell ? struct2 : struct1;
+  const smallLattice = new Lattice(small.matrix);
+  const bigLattice = new Lattice(big.matrix);
+  const nb = big.keys.length;
+  const bigCart = new Float64Array(3 * nb);
+  for (let i = 0; i < nb; i++) for (let k = 0; k < 3; k++) {
+    bigCart[3 * i + k] = big.frac[3 * i] * big.matrix[0][k] + big.frac[3 * i + 1] * big.matrix[1][k] + big.frac[3 * i + 2] * big.matrix[2][k];
+  }
+  const fc1 = new Float64Array(3 * n1), fc2 = new Float64Array(3 * n2);
+  const tS2 = new Float64Array(3 * n2);
+  const d2 = Array.from({ length: n2 }, () => new Float64Array(n1));
+  const vecs = new Float64Array(3 * n2 * n1);
+  const cart1 = new Float64Array(3 * n1), cart2 = new Float64Array(3 * n2);
+  const lllF1 = new Float64Array(3 * n1), lllF2 = new Float64Array(3 * n2);
+  let best: StrictMatch | null = null;
+
+  for (const cand of findAllMappings(bigLattice, smallLattice, o.ltol, o.angleTol)) {
+    if (Math.abs(Math.abs(det(cand.scale)) - fu) >= 0.5) continue;
+    const candLattice = new Lattice(cand.aligned);
+    // The supercell side's sites in the candidate basis; the other side keeps its fractions.
+    const bigFrac = new Float64Array(fu === 1 ? 3 * nb : 3 * nb * fu);
+    if (fu === 1) {
+      const inv = candLattice.inverseMatrix;
+      for (let i = 0; i < nb; i++) for (let k = 0; k < 3; k++) {
+        bigFrac[3 * i + k] = wrap01(bigCart[3 * i] * inv[0][k] + bigCart[3 * i + 1] * inv[1][k] + bigCart[3 * i + 2] * inv[2][k]);
+      }
+    } else {
+      const inv = inverse(cand.scale);
+      const lp = latticePointsInSupercell(cand.scale);
+      for (let i = 0; i < nb; i++) {
+        const f = [0, 1, 2].map((k) => big.frac[3 * i] * inv[0][k] + big.frac[3 * i + 1] * inv[1][k] + big.frac[3 * i + 2] * inv[2][k]);
+        lp.forEach((p, x) => { for (let k = 0; k < 3; k++) bigFrac[3 * (i * fu + x) + k] = wrap01(f[k] + p[k]); });
+      }
+    }
+    if (s1Supercell) { fc1.set(bigFrac); fc2.set(small.frac); } else { fc2.set(bigFrac); fc1.set(small.frac); }
+    const avg = averageLattice(candLattice, smallLattice);
+    const avgM = avg.matrix;
+    const normalization = Math.cbrt(n1 / avg.volume);
+    const recip = reciprocalLengths(avgM);
+    const fracTol = recip.map((r) => (2 * r * o.stol) / normalization);
+    const lll = lllReduce(avgM);
+    const lllRecip = reciprocalLengths(lll.matrix);
+    const lllFracTol = lllRecip.map((r) => (2 * r * o.stol) / normalization);
+    const toLll = inverse(lll.mapping);
+    const L = lll.matrix;
+    const imageCart = IMAGES.map((im) => [0, 1, 2].map((k) => im[0] * L[0][k] + im[1] * L[1][k] + im[2] * L[2][k]));
+    const toLllFrac = (src: Float64Array, dst: Float64Array, cart: Float64Array, n: number) => {
+      for (let i = 0; i < n; i++) {
+        const a = src[3 * i], b = src[3 * i + 1], c = src[3 * i + 2];
+        for (let k = 0; k < 3; k++) dst[3 * i + k] = a * toLll[0][k] + b * toLll[1][k] + c * toLll[2][k];
+        const w0 = wrap01(dst[3 * i]), w1 = wrap01(dst[3 * i + 1]), w2 = wrap01(dst[3 * i + 2]);
+        for (let k = 0; k < 3; k++) cart[3 * i + k] = w0 * L[0][k] + w1 * L[1][k] + w2 * L[2][k];
+      }
+    };
+    toLllFrac(fc1, lllF1, cart1, n1);
+
+    for (const s1i of s1Targets) {
+      const t: Vec3 = [fc1[3 * s1i] - fc2[3 * anchor], fc1[3 * s1i + 1] - fc2[3 * anchor + 1], fc1[3 * s1i + 2] - fc2[3 * anchor + 2]];
+      for (let i = 0; i < n2; i++) for (let k = 0; k < 3; k++) tS2[3 * i + k] = fc2[3 * i + k] + t[k];
+      // Prefilter (is_coord_subset_pbc): every struct2 site has an allowed struct1 site inside the per-axis box.
+      let subset = true;
+      for (let i = 0; i < n2 && subset; i++) {
+        let ok = false;
+        for (let j = 0; j < n1 && !ok; j++) {
+          if (mask[i * n1 + j]) continue;
+          ok = true;
+          for (let k = 0; k < 3; k++) {
+            const d = tS2[3 * i + k] - fc1[3 * j + k];
+            if (Math.abs(d - roundC(d)) > fracTol[k]) { ok = false; break; }
+          }
+        }
+        subset = ok;
+      }
+      if (!subset) continue;
+      // Shortest vectors (pbc_shortest_vectors) from struct2 rows to struct1 columns, 1e20 outside the box.
+      toLllFrac(tS2, lllF2, cart2, n2);
+      for (let i = 0; i < n2; i++) {
+        const row = d2[i];
+        for (let j = 0; j < n1; j++) {
+          const v = 3 * (i * n1 + j);
+          let within = !mask[i * n1 + j];
+          if (within) {
+            for (let k = 0; k < 3; k++) {
+              const fd = lllF1[3 * j + k] - lllF2[3 * i + k];
+              if (Math.abs(fd - roundC(fd)) > lllFracTol[k]) { within = false; break; }
+            }
+          }
+          if (!within) { row[j] = 1e20; vecs[v] = vecs[v + 1] = vecs[v + 2] = 1e20; continue; }
+          const p0 = cart1[3 * j] - cart2[3 * i], p1 = cart1[3 * j + 1] - cart2[3 * i + 1], p2 = cart1[3 * j + 2] - cart2[3 * i + 2];
+          let bestD = 1e100, bestK = 0;
+          for (let k = 0; k < 27; k++) {
+            const im = imageCart[k];
+            const da = p0 + im[0], db = p1 + im[1], dc = p2 + im[2];
+            const d = da * da + db * db + dc * dc;
+            if (d < bestD) { bestD = d; bestK = k; }
+          }
+          row[j] = bestD;
+          vecs[v] = p0 + imageCart[bestK][0]; vecs[v + 1] = p1 + imageCart[bestK][1]; vecs[v + 2] = p2 + imageCart[bestK][2];
+        }
+      }
+      const mapping = new Int32Array(n2);
+      for (const [r, c] of munkres(d2)) mapping[r] = c;
+      // Remove the mean displacement (the best rigid translation), then normalise.
+      const mean = [0, 0, 0];
+      for (let i = 0; i < n2; i++) for (let k = 0; k < 3; k++) mean[k] += vecs[3 * (i * n1 + mapping[i]) + k];
+      for (let k = 0; k < 3; k++) mean[k] /= n2;
+      const dist = new Float64Array(n2);
+      let sumSq = 0, maxD = 0;
+      for (let i = 0; i < n2; i++) {
+        const v = 3 * (i * n1 + mapping[i]);
+        const dx = vecs[v] - mean[0], dy = vecs[v + 1] - mean[1], dz = vecs[v + 2] - mean[2];
+        dist[i] = Math.sqrt(dx * dx + dy * dy + dz * dz) * normalization;
+        sumSq += dist[i] * dist[i];
+        if (dist[i] > maxD) maxD = dist[i];
+      }
+      const value = useRms ? Math.sqrt(sumSq) / Math.sqrt(n2) : maxD;
+      if (best === null || value < best.value) {
+        const invAvg = avg.inverseMatrix;
+        const tAdj = [0, 1, 2].map((k) => mean[0] * invAvg[0][k] + mean[1] * invAvg[1][k] + mean[2] * invAvg[2][k]);
+        const total = [0, 1, 2].map((k) => { const x = t[k] + tAdj[k]; return x - roundHalfEvenLocal(x); }) as Vec3;
+        best = { value, dist, mapping, translation: total, scaleMatrix: cand.scale };
+        if ((breakOnMatch || value < 1e-5) && value < o.stol) return best;
+      }
+    }
+  }
+  return best && best.value < o.stol ? best : null;
+}
+
+const roundHalfEvenLocal = (x: number): number => {
+  const r = Math.round(x);
+  return Math.abs(x - Math.trunc(x)) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+};
+
+interface Prepared { s1: MatchStructure; s2: MatchStructure; fu: number; s1Supercell: boolean }
+
+/** `_preprocess`: Niggli, primitive, supercell factor, volume scaling to the geometric mean. */
+function preprocess(a: Structure, b: Structure, o: Resolved): Prepared {
+  let s1 = niggliReduce(toMatchStructure(a, o.comparator));
+  let s2 = niggliReduce(toMatchStructure(b, o.comparator));
+  if (o.primitiveCell) { s1 = primitiveReduce(s1); s2 = primitiveReduce(s2); }
+  let fu = 1, s1Supercell = true;
+  if (o.attemptSupercell) {
+    const ratio = s2.keys.length / s1.keys.length;
+    if (ratio < 2 / 3) { fu = roundHalfEvenLocal(1 / ratio); s1Supercell = false; } else { fu = roundHalfEvenLocal(ratio); }
+  }
+  const mult = s1Supercell ? fu : 1 / fu;
+  if (o.scale) {
+    const ratio = (volumeOf(s2.matrix) / (volumeOf(s1.matrix) * mult)) ** (1 / 6);
+    s1 = scaled(s1, ratio);
+    s2 = scaled(s2, 1 / ratio);
+  }
+  return { s1, s2, fu, s1Supercell };
+}
+
+interface Oriented { match: StrictMatch | null; swapped: boolean; struct1: MatchStructure; struct2: MatchStructure; fu: number; s1Supercell: boolean }
+
+/** `_match`: the structure with more sites (after the supercell factor) plays struct1. */
+function orientedMatch(p: Prepared, o: Resolved, useRms: boolean, breakOnMatch: boolean): Oriented {
+  const ratio = p.s1Supercell ? p.fu : 1 / p.fu;
+  if (p.s1.keys.length * ratio >= p.s2.keys.length) {
+    return { match: strictMatch(p.s1, p.s2, p.fu, p.s1Supercell, o, useRms, breakOnMatch), swapped: false, struct1: p.s1, struct2: p.s2, fu: p.fu, s1Supercell: p.s1Supercell };
+  }
+  return { match: strictMatch(p.s2, p.s1, p.fu, !p.s1Supercell, o, useRms, breakOnMatch), swapped: true, struct1: p.s2, struct2: p.s1, fu: p.fu, s1Supercell: !p.s1Supercell };
+}
+
+const resolve = (o?: MatcherOptions): Resolved => {
+  const r = { ...DEFAULTS, ...Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) } as Resolved;
+  if (r.allowSubset && r.attemptSupercell) throw new Error('allowSubset cannot be combined with attemptSupercell');
+  return r;
+};
+
+/** pymatgen `StructureMatcher.fit(a, b)`: a match whose largest normalised site distance is ≤ stol. */
+export function matcherFit(a: Structure, b: Structure, options?: MatcherOptions): boolean {
+  const o = resolve(options);
+  if (!o.allowSubset && !sameHash(compositionHash(a, o.comparator), compositionHash(b, o.comparator))) return false;
+  const m = orientedMatch(preprocess(a, b, o), o, false, true).match;
+  return m !== null && m.value <= o.stol;
+}
+
+/** pymatgen `get_rms_dist(a, b)`: (rms, max) of the mapping with the smallest rms, normalised by (V/n)^(1/3); null when none is within stol. */
+export function matcherRmsDist(a: Structure, b: Structure, options?: MatcherOptions): { rms: number; maxDist: number } | null {
+  const o = resolve(options);
+  const m = orientedMatch(preprocess(a, b, o), o, true, false).match;
+  if (!m) return null;
+  let maxDist = -Infinity;
+  for (const d of m.dist) if (d > maxDist) maxDist = d;
+  return { rms: m.value, maxDist };
+}
+
+export interface SitePair {
+  /** Site index in a (the caller's order) and the site of b it is matched to. */
+  a: number; b: number;
+  /** Normalised distance after the mean translation is removed (multiply by (V/n)^(1/3) for Å). */
+  distance: number;
+}
+
+export interface BestMapping {
+  rms: number;
+  maxDist: number;
+  /** One pair per site of the smaller structure (all sites when the counts are equal). */
+  pairs: SitePair[];
+  /** (V/n)^(1/3) of `a`, Å: the factor that turns the normalised distances into Å. */
+  lengthScale: number;
+  /** True when a primitive reduction merged sites, so indices name one representative per merged group. */
+  approximateIndices: boolean;
+}
+
+/**
+ * The mapping behind `matcherRmsDist` (smallest rms), expressed in the caller's site indices, for
+ * overlays. With a supercell factor the b (or a) index is that of the original cell's site.
+ */
+export function matcherBestMapping(a: Structure, b: Structure, options?: MatcherOptions): BestMapping | null {
+  const o = resolve(options);
+  const p = preprocess(a, b, o);
+  const r = orientedMatch(p, o, true, false);
+  if (!r.match) return null;
+  const { match, struct1, struct2, fu, s1Supercell } = r;
+  const pairs: SitePair[] = [];
+  let maxDist = -Infinity;
+  match.mapping.forEach((j, i) => {
+    // Supercell copies of a site are consecutive: index = site · fu + copy.
+    const siteOf2 = struct2.origin[s1Supercell ? i : Math.floor(i / fu)];
+    const siteOf1 = struct1.origin[s1Supercell ? Math.floor(j / fu) : j];
+    const [ia, ib] = r.swapped ? [siteOf2, siteOf1] : [siteOf1, siteOf2];
+    pairs.push({ a: ia, b: ib, distance: match.dist[i] });
+    if (match.dist[i] > maxDist) maxDist = match.dist[i];
+  });
+  pairs.sort((x, y) => x.a - y.a || x.b - y.b);
+  const n = a.sites.length;
+  return { rms: match.value, maxDist, pairs, lengthScale: Math.cbrt(a.lattice!.volume / n), approximateIndices: o.primitiveCell || fu > 1 };
+}
+

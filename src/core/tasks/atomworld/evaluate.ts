@@ -1,0 +1,92 @@
+/**
+ * AtomWorld's single-answer evaluation (atomworld.md §6): extraction of the last <cif>…</cif>,
+ * a pymatgen-strict parse, the atom-count/composition gate, StructureMatcher.fit(target, answer)
+ * with primitive_cell=False and stol=0.5, then get_rms_dist for the metrics.
+ */
+import { ParseError } from '../../io/types.ts';
+import { type BestMapping, type MatcherOptions, matcherBestMapping, matcherFit } from '../../match/structure-matcher.ts';
+import type { Structure } from '../../structure/structure.ts';
+import { parseCifStrict } from './strict-cif.ts';
+
+export type AtomworldWrongType = 'OutputFormatError' | 'CIFParsingError' | 'AtomCountMismatch' | 'StructureMismatch';
+
+export interface AtomworldEvaluation {
+  correct: boolean;
+  wrongType: AtomworldWrongType | null;
+  rmsd: number | null;
+  maxDist: number | null;
+  /** Human sentence on why the answer failed (null when correct). */
+  reason: string | null;
+  /** The CIF text found between the tags (null without tags). */
+  answerCif: string | null;
+  target: Structure;
+  answer: Structure | null;
+  /** The smallest-rms site mapping (target site → answer site) for the overlay; null unless correct. */
+  mapping: BestMapping | null;
+}
+
+/** AtomWorld's matcher settings: primitive_cell=False, stol=0.5, everything else pymatgen's default. */
+export const ATOMWORLD_MATCHER: MatcherOptions = { primitiveCell: false, stol: 0.5 };
+
+/** The text between the last `<cif>` and the last `</cif>` (Python rfind + slice), stripped; null when a tag is missing. */
+export function extractLastCif(answerText: string): string | null {
+  const start = answerText.lastIndexOf('<cif>');
+  const end = answerText.lastIndexOf('</cif>');
+  if (start < 0 || end < 0) return null;
+  return answerText.slice(start + '<cif>'.length, end).trim();
+}
+
+/** pymatgen `composition.as_dict()`: species string (with oxidation state) → summed occupancy. */
+function compositionDict(s: Structure): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const site of s.sites) {
+    for (const [el, occ] of Object.entries(site.species)) {
+      const ox = site.oxidation?.[el];
+      const key = ox === undefined || ox === 0 ? el : `${el}${ox}`;
+      out.set(key, (out.get(key) ?? 0) + occ);
+    }
+  }
+  return out;
+}
+
+function sameComposition(a: Structure, b: Structure): boolean {
+  const ca = compositionDict(a), cb = compositionDict(b);
+  if (ca.size !== cb.size) return false;
+  // Sums of the same occupancies in another order may differ in the last bits.
+  for (const [k, v] of ca) if (!cb.has(k) || Math.abs(cb.get(k)! - v) > 1e-9) return false;
+  return true;
+}
+
+/** Throws ParseError when the target itself cannot be read (the benchmark's targets always can). */
+export function evaluateAtomworldAnswer(targetCif: string, answerText: string): AtomworldEvaluation {
+  const target = parseCifStrict(targetCif);
+  const base = { target, answer: null, rmsd: null, maxDist: null, mapping: null, correct: false } as const;
+  const answerCif = extractLastCif(answerText);
+  if (answerCif === null) {
+    return { ...base, wrongType: 'OutputFormatError', reason: 'the answer has no <cif>…</cif> block', answerCif };
+  }
+  let answer: Structure;
+  try {
+    answer = parseCifStrict(answerCif);
+  } catch (e) {
+    if (!(e instanceof ParseError) && !(e instanceof Error)) throw e;
+    const line = e instanceof ParseError && e.line ? ` (line ${e.line} of the CIF block)` : '';
+    return { ...base, wrongType: 'CIFParsingError', reason: `the CIF cannot be parsed: ${e.message}${line}`, answerCif };
+  }
+  if (answer.sites.length !== target.sites.length || !sameComposition(target, answer)) {
+    return {
+      ...base, answer, wrongType: 'AtomCountMismatch', answerCif,
+      reason: `the answer has ${answer.sites.length} sites, the target ${target.sites.length}, or their compositions differ`,
+    };
+  }
+  if (!matcherFit(target, answer, ATOMWORLD_MATCHER)) {
+    return { ...base, answer, wrongType: 'StructureMismatch', reason: 'no lattice/translation/assignment brings every site within stol = 0.5', answerCif };
+  }
+  const mapping = matcherBestMapping(target, answer, ATOMWORLD_MATCHER);
+  return {
+    ...base, answer, answerCif, correct: mapping !== null, mapping,
+    wrongType: mapping ? null : 'StructureMismatch',
+    rmsd: mapping?.rms ?? null, maxDist: mapping?.maxDist ?? null,
+    reason: mapping ? null : 'get_rms_dist found no match',
+  };
+}

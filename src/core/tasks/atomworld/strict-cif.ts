@@ -1,0 +1,39 @@
+/**
+ * The CIF check of the AtomWorld evaluator: "can pymatgen 2022.11 build a Structure from this text?"
+ * (`CifParser.from_string(text).get_structures(primitive=False)`), layered on the lenient reader
+ * without changing it. On top of what the lenient reader already rejects (no cell, Cartesian-only
+ * sites, no atoms, unreadable numbers or symmetry), pymatgen 2022.11 fails when two atoms sit on the
+ * same position (their occupancies add up above 1: "Species occupancies sum to more than 1!"), and
+ * it snaps coordinates within 1e-4 (relative) of 1/3 and 2/3 to the exact values in every file,
+ * not only in symmetric ones.
+ */
+import { parseCif } from '../../io/cif/reader.ts';
+import { ParseError } from '../../io/types.ts';
+import { type Structure, makeSiteFromFrac } from '../../structure/structure.ts';
+import type { Vec3 } from '../../math/mat3.ts';
+
+const snapThird = (x: number): number => {
+  for (const ideal of [1 / 3, 2 / 3]) if (Math.abs(1 - x / ideal) < 1e-4) return ideal;
+  return x;
+};
+
+/** The first structure pymatgen would return, or a ParseError saying why pymatgen would fail. */
+export function parseCifStrict(text: string): Structure {
+  const { structures, warnings } = parseCif(text);
+  const s = structures[0];
+  const blockNote = (w: string) => w.includes(`block ${s.name}:`);
+  const duplicate = warnings.find((w) => blockNote(w) && w.includes('repeat a symmetry-equivalent atom'));
+  if (duplicate) throw new ParseError(`two atoms of the same element share a position, so the occupancies sum to more than 1 (${duplicate})`);
+  const overfull = warnings.find((w) => blockNote(w) && w.includes('total occupancy above 1'));
+  if (overfull) throw new ParseError(`atoms share a position and their occupancies sum to more than 1 (${overfull})`);
+  if (!s.lattice) throw new ParseError('the CIF has no unit cell');
+  const lattice = s.lattice;
+  // Files expanded by symmetry were already snapped by the reader; P1 files keep their numbers there.
+  if (s.properties?.symmetryOperations !== 1) return s;
+  const sites = s.sites.map((site) => {
+    const f = site.frac!;
+    const snapped = f.map(snapThird) as Vec3;
+    return snapped.every((x, k) => x === f[k]) ? site : makeSiteFromFrac(lattice, snapped, site.species, { label: site.label, oxidation: site.oxidation, properties: site.properties });
+  });
+  return { ...s, sites };
+}
