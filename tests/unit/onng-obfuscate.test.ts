@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LONG_NAME_POOL, SHORT_NAME_POOL, nlpaugTokenize } from '../../src/core/tasks/onng/augment.ts';
@@ -58,13 +58,36 @@ describe('O-NNG obfuscation', () => {
     expect(deobfuscateText(problem.statement, result.mapping)).toBe(original.problems[27].statement);
   });
 
-  it('renames arbitrary identifiers consistently, with a working inverse', () => {
-    const { mapping, inverse, rename } = obfuscateIdentifiers(['solve_linear_elastic_1D', 'node_coords', 'E'], 5);
-    expect(mapping.size).toBe(3);
-    for (const [from, to] of mapping) expect(inverse.get(to)).toBe(from);
-    const text = 'def solve_linear_elastic_1D(node_coords, E): return node_coords';
-    const renamed = rename(text);
-    expect(renamed).not.toContain('node_coords');
-    expect(renamed.split(mapping.get('node_coords')!).length - 1).toBe(2);
+  it('renames FEM-Bench function and parameter names consistently, and restores them exactly', () => {
+    const dir = join(SHARED, 'golden', 'fembench');
+    const signatures = readdirSync(dir).filter((f) => f.endsWith('.json'))
+      .map((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { signature: { name: string; params: { name: string }[] } }).signature);
+    const identifiers = signatures.flatMap((s) => [s.name, ...s.params.map((p) => p.name)]);
+    for (const level of [1, 5]) {
+      const { mapping, inverse, rename, restore } = obfuscateIdentifiers(identifiers, level);
+      expect(mapping.size).toBe(new Set(identifiers).size);
+      expect(inverse.size).toBe(mapping.size); // one-to-one
+      // At least one edit for every long name (nlpaug's minimum of one substitution, insertion and deletion).
+      for (const [from, to] of mapping) if (from.length >= 4) expect(to).not.toBe(from);
+      for (const s of signatures) {
+        const text = `def ${s.name}(${s.params.map((p) => p.name).join(', ')}):\n    return ${s.params.map((p) => p.name).join(' + ')}`;
+        const renamed = rename(text);
+        expect(renamed).not.toMatch(new RegExp(`\\b${s.name}\\b`));
+        expect(restore(renamed)).toBe(text);
+      }
+      expect(obfuscateIdentifiers(identifiers, level).mapping).toEqual(mapping); // deterministic per level
+    }
+  });
+
+  it('renames AtomWorld action words in prompts and restores them', () => {
+    const cases = readFileSync(join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl'), 'utf8').trim().split('\n')
+      .map((l) => JSON.parse(l) as { action: string; prompt: string });
+    const actions = [...new Set(cases.map((c) => c.action))];
+    const { mapping, rename, restore } = obfuscateIdentifiers(actions, 4);
+    for (const c of cases.slice(0, 40)) {
+      const text = `action=${c.action}; ${c.prompt}`;
+      expect(rename(text)).toContain(`action=${mapping.get(c.action)};`);
+      expect(restore(rename(text))).toBe(text);
+    }
   });
 });

@@ -211,10 +211,45 @@ export function parseJsonl<T>(text: string, fileLabel: string): T[] {
   return rows;
 }
 
-/** Applies one level's renaming consistently to arbitrary identifiers (other benchmarks, "Beyond O-NNG"). */
-export function obfuscateIdentifiers(identifiers: string[], levelNumber: number): { mapping: Map<string, string>; inverse: Map<string, string>; rename: (text: string) => string } {
+/**
+ * A one-pass renamer (no cascades): every whole identifier found in the mapping is replaced once, longest
+ * alternative first, with a Unicode-aware identifier boundary, so that renaming and restoring round-trip.
+ */
+export function makeSinglePassRenamer(mapping: Map<string, string>): (text: string) => string {
+  const keys = [...mapping.keys()].filter((k) => k.length > 0).sort((a, b) => [...b].length - [...a].length);
+  if (keys.length === 0) return (text) => text;
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${keys.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}_])`, 'gu');
+  return (text: string) => text.replace(pattern, (m) => mapping.get(m) ?? m);
+}
+
+export interface IdentifierObfuscation {
+  /** original → obfuscated */
+  mapping: Map<string, string>;
+  /** obfuscated → original */
+  inverse: Map<string, string>;
+  /** Renames every whole identifier of the mapping in a text (function names, parameters, action words). */
+  rename: (text: string) => string;
+  /** Undoes rename. */
+  restore: (text: string) => string;
+}
+
+/**
+ * Applies one O-NNG level's renaming (same RNG, seed, λ and name rules) consistently to any benchmark's
+ * identifiers, e.g. FEM-Bench function/parameter names or AtomWorld action words ("Beyond O-NNG").
+ */
+export function obfuscateIdentifiers(identifiers: string[], levelNumber: number): IdentifierObfuscation {
   const level = obfuscationLevel(levelNumber);
   const names = [...new Set(identifiers)].filter((n) => n.length > 0 && !RESERVED_WORDS.has(n));
-  const mapping = buildRawMapping(names, level);
-  return { mapping, inverse: invertMapping(mapping), rename: makeRenamer(mapping) };
+  const taken = new Set(names);
+  const rng = new PythonRandom(level.seed);
+  const mapping = new Map<string, string>();
+  const issued = new Set<string>();
+  for (const name of names.sort(compareCodePoints)) {
+    // Unlike O-NNG's closed problem set, a generated name must not collide with another original identifier.
+    const renamed = obfuscateName(rng, name, level.probability, (c) => RESERVED_WORDS.has(c) || issued.has(c) || (taken.has(c) && c !== name));
+    issued.add(renamed);
+    mapping.set(name, renamed);
+  }
+  const inverse = invertMapping(mapping);
+  return { mapping, inverse, rename: makeSinglePassRenamer(mapping), restore: makeSinglePassRenamer(inverse) };
 }
