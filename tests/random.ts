@@ -1,21 +1,9 @@
 /** Seeded randomness for tests and benchmarks: reproducible damage, cells and noise. */
 import type { Vec3 } from '../src/core/math/mat3.ts';
 import type { Structure } from '../src/core/structure/structure.ts';
+import { gaussian, mulberry32 } from '../src/core/math/random.ts';
 
-/** mulberry32: a small, well-mixed 32-bit generator; uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed | 0;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Standard normal deviates (Box–Muller) from a uniform generator. */
-export const gaussian = (uniform: () => number) => (): number =>
-  Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+export { gaussian, mulberry32 };
 
 /** A copy of `s` with Gaussian noise of σ Å on every Cartesian coordinate (fractional coordinates dropped). */
 export function withNoise(s: Structure, sigma: number, seed: number): Structure {

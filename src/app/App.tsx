@@ -4,6 +4,7 @@ import { loadSynthetic, restoreSession } from '../state/session.ts';
 import { frameStats, installTestHooks } from '../viewer/controller.ts';
 import { StructurePage, loadDefaultDataset } from '../pages/structure/StructurePage.tsx';
 import { NanoparticlePage } from '../pages/nanoparticle/NanoparticlePage.tsx';
+import { ComparePage } from '../pages/compare/ComparePage.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 
 let started = false;
@@ -27,6 +28,7 @@ async function start(): Promise<void> {
 const PAGES = [
   { id: 'structure', title: 'Structure', Page: StructurePage },
   { id: 'nanoparticle', title: 'Nanoparticle', Page: NanoparticlePage },
+  { id: 'compare', title: 'Compare (C2NP)', Page: ComparePage },
 ] as const;
 type PageId = (typeof PAGES)[number]['id'];
 

@@ -9,7 +9,7 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { DisplayData } from '../core/analysis/display-scene.ts';
 import type { ViewSettings } from '../state/settings.ts';
 import { covalentRadius, elementColor, type Rgb } from './colors.ts';
-import { PERSPECTIVE_FOV, fitOrthographic, frameStats, registerViewer, resetView } from './controller.ts';
+import { PERSPECTIVE_FOV, fitOrthographic, frameStats, mainViewer, type ViewerController } from './controller.ts';
 import { disposeMesh, makeSphereMesh, makeTubeMesh } from './impostors.ts';
 import { pickSphere } from './picking.ts';
 
@@ -26,6 +26,10 @@ export interface ViewerProps {
   atomColors?: Float32Array | null;
   /** Optional extra three objects drawn in the scene (e.g. a carving sphere or a hull mesh). */
   children?: ReactNode;
+  /** The controller this view registers with (camera moves, projection, export); `mainViewer` by default. */
+  controller?: ViewerController;
+  /** data-testid of the canvas ("viewer" by default). */
+  testId?: string;
 }
 
 /** Above this many atoms the canvas is created without MSAA (measured ~25% faster frames at 100k on SwiftShader). */
@@ -43,7 +47,7 @@ function ViewerCanvas({ antialias, ...props }: ViewerProps & { antialias: boolea
       frameloop="demand"
       dpr={[1, 2]}
       gl={{ antialias, alpha: true, premultipliedAlpha: false }}
-      data-testid="viewer"
+      data-testid={props.testId ?? 'viewer'}
       style={{ position: 'absolute', inset: 0 }}
     >
       <ambientLight intensity={1.6} />
@@ -110,7 +114,7 @@ function sceneBounds(display: DisplayData | null): { center: THREE.Vector3; radi
   return { center, radius };
 }
 
-function Scene({ display, settings, selection, fitKey, onPick, hiddenElements, atomColors, children }: ViewerProps) {
+function Scene({ display, settings, selection, fitKey, onPick, hiddenElements, atomColors, children, controller = mainViewer }: ViewerProps) {
   const gl = useThree((s) => s.gl);
   const size = useThree((s) => s.size);
   const set = useThree((s) => s.set);
@@ -135,10 +139,10 @@ function Scene({ display, settings, selection, fitKey, onPick, hiddenElements, a
     return c;
   }, [gl, cameras]);
   useEffect(() => {
-    const onChange = () => invalidate();
+    const onChange = () => { invalidate(); controller.cameraChanged(); };
     controls.addEventListener('change', onChange);
     return () => { controls.removeEventListener('change', onChange); controls.dispose(); };
-  }, [controls, invalidate]);
+  }, [controls, invalidate, controller]);
 
   const displayRef = useRef(display);
   displayRef.current = display;
@@ -188,19 +192,19 @@ function Scene({ display, settings, selection, fitKey, onPick, hiddenElements, a
   }, [settings.orthographic, cameras, controls, set, invalidate]);
 
   useEffect(() => {
-    registerViewer({
+    controller.register({
       gl, scene, controls, invalidate,
       getCamera: () => cameraRef.current,
       getPositions: () => displayRef.current?.positions ?? null,
       getBounds: () => sceneBounds(displayRef.current),
       getCell: () => cellVectors(displayRef.current),
     });
-    return () => registerViewer(null);
-  }, [gl, scene, controls, invalidate]);
+    return () => controller.register(null);
+  }, [gl, scene, controls, invalidate, controller]);
 
   useEffect(() => {
-    resetView();
-  }, [fitKey]);
+    controller.resetView();
+  }, [fitKey, controller]);
 
   // Click (not drag) picks the nearest atom along the ray.
   useEffect(() => {
@@ -235,6 +239,7 @@ function Scene({ display, settings, selection, fitKey, onPick, hiddenElements, a
     }
     frameStats.lastFrameMs = performance.now() - t0;
     frameStats.frames++;
+    controller.frames++;
     // The first frame that shows atoms (benchmarks: time to first rendered structure).
     if (frameStats.firstFrameAt === null && displayRef.current) frameStats.firstFrameAt = performance.now();
     document.body.dataset.rendered = String(frameStats.frames);

@@ -44,3 +44,11 @@ function lookup(symbol: string) {
 }
 
 export const toHex = (c: Rgb): string => '#' + c.map((v) => Math.round(Math.max(0, Math.min(1, v)) * 255).toString(16).padStart(2, '0')).join('');
+
+/** Linear interpolation along a colour ramp (stops evenly spaced) at t in [0, 1]; clamped. */
+export function rampColor(ramp: readonly Rgb[], t: number): Rgb {
+  const x = Math.max(0, Math.min(1, Number.isFinite(t) ? t : 0)) * (ramp.length - 1);
+  const k = Math.min(ramp.length - 2, Math.floor(x));
+  const f = x - k;
+  return [0, 1, 2].map((c) => ramp[k][c] * (1 - f) + ramp[k + 1][c] * f) as Rgb;
+}

@@ -31,37 +31,8 @@ export interface FrameStats {
 
 export const frameStats: FrameStats = { frames: 0, firstFrameAt: null, lastFrameMs: 0, syncFrames: false };
 
-let handles: ViewerHandles | null = null;
-export const registerViewer = (h: ViewerHandles | null) => { handles = h; };
-export const viewerReady = () => handles !== null;
-
 const FOV = 40;
 export const PERSPECTIVE_FOV = FOV;
-
-/** Places the camera looking along `-dir` (i.e. `dir` points at the viewer) at a distance that fits the scene. */
-function placeCamera(dir: THREE.Vector3, up: THREE.Vector3): void {
-  if (!handles) return;
-  const { center, radius } = handles.getBounds();
-  const camera = handles.getCamera();
-  const d = dir.clone().normalize();
-  const dist = (radius * 1.05) / Math.sin(((FOV / 2) * Math.PI) / 180);
-  camera.position.copy(center).addScaledVector(d, dist);
-  // Make `up` orthogonal to the view direction; fall back if parallel.
-  let u = up.clone().addScaledVector(d, -up.dot(d));
-  if (u.lengthSq() < 1e-8) u = new THREE.Vector3(0, 1, 0).addScaledVector(d, -d.y);
-  if (u.lengthSq() < 1e-8) u = new THREE.Vector3(1, 0, 0).addScaledVector(d, -d.x);
-  camera.up.copy(u.normalize());
-  if (camera instanceof THREE.OrthographicCamera) {
-    fitOrthographic(camera, radius * 1.05);
-  }
-  camera.near = Math.max(0.01, dist - radius * 3);
-  camera.far = dist + radius * 3;
-  camera.lookAt(center);
-  camera.updateProjectionMatrix();
-  handles.controls.target.copy(center);
-  handles.controls.update();
-  handles.invalidate();
-}
 
 export function fitOrthographic(camera: THREE.OrthographicCamera, halfHeight: number): void {
   const aspect = (camera.right - camera.left) / Math.max(1e-9, camera.top - camera.bottom) || 1;
@@ -72,111 +43,232 @@ export function fitOrthographic(camera: THREE.OrthographicCamera, halfHeight: nu
   camera.zoom = 1;
 }
 
-export function resetView(): void {
-  if (!handles) return;
-  const cell = handles.getCell();
-  if (cell) {
-    // A slightly tilted view down c with a up-ish, like most crystal viewers' default.
-    const [a, b, c] = cell.map((v) => v.clone().normalize());
-    placeCamera(c.clone().multiplyScalar(1).addScaledVector(a, 0.35).addScaledVector(b, 0.55), b);
-  } else {
-    placeCamera(new THREE.Vector3(0, 0, 1), new THREE.Vector3(0, 1, 0));
+/** Every controller by name (the test hooks and camera links find them here). */
+const controllers = new Map<string, ViewerController>();
+
+/**
+ * One viewer's imperative side. Each StructureViewer is driven by one controller (the structure and
+ * nanoparticle pages use `mainViewer`; the compare page has one per view); the r3f scene registers its
+ * handles here when it mounts.
+ */
+export class ViewerController {
+  private handles: ViewerHandles | null = null;
+  private readonly cameraListeners = new Set<() => void>();
+  /** Frames this viewer has rendered. */
+  frames = 0;
+
+  constructor(readonly name: string) {
+    controllers.set(name, this);
   }
-}
 
-/** View along [uvw] (direct-lattice direction u·a + v·b + w·c), or a Cartesian axis without a cell. */
-export function viewAlong(u: number, v: number, w: number): void {
-  if (!handles) return;
-  const cell = handles.getCell();
-  const dir = cell
-    ? cell[0].clone().multiplyScalar(u).addScaledVector(cell[1], v).addScaledVector(cell[2], w)
-    : new THREE.Vector3(u, v, w);
-  if (dir.lengthSq() === 0) return;
-  // Up: c when looking along a or b, b when looking along c.
-  const up = cell ? (Math.abs(w) > Math.max(Math.abs(u), Math.abs(v)) ? cell[1] : cell[2]) : new THREE.Vector3(0, 1, 0);
-  placeCamera(dir, up.clone());
-}
+  register(h: ViewerHandles | null): void {
+    this.handles = h;
+  }
 
-/** Rotates the camera about the target around the current up axis (benchmark hook). */
-export function orbit(degrees: number): void {
-  if (!handles) return;
-  const camera = handles.getCamera();
-  const target = handles.controls.target;
-  const offset = camera.position.clone().sub(target);
-  offset.applyAxisAngle(camera.up.clone().normalize(), (degrees * Math.PI) / 180);
-  camera.position.copy(target).add(offset);
-  camera.lookAt(target);
-  handles.controls.update();
-  handles.invalidate();
-}
+  ready(): boolean {
+    return this.handles !== null;
+  }
 
-export function invalidate(): void {
-  handles?.invalidate();
-}
+  /** Called by the scene whenever its camera moved (user or program). */
+  cameraChanged(): void {
+    for (const fn of this.cameraListeners) fn();
+  }
 
-/** Screen position (CSS pixels, page coordinates) and NDC depth of drawn atom i. */
-export function projectAtom(i: number): { x: number; y: number; depth: number } | null {
-  const p = handles?.getPositions();
-  if (!handles || !p || 3 * i + 2 >= p.length) return null;
-  const v = new THREE.Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]).project(handles.getCamera());
-  const rect = handles.gl.domElement.getBoundingClientRect();
-  return { x: rect.left + ((v.x + 1) / 2) * rect.width, y: rect.top + ((1 - v.y) / 2) * rect.height, depth: v.z };
+  onCameraChange(fn: () => void): () => void {
+    this.cameraListeners.add(fn);
+    return () => this.cameraListeners.delete(fn);
+  }
+
+  /** Copies another viewer's camera (position, orientation, target, zoom) onto this one. */
+  copyCameraFrom(other: ViewerController): void {
+    const from = other.handles, to = this.handles;
+    if (!from || !to) return;
+    const a = from.getCamera(), b = to.getCamera();
+    b.position.copy(a.position);
+    b.up.copy(a.up);
+    b.near = a.near;
+    b.far = a.far;
+    if (a instanceof THREE.OrthographicCamera && b instanceof THREE.OrthographicCamera) {
+      const aspect = (b.right - b.left) / Math.max(1e-9, b.top - b.bottom) || 1;
+      b.top = a.top; b.bottom = a.bottom; b.left = -a.top * aspect; b.right = a.top * aspect; b.zoom = a.zoom;
+    }
+    to.controls.target.copy(from.controls.target);
+    b.lookAt(to.controls.target);
+    b.updateProjectionMatrix();
+    to.invalidate();
+  }
+
+  /** Places the camera looking along `-dir` (i.e. `dir` points at the viewer) at a distance that fits the scene. */
+  private placeCamera(dir: THREE.Vector3, up: THREE.Vector3): void {
+    const handles = this.handles;
+    if (!handles) return;
+    const { center, radius } = handles.getBounds();
+    const camera = handles.getCamera();
+    const d = dir.clone().normalize();
+    const dist = (radius * 1.05) / Math.sin(((FOV / 2) * Math.PI) / 180);
+    camera.position.copy(center).addScaledVector(d, dist);
+    // Make `up` orthogonal to the view direction; fall back if parallel.
+    let u = up.clone().addScaledVector(d, -up.dot(d));
+    if (u.lengthSq() < 1e-8) u = new THREE.Vector3(0, 1, 0).addScaledVector(d, -d.y);
+    if (u.lengthSq() < 1e-8) u = new THREE.Vector3(1, 0, 0).addScaledVector(d, -d.x);
+    camera.up.copy(u.normalize());
+    if (camera instanceof THREE.OrthographicCamera) fitOrthographic(camera, radius * 1.05);
+    camera.near = Math.max(0.01, dist - radius * 3);
+    camera.far = dist + radius * 3;
+    camera.lookAt(center);
+    camera.updateProjectionMatrix();
+    handles.controls.target.copy(center);
+    handles.controls.update();
+    handles.invalidate();
+  }
+
+  resetView(): void {
+    if (!this.handles) return;
+    const cell = this.handles.getCell();
+    if (cell) {
+      // A slightly tilted view down c with a up-ish, like most crystal viewers' default.
+      const [a, b, c] = cell.map((v) => v.clone().normalize());
+      this.placeCamera(c.clone().multiplyScalar(1).addScaledVector(a, 0.35).addScaledVector(b, 0.55), b);
+    } else {
+      this.placeCamera(new THREE.Vector3(0, 0, 1), new THREE.Vector3(0, 1, 0));
+    }
+  }
+
+  /** View along [uvw] (direct-lattice direction u·a + v·b + w·c), or a Cartesian axis without a cell. */
+  viewAlong(u: number, v: number, w: number): void {
+    if (!this.handles) return;
+    const cell = this.handles.getCell();
+    const dir = cell
+      ? cell[0].clone().multiplyScalar(u).addScaledVector(cell[1], v).addScaledVector(cell[2], w)
+      : new THREE.Vector3(u, v, w);
+    if (dir.lengthSq() === 0) return;
+    // Up: c when looking along a or b, b when looking along c.
+    const up = cell ? (Math.abs(w) > Math.max(Math.abs(u), Math.abs(v)) ? cell[1] : cell[2]) : new THREE.Vector3(0, 1, 0);
+    this.placeCamera(dir, up.clone());
+  }
+
+  /** Rotates the camera about the target around the current up axis (benchmark hook). */
+  orbit(degrees: number): void {
+    const handles = this.handles;
+    if (!handles) return;
+    const camera = handles.getCamera();
+    const target = handles.controls.target;
+    const offset = camera.position.clone().sub(target);
+    offset.applyAxisAngle(camera.up.clone().normalize(), (degrees * Math.PI) / 180);
+    camera.position.copy(target).add(offset);
+    camera.lookAt(target);
+    handles.controls.update();
+    handles.invalidate();
+  }
+
+  invalidate(): void {
+    this.handles?.invalidate();
+  }
+
+  natoms(): number {
+    return (this.handles?.getPositions()?.length ?? 0) / 3;
+  }
+
+  /** Camera position and target (tests check that linked views follow each other). */
+  cameraState(): { position: [number, number, number]; target: [number, number, number] } | null {
+    if (!this.handles) return null;
+    const p = this.handles.getCamera().position, t = this.handles.controls.target;
+    return { position: [p.x, p.y, p.z], target: [t.x, t.y, t.z] };
+  }
+
+  /** Screen position (CSS pixels, page coordinates) and NDC depth of drawn atom i. */
+  projectAtom(i: number): { x: number; y: number; depth: number } | null {
+    const handles = this.handles;
+    const p = handles?.getPositions();
+    if (!handles || !p || 3 * i + 2 >= p.length) return null;
+    const v = new THREE.Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]).project(handles.getCamera());
+    const rect = handles.gl.domElement.getBoundingClientRect();
+    return { x: rect.left + ((v.x + 1) / 2) * rect.width, y: rect.top + ((1 - v.y) / 2) * rect.height, depth: v.z };
+  }
+
+  /**
+   * Renders the scene at `scale`× the canvas CSS size into an offscreen target with a transparent
+   * background and returns a PNG blob (the on-screen canvas keeps its size and background).
+   */
+  async renderPng(scale = 2): Promise<Blob> {
+    const handles = this.handles;
+    if (!handles) throw new Error('The viewer is not ready.');
+    const { gl, scene } = handles;
+    const camera = handles.getCamera();
+    const rect = gl.domElement.getBoundingClientRect();
+    const width = Math.round(rect.width) * scale;
+    const height = Math.round(rect.height) * scale;
+    const target = new THREE.WebGLRenderTarget(width, height, { samples: 4, type: THREE.UnsignedByteType, format: THREE.RGBAFormat });
+    const previousClear = gl.getClearColor(new THREE.Color());
+    const previousAlpha = gl.getClearAlpha();
+    const previousBackground = scene.background;
+    const pixels = new Uint8Array(width * height * 4);
+    try {
+      scene.background = null;
+      gl.setRenderTarget(target);
+      gl.setClearColor(0x000000, 0);
+      gl.clear(true, true, true);
+      gl.render(scene, camera);
+      gl.readRenderTargetPixels(target, 0, 0, width, height, pixels);
+    } finally {
+      gl.setRenderTarget(null);
+      gl.setClearColor(previousClear, previousAlpha);
+      scene.background = previousBackground;
+      target.dispose();
+      handles.invalidate();
+    }
+    // WebGL rows run bottom-up; the PNG is top-down.
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('No 2D canvas available to encode the PNG.');
+    const image = ctx.createImageData(width, height);
+    const row = width * 4;
+    for (let y = 0; y < height; y++) image.data.set(pixels.subarray((height - 1 - y) * row, (height - y) * row), y * row);
+    ctx.putImageData(image, 0, 0);
+    return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed.'))), 'image/png'));
+  }
+
+  async downloadPng(fileName = 'structlab.png'): Promise<void> {
+    const blob = await this.renderPng(2);
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = fileName;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
 }
 
 /**
- * Renders the scene at 2× the canvas CSS size into an offscreen target with a transparent
- * background and returns a PNG blob (the on-screen canvas keeps its size and background).
+ * Keeps the cameras of several viewers in step: moving any of them moves the others (side-by-side compare
+ * views). Returns the function that unlinks them.
  */
-export async function renderPng(scale = 2): Promise<Blob> {
-  if (!handles) throw new Error('The viewer is not ready.');
-  const { gl, scene } = handles;
-  const camera = handles.getCamera();
-  const rect = gl.domElement.getBoundingClientRect();
-  const width = Math.round(rect.width) * scale;
-  const height = Math.round(rect.height) * scale;
-  const target = new THREE.WebGLRenderTarget(width, height, { samples: 4, type: THREE.UnsignedByteType, format: THREE.RGBAFormat });
-  const previousClear = gl.getClearColor(new THREE.Color());
-  const previousAlpha = gl.getClearAlpha();
-  const previousBackground = scene.background;
-  const pixels = new Uint8Array(width * height * 4);
-  try {
-    scene.background = null;
-    gl.setRenderTarget(target);
-    gl.setClearColor(0x000000, 0);
-    gl.clear(true, true, true);
-    gl.render(scene, camera);
-    gl.readRenderTargetPixels(target, 0, 0, width, height, pixels);
-  } finally {
-    gl.setRenderTarget(null);
-    gl.setClearColor(previousClear, previousAlpha);
-    scene.background = previousBackground;
-    target.dispose();
-    handles.invalidate();
-  }
-  // WebGL rows run bottom-up; the PNG is top-down.
-  const canvas = document.createElement('canvas');
-  canvas.width = width;
-  canvas.height = height;
-  const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('No 2D canvas available to encode the PNG.');
-  const image = ctx.createImageData(width, height);
-  const row = width * 4;
-  for (let y = 0; y < height; y++) image.data.set(pixels.subarray((height - 1 - y) * row, (height - y) * row), y * row);
-  ctx.putImageData(image, 0, 0);
-  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed.'))), 'image/png'));
+export function linkCameras(views: ViewerController[]): () => void {
+  let syncing = false;
+  const offs = views.map((source) =>
+    source.onCameraChange(() => {
+      if (syncing) return;
+      syncing = true;
+      try {
+        for (const v of views) if (v !== source) v.copyCameraFrom(source);
+      } finally {
+        syncing = false;
+      }
+    }),
+  );
+  return () => offs.forEach((off) => off());
 }
 
-export async function downloadPng(fileName = 'structlab.png'): Promise<void> {
-  const blob = await renderPng(2);
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+/** The viewer of the structure and nanoparticle pages (and the default of every StructureViewer). */
+export const mainViewer = new ViewerController('main');
+
+export const resetView = (): void => mainViewer.resetView();
+export const viewAlong = (u: number, v: number, w: number): void => mainViewer.viewAlong(u, v, w);
+export const downloadPng = (fileName?: string): Promise<void> => mainViewer.downloadPng(fileName);
 
 declare global {
   interface Window {
@@ -185,9 +277,12 @@ declare global {
       readonly firstFrameAt: number | null;
       readonly lastFrameMs: number;
       syncFrames: boolean;
-      projectAtom: typeof projectAtom;
-      orbit: typeof orbit;
+      projectAtom: (i: number) => ReturnType<ViewerController['projectAtom']>;
+      orbit: (degrees: number) => void;
       natoms: () => number;
+      /** Every viewer by name (compare views: "truth", "pred", "overlay"). */
+      viewers: () => Record<string, { frames: number; natoms: number; camera: ReturnType<ViewerController['cameraState']> }>;
+      viewer: (name: string) => ViewerController | undefined;
     };
   }
 }
@@ -199,8 +294,10 @@ export function installTestHooks(): void {
     get lastFrameMs() { return frameStats.lastFrameMs; },
     get syncFrames() { return frameStats.syncFrames; },
     set syncFrames(v: boolean) { frameStats.syncFrames = v; },
-    projectAtom,
-    orbit,
-    natoms: () => (handles?.getPositions()?.length ?? 0) / 3,
+    projectAtom: (i) => mainViewer.projectAtom(i),
+    orbit: (degrees) => mainViewer.orbit(degrees),
+    natoms: () => mainViewer.natoms(),
+    viewers: () => Object.fromEntries([...controllers].filter(([, c]) => c.ready()).map(([name, c]) => [name, { frames: c.frames, natoms: c.natoms(), camera: c.cameraState() }])),
+    viewer: (name) => controllers.get(name),
   };
 }

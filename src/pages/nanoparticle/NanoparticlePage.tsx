@@ -11,7 +11,8 @@ import {
   type ColorMode, loadCrystal, setColorMode, setRadius, setRadiusFor, setRotation, setShowHull, setShowSphere, useNanoparticle,
 } from '../../state/nanoparticle.ts';
 import { StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
-import { elementColor, toHex, type Rgb } from '../../viewer/colors.ts';
+import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
+import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../structure/datasets.ts';
 import { MAX_RADIUS, MIN_RADIUS, type ParticleView, type Split } from '../../../workers/c2np-api.ts';
 import { Plot } from './Plot.tsx';
@@ -23,29 +24,14 @@ const SPLITS: Split[] = ['train', 'ID', 'OOD'];
 /** Coordination colour ramp: few bonds (surface) red → orange → blue at the bulk coordination (interior). */
 const RAMP: Rgb[] = [[0.84, 0.15, 0.11], [0.98, 0.7, 0.2], [0.2, 0.42, 0.86]];
 const UNBONDED: Rgb = [0.62, 0.62, 0.62];
-function rampColor(t: number): Rgb {
-  const x = Math.max(0, Math.min(1, t)) * (RAMP.length - 1);
-  const k = Math.min(RAMP.length - 2, Math.floor(x));
-  const f = x - k;
-  return [0, 1, 2].map((c) => RAMP[k][c] * (1 - f) + RAMP[k + 1][c] * f) as Rgb;
-}
-
-function particleDisplay(p: ParticleView): DisplayData {
-  const empty32 = new Float32Array(0);
-  return {
-    natoms: p.natoms, elements: p.elements, positions: p.positions, element: p.element,
-    site: Uint32Array.from({ length: p.natoms }, (_, i) => i), cellOffset: new Int16Array(3 * p.natoms), nimages: 0,
-    bondStart: empty32, bondEnd: empty32, bondElements: new Uint16Array(0), nbonds: 0,
-    polyTriangles: empty32, polyElement: new Uint16Array(0), cell: null, supercell: [1, 1, 1], notes: [],
-  };
-}
+const particleDisplay = (p: ParticleView): DisplayData => finiteDisplay(p.elements, p.element, p.positions);
 
 function coordinationColors(p: ParticleView, bulk: Record<string, number>): Float32Array {
   const colors = new Float32Array(3 * p.natoms);
   for (let i = 0; i < p.natoms; i++) {
     const full = bulk[p.elements[p.element[i]]];
     // An element with no bonds in the bulk (e.g. Cs in CsCaH3 under this rule) can't lose any: neutral grey.
-    colors.set(full > 0 ? rampColor(p.coordination[i] / full) : UNBONDED, 3 * i);
+    colors.set(full > 0 ? rampColor(RAMP, p.coordination[i] / full) : UNBONDED, 3 * i);
   }
   return colors;
 }
@@ -153,7 +139,7 @@ function Legend() {
   const { particle, crystal, colorMode } = useNanoparticle();
   if (!particle) return null;
   if (colorMode === 'coordination') {
-    const stops = Array.from({ length: 11 }, (_, k) => toHex(rampColor(k / 10))).join(', ');
+    const stops = Array.from({ length: 11 }, (_, k) => toHex(rampColor(RAMP, k / 10))).join(', ');
     return (
       <div className="np-colorbar" data-testid="np-legend">
         <div>coordination / bulk coordination of the element</div>

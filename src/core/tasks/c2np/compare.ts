@@ -6,6 +6,7 @@
  */
 import { alignParticles, applyTransform, DEFAULT_MATCH_TOLERANCE, type Particle } from '../../analysis/alignment.ts';
 import { hausdorffWorstPair, type HausdorffPair } from '../../analysis/hausdorff.ts';
+import { gaussian, mulberry32 } from '../../math/random.ts';
 import { forwardMetrics, type ForwardMetrics } from './metrics.ts';
 
 export interface ParticleComparison {
@@ -76,4 +77,43 @@ export function compareParticles(pred: Particle, truth: Particle, options: Compa
 
 function distance(a: Float64Array, i: number, b: Float64Array, j: number): number {
   return Math.hypot(a[3 * i] - b[3 * j], a[3 * i + 1] - b[3 * j + 1], a[3 * i + 2] - b[3 * j + 2]);
+}
+
+export interface Damage {
+  /** Gaussian noise σ on every coordinate, Å. */
+  noise: number;
+  /** How many atoms to delete (chosen at random). */
+  remove: number;
+  /** How many stray atoms to add just outside the particle (species drawn from the particle). */
+  strays: number;
+  seed: number;
+}
+
+/**
+ * A prediction with known faults, for the compare view's demo: noise, deleted atoms, strays. The kept atoms
+ * stay in the truth's order, so index-paired metrics are meaningful when nothing is deleted or added.
+ */
+export function damagedCopy(truth: Particle, damage: Damage): Particle {
+  const uniform = mulberry32(damage.seed);
+  const normal = gaussian(uniform);
+  const n = truth.symbols.length;
+  const removed = new Set<number>();
+  while (removed.size < Math.min(damage.remove, n - 1)) removed.add(Math.floor(uniform() * n));
+  const symbols: string[] = [], coords: number[] = [];
+  const centre = [0, 0, 0];
+  for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) centre[k] += truth.coords[3 * i + k] / n;
+  let radius = 0;
+  for (let i = 0; i < n; i++) {
+    radius = Math.max(radius, Math.hypot(truth.coords[3 * i] - centre[0], truth.coords[3 * i + 1] - centre[1], truth.coords[3 * i + 2] - centre[2]));
+    if (removed.has(i)) continue;
+    symbols.push(truth.symbols[i]);
+    for (let k = 0; k < 3; k++) coords.push(truth.coords[3 * i + k] + damage.noise * normal());
+  }
+  for (let s = 0; s < damage.strays; s++) {
+    const dir = [normal(), normal(), normal()];
+    const len = Math.hypot(dir[0], dir[1], dir[2]) || 1;
+    symbols.push(truth.symbols[Math.floor(uniform() * n)]);
+    for (let k = 0; k < 3; k++) coords.push(centre[k] + (dir[k] / len) * (radius + 2.5));
+  }
+  return { symbols, coords: new Float64Array(coords) };
 }

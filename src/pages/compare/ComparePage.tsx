@@ -1,0 +1,390 @@
+/**
+ * Compare: a predicted nanoparticle against its ground truth, or a batch of them. Atoms are coloured by
+ * displacement (index-paired as the benchmark pairs them, or after the order- and motion-invariant
+ * alignment); missing and extra atoms are marked; the pair that sets the Hausdorff distance is drawn.
+ * Scoring runs in workers/compare.worker.ts.
+ */
+import { useEffect, useMemo } from 'react';
+import * as THREE from 'three';
+import { formatCsv } from '../../core/tasks/c2np/batch.ts';
+import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
+import {
+  cancel, loadBatchJsonl, loadDemo, selectRow, setBatchFolder, setLayout, setMode, setPairFile, setRadius, setSort,
+  useCompare, type CompareLayout, type DisplacementMode, type SortKey,
+} from '../../state/compare.ts';
+import { linkCameras, ViewerController } from '../../viewer/controller.ts';
+import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
+import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
+import { makeSphereMesh } from '../../viewer/impostors.ts';
+import { finiteDisplay } from '../../viewer/particle-display.ts';
+import { DEFAULT_DATASET, datasetText } from '../structure/datasets.ts';
+import type { ForwardRow, PairView } from '../../../workers/compare-api.ts';
+import './compare.css';
+
+const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showCell: false, showPolyhedra: false };
+
+export const overlayViewer = new ViewerController('overlay');
+export const truthViewer = new ViewerController('truth');
+export const predViewer = new ViewerController('pred');
+
+/** Displacement ramp: 0 blue → yellow → red at the scale's top; grey for atoms with no partner. */
+const RAMP: Rgb[] = [[0.17, 0.38, 0.85], [0.3, 0.75, 0.6], [0.98, 0.82, 0.2], [0.85, 0.15, 0.1]];
+const UNPAIRED: Rgb = [0.6, 0.6, 0.6];
+const MISSING_COLOR: Rgb = [0.9, 0.1, 0.1];
+const EXTRA_COLOR: Rgb = [0.85, 0.1, 0.85];
+
+function displacements(pair: PairView, mode: DisplacementMode): Float32Array | null {
+  return mode === 'paired' ? pair.pairedDisplacement : pair.alignedDisplacement;
+}
+
+/** The colour bar's top: the largest finite displacement, rounded up a little (never 0). */
+function scaleTop(d: Float32Array | null): number {
+  let max = 0;
+  if (d) for (const v of d) if (Number.isFinite(v) && v > max) max = v;
+  if (max <= 0) return 0.1;
+  const step = 10 ** Math.floor(Math.log10(max)) / 2;
+  return Math.ceil(max / step) * step;
+}
+
+function displacementColors(d: Float32Array | null, n: number, top: number): Float32Array {
+  const colors = new Float32Array(3 * n);
+  for (let i = 0; i < n; i++) colors.set(d && Number.isFinite(d[i]) ? rampColor(RAMP, d[i] / top) : UNPAIRED, 3 * i);
+  return colors;
+}
+
+const fmt = (x: number | null | undefined, digits = 4) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toPrecision(digits));
+
+export function ComparePage() {
+  const s = useCompare();
+  useEffect(() => {
+    const { pair, busy } = useCompare.getState();
+    if (!pair && !busy) void datasetText(DEFAULT_DATASET).then((text) => loadDemo(text, DEFAULT_DATASET));
+  }, []);
+  useEffect(() => (s.layout === 'side-by-side' ? linkCameras([truthViewer, predViewer]) : undefined), [s.layout]);
+  const pair = s.pair;
+  const predPositions = pair ? (s.mode === 'aligned' ? pair.pred.aligned : pair.pred.positions) : null;
+  const predDisplay = useMemo(() => (pair && predPositions ? finiteDisplay(pair.elements, pair.pred.element, predPositions) : null), [pair, predPositions]);
+  const truthDisplay = useMemo(() => (pair ? finiteDisplay(pair.elements, pair.truth.element, pair.truth.positions) : null), [pair]);
+  const d = pair ? displacements(pair, s.mode) : null;
+  const top = scaleTop(d);
+  const predColors = useMemo(() => (pair ? displacementColors(d, pair.pred.natoms, top) : null), [pair, d, top]);
+
+  const markers = (which: 'truth' | 'pred' | 'both') => pair && predPositions && (
+    <>
+      {s.showMissing && which !== 'pred' && pair.missing.length > 0 && (
+        <Halos positions={pair.truth.positions} indices={pair.missing} color={MISSING_COLOR} radius={0.9} />
+      )}
+      {s.showMissing && which !== 'truth' && pair.extra.length > 0 && (
+        <Halos positions={predPositions} indices={pair.extra} color={EXTRA_COLOR} radius={0.9} />
+      )}
+      {s.showHausdorff && s.mode === 'paired' && pair.hausdorffPair && (
+        <Segment from={predPositions} a={pair.hausdorffPair.a} to={pair.truth.positions} b={pair.hausdorffPair.b} />
+      )}
+    </>
+  );
+
+  return (
+    <div className="lab cmp-lab" data-testid="compare-page">
+      <aside className="panel left"><Controls /></aside>
+      <main className="cmp-main">
+        <div className={`cmp-views ${s.layout}`}>
+          {s.layout === 'overlay' ? (
+            <div className="view" data-testid="compare-overlay">
+              <StructureViewer controller={overlayViewer} testId="viewer-overlay" display={predDisplay} settings={VIEW_SETTINGS} selection={[]}
+                fitKey={s.fitToken} onPick={() => undefined} hiddenElements={[]} atomColors={predColors}>
+                {pair && s.showTruth && <Ghost pair={pair} />}
+                {markers('both')}
+              </StructureViewer>
+              <span className="cmp-caption">prediction (coloured by displacement){s.showTruth ? ' over the truth (translucent)' : ''}</span>
+              {pair && <ColorBar mode={s.mode} top={top} pair={pair} />}
+            </div>
+          ) : (
+            <>
+              <div className="view" data-testid="compare-truth">
+                <StructureViewer controller={truthViewer} testId="viewer-truth" display={truthDisplay} settings={VIEW_SETTINGS} selection={[]}
+                  fitKey={s.fitToken} onPick={() => undefined} hiddenElements={[]}>
+                  {markers('truth')}
+                </StructureViewer>
+                <span className="cmp-caption">ground truth{pair ? `: ${pair.truth.name}` : ''}</span>
+                {pair && <ElementLegend elements={pair.elements} />}
+              </div>
+              <div className="view" data-testid="compare-pred">
+                <StructureViewer controller={predViewer} testId="viewer-pred" display={predDisplay} settings={VIEW_SETTINGS} selection={[]}
+                  fitKey={s.fitToken} onPick={() => undefined} hiddenElements={[]} atomColors={predColors}>
+                  {markers('pred')}
+                </StructureViewer>
+                <span className="cmp-caption">prediction{pair ? `: ${pair.pred.name}` : ''}</span>
+                {pair && <ColorBar mode={s.mode} top={top} pair={pair} />}
+              </div>
+            </>
+          )}
+          {(s.busy || s.progress) && (
+            <div className="progress" data-testid="compare-progress" role="status">
+              {s.busy && <span className="spinner" />} {s.busy}{s.progress ? ` ${s.progress}` : ''}{s.busy ? '…' : ''}
+              {s.busy && <button type="button" data-testid="compare-cancel" onClick={cancel}>Cancel</button>}
+            </div>
+          )}
+        </div>
+        {(s.rows || s.batch?.inverse) && <BatchTable />}
+      </main>
+    </div>
+  );
+}
+
+function Controls() {
+  const s = useCompare();
+  const pickFile = (role: 'truth' | 'pred') => (e: React.ChangeEvent<HTMLInputElement>) => {
+    const f = e.target.files?.[0];
+    if (f) void setPairFile(role, f);
+    e.target.value = '';
+  };
+  const pickFolder = (role: 'preds' | 'truths') => (e: React.ChangeEvent<HTMLInputElement>) => {
+    const files = [...(e.target.files ?? [])].filter((f) => !f.name.startsWith('.'));
+    if (files.length) void setBatchFolder(role, files);
+    e.target.value = '';
+  };
+  const folder = { webkitdirectory: '', directory: '' } as Record<string, string>;
+  return (
+    <section>
+      <h2>Prediction vs truth</h2>
+      <label className="file-button cmp-file">Ground truth…
+        <input type="file" data-testid="cmp-truth-input" onChange={pickFile('truth')} />
+      </label>
+      <span className="hint" data-testid="cmp-truth-name">{s.truthFile?.path ?? (s.pair?.truth.name || '')}</span>
+      <label className="file-button cmp-file">Prediction…
+        <input type="file" data-testid="cmp-pred-input" onChange={pickFile('pred')} />
+      </label>
+      <span className="hint" data-testid="cmp-pred-name">{s.predFile?.path ?? (s.pair?.pred.name || '')}</span>
+      <label>R for volume ratio (Å)
+        <input type="number" data-testid="cmp-radius" min={0} step={0.5} defaultValue={s.radius ?? ''} key={String(s.radius)}
+          onKeyDown={(e) => { if (e.key === 'Enter') { const v = (e.target as HTMLInputElement).value; setRadius(v === '' ? null : Number(v)); } }} />
+      </label>
+      <button type="button" data-testid="cmp-demo" onClick={() => void datasetText(DEFAULT_DATASET).then((t) => loadDemo(t, DEFAULT_DATASET))}>Demo pair</button>
+
+      <h2>Batch</h2>
+      <label className="file-button cmp-file">Predictions JSONL…
+        <input type="file" accept=".jsonl,.json,.txt" data-testid="cmp-jsonl-input" onChange={(e) => { const f = e.target.files?.[0]; if (f) void loadBatchJsonl(f); e.target.value = ''; }} />
+      </label>
+      <p className="hint">One JSON object per line: {'{"id", "pred", "truth", "radius"?}'} with XYZ text or {'{symbols, positions}'}; or inverse-task rows {'{"id", "pred_lattice", "pred_sg", "true_lattice", "true_sg"}'}.</p>
+      <label className="file-button cmp-file">Predictions folder…
+        <input type="file" multiple {...folder} data-testid="cmp-preds-folder" onChange={pickFolder('preds')} />
+      </label>
+      <label className="file-button cmp-file">Truths folder…
+        <input type="file" multiple {...folder} data-testid="cmp-truths-folder" onChange={pickFolder('truths')} />
+      </label>
+      <p className="hint">Folder files pair by path below the folder, else by unique file name.</p>
+      {s.batch && s.batch.unpaired.length > 0 && <p className="hint" data-testid="cmp-unpaired">unpaired: {s.batch.unpaired.join(', ')}</p>}
+
+      <h2>View</h2>
+      <div className="cmp-toggle" role="group" aria-label="layout">
+        {(['overlay', 'side-by-side'] as CompareLayout[]).map((l) => (
+          <button key={l} type="button" className={s.layout === l ? 'active' : ''} data-testid={`cmp-layout-${l}`} onClick={() => setLayout(l)}>{l}</button>
+        ))}
+      </div>
+      <label>Displacement
+        <select data-testid="cmp-mode" value={s.mode} onChange={(e) => setMode(e.target.value as DisplacementMode)}>
+          <option value="paired" disabled={!!s.pair && !s.pair.pairedDisplacement}>index-paired (benchmark)</option>
+          <option value="aligned">aligned (order- and motion-invariant)</option>
+        </select>
+      </label>
+      <label className="check"><input type="checkbox" checked={s.showTruth} onChange={(e) => useCompare.setState({ showTruth: e.target.checked })} /> truth (overlay)</label>
+      <label className="check"><input type="checkbox" data-testid="cmp-show-hausdorff" checked={s.showHausdorff} onChange={(e) => useCompare.setState({ showHausdorff: e.target.checked })} /> Hausdorff pair (index-paired frame)</label>
+      <label className="check"><input type="checkbox" checked={s.showMissing} onChange={(e) => useCompare.setState({ showMissing: e.target.checked })} /> missing / extra atoms</label>
+
+      {s.pair && <MetricsPanel pair={s.pair} />}
+      {s.error && (
+        <div className="error" role="alert" data-testid="cmp-error">
+          {s.error}
+          <button type="button" aria-label="dismiss" onClick={() => useCompare.setState({ error: null })}>×</button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function MetricsPanel({ pair }: { pair: PairView }) {
+  const m = pair.metrics;
+  return (
+    <>
+      <h2>Metrics</h2>
+      <dl data-testid="cmp-metrics">
+        <dt>atoms</dt><dd>{m.n_pred} predicted, {m.n_truth} true</dd>
+        <dt>RMSD (C2NP)</dt><dd data-testid="cmp-rmsd">{m.rmsd === null ? 'undefined (counts differ)' : `${fmt(m.rmsd)} Å`}</dd>
+        <dt>Hausdorff</dt><dd data-testid="cmp-hausdorff">{fmt(m.hausdorff)} Å</dd>
+        <dt>hull volumes</dt><dd>{fmt(m.hull_volume_pred, 6)} / {fmt(m.hull_volume_truth, 6)} Å³</dd>
+        <dt>ΔHull</dt><dd>{fmt(m.delta_hull_volume)} Å³</dd>
+        <dt>RDF error</dt><dd>{fmt(m.rdf_error)}</dd>
+        <dt>volume ratio</dt><dd>{m.volume_ratio === null ? '— (no R)' : fmt(m.volume_ratio)}</dd>
+        <dt>aligned RMSD</dt><dd data-testid="cmp-aligned-rmsd">{m.aligned ? `${fmt(m.aligned.rmsd)} Å` : '—'}</dd>
+        <dt>max displacement</dt><dd>{m.aligned ? `${fmt(m.aligned.max_displacement)} Å` : '—'}</dd>
+        <dt>matched ≤ {pair.matchTolerance} Å</dt><dd data-testid="cmp-matched">{m.aligned ? `${(100 * m.aligned.matched_fraction).toFixed(1)} %` : '—'}</dd>
+        <dt>missing / extra</dt><dd data-testid="cmp-missing-extra">{pair.missing.length} / {pair.extra.length}</dd>
+      </dl>
+      <p className="hint">The benchmark pairs row i with row i in the files' own frame; the aligned figures forgive atom order and rigid motion.</p>
+      {pair.warnings.length > 0 && <ul className="warnings" data-testid="cmp-warnings">{pair.warnings.map((w) => <li key={w}>{w}</li>)}</ul>}
+    </>
+  );
+}
+
+function ColorBar({ mode, top, pair }: { mode: DisplacementMode; top: number; pair: PairView }) {
+  const stops = Array.from({ length: 11 }, (_, k) => toHex(rampColor(RAMP, k / 10))).join(', ');
+  return (
+    <div className="np-colorbar cmp-colorbar" data-testid="cmp-colorbar">
+      <div>{mode === 'paired' ? '|p_i − g_i| (index-paired), Å' : 'distance to the matched true atom after alignment, Å'}</div>
+      <div className="bar" style={{ background: `linear-gradient(to right, ${stops})` }} />
+      <div className="ends"><span>0</span><span data-testid="cmp-colorbar-top">{top.toPrecision(2)}</span></div>
+      <div className="cmp-keys">
+        <span><i className="swatch" style={{ background: toHex(UNPAIRED) }} /> no partner</span>
+        {pair.missing.length > 0 && <span><i className="swatch ring" style={{ borderColor: toHex(MISSING_COLOR) }} /> missing</span>}
+        {pair.extra.length > 0 && <span><i className="swatch ring" style={{ borderColor: toHex(EXTRA_COLOR) }} /> extra</span>}
+        {mode === 'paired' && pair.hausdorffPair && <span><i className="line" /> Hausdorff pair {pair.hausdorffPair.distance.toFixed(2)} Å</span>}
+      </div>
+    </div>
+  );
+}
+
+function ElementLegend({ elements }: { elements: string[] }) {
+  return (
+    <ul className="legend">
+      {elements.map((el) => (
+        <li key={el}><span style={{ display: 'flex', gap: 6, alignItems: 'center' }}><span className="swatch" style={{ background: toHex(elementColor(el, VIEW_SETTINGS.colorScheme)) }} />{el}</span></li>
+      ))}
+    </ul>
+  );
+}
+
+/** The truth as translucent element-coloured spheres under the prediction. */
+function Ghost({ pair }: { pair: PairView }) {
+  const mesh = useDisposable(() => {
+    const display = finiteDisplay(pair.elements, pair.truth.element, pair.truth.positions);
+    const radii = atomRadii(display, VIEW_SETTINGS);
+    const palette = pair.elements.map((el) => elementColor(el, VIEW_SETTINGS.colorScheme));
+    const colors = new Float32Array(3 * display.natoms);
+    for (let i = 0; i < display.natoms; i++) colors.set(palette[display.element[i]], 3 * i);
+    const m = makeSphereMesh({ centers: pair.truth.positions, radii: radii.map((r) => r * 1.15), colors, count: display.natoms }, 0.25);
+    m.renderOrder = 3;
+    return m;
+  }, [pair]);
+  return <primitive object={mesh} />;
+}
+
+function Halos({ positions, indices, color, radius }: { positions: Float32Array; indices: Uint32Array; color: Rgb; radius: number }) {
+  const mesh = useDisposable(() => {
+    const n = indices.length;
+    const centers = new Float32Array(3 * n), radii = new Float32Array(n).fill(radius), colors = new Float32Array(3 * n);
+    indices.forEach((i, k) => { centers.set(positions.subarray(3 * i, 3 * i + 3), 3 * k); colors.set(color, 3 * k); });
+    const m = makeSphereMesh({ centers, radii, colors, count: n }, 0.45);
+    m.renderOrder = 4;
+    return m;
+  }, [positions, indices, color, radius]);
+  return <primitive object={mesh} />;
+}
+
+function Segment({ from, a, to, b }: { from: Float32Array; a: number; to: Float32Array; b: number }) {
+  const line = useDisposable(() => {
+    const p = new THREE.Vector3(from[3 * a], from[3 * a + 1], from[3 * a + 2]);
+    const q = new THREE.Vector3(to[3 * b], to[3 * b + 1], to[3 * b + 2]);
+    const l = new THREE.Line(new THREE.BufferGeometry().setFromPoints([p, q]), new THREE.LineDashedMaterial({ color: 0x111111, dashSize: 0.25, gapSize: 0.12, depthTest: false }));
+    l.computeLineDistances();
+    l.renderOrder = 8;
+    return l;
+  }, [from, a, to, b]);
+  return <primitive object={line} />;
+}
+
+const FORWARD_COLUMNS: { key: SortKey; label: string }[] = [
+  { key: 'index', label: '#' }, { key: 'id', label: 'id' }, { key: 'n_pred', label: 'N pred' }, { key: 'n_truth', label: 'N true' },
+  { key: 'rmsd', label: 'RMSD' }, { key: 'hausdorff', label: 'Hausdorff' }, { key: 'delta_hull_volume', label: 'ΔHull' },
+  { key: 'rdf_error', label: 'RDF err' }, { key: 'volume_ratio', label: 'V ratio' }, { key: 'aligned_rmsd', label: 'aligned RMSD' },
+  { key: 'max_displacement', label: 'max disp' }, { key: 'matched_fraction', label: 'matched' },
+];
+
+/** Sorted copy: numbers and strings ascending (or descending), undefined values always last. */
+export function sortRows(rows: ForwardRow[], key: SortKey, descending: boolean): ForwardRow[] {
+  return [...rows].sort((x, y) => {
+    const a = x[key], b = y[key];
+    if (a === null || a === undefined) return b === null || b === undefined ? x.index - y.index : 1;
+    if (b === null || b === undefined) return -1;
+    const c = typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b));
+    return (descending ? -c : c) || x.index - y.index;
+  });
+}
+
+function download(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function BatchTable() {
+  const s = useCompare();
+  if (s.batch?.kind === 'inverse' && s.batch.inverse) return <InverseTable />;
+  if (!s.rows) return null;
+  const rows = sortRows(s.rows, s.sort.key, s.sort.descending);
+  const keys = FORWARD_COLUMNS.map((c) => c.key);
+  const exportCsv = () => download('c2np-metrics.csv', formatCsv([...keys, 'error'], s.rows!.map((r) => [...keys.map((k) => r[k]), r.error])), 'text/csv');
+  const exportJson = () => download('c2np-metrics.json', JSON.stringify(s.rows, null, 1), 'application/json');
+  return (
+    <div className="cmp-table" data-testid="cmp-batch">
+      <div className="cmp-table-bar">
+        <strong>{s.rows.length} pairs</strong>
+        <button type="button" data-testid="cmp-export-csv" onClick={exportCsv}>Export CSV</button>
+        <button type="button" data-testid="cmp-export-json" onClick={exportJson}>Export JSON</button>
+        <span className="hint">click a header to sort, a row to view it</span>
+      </div>
+      <table>
+        <thead>
+          <tr>{FORWARD_COLUMNS.map((c) => (
+            <th key={c.key} data-testid={`cmp-sort-${c.key}`} onClick={() => setSort(c.key)} aria-sort={s.sort.key === c.key ? (s.sort.descending ? 'descending' : 'ascending') : 'none'}>
+              {c.label}{s.sort.key === c.key ? (s.sort.descending ? ' ▼' : ' ▲') : ''}
+            </th>
+          ))}</tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.index} className={s.selectedRow === r.index ? 'active' : ''} onClick={() => void selectRow(r.index)} data-testid="cmp-row">
+              {FORWARD_COLUMNS.map((c) => {
+                const v = r[c.key];
+                return <td key={c.key}>{c.key === 'index' ? r.index + 1 : typeof v === 'number' && c.key !== 'n_pred' && c.key !== 'n_truth' ? fmt(v) : v ?? (r.error && c.key === 'rmsd' ? r.error : '—')}</td>;
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function InverseTable() {
+  const s = useCompare();
+  const inv = s.batch!.inverse!;
+  const header = ['id', 'a', 'b', 'c', 'alpha', 'beta', 'gamma', 'sg', 'true_a', 'true_b', 'true_c', 'true_alpha', 'true_beta', 'true_gamma', 'true_sg', 'max_error', 'sg_correct', 'joint_correct'];
+  const values = inv.rows.map((r) => [r.id, ...r.pred, r.predSpacegroup, ...r.truth, r.trueSpacegroup, r.maxError, r.spacegroupCorrect, r.jointCorrect]);
+  return (
+    <div className="cmp-table" data-testid="cmp-inverse">
+      <div className="cmp-table-bar">
+        <strong data-testid="cmp-inverse-summary">
+          {inv.rows.length} cells · lattice RMSE {fmt(inv.summary.lattice_rmse)} · space-group accuracy {fmt(inv.summary.sg_accuracy, 3)} · joint accuracy {fmt(inv.summary.joint_accuracy, 3)}
+        </strong>
+        <button type="button" onClick={() => download('c2np-inverse.csv', formatCsv(header, values), 'text/csv')}>Export CSV</button>
+        <button type="button" onClick={() => download('c2np-inverse.json', JSON.stringify({ summary: inv.summary, rows: inv.rows }, null, 1), 'application/json')}>Export JSON</button>
+      </div>
+      <table>
+        <thead><tr><th>id</th><th>predicted a b c α β γ</th><th>SG</th><th>true a b c α β γ</th><th>SG</th><th>max |err|</th><th>joint (≤ 0.5)</th></tr></thead>
+        <tbody>
+          {inv.rows.map((r) => (
+            <tr key={r.id} className={r.jointCorrect ? '' : 'bad'}>
+              <td>{r.id}</td><td>{r.pred.map((v) => v.toFixed(3)).join(' ')}</td><td>{r.predSpacegroup}{r.spacegroupCorrect ? '' : ' ✗'}</td>
+              <td>{r.truth.map((v) => v.toFixed(3)).join(' ')}</td><td>{r.trueSpacegroup}</td><td>{fmt(r.maxError, 3)}</td><td>{r.jointCorrect ? '✓' : '✗'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,206 @@
+/**
+ * The compare page's store: the pair on screen (prediction vs ground truth), how it is drawn, and the batch
+ * table. All scoring runs in workers/compare.worker.ts; cancelling terminates that worker.
+ */
+import * as Comlink from 'comlink';
+import { create } from 'zustand';
+import type { BatchInfo, CompareWorkerApi, ForwardRow, InputFile, PairView, Result } from '../../workers/compare-api.ts';
+
+/** paired: the files' own frame, row i against row i (what the benchmark scores); aligned: after the best assignment and rigid motion. */
+export type DisplacementMode = 'paired' | 'aligned';
+export type CompareLayout = 'overlay' | 'side-by-side';
+export type SortKey = keyof Omit<ForwardRow, 'error'>;
+
+export interface CompareState {
+  pair: PairView | null;
+  truthFile: InputFile | null;
+  predFile: InputFile | null;
+  /** Radius for volume_ratio (Å); empty = none. */
+  radius: number | null;
+  mode: DisplacementMode;
+  layout: CompareLayout;
+  showTruth: boolean;
+  showHausdorff: boolean;
+  showMissing: boolean;
+  batch: BatchInfo | null;
+  rows: ForwardRow[] | null;
+  selectedRow: number | null;
+  sort: { key: SortKey; descending: boolean };
+  busy: string | null;
+  progress: string | null;
+  error: string | null;
+  fitToken: number;
+}
+
+export const useCompare = create<CompareState>(() => ({
+  pair: null,
+  truthFile: null,
+  predFile: null,
+  radius: null,
+  mode: 'paired',
+  layout: 'overlay',
+  showTruth: true,
+  showHausdorff: true,
+  showMissing: true,
+  batch: null,
+  rows: null,
+  selectedRow: null,
+  sort: { key: 'index', descending: false },
+  busy: null,
+  progress: null,
+  error: null,
+  fitToken: 0,
+}));
+
+/** Files larger than this are refused before reading (a particle file of 100k atoms is ~5 MB). */
+export const MAX_INPUT_BYTES = 50_000_000;
+
+let worker: Worker | null = null;
+let remote: Comlink.Remote<CompareWorkerApi> | null = null;
+function api(): Comlink.Remote<CompareWorkerApi> {
+  if (!remote) {
+    // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
+    worker = new Worker(new URL('../../workers/compare.worker.ts', import.meta.url), { type: 'module', name: 'structlab-compare' });
+    remote = Comlink.wrap<CompareWorkerApi>(worker);
+  }
+  return remote;
+}
+
+/** Bumped by every request and by cancel; answers to older requests are dropped. */
+let generation = 0;
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+async function request<T>(busy: string, call: (w: Comlink.Remote<CompareWorkerApi>) => Promise<Result<T>>, done: (value: T) => void): Promise<void> {
+  const gen = ++generation;
+  useCompare.setState({ busy, error: null });
+  try {
+    const result = await call(api());
+    if (gen !== generation) return;
+    if (!result.ok) { useCompare.setState({ busy: null, error: result.error }); return; }
+    useCompare.setState({ busy: null });
+    done(result.value);
+  } catch (e) {
+    if (gen === generation) useCompare.setState({ busy: null, error: errorText(e) });
+  }
+}
+
+/** The paired view only makes sense for equal counts; otherwise start in the aligned view. */
+const modeFor = (pair: PairView, mode: DisplacementMode): DisplacementMode => (pair.pairedDisplacement ? mode : 'aligned');
+
+function showPair(pair: PairView): void {
+  useCompare.setState((s) => ({ pair, mode: modeFor(pair, s.mode), fitToken: s.fitToken + 1 }));
+}
+
+export async function readInputFile(file: File): Promise<InputFile> {
+  if (file.size > MAX_INPUT_BYTES) throw new Error(`${file.name} is ${(file.size / 1e6).toFixed(0)} MB; the compare view reads files up to ${MAX_INPUT_BYTES / 1e6} MB.`);
+  const path = (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name;
+  return { path, text: await file.text() };
+}
+
+async function comparePair(): Promise<void> {
+  const { truthFile, predFile, radius } = useCompare.getState();
+  if (!truthFile || !predFile) return;
+  await request(`comparing ${predFile.path} with ${truthFile.path}`, (w) => w.comparePair(predFile, truthFile, radius), showPair);
+}
+
+export async function setPairFile(role: 'truth' | 'pred', file: File): Promise<void> {
+  try {
+    const input = await readInputFile(file);
+    useCompare.setState(role === 'truth' ? { truthFile: input, selectedRow: null } : { predFile: input, selectedRow: null });
+    await comparePair();
+  } catch (e) {
+    useCompare.setState({ error: errorText(e) });
+  }
+}
+
+export function setRadius(radius: number | null): void {
+  if (radius !== null && !(Number.isFinite(radius) && radius > 0 && radius <= 1000)) {
+    useCompare.setState({ error: 'The radius must be a positive number of Å (at most 1000).' });
+    return;
+  }
+  useCompare.setState({ radius });
+  void comparePair();
+}
+
+export async function loadDemo(cellText: string, cellName: string, radius = 8): Promise<void> {
+  useCompare.setState({ truthFile: null, predFile: null, selectedRow: null, radius });
+  await request('building the demo pair', (w) => w.demoPair(cellText, cellName, radius), showPair);
+}
+
+export async function loadBatchJsonl(file: File): Promise<void> {
+  try {
+    const input = await readInputFile(file);
+    await request(`reading ${input.path}`, (w) => w.loadBatchJsonl(input), (batch) => {
+      useCompare.setState({ batch, rows: null, selectedRow: null });
+      if (batch.kind === 'forward') void runBatch();
+    });
+  } catch (e) {
+    useCompare.setState({ error: errorText(e) });
+  }
+}
+
+const pending: { preds: File[] | null; truths: File[] | null } = { preds: null, truths: null };
+
+/** A folder (or several files) of predictions or of truths; once both are chosen they are paired by name and scored. */
+export async function setBatchFolder(role: 'preds' | 'truths', files: File[]): Promise<void> {
+  pending[role] = files;
+  if (!pending.preds || !pending.truths) {
+    useCompare.setState({ error: null, busy: null, progress: `${files.length} ${role === 'preds' ? 'prediction' : 'ground-truth'} files chosen; now choose the ${role === 'preds' ? 'ground truths' : 'predictions'}` });
+    return;
+  }
+  try {
+    const [preds, truths] = await Promise.all([Promise.all(pending.preds.map(readInputFile)), Promise.all(pending.truths.map(readInputFile))]);
+    pending.preds = pending.truths = null;
+    useCompare.setState({ progress: null });
+    await request(`pairing ${preds.length} predictions with ${truths.length} truths`, (w) => w.loadBatchFiles(preds, truths), (batch) => {
+      useCompare.setState({ batch, rows: null, selectedRow: null });
+      void runBatch();
+    });
+  } catch (e) {
+    useCompare.setState({ error: errorText(e) });
+  }
+}
+
+export async function runBatch(): Promise<void> {
+  const gen = ++generation;
+  const total = useCompare.getState().batch?.count ?? 0;
+  useCompare.setState({ busy: 'scoring the batch', progress: `0 / ${total}`, error: null });
+  let finished = false;
+  try {
+    const result = await api().runBatch(Comlink.proxy((done: number, n: number) => {
+      if (gen === generation && !finished) useCompare.setState({ progress: `${done} / ${n}` });
+    }));
+    finished = true;
+    if (gen !== generation) return;
+    if (!result.ok) { useCompare.setState({ busy: null, progress: null, error: result.error }); return; }
+    useCompare.setState({ rows: result.value, busy: null, progress: null });
+    if (result.value.length) void selectRow(0);
+  } catch (e) {
+    if (gen === generation) useCompare.setState({ busy: null, progress: null, error: errorText(e) });
+  }
+}
+
+export async function selectRow(index: number): Promise<void> {
+  useCompare.setState({ selectedRow: index });
+  await request(`comparing pair ${index + 1}`, (w) => w.batchPair(index), showPair);
+}
+
+/** Stops whatever runs: the worker is terminated (the only way to stop a synchronous computation). */
+export function cancel(): void {
+  generation++;
+  worker?.terminate();
+  worker = null;
+  remote = null;
+  const { batch } = useCompare.getState();
+  useCompare.setState({
+    busy: null, progress: null,
+    // The batch lived in the terminated worker.
+    batch: batch?.kind === 'inverse' ? batch : null,
+    error: batch?.kind === 'forward' ? 'Cancelled. The batch was dropped; load it again to score it.' : 'Cancelled.',
+  });
+}
+
+export const setMode = (mode: DisplacementMode) => useCompare.setState((s) => ({ mode: s.pair && !s.pair.pairedDisplacement ? 'aligned' : mode }));
+export const setLayout = (layout: CompareLayout) => useCompare.setState((s) => ({ layout, fitToken: s.fitToken + 1 }));
+export const setSort = (key: SortKey) =>
+  useCompare.setState((s) => ({ sort: { key, descending: s.sort.key === key ? !s.sort.descending : false } }));
