@@ -9,6 +9,8 @@ import {
   cond2, dense, generalEigenvalues, inverseIteration, luFactor, luSolve, matVec, multiplicity, SingularMatrixError,
   singularValues, symmetricEigenvalues, type Dense,
 } from '../../src/core/math/linalg.ts';
+import { assembleElasticStiffness, assembleGeometricStiffness, assembleLoad, solveBuckling, solveLinear, type FrameElement } from '../../src/core/tasks/fembench/msa/frame.ts';
+import { bucklingFrameBanded, linearFrameBanded } from '../../src/core/tasks/fembench/msa/frame-banded.ts';
 import { mulberry32 } from '../random.ts';
 
 const rand = mulberry32(20260530);
@@ -179,5 +181,40 @@ describe('buckling pencil K φ = λ (−K_g) φ', () => {
     const kNorm = Math.max(...Array.from(K.a, Math.abs));
     expect(norm(r)).toBeLessThan(1e-9 * kNorm);
     expect(Math.abs(norm(phi) - 1)).toBeLessThan(1e-12);
+  });
+});
+
+describe('banded frame path agrees with the dense reference path', () => {
+  // A 2×1-bay, 3-storey tower (21 elements, 72 DOF), base fixed, compressive top loads with a lateral component.
+  const coords: number[][] = [];
+  for (let k = 0; k <= 3; k++) for (let j = 0; j <= 1; j++) for (let i = 0; i <= 2; i++) coords.push([4 * i, 5 * j, 3.5 * k]);
+  const id = (i: number, j: number, k: number) => 6 * k + 3 * j + i;
+  const sec = { E: 210e9, nu: 0.3, A: 0.01, I_y: 8e-5, I_z: 4e-5, J: 2e-6, I_rho: 1.2e-4, local_z: null };
+  const elements: FrameElement[] = [];
+  for (let k = 1; k <= 3; k++) {
+    for (let j = 0; j <= 1; j++) for (let i = 0; i <= 2; i++) elements.push({ node_i: id(i, j, k - 1), node_j: id(i, j, k), ...sec });
+    for (let j = 0; j <= 1; j++) for (let i = 0; i < 2; i++) elements.push({ node_i: id(i, j, k), node_j: id(i + 1, j, k), ...sec });
+    for (let i = 0; i <= 2; i++) elements.push({ node_i: id(i, 0, k), node_j: id(i, 1, k), ...sec });
+  }
+  const bcs = new Map<number, boolean[]>([0, 1, 2, 3, 4, 5].map((n) => [n, Array(6).fill(true)]));
+  const loads = new Map<number, number[]>([18, 19, 20, 21, 22, 23].map((n) => [n, [2e3, 500, -1e5, 0, 0, 0]]));
+
+  it('displacements and reactions (absolute 1e-12 × max entry)', () => {
+    const K = assembleElasticStiffness(coords, elements);
+    const dense = solveLinear(assembleLoad(loads, coords.length), K, bcs, coords.length);
+    const banded = linearFrameBanded(coords, elements, bcs, loads);
+    for (const key of ['u', 'r'] as const) {
+      const scale = Math.max(...Array.from(dense[key], Math.abs));
+      dense[key].forEach((v, i) => expect(Math.abs(v - banded[key][i])).toBeLessThan(1e-12 * scale));
+    }
+  });
+  it('first buckling factor (relative 1e-9) and mode (1e-6, same sign convention)', () => {
+    const K = assembleElasticStiffness(coords, elements);
+    const { u } = solveLinear(assembleLoad(loads, coords.length), K, bcs, coords.length);
+    const ref = solveBuckling(K, assembleGeometricStiffness(coords, elements, u), bcs, coords.length, 'critical_load');
+    expect(ref.multiplicity).toBe(1);
+    const got = bucklingFrameBanded(coords, elements, bcs, loads);
+    expect(Math.abs(got.lambda - ref.lambda) / ref.lambda).toBeLessThan(1e-9);
+    ref.mode.forEach((v, i) => expect(Math.abs(v - got.mode[i])).toBeLessThan(1e-6));
   });
 });
