@@ -8,8 +8,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 await build({
-  entryPoints: [join(root, 'src', 'cli', 'main.ts')],
-  outfile: join(root, '.cli-build', 'structlab.mjs'),
+  // The atomworld eval worker threads need their own entry next to the CLI bundle.
+  entryPoints: {
+    structlab: join(root, 'src', 'cli', 'main.ts'),
+    'atomworld-eval-worker': join(root, 'src', 'cli', 'commands', 'atomworld-eval-worker.ts'),
+  },
+  outdir: join(root, '.cli-build'),
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',

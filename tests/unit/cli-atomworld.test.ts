@@ -37,6 +37,9 @@ function worstDistance(ours: string, target: string): number {
   return worst;
 }
 
+interface OracleRow { case_id: string; action: string; candidate: string; target_cif: string; candidate_cif: string; expected: { correct: boolean; wrong_type: string | null; rmsd: number | null; max_dist: number | null } }
+const oracle: OracleRow[] = readFileSync(join(SHARED, 'golden', 'atomworld', 'eval_oracle.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+
 describe('structlab atomworld apply', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-aw-'));
 
@@ -70,5 +73,69 @@ describe('structlab atomworld apply', () => {
       expect(r.stderr).toMatch(/^error: /);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
+  });
+});
+
+describe('structlab atomworld eval', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'structlab-aweval-'));
+  // Every third oracle pair (pymatgen 2022.11 verdicts): ground truth, unchanged input and the typical mistakes.
+  const rows = oracle.filter((_, k) => k % 3 === 0);
+  const idOf = (r: OracleRow) => `${r.case_id}|${r.candidate}`;
+  const casesFile = join(tmp, 'cases.jsonl'), answersFile = join(tmp, 'answers.jsonl');
+  writeFileSync(casesFile, rows.map((r) => JSON.stringify({ id: idOf(r), action: r.action, after_cif: r.target_cif })).join('\n'));
+  // The last case gets no answer row: it must count as OutputFormatError.
+  writeFileSync(answersFile, rows.slice(0, -1).map((r) => JSON.stringify({ id: idOf(r), answer: `Sure.\n<cif>\n${r.candidate_cif}\n</cif>` })).join('\n'));
+
+  it('judges a batch in worker threads as pymatgen did (verdicts, max_dist 1e-6) with a per-action summary', () => {
+    const r = structlab(['atomworld', 'eval', casesFile, answersFile, '--workers', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/1 case\(s\) have no answer/);
+    const out = JSON.parse(r.stdout);
+    expect(out.cases.map((c: { id: string }) => c.id)).toEqual(rows.map(idOf));
+    const expected = rows.map((row, k) => (k === rows.length - 1 ? { correct: false, wrong_type: 'OutputFormatError', max_dist: null } : row.expected));
+    out.cases.forEach((c: { id: string; correct: boolean; wrong_type: string | null; max_dist: number | null }, k: number) => {
+      expect([c.correct, c.wrong_type], c.id).toEqual([expected[k].correct, expected[k].wrong_type]);
+      if (c.correct) expect(Math.abs(c.max_dist! - expected[k].max_dist!), c.id).toBeLessThan(1e-6);
+    });
+    // Summary recomputed from the oracle's verdicts.
+    const byAction: Record<string, { n: number; ok: number; dist: number[]; errors: Record<string, number> }> = {};
+    rows.forEach((row, k) => {
+      const a = (byAction[row.action] ??= { n: 0, ok: 0, dist: [], errors: {} });
+      a.n++;
+      if (expected[k].correct) { a.ok++; a.dist.push(expected[k].max_dist!); } else a.errors[expected[k].wrong_type!] = (a.errors[expected[k].wrong_type!] ?? 0) + 1;
+    });
+    expect(Object.keys(out.by_action).sort()).toEqual(Object.keys(byAction).sort());
+    for (const [action, a] of Object.entries(byAction)) {
+      const got = out.by_action[action];
+      expect(got.n).toBe(a.n);
+      expect(got.success_rate).toBeCloseTo(a.ok / a.n, 12);
+      expect(got.errors).toEqual(a.errors);
+      if (a.dist.length) expect(got.mean_max_dist).toBeCloseTo(a.dist.reduce((x, y) => x + y, 0) / a.dist.length, 6);
+      else expect(got.mean_max_dist).toBeNull();
+    }
+    // In this thread (--workers 0) the output is identical.
+    const single = structlab(['atomworld', 'eval', casesFile, answersFile, '--workers', '0']);
+    expect(single.code, single.stderr).toBe(0);
+    expect(single.stdout).toBe(r.stdout);
+  });
+
+  it('exits 2 with one sentence on bad input', () => {
+    const broken = join(tmp, 'broken.jsonl');
+    writeFileSync(broken, '{"id": "a", "action": "move", "after_cif": "x"}\n{not json\n');
+    const noTarget = join(tmp, 'no-target.jsonl');
+    writeFileSync(noTarget, '{"id": "a", "action": "move"}\n');
+    for (const args of [
+      ['atomworld', 'eval', broken, answersFile],
+      ['atomworld', 'eval', noTarget, answersFile],
+      ['atomworld', 'eval', join(tmp, 'missing.jsonl'), answersFile],
+      ['atomworld', 'eval', casesFile],
+    ]) {
+      const r = structlab(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error: /);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(structlab(['atomworld', 'eval', broken, answersFile]).stderr).toMatch(/line 2/);
   });
 });
