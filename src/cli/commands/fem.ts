@@ -1,5 +1,6 @@
 import { type FemTypeDescriptor, decodeFemInputs, encodeFemValue } from '../../core/tasks/fembench/codec.ts';
 import { type FemResult, compareResults } from '../../core/tasks/fembench/compare.ts';
+import { alternativeSolutionCheck } from '../../core/tasks/fembench/equivalence.ts';
 import { FEM_BENCH_TASKS, femTask } from '../../core/tasks/fembench/registry.ts';
 import { FemTaskError, type FemTask, type FemValue } from '../../core/tasks/fembench/types.ts';
 import { parseArgs } from '../args.ts';
@@ -98,10 +99,8 @@ export function runFem(argv: string[], _warn: (line: string) => void): string {
     const cases = readCases(options.cases);
     const candidates = readCandidateResults(options.outputs);
     const references = cases.map((c) => runReferenceCase(task, c));
-    const alternatives = cases.map((c) => {
-      const same = task.sameSolution;
-      return same ? (ref: FemValue, cand: unknown) => same.call(task, decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined;
-    });
+    const same = alternativeSolutionCheck(task);
+    const alternatives = cases.map((c) => (same ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined));
     return toStrictJson(compareResults(task.id, references, candidates, cases.map((c) => c.output_types), alternatives));
   }
   throw new CliError(`unknown fem subcommand "${sub ?? ''}" (available: tasks, run, check; see structlab fem --help)`);
