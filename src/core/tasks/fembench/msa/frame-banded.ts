@@ -86,6 +86,12 @@ export interface FrameSolution {
 }
 
 export function linearFrameBanded(coords: Coords, elements: readonly FrameElement[], bcs: Flags, loads: Map<number, readonly number[]>): FrameSolution {
+  const { u, r } = linearInternal(coords, elements, bcs, loads);
+  return { u, r };
+}
+
+/** The linear solve, keeping what the buckling analysis reuses: element frames, constrained K and its factor. */
+function linearInternal(coords: Coords, elements: readonly FrameElement[], bcs: Flags, loads: Map<number, readonly number[]>) {
   const n = 6 * coords.length;
   const w = Math.min(n - 1, frameHalfBandwidth(elements));
   const K = bandedZeros(n, w);
@@ -96,6 +102,7 @@ export function linearFrameBanded(coords: Coords, elements: readonly FrameElemen
   const mask = fixedMask(bcs, coords.length);
   const Kc: Banded = { n, w, band: Float64Array.from(K.band) };
   constrain(Kc, mask, 1);
+  const KcCopy: Banded = { n, w, band: Float64Array.from(Kc.band) };
   const rhs = P.map((v, i) => (mask[i] ? 0 : v));
   try {
     bandedCholeskyFactor(Kc);
@@ -106,7 +113,7 @@ export function linearFrameBanded(coords: Coords, elements: readonly FrameElemen
   const Ku = bandedMatVec(K, u);
   const r = new Float64Array(n);
   for (let i = 0; i < n; i++) if (mask[i]) r[i] = Ku[i] - P[i];
-  return { u, r };
+  return { u, r, n, w, frames, mask, constrainedK: KcCopy, factor: Kc };
 }
 
 export interface FrameBuckling {
@@ -117,24 +124,16 @@ export interface FrameBuckling {
 
 /** Smallest positive λ of K φ = λ(−K_g) φ (largest positive μ = 1/λ of K⁻¹(−K_g)); mode: unit 2-norm, largest entry positive. */
 export function bucklingFrameBanded(coords: Coords, elements: readonly FrameElement[], bcs: Flags, loads: Map<number, readonly number[]>, maxSteps = 150): FrameBuckling {
-  const { u } = linearFrameBanded(coords, elements, bcs, loads);
-  const n = 6 * coords.length;
-  const w = Math.min(n - 1, frameHalfBandwidth(elements));
-  const K = bandedZeros(n, w);
+  const { u, n, w, frames, mask, constrainedK, factor: K } = linearInternal(coords, elements, bcs, loads);
   const Kg = bandedZeros(n, w);
-  const frames = elementFrames(coords, elements);
   elements.forEach((e, k) => {
     const { k: kl, gamma, L } = frames[k];
     const dofs = dofsOf(e);
-    scatterBanded(K, toGlobal(kl, gamma), dofs);
     const f = mul12(kl, mul12(gamma, dofs.map((d) => u[d])));
     if (e.I_rho === undefined) throw new FemTaskError('KeyError', "'I_rho'");
     scatterBanded(Kg, toGlobal(localGeometricStiffness(L, e.A, e.I_rho, f[6], f[9], f[4], f[5], f[10], f[11]), gamma), dofs);
   });
-  const mask = fixedMask(bcs, coords.length);
-  constrain(K, mask, 1);
   constrain(Kg, mask, 0);
-  bandedCholeskyFactor(K);
   const negKgTimes = (x: Float64Array) => bandedMatVec(Kg, x).map((v) => -v);
 
   // Lanczos in the K-inner product with full reorthogonalisation; z_j = K v_j is carried along.
@@ -144,7 +143,7 @@ export function bucklingFrameBanded(coords: Coords, elements: readonly FrameElem
   const beta: number[] = [];
   let v: Float64Array = new Float64Array(n);
   for (let i = 0; i < n; i++) v[i] = mask[i] ? 0 : 1 + 0.3 * Math.sin(0.7 * i);
-  let z = bandedMatVec(unfactoredK(coords, elements, frames, mask, n, w), v);
+  let z = bandedMatVec(constrainedK, v);
   let nrm = Math.sqrt(dot(v, z));
   v = v.map((x) => x / nrm); z = z.map((x) => x / nrm);
   let best: { mu: number; s: ArrayLike<number>; m: number } = { mu: 0, s: [], m: 0 };
@@ -152,13 +151,13 @@ export function bucklingFrameBanded(coords: Coords, elements: readonly FrameElem
     V.push(v); Z.push(z);
     const y = negKgTimes(v);
     const wv = bandedCholeskySolve(K, y); // K w = y
-    let kw = y;
+    const kw = Float64Array.from(y);
     for (let pass = 0; pass < 2; pass++) {
       for (let i = 0; i < V.length; i++) {
         const c = dot(Z[i], wv);
         if (pass === 0 && i === V.length - 1) alpha[j] = c;
-        for (let t = 0; t < n; t++) { wv[t] -= c * V[i][t]; }
-        kw = kw.map((x, t) => x - c * Z[i][t]);
+        const vi = V[i], zi = Z[i];
+        for (let t = 0; t < n; t++) { wv[t] -= c * vi[t]; kw[t] -= c * zi[t]; }
       }
     }
     nrm = Math.sqrt(Math.max(0, dot(wv, kw)));
@@ -191,14 +190,6 @@ export function bucklingFrameBanded(coords: Coords, elements: readonly FrameElem
   const sign = mode[k] < 0 ? -1 : 1;
   for (let t = 0; t < n; t++) mode[t] = (sign * mode[t]) / norm;
   return { lambda: 1 / best.mu, mode, lanczosSteps: best.m };
-}
-
-function unfactoredK(coords: Coords, elements: readonly FrameElement[], frames: { k: Float64Array; gamma: Float64Array }[], mask: Uint8Array, n: number, w: number): Banded {
-  void coords;
-  const K = bandedZeros(n, w);
-  elements.forEach((e, k) => scatterBanded(K, toGlobal(frames[k].k, frames[k].gamma), dofsOf(e)));
-  constrain(K, mask, 1);
-  return K;
 }
 
 function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
