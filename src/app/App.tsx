@@ -5,6 +5,7 @@ import { frameStats, installTestHooks } from '../viewer/controller.ts';
 import { StructurePage, loadDefaultDataset } from '../pages/structure/StructurePage.tsx';
 import { NanoparticlePage } from '../pages/nanoparticle/NanoparticlePage.tsx';
 import { ComparePage } from '../pages/compare/ComparePage.tsx';
+import { OnngPage } from '../pages/onng/OnngPage.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 
 let started = false;
@@ -29,6 +30,7 @@ const PAGES = [
   { id: 'structure', title: 'Structure', Page: StructurePage },
   { id: 'nanoparticle', title: 'Nanoparticle', Page: NanoparticlePage },
   { id: 'compare', title: 'Compare (C2NP)', Page: ComparePage },
+  { id: 'onng', title: 'O-NNG', Page: OnngPage },
 ] as const;
 type PageId = (typeof PAGES)[number]['id'];
 

@@ -1,0 +1,160 @@
+/**
+ * The O-NNG page's results analysis (pure; runs in workers/onng.worker.ts): core's per-model summary
+ * (mean ± SE, ANOVA, linear trend, pre-check counts) plus what the page adds from the same CSV — the
+ * per-problem × λ heat map and the draft-length effect — and the summary export.
+ */
+import { mean, oneWayAnova, standardError, type AnovaResult } from '../../core/math/statistics.ts';
+import { analyzeOutcomes, parseOutcomesCsv, type ModelSummary } from '../../core/tasks/onng/analytics.ts';
+
+export interface ProblemInfo { id: number; name: string; module: string }
+
+export interface HeatMap {
+  lambdas: number[];
+  problems: ProblemInfo[];
+  /** Per model (and '(all models)'): [problem index][λ index] = fraction correct of verified runs, null if none. */
+  cells: Record<string, (number | null)[][]>;
+}
+
+export interface DraftLevel { lambda: number; n: number; mean: number; se: number }
+export interface DraftEffect { model: string; levels: DraftLevel[]; anova: AnovaResult | null }
+
+export interface OnngAnalysis {
+  rows: number;
+  models: ModelSummary[];
+  heat: HeatMap;
+  drafts: DraftEffect[];
+}
+
+export const ALL_MODELS = '(all models)';
+
+/** Splits one CSV line (quoted fields allowed). */
+function splitCsvLine(line: string): string[] {
+  const out: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { out.push(field); field = ''; } else field += c;
+  }
+  out.push(field);
+  return out;
+}
+
+interface ExtraRow { model: string; lambda: number; problemId: number; problem: string; module: string; verified: boolean; correct: boolean; draftChars: number | null }
+
+/** The columns core's parser leaves out (problem, module, draft_chars); the table was already validated by it. */
+function parseExtras(text: string): ExtraRow[] {
+  const lines = text.split(/\r?\n/);
+  const header = splitCsvLine(lines[0] ?? '').map((h) => h.trim());
+  const at = (name: string) => header.indexOf(name);
+  const c = { model: at('model'), lam: at('lam'), id: at('problem_id'), problem: at('problem'), module: at('module'), verified: at('verified'), correct: at('correct'), draft: at('draft_chars') };
+  const rows: ExtraRow[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i].trim() === '') continue;
+    const f = splitCsvLine(lines[i]).map((x) => x.trim());
+    const draft = c.draft >= 0 && f[c.draft] !== '' && f[c.draft] !== undefined ? Number(f[c.draft]) : null;
+    rows.push({
+      model: f[c.model], lambda: Number(f[c.lam]), problemId: Number(f[c.id]),
+      problem: c.problem >= 0 ? f[c.problem] ?? '' : '', module: c.module >= 0 ? f[c.module] ?? '' : '',
+      verified: (f[c.verified] ?? '') !== '',  // an empty verdict: the run was never verified
+      correct: f[c.correct] !== '' && Number(f[c.correct]) !== 0,
+      draftChars: draft !== null && Number.isFinite(draft) ? draft : null,
+    });
+  }
+  return rows;
+}
+
+function heatMap(rows: ExtraRow[], models: string[]): HeatMap {
+  const lambdas = [...new Set(rows.map((r) => r.lambda))].sort((a, b) => a - b);
+  const byId = new Map<number, ProblemInfo>();
+  for (const r of rows) if (!byId.has(r.problemId)) byId.set(r.problemId, { id: r.problemId, name: r.problem || `#${r.problemId}`, module: r.module });
+  const problems = [...byId.values()].sort((a, b) => a.id - b.id);
+  const problemIndex = new Map(problems.map((p, i) => [p.id, i]));
+  const lambdaIndex = new Map(lambdas.map((l, i) => [l, i]));
+  const cells: HeatMap['cells'] = {};
+  for (const model of [...models, ALL_MODELS]) {
+    const correct = problems.map(() => lambdas.map(() => 0));
+    const total = problems.map(() => lambdas.map(() => 0));
+    for (const r of rows) {
+      if ((model !== ALL_MODELS && r.model !== model) || !r.verified) continue;
+      const p = problemIndex.get(r.problemId)!;
+      const l = lambdaIndex.get(r.lambda)!;
+      total[p][l]++;
+      if (r.correct) correct[p][l]++;
+    }
+    cells[model] = correct.map((row, p) => row.map((n, l) => (total[p][l] > 0 ? n / total[p][l] : null)));
+  }
+  return { lambdas, problems, cells };
+}
+
+function draftEffects(rows: ExtraRow[], models: string[]): DraftEffect[] {
+  return models.map((model) => {
+    const groups = new Map<number, number[]>();
+    for (const r of rows) {
+      if (r.model !== model || r.draftChars === null) continue;
+      if (!groups.has(r.lambda)) groups.set(r.lambda, []);
+      groups.get(r.lambda)!.push(r.draftChars);
+    }
+    const lambdas = [...groups.keys()].sort((a, b) => a - b);
+    const levels = lambdas.map((lambda) => {
+      const v = groups.get(lambda)!;
+      return { lambda, n: v.length, mean: mean(v), se: v.length > 1 ? standardError(v) : NaN };
+    });
+    const usable = lambdas.map((l) => groups.get(l)!).filter((g) => g.length > 0);
+    let anova: AnovaResult | null = null;
+    if (usable.length >= 2 && usable.reduce((s, g) => s + g.length, 0) > usable.length) {
+      try { anova = oneWayAnova(usable); } catch { anova = null; }
+    }
+    return { model, levels, anova };
+  });
+}
+
+/** Analyses a per_problem_outcomes.csv text; `onProgress` hears each stage. Errors name the CSV line. */
+export function analyseOutcomesText(text: string, onProgress?: (stage: string) => void): OnngAnalysis {
+  if (text.trim() === '') throw new Error('The file is empty.');
+  onProgress?.('reading rows');
+  const rows = parseOutcomesCsv(text);
+  if (rows.length === 0) throw new Error('The file has a header but no outcome rows.');
+  onProgress?.(`summarising ${rows.length} rows`);
+  const models = analyzeOutcomes(rows);
+  onProgress?.('heat map and draft lengths');
+  const extras = parseExtras(text);
+  const names = models.map((m) => m.model);
+  return { rows: rows.length, models, heat: heatMap(extras, names), drafts: draftEffects(extras, names) };
+}
+
+const num = (x: number) => (Number.isFinite(x) ? String(x) : '');
+
+/** One line per model and λ: accuracy (%) and time, mean ± SE, with the model's ANOVA and trend repeated. */
+export function summaryCsv(analysis: OnngAnalysis): string {
+  const head = [
+    'model', 'lambda', 'runs', 'accuracy_pct_mean', 'accuracy_pct_se', 'time_s_mean', 'time_s_se',
+    'anova_accuracy_F', 'anova_accuracy_p', 'anova_time_F', 'anova_time_p', 'df_between', 'df_within',
+    'trend_accuracy_pct_per_lambda', 'trend_accuracy_p', 'trend_time_s_per_lambda', 'trend_time_p',
+    'draft_chars_mean', 'draft_chars_se', 'precheck_sorry', 'precheck_simp',
+  ];
+  const quote = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const lines = [head.join(',')];
+  for (const m of analysis.models) {
+    const drafts = analysis.drafts.find((d) => d.model === m.model);
+    for (const l of m.levels) {
+      const d = drafts?.levels.find((x) => x.lambda === l.lambda);
+      lines.push([
+        quote(m.model), num(l.lambda), String(l.runs), num(100 * l.accuracy_mean), num(100 * l.accuracy_se), num(l.time_mean), num(l.time_se),
+        num(m.anova_accuracy.F), num(m.anova_accuracy.p), num(m.anova_time.F), num(m.anova_time.p),
+        String(m.anova_accuracy.df_between), String(m.anova_accuracy.df_within),
+        num(100 * m.trend_accuracy.slope), num(m.trend_accuracy.p), num(m.trend_time.slope), num(m.trend_time.p),
+        d ? num(d.mean) : '', d ? num(d.se) : '', String(m.prechecks.contains_sorry), String(m.prechecks.uses_simp),
+      ].join(','));
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The whole summary (no heat map) as JSON. */
+export function summaryJson(analysis: OnngAnalysis): string {
+  return JSON.stringify({ rows: analysis.rows, models: analysis.models, draft_length: analysis.drafts }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2);
+}
