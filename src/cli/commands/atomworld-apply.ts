@@ -1,7 +1,6 @@
 /** `structlab atomworld apply BEFORE.cif --action NAME --params JSON`: the benchmark's ground truth as CIF. */
-import { parseCif } from '../../core/io/cif/reader.ts';
 import { ParseError } from '../../core/io/types.ts';
-import { ATOMWORLD_ACTIONS, AtomworldActionError, applyAtomworldActionWithTrace } from '../../core/tasks/atomworld/actions.ts';
+import { ATOMWORLD_ACTIONS, AtomworldActionError, applyAtomworldActionWithTrace, readAtomworldCif } from '../../core/tasks/atomworld/actions.ts';
 import { writeAseCif } from '../../core/tasks/atomworld/ase-frame.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
@@ -44,10 +43,9 @@ export function runAtomworldApply(argv: string[], warn: (line: string) => void):
   const text = readInputText(path);
   let before;
   try {
-    const parsed = parseCif(text);
-    for (const w of parsed.warnings) warn(`warning: ${w}`);
-    if (parsed.structures.length > 1) warn(`warning: ${name} holds ${parsed.structures.length} structures; using the first`);
-    before = parsed.structures[0];
+    const warnings: string[] = [];
+    before = readAtomworldCif(text, warnings);
+    for (const w of warnings) warn(`warning: ${name}: ${w}`);
   } catch (e) {
     if (e instanceof ParseError) throw new CliError(`${name}${e.line ? ` line ${e.line}` : ''}: ${e.message.replace(/\.\s*$/, '')}`);
     throw e;

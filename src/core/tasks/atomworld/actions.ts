@@ -6,10 +6,11 @@
  * diagonal supercells. The result is the AFTER structure in the ASE frame, wrapped as written.
  */
 import { type Mat3, type Vec3, add, cross, dot, inverse, norm, scale, sub, vecMat } from '../../math/mat3.ts';
-import { Lattice } from '../../structure/lattice.ts';
+import { Lattice, type LatticeParameters } from '../../structure/lattice.ts';
 import { type Site, type SpeciesMap, type Structure, fracOf, majorSpecies } from '../../structure/structure.ts';
 import { isElementSymbol } from '../../structure/elements.ts';
-import { parseCif } from '../../io/cif/reader.ts';
+import { cifNumber, parseCif } from '../../io/cif/reader.ts';
+import { parseCifDocument } from '../../io/cif/tokenizer.ts';
 import { aseCellFromParameters, aseLabels, aseWrap3, wrappedFractions, writeAseCif } from './ase-frame.ts';
 
 export const ATOMWORLD_ACTIONS = [
@@ -70,9 +71,20 @@ interface Frame {
   positions: Vec3[];
 }
 
+/** Where `readAtomworldCif` keeps the file's own cell parameters (exact digits, as ASE reads them). */
+const CIF_CELL_PARAMETERS = 'atomworldCellParameters';
+
+/** The cell parameters: the file's own when they describe this lattice, else recomputed from it. */
+function cellParametersOf(s: Structure, lattice: Lattice): LatticeParameters {
+  const own = s.properties?.[CIF_CELL_PARAMETERS] as LatticeParameters | undefined;
+  const p = lattice.parameters;
+  if (own && (['a', 'b', 'c', 'alpha', 'beta', 'gamma'] as const).every((k) => Math.abs(own[k] - p[k]) <= 1e-9 * Math.max(1, Math.abs(p[k])))) return own;
+  return p;
+}
+
 function frameOf(before: Structure): Frame {
   if (!before.lattice) throw new AtomworldActionError('an AtomWorld action needs a periodic structure with a unit cell');
-  const cell = aseCellFromParameters(before.lattice.parameters);
+  const cell = aseCellFromParameters(cellParametersOf(before, before.lattice));
   const lattice = before.lattice;
   const positions = before.sites.map((site) => vecMat(aseWrap3(fracOf(site, lattice)), cell));
   return { cell, species: before.sites.map((s) => ({ ...s.species })), positions };
@@ -289,9 +301,17 @@ export function applyAtomworldAction(before: Structure, action: string, params: 
 }
 
 /** Reads the BEFORE CIF as the benchmark does: the first data block, P1 atoms in file order. */
-export function readAtomworldCif(text: string): Structure {
-  const { structures } = parseCif(text);
-  return structures[0];
+export function readAtomworldCif(text: string, warnings?: string[]): Structure {
+  const parsed = parseCif(text);
+  warnings?.push(...parsed.warnings);
+  if (parsed.structures.length > 1) warnings?.push(`the file holds ${parsed.structures.length} structures; using the first`);
+  const structure = parsed.structures[0];
+  // Keep the written cell parameters: recomputing them from the matrix changes the last bits.
+  const block = parseCifDocument(text).blocks.find((b) => b.name === structure.name);
+  const value = (tag: string) => { const v = block?.items.get(tag)?.values[0]; return v ? cifNumber(v.text) : NaN; };
+  const own = { a: value('_cell_length_a'), b: value('_cell_length_b'), c: value('_cell_length_c'), alpha: value('_cell_angle_alpha'), beta: value('_cell_angle_beta'), gamma: value('_cell_angle_gamma') };
+  if (Object.values(own).every(Number.isFinite)) structure.properties = { ...structure.properties, [CIF_CELL_PARAMETERS]: own };
+  return structure;
 }
 
 /** CIF text in, CIF text out (ASE's layout), plus the AFTER structure and the drawing trace. */
