@@ -1,0 +1,97 @@
+/**
+ * The O-NNG page end to end (built app, headless Chromium). Expected F and p are scipy's f_oneway values stored
+ * in the golden summary_by_model_lambda.json, compared at the digits the table shows; the exact-set check
+ * compares the hovered names with the published name_mapping.json of set 3.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHARED } from '../shared.ts';
+import { launchChromium, startPreview, type Preview } from './harness.ts';
+
+const ONNG = join(SHARED, 'golden', 'onng');
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const summary: any = JSON.parse(readFileSync(join(ONNG, 'derived', 'summary_by_model_lambda.json'), 'utf8'));
+
+let preview: Preview;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+const text = (id: string) => page.locator(`[data-testid="${id}"]`).innerText();
+const idle = () => page.waitForFunction(() => !document.querySelector('[data-testid=onng-progress]'), undefined, { timeout: 60_000 });
+
+beforeAll(async () => {
+  preview = await startPreview();
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(`${preview.url}?fresh#/onng`);
+  await page.locator('[data-testid=onng-page]').waitFor({ timeout: 60_000 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await preview?.stop();
+});
+
+describe('O-NNG page', () => {
+  it('at λ = 0.6 shows a problem renamed, and its original name on hover', async () => {
+    await page.locator('[data-testid=onng-lambda]').selectOption('3');
+    await page.locator('[data-testid=onng-problem-3]').click();
+    expect(await text('onng-original')).toBe('add_comm (a b : ℕ) : a + b = b + a');
+    const name = page.locator('[data-testid=onng-obfuscated] [data-testid=onng-obf-name][data-original=add_comm]');
+    const renamed = await name.innerText();
+    expect(renamed).not.toBe('add_comm');
+    expect(await text('onng-obfuscated')).toContain(renamed);
+    expect(await name.getAttribute('title')).toBe('original: add_comm');
+    await name.hover();
+    await expect.poll(() => text('onng-hover-original')).toContain('add_comm');
+    expect(await text('onng-hover-original')).toContain(renamed);
+    // λ = 0 shows the original names.
+    await page.locator('[data-testid=onng-lambda]').selectOption('0');
+    expect(await text('onng-obfuscated')).toBe(await text('onng-original'));
+    await page.locator('[data-testid=onng-lambda]').selectOption('3');
+  });
+
+  it('loads the shared outcomes CSV: accuracy chart and an ANOVA table equal to scipy at the digits shown', async () => {
+    await page.locator('[data-testid=onng-results-input]').setInputFiles(join(ONNG, 'derived', 'per_problem_outcomes.csv'));
+    await page.locator('[data-testid=onng-anova]').waitFor({ timeout: 60_000 });
+    await idle();
+    expect(await page.locator('[data-testid=onng-chart-accuracy] canvas').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid=onng-chart-time] canvas').count()).toBeGreaterThan(0);
+    expect(await text('onng-results-summary')).toContain('10200 rows');
+    const models = Object.keys(summary);
+    expect(models).toHaveLength(5);
+    for (const model of models) {
+      const t = summary[model]._tests;
+      expect(await text(`anova-acc-F-${model}`)).toBe(t.anova_acc_scipy.F.toPrecision(5));
+      expect(await text(`anova-acc-p-${model}`)).toBe(t.anova_acc_scipy.p.toPrecision(3));
+      expect(await text(`anova-time-F-${model}`)).toBe(t.anova_time_scipy.F.toPrecision(5));
+      expect(await text(`anova-time-p-${model}`)).toBe(t.anova_time_scipy.p.toPrecision(3));
+    }
+    expect(await page.locator('[data-testid=onng-heatmap] tbody tr').count()).toBe(68);
+    expect(await text('onng-drafts')).toContain('gpt-4o');
+  });
+
+  it('refuses a bad file with a sentence naming it, keeping the last analysis', async () => {
+    await page.locator('[data-testid=onng-results-input]').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('hello,world\n1,2\n') });
+    await page.locator('[data-testid=onng-error]').waitFor({ timeout: 30_000 });
+    expect(await text('onng-error')).toMatch(/bad\.csv.*line 1/);
+    expect(await page.locator('[data-testid=onng-anova]').count()).toBe(1);
+  });
+
+  it('opens a user’s O-NNG dataset folder and shows the exact set-3 names', async () => {
+    await page.locator('[data-testid=onng-folder-input]').setInputFiles(join(ONNG, 'dataset'));
+    await expect.poll(() => text('onng-mode'), { timeout: 60_000 }).toMatch(/Exact O-NNG sets/);
+    await idle();
+    const golden = JSON.parse(readFileSync(join(ONNG, 'dataset', 'obfuscated_3', 'name_mapping.json'), 'utf8')) as Record<string, string>;
+    await page.locator('[data-testid=onng-problem-3]').click();
+    const name = page.locator('[data-testid=onng-obfuscated] [data-testid=onng-obf-name][data-original=add_comm]');
+    expect(await name.innerText()).toBe(golden.add_comm);
+    await page.locator('[data-testid=onng-prompt] summary').click();
+    expect(await text('onng-prompt')).toContain(golden.add_comm);
+    expect(pageErrors).toEqual([]);
+  });
+});
