@@ -6,6 +6,11 @@
  */
 import { assembleElasticStiffness, assembleGeometricStiffness, assembleLoad, solveBuckling, solveLinear, type FrameElement } from '../src/core/tasks/fembench/msa/frame.ts';
 import { bucklingFrameBanded, linearFrameBanded } from '../src/core/tasks/fembench/msa/frame-banded.ts';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { partitionDofs } from '../src/core/tasks/fembench/msa/frame.ts';
 import { timeMedian } from './stats.ts';
 
 interface Tower {
@@ -62,6 +67,35 @@ for (const [label, bx, by, storeys, repeats] of [['100', 2, 2, 5, 7], ['1000', 3
   }, 3, 1);
   results.frame_100_dense_reference_path_ms = +dense.ms.toFixed(1);
   results.frame_100_dense_lambda_cr = dense.result.lambda;
+}
+
+// numpy/scipy (LAPACK) on the same free-DOF matrices, where python3 with scipy is installed.
+const hasScipy = spawnSync('python3', ['-c', 'import scipy'], { stdio: 'ignore' }).status === 0;
+if (hasScipy) {
+  for (const [label, bx, by, storeys] of [['100', 2, 2, 5], ['1000', 3, 3, 25]] as const) {
+    const t = tower(bx, by, storeys);
+    const K = assembleElasticStiffness(t.coords, t.elements);
+    const P = assembleLoad(t.loads, t.coords.length);
+    const { u } = solveLinear(P, K, t.bcs, t.coords.length);
+    const Kg = assembleGeometricStiffness(t.coords, t.elements, u);
+    const { free } = partitionDofs(t.bcs, t.coords.length);
+    const m = free.length;
+    const reduce = (a: Float64Array) => {
+      const out = new Float64Array(m * m);
+      for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) out[i * m + j] = a[free[i] * K.n + free[j]];
+      return out;
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'structlab-fem-'));
+    try {
+      writeFileSync(join(dir, 'K.bin'), reduce(K.a));
+      writeFileSync(join(dir, 'Kg.bin'), reduce(Kg.a));
+      writeFileSync(join(dir, 'P.bin'), Float64Array.from(free, (d) => P[d]));
+      const r = spawnSync('python3', [join(import.meta.dirname, 'fem_reference.py'), dir, String(m)], { encoding: 'utf8' });
+      results[`frame_${label}_numpy_scipy_dense`] = r.status === 0 ? JSON.parse(r.stdout) : { error: r.stderr.trim().split('\n').pop() };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 }
 
 console.log(JSON.stringify({ fem: results }, null, 2));
