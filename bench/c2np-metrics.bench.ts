@@ -61,6 +61,21 @@ try {
       }
       entry.python_process_ms = median(wall);
       entry.python_compute_ms = median(compute);
+      // The acceptance figure: whole `structlab metrics` process against the whole Python process, runs
+      // interleaved so that load on a shared machine hits both alike.
+      const cliWall: number[] = [], pyWall: number[] = [];
+      for (let k = 0; k < 7; k++) {
+        let t0 = performance.now();
+        const cli = spawnSync(process.execPath, [resolve(import.meta.dirname, '..', 'bin', 'structlab.mjs'), 'metrics', predPath, join(DIR, 'rot_0.xyz'), '--radius', String(RADIUS)], { encoding: 'utf8' });
+        cliWall.push(performance.now() - t0);
+        if (cli.status !== 0) throw new Error(`structlab metrics failed: ${cli.stderr}`);
+        t0 = performance.now();
+        spawnSync('python3', [resolve(import.meta.dirname, 'c2np_reference.py'), predPath, join(DIR, 'rot_0.xyz'), String(RADIUS)], { encoding: 'utf8' });
+        pyWall.push(performance.now() - t0);
+      }
+      entry.cli_process_ms = median(cliWall);
+      entry.python_process_interleaved_ms = median(pyWall);
+      entry.ratio_cli_over_python_process = median(cliWall) / median(pyWall);
       entry.ratio_python_process_over_ts = median(wall) / upstream.ms;
       entry.ratio_python_compute_over_ts = median(compute) / upstream.ms;
       // Agreement with the reference, relative, for the headline values.

@@ -34,7 +34,7 @@ if (bundleIsFresh()) {
   register();
   ({ main } = await import('../src/cli/main.ts'));
 }
-process.exitCode = main(process.argv.slice(2), {
+process.exitCode = await main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
 });

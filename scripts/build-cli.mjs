@@ -8,10 +8,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 await build({
-  // The atomworld eval worker threads need their own entry next to the CLI bundle.
+  // Worker threads (atomworld eval, metrics) need their own entries next to the CLI bundle.
   entryPoints: {
     structlab: join(root, 'src', 'cli', 'main.ts'),
     'atomworld-eval-worker': join(root, 'src', 'cli', 'commands', 'atomworld-eval-worker.ts'),
+    'metrics-align-worker': join(root, 'src', 'cli', 'commands', 'metrics-align-worker.ts'),
   },
   outdir: join(root, '.cli-build'),
   outExtension: { '.js': '.mjs' },

@@ -33,7 +33,8 @@ interface Command {
   help: string;
   /** Help for a subcommand, when the command has them. */
   helpFor?(argv: string[]): string;
-  run(argv: string[], warn: (line: string) => void): string;
+  /** The JSON (or text) printed on stdout; commands that wait on worker threads return a promise. */
+  run(argv: string[], warn: (line: string) => void): string | Promise<string>;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -54,8 +55,8 @@ export interface CliIo {
   stderr: (text: string) => void;
 }
 
-/** Runs one command; returns the exit status. Never throws. */
-export function main(argv: string[], io: CliIo): number {
+/** Runs one command; returns the exit status (a promise for asynchronous commands). Never throws or rejects. */
+export function main(argv: string[], io: CliIo): number | Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(MAIN_HELP);
@@ -70,19 +71,23 @@ export function main(argv: string[], io: CliIo): number {
     io.stdout(command.helpFor?.(rest) ?? command.help);
     return 0;
   }
+  const succeed = (out: string) => { io.stdout(`${out}\n`); return 0; };
   try {
     initMoyoNodeLazily();
     const out = command.run(rest, (line) => io.stderr(`${line}\n`));
-    io.stdout(`${out}\n`);
-    return 0;
+    return typeof out === 'string' ? succeed(out) : out.then(succeed, (e: unknown) => fail(e, io));
   } catch (e) {
-    if (e instanceof CliError) {
-      io.stderr(`error: ${e.message}\n`);
-      return e.exitCode;
-    }
-    // An internal fault: still one sentence, no stack trace (set STRUCTLAB_DEBUG=1 to see it).
-    if (process.env.STRUCTLAB_DEBUG) io.stderr(`${(e as Error)?.stack ?? e}\n`);
-    io.stderr(`error: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
+    return fail(e, io);
   }
+}
+
+function fail(e: unknown, io: CliIo): number {
+  if (e instanceof CliError) {
+    io.stderr(`error: ${e.message}\n`);
+    return e.exitCode;
+  }
+  // An internal fault: still one sentence, no stack trace (set STRUCTLAB_DEBUG=1 to see it).
+  if (process.env.STRUCTLAB_DEBUG) io.stderr(`${(e as Error)?.stack ?? e}\n`);
+  io.stderr(`error: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+  return 1;
 }

@@ -155,11 +155,11 @@ describe('Hausdorff distance (cell list) equals brute force', () => {
 });
 
 describe('structlab metrics (command core)', () => {
-  it('reads the C2NP XYZ files and prints the cli.md keys with the upstream values', () => {
+  it('reads the C2NP XYZ files and prints the cli.md keys with the upstream values', async () => {
     const dir = join(SHARED, 'golden', 'c2np', 'sample', 'quaternions', 'illustrative_KMgH3_a4.0213_Borigin', 'R7', 'xyz');
     const m = golden.cases.find((c: { name: string }) => c.name === 'dataset_rot1_vs_rot0').metrics;
     const warnings: string[] = [];
-    const out = JSON.parse(runMetrics([join(dir, 'rot_0.xyz'), join(dir, 'rot_1.xyz'), '--radius', '7'], (l) => warnings.push(l)));
+    const out = JSON.parse(await runMetrics([join(dir, 'rot_0.xyz'), join(dir, 'rot_1.xyz'), '--radius', '7'], (l) => warnings.push(l)));
     expect(Object.keys(out)).toEqual(['n_pred', 'n_truth', 'rmsd', 'hausdorff', 'hull_volume_pred', 'hull_volume_truth', 'delta_hull_volume', 'rdf_error', 'volume_ratio', 'aligned']);
     expect(Object.keys(out.aligned)).toEqual(['rmsd', 'max_displacement', 'matched_fraction']);
     expect(warnings).toEqual([]);
@@ -170,7 +170,7 @@ describe('structlab metrics (command core)', () => {
     // Same particle, different frame: the aligned comparison sees it (8-decimal files: ~1e-8 Å).
     expect(out.aligned.rmsd).toBeLessThan(1e-6);
     expect(out.aligned.matched_fraction).toBe(1);
-    const noRadius = JSON.parse(runMetrics([join(dir, 'rot_0.xyz'), join(dir, 'rot_1.xyz')], () => {}));
+    const noRadius = JSON.parse(await runMetrics([join(dir, 'rot_0.xyz'), join(dir, 'rot_1.xyz')], () => {}));
     expect(noRadius.volume_ratio).toBeNull();
   });
 });

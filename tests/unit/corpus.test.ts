@@ -20,6 +20,8 @@ function runCli(args: string[]): CliRun {
   let stdout = '';
   let stderr = '';
   const code = main(args, { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; } });
+  // `info` is synchronous; only commands that wait on worker threads return a promise.
+  if (typeof code !== 'number') throw new Error('info unexpectedly returned a promise');
   return { code, stdout, stderr };
 }
 

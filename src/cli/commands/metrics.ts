@@ -1,9 +1,13 @@
+import { statSync } from 'node:fs';
+import type { Worker } from 'node:worker_threads';
 import { majorSpecies, type Structure } from '../../core/structure/structure.ts';
 import { forwardMetrics, type Particle } from '../../core/tasks/c2np/metrics.ts';
 import { DEFAULT_MATCH_TOLERANCE } from '../../core/analysis/alignment.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { loadStructureFile, toStrictJson } from '../io.ts';
+import { startCliWorker, workerResult } from '../threads.ts';
+import type { AlignWorkerData, AlignWorkerResult } from './metrics-align-worker.ts';
 
 export const METRICS_HELP = `usage: structlab metrics PRED TRUTH [--radius R]
 
@@ -27,7 +31,7 @@ function particleOf(s: Structure): Particle {
   return { symbols: s.sites.map(majorSpecies), coords };
 }
 
-function loadParticle(path: string, warn: (line: string) => void): Particle {
+export function loadParticle(path: string, warn: (line: string) => void): Particle {
   const loaded = loadStructureFile(path);
   for (const w of loaded.warnings) warn(`warning: ${w}`);
   if (loaded.structures.length === 0) throw new CliError(`${loaded.path} holds no structure`);
@@ -37,22 +41,53 @@ function loadParticle(path: string, warn: (line: string) => void): Particle {
   return particle;
 }
 
-export function runMetrics(argv: string[], warn: (line: string) => void): string {
+/** From this many atoms (either particle) the aligned comparison runs in a worker thread, beside the rest. */
+const PARALLEL_ALIGN_ATOMS = 2000;
+
+export async function runMetrics(argv: string[], warn: (line: string) => void): Promise<string> {
   const { positionals, options } = parseArgs(argv, [{ name: 'radius', kind: 'string' }]);
   if (positionals.length !== 2) throw new CliError('metrics takes PRED and TRUTH (see structlab metrics --help)');
   const radius = options.radius === undefined ? undefined : numberOption(options, 'radius', 0, 1e-6, 1e6);
-  const pred = loadParticle(positionals[0], warn), truth = loadParticle(positionals[1], warn);
-  const m = forwardMetrics(pred, truth, { radius });
-  return toStrictJson({
-    n_pred: m.n_pred,
-    n_truth: m.n_truth,
-    rmsd: m.rmsd,
-    hausdorff: m.hausdorff,
-    hull_volume_pred: m.hull_volume_pred,
-    hull_volume_truth: m.hull_volume_truth,
-    delta_hull_volume: m.delta_hull_volume,
-    rdf_error: m.rdf_error,
-    volume_ratio: m.volume_ratio,
-    aligned: m.aligned && { rmsd: m.aligned.rmsd, max_displacement: m.aligned.max_displacement, matched_fraction: m.aligned.matched_fraction },
-  });
+  const [predPath, truthPath] = positionals;
+  // Judge the size from the files before parsing, so the thread starts while this one parses.
+  const big = [predPath, truthPath].some((p) => { try { return statSync(p).size > PARALLEL_ALIGN_ATOMS * 30; } catch { return false; } });
+  const worker = big ? startAlignWorker(predPath, truthPath) : null;
+  try {
+    const pred = loadParticle(predPath, warn), truth = loadParticle(truthPath, warn);
+    const m = forwardMetrics(pred, truth, { radius, aligned: !worker });
+    let aligned = m.aligned && { rmsd: m.aligned.rmsd, max_displacement: m.aligned.max_displacement, matched_fraction: m.aligned.matched_fraction };
+    if (worker) {
+      const r = await worker.result.catch((e: unknown): AlignWorkerResult => ({ ok: false, error: e instanceof Error ? e.message : String(e) }));
+      if (r.ok) aligned = { rmsd: r.rmsd, max_displacement: r.max_displacement, matched_fraction: r.matched_fraction };
+      else {
+        warn(`warning: the worker thread failed (${r.error}); aligning in this thread`);
+        const a = forwardMetrics(pred, truth, { radius }).aligned!;
+        aligned = { rmsd: a.rmsd, max_displacement: a.max_displacement, matched_fraction: a.matched_fraction };
+      }
+    }
+    return toStrictJson({
+      n_pred: m.n_pred,
+      n_truth: m.n_truth,
+      rmsd: m.rmsd,
+      hausdorff: m.hausdorff,
+      hull_volume_pred: m.hull_volume_pred,
+      hull_volume_truth: m.hull_volume_truth,
+      delta_hull_volume: m.delta_hull_volume,
+      rdf_error: m.rdf_error,
+      volume_ratio: m.volume_ratio,
+      aligned,
+    });
+  } finally {
+    void worker?.thread.terminate();
+  }
+}
+
+function startAlignWorker(pred: string, truth: string): { thread: Worker; result: Promise<AlignWorkerResult> } | null {
+  try {
+    const data: AlignWorkerData = { pred, truth, tolerance: DEFAULT_MATCH_TOLERANCE };
+    const thread = startCliWorker('metrics-align-worker', data);
+    return { thread, result: workerResult<AlignWorkerResult>(thread) };
+  } catch {
+    return null; // no threads here: align in this thread
+  }
 }
