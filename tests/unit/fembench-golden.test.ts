@@ -6,10 +6,12 @@
  * Error cases must raise FemTaskError of the same Python class. Eigen modes: compared up to sign, and
  * only where the case notes say the selected eigenvalue is simple; otherwise only λ and a unit norm.
  * The one platform-dependent error case (§7.3) may instead return a λ below the next eigenvalue.
+ * Inputs/outputs are decoded with the contract's codec (codec.ts); the comparison itself is written here.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { decodeFemInputs, decodeFemValue, type FemTypeDescriptor } from '../../src/core/tasks/fembench/codec.ts';
 import { FEM_BENCH_TASKS } from '../../src/core/tasks/fembench/registry.ts';
 import { FemTaskError, type FemValue } from '../../src/core/tasks/fembench/types.ts';
 import { SHARED } from '../shared.ts';
@@ -22,7 +24,9 @@ const SCALE_ATOL = 1e-14;
 interface GoldenCase {
   source: string;
   inputs: Record<string, FemValue>;
+  input_types?: Record<string, FemTypeDescriptor>;
   output: FemValue;
+  output_types?: FemTypeDescriptor;
   error?: { type: string; message: string };
   notes?: {
     selected_eigenvalue_multiplicity?: number;
@@ -104,7 +108,9 @@ describe('FEM-Bench golden files', () => {
         it(`case ${index} (${c.source})`, () => {
           const tally = (counts[data.task_id] ??= { pass: 0, total: data.cases.length });
           expect(task, `task ${data.task_id} is registered`).toBeDefined();
-          const inputs = structuredClone(c.inputs);
+          // The contract's codec (types.ts): non-finite strings → numbers, Python lists marked as such.
+          const inputs = decodeFemInputs(c.inputs, c.input_types);
+          const expected = c.error ? null : decodeFemValue(c.output, c.output_types);
           if (c.error) {
             let thrown: unknown = null;
             let result: FemValue = null;
@@ -120,7 +126,7 @@ describe('FEM-Bench golden files', () => {
           } else {
             const got = task!.run(inputs);
             if (isEigenOutput(data.task_id)) checkEigen(c, got);
-            else expect(mismatch(c.output, got, tolerance(c.output))).toBeNull();
+            else expect(mismatch(expected, got, tolerance(expected))).toBeNull();
           }
           tally.pass++;
         });
