@@ -4,7 +4,8 @@
  * on a shared array (Atomics.wait) and collects the verdicts with receiveMessageOnPort.
  */
 import { availableParallelism } from 'node:os';
-import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker, receiveMessageOnPort } from 'node:worker_threads';
+import { startCliWorker } from '../threads.ts';
 import { type AtomworldCaseVerdict, type AtomworldJob, judgeAtomworldJob, summariseAtomworld } from '../../core/tasks/atomworld/batch.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
@@ -78,8 +79,6 @@ function progressLine(done: number, total: number): void {
 
 /** Runs the jobs in `workers` threads; null when the threads could not run (the caller falls back). */
 function runInWorkers(jobs: AtomworldJob[], workers: number, warn: (line: string) => void): AtomworldCaseVerdict[] | null {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(fromSource ? './atomworld-eval-worker.ts' : './atomworld-eval-worker.mjs', import.meta.url);
   const shared = new SharedArrayBuffer(4 * (1 + 2 * workers));
   const flags = new Int32Array(shared);
   const threads: Worker[] = [];
@@ -92,16 +91,7 @@ function runInWorkers(jobs: AtomworldJob[], workers: number, warn: (line: string
     for (let slot = 0; slot < workers; slot++) {
       const { port1, port2 } = new MessageChannel();
       const data: EvalWorkerData = { jobs: chunks[slot], shared, slot, workers, port: port2 };
-      const options = { workerData: data, transferList: [port2] };
-      let thread: Worker;
-      if (fromSource) {
-        // Running from the TypeScript sources (tsx): the thread registers tsx before loading its entry.
-        const tsxApi = import.meta.resolve('tsx/esm/api');
-        const boot = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`;
-        thread = new Worker(boot, { ...options, eval: true });
-      } else {
-        thread = new Worker(entry, options);
-      }
+      const thread = startCliWorker('atomworld-eval-worker', data, [port2]);
       thread.unref();
       threads.push(thread);
       ports.push(port1);
