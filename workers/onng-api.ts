@@ -1,9 +1,9 @@
 /** The O-NNG analysis worker's interface, shared by the worker and its client (types only). */
-import type { OnngAnalysis } from '../src/pages/onng/analysis.ts';
+import type { AnalysisOptions, OnngAnalysis } from '../src/pages/onng/analysis.ts';
 
 export type AnalysisResult = { ok: true; analysis: OnngAnalysis } | { ok: false; error: string };
 
 export interface OnngWorkerApi {
   /** Analyses a per_problem_outcomes.csv text; progress names each stage. */
-  analyse(text: string, fileName: string, onProgress?: (stage: string) => void): Promise<AnalysisResult>;
+  analyse(text: string, fileName: string, options: AnalysisOptions, onProgress?: (stage: string) => void): Promise<AnalysisResult>;
 }

@@ -4,9 +4,9 @@ import { analyseOutcomesText } from '../src/pages/onng/analysis.ts';
 import type { AnalysisResult, OnngWorkerApi } from './onng-api.ts';
 
 const api: OnngWorkerApi = {
-  async analyse(text, fileName, onProgress): Promise<AnalysisResult> {
+  async analyse(text, fileName, options, onProgress): Promise<AnalysisResult> {
     try {
-      return { ok: true, analysis: analyseOutcomesText(text, onProgress) };
+      return { ok: true, analysis: analyseOutcomesText(text, onProgress, options) };
     } catch (e) {
       return { ok: false, error: `${fileName}: ${e instanceof Error ? e.message : String(e)}` };
     }

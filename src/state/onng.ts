@@ -18,6 +18,8 @@ export interface OnngState {
   resultsFile: string | null;
   analysis: OnngAnalysis | null;
   heatModel: string | null;
+  /** Leave problem 1 out of every statistic (its answer is in every prompt, o-nng.md §4). */
+  excludeFirst: boolean;
   busy: string | null;
   progress: string | null;
   error: string | null;
@@ -30,6 +32,7 @@ export const useOnng = create<OnngState>(() => ({
   resultsFile: null,
   analysis: null,
   heatModel: null,
+  excludeFirst: false,
   busy: null,
   progress: null,
   error: null,
@@ -70,28 +73,42 @@ export async function openDatasetFolder(files: File[]): Promise<void> {
 export const closeDatasetFolder = () => useOnng.setState({ exact: null });
 
 let resultsGeneration = 0;
+/** The last good outcomes table, kept for re-analysis when an option changes. */
+let loaded: { name: string; text: string } | null = null;
 
 /** Analyses an outcomes CSV in the worker, with stage progress; a bad file leaves the last analysis in place. */
 export async function loadResults(file: File): Promise<void> {
-  const gen = ++resultsGeneration;
   if (file.size > 200_000_000) { useOnng.setState({ error: `${file.name} is ${(file.size / 1e6).toFixed(0)} MB; an outcomes table should be far smaller.` }); return; }
-  useOnng.setState({ busy: `analysing ${file.name}`, progress: null, error: null });
+  let text: string;
+  try { text = await file.text(); } catch (e) { useOnng.setState({ error: `Could not read ${file.name}: ${errorText(e)}` }); return; }
+  await analyse(file.name, text);
+}
+
+export async function setExcludeFirst(excludeFirst: boolean): Promise<void> {
+  useOnng.setState({ excludeFirst });
+  if (loaded) await analyse(loaded.name, loaded.text);
+}
+
+async function analyse(name: string, text: string): Promise<void> {
+  const gen = ++resultsGeneration;
+  useOnng.setState({ busy: `analysing ${name}`, progress: null, error: null });
   try {
-    const text = await file.text();
     let finished = false;
-    const result = await api().analyse(text, file.name, Comlink.proxy((stage: string) => {
+    const options = { excludeProblemIds: useOnng.getState().excludeFirst ? [1] : [] };
+    const result = await api().analyse(text, name, options, Comlink.proxy((stage: string) => {
       if (gen === resultsGeneration && !finished) useOnng.setState({ progress: stage });
     }));
     finished = true;
     if (gen !== resultsGeneration) return;
     if (!result.ok) { useOnng.setState({ busy: null, progress: null, error: result.error }); return; }
+    loaded = { name, text };
     const models = result.analysis.models.map((m) => m.model);
     const heatModel = useOnng.getState().heatModel;
     useOnng.setState({
-      analysis: result.analysis, resultsFile: file.name, busy: null, progress: null,
+      analysis: result.analysis, resultsFile: name, busy: null, progress: null,
       heatModel: heatModel && (models.includes(heatModel) || heatModel === '(all models)') ? heatModel : models[0] ?? null,
     });
   } catch (e) {
-    if (gen === resultsGeneration) useOnng.setState({ busy: null, progress: null, error: `Could not analyse ${file.name}: ${errorText(e)}` });
+    if (gen === resultsGeneration) useOnng.setState({ busy: null, progress: null, error: `Could not analyse ${name}: ${errorText(e)}` });
   }
 }

@@ -75,6 +75,16 @@ describe('O-NNG page', () => {
     expect(await text('onng-drafts')).toContain('gpt-4o');
   });
 
+  it('re-analyses without problem 1 on request, and back', async () => {
+    await page.locator('[data-testid=onng-exclude-first]').check();
+    await expect.poll(() => text('onng-results-summary'), { timeout: 30_000 }).toContain('10050 rows (problem 1 left out)');
+    expect(await page.locator('[data-testid=onng-heatmap] tbody tr').count()).toBe(67);
+    await page.locator('[data-testid=onng-exclude-first]').uncheck();
+    await expect.poll(() => text('onng-results-summary'), { timeout: 30_000 }).toContain('10200 rows,');
+    const t = summary['gpt-4o']._tests;
+    expect(await text('anova-acc-F-gpt-4o')).toBe(t.anova_acc_scipy.F.toPrecision(5));
+  });
+
   it('refuses a bad file with a sentence naming it, keeping the last analysis', async () => {
     await page.locator('[data-testid=onng-results-input]').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('hello,world\n1,2\n') });
     await page.locator('[data-testid=onng-error]').waitFor({ timeout: 30_000 });

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHARED } from '../shared.ts';
-import { analyseOutcomesText, ALL_MODELS, summaryCsv } from '../../src/pages/onng/analysis.ts';
+import { analyseOutcomesText, ALL_MODELS, holmAdjust, summaryCsv } from '../../src/pages/onng/analysis.ts';
 import {
   deobfuscatedSegments, exactSetsFromFolder, groupByWorld, nng4Identifiers, nng4Mapping, renameSegments, type FolderFile, type Nng4Level,
 } from '../../src/pages/onng/problems.ts';
@@ -124,5 +124,24 @@ describe('results analysis (golden outcomes)', () => {
     expect(() => analyseOutcomesText('')).toThrow(/empty/);
     expect(() => analyseOutcomesText('model,lam\nx,1\n')).toThrow(/line 1/);
     expect(() => analyseOutcomesText(csvText.split('\n').slice(0, 3).join('\n') + '\ngpt-4o,original,abc,1,3,add_comm,Addition,1,0,1,0,0,1,1,1\n')).toThrow(/line 4/);
+  });
+});
+
+describe('options', () => {
+  it('Holm adjustment matches a hand computation', () => {
+    // p = (0.01, 0.04, 0.03, 0.005), m = 4: sorted 0.005·4 = 0.02, 0.01·3 = 0.03, 0.03·2 = 0.06, 0.04·1 → max(0.06, 0.04) = 0.06
+    const adjusted = holmAdjust([0.01, 0.04, 0.03, 0.005]);
+    [0.03, 0.06, 0.06, 0.02].forEach((v, i) => expect(adjusted[i]).toBeCloseTo(v, 15));
+    expect(holmAdjust([0.6, 0.7])).toEqual([1, 1]);
+  });
+
+  it('leaving out problem 1 recomputes accuracy over 67 problems (direct count)', () => {
+    const analysis = analyseOutcomesText(csvText, undefined, { excludeProblemIds: [1] });
+    expect(analysis.rows).toBe(10200 - 150);
+    const lines = csvText.trim().split('\n').slice(1).map((l) => l.split(',')).filter((f) => f[0] === 'claude-sonnet-4.5' && f[2] === '0.0' && f[3] === '2' && f[4] !== '1');
+    const direct = lines.filter((f) => f[8] === '1').length / lines.length;
+    const level = analysis.models.find((m) => m.model === 'claude-sonnet-4.5')!.levels[0];
+    expect(level.accuracy_per_run[1]).toBeCloseTo(direct, 12);
+    expect(analysis.heat.problems.some((p) => p.id === 1)).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react';
 import levelsJson from '../../../datasets/onng/nng4_levels.json';
 import { precheckProof } from '../../core/tasks/onng/analytics.ts';
 import {
-  closeDatasetFolder, dismissError, loadResults, openDatasetFolder, selectProblem, setHeatModel, setLevel, useOnng,
+  closeDatasetFolder, dismissError, loadResults, openDatasetFolder, selectProblem, setExcludeFirst, setHeatModel, setLevel, useOnng,
 } from '../../state/onng.ts';
 import { ALL_MODELS, summaryCsv, summaryJson, type OnngAnalysis } from './analysis.ts';
 import { ErrorBarChart, type ErrorBarSeries } from './ErrorBarChart.tsx';
@@ -190,6 +190,8 @@ function Results() {
       </label>
       <p className="hint">The per-problem table (columns model, lam, run, problem_id, verified, correct, time_s; optional problem, module,
         contains_sorry, uses_simp, draft_chars). Verdicts come from Lean (structlab onng verify); the lab does not fake them.</p>
+      <label className="check"><input type="checkbox" data-testid="onng-exclude-first" checked={s.excludeFirst} onChange={(e) => void setExcludeFirst(e.target.checked)} />
+        {' '}leave out problem 1 (zero_add: its answer is in every prompt)</label>
       {s.analysis ? <Analysis analysis={s.analysis} file={s.resultsFile ?? ''} /> : <p className="hint" data-testid="onng-results-empty">No results loaded yet.</p>}
     </section>
   );
@@ -210,7 +212,7 @@ function Analysis({ analysis, file }: { analysis: OnngAnalysis; file: string }) 
   const base = file.replace(/\.[^.]+$/, '') || 'onng';
   return (
     <div data-testid="onng-analysis">
-      <p className="hint" data-testid="onng-results-summary">{file}: {analysis.rows} rows, {analysis.models.length} models, λ ∈ {'{'}{lambdas.join(', ')}{'}'}.
+      <p className="hint" data-testid="onng-results-summary">{file}: {analysis.rows} rows{analysis.excludedProblems.length > 0 && ` (problem ${analysis.excludedProblems.join(', ')} left out)`}, {analysis.models.length} models, λ ∈ {'{'}{lambdas.join(', ')}{'}'}.
         {analysis.models.some((m) => m.unverified_runs.length > 0) && ` Runs never verified (left out): ${analysis.models.flatMap((m) => m.unverified_runs.map((r) => `${m.model} λ ${r.lambda} run ${r.run}`)).join('; ')}.`}</p>
       <div className="onng-export">
         <button type="button" data-testid="onng-export-csv" onClick={() => download(`${base}-summary.csv`, summaryCsv(analysis), 'text/csv')}>Export summary CSV</button>
@@ -222,23 +224,25 @@ function Analysis({ analysis, file }: { analysis: OnngAnalysis; file: string }) 
       </div>
       <h3>One-way ANOVA across λ (groups = runs)</h3>
       <table className="onng-table" data-testid="onng-anova">
-        <thead><tr><th>model</th><th>accuracy F</th><th>p</th><th>df</th><th>time F</th><th>p</th><th>df</th></tr></thead>
+        <thead><tr><th>model</th><th>accuracy F</th><th>p</th><th>df</th><th>Holm p</th><th>time F</th><th>p</th><th>df</th><th>Holm p</th></tr></thead>
         <tbody>
-          {analysis.models.map((m) => (
+          {analysis.models.map((m, k) => (
             <tr key={m.model} data-model={m.model}>
               <td>{m.model}</td>
               <td data-testid={`anova-acc-F-${m.model}`}>{formatF(m.anova_accuracy.F)}</td>
               <td data-testid={`anova-acc-p-${m.model}`} className={m.anova_accuracy.p < 0.05 ? 'sig' : ''}>{formatP(m.anova_accuracy.p)}</td>
               <td>({m.anova_accuracy.df_between}, {m.anova_accuracy.df_within})</td>
+              <td>{formatP(analysis.holm.accuracy[k])}</td>
               <td data-testid={`anova-time-F-${m.model}`}>{formatF(m.anova_time.F)}</td>
               <td data-testid={`anova-time-p-${m.model}`} className={m.anova_time.p < 0.05 ? 'sig' : ''}>{formatP(m.anova_time.p)}</td>
               <td>({m.anova_time.df_between}, {m.anova_time.df_within})</td>
+              <td>{formatP(analysis.holm.time[k])}</td>
             </tr>
           ))}
         </tbody>
       </table>
       <p className="hint">scipy.stats.f_oneway semantics: a run that was never verified is left out, so a level may have 4 runs (upstream’s formula
-        keeps n = 5). p &lt; 0.05 in bold.</p>
+        keeps n = 5). p &lt; 0.05 in bold; Holm p adjusts each column for testing {analysis.models.length} models.</p>
       <h3>Linear trend on λ (least squares over runs)</h3>
       <table className="onng-table" data-testid="onng-trend">
         <thead><tr><th>model</th><th>accuracy slope (pp per unit λ)</th><th>p</th><th>time slope (s per unit λ)</th><th>p</th></tr></thead>

@@ -20,7 +20,11 @@ export interface DraftEffect { model: string; levels: DraftLevel[]; anova: Anova
 
 export interface OnngAnalysis {
   rows: number;
+  /** Problem ids left out of every statistic (e.g. problem 1, whose answer is in every prompt). */
+  excludedProblems: number[];
   models: ModelSummary[];
+  /** Holm-adjusted ANOVA p-values across the models, in the order of `models`. */
+  holm: { accuracy: number[]; time: number[] };
   heat: HeatMap;
   drafts: DraftEffect[];
 }
@@ -112,18 +116,38 @@ function draftEffects(rows: ExtraRow[], models: string[]): DraftEffect[] {
   });
 }
 
+/** Holm's step-down adjustment of a family of p-values (returned in the input order). */
+export function holmAdjust(ps: number[]): number[] {
+  const order = ps.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p);
+  const out = new Array<number>(ps.length);
+  let running = 0;
+  order.forEach(({ p, i }, rank) => {
+    running = Math.max(running, Math.min(1, (ps.length - rank) * p));
+    out[i] = Number.isFinite(p) ? running : NaN;
+  });
+  return out;
+}
+
+export interface AnalysisOptions { excludeProblemIds?: number[] }
+
 /** Analyses a per_problem_outcomes.csv text; `onProgress` hears each stage. Errors name the CSV line. */
-export function analyseOutcomesText(text: string, onProgress?: (stage: string) => void): OnngAnalysis {
+export function analyseOutcomesText(text: string, onProgress?: (stage: string) => void, options: AnalysisOptions = {}): OnngAnalysis {
   if (text.trim() === '') throw new Error('The file is empty.');
   onProgress?.('reading rows');
-  const rows = parseOutcomesCsv(text);
-  if (rows.length === 0) throw new Error('The file has a header but no outcome rows.');
+  const excluded = new Set(options.excludeProblemIds ?? []);
+  const allRows = parseOutcomesCsv(text);
+  if (allRows.length === 0) throw new Error('The file has a header but no outcome rows.');
+  const rows = allRows.filter((r) => !excluded.has(r.problemId));
   onProgress?.(`summarising ${rows.length} rows`);
   const models = analyzeOutcomes(rows);
   onProgress?.('heat map and draft lengths');
-  const extras = parseExtras(text);
+  const extras = parseExtras(text).filter((r) => !excluded.has(r.problemId));
   const names = models.map((m) => m.model);
-  return { rows: rows.length, models, heat: heatMap(extras, names), drafts: draftEffects(extras, names) };
+  return {
+    rows: rows.length, excludedProblems: [...excluded].sort((a, b) => a - b), models,
+    holm: { accuracy: holmAdjust(models.map((m) => m.anova_accuracy.p)), time: holmAdjust(models.map((m) => m.anova_time.p)) },
+    heat: heatMap(extras, names), drafts: draftEffects(extras, names),
+  };
 }
 
 const num = (x: number) => (Number.isFinite(x) ? String(x) : '');
@@ -134,11 +158,11 @@ export function summaryCsv(analysis: OnngAnalysis): string {
     'model', 'lambda', 'runs', 'accuracy_pct_mean', 'accuracy_pct_se', 'time_s_mean', 'time_s_se',
     'anova_accuracy_F', 'anova_accuracy_p', 'anova_time_F', 'anova_time_p', 'df_between', 'df_within',
     'trend_accuracy_pct_per_lambda', 'trend_accuracy_p', 'trend_time_s_per_lambda', 'trend_time_p',
-    'draft_chars_mean', 'draft_chars_se', 'precheck_sorry', 'precheck_simp',
+    'draft_chars_mean', 'draft_chars_se', 'precheck_sorry', 'precheck_simp', 'holm_accuracy_p', 'holm_time_p', 'excluded_problems',
   ];
   const quote = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
   const lines = [head.join(',')];
-  for (const m of analysis.models) {
+  analysis.models.forEach((m, k) => {
     const drafts = analysis.drafts.find((d) => d.model === m.model);
     for (const l of m.levels) {
       const d = drafts?.levels.find((x) => x.lambda === l.lambda);
@@ -148,13 +172,14 @@ export function summaryCsv(analysis: OnngAnalysis): string {
         String(m.anova_accuracy.df_between), String(m.anova_accuracy.df_within),
         num(100 * m.trend_accuracy.slope), num(m.trend_accuracy.p), num(m.trend_time.slope), num(m.trend_time.p),
         d ? num(d.mean) : '', d ? num(d.se) : '', String(m.prechecks.contains_sorry), String(m.prechecks.uses_simp),
+        num(analysis.holm.accuracy[k]), num(analysis.holm.time[k]), analysis.excludedProblems.join(' '),
       ].join(','));
     }
-  }
+  });
   return lines.join('\n') + '\n';
 }
 
 /** The whole summary (no heat map) as JSON. */
 export function summaryJson(analysis: OnngAnalysis): string {
-  return JSON.stringify({ rows: analysis.rows, models: analysis.models, draft_length: analysis.drafts }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2);
+  return JSON.stringify({ rows: analysis.rows, excluded_problems: analysis.excludedProblems, models: analysis.models, holm: analysis.holm, draft_length: analysis.drafts }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2);
 }
