@@ -6,13 +6,12 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED } from '../shared.ts';
+import { REPO_ROOT, SHARED } from '../shared.ts';
 import { analyseOutcomesText, ALL_MODELS, holmAdjust, summaryCsv } from '../../src/pages/onng/analysis.ts';
 import {
   deobfuscatedSegments, exactSetsFromFolder, groupByWorld, nng4Identifiers, nng4Mapping, renameSegments, type FolderFile, type Nng4Level,
 } from '../../src/pages/onng/problems.ts';
 import { makeSinglePassRenamer } from '../../src/core/tasks/onng/obfuscate.ts';
-import { REPO_ROOT } from '../shared.ts';
 
 const ONNG = join(SHARED, 'golden', 'onng');
 const levels: Nng4Level[] = JSON.parse(readFileSync(join(REPO_ROOT, 'datasets', 'onng', 'nng4_levels.json'), 'utf8'));
