@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Particle } from '../../src/core/analysis/alignment.ts';
 import { hausdorffWorstPair } from '../../src/core/analysis/hausdorff.ts';
 import { BatchFormatError, formatCsv, pairFilesByName, parseC2npBatch } from '../../src/core/tasks/c2np/batch.ts';
-import { compareParticles } from '../../src/core/tasks/c2np/compare.ts';
+import { compareParticles, CompareSizeError, MAX_COMPARE_ATOMS } from '../../src/core/tasks/c2np/compare.ts';
 import { SHARED } from '../shared.ts';
 import { mulberry32 } from '../random.ts';
 
@@ -96,6 +96,15 @@ describe('compareParticles on a particle with known damage', () => {
     }
     const same = compareParticles({ symbols: truth.symbols, coords: noisy }, truth);
     same.pairedDisplacement!.forEach((v, i) => expect(v).toBeCloseTo(expected[i], 12));
+  });
+});
+
+describe('compareParticles refuses what it cannot do', () => {
+  it('names a particle that is too large or empty', () => {
+    const huge: Particle = { symbols: new Array(1_000_000).fill('K'), coords: new Float64Array(3_000_000) };
+    expect(() => compareParticles(huge, truth)).toThrow(CompareSizeError);
+    expect(() => compareParticles(huge, truth)).toThrow(`The prediction has 1,000,000 atoms; the comparison takes at most ${MAX_COMPARE_ATOMS.toLocaleString('en')}.`);
+    expect(() => compareParticles(truth, { symbols: [], coords: new Float64Array(0) })).toThrow('The truth holds no atoms.');
   });
 });
 

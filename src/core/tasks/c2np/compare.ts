@@ -37,7 +37,15 @@ export interface CompareOptions {
 /** Largest particle the compare view accepts (the aligned assignment is the costly part). */
 export const MAX_COMPARE_ATOMS = 100_000;
 
+export class CompareSizeError extends Error {}
+
 export function compareParticles(pred: Particle, truth: Particle, options: CompareOptions = {}): ParticleComparison {
+  for (const [what, p] of [['prediction', pred], ['truth', truth]] as const) {
+    if (p.symbols.length > MAX_COMPARE_ATOMS) {
+      throw new CompareSizeError(`The ${what} has ${p.symbols.length.toLocaleString('en')} atoms; the comparison takes at most ${MAX_COMPARE_ATOMS.toLocaleString('en')}.`);
+    }
+    if (p.symbols.length === 0) throw new CompareSizeError(`The ${what} holds no atoms.`);
+  }
   const tolerance = options.matchTolerance ?? DEFAULT_MATCH_TOLERANCE;
   const np = pred.symbols.length, nt = truth.symbols.length;
   const alignment = alignParticles(pred, truth, tolerance);
