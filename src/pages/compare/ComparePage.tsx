@@ -37,10 +37,14 @@ function displacements(pair: PairView, mode: DisplacementMode): Float32Array | n
   return mode === 'paired' ? pair.pairedDisplacement : pair.alignedDisplacement;
 }
 
-/** The colour bar's top: the largest finite displacement, rounded up a little (never 0). */
-function scaleTop(d: Float32Array | null): number {
+/**
+ * The colour bar's top: the largest finite displacement, rounded up a little (never 0). Atoms marked extra are
+ * left out (a stray atom 20 Å away would wash every other colour out); they are clamped to the top colour.
+ */
+function scaleTop(d: Float32Array | null, skip: Uint32Array | null): number {
   let max = 0;
-  if (d) for (const v of d) if (Number.isFinite(v) && v > max) max = v;
+  const skipped = new Set(skip ?? []);
+  if (d) d.forEach((v, i) => { if (Number.isFinite(v) && v > max && !skipped.has(i)) max = v; });
   if (max <= 0) return 0.1;
   const step = 10 ** Math.floor(Math.log10(max)) / 2;
   return Math.ceil(max / step) * step;
@@ -66,16 +70,16 @@ export function ComparePage() {
   const predDisplay = useMemo(() => (pair && predPositions ? finiteDisplay(pair.elements, pair.pred.element, predPositions) : null), [pair, predPositions]);
   const truthDisplay = useMemo(() => (pair ? finiteDisplay(pair.elements, pair.truth.element, pair.truth.positions) : null), [pair]);
   const d = pair ? displacements(pair, s.mode) : null;
-  const top = scaleTop(d);
+  const top = scaleTop(d, pair && s.mode === 'aligned' ? pair.extra : null);
   const predColors = useMemo(() => (pair ? displacementColors(d, pair.pred.natoms, top) : null), [pair, d, top]);
 
   const markers = (which: 'truth' | 'pred' | 'both') => pair && predPositions && (
     <>
       {s.showMissing && which !== 'pred' && pair.missing.length > 0 && (
-        <Halos positions={pair.truth.positions} indices={pair.missing} color={MISSING_COLOR} radius={0.9} />
+        <Halos positions={pair.truth.positions} elements={pair.elements} element={pair.truth.element} indices={pair.missing} color={MISSING_COLOR} />
       )}
       {s.showMissing && which !== 'truth' && pair.extra.length > 0 && (
-        <Halos positions={predPositions} indices={pair.extra} color={EXTRA_COLOR} radius={0.9} />
+        <Halos positions={predPositions} elements={pair.elements} element={pair.pred.element} indices={pair.extra} color={EXTRA_COLOR} />
       )}
       {s.showHausdorff && s.mode === 'paired' && pair.hausdorffPair && (
         <Segment from={predPositions} a={pair.hausdorffPair.a} to={pair.truth.positions} b={pair.hausdorffPair.b} />
@@ -183,8 +187,8 @@ function Controls() {
       </div>
       <label>Displacement
         <select data-testid="cmp-mode" value={s.mode} onChange={(e) => setMode(e.target.value as DisplacementMode)}>
-          <option value="paired" disabled={!!s.pair && !s.pair.pairedDisplacement}>index-paired (benchmark)</option>
-          <option value="aligned">aligned (order- and motion-invariant)</option>
+          <option value="paired" disabled={!!s.pair && !s.pair.pairedDisplacement}>index-paired</option>
+          <option value="aligned">aligned</option>
         </select>
       </label>
       <label className="check"><input type="checkbox" checked={s.showTruth} onChange={(e) => useCompare.setState({ showTruth: e.target.checked })} /> truth (overlay)</label>
@@ -220,7 +224,7 @@ function MetricsPanel({ pair }: { pair: PairView }) {
         <dt>matched ≤ {pair.matchTolerance} Å</dt><dd data-testid="cmp-matched">{m.aligned ? `${(100 * m.aligned.matched_fraction).toFixed(1)} %` : '—'}</dd>
         <dt>missing / extra</dt><dd data-testid="cmp-missing-extra">{pair.missing.length} / {pair.extra.length}</dd>
       </dl>
-      <p className="hint">The benchmark pairs row i with row i in the files' own frame; the aligned figures forgive atom order and rigid motion.</p>
+      <p className="hint">Index-paired: row i against row i in the files' own frame, as the benchmark scores. Aligned: after the best per-species assignment and rigid motion (order- and motion-invariant).</p>
       {pair.warnings.length > 0 && <ul className="warnings" data-testid="cmp-warnings">{pair.warnings.map((w) => <li key={w}>{w}</li>)}</ul>}
     </>
   );
@@ -268,15 +272,21 @@ function Ghost({ pair }: { pair: PairView }) {
   return <primitive object={mesh} />;
 }
 
-function Halos({ positions, indices, color, radius }: { positions: Float32Array; indices: Uint32Array; color: Rgb; radius: number }) {
+/** Rings around marked atoms, a little larger than the atoms drawn there. */
+function Halos({ positions, elements, element, indices, color }: { positions: Float32Array; elements: string[]; element: Uint16Array; indices: Uint32Array; color: Rgb }) {
   const mesh = useDisposable(() => {
+    const atomRadius = atomRadii(finiteDisplay(elements, element, positions), VIEW_SETTINGS);
     const n = indices.length;
-    const centers = new Float32Array(3 * n), radii = new Float32Array(n).fill(radius), colors = new Float32Array(3 * n);
-    indices.forEach((i, k) => { centers.set(positions.subarray(3 * i, 3 * i + 3), 3 * k); colors.set(color, 3 * k); });
+    const centers = new Float32Array(3 * n), radii = new Float32Array(n), colors = new Float32Array(3 * n);
+    indices.forEach((i, k) => {
+      centers.set(positions.subarray(3 * i, 3 * i + 3), 3 * k);
+      radii[k] = 1.4 * atomRadius[i] + 0.25;
+      colors.set(color, 3 * k);
+    });
     const m = makeSphereMesh({ centers, radii, colors, count: n }, 0.45);
     m.renderOrder = 4;
     return m;
-  }, [positions, indices, color, radius]);
+  }, [positions, elements, element, indices, color]);
   return <primitive object={mesh} />;
 }
 
