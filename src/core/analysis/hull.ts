@@ -41,10 +41,70 @@ function centredHull(points: PointCloud): CentredHull {
   for (let i = 0; i < n; i++) centred[i] = [xyz[3 * i] - cx, xyz[3 * i + 1] - cy, xyz[3 * i + 2] - cz];
   if (n < 4) return { centred, faces: [] };
   try {
-    return { centred, faces: quickhull(centred) };
+    const keep = hullCandidates(centred);
+    if (!keep) return { centred, faces: quickhull(centred) };
+    const faces = quickhull(keep.map((i) => centred[i]));
+    return { centred, faces: faces.map((f) => f.map((k) => keep[k])) };
   } catch {
     return { centred, faces: [] };
   }
+}
+
+/** Directions for the pre-filter's extreme points: a Fibonacci sphere (even coverage, no lattice symmetry). */
+const PREFILTER_DIRECTIONS: [number, number, number][] = (() => {
+  const m = 64, golden = Math.PI * (3 - Math.sqrt(5));
+  return Array.from({ length: m }, (_, k) => {
+    const z = 1 - (2 * k + 1) / m, r = Math.sqrt(1 - z * z);
+    return [r * Math.cos(golden * k), r * Math.sin(golden * k), z] as [number, number, number];
+  });
+})();
+
+/**
+ * The points that can be hull vertices (Akl–Toussaint): a point strictly inside the hull of a few extreme points
+ * lies strictly inside the full hull, so dropping it changes nothing. For a particle this keeps a thin outer
+ * shell (~10 % of the atoms) and saves most of quickhull's work. Null when filtering would not pay or the
+ * extreme points are degenerate (then the full set is used).
+ */
+function hullCandidates(centred: [number, number, number][]): number[] | null {
+  const n = centred.length;
+  if (n < 200) return null;
+  const extreme = new Set<number>();
+  for (const [dx, dy, dz] of PREFILTER_DIRECTIONS) {
+    let best = -Infinity, at = 0;
+    for (let i = 0; i < n; i++) {
+      const p = centred[i], v = p[0] * dx + p[1] * dy + p[2] * dz;
+      if (v > best) { best = v; at = i; }
+    }
+    extreme.add(at);
+  }
+  const anchors = [...extreme];
+  if (anchors.length < 4) return null;
+  const faces = quickhull(anchors.map((i) => centred[i]));
+  // Outward face planes n·x = d; the centroid (origin) must be strictly inside all of them.
+  let scale = 0;
+  for (const i of anchors) scale = Math.max(scale, Math.hypot(centred[i][0], centred[i][1], centred[i][2]));
+  const margin = 1e-9 * scale;
+  const planes: number[] = [];
+  for (const f of faces) {
+    const a = centred[anchors[f[0]]], b = centred[anchors[f[1]]], c = centred[anchors[f[2]]];
+    const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    let nx = u[1] * w[2] - u[2] * w[1], ny = u[2] * w[0] - u[0] * w[2], nz = u[0] * w[1] - u[1] * w[0];
+    const len = Math.hypot(nx, ny, nz);
+    if (!(len > 0)) return null;
+    nx /= len; ny /= len; nz /= len;
+    let d = nx * a[0] + ny * a[1] + nz * a[2];
+    if (d < 0) { nx = -nx; ny = -ny; nz = -nz; d = -d; }
+    if (!(d > margin)) return null; // the centroid is not safely inside: degenerate, use everything
+    planes.push(nx, ny, nz, d - margin);
+  }
+  const keep: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const p = centred[i];
+    for (let k = 0; k < planes.length; k += 4) {
+      if (planes[k] * p[0] + planes[k + 1] * p[1] + planes[k + 2] * p[2] >= planes[k + 3]) { keep.push(i); break; }
+    }
+  }
+  return keep.length < 0.8 * n ? keep : null;
 }
 
 /** Triangles (3 point indices each) of the convex hull; empty when there are fewer than 4 points or it is flat. */
