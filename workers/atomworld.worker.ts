@@ -1,0 +1,194 @@
+/** The AtomWorld worker: judges model answers as the benchmark does, lints the cases and prepares drawings. */
+import * as Comlink from 'comlink';
+import { buildDisplay, type DisplayData } from '../src/core/analysis/display-scene.ts';
+import { parseStructureFile } from '../src/core/io/registry.ts';
+import { type MatcherOptions, matcherBestMapping, matcherFit, matcherRmsDist } from '../src/core/match/structure-matcher.ts';
+import { reducedFormula } from '../src/core/structure/composition.ts';
+import { packStructure } from '../src/core/structure/packed.ts';
+import type { Structure } from '../src/core/structure/structure.ts';
+import { initMoyo } from '../src/core/symmetry/moyo.ts';
+import { applyAtomworldActionWithTrace, readAtomworldCif } from '../src/core/tasks/atomworld/actions.ts';
+import { judgeAtomworldJob } from '../src/core/tasks/atomworld/batch.ts';
+import { ATOMWORLD_MATCHER, evaluateAtomworldAnswer } from '../src/core/tasks/atomworld/evaluate.ts';
+import { type LintIssue, lintAtomworldCase } from '../src/core/tasks/atomworld/lint.ts';
+import { buildDemoCases } from '../src/pages/atomworld/demo.ts';
+import { type AtomworldCase, type CaseRow, readAtomworldInputs } from '../src/pages/atomworld/inputs.ts';
+import { aseFrameOf, inAseFrame, overlayGeometry } from '../src/pages/atomworld/overlay.ts';
+import type { AtomworldWorkerApi, CompareView, LoadedBatch, MatcherTolerances, OverlayView } from './atomworld-api.ts';
+
+let cases: AtomworldCase[] = [];
+const rows = new Map<number, CaseRow>();
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** A large stol, so that a failed answer still shows which atoms are far from where. */
+const LOOSE_STOL = 5;
+
+function displayOf(s: Structure): DisplayData {
+  return buildDisplay(packStructure(inAseFrame(s)), { boundaryImages: false, bonds: true });
+}
+
+function batchInfo(source: string, warnings: string[]): LoadedBatch {
+  rows.clear();
+  return {
+    source, count: cases.length, ids: cases.map((c) => c.id), actions: cases.map((c) => c.action), warnings,
+    hasOfficial: cases.some((c) => c.official !== null),
+  };
+}
+
+function lintOf(c: AtomworldCase): LintIssue[] {
+  if (!c.params) return [];
+  try {
+    return lintAtomworldCase({ id: c.id, action: c.action, params: c.params, prompt: c.prompt, before_cif: c.beforeCif ?? undefined, after_cif: c.targetCif });
+  } catch (e) {
+    return [{ code: 'lint_failed', severity: 'contradiction', message: `the lint could not run: ${errorText(e)}` }];
+  }
+}
+
+function judge(index: number): CaseRow {
+  const c = cases[index];
+  const verdict = judgeAtomworldJob({ id: c.id, action: c.action, targetCif: c.targetCif, answer: c.answer });
+  const row: CaseRow = { ...verdict, index, lint: lintOf(c).map((l) => l.code), official: c.official };
+  rows.set(index, row);
+  return row;
+}
+
+/** Overlay of answer on target: the matcher's mapping, else the matcher at a loose stol, else nearest same-element pairs. */
+function overlayOf(target: Structure, answer: Structure, options: MatcherOptions, exact: { a: number; b: number }[] | null): OverlayView {
+  const n = target.sites.length;
+  const lengthScale = Math.cbrt(target.lattice!.volume / n);
+  const tolerance = (options.stol ?? 0.3) * lengthScale;
+  const base = { lengthScale, tolerance };
+  if (exact) return { ...overlayGeometry(target, answer, exact, tolerance), ...base, source: 'matcher', note: 'pairs: the matcher\'s mapping behind rms / max_dist, mean shift removed' };
+  if (n === answer.sites.length) {
+    try {
+      const loose = matcherBestMapping(target, answer, { ...options, stol: LOOSE_STOL });
+      if (loose) {
+        return {
+          ...overlayGeometry(target, answer, loose.pairs, tolerance), ...base, source: 'loose',
+          note: `no match within stol = ${options.stol}; pairs from the same matcher at stol = ${LOOSE_STOL} show where the answer is off`,
+        };
+      }
+    } catch { /* fall through to nearest pairs */ }
+  }
+  return {
+    ...overlayGeometry(target, answer, null, tolerance), ...base, source: 'nearest',
+    note: `no matcher mapping (the counts or compositions differ, or no lattice fits); atoms of the same element are paired by nearest distance up to ${tolerance.toFixed(2)} Å`,
+  };
+}
+
+const api: AtomworldWorkerApi = {
+  async load(casesFile, answersFile) {
+    try {
+      const read = readAtomworldInputs(casesFile, answersFile);
+      if (read.cases.length === 0) return { ok: false, error: `${casesFile.path} holds no cases.` };
+      cases = read.cases;
+      return { ok: true, value: batchInfo(answersFile ? `${casesFile.path} + ${answersFile.path}` : casesFile.path, read.warnings) };
+    } catch (e) {
+      return { ok: false, error: errorText(e) };
+    }
+  },
+
+  async loadDemo(cifText, fileName) {
+    try {
+      await initMoyo(); // the dataset reader expands symmetry with it
+      cases = buildDemoCases(cifText, fileName);
+      return {
+        ok: true,
+        value: batchInfo(`demo from ${fileName}`, [`Demo: ${cases.length} cases derived from ${fileName} (2×1×1 supercell) with the action engine; the answers are right, unchanged, with a wrong index, without tags or with a broken CIF.`]),
+      };
+    } catch (e) {
+      return { ok: false, error: errorText(e) };
+    }
+  },
+
+  async evaluate(start, count) {
+    try {
+      await initMoyo(); // CIFs with symmetry operations are expanded through it
+      const out: CaseRow[] = [];
+      for (let i = start; i < Math.min(cases.length, start + count); i++) out.push(judge(i));
+      return { ok: true, value: out };
+    } catch (e) {
+      return { ok: false, error: errorText(e) };
+    }
+  },
+
+  async caseView(index) {
+    const c = cases[index];
+    if (!c) return { ok: false, error: `There is no case ${index + 1} in the loaded batch.` };
+    try {
+      await initMoyo();
+      const row = rows.get(index) ?? judge(index);
+      const lint = lintOf(c);
+      let evaluation;
+      try {
+        evaluation = evaluateAtomworldAnswer(c.targetCif, c.answer ?? '');
+      } catch (e) {
+        return { ok: false, error: `Case ${c.id}: the target CIF cannot be read (${errorText(e)}).` };
+      }
+      const { target, answer } = evaluation;
+      let before: DisplayData | null = null, beforeError: string | null = null, trace = null, traceError: string | null = null;
+      if (c.beforeCif) {
+        try {
+          const b = readAtomworldCif(c.beforeCif);
+          before = displayOf(b);
+          if (c.params) {
+            try {
+              trace = applyAtomworldActionWithTrace(b, c.action, c.params).trace;
+            } catch (e) {
+              traceError = `The action cannot be drawn: ${errorText(e)}`;
+            }
+          } else traceError = 'The case has no parameters, so the action is not drawn.';
+        } catch (e) {
+          beforeError = `The BEFORE CIF cannot be read: ${errorText(e)}`;
+        }
+      } else beforeError = 'The case has no BEFORE structure (before_cif).';
+      const formatError = evaluation.wrongType === 'OutputFormatError' || evaluation.wrongType === 'CIFParsingError';
+      const answerError = c.answer === null ? 'No answer was given for this case.' : formatError ? `${evaluation.wrongType}: ${evaluation.reason}` : null;
+      return {
+        ok: true,
+        value: {
+          id: c.id, action: c.action, prompt: c.prompt, params: c.params, row, reason: evaluation.reason, lint,
+          before, beforeError, target: displayOf(target), answer: answer ? displayOf(answer) : null,
+          answerText: c.answer ?? '', answerError,
+          overlay: answer ? overlayOf(target, answer, ATOMWORLD_MATCHER, evaluation.mapping?.pairs ?? null) : null,
+          trace, traceError, targetCell: aseFrameOf(target).cell,
+        },
+      };
+    } catch (e) {
+      return { ok: false, error: `Case ${c.id}: ${errorText(e)}` };
+    }
+  },
+
+  async compare(fileA, fileB, tolerances: MatcherTolerances) {
+    try {
+      await initMoyo();
+      for (const [name, v, lo, hi] of [['ltol', tolerances.ltol, 0, 5], ['stol', tolerances.stol, 0, 5], ['angle_tol', tolerances.angleTol, 0, 90]] as const) {
+        if (!(Number.isFinite(v) && v > lo && v <= hi)) return { ok: false, error: `${name} must be a number above ${lo} and at most ${hi}; got ${v}.` };
+      }
+      const read = (f: typeof fileA): Structure => {
+        const parsed = parseStructureFile(f.text, f.path);
+        if (!parsed.ok) throw new Error(`Could not read ${f.path}${parsed.line ? ` (line ${parsed.line})` : ''}: ${parsed.error}`);
+        const s = parsed.structures[0];
+        if (!s.lattice) throw new Error(`${f.path} has no unit cell; the matcher compares periodic structures.`);
+        if (s.sites.length === 0) throw new Error(`${f.path} has no atoms.`);
+        return s;
+      };
+      const a = read(fileA), b = read(fileB);
+      const options: MatcherOptions = { ltol: tolerances.ltol, stol: tolerances.stol, angleTol: tolerances.angleTol, primitiveCell: tolerances.primitiveCell };
+      const fit = matcherFit(a, b, options);
+      const rms = fit ? matcherRmsDist(a, b, options) : null;
+      const exact = fit ? matcherBestMapping(a, b, options) : null;
+      const view: CompareView = {
+        nameA: fileA.path, nameB: fileB.path, natomsA: a.sites.length, natomsB: b.sites.length, formulaA: reducedFormula(a), formulaB: reducedFormula(b),
+        fit, rms: rms?.rms ?? null, maxDist: rms?.maxDist ?? null, tolerances,
+        a: displayOf(a), b: displayOf(b), overlay: overlayOf(a, b, options, exact?.pairs ?? null),
+      };
+      return { ok: true, value: view };
+    } catch (e) {
+      return { ok: false, error: errorText(e) };
+    }
+  },
+};
+
+Comlink.expose(api);
