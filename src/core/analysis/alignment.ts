@@ -269,30 +269,37 @@ function frame(a: Vec3, b: Vec3): [Vec3, Vec3, Vec3] {
  */
 function refineSeed(pred: Particle, grids: Map<string, { grid: PointGrid; indices: number[] }>, seed: RigidTransform, stages: number[][], scoreSample: number[], cap: number): { transform: RigidTransform; score: number } {
   let transform = seed;
-  const nearestPairs = (moved: Float64Array, subset: number[]) => {
-    const pairs: [number, number][] = [];
+  // Only the subset's atoms are moved (a seed is tried on a few hundred atoms, not the whole particle).
+  const nearestPairs = (subset: number[]) => {
+    const { rotation: R, translation: t } = transform;
+    const moved = new Float64Array(subset.length * 3);
     const target = new Float64Array(subset.length * 3);
+    const pairs: [number, number][] = [];
     let sum = 0;
     subset.forEach((i, k) => {
+      const x = pred.coords[3 * i], y = pred.coords[3 * i + 1], z = pred.coords[3 * i + 2];
+      const mx = R[0][0] * x + R[0][1] * y + R[0][2] * z + t[0];
+      const my = R[1][0] * x + R[1][1] * y + R[1][2] * z + t[1];
+      const mz = R[2][0] * x + R[2][1] * y + R[2][2] * z + t[2];
+      moved[3 * k] = mx; moved[3 * k + 1] = my; moved[3 * k + 2] = mz;
       const entry = grids.get(pred.symbols[i]);
       if (!entry) { sum += cap * cap; return; }
-      const d2 = entry.grid.nearestSquared(moved[3 * i], moved[3 * i + 1], moved[3 * i + 2]);
+      const d2 = entry.grid.nearestSquared(mx, my, mz);
       sum += Math.min(d2, cap * cap);
       if (d2 <= cap * cap) {
         const j = entry.grid.lastNearest;
         target[3 * k] = entry.grid.xyz[3 * j]; target[3 * k + 1] = entry.grid.xyz[3 * j + 1]; target[3 * k + 2] = entry.grid.xyz[3 * j + 2];
-        pairs.push([i, k]);
+        pairs.push([k, k]);
       }
     });
-    return { pairs, target, score: sum / Math.max(1, subset.length) };
+    return { pairs, moved, target, score: sum / Math.max(1, subset.length) };
   };
   for (const subset of stages) {
-    const moved = applyTransform(pred.coords, transform);
-    const { pairs, target } = nearestPairs(moved, subset);
+    const { pairs, moved, target } = nearestPairs(subset);
     if (pairs.length < 3) continue;
     transform = compose(superpose(moved, target, pairs), transform);
   }
-  return { transform, score: nearestPairs(applyTransform(pred.coords, transform), scoreSample).score };
+  return { transform, score: nearestPairs(scoreSample).score };
 }
 
 /** At most `limit` evenly spaced entries. */

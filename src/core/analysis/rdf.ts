@@ -52,9 +52,8 @@ export function pairDistanceHistogram(points: PointCloud, bins = C2NP_RDF_BINS, 
         for (let m = start[c]; m < start[c + 1]; m++) {
           const i = order[m];
           for (let q = same ? m + 1 : start[c2]; q < start[c2 + 1]; q++) {
-            const j = order[q];
-            // Index order i<j as pdist would use it (the sum of squares is symmetric anyway).
-            const a = 3 * Math.min(i, j), b = 3 * Math.max(i, j);
+            // (x_i − x_j)² = (x_j − x_i)² exactly, so the pair's order (pdist uses i < j) does not matter.
+            const a = 3 * i, b = 3 * order[q];
             const ex = xyz[a] - xyz[b], ey = xyz[a + 1] - xyz[b + 1], ez = xyz[a + 2] - xyz[b + 2];
             const d2 = ex * ex + ey * ey + ez * ez;
             if (d2 > r2) continue;
