@@ -86,24 +86,28 @@ export interface LatticeMapping {
  */
 function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; cart: Vec3[]; dist: number[] } {
   const tol = 1e-8;
-  const inv = inverse(matrix);
+  // Enumerate in the LLL basis (few candidates even for skewed cells), then order as pymatgen does.
+  const { matrix: reduced, mapping } = lllReduce(matrix);
+  const inv = inverse(reduced);
   const bound = [0, 1, 2].map((k) => Math.ceil(radius * Math.hypot(inv[0][k], inv[1][k], inv[2][k])) + 1);
-  const found: { f: Vec3; v: Vec3; d: number; cube: number; order: number }[] = [];
+  const found: { f: Vec3; v: Vec3; d: number; cube: number }[] = [];
   const cubeOf = (x: number) => Math.floor((x + radius + tol) / radius);
-  for (let i = -bound[0]; i <= bound[0]; i++) {
-    for (let j = -bound[1]; j <= bound[1]; j++) {
-      for (let k = -bound[2]; k <= bound[2]; k++) {
+  for (let p = -bound[0]; p <= bound[0]; p++) {
+    for (let q = -bound[1]; q <= bound[1]; q++) {
+      for (let r = -bound[2]; r <= bound[2]; r++) {
+        // Integer coordinates in the caller's basis; the vector is rebuilt from them as pymatgen does.
+        const [i, j, k] = [0, 1, 2].map((x) => p * mapping[0][x] + q * mapping[1][x] + r * mapping[2][x]);
         const v: Vec3 = [
           i * matrix[0][0] + j * matrix[1][0] + k * matrix[2][0],
           i * matrix[0][1] + j * matrix[1][1] + k * matrix[2][1],
           i * matrix[0][2] + j * matrix[1][2] + k * matrix[2][2],
         ];
         const d = norm(v);
-        if (d <= radius + tol) found.push({ f: [i, j, k], v, d, cube: cubeOf(v[0]) * 9 + cubeOf(v[1]) * 3 + cubeOf(v[2]), order: found.length });
+        if (d <= radius + tol) found.push({ f: [i, j, k], v, d, cube: cubeOf(v[0]) * 9 + cubeOf(v[1]) * 3 + cubeOf(v[2]) });
       }
     }
   }
-  found.sort((x, y) => x.cube - y.cube || x.order - y.order);
+  found.sort((x, y) => x.cube - y.cube || x.f[0] - y.f[0] || x.f[1] - y.f[1] || x.f[2] - y.f[2]);
   return { frac: found.map((p) => p.f), cart: found.map((p) => p.v), dist: found.map((p) => p.d) };
 }
 

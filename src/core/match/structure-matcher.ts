@@ -5,12 +5,12 @@
  * LLL-reduced average lattice, assignment on squared distances, mean-translation removal.
  * Distances are normalised by (V/N)^(1/3), exactly as pymatgen reports them.
  */
-import { munkres } from 'munkres';
 import { type Mat3, type Vec3, det, inverse } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type Structure, fracOf } from '../structure/structure.ts';
 import { findPrimitive } from '../symmetry/primitive.ts';
-import { lllReduce } from './lll.ts';
+import { minimumCostAssignment } from './assignment.ts';
+import { lllReduce, roundHalfEven } from './lll.ts';
 import { findAllMappings, niggliReducedLattice } from './niggli.ts';
 
 export interface MatcherOptions {
@@ -301,8 +301,7 @@ function strictMatch(struct1: MatchStructure, struct2: MatchStructure, fu: numbe
           vecs[v] = p0 + imageCart[bestK][0]; vecs[v + 1] = p1 + imageCart[bestK][1]; vecs[v + 2] = p2 + imageCart[bestK][2];
         }
       }
-      const mapping = new Int32Array(n2);
-      for (const [r, c] of munkres(d2)) mapping[r] = c;
+      const mapping = minimumCostAssignment(d2);
       // Remove the mean displacement (the best rigid translation), then normalise.
       const mean = [0, 0, 0];
       for (let i = 0; i < n2; i++) for (let k = 0; k < 3; k++) mean[k] += vecs[3 * (i * n1 + mapping[i]) + k];
@@ -320,7 +319,7 @@ function strictMatch(struct1: MatchStructure, struct2: MatchStructure, fu: numbe
       if (best === null || value < best.value) {
         const invAvg = avg.inverseMatrix;
         const tAdj = [0, 1, 2].map((k) => mean[0] * invAvg[0][k] + mean[1] * invAvg[1][k] + mean[2] * invAvg[2][k]);
-        const total = [0, 1, 2].map((k) => { const x = t[k] + tAdj[k]; return x - roundHalfEvenLocal(x); }) as Vec3;
+        const total = [0, 1, 2].map((k) => { const x = t[k] + tAdj[k]; return x - roundHalfEven(x); }) as Vec3;
         best = { value, dist, mapping, translation: total, scaleMatrix: cand.scale };
         if ((breakOnMatch || value < 1e-5) && value < o.stol) return best;
       }
@@ -328,11 +327,6 @@ function strictMatch(struct1: MatchStructure, struct2: MatchStructure, fu: numbe
   }
   return best && best.value < o.stol ? best : null;
 }
-
-const roundHalfEvenLocal = (x: number): number => {
-  const r = Math.round(x);
-  return Math.abs(x - Math.trunc(x)) === 0.5 && r % 2 !== 0 ? r - 1 : r;
-};
 
 interface Prepared { s1: MatchStructure; s2: MatchStructure; fu: number; s1Supercell: boolean }
 
@@ -344,7 +338,7 @@ function preprocess(a: Structure, b: Structure, o: Resolved): Prepared {
   let fu = 1, s1Supercell = true;
   if (o.attemptSupercell) {
     const ratio = s2.keys.length / s1.keys.length;
-    if (ratio < 2 / 3) { fu = roundHalfEvenLocal(1 / ratio); s1Supercell = false; } else { fu = roundHalfEvenLocal(ratio); }
+    if (ratio < 2 / 3) { fu = roundHalfEven(1 / ratio); s1Supercell = false; } else { fu = roundHalfEven(ratio); }
   }
   const mult = s1Supercell ? fu : 1 / fu;
   if (o.scale) {
