@@ -2,6 +2,7 @@
  * Exact nearest-neighbour distances and the symmetric Hausdorff distance through a uniform-grid cell list
  * (O(n) per query shell instead of O(n²); algorithms.md §3.2 measured it faster than k-d trees and scipy).
  */
+import { mulberry32 } from '../math/random.ts';
 import { flatCoordinates, type PointCloud } from './hull.ts';
 
 /** A uniform grid over a point set, stored CSR-style: cellStart[c]..cellStart[c+1] index into order. */
@@ -107,11 +108,27 @@ export function directedHausdorff(a: PointCloud, b: PointCloud | PointGrid): num
   const grid = b instanceof PointGrid ? b : new PointGrid(b);
   const xyz = flatCoordinates(a);
   let worst2 = 0;
-  for (let i = 0; i < xyz.length; i += 3) {
-    const d2 = grid.nearestSquared(xyz[i], xyz[i + 1], xyz[i + 2], Math.sqrt(worst2));
+  for (const i of shuffledOrder(xyz.length / 3)) {
+    const d2 = grid.nearestSquared(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2], Math.sqrt(worst2));
     if (d2 > worst2) worst2 = d2;
   }
   return xyz.length === 0 ? 0 : Math.sqrt(worst2);
+}
+
+/**
+ * 0..n−1 in a fixed pseudo-random order. Queries in file order raise the running maximum slowly (particles are
+ * written shell by shell), so most searches cannot stop early; a shuffled order finds a large distance soon, as
+ * scipy's directed_hausdorff does by shuffling. The result is the same maximum in any order.
+ */
+function shuffledOrder(n: number): Uint32Array {
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  const uniform = mulberry32(0x5eed);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(uniform() * (i + 1));
+    const t = order[i]; order[i] = order[j]; order[j] = t;
+  }
+  return order;
 }
 
 /** Symmetric Hausdorff distance max(h(A,B), h(B,A)) in the coordinates' unit; species and order ignored. */
@@ -135,9 +152,10 @@ export function hausdorffWorstPair(a: PointCloud, b: PointCloud): HausdorffPair 
   if (xa.length === 0 || xb.length === 0) return null;
   const worstFrom = (from: Float64Array, grid: PointGrid) => {
     let worst2 = -1, at = -1, nearest = -1;
-    for (let i = 0; i < from.length; i += 3) {
-      const d2 = grid.nearestSquared(from[i], from[i + 1], from[i + 2], Math.sqrt(Math.max(0, worst2)));
-      if (d2 > worst2) { worst2 = d2; at = i / 3; nearest = grid.lastNearest; }
+    for (const i of shuffledOrder(from.length / 3)) {
+      const d2 = grid.nearestSquared(from[3 * i], from[3 * i + 1], from[3 * i + 2], Math.sqrt(Math.max(0, worst2)));
+      // Ties keep the lowest index, whatever the visiting order.
+      if (d2 > worst2 || (d2 === worst2 && i < at)) { worst2 = d2; at = i; nearest = grid.lastNearest; }
     }
     return { at, nearest, distance: Math.sqrt(worst2) };
   };
