@@ -6,6 +6,7 @@ import { StructurePage, loadDefaultDataset } from '../pages/structure/StructureP
 import { NanoparticlePage } from '../pages/nanoparticle/NanoparticlePage.tsx';
 import { ComparePage } from '../pages/compare/ComparePage.tsx';
 import { OnngPage } from '../pages/onng/OnngPage.tsx';
+import { AtomworldPage } from '../pages/atomworld/AtomworldPage.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 
 let started = false;
@@ -31,6 +32,7 @@ const PAGES = [
   { id: 'nanoparticle', title: 'Nanoparticle', Page: NanoparticlePage },
   { id: 'compare', title: 'Compare (C2NP)', Page: ComparePage },
   { id: 'onng', title: 'O-NNG', Page: OnngPage },
+  { id: 'atomworld', title: 'AtomWorld', Page: AtomworldPage },
 ] as const;
 type PageId = (typeof PAGES)[number]['id'];
 

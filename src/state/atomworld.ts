@@ -1,0 +1,236 @@
+/**
+ * The AtomWorld page's store: the loaded batch, its verdicts (filled in chunks by the worker), the case
+ * on screen and the two-structure compare. All judging runs in workers/atomworld.worker.ts; cancelling
+ * terminates that worker (the loaded files are kept here and re-sent to a fresh one when needed).
+ */
+import * as Comlink from 'comlink';
+import { create } from 'zustand';
+import { type AtomworldActionSummary, summariseAtomworld } from '../core/tasks/atomworld/batch.ts';
+import type { CaseSortKey } from '../pages/atomworld/inputs.ts';
+import type { AtomworldWorkerApi, CaseRow, CaseView, CompareView, InputFile, LoadedBatch, MatcherTolerances, Result } from '../../workers/atomworld-api.ts';
+
+export type AtomworldMode = 'cases' | 'compare';
+
+export interface AtomworldState {
+  mode: AtomworldMode;
+  casesFile: InputFile | null;
+  answersFile: InputFile | null;
+  batch: LoadedBatch | null;
+  rows: (CaseRow | undefined)[];
+  summary: Record<string, AtomworldActionSummary> | null;
+  done: number;
+  selected: number | null;
+  view: CaseView | null;
+  sort: { key: CaseSortKey; descending: boolean };
+  compareA: InputFile | null;
+  compareB: InputFile | null;
+  tolerances: MatcherTolerances;
+  compare: CompareView | null;
+  busy: string | null;
+  progress: { done: number; total: number } | null;
+  error: string | null;
+  fitToken: number;
+}
+
+/** pymatgen's StructureMatcher defaults. */
+export const DEFAULT_TOLERANCES: MatcherTolerances = { ltol: 0.2, stol: 0.3, angleTol: 5, primitiveCell: true };
+
+export const useAtomworld = create<AtomworldState>(() => ({
+  mode: 'cases',
+  casesFile: null,
+  answersFile: null,
+  batch: null,
+  rows: [],
+  summary: null,
+  done: 0,
+  selected: null,
+  view: null,
+  sort: { key: 'index', descending: false },
+  compareA: null,
+  compareB: null,
+  tolerances: DEFAULT_TOLERANCES,
+  compare: null,
+  busy: null,
+  progress: null,
+  error: null,
+  fitToken: 0,
+}));
+
+/** Cases judged per worker message: small enough for a live progress bar, large enough to keep the worker busy. */
+export const CASES_PER_MESSAGE = 4;
+export const MAX_INPUT_BYTES = 200_000_000;
+
+type Source = { kind: 'files'; cases: InputFile; answers: InputFile | null } | { kind: 'demo'; text: string; name: string };
+
+let worker: Worker | null = null;
+let remote: Comlink.Remote<AtomworldWorkerApi> | null = null;
+/** What the current worker holds; a fresh worker (after cancel) is loaded with it again before use. */
+let source: Source | null = null;
+let workerHasSource = false;
+
+function api(): Comlink.Remote<AtomworldWorkerApi> {
+  if (!remote) {
+    // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
+    worker = new Worker(new URL('../../workers/atomworld.worker.ts', import.meta.url), { type: 'module', name: 'structlab-atomworld' });
+    remote = Comlink.wrap<AtomworldWorkerApi>(worker);
+    workerHasSource = false;
+  }
+  return remote;
+}
+
+const sendSource = (w: Comlink.Remote<AtomworldWorkerApi>, s: Source): Promise<Result<LoadedBatch>> =>
+  s.kind === 'files' ? w.load(s.cases, s.answers) : w.loadDemo(s.text, s.name);
+
+/** The worker with the current batch loaded in it. */
+async function loadedApi(): Promise<Comlink.Remote<AtomworldWorkerApi>> {
+  const w = api();
+  if (!workerHasSource && source) {
+    const r = await sendSource(w, source);
+    if (!r.ok) throw new Error(r.error);
+    workerHasSource = true;
+  }
+  return w;
+}
+
+/** Bumped by every batch load and by cancel; answers to older requests are dropped. */
+let generation = 0;
+/** Bumped by every case selection, so a slow case view never replaces a later one. */
+let viewGeneration = 0;
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export async function readInputFile(file: File): Promise<InputFile> {
+  if (file.size > MAX_INPUT_BYTES) throw new Error(`${file.name} is ${(file.size / 1e6).toFixed(0)} MB; the AtomWorld page reads files up to ${MAX_INPUT_BYTES / 1e6} MB.`);
+  return { path: file.name, text: await file.text() };
+}
+
+async function loadSource(next: Source, label: string): Promise<void> {
+  const gen = ++generation;
+  useAtomworld.setState({ busy: label, progress: null, error: null });
+  try {
+    const w = api();
+    const r = await sendSource(w, next);
+    if (gen !== generation) return;
+    if (!r.ok) { useAtomworld.setState({ busy: null, error: r.error }); return; }
+    source = next;
+    workerHasSource = true;
+    useAtomworld.setState({ batch: r.value, rows: new Array(r.value.count), summary: null, done: 0, selected: null, view: null, busy: null, mode: 'cases' });
+    await evaluateAll(gen);
+  } catch (e) {
+    if (gen === generation) useAtomworld.setState({ busy: null, error: errorText(e) });
+  }
+}
+
+/** Judges the whole batch, CASES_PER_MESSAGE cases per worker call, updating the table as rows arrive. */
+async function evaluateAll(gen: number): Promise<void> {
+  const total = useAtomworld.getState().batch?.count ?? 0;
+  useAtomworld.setState({ busy: 'judging the answers', progress: { done: 0, total } });
+  for (let start = 0; start < total; start += CASES_PER_MESSAGE) {
+    const w = await loadedApi();
+    const r = await w.evaluate(start, CASES_PER_MESSAGE);
+    if (gen !== generation) return;
+    if (!r.ok) { useAtomworld.setState({ busy: null, progress: null, error: r.error }); return; }
+    useAtomworld.setState((s) => {
+      const rows = [...s.rows];
+      for (const row of r.value) rows[row.index] = row;
+      const done = s.done + r.value.length;
+      return { rows, done, progress: { done, total } };
+    });
+  }
+  const rows = useAtomworld.getState().rows.filter((r): r is CaseRow => !!r);
+  useAtomworld.setState({ summary: summariseAtomworld(rows), busy: null, progress: null });
+  if (useAtomworld.getState().selected === null && rows.length) void selectCase(0);
+}
+
+/** A cases file (or combined records); an answers file chosen before it is used with it. */
+export async function loadCasesFile(file: File): Promise<void> {
+  try {
+    const cases = await readInputFile(file);
+    const { answersFile: answers } = useAtomworld.getState();
+    useAtomworld.setState({ casesFile: cases });
+    await loadSource({ kind: 'files', cases, answers }, `reading ${cases.path}`);
+  } catch (e) {
+    useAtomworld.setState({ error: errorText(e) });
+  }
+}
+
+/** A new answers file for the loaded cases file. */
+export async function setAnswersFile(file: File | null): Promise<void> {
+  const { casesFile } = useAtomworld.getState();
+  try {
+    const answers = file ? await readInputFile(file) : null;
+    useAtomworld.setState({ answersFile: answers });
+    if (casesFile) await loadSource({ kind: 'files', cases: casesFile, answers }, `reading ${casesFile.path}`);
+  } catch (e) {
+    useAtomworld.setState({ error: errorText(e) });
+  }
+}
+
+export async function loadDemo(text: string, name: string): Promise<void> {
+  useAtomworld.setState({ casesFile: null, answersFile: null });
+  await loadSource({ kind: 'demo', text, name }, `building the demo from ${name}`);
+}
+
+export async function selectCase(index: number): Promise<void> {
+  const gen = ++viewGeneration;
+  useAtomworld.setState({ selected: index });
+  try {
+    const w = await loadedApi();
+    const r = await w.caseView(index);
+    if (gen !== viewGeneration) return;
+    if (!r.ok) { useAtomworld.setState({ error: r.error, view: null }); return; }
+    useAtomworld.setState((s) => ({ view: r.value, fitToken: s.fitToken + 1 }));
+  } catch (e) {
+    if (gen === viewGeneration) useAtomworld.setState({ error: errorText(e) });
+  }
+}
+
+export async function setCompareFile(role: 'a' | 'b', file: File): Promise<void> {
+  try {
+    const input = await readInputFile(file);
+    useAtomworld.setState(role === 'a' ? { compareA: input, mode: 'compare' } : { compareB: input, mode: 'compare' });
+    await runCompare();
+  } catch (e) {
+    useAtomworld.setState({ error: errorText(e) });
+  }
+}
+
+export async function setTolerances(t: Partial<MatcherTolerances>): Promise<void> {
+  useAtomworld.setState((s) => ({ tolerances: { ...s.tolerances, ...t } }));
+  await runCompare();
+}
+
+export async function runCompare(): Promise<void> {
+  const { compareA, compareB, tolerances } = useAtomworld.getState();
+  if (!compareA || !compareB) return;
+  const gen = ++viewGeneration;
+  useAtomworld.setState({ busy: `matching ${compareA.path} with ${compareB.path}`, error: null });
+  try {
+    const r = await api().compare(compareA, compareB, tolerances);
+    if (gen !== viewGeneration) return;
+    if (!r.ok) { useAtomworld.setState({ busy: null, error: r.error, compare: null }); return; }
+    useAtomworld.setState((s) => ({ busy: null, compare: r.value, fitToken: s.fitToken + 1 }));
+  } catch (e) {
+    if (gen === viewGeneration) useAtomworld.setState({ busy: null, error: errorText(e) });
+  }
+}
+
+/** Stops whatever runs: the worker is terminated (the only way to stop a synchronous computation). */
+export function cancel(): void {
+  generation++;
+  viewGeneration++;
+  worker?.terminate();
+  worker = null;
+  remote = null;
+  workerHasSource = false;
+  const { done, batch } = useAtomworld.getState();
+  const partial = batch && done < batch.count;
+  useAtomworld.setState((s) => ({
+    busy: null, progress: null,
+    summary: partial ? summariseAtomworld(s.rows.filter((r): r is CaseRow => !!r)) : s.summary,
+    error: partial ? `Cancelled after ${done} of ${batch!.count} cases; the table and summary cover those.` : 'Cancelled.',
+  }));
+}
+
+export const setMode = (mode: AtomworldMode) => useAtomworld.setState((s) => ({ mode, fitToken: s.fitToken + 1 }));
+export const setSort = (key: CaseSortKey) =>
+  useAtomworld.setState((s) => ({ sort: { key, descending: s.sort.key === key ? !s.sort.descending : false } }));
