@@ -1,0 +1,66 @@
+/** `structlab match` and `structlab atomworld evaluate` as a user runs them: JSON on stdout, exit 2 on bad input. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, SHARED } from '../shared.ts';
+
+function structlab(args: string[]) {
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'structlab.mjs'), ...args], { encoding: 'utf8', timeout: 60_000, cwd: REPO_ROOT });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const records = readFileSync(join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const tmp = mkdtempSync(join(tmpdir(), 'structlab-match-'));
+const rotate = records[0];
+const targetPath = join(tmp, 'target.cif');
+const answerPath = join(tmp, 'answer.txt');
+writeFileSync(targetPath, rotate.after_cif);
+writeFileSync(answerPath, `Sure.\n<cif>\n${rotate.model_generated_cif}\n</cif>\n`);
+
+describe('structlab match / atomworld evaluate', () => {
+  it('atomworld evaluate prints the official verdict and metrics of a real record', () => {
+    const r = structlab(['atomworld', 'evaluate', '--target', targetPath, '--candidate', answerPath]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.correct).toBe(rotate.evaluator.correct);
+    expect(out.wrong_type).toBe(rotate.evaluator.wrong_type);
+    expect(Math.abs(out.rmsd - rotate.evaluator.rmsd)).toBeLessThan(1e-6);
+    expect(Math.abs(out.max_dist - rotate.evaluator.max_dist)).toBeLessThan(1e-6);
+    const noTags = join(tmp, 'plain.txt');
+    writeFileSync(noTags, 'no answer');
+    expect(JSON.parse(structlab(['atomworld', 'evaluate', '--target', targetPath, '--candidate', noTags]).stdout))
+      .toEqual({ correct: false, wrong_type: 'OutputFormatError', rmsd: null, max_dist: null });
+  });
+
+  it('match follows AtomWorld settings when given them, and defaults otherwise', () => {
+    const modelPath = join(tmp, 'model.cif');
+    writeFileSync(modelPath, rotate.model_generated_cif);
+    const r = structlab(['match', targetPath, modelPath, '--primitive-cell', 'false', '--stol', '0.5']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.match).toBe(true);
+    expect(Math.abs(out.rms - rotate.evaluator.rmsd)).toBeLessThan(1e-6);
+    const self = JSON.parse(structlab(['match', targetPath, targetPath]).stdout);
+    expect(self.match).toBe(true);
+    expect(self.rms).toBeLessThan(1e-8);
+  });
+
+  it('exits 2 with one sentence on bad input', () => {
+    for (const args of [
+      ['match', targetPath],
+      ['match', targetPath, join(tmp, 'missing.cif')],
+      ['match', targetPath, targetPath, '--primitive-cell', 'maybe'],
+      ['match', targetPath, targetPath, '--stol', 'abc'],
+      ['atomworld', 'evaluate', '--target', targetPath],
+      ['atomworld', 'evaluate', '--target', answerPath, '--candidate', answerPath],
+    ]) {
+      const r = structlab(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error: /);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
