@@ -1,0 +1,160 @@
+/**
+ * The AtomWorld page end to end (built app, headless Chromium on SwiftShader). Expected verdicts are the
+ * benchmark's own (the `evaluator` field of golden real_samples_icml_fullprec.jsonl); the demo's verdicts
+ * follow from how its answers were made (see src/pages/atomworld/demo.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHARED } from '../shared.ts';
+import { launchChromium, startPreview, type Preview } from './harness.ts';
+
+const GOLDEN = join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl');
+const goldenText = readFileSync(GOLDEN, 'utf8');
+interface GoldenRow { id: string; action: string; after_cif: string; model_generated_cif: string; evaluator: { correct: boolean; wrong_type: string | null; rmsd: number | null } }
+const golden: GoldenRow[] = goldenText.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const verdictOf = (e: GoldenRow['evaluator']) => (e.correct ? 'correct' : e.wrong_type);
+/** ASE-written targets end every atom line with the occupancy 1.0000. */
+const atomCount = (cif: string) => cif.split('\n').filter((l) => /\s1\.0000\s*$/.test(l)).length;
+const file = (name: string, text: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+
+let preview: Preview;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+const idle = () => page.waitForFunction(() => !document.querySelector('[data-testid=aw-progress]'), undefined, { timeout: 60_000 });
+const text = (id: string) => page.locator(`[data-testid=${id}]`).innerText();
+type Viewers = Record<string, { frames: number; natoms: number; camera: { position: number[]; target: number[] } | null }>;
+const viewers = () => page.evaluate(() => window.__structlab!.viewers()) as Promise<Viewers>;
+const rowAttrs = () => page.locator('[data-testid=aw-row]').evaluateAll((rows) => rows.map((r) => ({
+  id: r.getAttribute('data-id'), verdict: r.getAttribute('data-verdict'), official: r.getAttribute('data-official'),
+})));
+/** Waits until the named viewers have drawn a frame for a case whose id is shown. */
+async function waitViewers(names: string[], caseId?: string): Promise<void> {
+  if (caseId) await page.waitForFunction((id) => document.querySelector('[data-testid=aw-case-id]')?.textContent === id, caseId, { timeout: 30_000 });
+  await page.waitForFunction((ns) => {
+    const v = window.__structlab!.viewers();
+    return ns.every((n) => v[n]?.frames > 0 && v[n]?.natoms > 0);
+  }, names, { timeout: 30_000 });
+}
+
+beforeAll(async () => {
+  preview = await startPreview();
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+  page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(`${preview.url}?fresh#/atomworld`);
+  await page.locator('[data-testid=atomworld-page]').waitFor();
+  await page.locator('[data-testid=aw-actions]').waitFor({ timeout: 60_000 });
+  await idle();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await preview?.stop();
+});
+
+describe('AtomWorld page', () => {
+  it('opens on the demo: 8 cases judged as their answers were made; the first case drawn in four viewers', async () => {
+    const rows = await rowAttrs();
+    expect(rows).toHaveLength(8);
+    const byAction = Object.fromEntries(rows.map((r) => [r.id!.replace(/^demo-\d+-/, ''), r.verdict]));
+    expect(byAction).toMatchObject({
+      move: 'correct', insert_between: 'correct', super_cell: 'correct', swap: 'OutputFormatError', change: 'CIFParsingError',
+      remove: 'AtomCountMismatch', delete_below: 'AtomCountMismatch', rotate_around: 'StructureMismatch',
+    });
+    await waitViewers(['aw-before', 'aw-target', 'aw-answer', 'aw-overlay'], rows[0].id!);
+    const v = await viewers();
+    expect(v['aw-before'].natoms).toBe(10); // 2×1×1 SrTiO3
+    expect(await page.locator('[data-testid=aw-action-key]').innerText()).toMatch(/moved atom/);
+  });
+
+  it('a non-CIF answer shows its raw text and the format error', async () => {
+    await page.locator('[data-testid=aw-row][data-id$="-swap"]').click();
+    await page.locator('[data-testid=aw-answer-raw]').waitFor({ timeout: 30_000 });
+    expect(await text('aw-answer-raw')).toMatch(/I swapped the two atoms/);
+    expect(await text('aw-answer-error')).toMatch(/OutputFormatError: the answer has no <cif>/);
+  });
+
+  it('loads the golden ICML records through the file input: all six verdicts equal the official ones', async () => {
+    await page.locator('[data-testid=aw-cases-input]').setInputFiles(file('real_samples_icml_fullprec.jsonl', goldenText));
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=aw-row]').length === 6, undefined, { timeout: 60_000 });
+    await idle();
+    const rows = await rowAttrs();
+    expect(rows.map((r) => r.id)).toEqual(golden.map((g) => g.id));
+    for (const [k, g] of golden.entries()) {
+      expect(rows[k].verdict).toBe(verdictOf(g.evaluator));
+      expect(rows[k].official).toBe(verdictOf(g.evaluator));
+    }
+    // Per action: rotate_around 2/2, insert_between 0/2 (both StructureMismatch), swap 2/2.
+    const rates = await page.locator('[data-testid=aw-action-row]').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-action'), tr.querySelector('[data-testid=aw-success-rate]')!.textContent]));
+    expect(rates).toEqual([['rotate_around', '100.0 %'], ['insert_between', '0.0 %'], ['swap', '100.0 %']]);
+  });
+
+  it('a clicked case shows before, target and answer with linked cameras, and the overlay', async () => {
+    const g = golden[0];
+    await page.locator(`[data-testid=aw-row][data-id="${g.id}"]`).click();
+    await waitViewers(['aw-before', 'aw-target', 'aw-answer', 'aw-overlay'], g.id);
+    const v = await viewers();
+    expect(v['aw-target'].natoms).toBe(atomCount(g.after_cif));
+    expect(v['aw-overlay'].natoms).toBe(atomCount(g.after_cif));
+    expect(await text('aw-overlay-counts')).toMatch(new RegExp(`^${atomCount(g.after_cif)} pairs`));
+    expect(await text('aw-case-verdict')).toBe('correct');
+    expect(await text('aw-prompt')).toMatch(/^Rotate all surrounding atoms/);
+    expect(await text('aw-action-key')).toMatch(/rotated neighbour/);
+    await page.evaluate(() => window.__structlab!.viewer('aw-target')!.orbit(50));
+    const w = await viewers();
+    for (const name of ['aw-before', 'aw-answer', 'aw-overlay']) {
+      for (let k = 0; k < 3; k++) expect(w[name].camera!.position[k]).toBeCloseTo(w['aw-target'].camera!.position[k], 6);
+    }
+    // A failed answer still gets an overlay (pairs from the matcher at a loose stol).
+    const failed = golden.find((x) => !x.evaluator.correct)!;
+    await page.locator(`[data-testid=aw-row][data-id="${failed.id}"]`).click();
+    await waitViewers(['aw-overlay'], failed.id);
+    expect(await text('aw-case-verdict')).toBe('StructureMismatch');
+    expect(await text('aw-overlay-legend')).toMatch(/pairs/);
+  });
+
+  it('exports the per-case CSV', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=aw-export-cases]').click()]);
+    const csv = readFileSync(await download.path(), 'utf8').trim().split(/\r\n/);
+    expect(csv[0]).toBe('id,action,correct,wrong_type,rmsd,max_dist,lint,official_correct,official_wrong_type');
+    expect(csv).toHaveLength(7);
+    for (const line of csv.slice(1)) {
+      const cells = line.split(',');
+      const g = golden.find((x) => x.id === cells[0])!;
+      expect(cells[2]).toBe(String(g.evaluator.correct));
+      if (g.evaluator.rmsd !== null) expect(Math.abs(Number(cells[4]) - g.evaluator.rmsd)).toBeLessThan(1e-6);
+    }
+  });
+
+  it('compares two structures with editable tolerances (AtomWorld\'s stol 0.5, primitive off: the official rms 0.3092)', async () => {
+    const g = golden[0];
+    await page.locator('[data-testid=aw-compare-a]').setInputFiles(file('target.cif', g.after_cif));
+    await page.locator('[data-testid=aw-compare-b]').setInputFiles(file('answer.cif', g.model_generated_cif));
+    await page.locator('[data-testid=aw-compare-verdict]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid=aw-tol-primitive]').uncheck();
+    await page.locator('[data-testid=aw-tol-stol]').fill('0.5');
+    await page.locator('[data-testid=aw-tol-stol]').press('Enter');
+    await page.waitForFunction(() => /stol 0\.5 .*primitive_cell off/.test(document.querySelector('[data-testid=aw-compare-tolerances]')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    await idle();
+    expect(await text('aw-compare-verdict')).toBe('match');
+    expect(Number(await text('aw-compare-rms'))).toBeCloseTo(g.evaluator.rmsd!, 3);
+    await waitViewers(['aw-a', 'aw-b', 'aw-match']);
+  });
+
+  it('a bad file gives a clear error naming the file and line', async () => {
+    await page.locator('[data-testid=aw-mode-cases]').click();
+    await page.locator('[data-testid=aw-cases-input]').setInputFiles(file('bad.jsonl', '{"id": "x", "action": "move", "after_cif": "data_x"}\nnot json\n'));
+    await page.locator('[data-testid=aw-error]').waitFor({ timeout: 30_000 });
+    expect(await text('aw-error')).toMatch(/bad\.jsonl line 2: not valid JSON/);
+    await page.locator('[data-testid=aw-error] button').click();
+    await page.locator('[data-testid=aw-compare-a]').setInputFiles(file('particle.xyz', '2\nfinite\nH 0 0 0\nH 0 0 0.74\n'));
+    await page.locator('[data-testid=aw-error]').waitFor({ timeout: 30_000 });
+    expect(await text('aw-error')).toMatch(/particle\.xyz has no unit cell/);
+    expect(pageErrors).toEqual([]);
+  });
+});
