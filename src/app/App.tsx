@@ -7,6 +7,7 @@ import { NanoparticlePage } from '../pages/nanoparticle/NanoparticlePage.tsx';
 import { ComparePage } from '../pages/compare/ComparePage.tsx';
 import { OnngPage } from '../pages/onng/OnngPage.tsx';
 import { AtomworldPage } from '../pages/atomworld/AtomworldPage.tsx';
+import { FemPage } from '../pages/fem/FemPage.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 
 let started = false;
@@ -33,6 +34,7 @@ const PAGES = [
   { id: 'compare', title: 'Compare (C2NP)', Page: ComparePage },
   { id: 'onng', title: 'O-NNG', Page: OnngPage },
   { id: 'atomworld', title: 'AtomWorld', Page: AtomworldPage },
+  { id: 'fem', title: 'FEM-Bench', Page: FemPage },
 ] as const;
 type PageId = (typeof PAGES)[number]['id'];
 

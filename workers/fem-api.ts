@@ -1,0 +1,27 @@
+/** The FEM worker's interface (3D frame solves, model-output checks), shared by worker and client. */
+import type { FrameModel } from '../src/pages/fem/frame-model.ts';
+import type { BucklingMode } from '../src/pages/fem/buckling-modes.ts';
+import type { OutputsReport } from '../src/pages/fem/model-outputs.ts';
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export interface LinearSolution {
+  /** 6n displacements [UX UY UZ RX RY RZ] per node. */
+  u: number[];
+  /** 6n reactions (non-zero on fixed DOFs only). */
+  r: number[];
+  ms: number;
+}
+
+export interface BucklingSolution { modes: BucklingMode[]; note: string | null; ms: number }
+
+export interface InputText { name: string; text: string }
+
+export interface FemWorkerApi {
+  /** MSA_3D_linear_elastic on the model (the FEM-Bench reference). */
+  linearSolve(model: FrameModel): Promise<Result<LinearSolution>>;
+  /** MSA_3D_elastic_critical_load for mode 1, then up to `count` modes in all. */
+  buckling(model: FrameModel, count: number): Promise<Result<BucklingSolution>>;
+  /** A model's outputs against the reference on the task's cases; progress after each case. */
+  checkOutputs(taskId: string | null, cases: InputText, outputs: InputText, onProgress?: (done: number, total: number) => void): Promise<Result<OutputsReport>>;
+}

@@ -1,0 +1,59 @@
+/** The FEM worker: frame solves with the FEM-Bench reference and model-output checks, off the UI thread. */
+import * as Comlink from 'comlink';
+import { femTask } from '../src/core/tasks/fembench/registry.ts';
+import { FemTaskError } from '../src/core/tasks/fembench/types.ts';
+import { bucklingModes, LINEAR_TASK } from '../src/pages/fem/buckling-modes.ts';
+import { taskInputs, validateModel, type FrameModel } from '../src/pages/fem/frame-model.ts';
+import { compareOutputs, parseCasesDoc, parseOutputsDoc } from '../src/pages/fem/model-outputs.ts';
+import type { FemWorkerApi, InputText, Result } from './fem-api.ts';
+
+/** Solver errors as the page shows them: the reference's own sentence, with its Python class for context. */
+function errorText(e: unknown): string {
+  if (e instanceof FemTaskError) {
+    if (e.type === 'KeyError' && e.message === "'I_rho'") return 'The buckling analysis needs I_rho (polar moment of inertia) on every element.';
+    return `${e.message} (${e.type})`;
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
+function attempt<T>(fn: () => T): Result<T> {
+  try {
+    return { ok: true, value: fn() };
+  } catch (e) {
+    return { ok: false, error: errorText(e) };
+  }
+}
+
+const api: FemWorkerApi = {
+  async linearSolve(model: FrameModel) {
+    return attempt(() => {
+      const invalid = validateModel(model);
+      if (invalid) throw new Error(invalid);
+      const t0 = performance.now();
+      const [u, r] = femTask(LINEAR_TASK)!.run(taskInputs(model)) as [number[], number[]];
+      return { u, r, ms: performance.now() - t0 };
+    });
+  },
+  async buckling(model: FrameModel, count: number) {
+    return attempt(() => {
+      const invalid = validateModel(model);
+      if (invalid) throw new Error(invalid);
+      const t0 = performance.now();
+      const { modes, note } = bucklingModes(model, count);
+      return { modes, note, ms: performance.now() - t0 };
+    });
+  },
+  async checkOutputs(taskId: string | null, cases: InputText, outputs: InputText, onProgress) {
+    return attempt(() => {
+      const c = parseCasesDoc(cases.text, cases.name);
+      const o = parseOutputsDoc(outputs.text, outputs.name);
+      const id = taskId || o.taskId || c.taskId;
+      if (!id) throw new Error('Choose the task: neither file names it (task_id).');
+      const report = compareOutputs(id, c.cases, o);
+      onProgress?.(c.cases.length, c.cases.length);
+      return report;
+    });
+  },
+};
+
+Comlink.expose(api);
