@@ -8,10 +8,11 @@
 import { type Mat3, type Vec3, det, inverse } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type Structure, fracOf } from '../structure/structure.ts';
-import { findPrimitive } from '../symmetry/primitive.ts';
+import { speciesString } from '../structure/composition.ts';
 import { minimumCostAssignment } from './assignment.ts';
 import { lllReduce, roundHalfEven } from './lll.ts';
 import { findAllMappings, niggliReducedLattice } from './niggli.ts';
+import { type PrimitiveOutput, pymatgenPrimitive } from './primitive.ts';
 
 export interface MatcherOptions {
   ltol?: number; stol?: number; angleTol?: number; primitiveCell?: boolean;
@@ -28,6 +29,8 @@ interface MatchStructure {
   matrix: Mat3;
   frac: Float64Array;
   keys: string[];
+  /** pymatgen's species string per site (the primitive search sorts and groups by it). */
+  labels: string[];
   /** Index of each site in the caller's structure (the first merged site after a primitive reduction). */
   origin: Int32Array;
 }
@@ -73,7 +76,7 @@ function toMatchStructure(s: Structure, comparator: Resolved['comparator']): Mat
   const n = s.sites.length;
   const frac = new Float64Array(3 * n);
   s.sites.forEach((site, i) => { const f = fracOf(site, s.lattice!); frac[3 * i] = f[0]; frac[3 * i + 1] = f[1]; frac[3 * i + 2] = f[2]; });
-  return { matrix: s.lattice.matrix, frac, keys: s.sites.map((x) => siteKey(x, comparator)), origin: Int32Array.from({ length: n }, (_, i) => i) };
+  return { matrix: s.lattice.matrix, frac, keys: s.sites.map((x) => siteKey(x, comparator)), labels: s.sites.map((x) => speciesString(x)), origin: Int32Array.from({ length: n }, (_, i) => i) };
 }
 
 /** numpy.allclose(a, b) on two matrices. */
@@ -85,7 +88,7 @@ const wrap01 = (x: number): number => x - Math.floor(x);
 function niggliReduce(s: MatchStructure): MatchStructure {
   const reduced = niggliReducedLattice(new Lattice(s.matrix));
   if (allClose(reduced.matrix, s.matrix)) return s;
-  const n = s.keys.length;
+  const n = s.frac.length / 3;
   const m = s.matrix, inv = reduced.inverseMatrix;
   const frac = new Float64Array(3 * n);
   for (let i = 0; i < n; i++) {
@@ -95,25 +98,19 @@ function niggliReduce(s: MatchStructure): MatchStructure {
     const z = f0 * m[0][2] + f1 * m[1][2] + f2 * m[2][2];
     for (let k = 0; k < 3; k++) frac[3 * i + k] = wrap01(x * inv[0][k] + y * inv[1][k] + z * inv[2][k]);
   }
-  return { matrix: reduced.matrix, frac, keys: s.keys, origin: s.origin };
+  return { ...s, matrix: reduced.matrix, frac };
 }
 
-/**
- * Primitive reduction. pymatgen runs its own Hermite-normal-form search (tolerance 0.25 Å); this uses
- * the project's translation search (symmetry/primitive.ts) at the same 0.25 Å and keeps the first site
- * of each merged group instead of averaging, so results can differ at the margins of the tolerance.
- */
+/** pymatgen's `get_primitive_structure(tolerance=0.25)` followed by Niggli reduction; unchanged when already primitive. */
 function primitiveReduce(s: MatchStructure): MatchStructure {
-  const typeIds = new Map<string, number>();
-  const types = s.keys.map((k) => { if (!typeIds.has(k)) typeIds.set(k, typeIds.size); return typeIds.get(k)!; });
-  const frac: Vec3[] = s.keys.map((_, i) => [s.frac[3 * i], s.frac[3 * i + 1], s.frac[3 * i + 2]]);
-  const prim = findPrimitive(s.matrix, frac, types, 0.25);
+  const niggli = (x: PrimitiveOutput): PrimitiveOutput => {
+    const r = niggliReduce({ matrix: x.matrix, frac: x.frac, keys: [], labels: [], origin: new Int32Array(0) });
+    return { ...x, matrix: r.matrix, frac: r.frac };
+  };
+  const prim = pymatgenPrimitive({ matrix: s.matrix, frac: s.frac, labels: s.labels }, 0.25, niggli);
   if (!prim) return s;
-  const keyOf = [...typeIds.keys()];
-  const origin = new Int32Array(prim.frac.length).fill(-1);
-  prim.siteMap.forEach((p, i) => { if (origin[p] < 0) origin[p] = s.origin[i]; });
-  const reduced: MatchStructure = { matrix: prim.matrix, frac: Float64Array.from(prim.frac.flat()), keys: prim.types.map((t) => keyOf[t]), origin };
-  return niggliReduce(reduced);
+  const source = Array.from(prim.source);
+  return { matrix: prim.matrix, frac: prim.frac, labels: prim.labels, keys: source.map((i) => s.keys[i]), origin: Int32Array.from(source, (i) => s.origin[i]) };
 }
 
 function scaled(s: MatchStructure, factor: number): MatchStructure {
