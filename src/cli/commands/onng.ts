@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { analyzeOutcomes, parseOutcomesCsv } from '../../core/tasks/onng/analytics.ts';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { analyzeOutcomes, parseOutcomesCsv, type OutcomeRow } from '../../core/tasks/onng/analytics.ts';
+import { readUpstreamResults, summarizePrechecks, type PrecheckSummary, type UpstreamFile } from '../../core/tasks/onng/upstream.ts';
 import {
   type ChatMessage, type HeaderItem, type OnngDataset, type Problem,
   datasetFiles, obfuscateDataset, parseJsonl,
@@ -13,7 +14,7 @@ import { readInputText, toStrictJson, writeOutputFile } from '../io.ts';
 export const ONNG_DATASET_ENV = 'STRUCTLAB_ONNG_DATASET';
 
 export const ONNG_HELP = `usage: structlab onng obfuscate --level K [--out DIR] [--source DIR]
-       structlab onng analyze OUTCOMES.csv
+       structlab onng analyze OUTCOMES.csv|RESULTS_DIR
        structlab onng verify FILE.lean [--project DIR]
 
 obfuscate  Rebuilds the O-NNG obfuscated set K (K = 1..5, λ = 0.2·K, seed K) bit for bit and prints
@@ -23,7 +24,10 @@ obfuscate  Rebuilds the O-NNG obfuscated set K (K = 1..5, λ = 0.2·K, seed K) b
            theorems.jsonl, optional queries.jsonl). --out DIR also writes the four obfuscated dataset files.
 analyze    Per model and λ: run accuracy (correct / verified problems) and mean time, mean ± SE, one-way
            ANOVA across λ (scipy f_oneway semantics), linear trend on λ, sorry/simp counts, from a table
-           laid out like per_problem_outcomes.csv.
+           laid out like per_problem_outcomes.csv, or from a results folder in the upstream layout
+           (<model>/<level>/result_<run>.jsonl + time_<run>.json, <model>/statistics.json; a run missing
+           from statistics.json counts as unverified); a folder adds "prechecks" (static checks of the raw
+           proofs per model and λ: sorry, admit, simp, tactics outside the allowed list).
 verify     Compiles FILE.lean with the local Lean toolchain (\`lake env lean\`, run in --project DIR,
            default the current folder; 60 s limit) and lists its errors. Exit 2 when Lean is unavailable.
 `;
@@ -98,18 +102,40 @@ function runObfuscate(argv: string[]): string {
   });
 }
 
+/** The .json/.jsonl files under a results folder, paths relative to the folder's parent (so the folder name counts). */
+function readResultsFolder(dir: string): UpstreamFile[] {
+  const files: UpstreamFile[] = [];
+  const base = resolve(dir, '..');
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile() && /\.jsonl?$/.test(entry.name)) files.push({ path: relative(base, path).split('\\').join('/'), text: readInputText(path) });
+    }
+  };
+  walk(resolve(dir));
+  return files;
+}
+
 function runAnalyze(argv: string[], warn: (line: string) => void): string {
   const { positionals } = parseArgs(argv, []);
-  if (positionals.length !== 1) throw new CliError('onng analyze takes exactly one OUTCOMES.csv file');
+  if (positionals.length !== 1) throw new CliError('onng analyze takes exactly one OUTCOMES.csv file or results folder');
   const path = positionals[0];
-  let rows;
+  let rows: OutcomeRow[];
+  let prechecks: PrecheckSummary[] | null = null;
+  const isFolder = path !== '-' && existsSync(path) && statSync(path).isDirectory();
   try {
-    rows = parseOutcomesCsv(readInputText(path));
+    if (isFolder) {
+      const upstream = readUpstreamResults(readResultsFolder(path));
+      for (const w of upstream.warnings) warn(w);
+      rows = upstream.rows;
+      prechecks = summarizePrechecks(upstream.prechecks);
+    } else rows = parseOutcomesCsv(readInputText(path));
   } catch (e) {
     if (e instanceof CliError) throw e;
-    throw new CliError(`${path === '-' ? 'stdin' : path} ${(e as Error).message}`);
+    throw new CliError(`${path === '-' ? 'stdin' : path}${isFolder ? ':' : ''} ${(e as Error).message}`);
   }
-  if (rows.length === 0) throw new CliError(`${path}: the outcomes table has no rows`);
+  if (rows.length === 0) throw new CliError(`${path}: ${isFolder ? 'the results folder holds no problem' : 'the outcomes table has no rows'}`);
   let models;
   try {
     models = analyzeOutcomes(rows);
@@ -119,7 +145,7 @@ function runAnalyze(argv: string[], warn: (line: string) => void): string {
   for (const m of models) {
     for (const u of m.unverified_runs) warn(`${path}: ${m.model} λ=${u.lambda} run ${u.run} has no verified problem and is left out`);
   }
-  return toStrictJson({ models });
+  return toStrictJson(prechecks ? { models, prechecks } : { models });
 }
 
 interface LeanMessage { line: number; column: number; severity: string; message: string }

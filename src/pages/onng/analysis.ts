@@ -4,7 +4,10 @@
  * per-problem × λ heat map and the draft-length effect — and the summary export.
  */
 import { mean, oneWayAnova, standardError, type AnovaResult } from '../../core/math/statistics.ts';
-import { analyzeOutcomes, parseOutcomesCsv, type ModelSummary } from '../../core/tasks/onng/analytics.ts';
+import { analyzeOutcomes, parseOutcomesCsv, type ModelSummary, type OutcomeRow } from '../../core/tasks/onng/analytics.ts';
+import {
+  readUpstreamResults, summarizePrechecks, type PrecheckRow, type PrecheckSummary, type UpstreamFile,
+} from '../../core/tasks/onng/upstream.ts';
 
 export interface ProblemInfo { id: number; name: string; module: string }
 
@@ -27,49 +30,21 @@ export interface OnngAnalysis {
   holm: { accuracy: number[]; time: number[] };
   heat: HeatMap;
   drafts: DraftEffect[];
+  /** Static pre-checks of the raw proofs (only when raw outputs were read: upstream folder layout). */
+  prechecks?: PrecheckSummary[];
+  /** Notes from the upstream reader (skipped files, mismatched counts). */
+  warnings?: string[];
 }
 
 export const ALL_MODELS = '(all models)';
 
-/** Splits one CSV line (quoted fields allowed). */
-function splitCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { out.push(field); field = ''; } else field += c;
-  }
-  out.push(field);
-  return out;
-}
-
 interface ExtraRow { model: string; lambda: number; problemId: number; problem: string; module: string; verified: boolean; correct: boolean; draftChars: number | null }
 
-/** The columns core's parser leaves out (problem, module, draft_chars); the table was already validated by it. */
-function parseExtras(text: string): ExtraRow[] {
-  const lines = text.split(/\r?\n/);
-  const header = splitCsvLine(lines[0] ?? '').map((h) => h.trim());
-  const at = (name: string) => header.indexOf(name);
-  const c = { model: at('model'), lam: at('lam'), id: at('problem_id'), problem: at('problem'), module: at('module'), verified: at('verified'), correct: at('correct'), draft: at('draft_chars') };
-  const rows: ExtraRow[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    if (lines[i].trim() === '') continue;
-    const f = splitCsvLine(lines[i]).map((x) => x.trim());
-    const draft = c.draft >= 0 && f[c.draft] !== '' && f[c.draft] !== undefined ? Number(f[c.draft]) : null;
-    rows.push({
-      model: f[c.model], lambda: Number(f[c.lam]), problemId: Number(f[c.id]),
-      problem: c.problem >= 0 ? f[c.problem] ?? '' : '', module: c.module >= 0 ? f[c.module] ?? '' : '',
-      verified: (f[c.verified] ?? '') !== '',  // an empty verdict: the run was never verified
-      correct: f[c.correct] !== '' && Number(f[c.correct]) !== 0,
-      draftChars: draft !== null && Number.isFinite(draft) ? draft : null,
-    });
-  }
-  return rows;
-}
+/** What the heat map and draft-length effect need from an outcome row (an empty verdict: the run was never verified). */
+const extraOf = (r: OutcomeRow): ExtraRow => ({
+  model: r.model, lambda: r.lambda, problemId: r.problemId, problem: r.problem ?? '', module: r.module ?? '',
+  verified: r.verified !== null, correct: r.correct === true, draftChars: r.draftChars ?? null,
+});
 
 function heatMap(rows: ExtraRow[], models: string[]): HeatMap {
   const lambdas = [...new Set(rows.map((r) => r.lambda))].sort((a, b) => a - b);
@@ -134,20 +109,36 @@ export interface AnalysisOptions { excludeProblemIds?: number[] }
 export function analyseOutcomesText(text: string, onProgress?: (stage: string) => void, options: AnalysisOptions = {}): OnngAnalysis {
   if (text.trim() === '') throw new Error('The file is empty.');
   onProgress?.('reading rows');
-  const excluded = new Set(options.excludeProblemIds ?? []);
   const allRows = parseOutcomesCsv(text);
   if (allRows.length === 0) throw new Error('The file has a header but no outcome rows.');
+  return analyseOutcomeRows(allRows, onProgress, options);
+}
+
+/** Analyses outcome rows from either source; `prechecks` (raw proofs' static checks) get their own summary. */
+export function analyseOutcomeRows(allRows: OutcomeRow[], onProgress?: (stage: string) => void, options: AnalysisOptions = {}, prechecks?: PrecheckRow[]): OnngAnalysis {
+  const excluded = new Set(options.excludeProblemIds ?? []);
   const rows = allRows.filter((r) => !excluded.has(r.problemId));
   onProgress?.(`summarising ${rows.length} rows`);
   const models = analyzeOutcomes(rows);
   onProgress?.('heat map and draft lengths');
-  const extras = parseExtras(text).filter((r) => !excluded.has(r.problemId));
+  const extras = rows.map(extraOf);
   const names = models.map((m) => m.model);
   return {
     rows: rows.length, excludedProblems: [...excluded].sort((a, b) => a - b), models,
     holm: { accuracy: holmAdjust(models.map((m) => m.anova_accuracy.p)), time: holmAdjust(models.map((m) => m.anova_time.p)) },
     heat: heatMap(extras, names), drafts: draftEffects(extras, names),
+    ...(prechecks ? { prechecks: summarizePrechecks(prechecks.filter((p) => !excluded.has(p.problemId))) } : {}),
   };
+}
+
+/** Analyses a results folder in the upstream layout (plus verdict files given apart); see upstream.ts. */
+export function analyseUpstreamFiles(
+  files: UpstreamFile[], verdicts: UpstreamFile[], onProgress?: (stage: string) => void, options: AnalysisOptions = {},
+  problemNames?: Record<number, string>,
+): OnngAnalysis {
+  onProgress?.(`reading ${files.length + verdicts.length} files`);
+  const upstream = readUpstreamResults(files, { verdicts, ...(problemNames ? { problemNames } : {}) });
+  return { ...analyseOutcomeRows(upstream.rows, onProgress, options, upstream.prechecks), warnings: upstream.warnings };
 }
 
 const num = (x: number) => (Number.isFinite(x) ? String(x) : '');
@@ -181,5 +172,5 @@ export function summaryCsv(analysis: OnngAnalysis): string {
 
 /** The whole summary (no heat map) as JSON. */
 export function summaryJson(analysis: OnngAnalysis): string {
-  return JSON.stringify({ rows: analysis.rows, excluded_problems: analysis.excludedProblems, models: analysis.models, holm: analysis.holm, draft_length: analysis.drafts }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2);
+  return JSON.stringify({ rows: analysis.rows, excluded_problems: analysis.excludedProblems, models: analysis.models, holm: analysis.holm, draft_length: analysis.drafts, ...(analysis.prechecks ? { prechecks: analysis.prechecks } : {}) }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2);
 }

@@ -13,6 +13,12 @@ export interface OutcomeRow {
   containsSorry: boolean | null;
   usesSimp: boolean | null;
   timeS: number | null;
+  /** Optional columns (problem, module, lean_error, draft_chars, code_chars); absent when the source lacks them. */
+  problem?: string;
+  module?: string;
+  leanError?: boolean | null;
+  draftChars?: number | null;
+  codeChars?: number | null;
 }
 
 const REQUIRED_COLUMNS = ['model', 'lam', 'run', 'problem_id', 'verified', 'correct', 'time_s'];
@@ -59,7 +65,7 @@ export function parseOutcomesCsv(text: string): OutcomeRow[] {
       const v = num(name, false);
       return v === null ? null : v !== 0;
     };
-    rows.push({
+    const row: OutcomeRow = {
       model: get('model'),
       lambda: num('lam', true)!,
       run: num('run', true)!,
@@ -69,7 +75,15 @@ export function parseOutcomesCsv(text: string): OutcomeRow[] {
       containsSorry: flag('contains_sorry'),
       usesSimp: flag('uses_simp'),
       timeS: num('time_s', false),
-    });
+    };
+    if (col.has('problem')) row.problem = get('problem');
+    if (col.has('module')) row.module = get('module');
+    if (col.has('lean_error')) row.leanError = flag('lean_error');
+    // Lengths are descriptive only: a cell that is not a number reads as missing rather than failing the table.
+    const length = (name: string) => { const v = Number(get(name)); return get(name) !== '' && Number.isFinite(v) ? v : null; };
+    if (col.has('draft_chars')) row.draftChars = length('draft_chars');
+    if (col.has('code_chars')) row.codeChars = length('code_chars');
+    rows.push(row);
   }
   return rows;
 }
