@@ -147,7 +147,7 @@ function MeshSvg({ mesh, gauss, inverted, shapeElement, shapeIndex, selectedNode
       })}
       {gauss.map((g, i) => <circle key={i} cx={X(g.x)} cy={Y(g.y)} r={2.2} fill={rgb(RAMP[3])} />)}
       {mesh.coords.map((c, i) => (
-        <g key={i} onPointerDown={(e) => { drag.current = i; onSelect(i); (e.target as Element).setPointerCapture?.(e.pointerId); }} style={{ cursor: 'grab' }}>
+        <g key={i} onPointerDown={(e) => { drag.current = i; onSelect(i); try { (e.target as Element).setPointerCapture(e.pointerId); } catch { /* no active pointer (synthetic event): dragging still works inside the SVG */ } }} style={{ cursor: 'grab' }}>
           <circle cx={X(c[0])} cy={Y(c[1])} r={selectedNode === i ? 5 : 3.5} fill={selectedNode === i ? '#e0a000' : '#1f3a66'} data-testid={`fem-2d-node-${i}`} />
           {showLabels && <text x={X(c[0]) + 4} y={Y(c[1]) - 4} className="fem-node-label">{i}</text>}
         </g>
