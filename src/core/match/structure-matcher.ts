@@ -152,6 +152,41 @@ const roundC = (x: number): number => (x < 0 ? -Math.round(-x) : Math.round(x));
 const IMAGES: Vec3[] = [];
 for (const a of [-1, 0, 1]) for (const b of [-1, 0, 1]) for (const c of [-1, 0, 1]) IMAGES.push([a, b, c]);
 
+/**
+ * pymatgen's `pbc_shortest_vectors` with `lll_frac_tol`: for allowed pairs inside the per-axis
+ * LLL-fractional box, the shortest of the 27 images (-1, 0, 1)³ of the wrapped difference;
+ * 1e20 (pymatgen's sentinel) for the rest. Rows are struct2 sites, columns struct1 sites.
+ */
+function shortestVectors(
+  n1: number, n2: number, mask: Uint8Array, lllF1: Float64Array, lllF2: Float64Array, cart1: Float64Array, cart2: Float64Array,
+  lllFracTol: number[], imageCart: Float64Array, d2: Float64Array[], vecs: Float64Array,
+): void {
+  const tol0 = lllFracTol[0], tol1 = lllFracTol[1], tol2 = lllFracTol[2];
+  for (let i = 0; i < n2; i++) {
+    const row = d2[i];
+    const f0 = lllF2[3 * i], f1 = lllF2[3 * i + 1], f2 = lllF2[3 * i + 2];
+    const c0 = cart2[3 * i], c1 = cart2[3 * i + 1], c2 = cart2[3 * i + 2];
+    for (let j = 0; j < n1; j++) {
+      const v = 3 * (i * n1 + j);
+      let within = mask[i * n1 + j] === 0;
+      if (within) {
+        const a = lllF1[3 * j] - f0, b = lllF1[3 * j + 1] - f1, c = lllF1[3 * j + 2] - f2;
+        within = Math.abs(a - roundC(a)) <= tol0 && Math.abs(b - roundC(b)) <= tol1 && Math.abs(c - roundC(c)) <= tol2;
+      }
+      if (!within) { row[j] = 1e20; vecs[v] = 1e20; vecs[v + 1] = 1e20; vecs[v + 2] = 1e20; continue; }
+      const p0 = cart1[3 * j] - c0, p1 = cart1[3 * j + 1] - c1, p2 = cart1[3 * j + 2] - c2;
+      let bestD = 1e100, bestK = 0;
+      for (let k = 0; k < 27; k++) {
+        const da = p0 + imageCart[3 * k], db = p1 + imageCart[3 * k + 1], dc = p2 + imageCart[3 * k + 2];
+        const d = da * da + db * db + dc * dc;
+        if (d < bestD) { bestD = d; bestK = k; }
+      }
+      row[j] = bestD;
+      vecs[v] = p0 + imageCart[3 * bestK]; vecs[v + 1] = p1 + imageCart[3 * bestK + 1]; vecs[v + 2] = p2 + imageCart[3 * bestK + 2];
+    }
+  }
+}
+
 /** The best match found: normalised per-site distances of struct2 rows mapped onto struct1 columns. */
 interface StrictMatch {
   value: number;
@@ -243,7 +278,8 @@ function strictMatch(struct1: MatchStructure, struct2: MatchStructure, fu: numbe
     const lllFracTol = lllRecip.map((r) => (2 * r * o.stol) / normalization);
     const toLll = inverse(lll.mapping);
     const L = lll.matrix;
-    const imageCart = IMAGES.map((im) => [0, 1, 2].map((k) => im[0] * L[0][k] + im[1] * L[1][k] + im[2] * L[2][k]));
+    const imageCart = new Float64Array(81);
+    IMAGES.forEach((im, x) => { for (let k = 0; k < 3; k++) imageCart[3 * x + k] = im[0] * L[0][k] + im[1] * L[1][k] + im[2] * L[2][k]; });
     const toLllFrac = (src: Float64Array, dst: Float64Array, cart: Float64Array, n: number) => {
       for (let i = 0; i < n; i++) {
         const a = src[3 * i], b = src[3 * i + 1], c = src[3 * i + 2];
@@ -274,30 +310,7 @@ function strictMatch(struct1: MatchStructure, struct2: MatchStructure, fu: numbe
       if (!subset) continue;
       // Shortest vectors (pbc_shortest_vectors) from struct2 rows to struct1 columns, 1e20 outside the box.
       toLllFrac(tS2, lllF2, cart2, n2);
-      for (let i = 0; i < n2; i++) {
-        const row = d2[i];
-        for (let j = 0; j < n1; j++) {
-          const v = 3 * (i * n1 + j);
-          let within = !mask[i * n1 + j];
-          if (within) {
-            for (let k = 0; k < 3; k++) {
-              const fd = lllF1[3 * j + k] - lllF2[3 * i + k];
-              if (Math.abs(fd - roundC(fd)) > lllFracTol[k]) { within = false; break; }
-            }
-          }
-          if (!within) { row[j] = 1e20; vecs[v] = vecs[v + 1] = vecs[v + 2] = 1e20; continue; }
-          const p0 = cart1[3 * j] - cart2[3 * i], p1 = cart1[3 * j + 1] - cart2[3 * i + 1], p2 = cart1[3 * j + 2] - cart2[3 * i + 2];
-          let bestD = 1e100, bestK = 0;
-          for (let k = 0; k < 27; k++) {
-            const im = imageCart[k];
-            const da = p0 + im[0], db = p1 + im[1], dc = p2 + im[2];
-            const d = da * da + db * db + dc * dc;
-            if (d < bestD) { bestD = d; bestK = k; }
-          }
-          row[j] = bestD;
-          vecs[v] = p0 + imageCart[bestK][0]; vecs[v + 1] = p1 + imageCart[bestK][1]; vecs[v + 2] = p2 + imageCart[bestK][2];
-        }
-      }
+      shortestVectors(n1, n2, mask, lllF1, lllF2, cart1, cart2, lllFracTol, imageCart, d2, vecs);
       const mapping = minimumCostAssignment(d2);
       // Remove the mean displacement (the best rigid translation), then normalise.
       const mean = [0, 0, 0];
@@ -405,7 +418,23 @@ export interface BestMapping {
  */
 export function matcherBestMapping(a: Structure, b: Structure, options?: MatcherOptions): BestMapping | null {
   const o = resolve(options);
+  return bestMappingOf(a, preprocess(a, b, o), o);
+}
+
+/**
+ * `fit(a, b)` and, only when it passes, the `get_rms_dist` mapping, with one reduction of both
+ * structures (the AtomWorld evaluator's two calls).
+ */
+export function matcherFitAndBestMapping(a: Structure, b: Structure, options?: MatcherOptions): { fit: boolean; mapping: BestMapping | null } {
+  const o = resolve(options);
+  if (!o.allowSubset && !sameHash(compositionHash(a, o.comparator), compositionHash(b, o.comparator))) return { fit: false, mapping: null };
   const p = preprocess(a, b, o);
+  const m = orientedMatch(p, o, false, true).match;
+  if (!(m !== null && m.value <= o.stol)) return { fit: false, mapping: null };
+  return { fit: true, mapping: bestMappingOf(a, p, o) };
+}
+
+function bestMappingOf(a: Structure, p: Prepared, o: Resolved): BestMapping | null {
   const r = orientedMatch(p, o, true, false);
   if (!r.match) return null;
   const { match, struct1, struct2, fu, s1Supercell } = r;

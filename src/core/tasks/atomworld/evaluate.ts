@@ -4,7 +4,7 @@
  * with primitive_cell=False and stol=0.5, then get_rms_dist for the metrics.
  */
 import { ParseError } from '../../io/types.ts';
-import { type BestMapping, type MatcherOptions, matcherBestMapping, matcherFit } from '../../match/structure-matcher.ts';
+import { type BestMapping, type MatcherOptions, matcherFitAndBestMapping } from '../../match/structure-matcher.ts';
 import type { Structure } from '../../structure/structure.ts';
 import { parseCifStrict } from './strict-cif.ts';
 
@@ -79,10 +79,10 @@ export function evaluateAtomworldAnswer(targetCif: string, answerText: string): 
       reason: `the answer has ${answer.sites.length} sites, the target ${target.sites.length}, or their compositions differ`,
     };
   }
-  if (!matcherFit(target, answer, ATOMWORLD_MATCHER)) {
+  const { fit, mapping } = matcherFitAndBestMapping(target, answer, ATOMWORLD_MATCHER);
+  if (!fit) {
     return { ...base, answer, wrongType: 'StructureMismatch', reason: 'no lattice/translation/assignment brings every site within stol = 0.5', answerCif };
   }
-  const mapping = matcherBestMapping(target, answer, ATOMWORLD_MATCHER);
   return {
     ...base, answer, answerCif, correct: mapping !== null, mapping,
     wrongType: mapping ? null : 'StructureMismatch',
