@@ -4,6 +4,8 @@
  */
 import * as Comlink from 'comlink';
 import { create } from 'zustand';
+import levelsJson from '../../datasets/onng/nng4_levels.json';
+import type { UpstreamFile } from '../core/tasks/onng/upstream.ts';
 import type { OnngAnalysis } from '../pages/onng/analysis.ts';
 import { exactSetsFromFolder, type ExactSets } from '../pages/onng/problems.ts';
 import type { OnngWorkerApi } from '../../workers/onng-api.ts';
@@ -16,6 +18,10 @@ export interface OnngState {
   /** The exact upstream sets from the user's O-NNG folder, or null (then the shipped NNG4 statements are used). */
   exact: ExactSets | null;
   resultsFile: string | null;
+  /** Where the analysed results came from: the per-problem CSV, or a results folder in the upstream layout. */
+  resultsKind: 'csv' | 'upstream' | null;
+  /** Names of the verdict files applied to the loaded results folder. */
+  verdictFiles: string[];
   analysis: OnngAnalysis | null;
   heatModel: string | null;
   /** Leave problem 1 out of every statistic (its answer is in every prompt, o-nng.md §4). */
@@ -30,6 +36,8 @@ export const useOnng = create<OnngState>(() => ({
   problemId: 1,
   exact: null,
   resultsFile: null,
+  resultsKind: null,
+  verdictFiles: [],
   analysis: null,
   heatModel: null,
   excludeFirst: false,
@@ -73,42 +81,93 @@ export async function openDatasetFolder(files: File[]): Promise<void> {
 export const closeDatasetFolder = () => useOnng.setState({ exact: null });
 
 let resultsGeneration = 0;
-/** The last good outcomes table, kept for re-analysis when an option changes. */
-let loaded: { name: string; text: string } | null = null;
+type Loaded =
+  | { kind: 'csv'; name: string; text: string }
+  | { kind: 'upstream'; name: string; files: UpstreamFile[]; verdicts: UpstreamFile[] };
+/** The last good results, kept for re-analysis when an option changes or a verdict file arrives. */
+let loaded: Loaded | null = null;
 
 /** Analyses an outcomes CSV in the worker, with stage progress; a bad file leaves the last analysis in place. */
 export async function loadResults(file: File): Promise<void> {
   if (file.size > 200_000_000) { useOnng.setState({ error: `${file.name} is ${(file.size / 1e6).toFixed(0)} MB; an outcomes table should be far smaller.` }); return; }
   let text: string;
   try { text = await file.text(); } catch (e) { useOnng.setState({ error: `Could not read ${file.name}: ${errorText(e)}` }); return; }
-  await analyse(file.name, text);
+  await analyse({ kind: 'csv', name: file.name, text });
+}
+
+const relativePath = (f: File) => (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
+
+/** Reads a results folder in the upstream layout (only its .json/.jsonl files) and analyses it in the worker. */
+export async function loadResultsFolder(files: File[]): Promise<void> {
+  const wanted = files.filter((f) => /\.jsonl?$/.test(f.name));
+  const folder = relativePath(files[0] ?? new File([], 'results')).split('/')[0] || 'results';
+  if (wanted.length === 0) { useOnng.setState({ error: `${folder}: no .json or .jsonl file in the folder (expected <model>/<level>/result_<run>.jsonl and time_<run>.json).` }); return; }
+  const bytes = wanted.reduce((n, f) => n + f.size, 0);
+  if (bytes > 500_000_000) { useOnng.setState({ error: `${folder} holds ${(bytes / 1e6).toFixed(0)} MB of JSON; a results folder should be far smaller.` }); return; }
+  useOnng.setState({ busy: `reading ${folder}`, progress: `${wanted.length} files`, error: null });
+  let texts: UpstreamFile[];
+  try {
+    texts = await Promise.all(wanted.map(async (f) => ({ path: relativePath(f), text: await f.text() })));
+  } catch (e) { useOnng.setState({ busy: null, progress: null, error: `Could not read ${folder}: ${errorText(e)}` }); return; }
+  await analyse({ kind: 'upstream', name: folder, files: texts, verdicts: [] });
+}
+
+/** Applies a statistics.json-like verdict file to the loaded results folder (it fills or overrides verification). */
+export async function loadVerdictFile(file: File): Promise<void> {
+  if (!loaded || loaded.kind !== 'upstream') {
+    useOnng.setState({ error: `${file.name}: open a results folder first; a verdict file fills the verification of its raw outputs.` });
+    return;
+  }
+  let text: string;
+  try { text = await file.text(); } catch (e) { useOnng.setState({ error: `Could not read ${file.name}: ${errorText(e)}` }); return; }
+  await analyse({ ...loaded, verdicts: [...loaded.verdicts, { path: file.name, text }] }, file.name);
 }
 
 export async function setExcludeFirst(excludeFirst: boolean): Promise<void> {
   useOnng.setState({ excludeFirst });
-  if (loaded) await analyse(loaded.name, loaded.text);
+  if (loaded) await analyse(loaded);
 }
 
-async function analyse(name: string, text: string): Promise<void> {
+const NNG4_NAMES: Record<number, string> = Object.fromEntries(
+  (levelsJson as { onng_id: number | null; statement_name: string | null }[])
+    .filter((l) => l.onng_id !== null && l.statement_name).map((l) => [l.onng_id, l.statement_name]),
+);
+
+/** Problem names for a results folder (it carries none): the open O-NNG dataset's, else NNG4's where they agree. */
+function problemNames(): Record<number, string> {
+  const exact = useOnng.getState().exact;
+  if (exact) return Object.fromEntries(exact.levels[0].dataset.problems.map((p) => [p.id, p.name]));
+  return NNG4_NAMES;
+}
+
+async function analyse(source: Loaded, errorName = source.name): Promise<void> {
   const gen = ++resultsGeneration;
-  useOnng.setState({ busy: `analysing ${name}`, progress: null, error: null });
+  useOnng.setState({ busy: `analysing ${source.name}`, progress: null, error: null });
   try {
     let finished = false;
     const options = { excludeProblemIds: useOnng.getState().excludeFirst ? [1] : [] };
-    const result = await api().analyse(text, name, options, Comlink.proxy((stage: string) => {
+    const onProgress = Comlink.proxy((stage: string) => {
       if (gen === resultsGeneration && !finished) useOnng.setState({ progress: stage });
-    }));
+    });
+    const result = source.kind === 'csv'
+      ? await api().analyse(source.text, source.name, options, onProgress)
+      : await api().analyseUpstream(source.files, source.verdicts, source.name, options, problemNames(), onProgress);
     finished = true;
     if (gen !== resultsGeneration) return;
-    if (!result.ok) { useOnng.setState({ busy: null, progress: null, error: result.error }); return; }
-    loaded = { name, text };
+    if (!result.ok) {
+      const error = source.kind === 'upstream' && errorName !== source.name ? `${errorName}: ${result.error}` : result.error;
+      useOnng.setState({ busy: null, progress: null, error });
+      return;
+    }
+    loaded = source;
     const models = result.analysis.models.map((m) => m.model);
     const heatModel = useOnng.getState().heatModel;
     useOnng.setState({
-      analysis: result.analysis, resultsFile: name, busy: null, progress: null,
+      analysis: result.analysis, resultsFile: source.name, resultsKind: source.kind, busy: null, progress: null,
+      verdictFiles: source.kind === 'upstream' ? source.verdicts.map((v) => v.path) : [],
       heatModel: heatModel && (models.includes(heatModel) || heatModel === '(all models)') ? heatModel : models[0] ?? null,
     });
   } catch (e) {
-    if (gen === resultsGeneration) useOnng.setState({ busy: null, progress: null, error: `Could not analyse ${name}: ${errorText(e)}` });
+    if (gen === resultsGeneration) useOnng.setState({ busy: null, progress: null, error: `Could not analyse ${errorName}: ${errorText(e)}` });
   }
 }

@@ -152,6 +152,17 @@ describe('readUpstreamResults tolerance', () => {
     }
   });
 
+  it('a folder of raw outputs awaiting verdicts still analyses: pre-checks, no test statistics (NaN), every run unverified', () => {
+    const rawOnly = tree.filter((f) => !f.path.endsWith('statistics.json') && f.path.startsWith('results/gpt-4o/'));
+    const a = analyseUpstreamFiles(rawOnly, []);
+    expect(a.models.map((m) => [m.model, m.levels.length, m.unverified_runs.length, m.anova_accuracy.F])).toEqual([['gpt-4o', 0, 30, NaN]]);
+    expect(a.prechecks!.map((p) => [p.proofs, p.verified])).toEqual(Array.from({ length: 6 }, () => [340, 0]));
+    // The model's statistics.json given apart as a verdict file restores the CSV analysis.
+    const stats = tree.find((f) => f.path === 'results/gpt-4o/statistics.json')!;
+    const filled = analyseUpstreamFiles(rawOnly, [{ path: 'verdicts.json', text: stats.text }]);
+    expect(filled.models).toEqual(analyzeOutcomes(csvRows.filter((r) => r.model === 'gpt-4o')));
+  });
+
   it('places statistics by folder or "model", and refuses an ambiguous verdict file', () => {
     const files = [...run('a', 'original', 2), ...run('b', 'original', 2), { path: 'b/original/statistics.json', text: JSON.stringify({ runs: [{ run: 1, error_ids: [1] }] }) }];
     const r = readUpstreamResults(files);

@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react';
 import levelsJson from '../../../datasets/onng/nng4_levels.json';
 import { precheckProof } from '../../core/tasks/onng/analytics.ts';
 import {
-  closeDatasetFolder, dismissError, loadResults, openDatasetFolder, selectProblem, setExcludeFirst, setHeatModel, setLevel, useOnng,
+  closeDatasetFolder, dismissError, loadResults, loadResultsFolder, loadVerdictFile, openDatasetFolder, selectProblem, setExcludeFirst, setHeatModel, setLevel, useOnng,
 } from '../../state/onng.ts';
 import { ALL_MODELS, summaryCsv, summaryJson, type OnngAnalysis } from './analysis.ts';
 import { ErrorBarChart, type ErrorBarSeries } from './ErrorBarChart.tsx';
@@ -190,8 +190,27 @@ function Results() {
       </label>
       <p className="hint">The per-problem table (columns model, lam, run, problem_id, verified, correct, time_s; optional problem, module,
         contains_sorry, uses_simp, draft_chars). Verdicts come from Lean (structlab onng verify); the lab does not fake them.</p>
+      <div className="onng-export">
+        <label className="file-button">Open results folder…
+          <input type="file" multiple {...{ webkitdirectory: '', directory: '' } as Record<string, string>} data-testid="onng-results-folder"
+            onChange={(e) => { const files = [...(e.target.files ?? [])]; if (files.length) void loadResultsFolder(files); e.target.value = ''; }} />
+        </label>
+        <label className="file-button">Add verdict file…
+          <input type="file" accept=".json,application/json" data-testid="onng-verdict-input"
+            onChange={(e) => { const f = e.target.files?.[0]; if (f) void loadVerdictFile(f); e.target.value = ''; }} />
+        </label>
+      </div>
+      <p className="hint" data-testid="onng-upstream-hint">Results folder, upstream layout: <code>&lt;model&gt;/&lt;level&gt;/result_&lt;run&gt;.jsonl</code> (one
+        {' {"draft", "code"} '}line per problem, in id order) and <code>time_&lt;run&gt;.json</code> (a list of seconds, one per problem), with
+        verdicts in <code>&lt;model&gt;/statistics.json</code> ({'{"datasets": {level: {"runs": [{run, error_ids, sorry_ids, banned_tactics_usage}]}}}'}).
+        The folder may be results/, one model’s folder or one level folder. Level folders: original (λ 0), obfuscated_K (λ 0.2·K). A problem is correct
+        when it is in neither error_ids nor sorry_ids; a run missing from statistics.json counts as unverified (upstream leaves aborted runs out) and
+        is left out of the statistics. Other files (plots, generated_proofs_*.jsonl) are ignored. A verdict file (statistics.json-like, with
+        {' "model" '}when several models are loaded) fills or overrides the verification of the loaded raw outputs. Raw proofs are also pre-checked
+        statically (sorry, admit, simp, tactics outside the prompt’s list): shown apart, never used as verdicts.</p>
       <label className="check"><input type="checkbox" data-testid="onng-exclude-first" checked={s.excludeFirst} onChange={(e) => void setExcludeFirst(e.target.checked)} />
         {' '}leave out problem 1 (zero_add: its answer is in every prompt)</label>
+      {s.resultsKind === 'upstream' && s.verdictFiles.length > 0 && <p className="hint" data-testid="onng-verdict-files">Verdict files applied: {s.verdictFiles.join(', ')}.</p>}
       {s.analysis ? <Analysis analysis={s.analysis} file={s.resultsFile ?? ''} /> : <p className="hint" data-testid="onng-results-empty">No results loaded yet.</p>}
     </section>
   );
@@ -280,9 +299,39 @@ function Analysis({ analysis, file }: { analysis: OnngAnalysis; file: string }) 
           ))}
         </tbody>
       </table>
-      <p className="hint">Counted from the table’s contains_sorry / uses_simp flags. A proof with sorry is incorrect upstream; simp is only reported.</p>
+      <p className="hint">Counted from the verdicts’ contains_sorry / uses_simp flags (sorry_ids, banned_tactics_usage). A proof with sorry is incorrect upstream; simp is only reported.</p>
+      {analysis.prechecks && <RawPrechecks analysis={analysis} />}
+      {analysis.warnings && analysis.warnings.length > 0 && (
+        <details data-testid="onng-results-warnings"><summary>{analysis.warnings.length} note(s) from reading the folder</summary>
+          <ul>{analysis.warnings.slice(0, 200).map((w, i) => <li key={i}>{w}</li>)}</ul></details>
+      )}
       <ProofPrecheck />
     </div>
+  );
+}
+
+/** Static pre-checks of the raw proofs read from a results folder, per model and λ, apart from Lean's verdicts. */
+function RawPrechecks({ analysis }: { analysis: OnngAnalysis }) {
+  const rows = analysis.prechecks ?? [];
+  return (
+    <>
+      <h3>Static pre-checks of the raw proofs (result_&lt;run&gt;.jsonl)</h3>
+      <table className="onng-table" data-testid="onng-raw-prechecks">
+        <thead><tr><th>model</th><th>λ</th><th>proofs</th><th>sorry</th><th>admit</th><th>simp</th><th>outside allowed list</th><th>most used outside</th><th>verified</th><th>verifier’s sorry</th><th>sorry disagreements</th></tr></thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={`${r.model} ${r.lambda}`} data-model={r.model} data-lambda={r.lambda}>
+              <td>{r.model}</td><td>{r.lambda}</td><td>{r.proofs}</td><td>{r.contains_sorry}</td><td>{r.contains_admit}</td><td>{r.uses_simp}</td>
+              <td>{r.outside_allowed}</td>
+              <td>{Object.entries(r.outside_tactics).slice(0, 4).map(([t, n]) => `${t} ×${n}`).join(', ') || '—'}</td>
+              <td>{r.verified}</td><td>{r.verified_sorry}</td><td>{r.sorry_disagreements}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="hint">Read from the raw code, not from Lean: upstream marks a proof with sorry incorrect, only reports simp, and neither detects admit
+        nor enforces the allowed list. “Verified” counts proofs whose run has verdicts; disagreements compare the sorry flag with sorry_ids.</p>
+    </>
   );
 }
 

@@ -111,6 +111,14 @@ export interface ModelSummary {
   prechecks: { problems: number; contains_sorry: number; uses_simp: number };
 }
 
+// Too few verified runs for a test (e.g. raw outputs still awaiting verdicts): NaN values, not a failed analysis.
+function anovaOrNaN(groups: number[][]): AnovaResult {
+  try { return oneWayAnova(groups); } catch { return { F: NaN, p: NaN, df_between: NaN, df_within: NaN }; }
+}
+function trendOrNaN(x: number[], y: number[]): LinearTrend {
+  try { return linearTrend(x, y); } catch { return { slope: NaN, intercept: NaN, slope_se: NaN, t: NaN, p: NaN, r: NaN, n: x.length }; }
+}
+
 /**
  * Per model: a run's accuracy is the fraction of its verified problems that are correct, its time the mean
  * time_s of its problems; the ANOVA groups are the runs at each λ (scipy.stats.f_oneway semantics).
@@ -155,10 +163,10 @@ export function analyzeOutcomes(rows: OutcomeRow[]): ModelSummary[] {
     return {
       model,
       levels,
-      anova_accuracy: oneWayAnova(levels.map((l) => l.accuracy_per_run)),
-      anova_time: oneWayAnova(levels.map((l) => l.time_per_run)),
-      trend_accuracy: linearTrend(xs, levels.flatMap((l) => l.accuracy_per_run)),
-      trend_time: linearTrend(xs, levels.flatMap((l) => l.time_per_run)),
+      anova_accuracy: anovaOrNaN(levels.map((l) => l.accuracy_per_run)),
+      anova_time: anovaOrNaN(levels.map((l) => l.time_per_run)),
+      trend_accuracy: trendOrNaN(xs, levels.flatMap((l) => l.accuracy_per_run)),
+      trend_time: trendOrNaN(xs, levels.flatMap((l) => l.time_per_run)),
       unverified_runs: unverified,
       prechecks: { problems, contains_sorry: sorry, uses_simp: simp },
     };
