@@ -23,9 +23,9 @@ export interface LoadedBatch {
 
 /** The overlay as drawn: geometry plus how the pairing was found. */
 export interface OverlayView extends OverlayGeometry {
-  /** matcher: the mapping behind get_rms_dist; loose: the same matcher at a large stol (the answer failed);
-   * nearest: same-element nearest pairs (counts or compositions differ). */
-  source: 'matcher' | 'loose' | 'nearest';
+  /** matcher: the mapping behind get_rms_dist; assignment: same-element pairs of least total distance in
+   * the target's cell (no matcher mapping: the answer failed, or the counts differ). */
+  source: 'matcher' | 'assignment';
   /** (V/n)^(1/3) of the target, Å: the matcher's distance unit. */
   lengthScale: number;
   /** stol in Å (stol × lengthScale): pairs farther than this are beyond the tolerance. */

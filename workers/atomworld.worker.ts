@@ -21,9 +21,6 @@ const rows = new Map<number, CaseRow>();
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** A large stol, so that a failed answer still shows which atoms are far from where. */
-const LOOSE_STOL = 5;
-
 function displayOf(s: Structure): DisplayData {
   return buildDisplay(packStructure(inAseFrame(s)), { boundaryImages: false, bonds: true });
 }
@@ -53,27 +50,35 @@ function judge(index: number): CaseRow {
   return row;
 }
 
-/** Overlay of answer on target: the matcher's mapping, else the matcher at a loose stol, else nearest same-element pairs. */
+/** Overlay of answer on target: the matcher's mapping, else a same-element assignment in the target's cell. */
 function overlayOf(target: Structure, answer: Structure, options: MatcherOptions, exact: { a: number; b: number }[] | null): OverlayView {
   const n = target.sites.length;
   const lengthScale = Math.cbrt(target.lattice!.volume / n);
   const tolerance = (options.stol ?? 0.3) * lengthScale;
   const base = { lengthScale, tolerance };
-  if (exact) return { ...overlayGeometry(target, answer, exact, tolerance), ...base, source: 'matcher', note: 'pairs: the matcher\'s mapping behind rms / max_dist, mean shift removed' };
-  if (n === answer.sites.length) {
-    try {
-      const loose = matcherBestMapping(target, answer, { ...options, stol: LOOSE_STOL });
-      if (loose) {
-        return {
-          ...overlayGeometry(target, answer, loose.pairs, tolerance), ...base, source: 'loose',
-          note: `no match within stol = ${options.stol}; pairs from the same matcher at stol = ${LOOSE_STOL} show where the answer is off`,
-        };
-      }
-    } catch { /* fall through to nearest pairs */ }
+  if (exact) {
+    const geometry = overlayGeometry(target, answer, exact, tolerance);
+    const byTarget = new Map(exact.map((p) => [`${p.a}/${p.b}`, p.distance * lengthScale]));
+    for (const p of geometry.pairs) p.matcherDistance = byTarget.get(`${p.a}/${p.b}`);
+    // The matcher measures in the average of two lattice bases that may differ by up to ltol / angle_tol;
+    // the drawing uses the target's cell, so the drawn lengths can differ from the matcher's.
+    const drawnMax = Math.max(...geometry.pairs.map((p) => p.distance));
+    const matcherMax = Math.max(...geometry.pairs.map((p) => p.matcherDistance ?? 0));
+    const differs = Math.abs(drawnMax - matcherMax) > 1e-3 * Math.max(1, matcherMax);
+    return {
+      ...geometry, ...base, source: 'matcher',
+      note: `pairs: the matcher's mapping behind rms / max_dist, mean shift removed; colours are the matcher's distances${differs
+        ? `. The matcher aligned the answer through another lattice basis (lengths within ltol, angles within angle_tol), so the drawn offsets (largest ${drawnMax.toFixed(2)} Å) differ from its distances (largest ${matcherMax.toFixed(2)} Å)`
+        : ''}`,
+    };
   }
+  // Equal counts: every atom paired, far pairs shown as such; otherwise far pairs are missing / extra atoms.
+  const sameCount = n === answer.sites.length;
   return {
-    ...overlayGeometry(target, answer, null, tolerance), ...base, source: 'nearest',
-    note: `no matcher mapping (the counts or compositions differ, or no lattice fits); atoms of the same element are paired by nearest distance up to ${tolerance.toFixed(2)} Å`,
+    ...overlayGeometry(target, answer, null, sameCount ? Infinity : tolerance), ...base, source: 'assignment',
+    note: sameCount
+      ? 'no matcher mapping within stol; atoms of the same element are paired by the smallest total distance in the target\'s cell (no shift)'
+      : `the counts differ; atoms of the same element are paired by the smallest total distance, pairs beyond ${tolerance.toFixed(2)} Å left unpaired`,
   };
 }
 

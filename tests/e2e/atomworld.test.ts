@@ -110,7 +110,7 @@ describe('AtomWorld page', () => {
     for (const name of ['aw-before', 'aw-answer', 'aw-overlay']) {
       for (let k = 0; k < 3; k++) expect(w[name].camera!.position[k]).toBeCloseTo(w['aw-target'].camera!.position[k], 6);
     }
-    // A failed answer still gets an overlay (pairs from the matcher at a loose stol).
+    // A failed answer still gets an overlay (same-element pairs of least total distance).
     const failed = golden.find((x) => !x.evaluator.correct)!;
     await page.locator(`[data-testid=aw-row][data-id="${failed.id}"]`).click();
     await waitViewers(['aw-overlay'], failed.id);

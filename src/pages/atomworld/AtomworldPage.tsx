@@ -19,6 +19,7 @@ import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../structure/datasets.ts';
 import type { CaseView, OverlayView } from '../../../workers/atomworld-api.ts';
 import { COLORS, Halos, Lines, TraceDrawing, cellGrid } from './drawing.tsx';
+import { pairDistance } from './overlay.ts';
 import { type CaseRow, type CaseSortKey, actionsCsv, casesCsv, errorTypesOf, resultsJson, sortCaseRows } from './inputs.ts';
 import './atomworld.css';
 
@@ -227,12 +228,12 @@ function OverlayViewer({ controller, testId, overlay, fitKey, caption }: { contr
     const points: number[] = [], colors: number[] = [];
     for (const p of overlay.pairs) {
       points.push(...overlay.targetCart[p.a], ...overlay.answerCart[p.b]);
-      const c = rampColor(RAMP, p.distance / overlay.tolerance);
+      const c = rampColor(RAMP, pairDistance(p) / overlay.tolerance);
       colors.push(...c, ...c);
     }
     return { points, colors };
   }, [overlay]);
-  const beyond = overlay.pairs.filter((p) => p.distance > overlay.tolerance).map((p) => overlay.targetCart[p.a]);
+  const beyond = overlay.pairs.filter((p) => pairDistance(p) > overlay.tolerance).map((p) => overlay.targetCart[p.a]);
   return (
     <div className="view" data-testid={`${testId}-panel`}>
       <StructureViewer controller={controller} testId={testId} display={display} settings={OVERLAY_SETTINGS} selection={[]}
@@ -267,10 +268,10 @@ function AnswerGhost({ overlay, elements }: { overlay: OverlayView; elements: st
 
 function OverlayLegend({ overlay }: { overlay: OverlayView }) {
   const stops = Array.from({ length: 11 }, (_, k) => toHex(rampColor(RAMP, k / 10))).join(', ');
-  const beyond = overlay.pairs.filter((p) => p.distance > overlay.tolerance).length;
+  const beyond = overlay.pairs.filter((p) => pairDistance(p) > overlay.tolerance).length;
   return (
     <div className="np-colorbar cmp-colorbar aw-legend" data-testid="aw-overlay-legend">
-      <div>target → matched answer atom, Å ({overlay.source === 'matcher' ? 'matcher mapping' : overlay.source === 'loose' ? 'loose matcher' : 'nearest same element'})</div>
+      <div>target → matched answer atom, Å ({overlay.source === 'matcher' ? 'matcher mapping' : 'least-distance pairs, no matcher mapping'})</div>
       <div className="bar" style={{ background: `linear-gradient(to right, ${stops})` }} />
       <div className="ends"><span>0</span><span>{overlay.tolerance.toFixed(2)} (stol)</span></div>
       <div className="cmp-keys" data-testid="aw-overlay-counts">
