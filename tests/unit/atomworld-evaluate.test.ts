@@ -101,6 +101,13 @@ describe('AtomWorld evaluation rules (atomworld.md §6)', () => {
     expect(ok.mapping!.pairs).toHaveLength(2);
   });
 
+  it('skips a block pymatgen cannot build and uses the next one, as get_structures does', () => {
+    const bad = cifWith(['Na Na1 0 0 0', 'Na Na2 0 0 0', 'Cl Cl1 0.5 0.5 0.5']).replace('data_test', 'data_bad');
+    const good = cifWith(['Cl Cl1 0.25 0.25 0.25', 'Na Na1 0.75 0.75 0.75']);
+    const r = evaluateAtomworldAnswer(TARGET, `<cif>${bad}\n${good}</cif>`);
+    expect(r.correct).toBe(true);
+  });
+
   it('snaps coordinates within 1e-4 (relative) of 1/3 and 2/3 as pymatgen does, also in P1', () => {
     const s = parseCifStrict(cifWith(['Na Na1 0.33334 0.66666 0.5']));
     expect(s.sites[0].frac).toEqual([1 / 3, 2 / 3, 0.5]);

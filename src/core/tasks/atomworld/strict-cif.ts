@@ -17,18 +17,34 @@ const snapThird = (x: number): number => {
   return x;
 };
 
-/** The first structure pymatgen would return, or a ParseError saying why pymatgen would fail. */
+/**
+ * The first structure pymatgen would return, or a ParseError saying why pymatgen would fail.
+ * Like pymatgen, a block that fails is skipped and the next one is used.
+ */
 export function parseCifStrict(text: string): Structure {
   const { structures, warnings } = parseCif(text);
-  const s = structures[0];
-  const blockNote = (w: string) => w.includes(`block ${s.name}:`);
-  const duplicate = warnings.find((w) => blockNote(w) && w.includes('repeat a symmetry-equivalent atom'));
-  if (duplicate) throw new ParseError(`two atoms of the same element share a position, so the occupancies sum to more than 1 (${duplicate})`);
-  const overfull = warnings.find((w) => blockNote(w) && w.includes('total occupancy above 1'));
-  if (overfull) throw new ParseError(`atoms share a position and their occupancies sum to more than 1 (${overfull})`);
-  if (!s.lattice) throw new ParseError('the CIF has no unit cell');
-  const lattice = s.lattice;
-  // Files expanded by symmetry were already snapped by the reader; P1 files keep their numbers there.
+  let firstProblem = '';
+  for (const s of structures) {
+    const problem = strictProblem(s, warnings);
+    if (problem === null) return snapThirdsInP1(s);
+    firstProblem ||= problem;
+  }
+  throw new ParseError(firstProblem);
+}
+
+function strictProblem(s: Structure, warnings: string[]): string | null {
+  const ofBlock = (w: string) => w.includes(`block ${s.name}:`);
+  const duplicate = warnings.find((w) => ofBlock(w) && w.includes('repeat a symmetry-equivalent atom'));
+  if (duplicate) return `two atoms of the same element share a position, so the occupancies sum to more than 1 (${duplicate})`;
+  const overfull = warnings.find((w) => ofBlock(w) && w.includes('total occupancy above 1'));
+  if (overfull) return `atoms share a position and their occupancies sum to more than 1 (${overfull})`;
+  if (!s.lattice) return `block ${s.name} has no unit cell`;
+  return null;
+}
+
+/** Files expanded by symmetry were already snapped by the reader; P1 files keep their numbers there. */
+function snapThirdsInP1(s: Structure): Structure {
+  const lattice = s.lattice!;
   if (s.properties?.symmetryOperations !== 1) return s;
   const sites = s.sites.map((site) => {
     const f = site.frac!;
