@@ -3,7 +3,8 @@
  * in the golden summary_by_model_lambda.json, compared at the digits the table shows; the exact-set check
  * compares the hovered names with the published name_mapping.json of set 3.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +93,25 @@ describe('O-NNG page', () => {
     expect(await page.locator('[data-testid=onng-anova]').count()).toBe(1);
   });
 
+  it('opens a results folder in the upstream layout, then a verdict file fills the model it lacked', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'structlab-onng-e2e-'));
+    const verdictPath = writeUpstreamTree(root, 'gpt-4o');
+    await page.locator('[data-testid=onng-results-folder]').setInputFiles(join(root, 'results'));
+    await expect.poll(() => text('onng-results-summary'), { timeout: 60_000 }).toMatch(/^results: 10200 rows/);
+    await idle();
+    expect(await page.locator('[data-testid=onng-raw-prechecks] tbody tr').count()).toBe(30);
+    expect(await text('onng-raw-prechecks')).toContain('deepseek-prover-v2');
+    expect(await text('anova-acc-F-gpt-4o')).toBe('—'); // its verdicts are not in the folder: every run unverified
+    const t = summary['claude-sonnet-4.5']._tests;
+    expect(await text('anova-acc-F-claude-sonnet-4.5')).toBe(t.anova_acc_scipy.F.toPrecision(5));
+    await page.locator('[data-testid=onng-verdict-input]').setInputFiles(verdictPath);
+    await expect.poll(() => text('anova-acc-F-gpt-4o'), { timeout: 60_000 }).toBe(summary['gpt-4o']._tests.anova_acc_scipy.F.toPrecision(5));
+    await idle();
+    expect(await text('anova-time-p-gpt-4o')).toBe(summary['gpt-4o']._tests.anova_time_scipy.p.toPrecision(3));
+    expect(await text('onng-verdict-files')).toContain('gpt-4o-verdicts.json');
+    expect(await page.locator('[data-testid=onng-heatmap] tbody tr').count()).toBe(68);
+  });
+
   it('opens a user’s O-NNG dataset folder and shows the exact set-3 names', async () => {
     await page.locator('[data-testid=onng-folder-input]').setInputFiles(join(ONNG, 'dataset'));
     await expect.poll(() => text('onng-mode'), { timeout: 60_000 }).toMatch(/Exact O-NNG sets/);
@@ -105,3 +125,47 @@ describe('O-NNG page', () => {
     expect(pageErrors).toEqual([]);
   });
 });
+
+/**
+ * Writes results/<model>/<level>/{result,time}_<run>.* and <model>/statistics.json from the golden outcomes CSV
+ * (read in place, written to a temporary folder only); `apart`'s statistics go to a separate verdict file.
+ */
+function writeUpstreamTree(root: string, apart: string): string {
+  const lines = readFileSync(join(ONNG, 'derived', 'per_problem_outcomes.csv'), 'utf8').trim().split(/\r?\n/);
+  const head = lines[0].split(',');
+  const at = (name: string) => head.indexOf(name);
+  const runs = new Map<string, string[][]>();
+  for (const line of lines.slice(1)) {
+    const f = line.split(',');
+    const key = `${f[at('model')]}/${f[at('dataset')]}/${f[at('run')]}`;
+    if (!runs.has(key)) runs.set(key, []);
+    runs.get(key)!.push(f);
+  }
+  const stats = new Map<string, Record<string, { runs: unknown[] }>>();
+  for (const [key, rows] of runs) {
+    const [model, dataset, run] = key.split('/');
+    rows.sort((a, b) => Number(a[at('problem_id')]) - Number(b[at('problem_id')]));
+    const dir = join(root, 'results', model, dataset);
+    mkdirSync(dir, { recursive: true });
+    const flag = (r: string[], name: string) => r[at(name)] === '1';
+    writeFileSync(join(dir, `result_${run}.jsonl`), rows.map((r) => JSON.stringify({
+      draft: 'd'.repeat(Number(r[at('draft_chars')])), code: `${flag(r, 'contains_sorry') ? '  sorry\n' : ''}  rfl`,
+    })).join('\n') + '\n');
+    writeFileSync(join(dir, `time_${run}.json`), JSON.stringify(rows.map((r) => Number(r[at('time_s')]))));
+    if (rows[0][at('verified')] === '') continue; // aborted: missing from statistics.json, as upstream
+    const ids = (name: string) => rows.filter((r) => flag(r, name)).map((r) => Number(r[at('problem_id')]));
+    if (!stats.has(model)) stats.set(model, {});
+    (stats.get(model)![dataset] ??= { runs: [] }).runs.push({
+      run: Number(run), total: rows.length, error_ids: ids('lean_error'), sorry_ids: ids('contains_sorry'),
+      banned_tactics_usage: Object.fromEntries(ids('uses_simp').map((id) => [String(id), ['simp']])),
+    });
+  }
+  let verdictPath = '';
+  for (const [model, datasets] of stats) {
+    if (model === apart) {
+      verdictPath = join(root, `${model}-verdicts.json`);
+      writeFileSync(verdictPath, JSON.stringify({ model, datasets }));
+    } else writeFileSync(join(root, 'results', model, 'statistics.json'), JSON.stringify({ datasets }));
+  }
+  return verdictPath;
+}
