@@ -32,6 +32,7 @@ const COLORS = ['#1f5fd6', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'
 /** F and p as the tables show them (and the e2e test compares them). */
 export const formatF = (f: number) => (Number.isFinite(f) ? f.toPrecision(5) : '—');
 export const formatP = (p: number) => (Number.isFinite(p) ? p.toPrecision(3) : '—');
+const formatDf = (a: { df_between: number; df_within: number }) => (Number.isFinite(a.df_between) ? `(${a.df_between}, ${a.df_within})` : '—');
 const fixed = (x: number | null | undefined, digits: number) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits));
 
 export function OnngPage() {
@@ -250,11 +251,11 @@ function Analysis({ analysis, file }: { analysis: OnngAnalysis; file: string }) 
               <td>{m.model}</td>
               <td data-testid={`anova-acc-F-${m.model}`}>{formatF(m.anova_accuracy.F)}</td>
               <td data-testid={`anova-acc-p-${m.model}`} className={m.anova_accuracy.p < 0.05 ? 'sig' : ''}>{formatP(m.anova_accuracy.p)}</td>
-              <td>({m.anova_accuracy.df_between}, {m.anova_accuracy.df_within})</td>
+              <td>{formatDf(m.anova_accuracy)}</td>
               <td>{formatP(analysis.holm.accuracy[k])}</td>
               <td data-testid={`anova-time-F-${m.model}`}>{formatF(m.anova_time.F)}</td>
               <td data-testid={`anova-time-p-${m.model}`} className={m.anova_time.p < 0.05 ? 'sig' : ''}>{formatP(m.anova_time.p)}</td>
-              <td>({m.anova_time.df_between}, {m.anova_time.df_within})</td>
+              <td>{formatDf(m.anova_time)}</td>
               <td>{formatP(analysis.holm.time[k])}</td>
             </tr>
           ))}
