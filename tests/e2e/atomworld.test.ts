@@ -146,6 +146,24 @@ describe('AtomWorld page', () => {
     await waitViewers(['aw-a', 'aw-b', 'aw-match']);
   });
 
+  it('a long batch can be cancelled; the judged part stays and a case still opens (fresh worker)', async () => {
+    await page.locator('[data-testid=aw-mode-cases]').click();
+    await page.locator('[data-testid=aw-cases-input]').setInputFiles(join(SHARED, 'golden', 'atomworld', 'eval_oracle.jsonl'));
+    await page.locator('[data-testid=aw-progress-bar]').waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=aw-row]').length >= 4, undefined, { timeout: 30_000 });
+    await page.locator('[data-testid=aw-cancel]').click();
+    await page.locator('[data-testid=aw-error]').waitFor({ timeout: 10_000 });
+    const message = await text('aw-error');
+    const judged = Number(/Cancelled after (\d+) of 437 cases/.exec(message)?.[1]);
+    expect(judged).toBeGreaterThanOrEqual(4);
+    expect(judged).toBeLessThan(437);
+    expect(await page.locator('[data-testid=aw-row]').count()).toBe(judged);
+    await page.locator('[data-testid=aw-error] button').click();
+    const first = await page.locator('[data-testid=aw-row]').first().getAttribute('data-id');
+    await page.locator('[data-testid=aw-row]').first().click();
+    await waitViewers(['aw-target', 'aw-answer', 'aw-overlay'], first!);
+  });
+
   it('a bad file gives a clear error naming the file and line', async () => {
     await page.locator('[data-testid=aw-mode-cases]').click();
     await page.locator('[data-testid=aw-cases-input]').setInputFiles(file('bad.jsonl', '{"id": "x", "action": "move", "after_cif": "data_x"}\nnot json\n'));
