@@ -24,7 +24,10 @@ const GREY: Rgb = [0.55, 0.58, 0.63];
 export function FrameView() {
   const s = useFem();
   const model = s.model;
-  const fit = useMemo(() => bounds(model.node_coords), [model]);
+  // The scene is drawn z-up (structural convention) inside a group turned so model z is the viewer's y (its orbit axis).
+  const fit = useMemo(() => { const b = bounds(model.node_coords); return { center: toView(b.center), radius: b.radius + 0.25 * characteristicLength(model) }; }, [model]);
+  // After the viewer's own refit on a new model: an oblique view from the front-right, z up.
+  useEffect(() => { frameViewer.viewAlong(0.55, 0.45, 1); }, [s.fitToken]);
   const size = useMemo(() => characteristicLength(model), [model]);
   const field = s.show === 'deformed' && s.linear ? s.linear.u : s.show === 'mode' && s.buckling ? s.buckling.modes[s.modeIndex]?.mode ?? null : null;
   const scale = field ? (s.scale ?? autoScale(field, model.node_coords.length, size)) : 0;
@@ -32,13 +35,18 @@ export function FrameView() {
     <div className="view" data-testid="fem-frame-view">
       <StructureViewer controller={frameViewer} testId="viewer-fem" display={null} settings={VIEW_SETTINGS} selection={[]}
         fitKey={s.fitToken} onPick={() => undefined} hiddenElements={[]} fitBounds={fit}>
-        <FrameScene model={model} size={size} field={field} scale={scale} showAxes={s.showAxes}
-          showReactions={s.show === 'deformed' && s.linear ? s.linear.r : null} animate={s.show === 'mode' && s.playing} />
+        <group rotation={[-Math.PI / 2, 0, 0]}>
+          <FrameScene model={model} size={size} field={field} scale={scale} showAxes={s.showAxes}
+            showReactions={s.show === 'deformed' && s.linear ? s.linear.r : null} animate={s.show === 'mode' && s.playing} />
+        </group>
       </StructureViewer>
       {field && <ColorBar field={field} nNodes={model.node_coords.length} unit={s.show === 'mode' ? 'mode (unit norm)' : '|u|'} />}
     </div>
   );
 }
+
+/** Model (x, y, z) → viewer coordinates under the group's −90° turn about x: (x, z, −y). */
+const toView = (c: readonly number[]): [number, number, number] => [c[0], c[2], -c[1]];
 
 function ColorBar({ field, nNodes, unit }: { field: ArrayLike<number>; nNodes: number; unit: string }) {
   let max = 0;
@@ -57,7 +65,7 @@ function ColorBar({ field, nNodes, unit }: { field: ArrayLike<number>; nNodes: n
 interface SceneProps { model: FrameModel; size: number; field: ArrayLike<number> | null; scale: number; showAxes: boolean; showReactions: ArrayLike<number> | null; animate: boolean }
 
 function FrameScene({ model, size, field, scale, showAxes, showReactions, animate }: SceneProps) {
-  const radius = 0.012 * size;
+  const radius = 0.008 * size;
   const undeformed = useDisposable(() => {
     const n = model.elements.length;
     const starts = new Float32Array(3 * n), ends = new Float32Array(3 * n), colors = new Float32Array(3 * n);
@@ -139,7 +147,7 @@ function supportAndLoadGlyphs(model: FrameModel, size: number, reactions: ArrayL
     const geometry = kind === 'fixed' ? new THREE.BoxGeometry(s, s, s) : kind === 'pinned' ? new THREE.ConeGeometry(0.6 * s, s, 16) : new THREE.OctahedronGeometry(0.6 * s);
     const mesh = new THREE.Mesh(geometry, new THREE.MeshLambertMaterial({ color: kind === 'fixed' ? 0x3b4a63 : kind === 'pinned' ? 0x2f7d4a : 0x8a6d1f }));
     mesh.position.set(c[0], c[1], c[2]);
-    if (kind === 'pinned') { mesh.rotation.x = Math.PI / 2; mesh.position.z -= 0.5 * s; } // cone tip at the node, base below (z up)
+    if (kind === 'pinned') { mesh.rotation.x = Math.PI / 2; mesh.position.z -= 0.5 * s; } // cone tip at the node, base below (model z up)
     mesh.name = `support-${kind}`;
     g.add(mesh);
   }

@@ -11,6 +11,9 @@ const FE_SERIES: uPlot.Series[] = [
   { label: 'analytical', stroke: '#d62728', width: 1, dash: [5, 4], points: { show: false } },
 ];
 
+const axisNumber = (v: number) => (v === 0 ? '0' : Math.abs(v) >= 1e-3 && Math.abs(v) < 1e4 ? String(Number(v.toPrecision(4))) : v.toExponential(1));
+const AXES: uPlot.Axis[] = [{}, { size: 64, values: (_u, splits) => splits.map(axisNumber) }];
+
 export function OneDView() {
   const bar = useFem((s) => s.bar);
   const set = (patch: Partial<BarSpec>) => useFem.setState({ bar: { ...bar, ...patch } });
@@ -64,8 +67,8 @@ export function OneDView() {
             <rect x={6} y={8} width={10} height={24} fill="#3b4a63" />
           </svg>
           <div className="fem-plots">
-            <Plot title="displacement u(x)" testId="fem-1d-u" data={result.uData} series={FE_SERIES} width={420} height={220} />
-            <Plot title="stress σ(x)" testId="fem-1d-stress" data={result.sData} series={FE_SERIES} width={420} height={220} />
+            <Plot title="displacement u(x)" testId="fem-1d-u" data={result.uData} series={FE_SERIES} axes={AXES} width={420} height={220} />
+            <Plot title="stress σ(x)" testId="fem-1d-stress" data={result.sData} series={FE_SERIES} axes={AXES} width={420} height={220} />
           </div>
         </>
       ) : (

@@ -85,14 +85,12 @@ export function bounds(coords: readonly (readonly number[])[]): { center: [numbe
   return { center, radius: Math.max(r * 1.25, 1e-3) };
 }
 
-/** Length of the longest element (sets glyph and arrow sizes). */
+/** The frame's size: its bounding-box diagonal (sets glyph, arrow and deformation scales). */
 export function characteristicLength(m: FrameModel): number {
-  let L = 0;
-  for (const e of m.elements) {
-    const a = m.node_coords[e.node_i], b = m.node_coords[e.node_j];
-    if (a && b) L = Math.max(L, Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]));
-  }
-  return L > 0 ? L : 1;
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (const c of m.node_coords) for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k], c[k]); max[k] = Math.max(max[k], c[k]); }
+  const d = Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
+  return Number.isFinite(d) && d > 0 ? d : 1;
 }
 
 export type SupportKind = 'fixed' | 'pinned' | 'partial';
