@@ -1,0 +1,114 @@
+"""pymatgen 2022.11 reference for bench/atomworld.bench.ts (run with Debian's /usr/bin/python3).
+
+  atomworld_reference.py match PAIRS.json
+      PAIRS.json: [{label, repeats, a: {lattice, species, frac}, b: {...}}]. Times
+      StructureMatcher(primitive_cell=False, stol=0.5).fit(a, b) and get_rms_dist(a, b) inside Python
+      (medians of `repeats`, excluding interpreter start and import). Prints JSON on stdout.
+  atomworld_reference.py batch CASES.jsonl ANSWERS.jsonl OUT.json
+      AtomWorld's evaluation pipeline (atomworld.md §6) on every case, written to OUT.json as
+      [{id, correct, wrong_type, rmsd, max_dist}]: the text between the last <cif> and </cif>,
+      CifParser(...).get_structures(primitive=False), the composition gate, fit(target, answer), then
+      get_rms_dist. An exception anywhere else is the benchmark's "Unknown".
+"""
+import json
+import sys
+import time
+import warnings
+
+warnings.filterwarnings("ignore")
+
+from pymatgen.core import Lattice, Structure  # noqa: E402
+from pymatgen.io.cif import CifParser  # noqa: E402
+from pymatgen.analysis.structure_matcher import StructureMatcher  # noqa: E402
+
+MATCHER = StructureMatcher(primitive_cell=False, stol=0.5)
+
+
+def median(xs):
+    s = sorted(xs)
+    m = len(s) // 2
+    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
+
+
+def timed(fn, repeats):
+    samples, result = [], None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        result = fn()
+        samples.append((time.perf_counter() - t0) * 1e3)
+    return median(samples), result
+
+
+def to_structure(d):
+    return Structure(Lattice(d["lattice"]), d["species"], d["frac"])
+
+
+def run_match(path):
+    out = {}
+    for pair in json.load(open(path)):
+        a, b = to_structure(pair["a"]), to_structure(pair["b"])
+        fit_ms, fit = timed(lambda: MATCHER.fit(a, b), pair["repeats"])
+        rms_ms, rms = timed(lambda: MATCHER.get_rms_dist(a, b), pair["repeats"])
+        out[pair["label"]] = {
+            "fit_ms": round(fit_ms, 2), "rms_dist_ms": round(rms_ms, 2), "fit": bool(fit),
+            "rms": None if rms is None else float(rms[0]), "max_dist": None if rms is None else float(rms[1]),
+        }
+    print(json.dumps(out))
+
+
+def parse_first(text):
+    structures = CifParser.from_string(text).get_structures(primitive=False)
+    if not structures:
+        raise ValueError("no structures")
+    return structures[0]
+
+
+def judge(target_cif, answer):
+    start, end = answer.rfind("<cif>"), answer.rfind("</cif>")
+    if start < 0 or end < 0:
+        return False, "OutputFormatError", None, None
+    text = answer[start + len("<cif>"):end].strip()
+    target = parse_first(target_cif)
+    try:
+        generated = parse_first(text)
+    except Exception:
+        return False, "CIFParsingError", None, None
+    if len(generated) != len(target) or generated.composition.as_dict() != target.composition.as_dict():
+        return False, "AtomCountMismatch", None, None
+    if not MATCHER.fit(target, generated):
+        return False, "StructureMismatch", None, None
+    rms, max_dist = MATCHER.get_rms_dist(target, generated)
+    return True, None, float(rms), float(max_dist)
+
+
+def run_batch(cases_path, answers_path, out_path):
+    answers = {}
+    for line in open(answers_path):
+        if line.strip():
+            row = json.loads(line)
+            answers[str(row["id"])] = row["answer"]
+    verdicts = []
+    for line in open(cases_path):
+        if not line.strip():
+            continue
+        case = json.loads(line)
+        case_id = str(case["id"])
+        answer = answers.get(case_id)
+        if answer is None:
+            correct, wrong, rms, max_dist = False, "OutputFormatError", None, None
+        else:
+            try:
+                correct, wrong, rms, max_dist = judge(case["after_cif"], answer)
+            except Exception:
+                correct, wrong, rms, max_dist = False, "Unknown", None, None
+        verdicts.append({"id": case_id, "correct": correct, "wrong_type": wrong, "rmsd": rms, "max_dist": max_dist})
+    json.dump(verdicts, open(out_path, "w"))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "match":
+        run_match(sys.argv[2])
+    elif sys.argv[1] == "batch":
+        run_batch(sys.argv[2], sys.argv[3], sys.argv[4])
+    else:
+        sys.exit(f"unknown mode {sys.argv[1]!r}; use match or batch")
