@@ -51,7 +51,7 @@ function judge(index: number): CaseRow {
 }
 
 /** Overlay of answer on target: the matcher's mapping, else a same-element assignment in the target's cell. */
-function overlayOf(target: Structure, answer: Structure, options: MatcherOptions, exact: { a: number; b: number }[] | null): OverlayView {
+function overlayOf(target: Structure, answer: Structure, options: MatcherOptions, exact: { a: number; b: number; distance: number }[] | null): OverlayView {
   const n = target.sites.length;
   const lengthScale = Math.cbrt(target.lattice!.volume / n);
   const tolerance = (options.stol ?? 0.3) * lengthScale;

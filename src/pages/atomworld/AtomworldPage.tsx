@@ -353,7 +353,7 @@ function ActionTable() {
   return (
     <div className="aw-actions" data-testid="aw-actions">
       <table>
-        <thead><tr><th>action</th><th>n</th><th>success</th><th>mean max_dist</th><th className="aw-bar-col">outcomes</th></tr></thead>
+        <thead><tr><th>action</th><th>n</th><th>success</th><th title="mean max_dist over the correct cases">mean max</th><th className="aw-bar-col">outcomes</th></tr></thead>
         <tbody>
           {Object.entries(summary).map(([action, a]) => (
             <tr key={action} data-testid="aw-action-row" data-action={action}>
