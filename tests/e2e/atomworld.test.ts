@@ -118,7 +118,7 @@ describe('AtomWorld page', () => {
     expect(await text('aw-overlay-legend')).toMatch(/pairs/);
   });
 
-  it('exports the per-case CSV', async () => {
+  it('exports the per-case CSV and the per-action JSON', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=aw-export-cases]').click()]);
     const csv = readFileSync(await download.path(), 'utf8').trim().split(/\r\n/);
     expect(csv[0]).toBe('id,action,correct,wrong_type,rmsd,max_dist,lint,official_correct,official_wrong_type');
@@ -128,6 +128,14 @@ describe('AtomWorld page', () => {
       const g = golden.find((x) => x.id === cells[0])!;
       expect(cells[2]).toBe(String(g.evaluator.correct));
       if (g.evaluator.rmsd !== null) expect(Math.abs(Number(cells[4]) - g.evaluator.rmsd)).toBeLessThan(1e-6);
+    }
+    const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=aw-export-json]').click()]);
+    const json = JSON.parse(readFileSync(await jsonDownload.path(), 'utf8'));
+    // Per action, recounted from the official verdicts.
+    for (const action of new Set(golden.map((g) => g.action))) {
+      const rows = golden.filter((g) => g.action === action);
+      expect(json.by_action[action].n).toBe(rows.length);
+      expect(json.by_action[action].success_rate).toBeCloseTo(rows.filter((g) => g.evaluator.correct).length / rows.length, 12);
     }
   });
 
