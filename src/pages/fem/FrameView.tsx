@@ -101,8 +101,9 @@ function Deformed({ model, field, scale, radius, animate }: { model: FrameModel;
   const invalidate = useThree((st) => st.invalidate);
   const mesh = useDisposable(() => {
     const p = deformedPieces(model, field, scale, SEGMENTS);
+    // Same top as the colour bar (largest nodal translation); curve interiors beyond it saturate.
     let max = 0;
-    for (const v of p.magnitude) max = Math.max(max, v);
+    for (const v of translationMagnitudes(field, model.node_coords.length)) max = Math.max(max, v);
     const colors = new Float32Array(3 * p.count);
     for (let i = 0; i < p.count; i++) colors.set(rampColor(RAMP, max > 0 ? p.magnitude[i] / max : 0), 3 * i);
     return makeTubeMesh({ starts: p.starts, ends: p.ends, colors, count: p.count }, radius);

@@ -65,6 +65,7 @@ export function Mesh2DView() {
             )}
             <button onClick={() => useFem.setState({ movedNodes: {} })} disabled={Object.keys(s.movedNodes).length === 0}>reset nodes</button>
           </div>
+          <p className="fem-hint">N<sub>{s.shapeIndex + 1}</sub> over element {s.shapeElement}: <span className="fem-ramp" /> −0.25 (blue) · 0 (white) · 1 (red); red dots: Gauss points; numbers: nodes (blue) and elements (dark red).</p>
           <MeshSvg mesh={mesh} gauss={gauss} inverted={new Set(inverted.map((c) => c.element))} shapeElement={s.shapeElement} shapeIndex={s.shapeIndex}
             selectedNode={selectedNode} onSelect={setSelectedNode} />
           <table className="fem-small-table" data-testid="fem-2d-jacobians">
@@ -133,7 +134,8 @@ function MeshSvg({ mesh, gauss, inverted, shapeElement, shapeIndex, selectedNode
       {samples.slice(0, -1).map((row, i) => row.slice(0, -1).map((p, j) => {
         const q = [p, row[j + 1], samples[i + 1][j + 1], samples[i + 1][j]];
         const v = (q[0].value + q[1].value + q[2].value + q[3].value) / 4;
-        const c = rampColor(SHAPE_RAMP, (v + 0.25) / 1.25);
+        // white at N = 0: negative lobes (down to −0.25 for quadratic shapes) blue, positive red
+        const c = v < 0 ? rampColor(SHAPE_RAMP.slice(0, 2), 1 + v / 0.25) : rampColor(SHAPE_RAMP.slice(1), v);
         return <polygon key={`${i}-${j}`} points={q.map((t) => `${X(t.x)},${Y(t.y)}`).join(' ')} fill={`rgb(${c.map((x) => Math.round(255 * x)).join(',')})`} stroke="none" />;
       }))}
       {mesh.connect.map((_, e) => {
