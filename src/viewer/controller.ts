@@ -4,6 +4,7 @@
  * itself here when it mounts.
  */
 import * as THREE from 'three';
+import { downloadBlob } from '../browser/download.ts';
 import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
 export interface ViewerHandles {
@@ -231,15 +232,7 @@ export class ViewerController {
   }
 
   async downloadPng(fileName = 'structlab.png'): Promise<void> {
-    const blob = await this.renderPng(2);
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = fileName;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    downloadBlob(fileName, await this.renderPng(2));
   }
 }
 

@@ -116,7 +116,7 @@ describe('results analysis (golden outcomes)', () => {
     const direct = lines.reduce((s, f) => s + Number(f[13]), 0) / lines.length;
     expect(gpt4o.levels[0].mean).toBeCloseTo(direct, 9);
     expect(gpt4o.levels[0].n).toBe(340);
-    expect(summaryCsv(analysis).trim().split('\n')).toHaveLength(1 + 5 * 6);
+    expect(summaryCsv(analysis).trim().split(/\r?\n/)).toHaveLength(1 + 5 * 6);
   });
 
   it('names the bad line of a broken table', () => {

@@ -22,6 +22,7 @@ import { COLORS, Halos, Lines, TraceDrawing, cellGrid } from './drawing.tsx';
 import { pairDistance } from './overlay.ts';
 import { type CaseRow, type CaseSortKey, actionsCsv, casesCsv, errorTypesOf, resultsJson, sortCaseRows } from './inputs.ts';
 import './atomworld.css';
+import { downloadText } from '../../browser/download.ts';
 
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showPolyhedra: false };
 const OVERLAY_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showPolyhedra: false };
@@ -45,16 +46,6 @@ const DEMO_DATASET = DATASETS.some((d) => d.file === 'SrTiO3.cif') ? 'SrTiO3.cif
 const fmt = (x: number | null | undefined, digits = 4) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toPrecision(digits));
 const startDemo = () => void datasetText(DEMO_DATASET).then((t) => loadDemo(t, DEMO_DATASET));
 
-function download(name: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 export function AtomworldPage() {
   const s = useAtomworld();
@@ -138,9 +129,9 @@ function Controls() {
         <>
           <h2>Export</h2>
           <div className="aw-buttons">
-            <button type="button" data-testid="aw-export-cases" onClick={() => download('atomworld-cases.csv', casesCsv(rowsOf(s.rows)), 'text/csv')}>Cases CSV</button>
-            <button type="button" data-testid="aw-export-actions" onClick={() => download('atomworld-actions.csv', actionsCsv(s.summary!), 'text/csv')}>Actions CSV</button>
-            <button type="button" data-testid="aw-export-json" onClick={() => download('atomworld-results.json', resultsJson(rowsOf(s.rows), s.summary!), 'application/json')}>JSON</button>
+            <button type="button" data-testid="aw-export-cases" onClick={() => downloadText('atomworld-cases.csv', casesCsv(rowsOf(s.rows)), 'text/csv')}>Cases CSV</button>
+            <button type="button" data-testid="aw-export-actions" onClick={() => downloadText('atomworld-actions.csv', actionsCsv(s.summary!), 'text/csv')}>Actions CSV</button>
+            <button type="button" data-testid="aw-export-json" onClick={() => downloadText('atomworld-results.json', resultsJson(rowsOf(s.rows), s.summary!), 'application/json')}>JSON</button>
           </div>
         </>
       )}

@@ -9,7 +9,7 @@
  *   eval_oracle rows (case_id, target_cif, candidate_cif, `expected`). A bare generated CIF is wrapped
  *   in <cif> tags, as the benchmark's answer extraction found it.
  */
-import { formatCsv } from '../../core/tasks/c2np/batch.ts';
+import { formatCsv } from '../../core/io/csv.ts';
 import type { AtomworldActionSummary, AtomworldCaseVerdict } from '../../core/tasks/atomworld/batch.ts';
 
 export interface InputFile {

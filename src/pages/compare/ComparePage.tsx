@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo } from 'react';
 import * as THREE from 'three';
-import { formatCsv } from '../../core/tasks/c2np/batch.ts';
+import { formatCsv } from '../../core/io/csv.ts';
 import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import {
   cancel, loadBatchJsonl, loadDemo, selectRow, setBatchFolder, setLayout, setMode, setPairFile, setRadius, setSort,
@@ -20,6 +20,7 @@ import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DEFAULT_DATASET, datasetText } from '../structure/datasets.ts';
 import type { ForwardRow, PairView } from '../../../workers/compare-api.ts';
 import './compare.css';
+import { downloadText } from '../../browser/download.ts';
 
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showCell: false, showPolyhedra: false };
 
@@ -320,16 +321,6 @@ export function sortRows(rows: ForwardRow[], key: SortKey, descending: boolean):
   });
 }
 
-function download(name: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 function BatchTable() {
   const s = useCompare();
@@ -337,8 +328,8 @@ function BatchTable() {
   if (!s.rows) return null;
   const rows = sortRows(s.rows, s.sort.key, s.sort.descending);
   const keys = FORWARD_COLUMNS.map((c) => c.key);
-  const exportCsv = () => download('c2np-metrics.csv', formatCsv([...keys, 'error'], s.rows!.map((r) => [...keys.map((k) => r[k]), r.error])), 'text/csv');
-  const exportJson = () => download('c2np-metrics.json', JSON.stringify(s.rows, null, 1), 'application/json');
+  const exportCsv = () => downloadText('c2np-metrics.csv', formatCsv([...keys, 'error'], s.rows!.map((r) => [...keys.map((k) => r[k]), r.error])), 'text/csv');
+  const exportJson = () => downloadText('c2np-metrics.json', JSON.stringify(s.rows, null, 1), 'application/json');
   return (
     <div className="cmp-table" data-testid="cmp-batch">
       <div className="cmp-table-bar">
@@ -381,8 +372,8 @@ function InverseTable() {
         <strong data-testid="cmp-inverse-summary">
           {inv.rows.length} cells · lattice RMSE {fmt(inv.summary.lattice_rmse)} · space-group accuracy {fmt(inv.summary.sg_accuracy, 3)} · joint accuracy {fmt(inv.summary.joint_accuracy, 3)}
         </strong>
-        <button type="button" onClick={() => download('c2np-inverse.csv', formatCsv(header, values), 'text/csv')}>Export CSV</button>
-        <button type="button" onClick={() => download('c2np-inverse.json', JSON.stringify({ summary: inv.summary, rows: inv.rows }, null, 1), 'application/json')}>Export JSON</button>
+        <button type="button" onClick={() => downloadText('c2np-inverse.csv', formatCsv(header, values), 'text/csv')}>Export CSV</button>
+        <button type="button" onClick={() => downloadText('c2np-inverse.json', JSON.stringify({ summary: inv.summary, rows: inv.rows }, null, 1), 'application/json')}>Export JSON</button>
       </div>
       <table>
         <thead><tr><th>id</th><th>predicted a b c α β γ</th><th>SG</th><th>true a b c α β γ</th><th>SG</th><th>max |err|</th><th>joint (≤ 0.5)</th></tr></thead>

@@ -16,6 +16,7 @@ import {
   LEVELS, deobfuscatedSegments, groupByWorld, lambdaOf, nng4Mapping, renameSegments, type Nng4Level, type Segment,
 } from './problems.ts';
 import './onng.css';
+import { downloadText } from '../../browser/download.ts';
 
 const NNG4_LEVELS = levelsJson as Nng4Level[];
 const NNG4_GROUPS = groupByWorld(NNG4_LEVELS, true);
@@ -171,14 +172,6 @@ function ProblemView() {
   );
 }
 
-function download(name: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 function Results() {
   const s = useOnng();
@@ -235,8 +228,8 @@ function Analysis({ analysis, file }: { analysis: OnngAnalysis; file: string }) 
       <p className="hint" data-testid="onng-results-summary">{file}: {analysis.rows} rows{analysis.excludedProblems.length > 0 && ` (problem ${analysis.excludedProblems.join(', ')} left out)`}, {analysis.models.length} models, λ ∈ {'{'}{lambdas.join(', ')}{'}'}.
         {analysis.models.some((m) => m.unverified_runs.length > 0) && ` Runs never verified (left out): ${analysis.models.flatMap((m) => m.unverified_runs.map((r) => `${m.model} λ ${r.lambda} run ${r.run}`)).join('; ')}.`}</p>
       <div className="onng-export">
-        <button type="button" data-testid="onng-export-csv" onClick={() => download(`${base}-summary.csv`, summaryCsv(analysis), 'text/csv')}>Export summary CSV</button>
-        <button type="button" data-testid="onng-export-json" onClick={() => download(`${base}-summary.json`, summaryJson(analysis), 'application/json')}>Export summary JSON</button>
+        <button type="button" data-testid="onng-export-csv" onClick={() => downloadText(`${base}-summary.csv`, summaryCsv(analysis), 'text/csv')}>Export summary CSV</button>
+        <button type="button" data-testid="onng-export-json" onClick={() => downloadText(`${base}-summary.json`, summaryJson(analysis), 'application/json')}>Export summary JSON</button>
       </div>
       <div className="onng-charts">
         <ErrorBarChart title="Accuracy vs λ (mean ± SE over runs)" testId="onng-chart-accuracy" x={lambdas} xLabel="λ" yLabel="correct (%)" series={charts.accuracy} />

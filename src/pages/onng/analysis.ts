@@ -3,6 +3,7 @@
  * (mean ± SE, ANOVA, linear trend, pre-check counts) plus what the page adds from the same CSV — the
  * per-problem × λ heat map and the draft-length effect — and the summary export.
  */
+import { formatCsv } from '../../core/io/csv.ts';
 import { mean, oneWayAnova, standardError, type AnovaResult } from '../../core/math/statistics.ts';
 import { analyzeOutcomes, parseOutcomesCsv, type ModelSummary, type OutcomeRow } from '../../core/tasks/onng/analytics.ts';
 import {
@@ -141,8 +142,6 @@ export function analyseUpstreamFiles(
   return { ...analyseOutcomeRows(upstream.rows, onProgress, options, upstream.prechecks), warnings: upstream.warnings };
 }
 
-const num = (x: number) => (Number.isFinite(x) ? String(x) : '');
-
 /** One line per model and λ: accuracy (%) and time, mean ± SE, with the model's ANOVA and trend repeated. */
 export function summaryCsv(analysis: OnngAnalysis): string {
   const head = [
@@ -151,23 +150,22 @@ export function summaryCsv(analysis: OnngAnalysis): string {
     'trend_accuracy_pct_per_lambda', 'trend_accuracy_p', 'trend_time_s_per_lambda', 'trend_time_p',
     'draft_chars_mean', 'draft_chars_se', 'precheck_sorry', 'precheck_simp', 'holm_accuracy_p', 'holm_time_p', 'excluded_problems',
   ];
-  const quote = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-  const lines = [head.join(',')];
+  const rows: (string | number | null)[][] = [];
   analysis.models.forEach((m, k) => {
     const drafts = analysis.drafts.find((d) => d.model === m.model);
     for (const l of m.levels) {
       const d = drafts?.levels.find((x) => x.lambda === l.lambda);
-      lines.push([
-        quote(m.model), num(l.lambda), String(l.runs), num(100 * l.accuracy_mean), num(100 * l.accuracy_se), num(l.time_mean), num(l.time_se),
-        num(m.anova_accuracy.F), num(m.anova_accuracy.p), num(m.anova_time.F), num(m.anova_time.p),
-        String(m.anova_accuracy.df_between), String(m.anova_accuracy.df_within),
-        num(100 * m.trend_accuracy.slope), num(m.trend_accuracy.p), num(m.trend_time.slope), num(m.trend_time.p),
-        d ? num(d.mean) : '', d ? num(d.se) : '', String(m.prechecks.contains_sorry), String(m.prechecks.uses_simp),
-        num(analysis.holm.accuracy[k]), num(analysis.holm.time[k]), analysis.excludedProblems.join(' '),
-      ].join(','));
+      rows.push([
+        m.model, l.lambda, l.runs, 100 * l.accuracy_mean, 100 * l.accuracy_se, l.time_mean, l.time_se,
+        m.anova_accuracy.F, m.anova_accuracy.p, m.anova_time.F, m.anova_time.p,
+        m.anova_accuracy.df_between, m.anova_accuracy.df_within,
+        100 * m.trend_accuracy.slope, m.trend_accuracy.p, m.trend_time.slope, m.trend_time.p,
+        d ? d.mean : null, d ? d.se : null, m.prechecks.contains_sorry, m.prechecks.uses_simp,
+        analysis.holm.accuracy[k], analysis.holm.time[k], analysis.excludedProblems.join(' '),
+      ]);
     }
   });
-  return lines.join('\n') + '\n';
+  return formatCsv(head, rows);
 }
 
 /** The whole summary (no heat map) as JSON. */

@@ -154,13 +154,3 @@ export function pairFilesByName<P extends NamedFile, T extends NamedFile>(preds:
   }
   return { pairs, unpairedPreds, unpairedTruths: truths.filter((t) => !usedT.has(t)) };
 }
-
-/** RFC 4180 CSV: fields with commas, quotes or line breaks are quoted; null/NaN become empty fields. */
-export function formatCsv(header: string[], rows: (string | number | boolean | null)[][]): string {
-  const field = (v: string | number | boolean | null) => {
-    if (v === null || (typeof v === 'number' && !Number.isFinite(v))) return '';
-    const s = typeof v === 'number' ? String(v) : String(v);
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [header, ...rows].map((r) => r.map(field).join(',')).join('\r\n') + '\r\n';
-}

@@ -1,5 +1,6 @@
 // O-NNG result analytics (cli.md `onng analyze`, o-nng.md §6.5–§7): per model and noise level, run accuracy
 // and time, mean ± SE, one-way ANOVA across levels and a linear trend on λ; plus static proof pre-checks.
+import { parseCsvLine } from '../../io/csv.ts';
 import { type AnovaResult, type LinearTrend, linearTrend, mean, oneWayAnova, standardError } from '../../math/statistics.ts';
 
 /** One row of per_problem_outcomes.csv; verified/correct are null when the run was never verified. */
@@ -23,33 +24,17 @@ export interface OutcomeRow {
 
 const REQUIRED_COLUMNS = ['model', 'lam', 'run', 'problem_id', 'verified', 'correct', 'time_s'];
 
-/** Splits one CSV line (RFC 4180 quotes allowed). */
-function splitCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { out.push(field); field = ''; } else field += c;
-  }
-  out.push(field);
-  return out;
-}
-
 /** Parses the per_problem_outcomes.csv layout; errors name the 1-based line. */
 export function parseOutcomesCsv(text: string): OutcomeRow[] {
   const lines = text.split(/\r?\n/);
-  const header = splitCsvLine(lines[0] ?? '');
+  const header = parseCsvLine(lines[0] ?? '');
   const col = new Map(header.map((h, i) => [h.trim(), i]));
   const missing = REQUIRED_COLUMNS.filter((c) => !col.has(c));
   if (missing.length > 0) throw new Error(`line 1: the outcomes table lacks the column(s) ${missing.join(', ')}`);
   const rows: OutcomeRow[] = [];
   for (let i = 1; i < lines.length; i++) {
     if (lines[i].trim() === '') continue;
-    const f = splitCsvLine(lines[i]);
+    const f = parseCsvLine(lines[i]);
     const get = (name: string) => (col.has(name) ? (f[col.get(name)!] ?? '').trim() : '');
     const num = (name: string, required: boolean): number | null => {
       const raw = get(name);
