@@ -3,7 +3,6 @@
  * (sha256 from its manifest, including cells whose particles are held back), Euler comments against the
  * shipped scipy values, Python's %f rounding, and the `structlab c2np build` / `carve` commands.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +14,7 @@ import {
   ParticleFormatError, datasetFiles, formatFixedPython, formatRawXyz, parseParticleXyz, rotatedFileText, splitOfRadius,
 } from '../../src/core/tasks/c2np/dataset.ts';
 import { eulerXyzDegrees, parseRotationSets } from '../../src/core/tasks/c2np/rotation.ts';
-import { REPO_ROOT, SHARED } from '../shared.ts';
+import { REPO_ROOT, SHARED, structlab } from '../shared.ts';
 
 const SAMPLE = join(SHARED, 'golden', 'c2np', 'sample');
 const manifest = JSON.parse(readFileSync(join(SAMPLE, 'manifest.json'), 'utf8'));
@@ -119,10 +118,6 @@ describe('XYZ reader', () => {
   });
 });
 
-function structlab(args: string[]) {
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'structlab.mjs'), ...args], { encoding: 'utf8', timeout: 120_000, cwd: REPO_ROOT });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe('structlab carve and c2np build', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-c2np-'));

@@ -1,5 +1,4 @@
 /** `structlab atomworld apply` and `atomworld eval` as a user runs them: real processes, exit codes. */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,14 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { inverse, norm, vecMat, type Vec3 } from '../../src/core/math/mat3.ts';
 import { parseCif } from '../../src/core/io/cif/reader.ts';
 import { majorSpecies } from '../../src/core/structure/structure.ts';
-import { REPO_ROOT, SHARED } from '../shared.ts';
+import { SHARED, structlab } from '../shared.ts';
 
-function structlab(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'structlab.mjs'), ...args], {
-    encoding: 'utf8', input, timeout: 120_000, cwd: REPO_ROOT,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 interface GoldenCase { id: string; action: string; params: Record<string, unknown>; before_cif: string; after_cif: string }
 const CASES_FILE = join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl');
@@ -48,7 +41,7 @@ describe('structlab atomworld apply', () => {
     for (const c of cases) if (!firstOfEach.has(c.action)) firstOfEach.set(c.action, c);
     expect(firstOfEach.size).toBe(10);
     for (const c of firstOfEach.values()) {
-      const r = structlab(['atomworld', 'apply', '-', '--action', c.action, '--params', JSON.stringify(c.params)], c.before_cif);
+      const r = structlab(['atomworld', 'apply', '-', '--action', c.action, '--params', JSON.stringify(c.params)], { input: c.before_cif });
       expect(r.code, `${c.id}: ${r.stderr}`).toBe(0);
       expect(r.stdout.startsWith('data_image0\n'), c.id).toBe(true);
       const worst = worstDistance(r.stdout, c.after_cif);

@@ -1,20 +1,13 @@
 /** `structlab fem tasks|run|check` end to end: real processes, JSON on stdout, exit 2 with one sentence on bad input. */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, SHARED } from '../shared.ts';
+import { SHARED, structlab } from '../shared.ts';
 
 const GOLDEN = join(SHARED, 'golden', 'fembench');
 const MODELS = join(SHARED, 'golden', 'fembench_models');
 
-function structlab(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'structlab.mjs'), ...args], {
-    encoding: 'utf8', input, timeout: 60_000, cwd: REPO_ROOT,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe('structlab fem', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-fem-'));
@@ -53,7 +46,7 @@ describe('structlab fem', () => {
       // Case 0 has a repeated critical eigenvalue: the model's mode is another vector of the eigenspace than ours.
       ['gemini-2.5-pro', 'MSA_3D_elastic_critical_load_CC1_H10_T1']]) {
       const answers = readFileSync(join(MODELS, model, `${id}.json`), 'utf8');
-      const r = structlab(['fem', 'check', id, '--cases', join(MODELS, 'verification', `${id}.json`), '--outputs', '-'], answers);
+      const r = structlab(['fem', 'check', id, '--cases', join(MODELS, 'verification', `${id}.json`), '--outputs', '-'], { input: answers });
       expect(r.code, r.stderr).toBe(0);
       const verdict = JSON.parse(r.stdout);
       expect(verdict.passed, `${model} ${id}`).toBe(JSON.parse(answers).benchmark_verdict);

@@ -1,15 +1,10 @@
 /** `structlab match` and `structlab atomworld evaluate` as a user runs them: JSON on stdout, exit 2 on bad input. */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, SHARED } from '../shared.ts';
+import { SHARED, structlab } from '../shared.ts';
 
-function structlab(args: string[]) {
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'structlab.mjs'), ...args], { encoding: 'utf8', timeout: 60_000, cwd: REPO_ROOT });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 const records = readFileSync(join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const tmp = mkdtempSync(join(tmpdir(), 'structlab-match-'));

@@ -1,21 +1,14 @@
 /** `structlab onng` end to end: real processes, exit codes, JSON on stdout, files byte for byte. */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, SHARED } from '../shared.ts';
+import { SHARED, structlab } from '../shared.ts';
 
 // Upstream O-NNG data (unlicensed) is read in place from the shared goldens, never copied into the project.
 const ONNG = join(SHARED, 'golden', 'onng');
 const ORIGINAL = join(ONNG, 'dataset', 'original');
 
-function structlab(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'structlab.mjs'), ...args], {
-    encoding: 'utf8', timeout: 120_000, cwd: REPO_ROOT, env: { ...process.env, ...env },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe('structlab onng', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-onng-'));
@@ -36,7 +29,7 @@ describe('structlab onng', () => {
     const bad = structlab(['onng', 'obfuscate', '--level', '7', '--source', ORIGINAL]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--level must be an integer from 1 to 5/);
-    const noSource = structlab(['onng', 'obfuscate', '--level', '1'], { STRUCTLAB_ONNG_DATASET: '' });
+    const noSource = structlab(['onng', 'obfuscate', '--level', '1'], { env: { STRUCTLAB_ONNG_DATASET: '' } });
     expect(noSource.code).toBe(2);
     expect(noSource.stderr).toMatch(/not bundled/);
   });
@@ -66,7 +59,7 @@ describe('structlab onng', () => {
   });
 
   it('verify exits 2 with a clear sentence when Lean is not on PATH', () => {
-    const r = structlab(['onng', 'verify', join(tmp, 'x.lean')], { PATH: '/nonexistent' });
+    const r = structlab(['onng', 'verify', join(tmp, 'x.lean')], { env: { PATH: '/nonexistent' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/Lean 4 with Mathlib is unavailable/);
   });

@@ -1,17 +1,10 @@
 /** The `structlab` binary as a user runs it: real processes, exit codes, stdout/stderr contracts. */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_FILES, REPO_ROOT, readCorpusGolden } from '../shared.ts';
+import { CORPUS_FILES, readCorpusGolden, structlab } from '../shared.ts';
 
-function structlab(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'structlab.mjs'), ...args], {
-    encoding: 'utf8', input, timeout: 60_000, cwd: REPO_ROOT,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe('structlab CLI process contract', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-cli-'));
@@ -39,7 +32,7 @@ describe('structlab CLI process contract', () => {
 
   it('reads standard input when the file is "-"', () => {
     const text = readFileSync(join(CORPUS_FILES, 'p2-POSCAR_MgH2_1'), 'utf8');
-    const r = structlab(['info', '-'], text);
+    const r = structlab(['info', '-'], { input: text });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).structures[0].nsites).toBe(readCorpusGolden('p2-POSCAR_MgH2_1').pymatgen.structures[0].n_sites);
   });

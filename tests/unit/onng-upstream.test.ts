@@ -5,7 +5,6 @@
  * run the CSV leaves unverified is left out of statistics.json, as upstream does with aborted runs. The folder
  * must then give exactly the CSV's rows, summary and ANOVA (exact equality), and the golden scipy F to 1e-9.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeOutcomes, parseOutcomesCsv, type OutcomeRow } from '../../src/core/tasks/onng/analytics.ts';
 import { levelLambda, readUpstreamResults, summarizePrechecks, type UpstreamFile } from '../../src/core/tasks/onng/upstream.ts';
 import { analyseOutcomesText, analyseUpstreamFiles } from '../../src/pages/onng/analysis.ts';
-import { REPO_ROOT, SHARED } from '../shared.ts';
+import { SHARED, structlab } from '../shared.ts';
 
 const DERIVED = join(SHARED, 'golden', 'onng', 'derived');
 const CSV_PATH = join(DERIVED, 'per_problem_outcomes.csv');
@@ -191,13 +190,12 @@ describe('structlab onng analyze RESULTS_DIR', () => {
     mkdirSync(dirname(join(dir, f.path)), { recursive: true });
     writeFileSync(join(dir, f.path), f.text);
   }
-  const structlab = (args: string[]) => spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'structlab.mjs'), ...args], { encoding: 'utf8', timeout: 120_000, cwd: REPO_ROOT });
 
   it('prints the same models JSON as the CSV, plus pre-checks; warns about the unverified run', () => {
     const folder = structlab(['onng', 'analyze', join(dir, 'results')]);
-    expect(folder.status, folder.stderr).toBe(0);
+    expect(folder.code, folder.stderr).toBe(0);
     const csv = structlab(['onng', 'analyze', CSV_PATH]);
-    expect(csv.status, csv.stderr).toBe(0);
+    expect(csv.code, csv.stderr).toBe(0);
     const a = JSON.parse(folder.stdout);
     expect(byModel(a.models)).toEqual(byModel(JSON.parse(csv.stdout).models));
     expect(a.prechecks).toHaveLength(30);
@@ -210,7 +208,7 @@ describe('structlab onng analyze RESULTS_DIR', () => {
     writeFileSync(join(bad, 'm', 'original', 'time_1.json'), '[1, 2]');
     writeFileSync(join(bad, 'm', 'statistics.json'), '{"datasets": ');
     const r = structlab(['onng', 'analyze', bad]);
-    expect(r.status).toBe(2);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/statistics\.json is not valid JSON/);
   }, 60_000);
 });

@@ -2,21 +2,11 @@
  * The 3D frame model the FEM page edits, in the FEM-Bench golden input layout (node_coords, elements,
  * boundary_conditions, nodal_loads), and the pure helpers its views need. No DOM, no three.
  */
-import { directionCosines } from '../../core/tasks/fembench/msa/frame.ts';
+import { directionCosines, type FrameElement } from '../../core/tasks/fembench/msa/frame.ts';
 import type { FemValue } from '../../core/tasks/fembench/types.ts';
 
-export interface FrameElementRow {
-  node_i: number;
-  node_j: number;
-  E: number;
-  nu: number;
-  A: number;
-  I_y: number;
-  I_z: number;
-  J: number;
-  I_rho?: number;
-  local_z?: number[] | null;
-}
+/** One element as the golden inputs give it (the reference's own element record). */
+export type FrameElementRow = FrameElement;
 
 export interface FrameModel {
   id: string;
