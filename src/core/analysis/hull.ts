@@ -25,8 +25,8 @@ export function flatCoordinates(points: PointCloud): Float64Array {
 }
 
 interface CentredHull {
-  /** Points relative to their centroid (particles sit tens of Å from the file origin, which would cost digits). */
-  centred: [number, number, number][];
+  /** Points relative to their centroid (particles sit tens of Å from the file origin, which would cost digits), xyz triples. */
+  centred: Float64Array;
   /** Hull faces as point-index polygons; empty for fewer than 4 points or a flat/degenerate cloud. */
   faces: number[][];
 }
@@ -37,13 +37,13 @@ function centredHull(points: PointCloud): CentredHull {
   let cx = 0, cy = 0, cz = 0;
   for (let i = 0; i < n; i++) { cx += xyz[3 * i]; cy += xyz[3 * i + 1]; cz += xyz[3 * i + 2]; }
   cx /= n; cy /= n; cz /= n;
-  const centred: [number, number, number][] = new Array(n);
-  for (let i = 0; i < n; i++) centred[i] = [xyz[3 * i] - cx, xyz[3 * i + 1] - cy, xyz[3 * i + 2] - cz];
+  const centred = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) { centred[3 * i] = xyz[3 * i] - cx; centred[3 * i + 1] = xyz[3 * i + 1] - cy; centred[3 * i + 2] = xyz[3 * i + 2] - cz; }
   if (n < 4) return { centred, faces: [] };
+  const point = (i: number): [number, number, number] => [centred[3 * i], centred[3 * i + 1], centred[3 * i + 2]];
   try {
-    const keep = hullCandidates(centred);
-    if (!keep) return { centred, faces: quickhull(centred) };
-    const faces = quickhull(keep.map((i) => centred[i]));
+    const keep = hullCandidates(centred) ?? Array.from({ length: n }, (_, i) => i);
+    const faces = quickhull(keep.map(point));
     return { centred, faces: faces.map((f) => f.map((k) => keep[k])) };
   } catch {
     return { centred, faces: [] };
@@ -65,28 +65,29 @@ const PREFILTER_DIRECTIONS: [number, number, number][] = (() => {
  * shell (~10 % of the atoms) and saves most of quickhull's work. Null when filtering would not pay or the
  * extreme points are degenerate (then the full set is used).
  */
-function hullCandidates(centred: [number, number, number][]): number[] | null {
-  const n = centred.length;
+function hullCandidates(centred: Float64Array): number[] | null {
+  const n = centred.length / 3;
+  const p = (i: number): [number, number, number] => [centred[3 * i], centred[3 * i + 1], centred[3 * i + 2]];
   if (n < 200) return null;
   const extreme = new Set<number>();
   for (const [dx, dy, dz] of PREFILTER_DIRECTIONS) {
     let best = -Infinity, at = 0;
     for (let i = 0; i < n; i++) {
-      const p = centred[i], v = p[0] * dx + p[1] * dy + p[2] * dz;
+      const v = centred[3 * i] * dx + centred[3 * i + 1] * dy + centred[3 * i + 2] * dz;
       if (v > best) { best = v; at = i; }
     }
     extreme.add(at);
   }
   const anchors = [...extreme];
   if (anchors.length < 4) return null;
-  const faces = quickhull(anchors.map((i) => centred[i]));
+  const faces = quickhull(anchors.map(p));
   // Outward face planes n·x = d; the centroid (origin) must be strictly inside all of them.
   let scale = 0;
-  for (const i of anchors) scale = Math.max(scale, Math.hypot(centred[i][0], centred[i][1], centred[i][2]));
+  for (const i of anchors) scale = Math.max(scale, Math.hypot(centred[3 * i], centred[3 * i + 1], centred[3 * i + 2]));
   const margin = 1e-9 * scale;
   const planes: number[] = [];
   for (const f of faces) {
-    const a = centred[anchors[f[0]]], b = centred[anchors[f[1]]], c = centred[anchors[f[2]]];
+    const a = p(anchors[f[0]]), b = p(anchors[f[1]]), c = p(anchors[f[2]]);
     const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
     let nx = u[1] * w[2] - u[2] * w[1], ny = u[2] * w[0] - u[0] * w[2], nz = u[0] * w[1] - u[1] * w[0];
     const len = Math.hypot(nx, ny, nz);
@@ -99,9 +100,9 @@ function hullCandidates(centred: [number, number, number][]): number[] | null {
   }
   const keep: number[] = [];
   for (let i = 0; i < n; i++) {
-    const p = centred[i];
+    const x = centred[3 * i], y = centred[3 * i + 1], z = centred[3 * i + 2];
     for (let k = 0; k < planes.length; k += 4) {
-      if (planes[k] * p[0] + planes[k + 1] * p[1] + planes[k + 2] * p[2] >= planes[k + 3]) { keep.push(i); break; }
+      if (planes[k] * x + planes[k + 1] * y + planes[k + 2] * z >= planes[k + 3]) { keep.push(i); break; }
     }
   }
   return keep.length < 0.8 * n ? keep : null;
@@ -122,11 +123,12 @@ export function convexHullVolume(points: PointCloud): number {
   const { centred, faces } = centredHull(points);
   // Sum of signed tetrahedra (origin = centroid, inside the hull) over the triangulated faces.
   let six = 0;
+  const q = centred;
   for (const f of faces) {
-    const a = centred[f[0]];
+    const a = 3 * f[0];
     for (let k = 1; k + 1 < f.length; k++) {
-      const b = centred[f[k]], c = centred[f[k + 1]];
-      six += a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
+      const b = 3 * f[k], c = 3 * f[k + 1];
+      six += q[a] * (q[b + 1] * q[c + 2] - q[b + 2] * q[c + 1]) - q[a + 1] * (q[b] * q[c + 2] - q[b + 2] * q[c]) + q[a + 2] * (q[b] * q[c + 1] - q[b + 1] * q[c]);
     }
   }
   const volume = Math.abs(six) / 6;

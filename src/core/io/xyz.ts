@@ -24,6 +24,27 @@ function splitLines(text: string): string[] {
 
 const tokenize = (line: string): string[] => line.trim().split(/\s+/).filter((t) => t !== '');
 
+/** Exactly the characters of the regular-expression class \s (so leadingFields splits as tokenize does). */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** The first `max` whitespace-separated fields of a line (the atom lines' hot path: no trim/split/filter arrays). */
+function leadingFields(line: string, max: number): string[] {
+  const out: string[] = [];
+  let i = 0;
+  const n = line.length;
+  while (out.length < max) {
+    while (i < n && isSpace(line.charCodeAt(i))) i++;
+    if (i >= n) break;
+    const start = i;
+    while (i < n && !isSpace(line.charCodeAt(i))) i++;
+    out.push(line.slice(start, i));
+  }
+  return out;
+}
+
 /** A number in E, Fortran D or Mathematica `*^` notation, or a ParseError naming the line. */
 function readNumber(token: string | undefined, lineNo: number, what: string, warnings: string[]): number {
   if (token === undefined) throw new ParseError(`The ${what} is missing.`, lineNo);
@@ -93,15 +114,24 @@ export function parseXyz(text: string): ParseOutput {
   const warnings: string[] = [];
   const structures = frames(lines).map((f, k): Structure => {
     const sites: Site[] = [];
+    // Particles repeat a handful of species over thousands of lines: resolve each token once.
+    const species = new Map<string, { symbol: string; label?: string }>();
     for (let a = 0; a < f.count; a++) {
       const lineNo = f.firstAtomLine + a;
-      const tokens = tokenize(lines[lineNo - 1]);
+      const tokens = leadingFields(lines[lineNo - 1], 4);
       if (tokens.length < 4) {
         throw new ParseError(`Expected an element and three coordinates but found ${tokens.length} values.`, lineNo);
       }
-      const { symbol, label } = speciesFromToken(tokens[0], lineNo);
-      const xyz: Vec3 = [1, 2, 3].map((c) => readNumber(tokens[c], lineNo, 'coordinate', warnings)) as Vec3;
-      sites.push(makeSiteFromCart(null, xyz, { [symbol]: 1 }, label ? { label } : {}));
+      let sp = species.get(tokens[0]);
+      if (!sp) { sp = speciesFromToken(tokens[0], lineNo); species.set(tokens[0], sp); }
+      const xyz: Vec3 = [
+        readNumber(tokens[1], lineNo, 'coordinate', warnings),
+        readNumber(tokens[2], lineNo, 'coordinate', warnings),
+        readNumber(tokens[3], lineNo, 'coordinate', warnings),
+      ];
+      const site: Site = { species: { [sp.symbol]: 1 }, xyz };
+      if (sp.label) site.label = sp.label;
+      sites.push(site);
     }
     const comment = f.comment.trim();
     return { name: comment || `frame ${k + 1}`, lattice: null, sites, properties: { comment } };

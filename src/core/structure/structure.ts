@@ -54,7 +54,8 @@ export function elementAmounts(s: Structure): Record<string, number> {
 export function majorSpecies(site: Site): string {
   let best = '';
   let bestOcc = -Infinity;
-  for (const [el, occ] of Object.entries(site.species)) if (occ > bestOcc) { best = el; bestOcc = occ; }
+  // for…in keeps insertion order like Object.entries without building an array per site.
+  for (const el in site.species) { const occ = site.species[el]; if (occ > bestOcc) { best = el; bestOcc = occ; } }
   return best;
 }
 
