@@ -29,9 +29,16 @@ describe('structlab onng', () => {
     const bad = structlab(['onng', 'obfuscate', '--level', '7', '--source', ORIGINAL]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--level must be an integer from 1 to 5/);
-    const noSource = structlab(['onng', 'obfuscate', '--level', '1'], { env: { STRUCTLAB_ONNG_DATASET: '' } });
+    const noSource = structlab(['onng', 'obfuscate', '--level', '1'], { env: { STRUCTLAB_ONNG_DATASET: '', STRUCTLAB_SHARED: mkdtempSync(join(tmpdir(), 'no-shared-')) } });
     expect(noSource.code).toBe(2);
     expect(noSource.stderr).toMatch(/not bundled/);
+  });
+
+  it('obfuscate without --source reads the reference data in place (../shared) and gives the golden mapping', () => {
+    const r = structlab(['onng', 'obfuscate', '--level', '2'], { env: { STRUCTLAB_ONNG_DATASET: '' } });
+    expect(r.code, r.stderr).toBe(0);
+    const golden = JSON.parse(readFileSync(join(ONNG, 'dataset', 'obfuscated_2', 'name_mapping.json'), 'utf8'));
+    expect(JSON.parse(r.stdout).mapping).toEqual(golden);
   });
 
   it('analyze gives scipy-equal ANOVA per model (golden _tests.anova_*_scipy, 1e-9 relative)', () => {

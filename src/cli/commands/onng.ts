@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { analyzeOutcomes, parseOutcomesCsv, type OutcomeRow } from '../../core/tasks/onng/analytics.ts';
 import { readUpstreamResults, summarizePrechecks, type PrecheckSummary, type UpstreamFile } from '../../core/tasks/onng/upstream.ts';
 import {
@@ -10,6 +10,7 @@ import {
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { readInputText, toStrictJson, writeOutputFile } from '../io.ts';
+import { packageFile } from '../../node/package-file.ts';
 
 export const ONNG_DATASET_ENV = 'STRUCTLAB_ONNG_DATASET';
 
@@ -21,7 +22,9 @@ obfuscate  Rebuilds the O-NNG obfuscated set K (K = 1..5, λ = 0.2·K, seed K) b
            {"level", "lambda", "seed", "mapping"} (original → obfuscated name, as upstream name_mapping.json).
            The original problem set is not bundled (the O-NNG repository has no licence): --source DIR
            (or $${ONNG_DATASET_ENV}) names its dataset/original folder (header_definitions.jsonl,
-           theorems.jsonl, optional queries.jsonl). --out DIR also writes the four obfuscated dataset files.
+           theorems.jsonl, optional queries.jsonl); without either, the reference data's copy is read in
+           place when it sits next to the checkout ($STRUCTLAB_SHARED or ../shared).
+           --out DIR also writes the four obfuscated dataset files.
 analyze    Per model and λ: run accuracy (correct / verified problems) and mean time, mean ± SE, one-way
            ANOVA across λ (scipy f_oneway semantics), linear trend on λ, sorry/simp counts, from a table
            laid out like per_problem_outcomes.csv, or from a results folder in the upstream layout
@@ -66,6 +69,16 @@ function loadSourceDataset(dir: string): OnngDataset {
   return { header, problems, ...(queries ? { queries } : {}) };
 }
 
+/**
+ * The reference data's copy of the original set, read in place when it sits next to the checkout
+ * ($STRUCTLAB_SHARED or ../shared, as the tests use it); never bundled or copied.
+ */
+function sharedOnngDataset(): string | undefined {
+  const shared = process.env.STRUCTLAB_SHARED ?? resolve(dirname(packageFile('package.json')), '..', 'shared');
+  const dir = join(shared, 'golden', 'onng', 'dataset', 'original');
+  return existsSync(join(dir, 'theorems.jsonl')) ? dir : undefined;
+}
+
 function runObfuscate(argv: string[]): string {
   const { positionals, options } = parseArgs(argv, [
     { name: 'level', kind: 'string' }, { name: 'out', kind: 'string' }, { name: 'source', kind: 'string' },
@@ -75,7 +88,7 @@ function runObfuscate(argv: string[]): string {
   if (typeof levelText !== 'string') throw new CliError('onng obfuscate needs --level K with K from 1 to 5');
   const level = Number(levelText);
   if (!Number.isInteger(level) || level < 1 || level > 5) throw new CliError(`--level must be an integer from 1 to 5, got "${levelText}"`);
-  const source = typeof options.source === 'string' ? options.source : process.env[ONNG_DATASET_ENV];
+  const source = typeof options.source === 'string' ? options.source : process.env[ONNG_DATASET_ENV] || sharedOnngDataset();
   if (!source) {
     throw new CliError(`the original O-NNG problem set is not bundled (its repository has no licence); pass --source DIR naming the dataset/original folder of a clone of github.com/lllx125/Obfuscated-NNG, or set ${ONNG_DATASET_ENV}`);
   }
