@@ -14,7 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { matcherFit, matcherRmsDist } from '../src/core/match/structure-matcher.ts';
 import { type Mat3, type Vec3, inverse, matMul, vecMat } from '../src/core/math/mat3.ts';
 import { Lattice } from '../src/core/structure/lattice.ts';
@@ -219,8 +219,11 @@ import { writeFileSync } from 'node:fs';
 let out = '';
 process.exitCode = await main(['atomworld', 'eval', ${JSON.stringify(casesPath)}, ${JSON.stringify(answersPath)}], { stdout: (t) => { out += t; }, stderr: (t) => process.stderr.write(t) });
 writeFileSync(${JSON.stringify(outPath)}, out);`;
+  // A file, not `node -e`: worker threads inherit the flags, and --input-type breaks their start.
+  const runner = join(dirname(outPath), 'run-structlab.mjs');
+  writeFileSync(runner, script);
   const t0 = performance.now();
-  const r = spawnSync('node', ['--input-type=module', '-e', script], { encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
+  const r = spawnSync('node', [runner], { encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`structlab atomworld eval failed (${r.status}): ${r.stderr.trim()}`);
   return { ms, verdicts: JSON.parse(readFileSync(outPath, 'utf8')).cases };
@@ -283,6 +286,15 @@ function benchBatch(): Record<string, unknown> {
   }
 }
 
+/** `--write-batch DIR`: only write DIR/cases.jsonl and DIR/answers.jsonl (for profiling `structlab atomworld eval`). */
+const writeBatchArg = process.argv.indexOf('--write-batch');
+if (writeBatchArg > 0) {
+  const dir = process.argv[writeBatchArg + 1];
+  const cases = generateBatch(BATCH_SIZE);
+  writeFileSync(join(dir, 'cases.jsonl'), cases.map((c) => JSON.stringify({ id: c.id, action: c.action, after_cif: c.target })).join('\n') + '\n');
+  writeFileSync(join(dir, 'answers.jsonl'), cases.map((c) => JSON.stringify({ id: c.id, answer: c.answer })).join('\n') + '\n');
+  process.exit(0);
+}
 const onlyBatch = process.argv.includes('--batch-only');
 const onlyMatch = process.argv.includes('--match-only');
 const results: Record<string, unknown> = { pymatgen: hasPymatgen ? 'Debian python3-pymatgen (/usr/bin/python3)' : 'not installed; StructLab figures only' };

@@ -92,18 +92,17 @@ function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; ca
   const bound = [0, 1, 2].map((k) => Math.ceil(radius * Math.hypot(inv[0][k], inv[1][k], inv[2][k])) + 1);
   const found: { f: Vec3; v: Vec3; d: number; cube: number }[] = [];
   const cubeOf = (x: number) => Math.floor((x + radius + tol) / radius);
+  const [[m00, m01, m02], [m10, m11, m12], [m20, m21, m22]] = mapping;
   for (let p = -bound[0]; p <= bound[0]; p++) {
     for (let q = -bound[1]; q <= bound[1]; q++) {
       for (let r = -bound[2]; r <= bound[2]; r++) {
         // Integer coordinates in the caller's basis; the vector is rebuilt from them as pymatgen does.
-        const [i, j, k] = [0, 1, 2].map((x) => p * mapping[0][x] + q * mapping[1][x] + r * mapping[2][x]);
-        const v: Vec3 = [
-          i * matrix[0][0] + j * matrix[1][0] + k * matrix[2][0],
-          i * matrix[0][1] + j * matrix[1][1] + k * matrix[2][1],
-          i * matrix[0][2] + j * matrix[1][2] + k * matrix[2][2],
-        ];
-        const d = norm(v);
-        if (d <= radius + tol) found.push({ f: [i, j, k], v, d, cube: cubeOf(v[0]) * 9 + cubeOf(v[1]) * 3 + cubeOf(v[2]) });
+        const i = p * m00 + q * m10 + r * m20, j = p * m01 + q * m11 + r * m21, k = p * m02 + q * m12 + r * m22;
+        const v0 = i * matrix[0][0] + j * matrix[1][0] + k * matrix[2][0];
+        const v1 = i * matrix[0][1] + j * matrix[1][1] + k * matrix[2][1];
+        const v2 = i * matrix[0][2] + j * matrix[1][2] + k * matrix[2][2];
+        const d = Math.sqrt(v0 * v0 + v1 * v1 + v2 * v2);
+        if (d <= radius + tol) found.push({ f: [i, j, k], v: [v0, v1, v2], d, cube: cubeOf(v0) * 9 + cubeOf(v1) * 3 + cubeOf(v2) });
       }
     }
   }

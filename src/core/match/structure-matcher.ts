@@ -11,7 +11,7 @@ import { type Structure, fracOf } from '../structure/structure.ts';
 import { speciesString } from '../structure/composition.ts';
 import { minimumCostAssignment } from './assignment.ts';
 import { lllReduce, roundHalfEven } from './lll.ts';
-import { findAllMappings, niggliReducedLattice } from './niggli.ts';
+import { type LatticeMapping, findAllMappings, niggliReducedLattice } from './niggli.ts';
 import { type PrimitiveOutput, pymatgenPrimitive } from './primitive.ts';
 
 export interface MatcherOptions {
@@ -146,42 +146,154 @@ const reciprocalLengths = (m: Mat3): Vec3 => {
   return [0, 1, 2].map((k) => Math.hypot(inv[0][k], inv[1][k], inv[2][k])) as Vec3;
 };
 
-/** C `round`: halves away from zero. */
-const roundC = (x: number): number => (x < 0 ? -Math.round(-x) : Math.round(x));
+/** |x − round(x)| bit for bit (both subtractions are exact), without a rounding branch. */
+const toNearestInteger = (x: number): number => {
+  const y = x - Math.floor(x);
+  return y > 0.5 ? 1 - y : y;
+};
 
 const IMAGES: Vec3[] = [];
 for (const a of [-1, 0, 1]) for (const b of [-1, 0, 1]) for (const c of [-1, 0, 1]) IMAGES.push([a, b, c]);
 
 /**
+ * Struct1 columns bucketed by their wrapped LLL-fractional coordinates, so that a struct2 row only
+ * visits the columns that can lie inside its per-axis box (the others are 1e20 anyway). For large
+ * cells the box covers a few percent of the pairs; the result is identical to scanning every pair.
+ */
+interface ColumnGrid {
+  cells: [number, number, number];
+  /** Columns of cell c are cols[start[c] .. start[c + 1]). */
+  start: Int32Array;
+  cols: Int32Array;
+}
+
+/** Below this many struct1 sites every pair is scanned (the box covers most of the cell anyway). */
+const GRID_MIN_SITES = 40;
+/** Safety margin (fractional) around the box, far above the rounding of wrap01. */
+const GRID_MARGIN = 1e-9;
+
+function columnGrid(lllF1: Float64Array, n1: number, lllFracTol: number[]): ColumnGrid | null {
+  if (n1 < GRID_MIN_SITES) return null;
+  const perAxis = Math.max(1, Math.round(Math.cbrt(n1) * 1.5));
+  const cells = lllFracTol.map((tol) => Math.max(1, Math.min(perAxis, Math.floor(1 / Math.max(tol, 1e-6))))) as [number, number, number];
+  if (cells[0] * cells[1] * cells[2] < 8) return null;
+  const cellOf = (j: number) => {
+    let c = 0;
+    for (let k = 0; k < 3; k++) c = c * cells[k] + Math.min(cells[k] - 1, Math.floor(wrap01(lllF1[3 * j + k]) * cells[k]));
+    return c;
+  };
+  const total = cells[0] * cells[1] * cells[2];
+  const start = new Int32Array(total + 1);
+  const cellOfColumn = new Int32Array(n1);
+  for (let j = 0; j < n1; j++) { cellOfColumn[j] = cellOf(j); start[cellOfColumn[j] + 1]++; }
+  for (let c = 0; c < total; c++) start[c + 1] += start[c];
+  const fill = start.slice(0, total);
+  const cols = new Int32Array(n1);
+  for (let j = 0; j < n1; j++) cols[fill[cellOfColumn[j]]++] = j;
+  return { cells, start, cols };
+}
+
+/** The cells (per axis) that the periodic window [w − tol, w + tol] touches, or all of them. */
+function windowCells(w: number, tol: number, cells: number, out: Int32Array): number {
+  const lo = Math.floor((w - tol - GRID_MARGIN) * cells), hi = Math.floor((w + tol + GRID_MARGIN) * cells);
+  if (hi - lo + 1 >= cells) { for (let c = 0; c < cells; c++) out[c] = c; return cells; }
+  let count = 0;
+  for (let c = lo; c <= hi; c++) out[count++] = ((c % cells) + cells) % cells;
+  return count;
+}
+
+/** The 27 periodic images (-1, 0, 1)³ of the LLL lattice in Cartesian form, and a safe lower bound on |x·L|² / |x|². */
+interface ImageSearch { cart: Float64Array; lambdaMin: number; boundSlack: number }
+
+function imageSearch(L: Mat3): ImageSearch {
+  const cart = new Float64Array(81);
+  IMAGES.forEach((im, x) => { for (let k = 0; k < 3; k++) cart[3 * x + k] = im[0] * L[0][k] + im[1] * L[1][k] + im[2] * L[2][k]; });
+  const g = (i: number, j: number) => L[i][0] * L[j][0] + L[i][1] * L[j][1] + L[i][2] * L[j][2];
+  const trace = g(0, 0) + g(1, 1) + g(2, 2);
+  // Smallest eigenvalue of the Gram matrix, shrunk so that rounding can never make it an overestimate.
+  const lambda = smallestEigenvalueSym3([[g(0, 0), g(0, 1), g(0, 2)], [g(0, 1), g(1, 1), g(1, 2)], [g(0, 2), g(1, 2), g(2, 2)]]);
+  const lambdaMin = Math.max(0, lambda * (1 - 1e-6) - 1e-9 * trace);
+  return { cart, lambdaMin, boundSlack: 1e-9 * trace };
+}
+
+/** Smallest eigenvalue of a symmetric 3×3 matrix (trigonometric closed form). */
+function smallestEigenvalueSym3(m: Mat3): number {
+  const p1 = m[0][1] ** 2 + m[0][2] ** 2 + m[1][2] ** 2;
+  const q = (m[0][0] + m[1][1] + m[2][2]) / 3;
+  const p2 = (m[0][0] - q) ** 2 + (m[1][1] - q) ** 2 + (m[2][2] - q) ** 2 + 2 * p1;
+  const p = Math.sqrt(p2 / 6);
+  if (p === 0) return q;
+  const b = m.map((row, i) => row.map((x, j) => (x - (i === j ? q : 0)) / p)) as Mat3;
+  const r = Math.max(-1, Math.min(1, det(b) / 2));
+  return q + 2 * p * Math.cos(Math.acos(r) / 3 + (2 * Math.PI) / 3);
+}
+
+/**
  * pymatgen's `pbc_shortest_vectors` with `lll_frac_tol`: for allowed pairs inside the per-axis
  * LLL-fractional box, the shortest of the 27 images (-1, 0, 1)³ of the wrapped difference;
- * 1e20 (pymatgen's sentinel) for the rest. Rows are struct2 sites, columns struct1 sites.
+ * 1e20 (pymatgen's sentinel) for the rest, whose vectors are not stored (inBox = 0).
+ * Rows are struct2 sites, columns struct1 sites.
  */
 function shortestVectors(
   n1: number, n2: number, mask: Uint8Array, lllF1: Float64Array, lllF2: Float64Array, cart1: Float64Array, cart2: Float64Array,
-  lllFracTol: number[], imageCart: Float64Array, d2: Float64Array[], vecs: Float64Array,
+  lllFracTol: number[], images: ImageSearch, d2: Float64Array[], vecs: Float64Array, inBox: Uint8Array, grid: ColumnGrid | null,
+  wF1: Float64Array, wF2: Float64Array,
 ): void {
+  const imageCart = images.cart;
   const tol0 = lllFracTol[0], tol1 = lllFracTol[1], tol2 = lllFracTol[2];
+  inBox.fill(0);
+  const { lambdaMin, boundSlack } = images;
+  const wx = new Int32Array(grid ? grid.cells[0] : 0), wy = new Int32Array(grid ? grid.cells[1] : 0), wz = new Int32Array(grid ? grid.cells[2] : 0);
+  const candidates = new Int32Array(n1);
   for (let i = 0; i < n2; i++) {
     const row = d2[i];
+    row.fill(1e20);
     const f0 = lllF2[3 * i], f1 = lllF2[3 * i + 1], f2 = lllF2[3 * i + 2];
     const c0 = cart2[3 * i], c1 = cart2[3 * i + 1], c2 = cart2[3 * i + 2];
-    for (let j = 0; j < n1; j++) {
-      const v = 3 * (i * n1 + j);
-      let within = mask[i * n1 + j] === 0;
-      if (within) {
-        const a = lllF1[3 * j] - f0, b = lllF1[3 * j + 1] - f1, c = lllF1[3 * j + 2] - f2;
-        within = Math.abs(a - roundC(a)) <= tol0 && Math.abs(b - roundC(b)) <= tol1 && Math.abs(c - roundC(c)) <= tol2;
+    const w0 = wF2[3 * i], w1 = wF2[3 * i + 1], w2 = wF2[3 * i + 2];
+    let count = 0;
+    if (!grid) {
+      for (let j = 0; j < n1; j++) candidates[count++] = j;
+    } else {
+      const gx = grid.cells[0], gy = grid.cells[1], gz = grid.cells[2];
+      const nx = windowCells(w0, tol0, gx, wx), ny = windowCells(w1, tol1, gy, wy), nz = windowCells(w2, tol2, gz, wz);
+      for (let x = 0; x < nx; x++) for (let y = 0; y < ny; y++) for (let z = 0; z < nz; z++) {
+        const cell = (wx[x] * gy + wy[y]) * gz + wz[z];
+        for (let q = grid.start[cell]; q < grid.start[cell + 1]; q++) candidates[count++] = grid.cols[q];
       }
-      if (!within) { row[j] = 1e20; vecs[v] = 1e20; vecs[v + 1] = 1e20; vecs[v + 2] = 1e20; continue; }
+    }
+    for (let q = 0; q < count; q++) {
+      const j = candidates[q];
+      if (mask[i * n1 + j] !== 0) continue;
+      const a = lllF1[3 * j] - f0, b = lllF1[3 * j + 1] - f1, c = lllF1[3 * j + 2] - f2;
+      if (!(toNearestInteger(a) <= tol0 && toNearestInteger(b) <= tol1 && toNearestInteger(c) <= tol2)) continue;
       const p0 = cart1[3 * j] - c0, p1 = cart1[3 * j + 1] - c1, p2 = cart1[3 * j + 2] - c2;
+      // The image nearest in LLL-fractional terms bounds the answer (U); an image whose fractional offset
+      // x has lambdaMin·|x|² > U cannot be shorter, so it is skipped. The rest are visited in pymatgen's
+      // order with its exact arithmetic, so the chosen image (first minimum) is the same.
+      const q0 = wF1[3 * j] - w0, q1 = wF1[3 * j + 1] - w1, q2 = wF1[3 * j + 2] - w2;
+      const kU = (1 - Math.round(q0)) * 9 + (1 - Math.round(q1)) * 3 + (1 - Math.round(q2));
+      const ua = p0 + imageCart[3 * kU], ub = p1 + imageCart[3 * kU + 1], uc = p2 + imageCart[3 * kU + 2];
+      const bound = (ua * ua + ub * ub + uc * uc) * (1 + 1e-6) + boundSlack;
       let bestD = 1e100, bestK = 0;
-      for (let k = 0; k < 27; k++) {
-        const da = p0 + imageCart[3 * k], db = p1 + imageCart[3 * k + 1], dc = p2 + imageCart[3 * k + 2];
-        const d = da * da + db * db + dc * dc;
-        if (d < bestD) { bestD = d; bestK = k; }
+      for (let ia = -1; ia <= 1; ia++) {
+        const sa = (q0 + ia) * (q0 + ia) * lambdaMin;
+        if (sa > bound) continue;
+        for (let ib = -1; ib <= 1; ib++) {
+          const sab = sa + (q1 + ib) * (q1 + ib) * lambdaMin;
+          if (sab > bound) continue;
+          for (let ic = -1; ic <= 1; ic++) {
+            if (sab + (q2 + ic) * (q2 + ic) * lambdaMin > bound) continue;
+            const k = (ia + 1) * 9 + (ib + 1) * 3 + (ic + 1);
+            const da = p0 + imageCart[3 * k], db = p1 + imageCart[3 * k + 1], dc = p2 + imageCart[3 * k + 2];
+            const d = da * da + db * db + dc * dc;
+            if (d < bestD) { bestD = d; bestK = k; }
+          }
+        }
       }
       row[j] = bestD;
+      const v = 3 * (i * n1 + j);
+      inBox[i * n1 + j] = 1;
       vecs[v] = p0 + imageCart[3 * bestK]; vecs[v + 1] = p1 + imageCart[3 * bestK + 1]; vecs[v + 2] = p2 + imageCart[3 * bestK + 2];
     }
   }
@@ -202,7 +314,9 @@ interface StrictMatch {
  * `_strict_match(struct1, struct2, fu, s1_supercell)`: struct1 (after its supercell, if any) has at
  * least as many sites as struct2.
  */
-function strictMatch(struct1: MatchStructure, struct2: MatchStructure, fu: number, s1Supercell: boolean, o: Resolved, useRms: boolean, breakOnMatch: boolean): StrictMatch | null {
+function strictMatch(
+  struct1: MatchStructure, struct2: MatchStructure, fu: number, s1Supercell: boolean, o: Resolved, useRms: boolean, breakOnMatch: boolean, cache: MappingCache,
+): StrictMatch | null {
   // Sizes after the supercell: rows are struct2 (×fu when it is the supercell), columns struct1 (×fu).
   const n1 = struct1.keys.length * (s1Supercell ? fu : 1);
   const n2 = struct2.keys.length * (s1Supercell ? 1 : fu);
@@ -245,11 +359,14 @@ function strictMatch(struct1: MatchStructure, struct2: MatchStructure, fu: numbe
   const tS2 = new Float64Array(3 * n2);
   const d2 = Array.from({ length: n2 }, () => new Float64Array(n1));
   const vecs = new Float64Array(3 * n2 * n1);
+  const inBox = new Uint8Array(n2 * n1);
   const cart1 = new Float64Array(3 * n1), cart2 = new Float64Array(3 * n2);
   const lllF1 = new Float64Array(3 * n1), lllF2 = new Float64Array(3 * n2);
+  const wF1 = new Float64Array(3 * n1), wF2 = new Float64Array(3 * n2);
   let best: StrictMatch | null = null;
 
-  for (const cand of findAllMappings(bigLattice, smallLattice, o.ltol, o.angleTol)) {
+  cache.mappings ??= new Replay(findAllMappings(bigLattice, smallLattice, o.ltol, o.angleTol));
+  for (const cand of cache.mappings) {
     if (Math.abs(Math.abs(det(cand.scale)) - fu) >= 0.5) continue;
     const candLattice = new Lattice(cand.aligned);
     // The supercell side's sites in the candidate basis; the other side keeps its fractions.
@@ -278,17 +395,18 @@ function strictMatch(struct1: MatchStructure, struct2: MatchStructure, fu: numbe
     const lllFracTol = lllRecip.map((r) => (2 * r * o.stol) / normalization);
     const toLll = inverse(lll.mapping);
     const L = lll.matrix;
-    const imageCart = new Float64Array(81);
-    IMAGES.forEach((im, x) => { for (let k = 0; k < 3; k++) imageCart[3 * x + k] = im[0] * L[0][k] + im[1] * L[1][k] + im[2] * L[2][k]; });
-    const toLllFrac = (src: Float64Array, dst: Float64Array, cart: Float64Array, n: number) => {
+    const images = imageSearch(L);
+    const toLllFrac = (src: Float64Array, dst: Float64Array, cart: Float64Array, n: number, wrapped: Float64Array) => {
       for (let i = 0; i < n; i++) {
         const a = src[3 * i], b = src[3 * i + 1], c = src[3 * i + 2];
         for (let k = 0; k < 3; k++) dst[3 * i + k] = a * toLll[0][k] + b * toLll[1][k] + c * toLll[2][k];
         const w0 = wrap01(dst[3 * i]), w1 = wrap01(dst[3 * i + 1]), w2 = wrap01(dst[3 * i + 2]);
+        wrapped[3 * i] = w0; wrapped[3 * i + 1] = w1; wrapped[3 * i + 2] = w2;
         for (let k = 0; k < 3; k++) cart[3 * i + k] = w0 * L[0][k] + w1 * L[1][k] + w2 * L[2][k];
       }
     };
-    toLllFrac(fc1, lllF1, cart1, n1);
+    toLllFrac(fc1, lllF1, cart1, n1, wF1);
+    const grid = columnGrid(lllF1, n1, lllFracTol);
 
     for (const s1i of s1Targets) {
       const t: Vec3 = [fc1[3 * s1i] - fc2[3 * anchor], fc1[3 * s1i + 1] - fc2[3 * anchor + 1], fc1[3 * s1i + 2] - fc2[3 * anchor + 2]];
@@ -302,16 +420,21 @@ function strictMatch(struct1: MatchStructure, struct2: MatchStructure, fu: numbe
           ok = true;
           for (let k = 0; k < 3; k++) {
             const d = tS2[3 * i + k] - fc1[3 * j + k];
-            if (Math.abs(d - roundC(d)) > fracTol[k]) { ok = false; break; }
+            if (toNearestInteger(d) > fracTol[k]) { ok = false; break; }
           }
         }
         subset = ok;
       }
       if (!subset) continue;
       // Shortest vectors (pbc_shortest_vectors) from struct2 rows to struct1 columns, 1e20 outside the box.
-      toLllFrac(tS2, lllF2, cart2, n2);
-      shortestVectors(n1, n2, mask, lllF1, lllF2, cart1, cart2, lllFracTol, imageCart, d2, vecs);
+      toLllFrac(tS2, lllF2, cart2, n2, wF2);
+      shortestVectors(n1, n2, mask, lllF1, lllF2, cart1, cart2, lllFracTol, images, d2, vecs, inBox, grid, wF1, wF2);
       const mapping = minimumCostAssignment(d2);
+      // A pair outside the box has pymatgen's 1e20 vector.
+      for (let i = 0; i < n2; i++) {
+        const ij = i * n1 + mapping[i];
+        if (!inBox[ij]) { vecs[3 * ij] = 1e20; vecs[3 * ij + 1] = 1e20; vecs[3 * ij + 2] = 1e20; }
+      }
       // Remove the mean displacement (the best rigid translation), then normalise.
       const mean = [0, 0, 0];
       for (let i = 0; i < n2; i++) for (let k = 0; k < 3; k++) mean[k] += vecs[3 * (i * n1 + mapping[i]) + k];
@@ -338,7 +461,28 @@ function strictMatch(struct1: MatchStructure, struct2: MatchStructure, fu: numbe
   return best && best.value < o.stol ? best : null;
 }
 
-interface Prepared { s1: MatchStructure; s2: MatchStructure; fu: number; s1Supercell: boolean }
+/**
+ * A generator's values replayed to later loops, pulled from it only when first needed: the lattice
+ * mappings of one prepared pair serve both the fit pass and the rms pass.
+ */
+class Replay<T> implements Iterable<T> {
+  private readonly seen: T[] = [];
+  constructor(private readonly source: Iterator<T>) {}
+  *[Symbol.iterator](): Iterator<T> {
+    for (let i = 0; ; i++) {
+      if (i === this.seen.length) {
+        const next = this.source.next();
+        if (next.done) return;
+        this.seen.push(next.value);
+      }
+      yield this.seen[i];
+    }
+  }
+}
+
+interface MappingCache { mappings?: Replay<LatticeMapping> }
+
+interface Prepared { s1: MatchStructure; s2: MatchStructure; fu: number; s1Supercell: boolean; cache: MappingCache }
 
 /** `_preprocess`: Niggli, primitive, supercell factor, volume scaling to the geometric mean. */
 function preprocess(a: Structure, b: Structure, o: Resolved): Prepared {
@@ -356,7 +500,7 @@ function preprocess(a: Structure, b: Structure, o: Resolved): Prepared {
     s1 = scaled(s1, ratio);
     s2 = scaled(s2, 1 / ratio);
   }
-  return { s1, s2, fu, s1Supercell };
+  return { s1, s2, fu, s1Supercell, cache: {} };
 }
 
 interface Oriented { match: StrictMatch | null; swapped: boolean; struct1: MatchStructure; struct2: MatchStructure; fu: number; s1Supercell: boolean }
@@ -365,9 +509,9 @@ interface Oriented { match: StrictMatch | null; swapped: boolean; struct1: Match
 function orientedMatch(p: Prepared, o: Resolved, useRms: boolean, breakOnMatch: boolean): Oriented {
   const ratio = p.s1Supercell ? p.fu : 1 / p.fu;
   if (p.s1.keys.length * ratio >= p.s2.keys.length) {
-    return { match: strictMatch(p.s1, p.s2, p.fu, p.s1Supercell, o, useRms, breakOnMatch), swapped: false, struct1: p.s1, struct2: p.s2, fu: p.fu, s1Supercell: p.s1Supercell };
+    return { match: strictMatch(p.s1, p.s2, p.fu, p.s1Supercell, o, useRms, breakOnMatch, p.cache), swapped: false, struct1: p.s1, struct2: p.s2, fu: p.fu, s1Supercell: p.s1Supercell };
   }
-  return { match: strictMatch(p.s2, p.s1, p.fu, !p.s1Supercell, o, useRms, breakOnMatch), swapped: true, struct1: p.s2, struct2: p.s1, fu: p.fu, s1Supercell: !p.s1Supercell };
+  return { match: strictMatch(p.s2, p.s1, p.fu, !p.s1Supercell, o, useRms, breakOnMatch, p.cache), swapped: true, struct1: p.s2, struct2: p.s1, fu: p.fu, s1Supercell: !p.s1Supercell };
 }
 
 const resolve = (o?: MatcherOptions): Resolved => {
