@@ -8,8 +8,7 @@ import { parseCif } from '../../src/core/io/cif/reader.ts';
 import { majorSpecies } from '../../src/core/structure/structure.ts';
 import { SHARED, structlab } from '../shared.ts';
 
-
-interface GoldenCase { id: string; action: string; params: Record<string, unknown>; before_cif: string; after_cif: string }
+interface GoldenCase { id: string; action: string; params: Record<string, unknown>; before_cif: string; after_cif: string; prompt: string }
 const CASES_FILE = join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl');
 const cases: GoldenCase[] = readFileSync(CASES_FILE, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 
@@ -110,6 +109,25 @@ describe('structlab atomworld eval', () => {
     const single = structlab(['atomworld', 'eval', casesFile, answersFile, '--workers', '0']);
     expect(single.code, single.stderr).toBe(0);
     expect(single.stdout).toBe(r.stdout);
+  });
+
+  it('--lint adds each case’s lint codes and a per-action count; the golden delete_below "Including itself" prompts are flagged', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'aw-lint-'));
+    const deleteBelow = cases.filter((c) => c.action === 'delete_below');
+    const withPrompt = join(tmp, 'cases.jsonl'), answers = join(tmp, 'answers.jsonl');
+    writeFileSync(withPrompt, deleteBelow.map((c) => JSON.stringify(c)).join('\n'));
+    writeFileSync(answers, deleteBelow.map((c) => JSON.stringify({ id: c.id, answer: `<cif>${c.after_cif}</cif>` })).join('\n'));
+    const r = structlab(['atomworld', 'eval', withPrompt, answers, '--workers', '0', '--lint']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    // Independent of the lint code: the prompts that literally say so.
+    const saysIncluding = new Set(deleteBelow.filter((c) => /including itself/i.test(c.prompt)).map((c) => String(c.id)));
+    expect(saysIncluding.size).toBeGreaterThan(0);
+    for (const c of out.cases) expect(c.lint.includes('delete_below_including_itself'), c.id).toBe(saysIncluding.has(String(c.id)));
+    expect(out.by_action.delete_below.lint_flagged).toBeGreaterThanOrEqual(saysIncluding.size);
+    // Without --lint the output keeps the cli.md shape.
+    const plain = JSON.parse(structlab(['atomworld', 'eval', withPrompt, answers, '--workers', '0']).stdout);
+    expect(Object.keys(plain.cases[0])).toEqual(['id', 'action', 'correct', 'wrong_type', 'rmsd', 'max_dist']);
   });
 
   it('exits 2 with one sentence on bad input', () => {

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, type Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { startCliWorker } from '../threads.ts';
 import { type AtomworldCaseVerdict, type AtomworldJob, judgeAtomworldJob, summariseAtomworld } from '../../core/tasks/atomworld/batch.ts';
+import { lintAtomworldCase, type LintCase } from '../../core/tasks/atomworld/lint.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { readInputText, toStrictJson } from '../io.ts';
@@ -20,6 +21,9 @@ prints {"cases": [{id, action, correct, wrong_type, rmsd, max_dist}, ...], "by_a
   CASES.jsonl    rows with at least id, action and after_cif (the golden generated_cases.jsonl layout)
   ANSWERS.jsonl  rows with id and answer (the raw model text; the CIF between the last <cif>…</cif>)
   --workers N    worker threads (default: CPU count − 1, at most 8; 0 = in this thread)
+  --lint         also run the prompt lint on cases that carry prompt, params and before_cif, adding
+                 "lint": [codes] to each case and "lint_flagged": k to each action (off by default, so the
+                 output keeps exactly the cli.md shape)
 A case without an answer row counts as OutputFormatError; an evaluator exception as Unknown.
 A progress line is shown on standard error when it is a terminal.
 `;
@@ -44,7 +48,7 @@ function readJsonl(path: string, what: string): { row: Record<string, unknown>; 
   return rows;
 }
 
-function buildJobs(casesPath: string, answersPath: string, warn: (line: string) => void): AtomworldJob[] {
+function buildJobs(casesPath: string, answersPath: string, warn: (line: string) => void): { jobs: AtomworldJob[]; lintCases: Map<string, LintCase> } {
   const cases = readJsonl(casesPath, 'cases');
   const answers = readJsonl(answersPath, 'answers');
   const answerById = new Map<string, string>();
@@ -57,6 +61,7 @@ function buildJobs(casesPath: string, answersPath: string, warn: (line: string) 
   }
   const seen = new Set<string>();
   const jobs: AtomworldJob[] = [];
+  const lintCases = new Map<string, LintCase>();
   for (const { row, line } of cases) {
     if (typeof row.id !== 'string' && typeof row.id !== 'number') throw new CliError(`${casesPath} line ${line}: the case has no "id"`);
     const id = String(row.id);
@@ -65,12 +70,15 @@ function buildJobs(casesPath: string, answersPath: string, warn: (line: string) 
     if (typeof row.action !== 'string') throw new CliError(`${casesPath} line ${line}: case "${id}" has no "action"`);
     if (typeof row.after_cif !== 'string') throw new CliError(`${casesPath} line ${line}: case "${id}" has no "after_cif" (the target CIF)`);
     jobs.push({ id, action: row.action, targetCif: row.after_cif, answer: answerById.get(id) ?? null });
+    if (typeof row.prompt === 'string' && row.params && typeof row.params === 'object' && typeof row.before_cif === 'string') {
+      lintCases.set(id, { id, action: row.action, params: row.params as Record<string, unknown>, prompt: row.prompt, before_cif: row.before_cif, after_cif: row.after_cif });
+    }
   }
   const missing = jobs.filter((j) => j.answer === null).length;
   if (missing) warn(`warning: ${missing} case(s) have no answer in ${answersPath}; counted as OutputFormatError`);
   const extra = [...answerById.keys()].filter((id) => !seen.has(id)).length;
   if (extra) warn(`warning: ${extra} answer(s) in ${answersPath} match no case and were ignored`);
-  return jobs;
+  return { jobs, lintCases };
 }
 
 function progressLine(done: number, total: number): void {
@@ -142,12 +150,12 @@ function runInProcess(jobs: AtomworldJob[]): AtomworldCaseVerdict[] {
 }
 
 export function runAtomworldEval(argv: string[], warn: (line: string) => void): string {
-  const { positionals, options } = parseArgs(argv, [{ name: 'workers', kind: 'string' }]);
+  const { positionals, options } = parseArgs(argv, [{ name: 'workers', kind: 'string' }, { name: 'lint', kind: 'flag' }]);
   if (positionals.length !== 2) throw new CliError('atomworld eval takes CASES.jsonl and ANSWERS.jsonl (see structlab atomworld eval --help)');
   const defaultWorkers = Math.max(1, Math.min(8, availableParallelism() - 1));
   const requested = numberOption(options, 'workers', defaultWorkers, 0, 64);
   if (!Number.isInteger(requested)) throw new CliError(`--workers must be a whole number, got ${requested}`);
-  const jobs = buildJobs(positionals[0], positionals[1], warn);
+  const { jobs, lintCases } = buildJobs(positionals[0], positionals[1], warn);
   const workers = Math.min(requested, jobs.length);
   let cases: AtomworldCaseVerdict[] | null = null;
   if (workers >= 1 && jobs.length > 1) cases = runInWorkers(jobs, workers, warn);
@@ -155,5 +163,18 @@ export function runAtomworldEval(argv: string[], warn: (line: string) => void): 
     cases = runInProcess(jobs);
     if (process.stderr.isTTY && jobs.length) process.stderr.write('\n');
   }
-  return toStrictJson({ cases, by_action: summariseAtomworld(cases) });
+  const byAction = summariseAtomworld(cases);
+  if (!options.lint) return toStrictJson({ cases, by_action: byAction });
+  const linted = cases.map((c) => {
+    const lc = lintCases.get(c.id);
+    let lint: string[] | null = null;
+    if (lc) {
+      try { lint = lintAtomworldCase(lc).map((issue) => issue.code); } catch { lint = ['lint-failed']; }
+    }
+    return { ...c, lint };
+  });
+  const flagged: Record<string, number> = {};
+  for (const c of linted) if (c.lint?.length) flagged[c.action] = (flagged[c.action] ?? 0) + 1;
+  const summary = Object.fromEntries(Object.entries(byAction).map(([a, s]) => [a, { ...s, lint_flagged: flagged[a] ?? 0 }]));
+  return toStrictJson({ cases: linted, by_action: summary });
 }
