@@ -10,6 +10,8 @@ import { Mesh2DView } from './Mesh2DView.tsx';
 import { ModelTables } from './ModelTables.tsx';
 import { OneDView } from './OneDView.tsx';
 import { OutputsView } from './OutputsView.tsx';
+import { QuirkNotes } from './QuirkNotes.tsx';
+import { benchmarkQuirkNotes } from './quirks.ts';
 import './fem.css';
 
 const TABS: { id: FemTab; title: string }[] = [
@@ -32,6 +34,9 @@ export function FemPage() {
           <div className="fem-progress" data-testid="fem-progress">{s.busy}… <button onClick={cancel}>cancel</button></div>
         )}
         {s.error && <p className="fem-error" role="alert" data-testid="fem-error">{s.error}</p>}
+        {s.tab === 'frame' && (
+          <QuirkNotes notes={benchmarkQuirkNotes({ view: 'frame', model: s.model, showAxes: s.showAxes, bucklingLambdas: s.buckling?.modes.map((m) => m.lambda) ?? null, error: s.error })} />
+        )}
       </aside>
       <main className="fem-main">
         {s.tab === 'frame' && (

@@ -8,6 +8,8 @@ import { useFem } from '../../state/fem.ts';
 import { rampColor } from '../../viewer/colors.ts';
 import { elementOutline, gaussPoints, jacobianChecks, rectangleMesh, RULES, shapeFunctionSamples, type ElementKind, type Mesh2D } from './mesh2d-view.ts';
 import { RAMP } from './FrameView.tsx';
+import { QuirkNotes } from './QuirkNotes.tsx';
+import { benchmarkQuirkNotes } from './quirks.ts';
 
 const W = 640, H = 420, PAD = 30;
 const SHAPE_RAMP = [[0.2, 0.3, 0.8], [1, 1, 1], [0.85, 0.2, 0.1]] as [number, number, number][];
@@ -46,6 +48,7 @@ export function Mesh2DView() {
           {RULES[s.rect.kind].map((n) => <option key={n} value={n}>{n} point{n > 1 ? 's' : ''}</option>)}</select></label>
       </div>
       {built.error && <p className="fem-error" role="alert">{built.error}</p>}
+      <QuirkNotes notes={benchmarkQuirkNotes({ view: '2d', kind: s.rect.kind, invertedElements: inverted.length })} />
       {mesh && (
         <>
           <p data-testid="fem-2d-counts">

@@ -5,6 +5,8 @@ import { useFem } from '../../state/fem.ts';
 import { Plot } from '../nanoparticle/Plot.tsx';
 import { analyticBar, solveBar, type BarSpec } from './one-d-view.ts';
 import { formatNumber } from './frame-model.ts';
+import { QuirkNotes } from './QuirkNotes.tsx';
+import { benchmarkQuirkNotes } from './quirks.ts';
 
 const FE_SERIES: uPlot.Series[] = [
   { label: 'FEM', stroke: '#1f5fd6', width: 2, spanGaps: true, points: { show: true, size: 6 } },
@@ -54,6 +56,7 @@ export function OneDView() {
         <label>body force f(x) = Σ c<sub>k</sub>x<sup>k</sup>, c = <input value={bar.bodyForce.join(', ')} style={{ width: 110 }} data-testid="fem-1d-force"
           onChange={(e) => { const c = e.target.value.split(',').map((t) => Number(t.trim())); if (c.every(Number.isFinite)) set({ bodyForce: c }); }} /></label>
       </div>
+      <QuirkNotes notes={benchmarkQuirkNotes({ view: '1d', xMin: bar.xMin, xMax: bar.xMax, reactionsShown: 'sol' in result && !!result.sol })} />
       {'sol' in result && result.sol ? (
         <>
           <p>Fixed at x_min, free at x_max. Reaction at x_min: <span data-testid="fem-1d-reaction">{formatNumber(result.sol.reaction)}</span>;

@@ -4,6 +4,8 @@ import { checkOutputs, setOutputsFile, useFem } from '../../state/fem.ts';
 import { rampColor } from '../../viewer/colors.ts';
 import type { CaseReport, MatrixDiff } from './model-outputs.ts';
 import { RAMP } from './FrameView.tsx';
+import { QuirkNotes } from './QuirkNotes.tsx';
+import { benchmarkQuirkNotes } from './quirks.ts';
 
 export function OutputsView() {
   const s = useFem();
@@ -21,6 +23,7 @@ export function OutputsView() {
           {FEM_BENCH_TASKS.map((t) => <option key={t.id} value={t.id}>{t.id}</option>)}
         </select></label>
       </div>
+      <QuirkNotes notes={benchmarkQuirkNotes({ view: 'outputs', taskId: s.outputsTask ?? r?.taskId ?? null })} />
       {r && (
         <>
           <p className={r.passed ? 'fem-good' : 'fem-bad'}>
