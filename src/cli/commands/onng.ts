@@ -7,6 +7,9 @@ import {
   type ChatMessage, type HeaderItem, type OnngDataset, type Problem,
   datasetFiles, obfuscateDataset, parseJsonl,
 } from '../../core/tasks/onng/obfuscate.ts';
+import {
+  type FemTaskFile, atomworldVariant, deobfuscate, femBenchVariant, inverseFromMappingJson, parseAtomWorldCases, validateFemTask,
+} from '../../core/tasks/onng/variants.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { readInputText, toStrictJson, writeOutputFile } from '../io.ts';
@@ -17,6 +20,8 @@ export const ONNG_DATASET_ENV = 'STRUCTLAB_ONNG_DATASET';
 export const ONNG_HELP = `usage: structlab onng obfuscate --level K [--out DIR] [--source DIR]
        structlab onng analyze OUTCOMES.csv|RESULTS_DIR
        structlab onng verify FILE.lean [--project DIR]
+       structlab onng variants fem|atomworld INPUT --level K --out DIR [--python-safe]
+       structlab onng deobfuscate --mapping DIR/mapping.json FILE
 
 obfuscate  Rebuilds the O-NNG obfuscated set K (K = 1..5, λ = 0.2·K, seed K) bit for bit and prints
            {"level", "lambda", "seed", "mapping"} (original → obfuscated name, as upstream name_mapping.json).
@@ -33,6 +38,17 @@ analyze    Per model and λ: run accuracy (correct / verified problems) and mean
            proofs per model and λ: sorry, admit, simp, tactics outside the allowed list).
 verify     Compiles FILE.lean with the local Lean toolchain (\`lake env lean\`, run in --project DIR,
            default the current folder; 60 s limit) and lists its errors. Exit 2 when Lean is unavailable.
+variants   The same λ-renaming (level K = 1..5, λ = 0.2·K, seed K) applied to another benchmark, with one
+           mapping for all tasks/cases. fem: INPUT is a FEM-Bench task JSON or a folder of them; the function
+           and parameter names are renamed in each task's text, a prompt stub and its cases' input keys;
+           writes DIR/tasks.jsonl. atomworld: INPUT is a cases JSONL (generated_cases.jsonl layout); the action
+           verbs and parameter words of each prompt are renamed (CIFs untouched); writes DIR/cases.jsonl with
+           an "obfuscation" field. Both write DIR/mapping.json (forward and inverse maps) and print
+           {"benchmark", "level", "lambda", "mapping", "files"}. Names may hold ', Greek letters or ℕ as in
+           O-NNG; --python-safe restricts them to valid Python identifiers (ASCII, no keyword or common
+           builtin), a departure from O-NNG's character set, for FEM code that must run.
+deobfuscate  Prints FILE (or - for stdin) with the obfuscated names of mapping.json restored to the
+           originals, e.g. a model's FEM code before \`structlab fem check\`.
 `;
 
 export function runOnng(argv: string[], warn: (line: string) => void): string {
@@ -40,7 +56,11 @@ export function runOnng(argv: string[], warn: (line: string) => void): string {
   if (sub === 'obfuscate') return runObfuscate(rest);
   if (sub === 'analyze') return runAnalyze(rest, warn);
   if (sub === 'verify') return runVerify(rest);
-  throw new CliError(sub === undefined ? 'onng needs a subcommand: obfuscate, analyze or verify (see structlab onng --help)' : `unknown onng subcommand "${sub}" (expected obfuscate, analyze or verify)`);
+  if (sub === 'variants') return runVariants(rest);
+  if (sub === 'deobfuscate') return runDeobfuscate(rest);
+  throw new CliError(sub === undefined
+    ? 'onng needs a subcommand: obfuscate, analyze, verify, variants or deobfuscate (see structlab onng --help)'
+    : `unknown onng subcommand "${sub}" (expected obfuscate, analyze, verify, variants or deobfuscate)`);
 }
 
 function readJsonlFile<T>(path: string): T[] {
@@ -181,4 +201,93 @@ function runVerify(argv: string[]): string {
     messages.push({ line: Number(m[2]), column: Number(m[3]), severity: m[4], message: m[5].trim() });
   }
   return toStrictJson({ file, ok: r.status === 0, exit_code: r.status, errors: messages.filter((m) => m.severity === 'error'), warnings: messages.filter((m) => m.severity === 'warning').length });
+}
+
+function parseLevelOption(value: unknown, command: string): number {
+  if (typeof value !== 'string') throw new CliError(`${command} needs --level K with K from 1 to 5`);
+  const level = Number(value);
+  if (!Number.isInteger(level) || level < 1 || level > 5) throw new CliError(`--level must be an integer from 1 to 5, got "${value}"`);
+  return level;
+}
+
+/** FEM-Bench task files: one .json, or every .json directly inside a folder (sorted by name). */
+function readFemTasks(input: string): FemTaskFile[] {
+  if (!existsSync(input)) throw new CliError(`${input}: no such file or folder`);
+  const paths = statSync(input).isDirectory()
+    ? readdirSync(input).filter((f) => f.endsWith('.json')).sort().map((f) => join(input, f))
+    : [input];
+  if (paths.length === 0) throw new CliError(`${input}: the folder holds no FEM-Bench task .json file`);
+  return paths.map((path) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(readInputText(path));
+    } catch (e) {
+      if (e instanceof CliError) throw e;
+      throw new CliError(`${path}: not valid JSON`);
+    }
+    try {
+      return validateFemTask(value, path);
+    } catch (e) {
+      throw new CliError((e as Error).message);
+    }
+  });
+}
+
+function runVariants(argv: string[]): string {
+  const { positionals, options } = parseArgs(argv, [
+    { name: 'level', kind: 'string' }, { name: 'out', kind: 'string' }, { name: 'python-safe', kind: 'flag' },
+  ]);
+  const [benchmark, input, ...extra] = positionals;
+  if (benchmark !== 'fem' && benchmark !== 'atomworld') {
+    throw new CliError(benchmark === undefined ? 'onng variants needs a benchmark, fem or atomworld, and an INPUT' : `unknown benchmark "${benchmark}" for onng variants (expected fem or atomworld)`);
+  }
+  if (input === undefined) throw new CliError(`onng variants ${benchmark} needs an INPUT (${benchmark === 'fem' ? 'a FEM-Bench task JSON or a folder of them' : 'an AtomWorld cases JSONL'})`);
+  if (extra.length > 0) throw new CliError(`onng variants takes one INPUT (got also "${extra[0]}")`);
+  const level = parseLevelOption(options.level, 'onng variants');
+  if (typeof options.out !== 'string') throw new CliError('onng variants needs --out DIR for the variant files');
+  const variantOptions = { pythonSafe: options['python-safe'] === true };
+  let result;
+  if (benchmark === 'fem') {
+    result = femBenchVariant(readFemTasks(input), level, variantOptions);
+  } else {
+    const label = input === '-' ? 'stdin' : input;
+    try {
+      result = atomworldVariant(parseAtomWorldCases(readInputText(input), label), level, variantOptions);
+    } catch (e) {
+      if (e instanceof CliError) throw e;
+      throw new CliError((e as Error).message);
+    }
+  }
+  try {
+    mkdirSync(options.out, { recursive: true });
+  } catch {
+    throw new CliError(`${options.out}: cannot create the output folder`);
+  }
+  const written: string[] = [];
+  for (const [file, text] of Object.entries(result.files)) {
+    const path = join(options.out, file);
+    writeOutputFile(path, text);
+    written.push(resolve(path));
+  }
+  return toStrictJson({
+    benchmark: benchmark === 'fem' ? 'fem-bench' : 'atomworld',
+    level: result.level, lambda: result.lambda, python_safe: variantOptions.pythonSafe,
+    count: result.items.length, mapping: result.mapping, files: written,
+  });
+}
+
+function runDeobfuscate(argv: string[]): string {
+  const { positionals, options } = parseArgs(argv, [{ name: 'mapping', kind: 'string' }]);
+  if (typeof options.mapping !== 'string') throw new CliError('onng deobfuscate needs --mapping DIR/mapping.json (written by onng variants)');
+  if (positionals.length !== 1) throw new CliError('onng deobfuscate takes exactly one FILE (or - for stdin)');
+  let inverse: Record<string, string>;
+  try {
+    inverse = inverseFromMappingJson(readInputText(options.mapping));
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(`${options.mapping}: ${(e as Error).message}`);
+  }
+  const restored = deobfuscate(readInputText(positionals[0]), inverse);
+  // The CLI adds one newline; drop the file's own so the output is the restored text exactly.
+  return restored.endsWith('\n') ? restored.slice(0, -1) : restored;
 }
