@@ -101,6 +101,24 @@ describe('FEM-Bench page', () => {
     expect(await text('fem-2d-inverted')).toMatch(/element[s]? 0/);
   });
 
+  it('benchmark vs physics: the inverted Q8 element brings the signed-det-J note; the Euler column\'s repeated λ_cr brings its note', async () => {
+    // still on the 2D tab with element 0 inverted by the previous step
+    await page.locator('[data-testid=fem-quirk-2d-signed-detj]').waitFor();
+    expect(await text('fem-quirks')).toMatch(/Benchmark vs physics/);
+    await page.getByRole('button', { name: 'reset nodes' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid=fem-2d-inverted]')?.textContent === 'No inverted element.');
+    expect(await page.locator('[data-testid=fem-quirk-2d-signed-detj]').count()).toBe(0);
+    // the circular column under axial load: golden case notes say selected_eigenvalue_multiplicity = 2
+    await page.locator('[data-testid=fem-tab-frame]').click();
+    await page.locator('[data-testid=fem-example]').selectOption('cantilever-euler');
+    expect(await page.locator('[data-testid=fem-quirk-3d-repeated-eigenvalue]').count()).toBe(0);
+    await page.locator('[data-testid=fem-run-buckling]').click();
+    await page.locator('[data-testid=fem-lambda-cr]').waitFor({ timeout: 30_000 });
+    await idle();
+    await page.locator('[data-testid=fem-quirk-3d-repeated-eigenvalue]').waitFor();
+    await page.locator('[data-testid=fem-quirk-3d-i-rho]').waitFor();
+  });
+
   it('1D: the bar solution matches the closed form at the nodes', async () => {
     await page.locator('[data-testid=fem-tab-1d]').click();
     await page.locator('[data-testid=fem-1d-u]').waitFor();
