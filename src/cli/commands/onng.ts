@@ -8,7 +8,7 @@ import {
   datasetFiles, obfuscateDataset, parseJsonl,
 } from '../../core/tasks/onng/obfuscate.ts';
 import {
-  type FemTaskFile, atomworldVariant, deobfuscate, femBenchVariant, inverseFromMappingJson, parseAtomWorldCases, validateFemTask,
+  atomworldVariant, deobfuscate, femBenchVariant, inverseFromMappingJson, parseAtomWorldCases, parseFemTask,
 } from '../../core/tasks/onng/variants.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
@@ -211,25 +211,20 @@ function parseLevelOption(value: unknown, command: string): number {
 }
 
 /** FEM-Bench task files: one .json, or every .json directly inside a folder (sorted by name). */
-function readFemTasks(input: string): FemTaskFile[] {
+function readFemTasks(input: string): string[] {
   if (!existsSync(input)) throw new CliError(`${input}: no such file or folder`);
   const paths = statSync(input).isDirectory()
     ? readdirSync(input).filter((f) => f.endsWith('.json')).sort().map((f) => join(input, f))
     : [input];
   if (paths.length === 0) throw new CliError(`${input}: the folder holds no FEM-Bench task .json file`);
   return paths.map((path) => {
-    let value: unknown;
+    const text = readInputText(path);
     try {
-      value = JSON.parse(readInputText(path));
-    } catch (e) {
-      if (e instanceof CliError) throw e;
-      throw new CliError(`${path}: not valid JSON`);
-    }
-    try {
-      return validateFemTask(value, path);
+      parseFemTask(text, path); // checked here so an error names the file
     } catch (e) {
       throw new CliError((e as Error).message);
     }
+    return text;
   });
 }
 
@@ -252,7 +247,7 @@ function runVariants(argv: string[]): string {
   } else {
     const label = input === '-' ? 'stdin' : input;
     try {
-      result = atomworldVariant(parseAtomWorldCases(readInputText(input), label), level, variantOptions);
+      result = atomworldVariant(parseAtomWorldCases(readInputText(input), label).map((c) => c.line), level, variantOptions);
     } catch (e) {
       if (e instanceof CliError) throw e;
       throw new CliError((e as Error).message);

@@ -143,8 +143,100 @@ function mappingFile(benchmark: string, levelNumber: number, options: VariantOpt
   }, 2) + '\n';
 }
 
-function jsonl(rows: unknown[]): string {
-  return rows.map((r) => pythonJsonDumps(r) + '\n').join('');
+// ---- lossless JSON rewriting ----
+
+type JsonPath = (string | number)[];
+/** Returns the replacement for a string value or object key, or undefined to keep its text as it is. */
+type JsonVisitor = (path: JsonPath, isKey: boolean, value: string) => string | undefined;
+
+const STRING_TOKEN = /"(?:[^"\\\u0000-\u001f]|\\.)*"/y;
+const LITERAL_TOKEN = /-?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|Infinity)|NaN|true|false|null/y;
+
+/**
+ * Copies a JSON text token by token, replacing only the strings the visitor renames, so numbers (1.0, -0.0,
+ * NaN as Python writes them), escapes and key order stay exactly as in the input. Line breaks outside
+ * strings are dropped so the result fits on one JSONL line.
+ */
+export function rewriteJsonText(text: string, label: string, visit: JsonVisitor, literal: (raw: string) => string = (raw) => raw): string {
+  let i = 0;
+  let out = '';
+  const fail = (what: string): never => {
+    const line = text.slice(0, i).split('\n').length;
+    throw new Error(`${label}: not valid JSON (${what} at line ${line})`);
+  };
+  const space = () => {
+    const start = i;
+    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+    out += text.slice(start, i).replace(/[\r\n]+[ \t]*/g, '');
+  };
+  const token = (re: RegExp): string | null => {
+    re.lastIndex = i;
+    const m = re.exec(text);
+    if (!m) return null;
+    i += m[0].length;
+    return m[0];
+  };
+  const string = (path: JsonPath, isKey: boolean) => {
+    const raw = token(STRING_TOKEN) ?? fail('a string was expected');
+    const replaced = visit(path, isKey, JSON.parse(raw) as string);
+    out += replaced === undefined ? raw : JSON.stringify(replaced);
+  };
+  const value = (path: JsonPath): void => {
+    space();
+    const c = text[i];
+    if (c === '{') {
+      out += '{'; i++; space();
+      if (text[i] === '}') { out += '}'; i++; return; }
+      for (;;) {
+        space();
+        STRING_TOKEN.lastIndex = i;
+        const keyMatch = STRING_TOKEN.exec(text) ?? fail('an object key was expected');
+        const key = JSON.parse(keyMatch[0]) as string;
+        string(path, true);
+        space();
+        if (text[i] !== ':') fail('":" was expected');
+        out += ':'; i++;
+        value([...path, key]);
+        space();
+        if (text[i] === ',') { out += ','; i++; continue; }
+        if (text[i] === '}') { out += '}'; i++; return; }
+        fail('"," or "}" was expected');
+      }
+    }
+    if (c === '[') {
+      out += '['; i++; space();
+      if (text[i] === ']') { out += ']'; i++; return; }
+      for (let k = 0; ; k++) {
+        value([...path, k]);
+        space();
+        if (text[i] === ',') { out += ','; i++; continue; }
+        if (text[i] === ']') { out += ']'; i++; return; }
+        fail('"," or "]" was expected');
+      }
+    }
+    if (c === '"') return string(path, false);
+    out += literal(token(LITERAL_TOKEN) ?? fail('a value was expected'));
+  };
+  value([]);
+  space();
+  if (i < text.length) fail('text after the end of the value');
+  return out.trim();
+}
+
+/** Appends fields to a one-line JSON object text (Python separators). */
+function appendFields(objectText: string, fields: Record<string, unknown>): string {
+  const body = objectText.slice(0, objectText.lastIndexOf('}')).trimEnd();
+  const extra = Object.entries(fields).map(([k, v]) => `${JSON.stringify(k)}: ${pythonJsonDumps(v)}`).join(', ');
+  return `${body}${body.endsWith('{') ? '' : ', '}${extra}}`;
+}
+
+/** Parses a JSON text that may hold Python's NaN/Infinity (read as null; only text fields are used). */
+function parseLenientJson(text: string, label: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return JSON.parse(rewriteJsonText(text, label, () => undefined, (raw) => (/NaN|Infinity/.test(raw) ? 'null' : raw)));
+  }
 }
 
 // ---- FEM-Bench ----
@@ -188,69 +280,64 @@ export function femPromptStub(task: FemTaskFile): string {
   return lines.join('\n') + '\n';
 }
 
-function renameKeys(record: Record<string, unknown> | undefined, names: Map<string, string>): Record<string, unknown> | undefined {
-  if (record === undefined || record === null || typeof record !== 'object') return record;
-  return Object.fromEntries(Object.entries(record).map(([k, v]) => [names.get(k) ?? k, v]));
-}
-
-/** Copies a JSON value, renaming every string inside it (used for the task's text fields, not its data). */
-function renameStrings(value: unknown, rename: (s: string) => string): unknown {
-  if (typeof value === 'string') return rename(value);
-  if (Array.isArray(value)) return value.map((v) => renameStrings(v, rename));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameStrings(v, rename)]));
-  return value;
-}
-
 /** The names renamed in a FEM-Bench task: the function name and its parameter names. */
 export function femTaskIdentifiers(task: FemTaskFile): string[] {
   return [task.signature.name, ...task.signature.params.map((p) => p.name)];
 }
 
-const FEM_VERBATIM_FIELDS = new Set(['repo', 'commit', 'cases']);
+const FEM_VERBATIM_FIELDS = new Set(['repo', 'commit']);
+
+/** A FEM-Bench task file as its JSON text (kept exactly: numbers, escapes, key order) or as an object. */
+export type FemTaskInput = string | FemTaskFile;
+
+/** Parses and checks a FEM-Bench task file text (Python's NaN/Infinity allowed), naming the file. */
+export function parseFemTask(text: string, label: string): FemTaskFile {
+  return validateFemTask(parseLenientJson(text, label), label);
+}
 
 /**
  * FEM-Bench variant: one global mapping of every task's function and parameter names; in each task its own
  * names are renamed everywhere in its text (signature, description, notes, the generated prompt stub) and in
  * the top-level keys of each case's inputs/input_types (so a harness can call the renamed function with
- * keyword arguments). Case data (values, outputs) is left as it is.
+ * keyword arguments). Case data (values, outputs) is copied as it is, token for token when given as text.
  */
-export function femBenchVariant(taskFiles: FemTaskFile[], levelNumber: number, options: VariantOptions = {}): VariantResult {
+export function femBenchVariant(taskFiles: FemTaskInput[], levelNumber: number, options: VariantOptions = {}): VariantResult {
   const level = obfuscationLevel(levelNumber);
   if (taskFiles.length === 0) throw new Error('no FEM-Bench task file was given');
-  const identifiers = taskFiles.flatMap(femTaskIdentifiers);
+  const texts = taskFiles.map((t) => (typeof t === 'string' ? t : pythonJsonDumps(t)));
+  const tasks = taskFiles.map((t, i) => (typeof t === 'string' ? parseFemTask(t, `task file ${i + 1}`) : validateFemTask(t, `task ${i + 1}`)));
+  const identifiers = tasks.flatMap(femTaskIdentifiers);
   const present = new Set<string>();
-  for (const task of taskFiles) addWords(JSON.stringify(task), present);
-  addWords(taskFiles.map(femPromptStub).join('\n'), present);
+  for (const text of texts) addWords(text, present);
+  for (const task of tasks) addWords(JSON.stringify(task), present);
+  addWords(tasks.map(femPromptStub).join('\n'), present);
   const mapping = variantMapping(identifiers, levelNumber, present, options);
+  const lambda = Number(level.lambda.toFixed(10));
   const items: VariantItem[] = [];
-  const rows = taskFiles.map((task) => {
+  const lines = tasks.map((task, i) => {
     const own = new Map(femTaskIdentifiers(task).map((n) => [n, mapping.get(n) ?? n]));
     const rename = makeSinglePassRenamer(own);
-    const row: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(task)) {
-      if (key === 'signature') {
-        row.signature = {
-          ...task.signature,
-          name: own.get(task.signature.name),
-          params: task.signature.params.map((p) => ({ ...renameStrings(p, rename) as FemParam, name: own.get(p.name)! })),
-        };
-      } else if (key === 'cases') {
-        row.cases = task.cases!.map((c) => ({ ...c, ...(c.inputs ? { inputs: renameKeys(c.inputs, own) } : {}), ...(c.input_types ? { input_types: renameKeys(c.input_types, own) } : {}) }));
-      } else row[key] = FEM_VERBATIM_FIELDS.has(key) ? value : renameStrings(value, rename);
-    }
+    const line = rewriteJsonText(texts[i], task.task_id ?? `task file ${i + 1}`, (path, isKey, value) => {
+      const top = path[0];
+      if (top === 'cases') {
+        // Only the argument names: the top-level keys of each case's inputs / input_types.
+        return isKey && path.length === 3 && (path[2] === 'inputs' || path[2] === 'input_types') ? own.get(value) : undefined;
+      }
+      if (isKey || (typeof top === 'string' && FEM_VERBATIM_FIELDS.has(top))) return undefined;
+      const renamed = rename(value);
+      return renamed === value ? undefined : renamed;
+    });
     const original = femPromptStub(task);
     const prompt = rename(original);
-    row.prompt = prompt;
-    row.obfuscation = { benchmark: 'fem-bench', level: level.level, lambda: Number(level.lambda.toFixed(10)), python_safe: options.pythonSafe === true };
     items.push({ id: task.task_id ?? task.signature.name, original, obfuscated: prompt });
-    return row;
+    return appendFields(line, { prompt, obfuscation: { benchmark: 'fem-bench', level: level.level, lambda, python_safe: options.pythonSafe === true } });
   });
   return {
     level: level.level,
-    lambda: Number(level.lambda.toFixed(10)),
-    files: { 'tasks.jsonl': jsonl(rows), 'mapping.json': mappingFile('fem-bench', levelNumber, options, mapping) },
+    lambda,
+    files: { 'tasks.jsonl': lines.map((l) => l + '\n').join(''), 'mapping.json': mappingFile('fem-bench', levelNumber, options, mapping) },
     mapping: Object.fromEntries(mapping),
-    inverse: Object.fromEntries([...mapping].map(([a, b]) => [b, a])),
+    inverse: Object.fromEntries([...mapping].map(([x, y]) => [y, x])),
     items,
   };
 }
@@ -274,35 +361,40 @@ export const ATOMWORLD_PARAMETER_WORDS: readonly string[] = [
   'radius', 'center', 'surrounding', 'spatial', 'positions', 'position', 'distance', 'line',
 ];
 
-/** Parses an AtomWorld cases JSONL (generated_cases.jsonl layout), naming the 1-based line of a bad row. */
-export function parseAtomWorldCases(text: string, label: string): AtomWorldCaseRow[] {
-  const rows: AtomWorldCaseRow[] = [];
+/** The case lines of an AtomWorld cases JSONL (generated_cases.jsonl layout), checked, with their parsed rows. */
+export function parseAtomWorldCases(text: string, label: string): { line: string; row: AtomWorldCaseRow }[] {
+  const cases: { line: string; row: AtomWorldCaseRow }[] = [];
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
     let row: AtomWorldCaseRow;
     try {
-      row = JSON.parse(line) as AtomWorldCaseRow;
+      row = parseLenientJson(line, `${label} line ${i + 1}`) as AtomWorldCaseRow;
     } catch {
       throw new Error(`${label}: line ${i + 1} is not valid JSON`);
     }
-    if (typeof row !== 'object' || row === null || typeof row.prompt !== 'string') throw new Error(`${label}: line ${i + 1} is not an AtomWorld case (it needs a string "prompt")`);
-    rows.push(row);
+    if (typeof row !== 'object' || row === null || Array.isArray(row) || typeof row.prompt !== 'string') {
+      throw new Error(`${label}: line ${i + 1} is not an AtomWorld case (it needs a string "prompt")`);
+    }
+    cases.push({ line: line.trim(), row });
   });
-  if (rows.length === 0) throw new Error(`${label}: holds no AtomWorld case`);
-  return rows;
+  if (cases.length === 0) throw new Error(`${label}: holds no AtomWorld case`);
+  return cases;
 }
 
 /**
  * AtomWorld variant: the action verbs and parameter words of every prompt renamed with one global mapping
- * (the CIFs untouched); each case keeps its other fields and gains `obfuscation` (level, λ and the words
- * renamed in its prompt), so a harness scores it exactly as the original case.
+ * (the CIFs untouched); each case keeps its other fields token for token and gains `obfuscation` (level, λ
+ * and the words renamed in its prompt), so a harness scores it exactly as the original case. A case given
+ * as text (a JSONL line) is copied losslessly; an object is written with Python's json.dumps layout.
  */
-export function atomworldVariant(casesRows: AtomWorldCaseRow[], levelNumber: number, options: VariantOptions = {}): VariantResult {
+export function atomworldVariant(cases: (string | AtomWorldCaseRow)[], levelNumber: number, options: VariantOptions = {}): VariantResult {
   const level = obfuscationLevel(levelNumber);
-  if (casesRows.length === 0) throw new Error('no AtomWorld case was given');
+  if (cases.length === 0) throw new Error('no AtomWorld case was given');
+  const lines = cases.map((c) => (typeof c === 'string' ? c.trim() : pythonJsonDumps(c)));
+  const rows = cases.map((c, i) => (typeof c === 'string' ? parseAtomWorldCases(c, `case ${i + 1}`)[0].row : c));
   const vocabulary = new Set([...ATOMWORLD_ACTION_WORDS, ...ATOMWORLD_PARAMETER_WORDS]);
   const present = new Set<string>();
-  for (const row of casesRows) {
+  for (const row of rows) {
     addWords(row.prompt, present);
     if (typeof row.before_cif === 'string') addWords(row.before_cif, present);
   }
@@ -310,22 +402,24 @@ export function atomworldVariant(casesRows: AtomWorldCaseRow[], levelNumber: num
   const used = [...vocabulary].filter((w) => present.has(w));
   const mapping = variantMapping(used, levelNumber, present, options);
   const rename = makeSinglePassRenamer(mapping);
+  const lambda = Number(level.lambda.toFixed(10));
   const items: VariantItem[] = [];
-  const rows = casesRows.map((row, i) => {
+  const out = rows.map((row, i) => {
     const words: Record<string, string> = {};
     const seen = new Set<string>();
     addWords(row.prompt, seen);
     for (const [from, to] of mapping) if (seen.has(from)) words[from] = to;
     const prompt = rename(row.prompt);
     items.push({ id: row.id !== undefined ? String(row.id) : String(i + 1), original: row.prompt, obfuscated: prompt });
-    return { ...row, prompt, obfuscation: { benchmark: 'atomworld', level: level.level, lambda: Number(level.lambda.toFixed(10)), python_safe: options.pythonSafe === true, words } };
+    const line = rewriteJsonText(lines[i], `case ${i + 1}`, (path, isKey) => (!isKey && path.length === 1 && path[0] === 'prompt' ? prompt : undefined));
+    return appendFields(line, { obfuscation: { benchmark: 'atomworld', level: level.level, lambda, python_safe: options.pythonSafe === true, words } });
   });
   return {
     level: level.level,
-    lambda: Number(level.lambda.toFixed(10)),
-    files: { 'cases.jsonl': jsonl(rows), 'mapping.json': mappingFile('atomworld', levelNumber, options, mapping) },
+    lambda,
+    files: { 'cases.jsonl': out.map((l) => l + '\n').join(''), 'mapping.json': mappingFile('atomworld', levelNumber, options, mapping) },
     mapping: Object.fromEntries(mapping),
-    inverse: Object.fromEntries([...mapping].map(([a, b]) => [b, a])),
+    inverse: Object.fromEntries([...mapping].map(([x, y]) => [y, x])),
     items,
   };
 }
