@@ -7,7 +7,7 @@ import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { loadStructureFile, toStrictJson } from '../io.ts';
 import { startCliWorker, workerResult } from '../threads.ts';
-import type { AlignWorkerData, AlignWorkerResult } from './metrics-align-worker.ts';
+import type { AlignRequest, AlignWorkerResult } from './metrics-align-worker.ts';
 
 export const METRICS_HELP = `usage: structlab metrics PRED TRUTH [--radius R]
 
@@ -51,9 +51,10 @@ export async function runMetrics(argv: string[], warn: (line: string) => void): 
   const [predPath, truthPath] = positionals;
   // Judge the size from the files before parsing, so the thread starts while this one parses.
   const big = [predPath, truthPath].some((p) => { try { return statSync(p).size > PARALLEL_ALIGN_ATOMS * 30; } catch { return false; } });
-  const worker = big ? startAlignWorker(predPath, truthPath) : null;
+  const worker = big ? startAlignWorker() : null;
   try {
     const pred = loadParticle(predPath, warn), truth = loadParticle(truthPath, warn);
+    worker?.thread.postMessage({ pred, truth, tolerance: DEFAULT_MATCH_TOLERANCE } satisfies AlignRequest);
     const m = forwardMetrics(pred, truth, { radius, aligned: !worker });
     let aligned = m.aligned && { rmsd: m.aligned.rmsd, max_displacement: m.aligned.max_displacement, matched_fraction: m.aligned.matched_fraction };
     if (worker) {
@@ -82,10 +83,9 @@ export async function runMetrics(argv: string[], warn: (line: string) => void): 
   }
 }
 
-function startAlignWorker(pred: string, truth: string): { thread: Worker; result: Promise<AlignWorkerResult> } | null {
+function startAlignWorker(): { thread: Worker; result: Promise<AlignWorkerResult> } | null {
   try {
-    const data: AlignWorkerData = { pred, truth, tolerance: DEFAULT_MATCH_TOLERANCE };
-    const thread = startCliWorker('metrics-align-worker', data);
+    const thread = startCliWorker('metrics-align-worker', null);
     return { thread, result: workerResult<AlignWorkerResult>(thread) };
   } catch {
     return null; // no threads here: align in this thread
