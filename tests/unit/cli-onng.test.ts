@@ -71,3 +71,68 @@ describe('structlab onng', () => {
     expect(r.stderr).toMatch(/Lean 4 with Mathlib is unavailable/);
   });
 });
+
+describe('structlab onng variants / deobfuscate', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'structlab-onng-variants-'));
+  const FEM = join(SHARED, 'golden', 'fembench');
+  const CASES = join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl');
+
+  it('variants fem writes tasks.jsonl + mapping.json, and deobfuscate restores a renamed answer exactly', () => {
+    const out = join(tmp, 'fem');
+    const r = structlab(['onng', 'variants', 'fem', FEM, '--level', '3', '--out', out, '--python-safe']);
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect([json.benchmark, json.level, json.lambda, json.python_safe, json.count]).toEqual(['fem-bench', 3, 0.6, true, 33]);
+    const rows = readFileSync(join(out, 'tasks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(33);
+    const mapping = JSON.parse(readFileSync(join(out, 'mapping.json'), 'utf8'));
+    expect(mapping.forward).toEqual(json.mapping);
+    for (const name of Object.values(mapping.forward) as string[]) expect(name).toMatch(/^[A-Za-z_][A-Za-z0-9_]*$/);
+    const mesh = rows.find((row) => row.signature.name === mapping.forward.FEM_1D_uniform_mesh_CC0_H0_T0);
+    expect(mesh.signature.params.map((p: { name: string }) => p.name)).toEqual(['x_min', 'x_max', 'num_elements'].map((n) => mapping.forward[n]));
+    const answer = join(tmp, 'answer.py');
+    const original = 'def FEM_1D_uniform_mesh_CC0_H0_T0(x_min, x_max, num_elements):\n    return np.linspace(x_min, x_max, num_elements + 1)\n';
+    const renamed = original.replace(/\b(FEM_1D_uniform_mesh_CC0_H0_T0|x_min|x_max|num_elements)\b/g, (m) => mapping.forward[m]);
+    expect(renamed).not.toContain('num_elements');
+    writeFileSync(answer, renamed);
+    const d = structlab(['onng', 'deobfuscate', '--mapping', join(out, 'mapping.json'), answer]);
+    expect(d.code, d.stderr).toBe(0);
+    expect(d.stdout).toBe(original);
+  });
+
+  it('variants atomworld renames the prompts, keeps the CIFs and adds an obfuscation field', () => {
+    const out = join(tmp, 'aw');
+    const r = structlab(['onng', 'variants', 'atomworld', CASES, '--level', '4', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const originals = readFileSync(CASES, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rows = readFileSync(join(out, 'cases.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(originals.length);
+    const { forward } = JSON.parse(readFileSync(join(out, 'mapping.json'), 'utf8'));
+    rows.forEach((row, i) => {
+      expect(row.before_cif).toBe(originals[i].before_cif);
+      expect(row.obfuscation.level).toBe(4);
+      expect(row.prompt).not.toBe(originals[i].prompt);
+    });
+    expect(rows[0].prompt.startsWith(forward.Change)).toBe(true);
+  });
+
+  it('exits 2 with a sentence on a bad benchmark, input, level or mapping', () => {
+    const bench = structlab(['onng', 'variants', 'gaussian', CASES, '--level', '1', '--out', tmp]);
+    expect(bench.code).toBe(2);
+    expect(bench.stderr).toMatch(/unknown benchmark "gaussian"/);
+    const bad = join(tmp, 'bad.jsonl');
+    writeFileSync(bad, '{"prompt": "Move the atom"}\n{"action": "move"}\n');
+    const line = structlab(['onng', 'variants', 'atomworld', bad, '--level', '1', '--out', join(tmp, 'x')]);
+    expect(line.code).toBe(2);
+    expect(line.stderr).toMatch(/bad\.jsonl: line 2 is not an AtomWorld case/);
+    const level = structlab(['onng', 'variants', 'fem', FEM, '--level', '0', '--out', join(tmp, 'y')]);
+    expect(level.code).toBe(2);
+    expect(level.stderr).toMatch(/--level must be an integer from 1 to 5/);
+    const notTask = structlab(['onng', 'variants', 'fem', bad, '--level', '1', '--out', join(tmp, 'z')]);
+    expect(notTask.code).toBe(2);
+    expect(notTask.stderr).toMatch(/bad\.jsonl/);
+    const mapping = structlab(['onng', 'deobfuscate', '--mapping', bad, bad]);
+    expect(mapping.code).toBe(2);
+    expect(mapping.stderr).toMatch(/not valid JSON|no "inverse"/);
+  });
+});
