@@ -17,6 +17,7 @@ import {
 } from './problems.ts';
 import './onng.css';
 import { downloadText } from '../../browser/download.ts';
+import { VariantsPanel } from './VariantsPanel.tsx';
 
 const NNG4_LEVELS = levelsJson as Nng4Level[];
 const NNG4_GROUPS = groupByWorld(NNG4_LEVELS, true);
@@ -44,6 +45,7 @@ export function OnngPage() {
       <main className="onng-main">
         <ProblemView />
         <Results />
+        <VariantsPanel />
         {s.busy && (
           <div className="progress" data-testid="onng-progress" role="status">
             <span className="spinner" /> {s.busy}{s.progress ? ` — ${s.progress}` : ''}…

@@ -1,0 +1,136 @@
+/**
+ * "Obfuscated variants" on the O-NNG page: the same λ-renaming applied to FEM-Bench task files or an
+ * AtomWorld cases JSONL (src/core/tasks/onng/variants.ts), a side-by-side preview of a few renamed items,
+ * each output file offered for download, and a box that restores a model's answer to the original names.
+ * The work is a single pass over the inputs (well under a second for the 33 FEM-Bench tasks), so it runs
+ * here after the files are read, with a busy note while it does.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import {
+  type VariantResult, atomworldVariant, deobfuscate, femBenchVariant, parseAtomWorldCases, parseFemTask,
+} from '../../core/tasks/onng/variants.ts';
+import { downloadText } from '../../browser/download.ts';
+
+type Benchmark = 'fem' | 'atomworld';
+interface LoadedInput { benchmark: Benchmark; names: string[]; texts: string[] }
+
+const PREVIEW_COUNT = 3;
+const LEVEL_CHOICES = [1, 2, 3, 4, 5];
+
+/** Reads the chosen files: FEM-Bench task .json files (sorted by name) or one AtomWorld cases JSONL. */
+async function readInput(benchmark: Benchmark, files: File[]): Promise<LoadedInput> {
+  if (benchmark === 'fem') {
+    const jsons = files.filter((f) => f.name.endsWith('.json')).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (jsons.length === 0) throw new Error('choose one or more FEM-Bench task .json files');
+    const texts = await Promise.all(jsons.map((f) => f.text()));
+    texts.forEach((t, i) => parseFemTask(t, jsons[i].name)); // an error names the file
+    return { benchmark, names: jsons.map((f) => f.name), texts };
+  }
+  if (files.length !== 1) throw new Error('choose one AtomWorld cases .jsonl file');
+  const text = await files[0].text();
+  return { benchmark, names: [files[0].name], texts: parseAtomWorldCases(text, files[0].name).map((c) => c.line) };
+}
+
+export function VariantsPanel() {
+  const [benchmark, setBenchmark] = useState<Benchmark>('fem');
+  const [level, setLevel] = useState(3);
+  const [pythonSafe, setPythonSafe] = useState(false);
+  const [input, setInput] = useState<LoadedInput | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<VariantResult | null>(null);
+  const [answer, setAnswer] = useState('');
+
+  useEffect(() => {
+    if (!input || input.benchmark !== benchmark) { setResult(null); return; }
+    setBusy(true);
+    // Let the busy note paint before the pass runs.
+    const timer = setTimeout(() => {
+      try {
+        const options = { pythonSafe };
+        setResult(input.benchmark === 'fem' ? femBenchVariant(input.texts, level, options) : atomworldVariant(input.texts, level, options));
+        setError(null);
+      } catch (e) {
+        setResult(null);
+        setError((e as Error).message);
+      } finally {
+        setBusy(false);
+      }
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [input, benchmark, level, pythonSafe]);
+
+  const open = async (files: File[]) => {
+    try {
+      setInput(await readInput(benchmark, files));
+      setError(null);
+    } catch (e) {
+      setInput(null);
+      setError((e as Error).message);
+    }
+  };
+
+  const restored = useMemo(() => (result && answer ? deobfuscate(answer, result.inverse) : ''), [result, answer]);
+  const prefix = `${benchmark === 'fem' ? 'fembench' : 'atomworld'}-lambda${(0.2 * level).toFixed(1)}${pythonSafe ? '-pysafe' : ''}`;
+
+  return (
+    <section className="onng-card" data-testid="onng-variants">
+      <h2>Obfuscated variants</h2>
+      <p className="hint">
+        The same λ-renaming applied to another benchmark, one mapping for all tasks: FEM-Bench function and parameter
+        names, or AtomWorld action verbs and parameter words (the CIFs are left as they are).
+      </p>
+      <div className="onng-export">
+        <label className="row-inline">Benchmark{' '}
+          <select data-testid="onng-variants-benchmark" value={benchmark} onChange={(e) => { setBenchmark(e.target.value as Benchmark); setInput(null); setError(null); }}>
+            <option value="fem">FEM-Bench task files (.json)</option>
+            <option value="atomworld">AtomWorld cases (.jsonl)</option>
+          </select>
+        </label>
+        <label className="row-inline">Input{' '}
+          <input type="file" data-testid="onng-variants-input" multiple={benchmark === 'fem'}
+            accept={benchmark === 'fem' ? '.json,application/json' : '.jsonl,.json'}
+            onChange={(e) => { const files = [...(e.target.files ?? [])]; if (files.length) void open(files); e.target.value = ''; }} />
+        </label>
+        <label className="row-inline">λ{' '}
+          <select data-testid="onng-variants-level" value={level} onChange={(e) => setLevel(Number(e.target.value))}>
+            {LEVEL_CHOICES.map((k) => <option key={k} value={k}>{(0.2 * k).toFixed(1)}</option>)}
+          </select>
+        </label>
+        <label className="check" title="Only ASCII letters, digits and _ (no Python keyword), unlike O-NNG's Greek letters, ℕ and apostrophes: for FEM code that must run">
+          <input type="checkbox" data-testid="onng-variants-python-safe" checked={pythonSafe} onChange={(e) => setPythonSafe(e.target.checked)} /> Python-safe names
+        </label>
+      </div>
+      {error && <p className="error" role="alert" data-testid="onng-variants-error">{error}</p>}
+      {busy && <p role="status" data-testid="onng-variants-busy"><span className="spinner" /> Renaming…</p>}
+      {input && !input.texts.length && <p>No item in the input.</p>}
+      {result && (
+        <>
+          <p data-testid="onng-variants-summary">
+            {result.items.length} {benchmark === 'fem' ? 'tasks' : 'cases'}, {Object.keys(result.mapping).length} names renamed at λ = {result.lambda}.
+          </p>
+          <div data-testid="onng-variants-preview">
+            {result.items.slice(0, PREVIEW_COUNT).map((item) => (
+              <div key={item.id} className="onng-side">
+                <div><h3>{item.id} — original</h3><pre data-testid="onng-variants-original">{item.original}</pre></div>
+                <div><h3>obfuscated</h3><pre data-testid="onng-variants-obfuscated">{item.obfuscated}</pre></div>
+              </div>
+            ))}
+          </div>
+          <div className="onng-export">
+            {Object.entries(result.files).map(([name, text]) => (
+              <button key={name} type="button" data-testid={`onng-variants-download-${name}`}
+                onClick={() => downloadText(`${prefix}-${name}`, text, name.endsWith('.jsonl') ? 'application/x-ndjson' : 'application/json')}>
+                Download {name}
+              </button>
+            ))}
+          </div>
+          <h3>Restore an answer</h3>
+          <textarea rows={4} data-testid="onng-variants-answer" value={answer} onChange={(e) => setAnswer(e.target.value)}
+            placeholder="paste a model's answer written with the renamed names" />
+          {restored && <pre data-testid="onng-variants-restored">{restored}</pre>}
+        </>
+      )}
+    </section>
+  );
+}
