@@ -3,10 +3,13 @@
 // so a command starts in ~0.15 s instead of compiling TypeScript on every run. bin/structlab.mjs
 // uses the bundle only while it is newer than every source file, and falls back to tsx otherwise.
 import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Chunk names carry content hashes: start clean so old chunks do not pile up.
+rmSync(join(root, '.cli-build'), { recursive: true, force: true });
 await build({
   // Worker threads (atomworld eval, metrics) need their own entries next to the CLI bundle.
   entryPoints: {
@@ -16,6 +19,9 @@ await build({
   },
   outdir: join(root, '.cli-build'),
   outExtension: { '.js': '.mjs' },
+  // Commands are imported lazily by main.ts; splitting puts each in its own chunk.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',

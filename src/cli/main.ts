@@ -1,15 +1,5 @@
 /** The `structlab` command: parse arguments, call the core, print JSON. Nothing else lives here. */
 import { initMoyoNodeLazily } from '../node/moyo.ts';
-import { ATOMWORLD_HELP, atomworldHelp, runAtomworld } from './commands/atomworld.ts';
-import { C2NP_HELP, runC2np } from './commands/c2np.ts';
-import { CARVE_HELP, runCarve } from './commands/carve.ts';
-import { CONVERT_HELP, runConvert } from './commands/convert.ts';
-import { FEM_HELP, runFem } from './commands/fem.ts';
-import { INFO_HELP, runInfo } from './commands/info.ts';
-import { INVERSE_HELP, runInverse } from './commands/inverse.ts';
-import { MATCH_HELP, runMatch } from './commands/match.ts';
-import { METRICS_HELP, runMetrics } from './commands/metrics.ts';
-import { ONNG_HELP, runOnng } from './commands/onng.ts';
 import { CliError } from './errors.ts';
 
 const MAIN_HELP = `usage: structlab <command> [options]
@@ -37,17 +27,24 @@ interface Command {
   run(argv: string[], warn: (line: string) => void): string | Promise<string>;
 }
 
-const COMMANDS: Record<string, Command> = {
-  info: { help: INFO_HELP, run: (argv) => runInfo(argv) },
-  convert: { help: CONVERT_HELP, run: runConvert },
-  metrics: { help: METRICS_HELP, run: runMetrics },
-  carve: { help: CARVE_HELP, run: runCarve },
-  c2np: { help: C2NP_HELP, run: runC2np },
-  inverse: { help: INVERSE_HELP, run: runInverse },
-  match: { help: MATCH_HELP, run: runMatch },
-  atomworld: { help: ATOMWORLD_HELP, helpFor: atomworldHelp, run: runAtomworld },
-  fem: { help: FEM_HELP, run: runFem },
-  onng: { help: ONNG_HELP, run: runOnng },
+/**
+ * Each command's module is loaded only when it runs (the bundle splits them into chunks), so a command
+ * starts without compiling the others.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  info: async () => { const m = await import('./commands/info.ts'); return { help: m.INFO_HELP, run: (argv) => m.runInfo(argv) }; },
+  convert: async () => { const m = await import('./commands/convert.ts'); return { help: m.CONVERT_HELP, run: m.runConvert }; },
+  metrics: async () => { const m = await import('./commands/metrics.ts'); return { help: m.METRICS_HELP, run: m.runMetrics }; },
+  carve: async () => { const m = await import('./commands/carve.ts'); return { help: m.CARVE_HELP, run: m.runCarve }; },
+  c2np: async () => { const m = await import('./commands/c2np.ts'); return { help: m.C2NP_HELP, run: m.runC2np }; },
+  inverse: async () => { const m = await import('./commands/inverse.ts'); return { help: m.INVERSE_HELP, run: m.runInverse }; },
+  match: async () => { const m = await import('./commands/match.ts'); return { help: m.MATCH_HELP, run: m.runMatch }; },
+  atomworld: async () => {
+    const m = await import('./commands/atomworld.ts');
+    return { help: m.ATOMWORLD_HELP, helpFor: m.atomworldHelp, run: m.runAtomworld };
+  },
+  fem: async () => { const m = await import('./commands/fem.ts'); return { help: m.FEM_HELP, run: m.runFem }; },
+  onng: async () => { const m = await import('./commands/onng.ts'); return { help: m.ONNG_HELP, run: m.runOnng }; },
 };
 
 export interface CliIo {
@@ -55,27 +52,27 @@ export interface CliIo {
   stderr: (text: string) => void;
 }
 
-/** Runs one command; returns the exit status (a promise for asynchronous commands). Never throws or rejects. */
-export function main(argv: string[], io: CliIo): number | Promise<number> {
+/** Runs one command; resolves to the exit status. Never throws or rejects. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(MAIN_HELP);
     return name ? 0 : 2;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = COMMANDS[name];
+  if (!load) {
     io.stderr(`error: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})\n`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(command.helpFor?.(rest) ?? command.help);
-    return 0;
-  }
-  const succeed = (out: string) => { io.stdout(`${out}\n`); return 0; };
   try {
+    const command = await load();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout(command.helpFor?.(rest) ?? command.help);
+      return 0;
+    }
     initMoyoNodeLazily();
-    const out = command.run(rest, (line) => io.stderr(`${line}\n`));
-    return typeof out === 'string' ? succeed(out) : out.then(succeed, (e: unknown) => fail(e, io));
+    io.stdout(`${await command.run(rest, (line) => io.stderr(`${line}\n`))}\n`);
+    return 0;
   } catch (e) {
     return fail(e, io);
   }

@@ -2,13 +2,20 @@
  * Worker threads for CLI commands, from the bundle (.cli-build/<name>.mjs, built by scripts/build-cli.mjs) or,
  * in an edited checkout, from the TypeScript sources through tsx (src/cli/commands/<name>.ts).
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker, type TransferListItem } from 'node:worker_threads';
 
 export function startCliWorker(name: string, workerData: unknown, transferList: TransferListItem[] = []): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(fromSource ? `./commands/${name}.ts` : `./${name}.mjs`, import.meta.url);
   const options = { workerData, transferList };
-  if (!fromSource) return new Worker(entry, options);
+  if (!fromSource) {
+    // In the bundle this code may sit in .cli-build/chunks/; the worker entries are in .cli-build/.
+    const entry = [`./${name}.mjs`, `../${name}.mjs`].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(fileURLToPath(u)));
+    if (!entry) throw new Error(`the worker entry ${name}.mjs is missing from the CLI bundle (run npm ci or node scripts/build-cli.mjs)`);
+    return new Worker(entry, options);
+  }
+  const entry = new URL(`./commands/${name}.ts`, import.meta.url);
   // From the sources the thread registers tsx before loading its entry.
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`;

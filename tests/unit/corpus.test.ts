@@ -16,12 +16,10 @@ import { main } from '../../src/cli/main.ts';
 import { CORPUS_FILES, corpusFileNames, readCorpusGolden } from '../shared.ts';
 
 interface CliRun { code: number; stdout: string; stderr: string }
-function runCli(args: string[]): CliRun {
+async function runCli(args: string[]): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  const code = main(args, { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; } });
-  // `info` is synchronous; only commands that wait on worker threads return a promise.
-  if (typeof code !== 'number') throw new Error('info unexpectedly returned a promise');
+  const code = await main(args, { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; } });
   return { code, stdout, stderr };
 }
 
@@ -49,8 +47,8 @@ describe('whole corpus through `structlab info`', () => {
     const everyToolFailed = !pm.ok && !(golden.ase?.ok) && !(golden.gemmi?.ok);
     const pymatgenTrusted = pm.ok && !pm.known_bug_p1_fallback;
 
-    it(file, () => {
-      const run = runCli(['info', join(CORPUS_FILES, file)]);
+    it(file, async () => {
+      const run = await runCli(['info', join(CORPUS_FILES, file)]);
       expect(run.stderr, 'no internal errors').not.toMatch(/internal error|\n\s+at /);
       if (run.code !== 0) {
         expect(run.code).toBe(2);
