@@ -39,6 +39,8 @@ const PYTHON_COMMON_NAMES = new Set([
   'abs', 'all', 'any', 'bool', 'callable', 'dict', 'divmod', 'enumerate', 'filter', 'float', 'format', 'getattr',
   'hasattr', 'int', 'isinstance', 'iter', 'len', 'list', 'map', 'max', 'min', 'next', 'object', 'pow', 'print',
   'range', 'repr', 'reversed', 'round', 'set', 'slice', 'sorted', 'str', 'sum', 'super', 'tuple', 'zip',
+  'id', 'hex', 'oct', 'bin', 'chr', 'ord', 'open', 'input', 'hash', 'vars', 'dir', 'eval', 'exec', 'bytes',
+  'complex', 'frozenset', 'property', 'globals', 'locals', 'divmod', 'issubclass', 'setattr', 'staticmethod',
   'np', 'numpy', 'math', 'scipy', 'sp', 'pytest', 'typing', 'self', 'cls',
 ]);
 
