@@ -71,6 +71,14 @@ export class PointGrid {
     const firstShell = Math.max(outside(qx, nx), outside(qy, ny), outside(qz, nz));
     const lastShell = Math.max(qx, nx - 1 - qx, qy, ny - 1 - qy, qz, nz - 1 - qz);
     const stop2 = stopBelow > 0 ? stopBelow * stopBelow : -1;
+    // scipy's early break: any point closer than stopBelow will do, and the previous query's nearest point
+    // usually is one (for two far-apart clouds it saves walking many empty shells).
+    if (stop2 > 0 && this.lastNearest >= 0) {
+      const j = 3 * this.lastNearest;
+      const dx = px - this.xyz[j], dy = py - this.xyz[j + 1], dz = pz - this.xyz[j + 2];
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 < stop2) return d2;
+    }
     let best = Infinity;
     this.lastNearest = -1;
     const xyz = this.xyz, start = this.cellStart, order = this.order;

@@ -98,9 +98,14 @@ function hullCandidates(centred: Float64Array): number[] | null {
     if (!(d > margin)) return null; // the centroid is not safely inside: degenerate, use everything
     planes.push(nx, ny, nz, d - margin);
   }
+  // A point closer to the centroid than every (margin-shifted) plane is inside them all: no plane loop needed.
+  let inscribed2 = Infinity;
+  for (let k = 3; k < planes.length; k += 4) inscribed2 = Math.min(inscribed2, planes[k] * planes[k]);
+  inscribed2 *= 1 - 1e-9;
   const keep: number[] = [];
   for (let i = 0; i < n; i++) {
     const x = centred[3 * i], y = centred[3 * i + 1], z = centred[3 * i + 2];
+    if (x * x + y * y + z * z < inscribed2) continue;
     for (let k = 0; k < planes.length; k += 4) {
       if (planes[k] * x + planes[k + 1] * y + planes[k + 2] * z >= planes[k + 3]) { keep.push(i); break; }
     }
