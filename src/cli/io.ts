@@ -46,14 +46,15 @@ export function loadStructureFile(path: string): LoadedFile {
   const text = readInputText(path);
   const name = path === '-' ? 'stdin' : path;
   const result = parseStructureFile(text, path === '-' ? '' : basename(path));
-  if (!result.ok) {
-    const where = result.line !== undefined ? `${name} line ${result.line}` : name;
-    throw new CliError(`${where}: ${stripTrailingPeriod(result.error)}`);
-  }
+  if (!result.ok) throw new CliError(parseFailure(name, result));
   return { path: name, format: result.format, structures: result.structures, warnings: result.warnings };
 }
 
-const stripTrailingPeriod = (s: string) => s.replace(/\.\s*$/, '');
+/** "name line N: what is wrong" — the one sentence a parse failure prints. */
+export function parseFailure(name: string, failure: { error: string; line?: number }): string {
+  const where = failure.line !== undefined ? `${name} line ${failure.line}` : name;
+  return `${where}: ${failure.error.replace(/\.\s*$/, '')}`;
+}
 
 /** JSON with non-finite numbers as null (the contract never allows NaN or Infinity). */
 export function toStrictJson(value: unknown): string {

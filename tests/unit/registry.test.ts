@@ -2,11 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { corpusFileNames, readCorpusGolden, readCorpusText } from '../shared.ts';
 import {
-  FORMATS, detectFormat, formatForOutputName, parseStructureFile, writeStructureFile,
+  FORMATS, parseParticleFile, detectFormat, formatForOutputName, parseStructureFile, writeStructureFile,
 } from '../../src/core/io/registry.ts';
 import { ParseError } from '../../src/core/io/types.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
-import { makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
+import { majorSpecies, makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
 import { mulberry32 } from '../random.ts';
 
 const POSCAR = 'NaCl\n5.64\n0 0.5 0.5\n0.5 0 0.5\n0.5 0.5 0\nNa Cl\n1 1\nDirect\n0 0 0\n0.5 0.5 0.5\n';
@@ -183,5 +183,25 @@ describe('damaged files: readers fail only with ParseError, the registry never t
     }
     console.log(`damaged files: ${okCount} still parse, ${failCount} rejected with a ParseError`);
     expect(failCount).toBeGreaterThan(0);
+  });
+});
+
+describe('parseParticleFile (the particle fast path)', () => {
+  it('agrees with parseStructureFile on every corpus file: same success or error and line, same species and positions', () => {
+    for (const name of corpusFileNames()) {
+      const text = readCorpusText(name);
+      const slow = parseStructureFile(text, name), fast = parseParticleFile(text, name);
+      expect(fast.ok, name).toBe(slow.ok);
+      if (!slow.ok || !fast.ok) {
+        if (!slow.ok && !fast.ok) { expect(fast.error, name).toBe(slow.error); expect(fast.line, name).toBe(slow.line); }
+        continue;
+      }
+      expect(fast.warnings, name).toEqual(slow.warnings);
+      expect(fast.particles.length, name).toBe(slow.structures.length);
+      slow.structures.forEach((s, k) => {
+        expect(fast.particles[k].symbols, name).toEqual(s.sites.map(majorSpecies));
+        expect([...fast.particles[k].coords], name).toEqual(s.sites.flatMap((site) => site.xyz));
+      });
+    }
   });
 });

@@ -1,11 +1,12 @@
 import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { majorSpecies, type Structure } from '../../core/structure/structure.ts';
 import { forwardMetrics, type Particle } from '../../core/tasks/c2np/metrics.ts';
 import { DEFAULT_MATCH_TOLERANCE } from '../../core/analysis/alignment.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
-import { loadStructureFile, toStrictJson } from '../io.ts';
+import { parseParticleFile } from '../../core/io/registry.ts';
+import { parseFailure, readInputText, toStrictJson } from '../io.ts';
 import { startCliWorker, workerResult } from '../threads.ts';
 import type { AlignRequest, AlignWorkerResult } from './metrics-align-worker.ts';
 
@@ -25,20 +26,16 @@ structure of each file) with the C2NP task-1 metrics (c2np.md §6), in the files
   --radius R   particle radius in Å (for volume_ratio)
 `;
 
-function particleOf(s: Structure): Particle {
-  const coords = new Float64Array(s.sites.length * 3);
-  s.sites.forEach((site, i) => { coords[3 * i] = site.xyz[0]; coords[3 * i + 1] = site.xyz[1]; coords[3 * i + 2] = site.xyz[2]; });
-  return { symbols: s.sites.map(majorSpecies), coords };
-}
-
 export function loadParticle(path: string, warn: (line: string) => void): Particle {
-  const loaded = loadStructureFile(path);
-  for (const w of loaded.warnings) warn(`warning: ${w}`);
-  if (loaded.structures.length === 0) throw new CliError(`${loaded.path} holds no structure`);
-  if (loaded.structures.length > 1) warn(`warning: ${loaded.path} holds ${loaded.structures.length} structures; comparing the first`);
-  const particle = particleOf(loaded.structures[0]);
-  if (particle.symbols.length === 0) throw new CliError(`${loaded.path} holds no atoms`);
-  return particle;
+  const name = path === '-' ? 'stdin' : path;
+  const result = parseParticleFile(readInputText(path), path === '-' ? '' : basename(path));
+  if (!result.ok) throw new CliError(parseFailure(name, result));
+  for (const w of result.warnings) warn(`warning: ${w}`);
+  if (result.particles.length === 0) throw new CliError(`${name} holds no structure`);
+  if (result.particles.length > 1) warn(`warning: ${name} holds ${result.particles.length} structures; comparing the first`);
+  const { symbols, coords } = result.particles[0];
+  if (symbols.length === 0) throw new CliError(`${name} holds no atoms`);
+  return { symbols, coords };
 }
 
 /** From this many atoms (either particle) the aligned comparison runs in a worker thread, beside the rest. */

@@ -1,8 +1,8 @@
-import type { Structure } from '../structure/structure.ts';
+import { majorSpecies, type Structure } from '../structure/structure.ts';
 import { type FormatModule, ParseError, type ParseResult } from './types.ts';
 import { cifFormat } from './cif/index.ts';
 import { poscarFormat } from './poscar.ts';
-import { extxyzFormat, xyzFormat } from './xyz.ts';
+import { extxyzFormat, parseXyzFrames, xyzFormat } from './xyz.ts';
 import { pymatgenJsonFormat } from './pymatgen-json.ts';
 
 /** All readable/writable formats. Order matters for content sniffing: most specific first. */
@@ -94,6 +94,50 @@ export function parseStructureFile(text: string, fileName: string): ParseResult 
     const message = e instanceof Error ? e.message : String(e);
     return { ok: false, format: id, error: message };
   }
+}
+
+/** Species and Cartesian positions of a finite set of atoms (a nanoparticle). */
+export interface ParticleArrays {
+  name: string;
+  symbols: string[];
+  coords: Float64Array;
+}
+
+export type ParticleParseResult =
+  | { ok: true; format: FormatModule['id']; particles: ParticleArrays[]; warnings: string[] }
+  | { ok: false; format: FormatModule['id'] | null; error: string; line?: number };
+
+/**
+ * A file read as particles (majority species per site, Cartesian positions). Plain XYZ, the particle format,
+ * is read straight into arrays; every other format goes through parseStructureFile. Never throws.
+ */
+export function parseParticleFile(text: string, fileName: string): ParticleParseResult {
+  let format: FormatModule | null = null;
+  try {
+    format = detectFormat(fileName, text);
+  } catch {
+    format = null;
+  }
+  if (format?.id === 'xyz') {
+    try {
+      const { frames, warnings } = parseXyzFrames(text);
+      return {
+        ok: true, format: 'xyz', warnings,
+        particles: frames.map((f, k) => ({ name: f.comment.trim() || `frame ${k + 1}`, symbols: f.symbols, coords: f.coords })),
+      };
+    } catch (e) {
+      if (e instanceof ParseError) return { ok: false, format: 'xyz', error: e.message, line: e.line };
+      return { ok: false, format: 'xyz', error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+  const parsed = parseStructureFile(text, fileName);
+  if (!parsed.ok) return parsed;
+  const particles = parsed.structures.map((s) => {
+    const coords = new Float64Array(3 * s.sites.length);
+    s.sites.forEach((site, i) => coords.set(site.xyz, 3 * i));
+    return { name: s.name, symbols: s.sites.map(majorSpecies), coords };
+  });
+  return { ok: true, format: parsed.format, particles, warnings: parsed.warnings };
 }
 
 /** Output format from a file name: .cif .xyz .extxyz POSCAR CONTCAR .vasp .poscar .json. */

@@ -109,29 +109,56 @@ function frames(lines: string[]): RawFrame[] {
 
 // ---------------------------------------------------------------- plain XYZ
 
-export function parseXyz(text: string): ParseOutput {
+/** One plain-XYZ frame as arrays: what a finite particle needs, without a Site object per atom. */
+export interface XyzFrameArrays {
+  /** Element symbol per atom. */
+  symbols: string[];
+  /** The species token per atom where it was a label such as `C1` (else undefined); null when there are none. */
+  labels: (string | undefined)[] | null;
+  /** xyz triples, Å. */
+  coords: Float64Array;
+  comment: string;
+}
+
+function readFrameArrays(lines: string[], f: RawFrame, warnings: string[]): XyzFrameArrays {
+  const symbols: string[] = new Array(f.count);
+  const coords = new Float64Array(3 * f.count);
+  let labels: (string | undefined)[] | null = null;
+  // Particles repeat a handful of species over thousands of lines: resolve each token once.
+  const species = new Map<string, { symbol: string; label?: string }>();
+  for (let a = 0; a < f.count; a++) {
+    const lineNo = f.firstAtomLine + a;
+    const tokens = leadingFields(lines[lineNo - 1], 4);
+    if (tokens.length < 4) {
+      throw new ParseError(`Expected an element and three coordinates but found ${tokens.length} values.`, lineNo);
+    }
+    let sp = species.get(tokens[0]);
+    if (!sp) { sp = speciesFromToken(tokens[0], lineNo); species.set(tokens[0], sp); }
+    symbols[a] = sp.symbol;
+    if (sp.label) (labels ??= new Array(f.count))[a] = sp.label;
+    coords[3 * a] = readNumber(tokens[1], lineNo, 'coordinate', warnings);
+    coords[3 * a + 1] = readNumber(tokens[2], lineNo, 'coordinate', warnings);
+    coords[3 * a + 2] = readNumber(tokens[3], lineNo, 'coordinate', warnings);
+  }
+  return { symbols, labels, coords, comment: f.comment };
+}
+
+/** Plain XYZ read into arrays (no Site objects): the fast path for particles; same checks and errors as parseXyz. */
+export function parseXyzFrames(text: string): { frames: XyzFrameArrays[]; warnings: string[] } {
   const lines = splitLines(text);
   const warnings: string[] = [];
-  const structures = frames(lines).map((f, k): Structure => {
-    const sites: Site[] = [];
-    // Particles repeat a handful of species over thousands of lines: resolve each token once.
-    const species = new Map<string, { symbol: string; label?: string }>();
-    for (let a = 0; a < f.count; a++) {
-      const lineNo = f.firstAtomLine + a;
-      const tokens = leadingFields(lines[lineNo - 1], 4);
-      if (tokens.length < 4) {
-        throw new ParseError(`Expected an element and three coordinates but found ${tokens.length} values.`, lineNo);
-      }
-      let sp = species.get(tokens[0]);
-      if (!sp) { sp = speciesFromToken(tokens[0], lineNo); species.set(tokens[0], sp); }
-      const xyz: Vec3 = [
-        readNumber(tokens[1], lineNo, 'coordinate', warnings),
-        readNumber(tokens[2], lineNo, 'coordinate', warnings),
-        readNumber(tokens[3], lineNo, 'coordinate', warnings),
-      ];
-      const site: Site = { species: { [sp.symbol]: 1 }, xyz };
-      if (sp.label) site.label = sp.label;
-      sites.push(site);
+  return { frames: frames(lines).map((f) => readFrameArrays(lines, f, warnings)), warnings };
+}
+
+export function parseXyz(text: string): ParseOutput {
+  const { frames: arrays, warnings } = parseXyzFrames(text);
+  const structures = arrays.map((f, k): Structure => {
+    const sites: Site[] = new Array(f.symbols.length);
+    for (let a = 0; a < f.symbols.length; a++) {
+      const site: Site = { species: { [f.symbols[a]]: 1 }, xyz: [f.coords[3 * a], f.coords[3 * a + 1], f.coords[3 * a + 2]] };
+      const label = f.labels?.[a];
+      if (label) site.label = label;
+      sites[a] = site;
     }
     const comment = f.comment.trim();
     return { name: comment || `frame ${k + 1}`, lattice: null, sites, properties: { comment } };

@@ -9,8 +9,7 @@
  *             "true_lattice": [...], "true_sg": n}   ("pred_spacegroup"/"true_spacegroup" also accepted)
  */
 import type { Particle } from '../../analysis/alignment.ts';
-import { parseStructureFile } from '../../io/registry.ts';
-import { majorSpecies } from '../../structure/structure.ts';
+import { parseParticleFile } from '../../io/registry.ts';
 import type { InverseSample, LatticeParameters } from './metrics.ts';
 
 export class BatchFormatError extends Error {
@@ -34,14 +33,12 @@ export type C2npBatch = { kind: 'forward'; rows: ForwardBatchRow[] } | { kind: '
 
 /** Reads any structure file's first structure as a particle (species + Cartesian positions). */
 export function particleFromFile(text: string, fileName: string): Particle {
-  const parsed = parseStructureFile(text, fileName);
+  const parsed = parseParticleFile(text, fileName);
   if (!parsed.ok) throw new BatchFormatError(`${fileName}${parsed.line ? ` line ${parsed.line}` : ''}: ${parsed.error}`);
-  const s = parsed.structures[0];
-  if (!s || s.sites.length === 0) throw new BatchFormatError(`${fileName} holds no atoms`);
-  const coords = new Float64Array(3 * s.sites.length);
-  s.sites.forEach((site, i) => coords.set(site.xyz, 3 * i));
-  for (const v of coords) if (!Number.isFinite(v)) throw new BatchFormatError(`${fileName} has a coordinate that is not a finite number`);
-  return { symbols: s.sites.map(majorSpecies), coords };
+  const p = parsed.particles[0];
+  if (!p || p.symbols.length === 0) throw new BatchFormatError(`${fileName} holds no atoms`);
+  for (const v of p.coords) if (!Number.isFinite(v)) throw new BatchFormatError(`${fileName} has a coordinate that is not a finite number`);
+  return { symbols: p.symbols, coords: p.coords };
 }
 
 function particleFromJson(value: unknown, what: string, line: number): Particle {
