@@ -5,9 +5,10 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upstreamTreeFromCsv } from '../onng-fixtures.ts';
 import { SHARED } from '../shared.ts';
 import { launchChromium, startPreview, type Preview } from './harness.ts';
 
@@ -127,45 +128,20 @@ describe('O-NNG page', () => {
 });
 
 /**
- * Writes results/<model>/<level>/{result,time}_<run>.* and <model>/statistics.json from the golden outcomes CSV
- * (read in place, written to a temporary folder only); `apart`'s statistics go to a separate verdict file.
+ * Writes the upstream tree generated from the golden outcomes CSV into `root` (a temporary folder); `apart`'s
+ * statistics go to a separate verdict file, whose path is returned.
  */
 function writeUpstreamTree(root: string, apart: string): string {
-  const lines = readFileSync(join(ONNG, 'derived', 'per_problem_outcomes.csv'), 'utf8').trim().split(/\r?\n/);
-  const head = lines[0].split(',');
-  const at = (name: string) => head.indexOf(name);
-  const runs = new Map<string, string[][]>();
-  for (const line of lines.slice(1)) {
-    const f = line.split(',');
-    const key = `${f[at('model')]}/${f[at('dataset')]}/${f[at('run')]}`;
-    if (!runs.has(key)) runs.set(key, []);
-    runs.get(key)!.push(f);
-  }
-  const stats = new Map<string, Record<string, { runs: unknown[] }>>();
-  for (const [key, rows] of runs) {
-    const [model, dataset, run] = key.split('/');
-    rows.sort((a, b) => Number(a[at('problem_id')]) - Number(b[at('problem_id')]));
-    const dir = join(root, 'results', model, dataset);
-    mkdirSync(dir, { recursive: true });
-    const flag = (r: string[], name: string) => r[at(name)] === '1';
-    writeFileSync(join(dir, `result_${run}.jsonl`), rows.map((r) => JSON.stringify({
-      draft: 'd'.repeat(Number(r[at('draft_chars')])), code: `${flag(r, 'contains_sorry') ? '  sorry\n' : ''}  rfl`,
-    })).join('\n') + '\n');
-    writeFileSync(join(dir, `time_${run}.json`), JSON.stringify(rows.map((r) => Number(r[at('time_s')]))));
-    if (rows[0][at('verified')] === '') continue; // aborted: missing from statistics.json, as upstream
-    const ids = (name: string) => rows.filter((r) => flag(r, name)).map((r) => Number(r[at('problem_id')]));
-    if (!stats.has(model)) stats.set(model, {});
-    (stats.get(model)![dataset] ??= { runs: [] }).runs.push({
-      run: Number(run), total: rows.length, error_ids: ids('lean_error'), sorry_ids: ids('contains_sorry'),
-      banned_tactics_usage: Object.fromEntries(ids('uses_simp').map((id) => [String(id), ['simp']])),
-    });
-  }
   let verdictPath = '';
-  for (const [model, datasets] of stats) {
+  for (const f of upstreamTreeFromCsv(readFileSync(join(ONNG, 'derived', 'per_problem_outcomes.csv'), 'utf8'))) {
+    const model = /^results\/([^/]+)\/statistics\.json$/.exec(f.path)?.[1];
     if (model === apart) {
       verdictPath = join(root, `${model}-verdicts.json`);
-      writeFileSync(verdictPath, JSON.stringify({ model, datasets }));
-    } else writeFileSync(join(root, 'results', model, 'statistics.json'), JSON.stringify({ datasets }));
+      writeFileSync(verdictPath, JSON.stringify({ model, ...JSON.parse(f.text) }));
+      continue;
+    }
+    mkdirSync(dirname(join(root, f.path)), { recursive: true });
+    writeFileSync(join(root, f.path), f.text);
   }
   return verdictPath;
 }

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeOutcomes, parseOutcomesCsv, type OutcomeRow } from '../../src/core/tasks/onng/analytics.ts';
 import { levelLambda, readUpstreamResults, summarizePrechecks, type UpstreamFile } from '../../src/core/tasks/onng/upstream.ts';
 import { analyseOutcomesText, analyseUpstreamFiles } from '../../src/pages/onng/analysis.ts';
+import { upstreamTreeFromCsv } from '../onng-fixtures.ts';
 import { SHARED, structlab } from '../shared.ts';
 
 const DERIVED = join(SHARED, 'golden', 'onng', 'derived');
@@ -19,57 +20,6 @@ const CSV_PATH = join(DERIVED, 'per_problem_outcomes.csv');
 const csvText = readFileSync(CSV_PATH, 'utf8');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const golden: any = JSON.parse(readFileSync(join(DERIVED, 'summary_by_model_lambda.json'), 'utf8'));
-
-/** A raw proof of exactly `length` characters that carries sorry / simp when the CSV says so. */
-function proofText(length: number, sorry: boolean, simp: boolean): string {
-  const lines = [...(simp ? ['  simp'] : []), ...(sorry ? ['  sorry'] : []), '  rfl'].join('\n');
-  return lines + ' '.repeat(length - lines.length);
-}
-
-/** Writes the upstream layout from the CSV (independent of the reader: it follows the spec's file formats). */
-function upstreamTreeFromCsv(text: string): UpstreamFile[] {
-  const lines = text.trim().split(/\r?\n/);
-  const head = lines[0].split(',');
-  const at = (name: string) => head.indexOf(name);
-  const runs = new Map<string, string[][]>();
-  for (const line of lines.slice(1)) {
-    const f = line.split(',');
-    const key = `${f[at('model')]}/${f[at('dataset')]}/${f[at('run')]}`;
-    if (!runs.has(key)) runs.set(key, []);
-    runs.get(key)!.push(f);
-  }
-  const files: UpstreamFile[] = [];
-  const stats = new Map<string, Record<string, { runs: unknown[] }>>();
-  for (const [key, rows] of runs) {
-    const [model, dataset, run] = key.split('/');
-    rows.sort((a, b) => Number(a[at('problem_id')]) - Number(b[at('problem_id')]));
-    expect(rows.map((r) => Number(r[at('problem_id')]))).toEqual(rows.map((_r, i) => i + 1));
-    const flag = (r: string[], name: string) => r[at(name)] === '1';
-    files.push({
-      path: `results/${model}/${dataset}/result_${run}.jsonl`,
-      text: rows.map((r) => JSON.stringify({
-        draft: 'd'.repeat(Number(r[at('draft_chars')])),
-        code: proofText(Number(r[at('code_chars')]), flag(r, 'contains_sorry'), flag(r, 'uses_simp')),
-      })).join('\n') + '\n',
-    });
-    files.push({ path: `results/${model}/${dataset}/time_${run}.json`, text: JSON.stringify(rows.map((r) => Number(r[at('time_s')]))) });
-    if (rows[0][at('verified')] === '') continue; // an aborted run: missing from statistics.json
-    const ids = (name: string) => rows.filter((r) => flag(r, name)).map((r) => Number(r[at('problem_id')]));
-    if (!stats.has(model)) stats.set(model, {});
-    const datasets = stats.get(model)!;
-    datasets[dataset] ??= { runs: [] };
-    const correct = rows.filter((r) => flag(r, 'correct')).length;
-    datasets[dataset].runs.push({
-      run: Number(run), total: rows.length, correct, incorrect: rows.length - correct,
-      error_ids: ids('lean_error'), sorry_ids: ids('contains_sorry'),
-      banned_tactics_usage: Object.fromEntries(ids('uses_simp').map((id) => [String(id), ['simp']])),
-      correct_rate: correct / rows.length,
-    });
-  }
-  for (const [model, datasets] of stats) files.push({ path: `results/${model}/statistics.json`, text: JSON.stringify({ datasets }, null, 2) });
-  files.push({ path: 'results/claude-sonnet-4.5/original/avg_times.png', text: '' });
-  return files;
-}
 
 const tree = upstreamTreeFromCsv(csvText);
 const csvRows = parseOutcomesCsv(csvText);

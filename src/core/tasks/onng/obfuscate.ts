@@ -42,7 +42,8 @@ export function renamableNames(dataset: Pick<OnngDataset, 'header' | 'problems'>
   return [...names].filter((n) => !RESERVED_WORDS.has(n)).sort(compareCodePoints);
 }
 
-function compareCodePoints(a: string, b: string): number {
+/** Python's string order (by code point, not UTF-16 unit as JavaScript's sort). */
+export function compareCodePoints(a: string, b: string): number {
   const x = [...a];
   const y = [...b];
   for (let i = 0; i < Math.min(x.length, y.length); i++) {

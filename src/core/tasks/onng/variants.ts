@@ -2,7 +2,7 @@
 // λ-renaming (obfuscateIdentifiers) applied to FEM-Bench function/parameter names and AtomWorld action
 // wording, with one global mapping per level so the same name is renamed the same way everywhere, and the
 // inverse to score answers. Output files are JSON/JSONL texts a model-evaluation harness reads directly.
-import { RESERVED_WORDS, makeSinglePassRenamer, obfuscateIdentifiers, obfuscationLevel, pythonJsonDumps } from './obfuscate.ts';
+import { RESERVED_WORDS, compareCodePoints, makeSinglePassRenamer, obfuscateIdentifiers, obfuscationLevel, pythonJsonDumps } from './obfuscate.ts';
 
 export interface VariantOptions {
   /**
@@ -72,15 +72,6 @@ function addWords(text: string, into: Set<string>): void {
   for (const m of text.matchAll(/[\p{L}\p{N}_']+/gu)) into.add(m[0]);
 }
 
-function compareCodePoints(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
 
 /**
  * The global renaming for one level: O-NNG's names from obfuscateIdentifiers, then (only where needed) a
