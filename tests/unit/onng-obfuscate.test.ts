@@ -91,3 +91,41 @@ describe('O-NNG obfuscation', () => {
     }
   });
 });
+
+describe('O-NNG levels 4 and 5 (their datasets are not shared): the published strength statistics', () => {
+  // derived/obfuscation_strength_by_lambda.json was measured on all five published sets. Its definitions are pinned
+  // by levels 1–3, whose mappings are shared: Levenshtein distance over the longer name's length (code points), and
+  // the non-ASCII share of all obfuscated characters.
+  const strength = JSON.parse(readFileSync(join(SHARED, 'golden', 'onng', 'derived', 'obfuscation_strength_by_lambda.json'), 'utf8'));
+  const levenshtein = (a: string[], b: string[]) => {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const cur = [i];
+      for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+    return prev[b.length];
+  };
+  const statsOf = (mapping: Map<string, string>) => {
+    const pairs = [...mapping];
+    const edit = pairs.reduce((s, [o, n]) => s + levenshtein([...o], [...n]) / Math.max([...o].length, [...n].length), 0) / pairs.length;
+    const chars = pairs.flatMap(([, n]) => [...n]);
+    return {
+      names: pairs.length,
+      unchanged: pairs.filter(([o, n]) => o === n).map(([o]) => o).sort(),
+      mean_norm_edit: Math.round(edit * 1000) / 1000,
+      nonascii_char_frac: Math.round((chars.filter((c) => c.codePointAt(0)! > 127).length / chars.length) * 1000) / 1000,
+    };
+  };
+  const original = loadOriginal();
+  for (const level of [1, 2, 3, 4, 5]) {
+    it(`level ${level} (λ = ${(0.2 * level).toFixed(1)}) has the published unchanged names, mean edit and non-ASCII share`, () => {
+      const published = strength[(0.2 * level).toFixed(1)];
+      const ours = statsOf(obfuscateDataset(original, level).mapping);
+      expect(ours).toEqual({
+        names: published.names, unchanged: [...published.unchanged_list].sort(),
+        mean_norm_edit: published.mean_norm_edit, nonascii_char_frac: published.nonascii_char_frac,
+      });
+    });
+  }
+});
