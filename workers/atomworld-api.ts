@@ -6,9 +6,11 @@ import type { ActionTrace } from '../src/core/tasks/atomworld/actions.ts';
 import type { LintIssue } from '../src/core/tasks/atomworld/lint.ts';
 import type { CaseRow, InputFile } from '../src/pages/atomworld/inputs.ts';
 import type { OverlayGeometry } from '../src/pages/atomworld/overlay.ts';
+import type { Result } from './result.ts';
+
+export type { Result };
 
 export type { CaseRow, InputFile };
-export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export interface LoadedBatch {
   /** Where the cases came from (file names, or the demo). */

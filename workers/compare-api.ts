@@ -1,5 +1,8 @@
 /** The compare worker's interface (C2NP predictions against ground truth), shared by worker and client. */
 import type { ForwardMetrics, InverseMetrics, LatticeParameters } from '../src/core/tasks/c2np/metrics.ts';
+import type { Result } from './result.ts';
+
+export type { Result };
 
 export interface ParticleArrays {
   name: string;
@@ -62,7 +65,6 @@ export interface InverseRow {
   jointCorrect: boolean;
 }
 
-export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export interface BatchInfo {
   kind: 'forward' | 'inverse';

@@ -2,8 +2,10 @@
 import type { FrameModel } from '../src/pages/fem/frame-model.ts';
 import type { BucklingMode } from '../src/pages/fem/buckling-modes.ts';
 import type { OutputsReport } from '../src/pages/fem/model-outputs.ts';
+import type { Result } from './result.ts';
 
-export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+export type { Result };
+
 
 export interface LinearSolution {
   /** 6n displacements [UX UY UZ RX RY RZ] per node. */

@@ -8,6 +8,7 @@ import { create } from 'zustand';
 import { type AtomworldActionSummary, summariseAtomworld } from '../core/tasks/atomworld/batch.ts';
 import type { CaseSortKey } from '../pages/atomworld/inputs.ts';
 import type { AtomworldWorkerApi, CaseRow, CaseView, CompareView, InputFile, LoadedBatch, MatcherTolerances, Result } from '../../workers/atomworld-api.ts';
+import { errorText, WorkerClient } from './worker-client.ts';
 
 export type AtomworldMode = 'cases' | 'compare';
 
@@ -62,21 +63,13 @@ export const MAX_INPUT_BYTES = 200_000_000;
 
 type Source = { kind: 'files'; cases: InputFile; answers: InputFile | null } | { kind: 'demo'; text: string; name: string };
 
-let worker: Worker | null = null;
-let remote: Comlink.Remote<AtomworldWorkerApi> | null = null;
+// Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
+const client = new WorkerClient<AtomworldWorkerApi>(() => new Worker(new URL('../../workers/atomworld.worker.ts', import.meta.url), { type: 'module', name: 'structlab-atomworld' }));
 /** What the current worker holds; a fresh worker (after cancel) is loaded with it again before use. */
 let source: Source | null = null;
-let workerHasSource = false;
-
-function api(): Comlink.Remote<AtomworldWorkerApi> {
-  if (!remote) {
-    // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
-    worker = new Worker(new URL('../../workers/atomworld.worker.ts', import.meta.url), { type: 'module', name: 'structlab-atomworld' });
-    remote = Comlink.wrap<AtomworldWorkerApi>(worker);
-    workerHasSource = false;
-  }
-  return remote;
-}
+/** The worker (by the client's epoch) that holds `source`; -1 when none does. */
+let sourceEpoch = -1;
+const api = () => client.remote();
 
 const sendSource = (w: Comlink.Remote<AtomworldWorkerApi>, s: Source): Promise<Result<LoadedBatch>> =>
   s.kind === 'files' ? w.load(s.cases, s.answers) : w.loadDemo(s.text, s.name);
@@ -84,19 +77,16 @@ const sendSource = (w: Comlink.Remote<AtomworldWorkerApi>, s: Source): Promise<R
 /** The worker with the current batch loaded in it. */
 async function loadedApi(): Promise<Comlink.Remote<AtomworldWorkerApi>> {
   const w = api();
-  if (!workerHasSource && source) {
+  if (sourceEpoch !== client.epoch && source) {
     const r = await sendSource(w, source);
     if (!r.ok) throw new Error(r.error);
-    workerHasSource = true;
+    sourceEpoch = client.epoch;
   }
   return w;
 }
 
-/** Bumped by every batch load and by cancel; answers to older requests are dropped. */
-let generation = 0;
 /** Bumped by every case selection, so a slow case view never replaces a later one. */
 let viewGeneration = 0;
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export async function readInputFile(file: File): Promise<InputFile> {
   if (file.size > MAX_INPUT_BYTES) throw new Error(`${file.name} is ${(file.size / 1e6).toFixed(0)} MB; the AtomWorld page reads files up to ${MAX_INPUT_BYTES / 1e6} MB.`);
@@ -104,19 +94,19 @@ export async function readInputFile(file: File): Promise<InputFile> {
 }
 
 async function loadSource(next: Source, label: string): Promise<void> {
-  const gen = ++generation;
+  const gen = ++client.generation;
   useAtomworld.setState({ busy: label, progress: null, error: null });
   try {
     const w = api();
     const r = await sendSource(w, next);
-    if (gen !== generation) return;
+    if (gen !== client.generation) return;
     if (!r.ok) { useAtomworld.setState({ busy: null, error: r.error }); return; }
     source = next;
-    workerHasSource = true;
+    sourceEpoch = client.epoch;
     useAtomworld.setState({ batch: r.value, rows: new Array(r.value.count), summary: null, done: 0, selected: null, view: null, busy: null, mode: 'cases' });
     await evaluateAll(gen);
   } catch (e) {
-    if (gen === generation) useAtomworld.setState({ busy: null, error: errorText(e) });
+    if (gen === client.generation) useAtomworld.setState({ busy: null, error: errorText(e) });
   }
 }
 
@@ -127,7 +117,7 @@ async function evaluateAll(gen: number): Promise<void> {
   for (let start = 0; start < total; start += CASES_PER_MESSAGE) {
     const w = await loadedApi();
     const r = await w.evaluate(start, CASES_PER_MESSAGE);
-    if (gen !== generation) return;
+    if (gen !== client.generation) return;
     if (!r.ok) { useAtomworld.setState({ busy: null, progress: null, error: r.error }); return; }
     useAtomworld.setState((s) => {
       const rows = [...s.rows];
@@ -216,12 +206,9 @@ export async function runCompare(): Promise<void> {
 
 /** Stops whatever runs: the worker is terminated (the only way to stop a synchronous computation). */
 export function cancel(): void {
-  generation++;
+  client.cancel();
   viewGeneration++;
-  worker?.terminate();
-  worker = null;
-  remote = null;
-  workerHasSource = false;
+  sourceEpoch = -1;
   const { done, batch } = useAtomworld.getState();
   const partial = batch && done < batch.count;
   useAtomworld.setState((s) => ({

@@ -5,6 +5,7 @@
 import * as Comlink from 'comlink';
 import { create } from 'zustand';
 import type { BatchInfo, CompareWorkerApi, ForwardRow, InputFile, PairView, Result } from '../../workers/compare-api.ts';
+import { errorText, WorkerClient } from './worker-client.ts';
 
 /** paired: the files' own frame, row i against row i (what the benchmark scores); aligned: after the best assignment and rigid motion. */
 export type DisplacementMode = 'paired' | 'aligned';
@@ -55,34 +56,11 @@ export const useCompare = create<CompareState>(() => ({
 /** Files larger than this are refused before reading (a particle file of 100k atoms is ~5 MB). */
 export const MAX_INPUT_BYTES = 50_000_000;
 
-let worker: Worker | null = null;
-let remote: Comlink.Remote<CompareWorkerApi> | null = null;
-function api(): Comlink.Remote<CompareWorkerApi> {
-  if (!remote) {
-    // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
-    worker = new Worker(new URL('../../workers/compare.worker.ts', import.meta.url), { type: 'module', name: 'structlab-compare' });
-    remote = Comlink.wrap<CompareWorkerApi>(worker);
-  }
-  return remote;
-}
-
-/** Bumped by every request and by cancel; answers to older requests are dropped. */
-let generation = 0;
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
-async function request<T>(busy: string, call: (w: Comlink.Remote<CompareWorkerApi>) => Promise<Result<T>>, done: (value: T) => void): Promise<void> {
-  const gen = ++generation;
-  useCompare.setState({ busy, error: null });
-  try {
-    const result = await call(api());
-    if (gen !== generation) return;
-    if (!result.ok) { useCompare.setState({ busy: null, error: result.error }); return; }
-    useCompare.setState({ busy: null });
-    done(result.value);
-  } catch (e) {
-    if (gen === generation) useCompare.setState({ busy: null, error: errorText(e) });
-  }
-}
+// Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
+const client = new WorkerClient<CompareWorkerApi>(() => new Worker(new URL('../../workers/compare.worker.ts', import.meta.url), { type: 'module', name: 'structlab-compare' }));
+const setStatus = (patch: { busy: string | null; error: string | null }) => useCompare.setState(patch);
+const request = <T,>(busy: string, call: (w: Comlink.Remote<CompareWorkerApi>) => Promise<Result<T>>, done: (value: T) => void) =>
+  client.request(setStatus, busy, call, done);
 
 /** The paired view only makes sense for equal counts; otherwise start in the aligned view. */
 const modeFor = (pair: PairView, mode: DisplacementMode): DisplacementMode => (pair.pairedDisplacement ? mode : 'aligned');
@@ -162,21 +140,21 @@ export async function setBatchFolder(role: 'preds' | 'truths', files: File[]): P
 }
 
 export async function runBatch(): Promise<void> {
-  const gen = ++generation;
+  const gen = ++client.generation;
   const total = useCompare.getState().batch?.count ?? 0;
   useCompare.setState({ busy: 'scoring the batch', progress: `0 / ${total}`, error: null });
   let finished = false;
   try {
-    const result = await api().runBatch(Comlink.proxy((done: number, n: number) => {
-      if (gen === generation && !finished) useCompare.setState({ progress: `${done} / ${n}` });
-    }));
+    const result = await client.run<Result<ForwardRow[]>>((w) => w.runBatch(Comlink.proxy((done: number, n: number) => {
+      if (gen === client.generation && !finished) useCompare.setState({ progress: `${done} / ${n}` });
+    })));
     finished = true;
-    if (gen !== generation) return;
+    if (gen !== client.generation) return;
     if (!result.ok) { useCompare.setState({ busy: null, progress: null, error: result.error }); return; }
     useCompare.setState({ rows: result.value, busy: null, progress: null });
     if (result.value.length) void selectRow(0);
   } catch (e) {
-    if (gen === generation) useCompare.setState({ busy: null, progress: null, error: errorText(e) });
+    if (gen === client.generation) useCompare.setState({ busy: null, progress: null, error: errorText(e) });
   }
 }
 
@@ -187,10 +165,7 @@ export async function selectRow(index: number): Promise<void> {
 
 /** Stops whatever runs: the worker is terminated (the only way to stop a synchronous computation). */
 export function cancel(): void {
-  generation++;
-  worker?.terminate();
-  worker = null;
-  remote = null;
+  client.cancel();
   const { batch } = useCompare.getState();
   useCompare.setState({
     busy: null, progress: null,

@@ -10,6 +10,7 @@ import type { BarSpec } from '../pages/fem/one-d-view.ts';
 import type { RectangleSpec } from '../pages/fem/mesh2d-view.ts';
 import type { OutputsReport } from '../pages/fem/model-outputs.ts';
 import type { BucklingSolution, FemWorkerApi, InputText, LinearSolution, Result } from '../../workers/fem-api.ts';
+import { errorText, WorkerClient } from './worker-client.ts';
 
 export const FRAME_EXAMPLES = (examplesJson as unknown as { examples: FrameModel[] }).examples;
 
@@ -70,39 +71,14 @@ export const useFem = create<FemState>(() => ({
   error: null,
 }));
 
-let worker: Worker | null = null;
-let remote: Comlink.Remote<FemWorkerApi> | null = null;
-function api(): Comlink.Remote<FemWorkerApi> {
-  if (!remote) {
-    // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
-    worker = new Worker(new URL('../../workers/fem.worker.ts', import.meta.url), { type: 'module', name: 'structlab-fem' });
-    remote = Comlink.wrap<FemWorkerApi>(worker);
-  }
-  return remote;
-}
-
-let generation = 0;
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
-async function request<T>(busy: string, call: (w: Comlink.Remote<FemWorkerApi>) => Promise<Result<T>>, done: (value: T) => void): Promise<void> {
-  const gen = ++generation;
-  useFem.setState({ busy, error: null });
-  try {
-    const result = await call(api());
-    if (gen !== generation) return;
-    if (!result.ok) { useFem.setState({ busy: null, error: result.error }); return; }
-    useFem.setState({ busy: null });
-    done(result.value);
-  } catch (e) {
-    if (gen === generation) useFem.setState({ busy: null, error: errorText(e) });
-  }
-}
+// Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
+const client = new WorkerClient<FemWorkerApi>(() => new Worker(new URL('../../workers/fem.worker.ts', import.meta.url), { type: 'module', name: 'structlab-fem' }));
+const setStatus = (patch: { busy: string | null; error: string | null }) => useFem.setState(patch);
+const request = <T,>(busy: string, call: (w: Comlink.Remote<FemWorkerApi>) => Promise<Result<T>>, done: (value: T) => void) =>
+  client.request(setStatus, busy, call, done);
 
 export function cancel(): void {
-  generation++;
-  worker?.terminate();
-  worker = null;
-  remote = null;
+  client.cancel();
   useFem.setState({ busy: null, error: 'Cancelled.' });
 }
 

@@ -7,6 +7,7 @@ import { create } from 'zustand';
 import type { RadiusSeries } from '../core/tasks/c2np/teaching.ts';
 import type { C2npWorkerApi, CrystalInfo, ParticleView, Split } from '../../workers/c2np-api.ts';
 import { MAX_RADIUS, MIN_RADIUS } from '../../workers/c2np-api.ts';
+import { errorText, WorkerClient } from './worker-client.ts';
 
 export type ColorMode = 'element' | 'coordination';
 
@@ -47,17 +48,9 @@ export const useNanoparticle = create<NanoparticleState>(() => ({
   fitToken: 0,
 }));
 
-let worker: Comlink.Remote<C2npWorkerApi> | null = null;
-function api(): Comlink.Remote<C2npWorkerApi> {
-  if (!worker) {
-    // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
-    const w = new Worker(new URL('../../workers/c2np.worker.ts', import.meta.url), { type: 'module', name: 'structlab-c2np' });
-    worker = Comlink.wrap<C2npWorkerApi>(w);
-  }
-  return worker;
-}
-
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+// Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
+const client = new WorkerClient<C2npWorkerApi>(() => new Worker(new URL('../../workers/c2np.worker.ts', import.meta.url), { type: 'module', name: 'structlab-c2np' }));
+const api = () => client.remote();
 
 /** Bumped by every crystal load and every carve request; older answers are dropped. */
 let crystalGeneration = 0;

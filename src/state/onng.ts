@@ -9,6 +9,7 @@ import type { UpstreamFile } from '../core/tasks/onng/upstream.ts';
 import type { OnngAnalysis } from '../pages/onng/analysis.ts';
 import { exactSetsFromFolder, type ExactSets } from '../pages/onng/problems.ts';
 import type { OnngWorkerApi } from '../../workers/onng-api.ts';
+import { errorText, WorkerClient } from './worker-client.ts';
 
 export interface OnngState {
   /** 0…5: λ = 0.2·level. */
@@ -46,17 +47,9 @@ export const useOnng = create<OnngState>(() => ({
   error: null,
 }));
 
-let worker: Comlink.Remote<OnngWorkerApi> | null = null;
-function api(): Comlink.Remote<OnngWorkerApi> {
-  if (!worker) {
-    // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
-    const w = new Worker(new URL('../../workers/onng.worker.ts', import.meta.url), { type: 'module', name: 'structlab-onng' });
-    worker = Comlink.wrap<OnngWorkerApi>(w);
-  }
-  return worker;
-}
-
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+// Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
+const client = new WorkerClient<OnngWorkerApi>(() => new Worker(new URL('../../workers/onng.worker.ts', import.meta.url), { type: 'module', name: 'structlab-onng' }));
+const api = () => client.remote();
 
 export const setLevel = (level: number) => useOnng.setState({ level });
 export const selectProblem = (problemId: number) => useOnng.setState({ problemId });

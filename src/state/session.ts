@@ -8,7 +8,8 @@ import type { PackedStructure } from '../core/structure/packed.ts';
 import { syntheticFcc } from '../core/structure/packed.ts';
 import { buildDisplay, type DisplayData, type DisplayOptions } from '../core/analysis/display-scene.ts';
 import type { Formulas, ParsedFile, StructureSummary } from '../../workers/io-api.ts';
-import { CancelledError, IoClient, progressCallback } from './io-client.ts';
+import type { IoWorkerApi } from '../../workers/io-api.ts';
+import { CancelledError, progressCallback, WorkerClient } from './worker-client.ts';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, sanitizeSettings, type ViewSettings } from './settings.ts';
 
 export interface LoadedFile {
@@ -63,7 +64,8 @@ export const useSession = create<SessionState>(() => ({
 
 const SESSION_KEY = 'structlab/session/v1';
 const MAX_FILES = 8;
-const io = new IoClient();
+// Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
+const io = new WorkerClient<IoWorkerApi>(() => new Worker(new URL('../../workers/io.worker.ts', import.meta.url), { type: 'module', name: 'structlab-io' }));
 /** Bumped by every load/select; results of an older load are dropped. */
 let generation = 0;
 /** Bumped by every scene rebuild (settings changes), separately, so a rebuild never cancels a load. */
