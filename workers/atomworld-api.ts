@@ -4,8 +4,8 @@ import type { Mat3, Vec3 } from '../src/core/math/mat3.ts';
 import type { AtomworldActionSummary } from '../src/core/tasks/atomworld/batch.ts';
 import type { ActionTrace } from '../src/core/tasks/atomworld/actions.ts';
 import type { LintIssue } from '../src/core/tasks/atomworld/lint.ts';
-import type { CaseRow, InputFile } from '../src/pages/atomworld/inputs.ts';
-import type { OverlayGeometry } from '../src/pages/atomworld/overlay.ts';
+import type { CaseRow, InputFile } from '../src/core/tasks/atomworld/lab/inputs.ts';
+import type { OverlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
 import type { Result } from './result.ts';
 
 export type { Result };

@@ -11,9 +11,9 @@ import { applyAtomworldActionWithTrace, readAtomworldCif } from '../src/core/tas
 import { judgeAtomworldJob } from '../src/core/tasks/atomworld/batch.ts';
 import { ATOMWORLD_MATCHER, evaluateAtomworldAnswer } from '../src/core/tasks/atomworld/evaluate.ts';
 import { type LintIssue, lintAtomworldCase } from '../src/core/tasks/atomworld/lint.ts';
-import { buildDemoCases } from '../src/pages/atomworld/demo.ts';
-import { type AtomworldCase, type CaseRow, readAtomworldInputs } from '../src/pages/atomworld/inputs.ts';
-import { aseFrameOf, inAseFrame, overlayGeometry } from '../src/pages/atomworld/overlay.ts';
+import { buildDemoCases } from '../src/core/tasks/atomworld/lab/demo.ts';
+import { type AtomworldCase, type CaseRow, readAtomworldInputs } from '../src/core/tasks/atomworld/lab/inputs.ts';
+import { aseFrameOf, inAseFrame, overlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
 import type { AtomworldWorkerApi, CompareView, LoadedBatch, MatcherTolerances, OverlayView } from './atomworld-api.ts';
 
 let cases: AtomworldCase[] = [];

@@ -1,7 +1,7 @@
 /** The FEM worker's interface (3D frame solves, model-output checks), shared by worker and client. */
-import type { FrameModel } from '../src/pages/fem/frame-model.ts';
-import type { BucklingMode } from '../src/pages/fem/buckling-modes.ts';
-import type { OutputsReport } from '../src/pages/fem/model-outputs.ts';
+import type { FrameModel } from '../src/core/tasks/fembench/lab/frame-model.ts';
+import type { BucklingMode } from '../src/core/tasks/fembench/lab/buckling-modes.ts';
+import type { OutputsReport } from '../src/core/tasks/fembench/lab/model-outputs.ts';
 import type { Result } from './result.ts';
 
 export type { Result };

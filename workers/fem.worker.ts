@@ -3,9 +3,9 @@ import * as Comlink from 'comlink';
 import { bucklingFrameBanded, linearFrameBanded } from '../src/core/tasks/fembench/msa/frame-banded.ts';
 import { femTask } from '../src/core/tasks/fembench/registry.ts';
 import { FemTaskError } from '../src/core/tasks/fembench/types.ts';
-import { bucklingModes, LINEAR_TASK } from '../src/pages/fem/buckling-modes.ts';
-import { taskInputs, validateModel, type FrameModel } from '../src/pages/fem/frame-model.ts';
-import { compareOutputs, parseCasesDoc, parseOutputsDoc } from '../src/pages/fem/model-outputs.ts';
+import { bucklingModes, LINEAR_TASK } from '../src/core/tasks/fembench/lab/buckling-modes.ts';
+import { taskInputs, validateModel, type FrameModel } from '../src/core/tasks/fembench/lab/frame-model.ts';
+import { compareOutputs, parseCasesDoc, parseOutputsDoc } from '../src/core/tasks/fembench/lab/model-outputs.ts';
 import type { FemWorkerApi, InputText, Result } from './fem-api.ts';
 
 /** Solver errors as the page shows them: the reference's own sentence, with its Python class for context. */

@@ -1,6 +1,6 @@
 /** The O-NNG analysis worker's interface, shared by the worker and its client (types only). */
 import type { UpstreamFile } from '../src/core/tasks/onng/upstream.ts';
-import type { AnalysisOptions, OnngAnalysis } from '../src/pages/onng/analysis.ts';
+import type { AnalysisOptions, OnngAnalysis } from '../src/core/tasks/onng/lab/analysis.ts';
 
 export type AnalysisResult = { ok: true; analysis: OnngAnalysis } | { ok: false; error: string };
 

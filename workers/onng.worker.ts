@@ -1,6 +1,6 @@
 /** The O-NNG results worker: parses and analyses an outcomes CSV (10,200 rows) or an upstream results folder off the page's thread. */
 import * as Comlink from 'comlink';
-import { analyseOutcomesText, analyseUpstreamFiles } from '../src/pages/onng/analysis.ts';
+import { analyseOutcomesText, analyseUpstreamFiles } from '../src/core/tasks/onng/lab/analysis.ts';
 import type { AnalysisResult, OnngWorkerApi } from './onng-api.ts';
 
 const failure = (name: string, e: unknown): AnalysisResult => ({ ok: false, error: `${name}: ${e instanceof Error ? e.message : String(e)}` });

@@ -6,7 +6,7 @@
 import * as Comlink from 'comlink';
 import { create } from 'zustand';
 import { type AtomworldActionSummary, summariseAtomworld } from '../core/tasks/atomworld/batch.ts';
-import type { CaseSortKey } from '../pages/atomworld/inputs.ts';
+import type { CaseSortKey } from '../core/tasks/atomworld/lab/inputs.ts';
 import type { AtomworldWorkerApi, CaseRow, CaseView, CompareView, InputFile, LoadedBatch, MatcherTolerances, Result } from '../../workers/atomworld-api.ts';
 import { errorText, WorkerClient } from './worker-client.ts';
 

@@ -5,10 +5,10 @@
 import * as Comlink from 'comlink';
 import { create } from 'zustand';
 import examplesJson from '../../datasets/fem/frames.json';
-import type { FrameModel } from '../pages/fem/frame-model.ts';
+import type { FrameModel } from '../core/tasks/fembench/lab/frame-model.ts';
 import type { BarSpec } from '../pages/fem/one-d-view.ts';
 import type { RectangleSpec } from '../pages/fem/mesh2d-view.ts';
-import type { OutputsReport } from '../pages/fem/model-outputs.ts';
+import type { OutputsReport } from '../core/tasks/fembench/lab/model-outputs.ts';
 import type { BucklingSolution, FemWorkerApi, InputText, LinearSolution, Result } from '../../workers/fem-api.ts';
 import { errorText, WorkerClient } from './worker-client.ts';
 

@@ -6,7 +6,7 @@ import * as Comlink from 'comlink';
 import { create } from 'zustand';
 import levelsJson from '../../datasets/onng/nng4_levels.json';
 import type { UpstreamFile } from '../core/tasks/onng/upstream.ts';
-import type { OnngAnalysis } from '../pages/onng/analysis.ts';
+import type { OnngAnalysis } from '../core/tasks/onng/lab/analysis.ts';
 import { exactSetsFromFolder, type ExactSets } from '../pages/onng/problems.ts';
 import type { OnngWorkerApi } from '../../workers/onng-api.ts';
 import { errorText, WorkerClient } from './worker-client.ts';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeAtomworldJob, summariseAtomworld } from '../../src/core/tasks/atomworld/batch.ts';
 import {
   type CaseRow, InputFormatError, actionsCsv, casesCsv, readAtomworldInputs, resultsJson, sortCaseRows,
-} from '../../src/pages/atomworld/inputs.ts';
+} from '../../src/core/tasks/atomworld/lab/inputs.ts';
 import { SHARED } from '../shared.ts';
 
 const goldenPath = (name: string) => join(SHARED, 'golden', 'atomworld', name);

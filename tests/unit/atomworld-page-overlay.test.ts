@@ -11,8 +11,8 @@ import { type Structure, makeSiteFromFrac } from '../../src/core/structure/struc
 import { readAtomworldCif } from '../../src/core/tasks/atomworld/actions.ts';
 import { judgeAtomworldJob } from '../../src/core/tasks/atomworld/batch.ts';
 import { evaluateAtomworldAnswer } from '../../src/core/tasks/atomworld/evaluate.ts';
-import { buildDemoCases } from '../../src/pages/atomworld/demo.ts';
-import { aseFrameOf, overlayGeometry } from '../../src/pages/atomworld/overlay.ts';
+import { buildDemoCases } from '../../src/core/tasks/atomworld/lab/demo.ts';
+import { aseFrameOf, overlayGeometry } from '../../src/core/tasks/atomworld/lab/overlay.ts';
 import { REPO_ROOT, SHARED } from '../shared.ts';
 
 const cubic = (a: number, atoms: [string, Vec3][]): Structure => {

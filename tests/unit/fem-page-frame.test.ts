@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { femTask } from '../../src/core/tasks/fembench/registry.ts';
-import { bucklingModes, LINEAR_TASK } from '../../src/pages/fem/buckling-modes.ts';
+import { bucklingModes, LINEAR_TASK } from '../../src/core/tasks/fembench/lab/buckling-modes.ts';
 import {
   autoScale, deformedPieces, reactionRows, supportKind, taskInputs, validateModel, type FrameModel,
-} from '../../src/pages/fem/frame-model.ts';
+} from '../../src/core/tasks/fembench/lab/frame-model.ts';
 import { SHARED, REPO_ROOT } from '../shared.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareOutputs, entryDiffs, parseCasesDoc, parseOutputsDoc } from '../../src/pages/fem/model-outputs.ts';
+import { compareOutputs, entryDiffs, parseCasesDoc, parseOutputsDoc } from '../../src/core/tasks/fembench/lab/model-outputs.ts';
 import { SHARED } from '../shared.ts';
 
 const MODELS = join(SHARED, 'golden', 'fembench_models');

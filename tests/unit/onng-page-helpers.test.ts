@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, SHARED } from '../shared.ts';
-import { analyseOutcomesText, ALL_MODELS, holmAdjust, summaryCsv } from '../../src/pages/onng/analysis.ts';
+import { analyseOutcomesText, ALL_MODELS, holmAdjust, summaryCsv } from '../../src/core/tasks/onng/lab/analysis.ts';
 import {
   deobfuscatedSegments, exactSetsFromFolder, groupByWorld, nng4Identifiers, nng4Mapping, renameSegments, type FolderFile, type Nng4Level,
 } from '../../src/pages/onng/problems.ts';

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeOutcomes, parseOutcomesCsv, type OutcomeRow } from '../../src/core/tasks/onng/analytics.ts';
 import { levelLambda, readUpstreamResults, summarizePrechecks, type UpstreamFile } from '../../src/core/tasks/onng/upstream.ts';
-import { analyseOutcomesText, analyseUpstreamFiles } from '../../src/pages/onng/analysis.ts';
+import { analyseOutcomesText, analyseUpstreamFiles } from '../../src/core/tasks/onng/lab/analysis.ts';
 import { upstreamTreeFromCsv } from '../onng-fixtures.ts';
 import { SHARED, structlab } from '../shared.ts';
 

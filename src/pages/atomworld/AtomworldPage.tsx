@@ -19,8 +19,8 @@ import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../structure/datasets.ts';
 import type { CaseView, OverlayView } from '../../../workers/atomworld-api.ts';
 import { COLORS, Halos, Lines, TraceDrawing, cellGrid } from './drawing.tsx';
-import { pairDistance } from './overlay.ts';
-import { type CaseRow, type CaseSortKey, actionsCsv, casesCsv, errorTypesOf, resultsJson, sortCaseRows } from './inputs.ts';
+import { pairDistance } from '../../core/tasks/atomworld/lab/overlay.ts';
+import { type CaseRow, type CaseSortKey, actionsCsv, casesCsv, errorTypesOf, resultsJson, sortCaseRows } from '../../core/tasks/atomworld/lab/inputs.ts';
 import './atomworld.css';
 import { downloadText } from '../../browser/download.ts';
 

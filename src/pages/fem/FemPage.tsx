@@ -4,7 +4,7 @@
  * Frame solves and output checks run in workers/fem.worker.ts.
  */
 import { cancel, FRAME_EXAMPLES, loadExample, runBuckling, runLinear, setTab, useFem, type FemTab } from '../../state/fem.ts';
-import { autoScale, characteristicLength, formatNumber, reactionRows } from './frame-model.ts';
+import { autoScale, characteristicLength, formatNumber, reactionRows } from '../../core/tasks/fembench/lab/frame-model.ts';
 import { FrameView } from './FrameView.tsx';
 import { Mesh2DView } from './Mesh2DView.tsx';
 import { ModelTables } from './ModelTables.tsx';

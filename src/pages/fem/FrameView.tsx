@@ -14,7 +14,7 @@ import { rampColor, type Rgb } from '../../viewer/colors.ts';
 import { makeSphereMesh, makeTubeMesh } from '../../viewer/impostors.ts';
 import {
   autoScale, bounds, characteristicLength, deformedPieces, elementAxes, reactionRows, supportKind, translationMagnitudes, type FrameModel,
-} from './frame-model.ts';
+} from '../../core/tasks/fembench/lab/frame-model.ts';
 
 export const frameViewer = new ViewerController('fem-frame');
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showCell: false, showPolyhedra: false };

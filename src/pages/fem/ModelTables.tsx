@@ -1,6 +1,6 @@
 /** Editable tables of the frame: nodes (coordinates, support flags, loads) and elements (connectivity, section). */
 import { editModel, useFem } from '../../state/fem.ts';
-import { DOF_NAMES, REACTION_NAMES, type FrameElementRow } from './frame-model.ts';
+import { DOF_NAMES, REACTION_NAMES, type FrameElementRow } from '../../core/tasks/fembench/lab/frame-model.ts';
 
 /** A number cell that commits on blur / Enter; an unparsable entry is refused with a message. */
 function NumberCell({ value, onCommit, testId, width = 70 }: { value: number; onCommit: (v: number) => void; testId?: string; width?: number }) {

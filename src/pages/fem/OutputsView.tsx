@@ -2,7 +2,7 @@
 import { FEM_BENCH_TASKS } from '../../core/tasks/fembench/registry.ts';
 import { checkOutputs, setOutputsFile, useFem } from '../../state/fem.ts';
 import { rampColor } from '../../viewer/colors.ts';
-import type { CaseReport, MatrixDiff } from './model-outputs.ts';
+import type { CaseReport, MatrixDiff } from '../../core/tasks/fembench/lab/model-outputs.ts';
 import { RAMP } from './FrameView.tsx';
 import { QuirkNotes } from './QuirkNotes.tsx';
 import { benchmarkQuirkNotes } from './quirks.ts';

@@ -2,7 +2,7 @@
  * "Benchmark vs physics": the FEM-Bench reference quirks (fem-bench.md §7) that the lab reproduces on purpose,
  * as one-sentence notes, chosen by what the user is looking at. Pure: no DOM, no React.
  */
-import type { FrameModel } from './frame-model.ts';
+import type { FrameModel } from '../../core/tasks/fembench/lab/frame-model.ts';
 
 export type QuirkId =
   | '1d-reversed-stiffness'

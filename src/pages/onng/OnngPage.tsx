@@ -10,7 +10,7 @@ import { precheckProof } from '../../core/tasks/onng/analytics.ts';
 import {
   closeDatasetFolder, dismissError, loadResults, loadResultsFolder, loadVerdictFile, openDatasetFolder, selectProblem, setExcludeFirst, setHeatModel, setLevel, useOnng,
 } from '../../state/onng.ts';
-import { ALL_MODELS, summaryCsv, summaryJson, type OnngAnalysis } from './analysis.ts';
+import { ALL_MODELS, summaryCsv, summaryJson, type OnngAnalysis } from '../../core/tasks/onng/lab/analysis.ts';
 import { ErrorBarChart, type ErrorBarSeries } from './ErrorBarChart.tsx';
 import {
   LEVELS, deobfuscatedSegments, groupByWorld, lambdaOf, nng4Mapping, renameSegments, type Nng4Level, type Segment,

@@ -9,8 +9,8 @@
  *   eval_oracle rows (case_id, target_cif, candidate_cif, `expected`). A bare generated CIF is wrapped
  *   in <cif> tags, as the benchmark's answer extraction found it.
  */
-import { formatCsv } from '../../core/io/csv.ts';
-import type { AtomworldActionSummary, AtomworldCaseVerdict } from '../../core/tasks/atomworld/batch.ts';
+import { formatCsv } from '../../../io/csv.ts';
+import type { AtomworldActionSummary, AtomworldCaseVerdict } from '../batch.ts';
 
 export interface InputFile {
   path: string;

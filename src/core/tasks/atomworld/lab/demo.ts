@@ -4,9 +4,9 @@
  * is either right or wrong in a way models really are wrong (unchanged input, wrong index, no tags,
  * a broken CIF). Needs moyo initialised (the dataset reader expands symmetry).
  */
-import { parseStructureFile } from '../../core/io/registry.ts';
-import { applyAtomworldAction, applyAtomworldActionToCif } from '../../core/tasks/atomworld/actions.ts';
-import { writeAseCif } from '../../core/tasks/atomworld/ase-frame.ts';
+import { parseStructureFile } from '../../../io/registry.ts';
+import { applyAtomworldAction, applyAtomworldActionToCif } from '../actions.ts';
+import { writeAseCif } from '../ase-frame.ts';
 import type { AtomworldCase } from './inputs.ts';
 
 const tagged = (cif: string) => `Here is the modified structure.\n<cif>\n${cif}\n</cif>`;

@@ -4,12 +4,12 @@
  * joined to the answer atom the matcher assigned to it, after the mean translation is removed (as
  * pymatgen's get_rms_dist does), with missing and extra atoms.
  */
-import { type Mat3, type Vec3, det, dot, inverse, matMul, norm, vecMat } from '../../core/math/mat3.ts';
-import { minimumCostAssignment } from '../../core/match/assignment.ts';
-import { niggliReducedLattice } from '../../core/match/niggli.ts';
-import { Lattice } from '../../core/structure/lattice.ts';
-import { type Structure, fracOf, majorSpecies, makeSiteFromFrac } from '../../core/structure/structure.ts';
-import { aseCellFromParameters, aseWrap3 } from '../../core/tasks/atomworld/ase-frame.ts';
+import { type Mat3, type Vec3, det, dot, inverse, matMul, norm, vecMat } from '../../../math/mat3.ts';
+import { minimumCostAssignment } from '../../../match/assignment.ts';
+import { niggliReducedLattice } from '../../../match/niggli.ts';
+import { Lattice } from '../../../structure/lattice.ts';
+import { type Structure, fracOf, majorSpecies, makeSiteFromFrac } from '../../../structure/structure.ts';
+import { aseCellFromParameters, aseWrap3 } from '../ase-frame.ts';
 
 export interface AseFrame {
   cell: Mat3;

@@ -4,10 +4,10 @@
  * all λ from bucklingMuSymmetric, each φ by inverse iteration kept K-orthogonal to the modes before it, so a
  * repeated λ (e.g. a circular column) still gives two distinct modes.
  */
-import { bucklingMuSymmetric, dense, luFactor, luSolve, matVec, type Dense } from '../../core/math/linalg.ts';
-import { assembleElasticStiffness, assembleGeometricStiffness, assembleLoad, partitionDofs, solveLinear } from '../../core/tasks/fembench/msa/frame.ts';
-import { femTask } from '../../core/tasks/fembench/registry.ts';
-import { FemTaskError } from '../../core/tasks/fembench/types.ts';
+import { bucklingMuSymmetric, dense, luFactor, luSolve, matVec, type Dense } from '../../../math/linalg.ts';
+import { assembleElasticStiffness, assembleGeometricStiffness, assembleLoad, partitionDofs, solveLinear } from '../msa/frame.ts';
+import { femTask } from '../registry.ts';
+import { FemTaskError } from '../types.ts';
 import { taskInputs, type FrameModel } from './frame-model.ts';
 
 export const CRITICAL_LOAD_TASK = 'MSA_3D_elastic_critical_load_CC1_H10_T1';

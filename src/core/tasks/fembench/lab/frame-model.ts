@@ -2,8 +2,8 @@
  * The 3D frame model the FEM page edits, in the FEM-Bench golden input layout (node_coords, elements,
  * boundary_conditions, nodal_loads), and the pure helpers its views need. No DOM, no three.
  */
-import { directionCosines, type FrameElement } from '../../core/tasks/fembench/msa/frame.ts';
-import type { FemValue } from '../../core/tasks/fembench/types.ts';
+import { directionCosines, type FrameElement } from '../msa/frame.ts';
+import type { FemValue } from '../types.ts';
 
 /** One element as the golden inputs give it (the reference's own element record). */
 export type FrameElementRow = FrameElement;

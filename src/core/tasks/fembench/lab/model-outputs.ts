@@ -4,11 +4,11 @@
  * Accepts the `fem run` layout {"results": [...]} and the fembench_models layout {task_id, model,
  * benchmark_verdict, results}; cases use the golden layout {"cases": [{"inputs", "input_types"?, "output_types"?}]}.
  */
-import { decodeFemInputs, encodeFemValue, type FemTypeDescriptor } from '../../core/tasks/fembench/codec.ts';
-import { compareResults, HARNESS_ATOL, HARNESS_RTOL, type CaseVerdict, type FemResult } from '../../core/tasks/fembench/compare.ts';
-import { alternativeSolutionCheck } from '../../core/tasks/fembench/equivalence.ts';
-import { femTask } from '../../core/tasks/fembench/registry.ts';
-import { FemTaskError, type FemValue } from '../../core/tasks/fembench/types.ts';
+import { decodeFemInputs, encodeFemValue, type FemTypeDescriptor } from '../codec.ts';
+import { compareResults, HARNESS_ATOL, HARNESS_RTOL, type CaseVerdict, type FemResult } from '../compare.ts';
+import { alternativeSolutionCheck } from '../equivalence.ts';
+import { femTask } from '../registry.ts';
+import { FemTaskError, type FemValue } from '../types.ts';
 
 export interface CaseRecord { inputs: Record<string, unknown>; input_types?: Record<string, FemTypeDescriptor>; output_types?: FemTypeDescriptor; source?: string }
 export interface OutputsDoc { taskId: string | null; model: string | null; benchmarkVerdict: boolean | null; results: unknown[] }

@@ -3,12 +3,12 @@
  * (mean ± SE, ANOVA, linear trend, pre-check counts) plus what the page adds from the same CSV — the
  * per-problem × λ heat map and the draft-length effect — and the summary export.
  */
-import { formatCsv } from '../../core/io/csv.ts';
-import { mean, oneWayAnova, standardError, type AnovaResult } from '../../core/math/statistics.ts';
-import { analyzeOutcomes, parseOutcomesCsv, type ModelSummary, type OutcomeRow } from '../../core/tasks/onng/analytics.ts';
+import { formatCsv } from '../../../io/csv.ts';
+import { mean, oneWayAnova, standardError, type AnovaResult } from '../../../math/statistics.ts';
+import { analyzeOutcomes, parseOutcomesCsv, type ModelSummary, type OutcomeRow } from '../analytics.ts';
 import {
   readUpstreamResults, summarizePrechecks, type PrecheckRow, type PrecheckSummary, type UpstreamFile,
-} from '../../core/tasks/onng/upstream.ts';
+} from '../upstream.ts';
 
 export interface ProblemInfo { id: number; name: string; module: string }
 
