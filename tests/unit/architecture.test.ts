@@ -54,4 +54,16 @@ describe('architecture', () => {
       }
     }
   });
+
+  it('workers stay thin: they import only the core, their own interface files and shipped datasets', () => {
+    const workers = join(REPO_ROOT, 'workers');
+    const allowed = [join(REPO_ROOT, 'src', 'core') + '/', workers + '/', join(REPO_ROOT, 'datasets') + '/'];
+    for (const f of walk(workers)) {
+      for (const spec of importsOf(f)) {
+        if (!spec.startsWith('.')) continue;
+        const target = resolve(dirname(f), spec);
+        expect(allowed.some((a) => target.startsWith(a)), `${relative(REPO_ROOT, f)} imports ${spec}`).toBe(true);
+      }
+    }
+  });
 });
