@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED } from '../shared.ts';
-import { launchChromium, startPreview, type Preview } from './harness.ts';
+import { type Lab, openLab, textFile } from './harness.ts';
 
 const GOLDEN = join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl');
 const goldenText = readFileSync(GOLDEN, 'utf8');
@@ -17,12 +17,10 @@ const golden: GoldenRow[] = goldenText.split('\n').filter((l) => l.trim()).map((
 const verdictOf = (e: GoldenRow['evaluator']) => (e.correct ? 'correct' : e.wrong_type);
 /** ASE-written targets end every atom line with the occupancy 1.0000. */
 const atomCount = (cif: string) => cif.split('\n').filter((l) => /\s1\.0000\s*$/.test(l)).length;
-const file = (name: string, text: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
 
-let preview: Preview;
-let browser: Browser;
+let lab: Lab;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 const idle = () => page.waitForFunction(() => !document.querySelector('[data-testid=aw-progress]'), undefined, { timeout: 60_000 });
 const text = (id: string) => page.locator(`[data-testid=${id}]`).innerText();
@@ -41,20 +39,15 @@ async function waitViewers(names: string[], caseId?: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  preview = await startPreview();
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${preview.url}?fresh#/atomworld`);
+  lab = await openLab('?fresh#/atomworld', { width: 1400, height: 900 });
+  ({ page, pageErrors } = lab);
   await page.locator('[data-testid=atomworld-page]').waitFor();
   await page.locator('[data-testid=aw-actions]').waitFor({ timeout: 60_000 });
   await idle();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await preview?.stop();
+  await lab?.close();
 });
 
 describe('AtomWorld page', () => {
@@ -80,7 +73,7 @@ describe('AtomWorld page', () => {
   });
 
   it('loads the golden ICML records through the file input: all six verdicts equal the official ones', async () => {
-    await page.locator('[data-testid=aw-cases-input]').setInputFiles(file('real_samples_icml_fullprec.jsonl', goldenText));
+    await page.locator('[data-testid=aw-cases-input]').setInputFiles(textFile('real_samples_icml_fullprec.jsonl', goldenText));
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=aw-row]').length === 6, undefined, { timeout: 60_000 });
     await idle();
     const rows = await rowAttrs();
@@ -141,8 +134,8 @@ describe('AtomWorld page', () => {
 
   it('compares two structures with editable tolerances (AtomWorld\'s stol 0.5, primitive off: the official rms 0.3092)', async () => {
     const g = golden[0];
-    await page.locator('[data-testid=aw-compare-a]').setInputFiles(file('target.cif', g.after_cif));
-    await page.locator('[data-testid=aw-compare-b]').setInputFiles(file('answer.cif', g.model_generated_cif));
+    await page.locator('[data-testid=aw-compare-a]').setInputFiles(textFile('target.cif', g.after_cif));
+    await page.locator('[data-testid=aw-compare-b]').setInputFiles(textFile('answer.cif', g.model_generated_cif));
     await page.locator('[data-testid=aw-compare-verdict]').waitFor({ timeout: 30_000 });
     await page.locator('[data-testid=aw-tol-primitive]').uncheck();
     await page.locator('[data-testid=aw-tol-stol]').fill('0.5');
@@ -174,11 +167,11 @@ describe('AtomWorld page', () => {
 
   it('a bad file gives a clear error naming the file and line', async () => {
     await page.locator('[data-testid=aw-mode-cases]').click();
-    await page.locator('[data-testid=aw-cases-input]').setInputFiles(file('bad.jsonl', '{"id": "x", "action": "move", "after_cif": "data_x"}\nnot json\n'));
+    await page.locator('[data-testid=aw-cases-input]').setInputFiles(textFile('bad.jsonl', '{"id": "x", "action": "move", "after_cif": "data_x"}\nnot json\n'));
     await page.locator('[data-testid=aw-error]').waitFor({ timeout: 30_000 });
     expect(await text('aw-error')).toMatch(/bad\.jsonl line 2: not valid JSON/);
     await page.locator('[data-testid=aw-error] button').click();
-    await page.locator('[data-testid=aw-compare-a]').setInputFiles(file('particle.xyz', '2\nfinite\nH 0 0 0\nH 0 0 0.74\n'));
+    await page.locator('[data-testid=aw-compare-a]').setInputFiles(textFile('particle.xyz', '2\nfinite\nH 0 0 0\nH 0 0 0.74\n'));
     await page.locator('[data-testid=aw-error]').waitFor({ timeout: 30_000 });
     expect(await text('aw-error')).toMatch(/particle\.xyz has no unit cell/);
     expect(pageErrors).toEqual([]);

@@ -5,22 +5,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED } from '../shared.ts';
-import { launchChromium, startPreview, waitForFrame, type Preview } from './harness.ts';
+import { type Lab, openLab, textFile, waitForFrame } from './harness.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const golden: any = JSON.parse(readFileSync(join(SHARED, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
 const caseNamed = (name: string) => golden.cases.find((c: { name: string }) => c.name === name);
 const xyz = (p: { symbols: string[]; coords: number[][] }) =>
   `${p.symbols.length}\ncase\n${p.symbols.map((s, i) => `${s} ${p.coords[i].map((v) => v.toPrecision(17)).join(' ')}`).join('\n')}\n`;
-const file = (name: string, text: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
 
-let preview: Preview;
-let browser: Browser;
+let lab: Lab;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 const idle = () => page.waitForFunction(() => !document.querySelector('[data-testid=compare-progress]'), undefined, { timeout: 60_000 });
 const text = (id: string) => page.locator(`[data-testid=${id}]`).innerText();
@@ -28,12 +26,8 @@ type Viewers = Record<string, { frames: number; natoms: number; camera: { positi
 const viewers = () => page.evaluate(() => window.__structlab!.viewers()) as Promise<Viewers>;
 
 beforeAll(async () => {
-  preview = await startPreview();
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${preview.url}?fresh#/compare`);
+  lab = await openLab('?fresh#/compare', { width: 1280, height: 800 });
+  ({ page, pageErrors } = lab);
   await page.locator('[data-testid=compare-page]').waitFor();
   await page.locator('[data-testid=cmp-metrics]').waitFor({ timeout: 60_000 });
   await idle();
@@ -41,8 +35,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await preview?.stop();
+  await lab?.close();
 });
 
 describe('compare view', () => {
@@ -57,8 +50,8 @@ describe('compare view', () => {
 
   it('scores a pair loaded through the file inputs as the benchmark does (golden gauss_noise_0.1A)', async () => {
     const c = caseNamed('gauss_noise_0.1A');
-    await page.locator('[data-testid=cmp-truth-input]').setInputFiles(file('truth.xyz', xyz(c.gt)));
-    await page.locator('[data-testid=cmp-pred-input]').setInputFiles(file('pred.xyz', xyz(c.pred)));
+    await page.locator('[data-testid=cmp-truth-input]').setInputFiles(textFile('truth.xyz', xyz(c.gt)));
+    await page.locator('[data-testid=cmp-pred-input]').setInputFiles(textFile('pred.xyz', xyz(c.pred)));
     await page.waitForFunction(() => document.querySelector('[data-testid=cmp-pred-name]')?.textContent === 'pred.xyz');
     await page.waitForFunction(() => !/undefined/.test(document.querySelector('[data-testid=cmp-rmsd]')?.textContent ?? ''), undefined, { timeout: 30_000 });
     await idle();
@@ -91,7 +84,7 @@ describe('compare view', () => {
   it('scores a JSONL batch, sorts by a metric and exports CSV', async () => {
     const names = ['gauss_noise_0.5A', 'translate_0.5A_x', 'remove_3_atoms', 'scale_1.02_about_centre'];
     const jsonl = names.map((n) => JSON.stringify({ id: n, pred: xyz(caseNamed(n).pred), truth: { symbols: caseNamed(n).gt.symbols, positions: caseNamed(n).gt.coords } })).join('\n');
-    await page.locator('[data-testid=cmp-jsonl-input]').setInputFiles(file('batch.jsonl', jsonl));
+    await page.locator('[data-testid=cmp-jsonl-input]').setInputFiles(textFile('batch.jsonl', jsonl));
     await page.locator('[data-testid=cmp-row]').first().waitFor({ timeout: 60_000 });
     await idle();
     expect(await page.locator('[data-testid=cmp-row]').count()).toBe(4);
@@ -116,7 +109,7 @@ describe('compare view', () => {
     const t = golden.task2_example;
     const jsonl = t.per_sample.map((s: { pred_lattice: number[]; pred_sg: number }, i: number) =>
       JSON.stringify({ id: `s${i}`, pred_lattice: s.pred_lattice, pred_sg: s.pred_sg, true_lattice: t.true_lattice, true_sg: t.true_spacegroup })).join('\n');
-    await page.locator('[data-testid=cmp-jsonl-input]').setInputFiles(file('inverse.jsonl', jsonl));
+    await page.locator('[data-testid=cmp-jsonl-input]').setInputFiles(textFile('inverse.jsonl', jsonl));
     await page.locator('[data-testid=cmp-inverse-summary]').waitFor({ timeout: 30_000 });
     const summary = await text('cmp-inverse-summary');
     expect(summary).toContain(`lattice RMSE ${t.lattice_rmse.toPrecision(4)}`);
@@ -125,15 +118,15 @@ describe('compare view', () => {
   });
 
   it('explains bad input instead of failing silently', async () => {
-    await page.locator('[data-testid=cmp-truth-input]').setInputFiles(file('empty.xyz', ''));
+    await page.locator('[data-testid=cmp-truth-input]').setInputFiles(textFile('empty.xyz', ''));
     await page.locator('[data-testid=cmp-error]').waitFor({ timeout: 30_000 });
     expect(await text('cmp-error')).toMatch(/empty\.xyz/);
     await page.locator('[data-testid=cmp-error] button').click();
-    await page.locator('[data-testid=cmp-pred-input]').setInputFiles(file('nan.xyz', '2\nx\nK 0 0 NaN\nH 1 0 0\n'));
+    await page.locator('[data-testid=cmp-pred-input]').setInputFiles(textFile('nan.xyz', '2\nx\nK 0 0 NaN\nH 1 0 0\n'));
     await page.locator('[data-testid=cmp-error]').waitFor({ timeout: 30_000 });
     expect(await text('cmp-error')).toMatch(/nan\.xyz/);
     await page.locator('[data-testid=cmp-error] button').click();
-    await page.locator('[data-testid=cmp-jsonl-input]').setInputFiles(file('bad.jsonl', '{"pred": 1}\n'));
+    await page.locator('[data-testid=cmp-jsonl-input]').setInputFiles(textFile('bad.jsonl', '{"pred": 1}\n'));
     await page.locator('[data-testid=cmp-error]').waitFor({ timeout: 30_000 });
     expect(await text('cmp-error')).toMatch(/bad\.jsonl: line 1/);
     expect(pageErrors).toEqual([]);

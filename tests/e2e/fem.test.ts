@@ -5,39 +5,33 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED } from '../shared.ts';
-import { launchChromium, startPreview, type Preview } from './harness.ts';
+import { type Lab, openLab } from './harness.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const readJson = (p: string): any => JSON.parse(readFileSync(p, 'utf8'));
 const golden = (task: string) => readJson(join(SHARED, 'golden', 'fembench', `${task}.json`));
 const MODELS = join(SHARED, 'golden', 'fembench_models');
 
-let preview: Preview;
-let browser: Browser;
+let lab: Lab;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 const text = (id: string) => page.locator(`[data-testid=${id}]`).innerText();
 const idle = () => page.waitForFunction(() => !document.querySelector('[data-testid=fem-progress]'), undefined, { timeout: 60_000 });
 const femFrames = () => page.evaluate(() => window.__structlab!.viewers()['fem-frame']?.frames ?? 0);
 
 beforeAll(async () => {
-  preview = await startPreview();
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${preview.url}?fresh#/fem`);
+  lab = await openLab('?fresh#/fem', { width: 1280, height: 860 });
+  ({ page, pageErrors } = lab);
   await page.locator('[data-testid=fem-page]').waitFor();
   await page.waitForFunction(() => (window.__structlab?.viewers()['fem-frame']?.frames ?? 0) > 0, undefined, { timeout: 30_000 });
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await preview?.stop();
+  await lab?.close();
 });
 
 describe('FEM-Bench page', () => {

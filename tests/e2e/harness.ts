@@ -67,3 +67,26 @@ export async function waitForFrame(page: Page, after = 0, timeout = 30_000): Pro
 export async function waitIdle(page: Page, timeout = 60_000): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('[data-testid=progress]'), undefined, { timeout });
 }
+
+/** The built lab served by `vite preview` and opened in a fresh headless Chromium page, collecting page errors. */
+export interface Lab {
+  page: Page;
+  /** The preview server's address (for navigating elsewhere in the lab). */
+  url: string;
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+/** Opens `path` (e.g. "?fresh#/compare") of the built lab; downloads are accepted. */
+export async function openLab(path: string, viewport = { width: 1280, height: 800 }): Promise<Lab> {
+  const preview = await startPreview();
+  const browser = await launchChromium();
+  const page = await (await browser.newContext({ viewport, acceptDownloads: true })).newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(`${preview.url}${path}`);
+  return { page, url: preview.url, pageErrors, close: async () => { await browser.close(); await preview.stop(); } };
+}
+
+/** A file for `setInputFiles` made from text. */
+export const textFile = (name: string, text: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });

@@ -5,15 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, SHARED } from '../shared.ts';
-import { launchChromium, startPreview, waitForFrame, waitIdle, type Preview } from './harness.ts';
+import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
 
-let preview: Preview;
-let browser: Browser;
+let lab: Lab;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 /** Atoms of a cubic ABX3 perovskite (B at the origin, A at the body centre, X at the edge midpoints) strictly inside R. */
 function bruteForcePerovskiteCount(a: number, radius: number, repeats = 20): number {
@@ -29,20 +28,15 @@ function bruteForcePerovskiteCount(a: number, radius: number, repeats = 20): num
 const natoms = () => page.locator('[data-testid=np-natoms]').innerText();
 
 beforeAll(async () => {
-  preview = await startPreview();
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${preview.url}?fresh#/nanoparticle`);
+  lab = await openLab('?fresh#/nanoparticle', { width: 1280, height: 800 });
+  ({ page, pageErrors } = lab);
   await page.locator('[data-testid=nanoparticle-page]').waitFor();
   await page.waitForFunction(() => /^\d+$/.test(document.querySelector('[data-testid=np-natoms]')?.textContent ?? ''), undefined, { timeout: 60_000 });
   await waitForFrame(page);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await preview?.stop();
+  await lab?.close();
 });
 
 describe('nanoparticle teaching view', () => {

@@ -5,34 +5,28 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED } from '../shared.ts';
-import { launchChromium, startPreview, type Preview } from './harness.ts';
+import { type Lab, openLab } from './harness.ts';
 
 const FEM = join(SHARED, 'golden', 'fembench');
 const FEM_FILES = readdirSync(FEM).filter((f) => f.endsWith('.json')).sort().slice(0, 4).map((f) => join(FEM, f));
 const CASES = join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl');
 
-let preview: Preview;
-let browser: Browser;
+let lab: Lab;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 const byId = (id: string) => page.locator(`[data-testid="${id}"]`);
 
 beforeAll(async () => {
-  preview = await startPreview();
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${preview.url}?fresh#/onng`);
+  lab = await openLab('?fresh#/onng', { width: 1280, height: 900 });
+  ({ page, pageErrors } = lab);
   await byId('onng-variants').waitFor({ timeout: 60_000 });
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await preview?.stop();
+  await lab?.close();
 });
 
 describe('O-NNG obfuscated variants panel', () => {

@@ -6,36 +6,30 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upstreamTreeFromCsv } from '../onng-fixtures.ts';
 import { SHARED } from '../shared.ts';
-import { launchChromium, startPreview, type Preview } from './harness.ts';
+import { type Lab, openLab } from './harness.ts';
 
 const ONNG = join(SHARED, 'golden', 'onng');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const summary: any = JSON.parse(readFileSync(join(ONNG, 'derived', 'summary_by_model_lambda.json'), 'utf8'));
 
-let preview: Preview;
-let browser: Browser;
+let lab: Lab;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 const text = (id: string) => page.locator(`[data-testid="${id}"]`).innerText();
 const idle = () => page.waitForFunction(() => !document.querySelector('[data-testid=onng-progress]'), undefined, { timeout: 60_000 });
 
 beforeAll(async () => {
-  preview = await startPreview();
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${preview.url}?fresh#/onng`);
+  lab = await openLab('?fresh#/onng', { width: 1280, height: 900 });
+  ({ page, pageErrors } = lab);
   await page.locator('[data-testid=onng-page]').waitFor({ timeout: 60_000 });
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await preview?.stop();
+  await lab?.close();
 });
 
 describe('O-NNG page', () => {

@@ -4,37 +4,31 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS_FILES, readCorpusGolden } from '../shared.ts';
-import { launchChromium, startPreview, waitForFrame, waitIdle, type Preview } from './harness.ts';
+import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
 import { decodePng } from './png.ts';
 
 const GRAPHITE = 'cod-1011060-graphite.cif';
 const MALFORMED = 'cod-unclosed-quote.cif';
 
-let preview: Preview;
-let browser: Browser;
+let lab: Lab;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 const text = (testId: string) => page.locator(`[data-testid=${testId}]`).innerText();
 
 beforeAll(async () => {
-  preview = await startPreview();
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${preview.url}?fresh`);
+  lab = await openLab('?fresh', { width: 1280, height: 800 });
+  ({ page, pageErrors } = lab);
   await waitForFrame(page);
   await waitIdle(page);
   await page.locator('[data-testid=formula]').waitFor();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await preview?.stop();
+  await lab?.close();
 });
 
 describe('structure lab', () => {
@@ -116,7 +110,7 @@ describe('structure lab', () => {
     await page.locator('[data-testid=setting-supercellA]').fill('2');
     await page.waitForFunction(() => (window.__structlab?.natoms() ?? 0) > 20, undefined, { timeout: 30_000 });
     await page.waitForTimeout(400); // the session is saved 200 ms after the last change
-    await page.goto(preview.url);
+    await page.goto(lab.url);
     await page.waitForFunction((f) => document.querySelector('[data-testid=formula]')?.textContent === f, golden.formula, { timeout: 60_000 });
     expect(await page.locator('[data-testid=setting-supercellA]').inputValue()).toBe('2');
     await page.locator('[data-testid=reset-session]').click();
