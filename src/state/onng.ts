@@ -7,7 +7,7 @@ import { create } from 'zustand';
 import levelsJson from '../../datasets/onng/nng4_levels.json';
 import type { UpstreamFile } from '../core/tasks/onng/upstream.ts';
 import type { OnngAnalysis } from '../core/tasks/onng/lab/analysis.ts';
-import { exactSetsFromFolder, type ExactSets } from '../pages/onng/problems.ts';
+import { exactSetsFromFolder, type ExactSets } from '../core/tasks/onng/lab/problems.ts';
 import type { OnngWorkerApi } from '../../workers/onng-api.ts';
 import { errorText, WorkerClient } from './worker-client.ts';
 

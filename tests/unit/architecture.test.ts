@@ -66,4 +66,17 @@ describe('architecture', () => {
       }
     }
   });
+
+  it('stores, viewer and DOM helpers never import the pages or the app shell above them', () => {
+    const above = [join(REPO_ROOT, 'src', 'pages') + '/', join(REPO_ROOT, 'src', 'app') + '/'];
+    for (const dir of ['state', 'viewer', 'browser']) {
+      for (const f of walk(join(REPO_ROOT, 'src', dir))) {
+        for (const spec of importsOf(f)) {
+          if (!spec.startsWith('.')) continue;
+          const target = resolve(dirname(f), spec);
+          expect(above.some((a) => target.startsWith(a)), `${relative(REPO_ROOT, f)} imports ${spec}`).toBe(false);
+        }
+      }
+    }
+  });
 });

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gaussPoints, jacobianChecks, rectangleMesh, shapeAt, shapeFunctionSamples } from '../../src/pages/fem/mesh2d-view.ts';
-import { analyticBar, solveBar, type BarSpec } from '../../src/pages/fem/one-d-view.ts';
+import { gaussPoints, jacobianChecks, rectangleMesh, shapeAt, shapeFunctionSamples } from '../../src/core/tasks/fembench/lab/mesh2d-view.ts';
+import { analyticBar, solveBar, type BarSpec } from '../../src/core/tasks/fembench/lab/one-d-view.ts';
 import { SHARED } from '../shared.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bucklingModes } from '../../src/core/tasks/fembench/lab/buckling-modes.ts';
 import type { FrameModel } from '../../src/core/tasks/fembench/lab/frame-model.ts';
-import { jacobianChecks, rectangleMesh } from '../../src/pages/fem/mesh2d-view.ts';
+import { jacobianChecks, rectangleMesh } from '../../src/core/tasks/fembench/lab/mesh2d-view.ts';
 import { benchmarkQuirkNotes, criticalMultiplicity, QUIRK_TEXT, type QuirkContext, type QuirkId } from '../../src/pages/fem/quirks.ts';
 import { REPO_ROOT, SHARED } from '../shared.ts';
 

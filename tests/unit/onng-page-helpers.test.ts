@@ -10,7 +10,7 @@ import { REPO_ROOT, SHARED } from '../shared.ts';
 import { analyseOutcomesText, ALL_MODELS, holmAdjust, summaryCsv } from '../../src/core/tasks/onng/lab/analysis.ts';
 import {
   deobfuscatedSegments, exactSetsFromFolder, groupByWorld, nng4Identifiers, nng4Mapping, renameSegments, type FolderFile, type Nng4Level,
-} from '../../src/pages/onng/problems.ts';
+} from '../../src/core/tasks/onng/lab/problems.ts';
 import { makeSinglePassRenamer } from '../../src/core/tasks/onng/obfuscate.ts';
 
 const ONNG = join(SHARED, 'golden', 'onng');

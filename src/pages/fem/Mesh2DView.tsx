@@ -6,7 +6,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { useFem } from '../../state/fem.ts';
 import { rampColor } from '../../viewer/colors.ts';
-import { elementOutline, gaussPoints, jacobianChecks, rectangleMesh, RULES, shapeFunctionSamples, type ElementKind, type Mesh2D } from './mesh2d-view.ts';
+import { elementOutline, gaussPoints, jacobianChecks, rectangleMesh, RULES, shapeFunctionSamples, type ElementKind, type Mesh2D } from '../../core/tasks/fembench/lab/mesh2d-view.ts';
 import { RAMP } from './FrameView.tsx';
 import { QuirkNotes } from './QuirkNotes.tsx';
 import { benchmarkQuirkNotes } from './quirks.ts';

@@ -14,7 +14,7 @@ import { ALL_MODELS, summaryCsv, summaryJson, type OnngAnalysis } from '../../co
 import { ErrorBarChart, type ErrorBarSeries } from './ErrorBarChart.tsx';
 import {
   LEVELS, deobfuscatedSegments, groupByWorld, lambdaOf, nng4Mapping, renameSegments, type Nng4Level, type Segment,
-} from './problems.ts';
+} from '../../core/tasks/onng/lab/problems.ts';
 import './onng.css';
 import { downloadText } from '../../browser/download.ts';
 import { VariantsPanel } from './VariantsPanel.tsx';

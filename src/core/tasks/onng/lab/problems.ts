@@ -5,7 +5,7 @@
  */
 import {
   obfuscateDataset, obfuscateIdentifiers, parseJsonl, type ChatMessage, type HeaderItem, type OnngDataset, type Problem,
-} from '../../core/tasks/onng/obfuscate.ts';
+} from '../obfuscate.ts';
 
 export interface Nng4Level {
   world: string;

@@ -1,6 +1,6 @@
 /** The 1D bar: the FEM-Bench linear-elastic solver and, where one exists, the closed-form solution. */
-import { linearElastic1D } from '../../core/tasks/fembench/fem/one-d.ts';
-import type { FemValue } from '../../core/tasks/fembench/types.ts';
+import { linearElastic1D } from '../fem/one-d.ts';
+import type { FemValue } from '../types.ts';
 
 export interface BarSpec {
   xMin: number;

@@ -1,7 +1,7 @@
 /** Q8 / T6 rectangle meshes for the 2D view: the reference mesh generators, Gauss points, shape functions and det J. */
-import { quad8MeshRectangle, tri6MeshRectangle } from '../../core/tasks/fembench/fem/mesh2d.ts';
-import { quadQuadrature, triQuadrature } from '../../core/tasks/fembench/fem/quadrature.ts';
-import { quad8At, tri6At, type ShapeAtPoint } from '../../core/tasks/fembench/fem/shape.ts';
+import { quad8MeshRectangle, tri6MeshRectangle } from '../fem/mesh2d.ts';
+import { quadQuadrature, triQuadrature } from '../fem/quadrature.ts';
+import { quad8At, tri6At, type ShapeAtPoint } from '../fem/shape.ts';
 
 export type ElementKind = 'Q8' | 'T6';
 export interface Mesh2D { kind: ElementKind; coords: number[][]; connect: number[][] }
