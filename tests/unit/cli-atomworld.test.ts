@@ -135,7 +135,10 @@ describe('structlab atomworld eval', () => {
     writeFileSync(broken, '{"id": "a", "action": "move", "after_cif": "x"}\n{not json\n');
     const noTarget = join(tmp, 'no-target.jsonl');
     writeFileSync(noTarget, '{"id": "a", "action": "move"}\n');
+    const empty = join(tmp, 'empty.jsonl');
+    writeFileSync(empty, '');
     for (const args of [
+      ['atomworld', 'eval', empty, answersFile],
       ['atomworld', 'eval', broken, answersFile],
       ['atomworld', 'eval', noTarget, answersFile],
       ['atomworld', 'eval', join(tmp, 'missing.jsonl'), answersFile],
@@ -148,5 +151,6 @@ describe('structlab atomworld eval', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
     expect(structlab(['atomworld', 'eval', broken, answersFile]).stderr).toMatch(/line 2/);
+    expect(structlab(['atomworld', 'eval', empty, answersFile]).stderr).toMatch(/holds no cases/);
   });
 });

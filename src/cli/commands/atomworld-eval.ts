@@ -74,6 +74,7 @@ function buildJobs(casesPath: string, answersPath: string, warn: (line: string) 
       lintCases.set(id, { id, action: row.action, params: row.params as Record<string, unknown>, prompt: row.prompt, before_cif: row.before_cif, after_cif: row.after_cif });
     }
   }
+  if (jobs.length === 0) throw new CliError(`${casesPath} holds no cases (one JSON object per line with id, action and after_cif)`);
   const missing = jobs.filter((j) => j.answer === null).length;
   if (missing) warn(`warning: ${missing} case(s) have no answer in ${answersPath}; counted as OutputFormatError`);
   const extra = [...answerById.keys()].filter((id) => !seen.has(id)).length;
