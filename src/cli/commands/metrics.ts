@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { forwardMetrics, type Particle } from '../../core/tasks/c2np/metrics.ts';
-import { DEFAULT_MATCH_TOLERANCE } from '../../core/analysis/alignment.ts';
+import { alignParticles, DEFAULT_MATCH_TOLERANCE } from '../../core/analysis/alignment.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { parseParticleFile } from '../../core/io/registry.ts';
@@ -53,14 +53,14 @@ export async function runMetrics(argv: string[], warn: (line: string) => void): 
     const pred = loadParticle(predPath, warn), truth = loadParticle(truthPath, warn);
     worker?.thread.postMessage({ pred, truth, tolerance: DEFAULT_MATCH_TOLERANCE } satisfies AlignRequest);
     const m = forwardMetrics(pred, truth, { radius, aligned: !worker });
-    let aligned = m.aligned && { rmsd: m.aligned.rmsd, max_displacement: m.aligned.max_displacement, matched_fraction: m.aligned.matched_fraction };
+    let aligned = m.aligned;
     if (worker) {
       const r = await worker.result.catch((e: unknown): AlignWorkerResult => ({ ok: false, error: e instanceof Error ? e.message : String(e) }));
-      if (r.ok) aligned = { rmsd: r.rmsd, max_displacement: r.max_displacement, matched_fraction: r.matched_fraction };
+      if (r.ok) aligned = r;
       else {
         warn(`warning: the worker thread failed (${r.error}); aligning in this thread`);
-        const a = forwardMetrics(pred, truth, { radius }).aligned!;
-        aligned = { rmsd: a.rmsd, max_displacement: a.max_displacement, matched_fraction: a.matched_fraction };
+        const a = alignParticles(pred, truth, DEFAULT_MATCH_TOLERANCE);
+        aligned = { rmsd: a.rmsd, max_displacement: a.maxDisplacement, matched_fraction: a.matchedFraction, tolerance: a.tolerance };
       }
     }
     return toStrictJson({
@@ -73,7 +73,7 @@ export async function runMetrics(argv: string[], warn: (line: string) => void): 
       delta_hull_volume: m.delta_hull_volume,
       rdf_error: m.rdf_error,
       volume_ratio: m.volume_ratio,
-      aligned,
+      aligned: aligned && { rmsd: aligned.rmsd, max_displacement: aligned.max_displacement, matched_fraction: aligned.matched_fraction },
     });
   } finally {
     void worker?.thread.terminate();
