@@ -31,13 +31,12 @@ export interface InverseBatchRow extends InverseSample {
 
 export type C2npBatch = { kind: 'forward'; rows: ForwardBatchRow[] } | { kind: 'inverse'; rows: InverseBatchRow[] };
 
-/** Reads any structure file's first structure as a particle (species + Cartesian positions). */
+/** Reads any structure file's first structure as a particle (species + Cartesian positions; the readers refuse non-finite ones). */
 export function particleFromFile(text: string, fileName: string): Particle {
   const parsed = parseParticleFile(text, fileName);
   if (!parsed.ok) throw new BatchFormatError(`${fileName}${parsed.line ? ` line ${parsed.line}` : ''}: ${parsed.error}`);
   const p = parsed.particles[0];
   if (!p || p.symbols.length === 0) throw new BatchFormatError(`${fileName} holds no atoms`);
-  for (const v of p.coords) if (!Number.isFinite(v)) throw new BatchFormatError(`${fileName} has a coordinate that is not a finite number`);
   return { symbols: p.symbols, coords: p.coords };
 }
 
