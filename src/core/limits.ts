@@ -1,0 +1,96 @@
+/**
+ * The resource policy: every size, count and time budget that input can drive, in one place, used by
+ * the CLI, the workers and the pages alike. Each number is sized so that any input it accepts finishes
+ * on a 2-core, 24 GiB machine within seconds and well under 2 GB of memory; the README lists them.
+ *
+ * A refusal names the limit and, where a flag raises it (`--max-atoms`, `--case-timeout`), that flag:
+ * `limitSentence` builds that sentence, so every refusal reads alike. Nothing is ever truncated silently.
+ */
+
+export const LIMITS = {
+  /** Bytes of one input file or of standard input (CLI, workers and file pickers alike). */
+  inputBytes: 256 * 1024 * 1024,
+  /** Characters of one token (a number, a CIF word or a quoted string); CIF text fields are bounded by `inputBytes`. */
+  tokenChars: 65_536,
+  /** Characters of one number token; longer "numbers" are refused before they are converted. */
+  numberChars: 256,
+  /** Atoms of one structure after symmetry expansion and of one particle or frame (raised with --max-atoms). */
+  atoms: 200_000,
+  /** Distinct symmetry operations of a CIF, modulo lattice translations (the most any space group has is 48 × 4 = 192). */
+  symmetryOperations: 192,
+  /** Symmetry-operation lines a CIF may list before they are even parsed (duplicates included). */
+  symmetryOperationLines: 10_000,
+  /** Largest absolute Cartesian coordinate or cell length, Å: beyond it no real structure lies and float64 distances lose Å precision. */
+  coordinateAbs: 1e6,
+  /** Smallest cell volume per |a||b||c|: flatter cells are refused as degenerate (the sine-product of a cell with one angle of 0.06°). */
+  cellFlatness: 1e-3,
+  /** Atoms of each particle that C2NP metrics and the compare view accept. */
+  particleAtoms: 100_000,
+  /** Rows (lines) of one JSONL or CSV batch input. */
+  batchRows: 1_000_000,
+  /** Degrees of freedom of a FEM-Bench problem (checked before anything is allocated: dense K is dofs² × 8 bytes). */
+  femDofs: 12_000,
+  /** Elements of a FEM-Bench mesh or frame. */
+  femElements: 200_000,
+  /** Time budget of one batch case (an AtomWorld answer, a metrics pair), ms; raised with --case-timeout. */
+  caseMilliseconds: 10_000,
+  /** Time budget of one job of a page's worker, ms: a job past it is ended with a message. */
+  workerJobMilliseconds: 120_000,
+} as const;
+
+export type LimitName = keyof typeof LIMITS;
+
+/** Thrown where input goes beyond the policy; callers turn it into their own one-sentence error. */
+export class LimitError extends Error {
+  readonly limit: LimitName;
+  constructor(limit: LimitName, message: string) {
+    super(message);
+    this.name = 'LimitError';
+    this.limit = limit;
+  }
+}
+
+const count = (n: number): string => (Number.isInteger(n) ? n.toLocaleString('en') : String(n));
+
+/**
+ * "WHAT has ACTUAL UNIT; the limit is LIMIT UNIT[ (raise it with FLAG)]" — the one shape of every refusal.
+ * `actual` may be omitted when it is not known exactly (e.g. a stream still being read).
+ */
+export function limitSentence(what: string, actual: number | null, limit: number, unit: string, flag?: string): string {
+  const has = actual === null ? `${what} is over the limit` : `${what} has ${count(actual)} ${unit}`;
+  return `${has}; the limit is ${count(limit)} ${unit}${flag ? ` (raise it with ${flag})` : ''}`;
+}
+
+/** Throws LimitError when `actual` > `limit`. */
+export function checkLimit(name: LimitName, what: string, actual: number, unit: string, limit: number = LIMITS[name], flag?: string): void {
+  if (actual > limit) throw new LimitError(name, limitSentence(what, actual, limit, unit, flag));
+}
+
+/** Input bytes as a person reads them: "312 MiB", "48 KiB". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(bytes >= 10 * 2 ** 20 ? 0 : 1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(0)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** The sentence for an input over `LIMITS.inputBytes` (files, standard input, dropped files, pasted text). */
+export function inputBytesProblem(name: string, bytes: number, limit: number = LIMITS.inputBytes): string | null {
+  return bytes > limit ? `${name} is ${formatBytes(bytes)}; the limit is ${formatBytes(limit)} per input` : null;
+}
+
+/**
+ * Text safe to echo into a terminal or a message: control characters (C0, DEL, C1, bidi overrides) become
+ * \xNN / \u{NNNN} escapes, and text longer than `max` characters is cut with an ellipsis.
+ */
+export function printable(text: string, max = 80): string {
+  let out = '';
+  let n = 0;
+  for (const ch of text) {
+    if (n++ >= max) return `${out}…`;
+    const c = ch.codePointAt(0)!;
+    if (c < 0x20 || c === 0x7f || (c >= 0x80 && c < 0xa0)) out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0x200e || c === 0x200f) out += `\\u{${c.toString(16)}}`;
+    else out += ch;
+  }
+  return out;
+}
