@@ -16,7 +16,8 @@ export interface ParsedArgs {
 /** Parses `--name value`, `--name=value`, `-o value` and flags; '-' alone is a positional (stdin). */
 export function parseArgs(argv: string[], specs: OptionSpec[]): ParsedArgs {
   const positionals: string[] = [];
-  const options: Record<string, string | boolean> = {};
+  // Null prototype: a lookup such as options.constructor must never reach Object.prototype.
+  const options: Record<string, string | boolean> = Object.create(null);
   const byName = new Map(specs.map((s) => [s.name, s]));
   const byShort = new Map(specs.filter((s) => s.short).map((s) => [s.short!, s]));
   for (let k = 0; k < argv.length; k++) {

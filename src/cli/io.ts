@@ -1,36 +1,90 @@
-/** File and stream plumbing for the CLI: reading inputs, writing outputs, strict JSON. */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+/** File and stream plumbing for the CLI: reading inputs, writing outputs safely, strict JSON. */
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, readdirSync, realpathSync,
+  renameSync, rmSync, rmdirSync, statSync, unlinkSync, writeFileSync, type Stats,
+} from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { parseStructureFile } from '../core/io/registry.ts';
 import type { FormatId } from '../core/io/types.ts';
+import { LIMITS, inputBytesProblem, formatBytes } from '../core/limits.ts';
 import type { Structure } from '../core/structure/structure.ts';
 import { CliError } from './errors.ts';
 
-/** Inputs larger than this are refused rather than risking a multi-minute parse or an out-of-memory crash. */
-export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+/** How an input is named in messages: '-' is standard input. */
+export const inputName = (path: string): string => (path === '-' ? 'stdin' : path);
 
-export function readInputText(path: string): string {
-  if (path === '-') {
+/** A short reason for a failed file-system call, from its error code. */
+function reason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  switch (code) {
+    case 'ENOENT': return 'no such file or folder';
+    case 'EACCES': case 'EPERM': return 'permission denied';
+    case 'ENOSPC': return 'no space left on the device';
+    case 'EDQUOT': return 'disk quota exceeded';
+    case 'EROFS': return 'read-only file system';
+    case 'EISDIR': return 'it is a folder';
+    case 'ENOTDIR': return 'a part of the path is not a folder';
+    case 'ENAMETOOLONG': return 'the name is too long';
+    case 'EFBIG': return 'the file is too large for the device';
+    case 'EIO': return 'input/output error';
+    default: return code ? `system error ${code}` : 'it cannot be accessed';
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Reads a descriptor to its end in chunks, refusing past `LIMITS.inputBytes` (so /dev/zero or an endless
+ * pipe is refused instead of exhausting memory). EAGAIN (a non-blocking stdin) is waited out.
+ */
+function readCapped(fd: number, name: string): Buffer {
+  const limit = LIMITS.inputBytes;
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - total));
+    let n: number;
     try {
-      return readFileSync(0, 'utf8');
-    } catch {
-      throw new CliError('could not read standard input');
+      n = readSync(fd, chunk, 0, chunk.length, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') { Atomics.wait(sleeper, 0, 0, 10); continue; }
+      if ((e as NodeJS.ErrnoException).code === 'EOF') break;
+      throw new CliError(`${name} cannot be read (${reason(e)})`);
     }
+    if (n === 0) break;
+    chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    total += n;
+    if (total > limit) throw new CliError(`${name} is over ${formatBytes(limit)}; the limit is ${formatBytes(limit)} per input`);
   }
-  let size: number;
+  return Buffer.concat(chunks, total);
+}
+
+/** Text of an input: a UTF-8 byte-order mark is dropped and UTF-16 with a byte-order mark is decoded. */
+export function decodeInput(bytes: Buffer): string {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Reads a file or standard input ('-') as text, within `LIMITS.inputBytes`; every failure is a sentence. */
+export function readInputText(path: string): string {
+  if (path === '-') return decodeInput(readCapped(0, 'standard input'));
+  let fd: number;
   try {
-    const st = statSync(path);
-    if (st.isDirectory()) throw new CliError(`${path} is a directory, not a file`);
-    size = st.size;
+    fd = openSync(path, 'r');
   } catch (e) {
-    if (e instanceof CliError) throw e;
-    throw new CliError(`${path}: no such file or it cannot be read`);
+    throw new CliError((e as NodeJS.ErrnoException).code === 'ENOENT' ? `${path}: no such file` : `${path} cannot be opened (${reason(e)})`);
   }
-  if (size > MAX_INPUT_BYTES) throw new CliError(`${path} is ${(size / 2 ** 20).toFixed(0)} MiB; the limit is ${MAX_INPUT_BYTES / 2 ** 20} MiB`);
   try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    throw new CliError(`${path}: the file cannot be read`);
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw new CliError(`${path} is a folder, not a file`);
+    const tooBig = st.isFile() ? inputBytesProblem(path, st.size) : null;
+    if (tooBig) throw new CliError(tooBig);
+    return decodeInput(readCapped(fd, path));
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -44,8 +98,17 @@ export interface LoadedFile {
 /** Reads and parses a structure file; every failure becomes "FILE line N: message". */
 export function loadStructureFile(path: string): LoadedFile {
   const text = readInputText(path);
-  const name = path === '-' ? 'stdin' : path;
-  const result = parseStructureFile(text, path === '-' ? '' : basename(path));
+  const name = inputName(path);
+  let result: ReturnType<typeof parseStructureFile>;
+  try {
+    result = parseStructureFile(text, path === '-' ? '' : basename(path));
+  } catch (e) {
+    // A parser that throws instead of returning its failure (a limit, an allocation) still names the file.
+    if (e instanceof Error && !(e instanceof TypeError) && !(e instanceof ReferenceError)) {
+      throw new CliError(parseFailure(name, { error: e.message, line: (e as { line?: number }).line }));
+    }
+    throw e;
+  }
   if (!result.ok) throw new CliError(parseFailure(name, result));
   return { path: name, format: result.format, structures: result.structures, warnings: result.warnings };
 }
@@ -61,10 +124,220 @@ export function toStrictJson(value: unknown): string {
   return JSON.stringify(value, (_key, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v));
 }
 
-export function writeOutputFile(path: string, text: string): void {
+// ---------------------------------------------------------------------------------------------------
+// Writing: never over an input, never over an existing file or into a non-empty folder without --force,
+// and never a partial file (a temporary name in the same folder, then a rename).
+
+export interface OutputOptions {
+  /** --force: an existing output file may be replaced, a non-empty output folder written into. */
+  force?: boolean;
+  /** Input files of the command ('-' ignored): an output may never be one of them, --force or not. */
+  inputs?: readonly string[];
+  /** Input folders: an output may never lie inside one (nor be one). */
+  sources?: readonly string[];
+}
+
+interface Identity { real: string; dev: number; ino: number }
+
+function identity(path: string): Identity | null {
   try {
-    writeFileSync(path, text);
+    const st = statSync(path);
+    return { real: realpathSync(path), dev: st.dev, ino: st.ino };
   } catch {
-    throw new CliError(`${path}: cannot write the output file`);
+    return null;
+  }
+}
+
+/** The absolute, symlink-free form of a path that may not exist yet (its nearest existing ancestor resolved). */
+function realPathOf(path: string): string {
+  const abs = resolve(path);
+  const rest: string[] = [];
+  let at = abs;
+  for (;;) {
+    try {
+      return join(realpathSync(at), ...rest.reverse());
+    } catch {
+      const parent = dirname(at);
+      if (parent === at) return abs;
+      rest.push(basename(at));
+      at = parent;
+    }
+  }
+}
+
+const inside = (path: string, folder: string): boolean => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+
+/** Throws when writing `path` would replace one of the inputs or lie inside a source folder. */
+function refuseOverInputs(path: string, options: OutputOptions): void {
+  const real = realPathOf(path);
+  const target = identity(path);
+  for (const input of options.inputs ?? []) {
+    if (input === '-') continue;
+    const id = identity(input);
+    const same = id ? (target && ((id.dev === target.dev && id.ino === target.ino) || id.real === target.real)) || id.real === real : resolve(input) === resolve(path);
+    if (same) throw new CliError(`${path} is the input ${input}; refusing to write over an input (choose another output)`);
+  }
+  for (const source of options.sources ?? []) {
+    if (inside(real, realPathOf(source))) throw new CliError(`${path} lies inside the source folder ${source}; refusing to write into an input folder`);
+  }
+}
+
+/**
+ * Checks that `path` may be written (call it before long work, so a refusal comes at once):
+ * not an input, not a folder, not an existing file unless --force; its folder must exist.
+ */
+export function checkOutputFile(path: string, options: OutputOptions = {}): void {
+  if (path === '' || path === '-') throw new CliError(`the output needs a file name${path === '-' ? ' (standard output is not supported here)' : ''}`);
+  refuseOverInputs(path, options);
+  let st: Stats | null = null;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new CliError(`${path} cannot be written (${reason(e)})`);
+  }
+  if (st?.isDirectory()) throw new CliError(`${path} is a folder; the output must be a file name`);
+  if (st?.isFile() && !options.force) throw new CliError(`${path} already exists; pass --force to replace it`);
+  if (!st) {
+    const parent = dirname(resolve(path));
+    let pst: Stats;
+    try {
+      pst = statSync(parent);
+    } catch {
+      throw new CliError(`${path}: the folder ${dirname(path)} does not exist`);
+    }
+    if (!pst.isDirectory()) throw new CliError(`${path}: ${dirname(path)} is not a folder`);
+  }
+}
+
+const temporaryName = (path: string): string => join(dirname(resolve(path)), `.${basename(path).slice(0, 100)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+
+/** Writes `text` to `path` through a temporary file and a rename; on failure nothing is left behind. */
+export function writeOutputSafely(path: string, text: string | Uint8Array, options: OutputOptions = {}): void {
+  checkOutputFile(path, options);
+  let st: Stats | null = null;
+  try { st = statSync(path); } catch { /* a new file */ }
+  if (st && !st.isFile()) {
+    // A device or a pipe (/dev/null, /dev/stdout, /dev/full): written in place, never replaced by a rename.
+    try {
+      writeFileSync(path, text);
+    } catch (e) {
+      throw new CliError(`${path}: cannot write the output (${reason(e)})`);
+    }
+    return;
+  }
+  const tmp = temporaryName(path);
+  try {
+    writeFileSync(tmp, text, { flag: 'wx' });
+    renameSync(tmp, path);
+  } catch (e) {
+    try { unlinkSync(tmp); } catch { /* never created */ }
+    throw new CliError(`${path}: cannot write the output file (${reason(e)}); nothing was written`);
+  }
+}
+
+/** An output folder being filled: files go to a staging folder (renamed into place on commit) or, with --force into a non-empty folder, one by one. */
+export interface OutputDir {
+  /** The final path of a file (what the command reports). */
+  pathOf(relative: string): string;
+  write(relative: string, text: string | Uint8Array): void;
+}
+
+/**
+ * Checks DIR for writing (not a source folder or inside one, not an input, empty unless --force) before
+ * long work; returns whether it exists and is non-empty.
+ */
+export function checkOutputDir(dir: string, options: OutputOptions = {}): { nonEmpty: boolean } {
+  if (dir === '' || dir === '-') throw new CliError('the output needs a folder name');
+  const real = realPathOf(dir);
+  for (const source of options.sources ?? []) {
+    const src = realPathOf(source);
+    if (inside(real, src)) throw new CliError(`--out ${dir} is ${real === src ? 'the source folder' : 'inside the source folder'} ${source}; choose an output folder outside the inputs`);
+  }
+  for (const input of options.inputs ?? []) {
+    if (input !== '-' && realPathOf(input) === real) throw new CliError(`--out ${dir} is the input ${input}; choose another output folder`);
+  }
+  let st: Stats;
+  try {
+    st = statSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { nonEmpty: false };
+    throw new CliError(`${dir} cannot be used as the output folder (${reason(e)})`);
+  }
+  if (!st.isDirectory()) throw new CliError(`--out ${dir} exists and is not a folder`);
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch (e) {
+    throw new CliError(`${dir} cannot be read (${reason(e)})`);
+  }
+  if (entries.length > 0 && !options.force) throw new CliError(`--out ${dir} is not empty; pass --force to write into it`);
+  return { nonEmpty: entries.length > 0 };
+}
+
+/**
+ * Fills the folder `dir` with `fill(out)`. A new or empty folder is built under a temporary name beside it
+ * and renamed into place at the end, so a failure leaves nothing; with --force into a non-empty folder, each
+ * file is written safely and the files this run created are removed again on failure.
+ */
+export function writeOutputDir<T>(dir: string, options: OutputOptions, fill: (out: OutputDir) => T): T {
+  const { nonEmpty } = checkOutputDir(dir, options);
+  const finalDir = realPathOf(dir);
+  if (!nonEmpty) {
+    const parent = dirname(finalDir);
+    try {
+      mkdirSync(parent, { recursive: true });
+    } catch (e) {
+      throw new CliError(`${dir}: cannot create the output folder (${reason(e)})`);
+    }
+    let staging: string;
+    try {
+      staging = mkdtempSync(join(parent, `.${basename(finalDir).slice(0, 100)}.structlab-`));
+    } catch (e) {
+      throw new CliError(`${dir}: cannot create the output folder (${reason(e)})`);
+    }
+    const out: OutputDir = {
+      pathOf: (relative) => join(finalDir, relative),
+      write: (relative, text) => {
+        const target = join(staging, relative);
+        try {
+          mkdirSync(dirname(target), { recursive: true });
+          writeFileSync(target, text);
+        } catch (e) {
+          throw new CliError(`${join(dir, relative)}: cannot write the output file (${reason(e)}); nothing was written`);
+        }
+      },
+    };
+    try {
+      const result = fill(out);
+      if (existsSync(finalDir)) rmdirSync(finalDir); // empty, checked above
+      renameSync(staging, finalDir);
+      return result;
+    } catch (e) {
+      rmSync(staging, { recursive: true, force: true });
+      if (e instanceof CliError) throw e;
+      if ((e as NodeJS.ErrnoException)?.code) throw new CliError(`${dir}: cannot create the output folder (${reason(e)}); nothing was written`);
+      throw e;
+    }
+  }
+  const created: string[] = [];
+  const out: OutputDir = {
+    pathOf: (relative) => join(finalDir, relative),
+    write: (relative, text) => {
+      const target = join(finalDir, relative);
+      try {
+        mkdirSync(dirname(target), { recursive: true });
+      } catch (e) {
+        throw new CliError(`${join(dir, relative)}: cannot create its folder (${reason(e)})`);
+      }
+      const isNew = !existsSync(target);
+      writeOutputSafely(target, text, { ...options, force: true });
+      if (isNew) created.push(target);
+    },
+  };
+  try {
+    return fill(out);
+  } catch (e) {
+    for (const file of created) { try { unlinkSync(file); } catch { /* already gone */ } }
+    throw e;
   }
 }

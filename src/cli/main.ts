@@ -1,6 +1,7 @@
 /** The `structlab` command: parse arguments, call the core, print JSON. Nothing else lives here. */
+import { printable } from '../core/limits.ts';
 import { initMoyoNodeLazily } from '../node/moyo.ts';
-import { CliError } from './errors.ts';
+import { inputFailure } from './errors.ts';
 
 const MAIN_HELP = `usage: structlab <command> [options]
 
@@ -17,6 +18,11 @@ Commands:
   onng ...        O-NNG: obfuscate the problem set at noise level λ, analyse results
 
 Run 'structlab <command> --help' for a command's options.
+
+Exit status: 0 success, 2 bad input or usage (one sentence on stderr, nothing on stdout), 1 an internal
+error (a bug: one line; set STRUCTLAB_DEBUG=1 to print its stack trace as well).
+Commands that write files refuse to replace an existing file, a non-empty folder or one of their
+inputs; --force allows the first two, never the last.
 `;
 
 interface Command {
@@ -31,7 +37,7 @@ interface Command {
  * Each command's module is loaded only when it runs (the bundle splits them into chunks), so a command
  * starts without compiling the others.
  */
-const COMMANDS: Record<string, () => Promise<Command>> = {
+const COMMAND_TABLE: Record<string, () => Promise<Command>> = {
   info: async () => { const m = await import('./commands/info.ts'); return { help: m.INFO_HELP, run: (argv) => m.runInfo(argv) }; },
   convert: async () => { const m = await import('./commands/convert.ts'); return { help: m.CONVERT_HELP, run: m.runConvert }; },
   metrics: async () => { const m = await import('./commands/metrics.ts'); return { help: m.METRICS_HELP, run: m.runMetrics }; },
@@ -46,6 +52,14 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   fem: async () => { const m = await import('./commands/fem.ts'); return { help: m.FEM_HELP, run: m.runFem }; },
   onng: async () => { const m = await import('./commands/onng.ts'); return { help: m.ONNG_HELP, run: m.runOnng }; },
 };
+/** Looked up with user input, so a Map: "constructor" or "__proto__" must not find Object.prototype's. */
+const COMMANDS = new Map(Object.entries(COMMAND_TABLE));
+
+/** Longest message echoed: enough for a sentence with two paths, short enough for a terminal. */
+const MESSAGE_CHARS = 2000;
+
+/** One line as the terminal receives it: control characters (newlines included) escaped, length capped. */
+const line = (text: string): string => `${printable(text, MESSAGE_CHARS)}\n`;
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -55,13 +69,17 @@ export interface CliIo {
 /** Runs one command; resolves to the exit status. Never throws or rejects. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (name === '--help' || name === '-h' || name === 'help') {
     io.stdout(MAIN_HELP);
-    return name ? 0 : 2;
+    return 0;
   }
-  const load = COMMANDS[name];
+  if (!name) {
+    io.stderr(line(`error: no command given (commands: ${[...COMMANDS.keys()].join(', ')}; see structlab --help)`));
+    return 2;
+  }
+  const load = COMMANDS.get(name);
   if (!load) {
-    io.stderr(`error: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})\n`);
+    io.stderr(line(`error: unknown command "${printable(name)}" (commands: ${[...COMMANDS.keys()].join(', ')})`));
     return 2;
   }
   try {
@@ -71,7 +89,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     initMoyoNodeLazily();
-    io.stdout(`${await command.run(rest, (line) => io.stderr(`${line}\n`))}\n`);
+    io.stdout(`${await command.run(rest, (text) => io.stderr(line(text)))}\n`);
     return 0;
   } catch (e) {
     return fail(e, io);
@@ -79,12 +97,19 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 }
 
 function fail(e: unknown, io: CliIo): number {
-  if (e instanceof CliError) {
-    io.stderr(`error: ${e.message}\n`);
-    return e.exitCode;
+  const known = inputFailure(e);
+  if (known) {
+    io.stderr(line(`error: ${known.message}`));
+    return known.exitCode;
   }
-  // An internal fault: still one sentence, no stack trace (set STRUCTLAB_DEBUG=1 to see it).
-  if (process.env.STRUCTLAB_DEBUG) io.stderr(`${(e as Error)?.stack ?? e}\n`);
-  io.stderr(`error: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+  // A bug: still one line, no stack trace unless STRUCTLAB_DEBUG=1 (documented in the main --help).
+  if (process.env.STRUCTLAB_DEBUG && process.env.STRUCTLAB_DEBUG !== '0') io.stderr(`${(e as Error)?.stack ?? String(e)}\n`);
+  let what: string;
+  try {
+    what = e instanceof Error ? e.message : String(e);
+  } catch {
+    what = 'an unprintable value was thrown';
+  }
+  io.stderr(line(`error: internal error: ${what} (set STRUCTLAB_DEBUG=1 for the stack trace)`));
   return 1;
 }

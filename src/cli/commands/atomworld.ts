@@ -4,11 +4,14 @@ import { ATOMWORLD_APPLY_HELP, runAtomworldApply } from './atomworld-apply.ts';
 import { ATOMWORLD_EVAL_HELP, runAtomworldEval } from './atomworld-eval.ts';
 import { ATOMWORLD_EVALUATE_HELP, runAtomworldEvaluate } from './atomworld-evaluate.ts';
 
-const SUBCOMMANDS: Record<string, { help: string; run: (argv: string[], warn: (line: string) => void) => string }> = {
-  apply: { help: ATOMWORLD_APPLY_HELP, run: runAtomworldApply },
-  evaluate: { help: ATOMWORLD_EVALUATE_HELP, run: runAtomworldEvaluate },
-  eval: { help: ATOMWORLD_EVAL_HELP, run: runAtomworldEval },
-};
+type Subcommand = { help: string; run: (argv: string[], warn: (line: string) => void) => string | Promise<string> };
+
+/** A Map: the subcommand name is user input ("constructor" must not find Object.prototype's). */
+const SUBCOMMANDS = new Map<string, Subcommand>([
+  ['apply', { help: ATOMWORLD_APPLY_HELP, run: runAtomworldApply }],
+  ['evaluate', { help: ATOMWORLD_EVALUATE_HELP, run: runAtomworldEvaluate }],
+  ['eval', { help: ATOMWORLD_EVAL_HELP, run: runAtomworldEval }],
+]);
 
 export const ATOMWORLD_HELP = `usage: structlab atomworld <apply|evaluate|eval> ...
 
@@ -19,14 +22,22 @@ export const ATOMWORLD_HELP = `usage: structlab atomworld <apply|evaluate|eval> 
 Run 'structlab atomworld <subcommand> --help' for its options.
 `;
 
-export function runAtomworld(argv: string[], warn: (line: string) => void): string {
+export function runAtomworld(argv: string[], warn: (line: string) => void): string | Promise<string> {
   const [name, ...rest] = argv;
-  const sub = name ? SUBCOMMANDS[name] : undefined;
-  if (!sub) throw new CliError(`atomworld needs a subcommand: ${Object.keys(SUBCOMMANDS).join(', ')} (see structlab atomworld --help)`);
+  const sub = name === undefined ? undefined : SUBCOMMANDS.get(name);
+  const names = [...SUBCOMMANDS.keys()].join(', ');
+  if (!sub) {
+    throw new CliError(name === undefined
+      ? `atomworld needs a subcommand: ${names} (see structlab atomworld --help)`
+      : `unknown atomworld subcommand "${name}" (available: ${names}; see structlab atomworld --help)`);
+  }
   return sub.run(rest, warn);
 }
 
 export function atomworldHelp(argv: string[]): string {
-  const sub = argv[0] ? SUBCOMMANDS[argv[0]] : undefined;
-  return sub ? sub.help : ATOMWORLD_HELP;
+  const name = argv[0];
+  if (name === undefined || name.startsWith('-')) return ATOMWORLD_HELP;
+  const sub = SUBCOMMANDS.get(name);
+  if (!sub) throw new CliError(`unknown atomworld subcommand "${name}" (available: ${[...SUBCOMMANDS.keys()].join(', ')}; see structlab atomworld --help)`);
+  return sub.help;
 }

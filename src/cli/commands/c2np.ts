@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { packageFile } from '../../node/package-file.ts';
 import { C2NP_RADII, type DatasetFile, cifPath, datasetFiles, rawCifPath } from '../../core/tasks/c2np/dataset.ts';
 import { type RotationSet, parseRotationSets } from '../../core/tasks/c2np/rotation.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
-import { loadStructureFile, readInputText, toStrictJson } from '../io.ts';
+import { checkOutputDir, loadStructureFile, readInputText, toStrictJson, writeOutputDir } from '../io.ts';
 import { carveStructure } from './carve.ts';
 
-export const C2NP_HELP = `usage: structlab c2np build CELL --out DIR [--radii 6-30] [--repeats 20]
+export const C2NP_HELP = `usage: structlab c2np build CELL --out DIR [--radii 6-30] [--repeats 20] [--force]
 
 Builds the C2NP dataset layout for one material (the material name is CELL's file name without extension):
   DIR/raw/cifs/M.cif, DIR/raw/materials/M_R{r}.xyz      raw particles (Atomsk convention, see structlab carve)
@@ -21,6 +21,9 @@ Builds the C2NP dataset layout for one material (the material name is CELL's fil
                                                         centre and sha256
   --radii LIST    radii in Å within 6–30: "6-30" (default), "6,7,29", "10-12,30"
   --repeats N     replicas per axis (default 20)
+  --force         write into DIR even if it is not empty (files of the same name are replaced)
+DIR must not exist or be empty unless --force; it is built under a temporary name and renamed into place,
+so a failure (a full disk) leaves nothing behind.
 A full material is ~2,100 files and a few hundred MB. Prints {"out": DIR, "material": M, "files": N, "radii": [...]}.
 `;
 
@@ -56,6 +59,7 @@ export function runC2np(argv: string[], warn: (line: string) => void): string {
     { name: 'out', kind: 'string' },
     { name: 'radii', kind: 'string' },
     { name: 'repeats', kind: 'string' },
+    { name: 'force', kind: 'flag' },
   ]);
   if (positionals.length !== 1) throw new CliError('c2np build takes exactly one CELL file (see structlab c2np --help)');
   if (typeof options.out !== 'string') throw new CliError('c2np build needs --out DIR');
@@ -65,55 +69,52 @@ export function runC2np(argv: string[], warn: (line: string) => void): string {
 
   const cellPath = positionals[0];
   if (cellPath === '-') throw new CliError('c2np build needs a CELL file (its name is the material name), not standard input');
+  const outputOptions = { force: options.force === true, inputs: [cellPath] };
+  checkOutputDir(options.out, outputOptions);
   const cellText = readInputText(cellPath);
   const loaded = loadStructureFile(cellPath);
   for (const w of loaded.warnings) warn(`warning: ${w}`);
   const material = basename(cellPath).replace(/\.[^.]*$/, '');
+  if (material === '' || material === '.' || material === '..') throw new CliError(`${cellPath}: the file name gives no material name (name the file after the material, e.g. NaCl.cif)`);
   const structure = loaded.structures[0];
   const sets = loadShippedRotationSets();
   const out = options.out;
 
-  const write = (relative: string, text: string) => {
-    const target = join(out, relative);
-    try {
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, text);
-    } catch {
-      throw new CliError(`${target}: cannot write the output file`);
+  return writeOutputDir(out, outputOptions, (dir) => {
+    const write = (relative: string, text: string) => dir.write(relative, text);
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    write(rawCifPath(material), cellText);
+    write(cifPath(material), cellText);
+    const entries: object[] = [];
+    const carve = (radius: number) => {
+      const particle = carveStructure(loaded.path, loaded.format, structure, { radius, repeats });
+      for (const w of particle.warnings) warn(`warning: R${radius}: ${w}`);
+      return particle;
+    };
+    const progress = process.stderr.isTTY;
+    let lastRadius = -1;
+    for (const file of datasetFiles(material, radii, carve, sets)) {
+      if (progress && file.radius !== lastRadius) {
+        process.stderr.write(`\rR${file.radius} (${radii.indexOf(file.radius) + 1}/${radii.length})   `);
+        lastRadius = file.radius;
+      }
+      write(file.path, file.text);
+      entries.push(manifestEntry(file, sha256(file.text)));
     }
-  };
-  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-  write(rawCifPath(material), cellText);
-  write(cifPath(material), cellText);
-  const entries: object[] = [];
-  const carve = (radius: number) => {
-    const particle = carveStructure(loaded.path, loaded.format, structure, { radius, repeats });
-    for (const w of particle.warnings) warn(`warning: R${radius}: ${w}`);
-    return particle;
-  };
-  const progress = process.stderr.isTTY;
-  let lastRadius = -1;
-  for (const file of datasetFiles(material, radii, carve, sets)) {
-    if (progress && file.radius !== lastRadius) {
-      process.stderr.write(`\rR${file.radius} (${radii.indexOf(file.radius) + 1}/${radii.length})   `);
-      lastRadius = file.radius;
-    }
-    write(file.path, file.text);
-    entries.push(manifestEntry(file, sha256(file.text)));
-  }
-  if (progress) process.stderr.write('\n');
-  const manifest = {
-    generator: 'structlab c2np build',
-    material,
-    supercell_repeats: repeats,
-    centre_rule: '0.5*(A1+A2+A3) of the n^3 supercell',
-    inside_test: '|r - centre| < R (strict, Atomsk)',
-    rotation_about: 'origin of the file frame, applied to the 8-decimal coordinates of the raw file',
-    radii,
-    files: entries,
-  };
-  write('manifest.json', `${JSON.stringify(manifest, null, 1)}\n`);
-  return toStrictJson({ out, material, files: entries.length + 2, radii });
+    if (progress) process.stderr.write('\n');
+    const manifest = {
+      generator: 'structlab c2np build',
+      material,
+      supercell_repeats: repeats,
+      centre_rule: '0.5*(A1+A2+A3) of the n^3 supercell',
+      inside_test: '|r - centre| < R (strict, Atomsk)',
+      rotation_about: 'origin of the file frame, applied to the 8-decimal coordinates of the raw file',
+      radii,
+      files: entries,
+    };
+    write('manifest.json', `${JSON.stringify(manifest, null, 1)}\n`);
+    return toStrictJson({ out, material, files: entries.length + 2, radii });
+  });
 }
 
 function manifestEntry(file: DatasetFile, sha: string) {

@@ -4,10 +4,10 @@ import { RAW_COMMENT, formatGeneratorXyz, formatRawXyz, rotatedComment, roundLik
 import { applyRotation, normalizeQuaternion, quaternionToMatrix } from '../../core/tasks/c2np/rotation.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
-import { loadStructureFile, toStrictJson, writeOutputFile } from '../io.ts';
+import { checkOutputFile, loadStructureFile, toStrictJson, writeOutputSafely } from '../io.ts';
 
 export const CARVE_HELP = `usage: structlab carve CELL --radius R [--repeats 20] [--center box|origin|X,Y,Z] [--inclusive]
-                      [--quaternion X,Y,Z,W] -o OUT.xyz
+                      [--quaternion X,Y,Z,W] -o OUT.xyz [--force]
 
 Carves a spherical nanoparticle from a crystal with the C2NP/Atomsk convention: a repeats³ supercell of the
 cell as read (CIF cells rebuilt with a along x, b in the xy-plane), atoms in Atomsk order (c shift outermost,
@@ -20,6 +20,7 @@ then b, then a, cell atoms innermost), centre ½(A1+A2+A3), keep |r − c| < R, 
   --quaternion Q    rotate the particle (scalar-last X,Y,Z,W) about the file origin, as C2NP's generator does
                     (from the 8-decimal coordinates of the raw text); written in the generator's XYZ format
   -o, --output OUT  the XYZ file to write (Atomsk raw format without --quaternion)
+  --force           replace OUT if it exists (OUT may never be CELL; written whole or not at all)
 Prints {"written": OUT, "natoms": N, "center": [x, y, z]}.
 `;
 
@@ -45,6 +46,7 @@ export function runCarve(argv: string[], warn: (line: string) => void): string {
     { name: 'inclusive', kind: 'flag' },
     { name: 'quaternion', kind: 'string' },
     { name: 'output', kind: 'string', short: 'o' },
+    { name: 'force', kind: 'flag' },
   ]);
   if (positionals.length !== 1) throw new CliError('carve takes exactly one CELL file (see structlab carve --help)');
   if (options.radius === undefined) throw new CliError('carve needs --radius R (in Å)');
@@ -55,6 +57,8 @@ export function runCarve(argv: string[], warn: (line: string) => void): string {
   const center = parseCenter(options.center);
   const quaternion = typeof options.quaternion === 'string' ? parseTriple(options.quaternion, 'quaternion', 4) : null;
   if (quaternion && quaternion.every((v) => v === 0)) throw new CliError('--quaternion 0,0,0,0 is not a rotation');
+  const outputOptions = { force: options.force === true, inputs: [positionals[0]] };
+  checkOutputFile(options.output, outputOptions);
 
   const loaded = loadStructureFile(positionals[0]);
   for (const w of loaded.warnings) warn(`warning: ${w}`);
@@ -72,7 +76,7 @@ export function runCarve(argv: string[], warn: (line: string) => void): string {
   } else {
     text = formatRawXyz(particle, RAW_COMMENT);
   }
-  writeOutputFile(options.output, text);
+  writeOutputSafely(options.output, text, outputOptions);
   return toStrictJson({ written: options.output, natoms: particle.symbols.length, center: reportedCenter });
 }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { analyzeOutcomes, parseOutcomesCsv, type OutcomeRow } from '../../core/tasks/onng/analytics.ts';
 import { readUpstreamResults, summarizePrechecks, type PrecheckSummary, type UpstreamFile } from '../../core/tasks/onng/upstream.ts';
@@ -12,15 +12,15 @@ import {
 } from '../../core/tasks/onng/variants.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
-import { readInputText, toStrictJson, writeOutputFile } from '../io.ts';
+import { checkOutputDir, readInputText, toStrictJson, writeOutputDir } from '../io.ts';
 import { packageFile } from '../../node/package-file.ts';
 
 export const ONNG_DATASET_ENV = 'STRUCTLAB_ONNG_DATASET';
 
-export const ONNG_HELP = `usage: structlab onng obfuscate --level K [--out DIR] [--source DIR]
+export const ONNG_HELP = `usage: structlab onng obfuscate --level K [--out DIR [--force]] [--source DIR]
        structlab onng analyze OUTCOMES.csv|RESULTS_DIR
        structlab onng verify FILE.lean [--project DIR]
-       structlab onng variants fem|atomworld INPUT --level K --out DIR [--python-safe]
+       structlab onng variants fem|atomworld INPUT --level K --out DIR [--python-safe] [--force]
        structlab onng deobfuscate --mapping DIR/mapping.json FILE
 
 obfuscate  Rebuilds the O-NNG obfuscated set K (K = 1..5, λ = 0.2·K, seed K) bit for bit and prints
@@ -30,6 +30,9 @@ obfuscate  Rebuilds the O-NNG obfuscated set K (K = 1..5, λ = 0.2·K, seed K) b
            theorems.jsonl, optional queries.jsonl); without either, the reference data's copy is read in
            place when it sits next to the checkout ($STRUCTLAB_SHARED or ../shared).
            --out DIR also writes the four obfuscated dataset files.
+--out DIR  (obfuscate, variants) must not be an input or lie inside a source folder; it must not exist
+           or be empty unless --force (files of the same name are then replaced). Files are written under
+           a temporary name and renamed, so a failure leaves no partial file.
 analyze    Per model and λ: run accuracy (correct / verified problems) and mean time, mean ± SE, one-way
            ANOVA across λ (scipy f_oneway semantics), linear trend on λ, sorry/simp counts, from a table
            laid out like per_problem_outcomes.csv, or from a results folder in the upstream layout
@@ -102,6 +105,7 @@ function sharedOnngDataset(): string | undefined {
 function runObfuscate(argv: string[]): string {
   const { positionals, options } = parseArgs(argv, [
     { name: 'level', kind: 'string' }, { name: 'out', kind: 'string' }, { name: 'source', kind: 'string' },
+    { name: 'force', kind: 'flag' },
   ]);
   if (positionals.length > 0) throw new CliError(`onng obfuscate takes no positional argument (got "${positionals[0]}")`);
   const levelText = options.level;
@@ -112,19 +116,17 @@ function runObfuscate(argv: string[]): string {
   if (!source) {
     throw new CliError(`the original O-NNG problem set is not bundled (its repository has no licence); pass --source DIR naming the dataset/original folder of a clone of github.com/lllx125/Obfuscated-NNG, or set ${ONNG_DATASET_ENV}`);
   }
+  const outputOptions = { force: options.force === true, sources: [source] };
+  if (typeof options.out === 'string') checkOutputDir(options.out, outputOptions);
   const result = obfuscateDataset(loadSourceDataset(source), level);
   const written: string[] = [];
   if (typeof options.out === 'string') {
-    try {
-      mkdirSync(options.out, { recursive: true });
-    } catch {
-      throw new CliError(`${options.out}: cannot create the output folder`);
-    }
-    for (const [file, text] of Object.entries(datasetFiles(result))) {
-      const path = join(options.out, file);
-      writeOutputFile(path, text);
-      written.push(resolve(path));
-    }
+    writeOutputDir(options.out, outputOptions, (dir) => {
+      for (const [file, text] of Object.entries(datasetFiles(result))) {
+        dir.write(file, text);
+        written.push(dir.pathOf(file));
+      }
+    });
   }
   return toStrictJson({
     level,
@@ -231,6 +233,7 @@ function readFemTasks(input: string): string[] {
 function runVariants(argv: string[]): string {
   const { positionals, options } = parseArgs(argv, [
     { name: 'level', kind: 'string' }, { name: 'out', kind: 'string' }, { name: 'python-safe', kind: 'flag' },
+    { name: 'force', kind: 'flag' },
   ]);
   const [benchmark, input, ...extra] = positionals;
   if (benchmark !== 'fem' && benchmark !== 'atomworld') {
@@ -241,6 +244,9 @@ function runVariants(argv: string[]): string {
   const level = parseLevelOption(options.level, 'onng variants');
   if (typeof options.out !== 'string') throw new CliError('onng variants needs --out DIR for the variant files');
   const variantOptions = { pythonSafe: options['python-safe'] === true };
+  const inputIsFolder = input !== '-' && existsSync(input) && statSync(input).isDirectory();
+  const outputOptions = { force: options.force === true, ...(inputIsFolder ? { sources: [input] } : { inputs: [input] }) };
+  checkOutputDir(options.out, outputOptions);
   let result;
   if (benchmark === 'fem') {
     result = femBenchVariant(readFemTasks(input), level, variantOptions);
@@ -253,17 +259,14 @@ function runVariants(argv: string[]): string {
       throw new CliError((e as Error).message);
     }
   }
-  try {
-    mkdirSync(options.out, { recursive: true });
-  } catch {
-    throw new CliError(`${options.out}: cannot create the output folder`);
-  }
   const written: string[] = [];
-  for (const [file, text] of Object.entries(result.files)) {
-    const path = join(options.out, file);
-    writeOutputFile(path, text);
-    written.push(resolve(path));
-  }
+  const files = result.files;
+  writeOutputDir(options.out, outputOptions, (dir) => {
+    for (const [file, text] of Object.entries(files)) {
+      dir.write(file, text);
+      written.push(dir.pathOf(file));
+    }
+  });
   return toStrictJson({
     benchmark: benchmark === 'fem' ? 'fem-bench' : 'atomworld',
     level: result.level, lambda: result.lambda, python_safe: variantOptions.pythonSafe,
