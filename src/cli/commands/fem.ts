@@ -1,8 +1,10 @@
-import { type FemTypeDescriptor, decodeFemInputs, encodeFemValue } from '../../core/tasks/fembench/codec.ts';
+import { printable } from '../../core/limits.ts';
+import { type FemTypeDescriptor, decodeFemInputs } from '../../core/tasks/fembench/codec.ts';
 import { type FemResult, compareResults } from '../../core/tasks/fembench/compare.ts';
 import { alternativeSolutionCheck } from '../../core/tasks/fembench/equivalence.ts';
 import { FEM_BENCH_TASKS, femTask } from '../../core/tasks/fembench/registry.ts';
-import { FemTaskError, type FemTask, type FemValue } from '../../core/tasks/fembench/types.ts';
+import { RESOURCE_LIMIT, runFemCase } from '../../core/tasks/fembench/runner.ts';
+import type { FemTask, FemValue } from '../../core/tasks/fembench/types.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { readInputText, toStrictJson } from '../io.ts';
@@ -20,6 +22,12 @@ FEM-Bench reference tasks (fem-bench.md).
           matching (numpy isclose, atol 1e-8, rtol 1e-5 relative to the candidate; exact shapes and
           dict keys; tuples may be lists) → {"passed": bool, "cases": [{"match", "detail"}]}
 FILE or OUT may be "-" for standard input.
+
+Inputs are keyword arguments, as f(**inputs): an unknown or missing parameter is the reference's
+TypeError, and a negative or non-integer size fails as the NumPy reference fails. A case whose sizes go
+beyond the resource policy (README, Limits: FEM-Bench DOFs of dense problems, elements/nodes/points of
+linear ones, nesting depth) is not run: its result is {"error": {"type": "${RESOURCE_LIMIT}", "message": …}}
+and the other cases still run. A file that is not in the layout above exits 2.
 `;
 
 interface CaseRecord {
@@ -38,40 +46,46 @@ function parseJsonFile(path: string): unknown {
   }
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 function readCases(path: string): CaseRecord[] {
   const name = path === '-' ? 'stdin' : path;
-  const doc = parseJsonFile(path) as { cases?: unknown } | null;
-  if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.cases)) throw new CliError(`${name} has no "cases" list (expected the golden layout {"cases": [{"inputs": {...}}]})`);
-  return doc.cases.map((c, k) => {
-    if (c === null || typeof c !== 'object' || Array.isArray(c) || typeof (c as CaseRecord).inputs !== 'object' || (c as CaseRecord).inputs === null || Array.isArray((c as CaseRecord).inputs)) {
+  const doc = parseJsonFile(path);
+  if (!isRecord(doc) || !Object.hasOwn(doc, 'cases') || !Array.isArray(doc.cases)) throw new CliError(`${name} has no "cases" list (expected the golden layout {"cases": [{"inputs": {...}}]})`);
+  return doc.cases.map((c: unknown, k: number) => {
+    if (!isRecord(c) || !Object.hasOwn(c, 'inputs') || !isRecord(c.inputs)) {
       throw new CliError(`${name}: case ${k + 1} has no "inputs" object keyed by parameter name`);
     }
-    return c as CaseRecord;
+    for (const field of ['input_types', 'output_types'] as const) {
+      if (Object.hasOwn(c, field) && c[field] !== null && (field === 'input_types' ? !isRecord(c[field]) : typeof c[field] !== 'string' && !isRecord(c[field]))) {
+        throw new CliError(`${name}: case ${k + 1} has an "${field}" that is not a type descriptor`);
+      }
+    }
+    return {
+      inputs: c.inputs,
+      input_types: Object.hasOwn(c, 'input_types') && c.input_types !== null ? (c.input_types as Record<string, FemTypeDescriptor>) : undefined,
+      output_types: Object.hasOwn(c, 'output_types') && c.output_types !== null ? (c.output_types as FemTypeDescriptor) : undefined,
+    };
   });
 }
 
 function readCandidateResults(path: string): unknown[] {
   const name = path === '-' ? 'stdin' : path;
-  const doc = parseJsonFile(path) as { results?: unknown } | null;
-  if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.results)) throw new CliError(`${name} has no "results" list (expected the layout fem run prints)`);
+  const doc = parseJsonFile(path);
+  if (!isRecord(doc) || !Object.hasOwn(doc, 'results') || !Array.isArray(doc.results)) throw new CliError(`${name} has no "results" list (expected the layout fem run prints)`);
   return doc.results;
 }
 
 function taskOrFail(id: string | undefined): FemTask {
   if (!id) throw new CliError('a TASK_ID is needed (see structlab fem tasks)');
   const task = femTask(id);
-  if (!task) throw new CliError(`unknown FEM-Bench task "${id}" (see structlab fem tasks)`);
+  if (!task) throw new CliError(`unknown FEM-Bench task "${printable(id)}" (see structlab fem tasks for the ${FEM_BENCH_TASKS.length} task ids)`);
   return task;
 }
 
-/** Runs the reference on one case; an exception the reference raises is a result, not a failure. */
+/** Runs the reference on one case; an exception the reference raises (or a resource-limit refusal) is a result. */
 export function runReferenceCase(task: FemTask, c: CaseRecord): FemResult {
-  try {
-    return { output: encodeFemValue(task.run(decodeFemInputs(c.inputs, c.input_types))) };
-  } catch (e) {
-    if (e instanceof FemTaskError) return { error: { type: e.type, message: e.message } };
-    return { error: { type: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) } };
-  }
+  return runFemCase(task, c);
 }
 
 export function runFem(argv: string[], _warn: (line: string) => void): string {
@@ -98,10 +112,15 @@ export function runFem(argv: string[], _warn: (line: string) => void): string {
     if (options.cases === '-' && options.outputs === '-') throw new CliError('only one of --cases and --outputs can be standard input');
     const cases = readCases(options.cases);
     const candidates = readCandidateResults(options.outputs);
+    // Results pair with cases by position: a different count means the two files do not belong together.
+    if (candidates.length !== cases.length) {
+      const outName = options.outputs === '-' ? 'stdin' : options.outputs;
+      throw new CliError(`${outName} has ${candidates.length} result${candidates.length === 1 ? '' : 's'} for the ${cases.length} case${cases.length === 1 ? '' : 's'} of ${options.cases === '-' ? 'stdin' : options.cases}`);
+    }
     const references = cases.map((c) => runReferenceCase(task, c));
     const same = alternativeSolutionCheck(task);
-    const alternatives = cases.map((c) => (same ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined));
+    const alternatives = cases.map((c, k) => (same && 'output' in references[k] ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined));
     return toStrictJson(compareResults(task.id, references, candidates, cases.map((c) => c.output_types), alternatives));
   }
-  throw new CliError(`unknown fem subcommand "${sub ?? ''}" (available: tasks, run, check; see structlab fem --help)`);
+  throw new CliError(`unknown fem subcommand "${printable(sub ?? '')}" (available: tasks, run, check; see structlab fem --help)`);
 }

@@ -1,7 +1,8 @@
 /** 1D bar tasks: uniform mesh, 2-node element stiffness, the full linear-elastic solve (fem-bench.md §4). */
 import { decodePolynomialCallable } from '../codec.ts';
+import { checkFemSize, negativeDimensions, pyIndex, pyNumber } from '../sizes.ts';
 import { FemTaskError, type FemValue } from '../types.ts';
-import { integer, scalar, vector } from './input.ts';
+import { scalar, vector } from './input.ts';
 import { gaussLegendre1D } from './quadrature.ts';
 
 /** numpy.linspace(start, stop, num) with the endpoint. */
@@ -14,23 +15,43 @@ export function linspace(start: number, stop: number, num: number): number[] {
   return out;
 }
 
+/**
+ * `num_nodes = num_elements + 1; np.linspace(x_min, x_max, num_nodes)` as the reference starts both 1D
+ * tasks: a non-number fails the addition, a non-integer np.linspace (TypeError), a negative count
+ * np.linspace or np.zeros (ValueError). `limit` is checked before anything is allocated.
+ */
+function elementCount(value: FemValue | undefined, limit: 'femDofs' | 'femElements'): number {
+  const n = pyNumber(value, '+');
+  const numNodes = pyIndex(n + 1);
+  if (numNodes < 0) throw new FemTaskError('ValueError', `Number of samples, ${numNodes}, must be non-negative.`);
+  negativeDimensions(n);
+  if (limit === 'femDofs') checkFemSize('femDofs', `a 1D bar of ${n.toLocaleString('en')} elements`, numNodes, 'nodes (a dense stiffness matrix)');
+  else checkFemSize('femElements', 'the 1D mesh', n, 'elements');
+  return n;
+}
+
 export function uniformMesh(inputs: Record<string, FemValue>): FemValue {
+  const n = elementCount(inputs.num_elements, 'femElements');
   const xMin = scalar(inputs.x_min, 'x_min');
   const xMax = scalar(inputs.x_max, 'x_max');
-  const n = integer(inputs.num_elements, 'num_elements');
   const connectivity: number[][] = [];
   for (let e = 0; e < n; e++) connectivity.push([e, e + 1]);
   return [linspace(xMin, xMax, n + 1), connectivity];
 }
 
-function gaussRuleOrThrow(n: number) {
-  const rule = gaussLegendre1D(n);
+/** `if n_gauss == 1 … elif … else raise ValueError`: any other value (2.5, "2", None) is the ValueError. */
+function gaussRuleOrThrow(value: FemValue | undefined) {
+  const n = typeof value === 'boolean' ? Number(value) : value;
+  const rule = typeof n === 'number' ? gaussLegendre1D(n) : null;
   if (!rule) throw new FemTaskError('ValueError', 'Only 1 to 3 Gauss points are supported.');
   return rule;
 }
 
+/** The n_gauss argument: absent → the default 2; an explicit null is Python's None (no rule). */
+const nGaussOf = (inputs: Record<string, FemValue>): FemValue => (inputs.n_gauss === undefined ? 2 : inputs.n_gauss);
+
 /** Σ_gp E·A·J·w·BᵀB with B = dN/dξ / J and the signed Jacobian (reversed nodes give a negative matrix). */
-function elementStiffness(x1: number, x2: number, E: number, A: number, nGauss: number): number[][] {
+function elementStiffness(x1: number, x2: number, E: number, A: number, nGauss: FemValue): number[][] {
   const rule = gaussRuleOrThrow(nGauss);
   const dN = [-0.5, 0.5];
   const J = dN[0] * x1 + dN[1] * x2;
@@ -44,7 +65,7 @@ function elementStiffness(x1: number, x2: number, E: number, A: number, nGauss: 
 
 export function localElasticStiffness(inputs: Record<string, FemValue>): FemValue {
   const [x1, x2] = vector(inputs.x_elem, 'x_elem', 2);
-  const nGauss = inputs.n_gauss === undefined || inputs.n_gauss === null ? 2 : integer(inputs.n_gauss, 'n_gauss');
+  const nGauss = nGaussOf(inputs);
   return elementStiffness(x1, x2, scalar(inputs.E, 'E'), scalar(inputs.A, 'A'), nGauss);
 }
 
@@ -58,7 +79,7 @@ function recordList(value: FemValue | undefined, name: string): Record<string, F
 }
 
 function field(record: Record<string, FemValue>, key: string): number {
-  if (!(key in record)) throw new FemTaskError('KeyError', `'${key}'`);
+  if (!Object.hasOwn(record, key)) throw new FemTaskError('KeyError', `'${key}'`);
   return scalar(record[key], key);
 }
 
@@ -66,7 +87,8 @@ function field(record: Record<string, FemValue>, key: string): number {
 function nodeAt(coords: number[], x: number, what: string): number {
   const hits: number[] = [];
   coords.forEach((c, i) => { if (Math.abs(c - x) < 1e-8) hits.push(i); });
-  if (hits.length !== 1) throw new FemTaskError('ValueError', `${what} at x = ${x} must match exactly one node (found ${hits.length}).`);
+  void what;
+  if (hits.length !== 1) throw new FemTaskError('ValueError', `Invalid match at x = ${x} (found ${hits.length} matches).`);
   return hits[0];
 }
 
@@ -94,14 +116,15 @@ function solveDense(matrix: number[][], rhs: number[]): number[] {
 }
 
 export function linearElastic1D(inputs: Record<string, FemValue>): FemValue {
+  // The stiffness matrix is dense (n+1)², as the reference's np.zeros((n_nodes, n_nodes)).
+  const nElements = elementCount(inputs.num_elements, 'femDofs');
   const xMin = scalar(inputs.x_min, 'x_min');
   const xMax = scalar(inputs.x_max, 'x_max');
-  const nElements = integer(inputs.num_elements, 'num_elements');
   const regions = recordList(inputs.material_regions, 'material_regions');
   const bodyForce = decodePolynomialCallable(inputs.body_force_fn, 'body_force_fn');
   const dirichlet = recordList(inputs.dirichlet_bc_list, 'dirichlet_bc_list');
   const neumann = recordList(inputs.neumann_bc_list, 'neumann_bc_list');
-  const nGauss = inputs.n_gauss === undefined || inputs.n_gauss === null ? 2 : integer(inputs.n_gauss, 'n_gauss');
+  const nGauss = nGaussOf(inputs);
   const rule = gaussRuleOrThrow(nGauss);
 
   const nNodes = nElements + 1;

@@ -1,6 +1,7 @@
 /** Q8 element computations: edge traction loads, physical gradients, ∫∇u (fem-bench.md §5.7–§5.9). */
 import { FemTaskError, type FemValue } from '../types.ts';
-import { flatten, integer, matrix, scalar, vector } from './input.ts';
+import { checkFemSize } from '../sizes.ts';
+import { flatten, matrix, vector } from './input.ts';
 import { gaussLegendre1D, quadQuadrature } from './quadrature.ts';
 import { quad8At } from './shape.ts';
 
@@ -8,15 +9,16 @@ import { quad8At } from './shape.ts';
 const FACE_NODES: Record<number, [number, number, number]> = { 0: [0, 4, 1], 1: [1, 5, 2], 2: [2, 6, 3], 3: [3, 7, 0] };
 
 export function quad8ElementDistributedLoad(inputs: Record<string, FemValue>): FemValue {
-  const face = integer(inputs.face, 'face');
+  const faceValue = inputs.face;
   const coords = matrix(inputs.node_coords, 'node_coords', 8, 2);
   const [tx, ty] = vector(inputs.traction, 'traction', 2);
-  const n = integer(inputs.num_gauss_pts, 'num_gauss_pts');
-  const nodes = FACE_NODES[face];
+  const face = typeof faceValue === 'boolean' ? Number(faceValue) : faceValue;
+  const nodes = typeof face === 'number' && Object.hasOwn(FACE_NODES, face) ? FACE_NODES[face] : undefined;
   // The reference looks the face up in a dict: an unknown face is a KeyError naming the key.
-  if (!nodes) throw new FemTaskError('KeyError', String(face));
-  // Unsupported point counts silently fall back to the 2-point rule, as in the reference.
-  const rule = gaussLegendre1D(n) ?? gaussLegendre1D(2)!;
+  if (!nodes) throw new FemTaskError('KeyError', typeof face === 'string' ? `'${face}'` : String(face));
+  // Unsupported point counts (any other value) silently fall back to the 2-point rule, as in the reference.
+  const n = inputs.num_gauss_pts;
+  const rule = (typeof n === 'number' ? gaussLegendre1D(n) : null) ?? gaussLegendre1D(2)!;
   const loads = new Array<number>(16).fill(0);
   for (let p = 0; p < rule.points.length; p++) {
     const s = rule.points[p];
@@ -59,6 +61,7 @@ export function quad8PhysicalGradient(inputs: Record<string, FemValue>): FemValu
   const values = vector(inputs.node_values, 'node_values', 8);
   const xi = flatten(inputs.xi, 'xi');
   const eta = flatten(inputs.eta, 'eta');
+  checkFemSize('femElements', 'xi', xi.length, 'points');
   if (xi.length !== eta.length) throw new FemTaskError('ValueError', `xi and eta must have the same number of points (${xi.length} vs ${eta.length})`);
   const dudx: number[] = [];
   const dudy: number[] = [];
@@ -73,7 +76,8 @@ export function quad8PhysicalGradient(inputs: Record<string, FemValue>): FemValu
 export function quad8IntegralOfDerivative(inputs: Record<string, FemValue>): FemValue {
   const coords = matrix(inputs.node_coords, 'node_coords', 8, 2);
   const values = vector(inputs.node_values, 'node_values', 8);
-  const n = scalar(inputs.num_gauss_pts, 'num_gauss_pts');
+  const raw = inputs.num_gauss_pts;
+  const n = typeof raw === 'boolean' ? Number(raw) : raw;
   if (n !== 1 && n !== 4 && n !== 9) throw new FemTaskError('ValueError', 'num_gauss_pts must be one of {1, 4, 9}.');
   const { points, weights } = quadQuadrature(n);
   const total = [0, 0];

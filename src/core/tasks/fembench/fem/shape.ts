@@ -1,6 +1,7 @@
 /** Quadratic shape functions: 6-node triangle and 8-node serendipity quadrilateral (fem-bench.md §5.3, §5.4). */
 import { isPythonSequence } from '../codec.ts';
 import { FemTaskError, type FemValue } from '../types.ts';
+import { checkFemSize } from '../sizes.ts';
 import { shapeOf, vector } from './input.ts';
 
 export interface ShapeAtPoint { N: number[]; dN: number[][] }
@@ -52,6 +53,8 @@ export function quad8At(xi: number, eta: number): ShapeAtPoint {
 export function naturalPoints(xi: FemValue): number[][] {
   if (!Array.isArray(xi) || isPythonSequence(xi)) throw new FemTaskError('ValueError', 'xi must be a NumPy array.');
   const shape = shapeOf(xi);
+  // The output is 24 (Q8) or 18 (Tri6) numbers per point: the point count is bounded before computing.
+  checkFemSize('femElements', 'xi', shape.length === 2 ? shape[0] : 1, 'points');
   let points: number[][];
   if (shape.length === 1) {
     if (shape[0] !== 2) throw new FemTaskError('ValueError', '1D xi must have shape (2,).');

@@ -4,11 +4,12 @@
  * Accepts the `fem run` layout {"results": [...]} and the fembench_models layout {task_id, model,
  * benchmark_verdict, results}; cases use the golden layout {"cases": [{"inputs", "input_types"?, "output_types"?}]}.
  */
-import { decodeFemInputs, encodeFemValue, type FemTypeDescriptor } from '../codec.ts';
+import { decodeFemInputs, type FemTypeDescriptor } from '../codec.ts';
 import { compareResults, HARNESS_ATOL, HARNESS_RTOL, type CaseVerdict, type FemResult } from '../compare.ts';
 import { alternativeSolutionCheck } from '../equivalence.ts';
 import { femTask } from '../registry.ts';
-import { FemTaskError, type FemValue } from '../types.ts';
+import { runFemCase } from '../runner.ts';
+import type { FemValue } from '../types.ts';
 
 export interface CaseRecord { inputs: Record<string, unknown>; input_types?: Record<string, FemTypeDescriptor>; output_types?: FemTypeDescriptor; source?: string }
 export interface OutputsDoc { taskId: string | null; model: string | null; benchmarkVerdict: boolean | null; results: unknown[] }
@@ -39,16 +40,11 @@ export function parseOutputsDoc(text: string, name: string): OutputsDoc {
   };
 }
 
-/** Runs the reference on one case; an exception it raises is a result. */
+/** Runs the reference on one case; an exception it raises (or a resource-policy refusal) is a result. */
 export function runReference(taskId: string, c: CaseRecord): FemResult {
   const task = femTask(taskId);
   if (!task) throw new Error(`Unknown FEM-Bench task "${taskId}".`);
-  try {
-    return { output: encodeFemValue(task.run(decodeFemInputs(c.inputs, c.input_types))) };
-  } catch (e) {
-    if (e instanceof FemTaskError) return { error: { type: e.type, message: e.message } };
-    return { error: { type: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) } };
-  }
+  return runFemCase(task, c);
 }
 
 /** One numeric entry compared: path like "[1][3]", |Δ|, and whether it passes isclose (atol 1e-8, rtol 1e-5 of the candidate). */
@@ -128,10 +124,11 @@ export function compareOutputs(taskId: string, cases: CaseRecord[], outputs: Out
   const { passed, cases: verdicts } = compareResults(taskId, references, outputs.results, cases.map((c) => c.output_types), alternatives);
   const reports = verdicts.map((verdict, k): CaseReport => {
     const ref = references[k];
-    const cand = outputs.results[k] as { output?: unknown; error?: { type?: string; message?: string } } | undefined;
+    const raw = outputs.results[k];
+    const cand = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { output?: unknown; error?: { type?: string; message?: string } }) : undefined;
     const referenceError = 'error' in ref ? `${ref.error.type}: ${ref.error.message}` : null;
-    const candidateError = cand && cand.error ? `${cand.error.type ?? 'error'}: ${cand.error.message ?? ''}` : cand === undefined ? 'no result' : null;
-    const diffs = 'output' in ref && cand && 'output' in cand ? entryDiffs(ref.output, cand.output) : { entries: [], matrices: [] };
+    const candidateError = cand && Object.hasOwn(cand, 'error') && cand.error ? `${String(cand.error.type ?? 'error')}: ${String(cand.error.message ?? '')}` : raw === undefined ? 'no result' : cand === undefined ? 'not a result object' : null;
+    const diffs = 'output' in ref && cand && Object.hasOwn(cand, 'output') ? entryDiffs(ref.output, cand.output) : { entries: [], matrices: [] };
     const differing = diffs.entries.filter((e) => !e.ok).sort((a, b) => b.diff - a.diff);
     return {
       index: k,

@@ -3,6 +3,7 @@
  * the reference gives bit-identical outputs across tiers (§1.2).
  */
 import { dense, toRows, type Dense } from '../../../math/linalg.ts';
+import { checkDenseRows, checkFemSize, checkFrameNodes, negativeDimensions, pyIndex, pyTypeName } from '../sizes.ts';
 import { FemTaskError, type FemTask, type FemValue } from '../types.ts';
 import {
   assembleElasticStiffness, assembleGeometricStiffness, assembleLoad, localElasticStiffness, localElementLoads,
@@ -29,6 +30,7 @@ function vec(v: FemValue | undefined, name: string): number[] {
 function mat(v: FemValue | undefined, name: string): Dense {
   if (!Array.isArray(v)) throw new FemTaskError('TypeError', `${name} must be a square matrix.`);
   const n = v.length;
+  checkDenseRows(n, name);
   const m = dense(n);
   v.forEach((row, i) => {
     const r = vec(row, name);
@@ -40,6 +42,8 @@ function mat(v: FemValue | undefined, name: string): Dense {
 
 function coords(v: FemValue | undefined): number[][] {
   if (!Array.isArray(v)) throw new FemTaskError('TypeError', 'node_coords must be an (n, 3) array.');
+  // K is dense (6n)²: the node count is bounded before anything is assembled.
+  checkFrameNodes(v.length, 'node_coords');
   return v.map((row, i) => {
     const r = vec(row, `node_coords[${i}]`);
     if (r.length !== 3) throw new FemTaskError('ValueError', `node_coords row ${i + 1} must have 3 coordinates.`);
@@ -52,7 +56,7 @@ function isDict(v: FemValue | undefined): v is { [key: string]: FemValue } {
 }
 
 function key(obj: { [key: string]: FemValue }, k: string, ctx: string): FemValue {
-  if (!(k in obj)) throw new FemTaskError('KeyError', `'${k}'`);
+  if (!Object.hasOwn(obj, k)) throw new FemTaskError('KeyError', `'${k}'`);
   void ctx;
   return obj[k];
 }
@@ -60,42 +64,80 @@ function key(obj: { [key: string]: FemValue }, k: string, ctx: string): FemValue
 function element(v: FemValue, index: number): FrameElement {
   if (!isDict(v)) throw new FemTaskError('TypeError', `elements[${index}] must be a dict.`);
   const ctx = `elements[${index}]`;
-  const lz = v.local_z;
+  const lz = Object.hasOwn(v, 'local_z') ? v.local_z : undefined;
   return {
-    node_i: 'node_i' in v ? num(v.node_i, `${ctx}.node_i`) : 0,
-    node_j: 'node_j' in v ? num(v.node_j, `${ctx}.node_j`) : 1,
+    node_i: Object.hasOwn(v, 'node_i') ? num(v.node_i, `${ctx}.node_i`) : 0,
+    node_j: Object.hasOwn(v, 'node_j') ? num(v.node_j, `${ctx}.node_j`) : 1,
     E: num(key(v, 'E', ctx), `${ctx}.E`),
     nu: num(key(v, 'nu', ctx), `${ctx}.nu`),
     A: num(key(v, 'A', ctx), `${ctx}.A`),
     I_y: num(key(v, 'I_y', ctx), `${ctx}.I_y`),
     I_z: num(key(v, 'I_z', ctx), `${ctx}.I_z`),
     J: num(key(v, 'J', ctx), `${ctx}.J`),
-    I_rho: 'I_rho' in v ? num(v.I_rho, `${ctx}.I_rho`) : undefined,
+    I_rho: Object.hasOwn(v, 'I_rho') ? num(v.I_rho, `${ctx}.I_rho`) : undefined,
     local_z: lz === undefined || lz === null ? null : vec(lz, `${ctx}.local_z`),
   };
 }
 
 function elements(v: FemValue | undefined): FrameElement[] {
   if (!Array.isArray(v)) throw new FemTaskError('TypeError', 'elements must be a list of dicts.');
+  checkFemSize('femElements', 'elements', v.length, 'elements');
   return v.map(element);
 }
 
-/** Int-keyed dict (string keys in JSON) → Map; flags kept as given (any truthy value = fixed). */
+/** A JSON key of an int-keyed dict as Python's int, or null when it is not one ("1.5", "__proto__", "01"). */
+function intKey(k: string): number | null {
+  if (!/^-?(0|[1-9][0-9]{0,15})$/.test(k)) return null;
+  const n = Number(k);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/**
+ * Int-keyed dict (string keys in JSON) → Map; flags kept as given (any truthy value = fixed). The
+ * reference only looks up the keys 0..n_nodes−1 (`boundary_conditions.get(n)`), so other keys are ignored.
+ */
 function flags(v: FemValue | undefined): Flags {
-  if (!isDict(v)) throw new FemTaskError('TypeError', 'boundary_conditions must be a dict {node: 6 flags}.');
+  if (!isDict(v)) throw new FemTaskError('AttributeError', `'${pyTypeName(v)}' object has no attribute 'get'`);
   const m: Flags = new Map();
   for (const [k, f] of Object.entries(v)) {
-    if (!Array.isArray(f)) throw new FemTaskError('TypeError', `boundary_conditions[${k}] must be a list of 6 flags.`);
-    m.set(Number(k), f);
+    const node = intKey(k);
+    if (node === null) continue;
+    if (!Array.isArray(f)) throw new FemTaskError('TypeError', `'${pyTypeName(f)}' object is not iterable`);
+    m.set(node, f);
   }
   return m;
 }
 
+/** nodal_loads: `P[_node_dofs(n)] += np.asarray(load, dtype=float)` — a load broadcasts from 1 or 6 values. */
 function loads(v: FemValue | undefined): Map<number, number[]> {
-  if (!isDict(v)) throw new FemTaskError('TypeError', 'nodal_loads must be a dict {node: 6 values}.');
+  if (!isDict(v)) throw new FemTaskError('AttributeError', `'${pyTypeName(v)}' object has no attribute 'items'`);
   const m = new Map<number, number[]>();
-  for (const [k, f] of Object.entries(v)) m.set(Number(k), vec(f, `nodal_loads[${k}]`));
+  for (const [k, f] of Object.entries(v)) {
+    const node = intKey(k);
+    if (node === null) throw new FemTaskError('TypeError', `nodal_loads key '${k}' is not an int node index`);
+    const values = Array.isArray(f) ? vec(f, `nodal_loads[${k}]`) : [num(f, `nodal_loads[${k}]`)];
+    if (values.length !== 6 && values.length !== 1) {
+      throw new FemTaskError('ValueError', `shape mismatch: value array of shape (${values.length},) could not be broadcast to indexing result of shape (6,)`);
+    }
+    m.set(node, values.length === 1 ? new Array<number>(6).fill(values[0]) : values);
+  }
   return m;
+}
+
+/**
+ * n_nodes of the partition-based tasks: `range(n_nodes)` needs an int (TypeError otherwise); a negative
+ * count is an empty range. With a dense matrix of `rows` rows, DOFs past it are numpy's IndexError.
+ */
+function nodeCount(v: FemValue | undefined, rows?: number): number {
+  const n = pyIndex(v);
+  if (rows !== undefined && 6 * n > rows) throw new FemTaskError('IndexError', `index ${rows} is out of bounds for axis 0 with size ${rows}`);
+  if (rows === undefined) checkFemSize('femElements', 'n_nodes', n, 'nodes');
+  return n;
+}
+
+/** numpy fancy indexing of a vector: every index must exist. */
+function needLength(v: ArrayLike<number>, length: number, name: string): void {
+  if (v.length < length) throw new FemTaskError('IndexError', `index ${v.length} is out of bounds for axis 0 with size ${v.length} (${name})`);
 }
 
 const rows12 = (a: Float64Array): number[][] => toRows({ n: 12, a });
@@ -122,28 +164,39 @@ function runLocalGeometric(i: Record<string, FemValue>): FemValue {
 }
 
 function runPartition(i: Record<string, FemValue>): FemValue {
-  const { fixed, free } = partitionDofs(flags(i.boundary_conditions), num(i.n_nodes, 'n_nodes'));
+  const n = nodeCount(i.n_nodes);
+  // `boundary_conditions.get` is only reached when range(n_nodes) is not empty.
+  const { fixed, free } = partitionDofs(n > 0 ? flags(i.boundary_conditions) : new Map(), n);
   return [fixed, free];
 }
 
 function runLoad(i: Record<string, FemValue>): FemValue {
-  return list(assembleLoad(loads(i.nodal_loads), num(i.n_nodes, 'n_nodes')));
+  const n = nodeCount(i.n_nodes);
+  negativeDimensions(6 * n);
+  return list(assembleLoad(loads(i.nodal_loads), n));
 }
 
 function runSolveLinear(i: Record<string, FemValue>): FemValue {
-  const { u, r } = solveLinear(vec(i.P_global, 'P_global'), mat(i.K_global, 'K_global'), flags(i.boundary_conditions), num(i.n_nodes, 'n_nodes'));
+  const P = vec(i.P_global, 'P_global');
+  const K = mat(i.K_global, 'K_global');
+  const n = nodeCount(i.n_nodes, K.n);
+  needLength(P, 6 * n, 'P_global');
+  const { u, r } = solveLinear(P, K, flags(i.boundary_conditions), n);
   return [list(u), list(r)];
 }
 
 function runSolveEigenvalue(i: Record<string, FemValue>): FemValue {
-  const res = solveBuckling(mat(i.K_e_global, 'K_e_global'), mat(i.K_g_global, 'K_g_global'), flags(i.boundary_conditions), num(i.n_nodes, 'n_nodes'), 'solve_eigenvalue');
+  const Ke = mat(i.K_e_global, 'K_e_global');
+  const Kg = mat(i.K_g_global, 'K_g_global');
+  const n = nodeCount(i.n_nodes, Math.min(Ke.n, Kg.n));
+  const res = solveBuckling(Ke, Kg, flags(i.boundary_conditions), n, 'solve_eigenvalue');
   return [res.lambda, list(res.mode)];
 }
 
 function runLocalElementLoads(i: Record<string, FemValue>): FemValue {
   const info = i.ele_info;
   if (!isDict(info)) throw new FemTaskError('TypeError', 'ele_info must be a dict.');
-  const e = element({ node_i: 0, node_j: 1, ...info }, 0);
+  const e = element(Object.assign(Object.create(null) as { [key: string]: FemValue }, { node_i: 0, node_j: 1 }, info), 0);
   const g = (k: string) => num(i[k], k);
   return list(localElementLoads(e, [g('xi'), g('yi'), g('zi')], [g('xj'), g('yj'), g('zj')], vec(i.u_dofs_global, 'u_dofs_global')));
 }
@@ -153,7 +206,11 @@ function runAssembleElastic(i: Record<string, FemValue>): FemValue {
 }
 
 function runAssembleGeometric(i: Record<string, FemValue>): FemValue {
-  return toRows(assembleGeometricStiffness(coords(i.node_coords), elements(i.elements), vec(i.u_global, 'u_global')));
+  const xyz = coords(i.node_coords);
+  const els = elements(i.elements);
+  const u = vec(i.u_global, 'u_global');
+  needLength(u, 6 * xyz.length, 'u_global');
+  return toRows(assembleGeometricStiffness(xyz, els, u));
 }
 
 function runLinearElastic(i: Record<string, FemValue>): FemValue {

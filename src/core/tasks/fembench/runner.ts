@@ -1,0 +1,35 @@
+/**
+ * Runs a reference task on one case of the golden layout, as `structlab fem run` and the FEM page do:
+ * an exception the reference raises is a result ({error: {type, message}} with the Python class), and an
+ * input beyond the resource policy (src/core/limits.ts) is the result {error: {type: "ResourceLimit"}}:
+ * a limit is not a reference behaviour, so it gets a class of its own and the other cases still run.
+ */
+import { LimitError } from '../../limits.ts';
+import { decodeFemInputs, encodeFemValue, type FemTypeDescriptor } from './codec.ts';
+import type { FemResult } from './compare.ts';
+import { FemTaskError, type FemTask, type FemValue } from './types.ts';
+
+/** The error class of a case refused by the resource policy. */
+export const RESOURCE_LIMIT = 'ResourceLimit';
+
+export interface FemCaseRecord { inputs: Record<string, unknown>; input_types?: Record<string, FemTypeDescriptor>; output_types?: FemTypeDescriptor }
+
+/** Decodes a case's inputs; a refusal (nesting beyond the policy) is returned as the case's result. */
+export function decodeCaseInputs(c: FemCaseRecord): Record<string, FemValue> | FemResult {
+  try {
+    return decodeFemInputs(c.inputs, c.input_types);
+  } catch (e) {
+    if (e instanceof LimitError) return { error: { type: RESOURCE_LIMIT, message: e.message } };
+    throw e;
+  }
+}
+
+export function runFemCase(task: FemTask, c: FemCaseRecord): FemResult {
+  try {
+    return { output: encodeFemValue(task.run(decodeFemInputs(c.inputs, c.input_types))) };
+  } catch (e) {
+    if (e instanceof FemTaskError) return { error: { type: e.type, message: e.message } };
+    if (e instanceof LimitError) return { error: { type: RESOURCE_LIMIT, message: e.message } };
+    return { error: { type: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) } };
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Sizes read from FEM-Bench inputs (counts, node numbers, array lengths), checked as the numpy reference
+ * would fail on them and against the resource policy (LIMITS.femDofs / femElements) before anything is
+ * allocated. The reference functions are elejeune11/FEM-bench tasks/<task_id>.py.
+ */
+import { checkLimit, LIMITS, type LimitName } from '../../limits.ts';
+import { FemTaskError, type FemValue } from './types.ts';
+
+/** Python's type name of a decoded JSON value, for the reference's own TypeError wording. */
+export function pyTypeName(v: FemValue | undefined): string {
+  if (v === null || v === undefined) return 'NoneType';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
+  if (typeof v === 'string') return 'str';
+  if (Array.isArray(v)) return 'list';
+  return 'dict';
+}
+
+/** The value as a Python int where one is needed (range(n), np.zeros(n), np.linspace(num=n)); bools are ints. */
+export function pyIndex(v: FemValue | undefined): number {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  throw new FemTaskError('TypeError', `'${pyTypeName(v)}' object cannot be interpreted as an integer`);
+}
+
+/** A number for Python arithmetic or comparison with an int (`n + 1`, `n < 1`): numbers and bools only. */
+export function pyNumber(v: FemValue | undefined, operation: string): number {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'number') return v;
+  throw new FemTaskError('TypeError', `unsupported operand type(s) for ${operation}: '${pyTypeName(v)}' and 'int'`);
+}
+
+/** np.zeros(n) / np.empty(n) on a negative n. */
+export function negativeDimensions(n: number): void {
+  if (n < 0) throw new FemTaskError('ValueError', 'negative dimensions are not allowed');
+}
+
+/** The resource policy on a size read from the inputs (throws LimitError; the runner reports it as "ResourceLimit"). */
+export function checkFemSize(limit: Extract<LimitName, 'femDofs' | 'femElements'>, what: string, actual: number, unit: string): void {
+  checkLimit(limit, what, actual, unit);
+}
+
+/** Largest node count of a frame whose matrices are dense (6 DOFs per node). */
+export const MAX_FRAME_NODES = Math.floor(LIMITS.femDofs / 6);
+
+/** Refuses a frame of `nodes` nodes whose dense 6n × 6n matrices the policy does not allow. */
+export function checkFrameNodes(nodes: number, what = 'the frame'): void {
+  checkLimit('femDofs', `${what} (${nodes.toLocaleString('en')} nodes × 6)`, 6 * nodes, 'degrees of freedom');
+}
+
+/** Refuses a dense matrix input of `n` rows before it is copied. */
+export function checkDenseRows(n: number, name: string): void {
+  checkLimit('femDofs', name, n, 'rows (degrees of freedom)');
+}
