@@ -8,6 +8,7 @@ import { create } from 'zustand';
 import { type AtomworldActionSummary, summariseAtomworld } from '../core/tasks/atomworld/batch.ts';
 import type { CaseSortKey } from '../core/tasks/atomworld/lab/inputs.ts';
 import type { AtomworldWorkerApi, CaseRow, CaseView, CompareView, InputFile, LoadedBatch, MatcherTolerances, Result } from '../../workers/atomworld-api.ts';
+import { readTextFile } from '../browser/read-file.ts';
 import { errorText, WorkerClient } from './worker-client.ts';
 
 export type AtomworldMode = 'cases' | 'compare';
@@ -59,7 +60,6 @@ export const useAtomworld = create<AtomworldState>(() => ({
 
 /** Cases judged per worker message: small enough for a live progress bar, large enough to keep the worker busy. */
 export const CASES_PER_MESSAGE = 4;
-export const MAX_INPUT_BYTES = 200_000_000;
 
 type Source = { kind: 'files'; cases: InputFile; answers: InputFile | null } | { kind: 'demo'; text: string; name: string };
 
@@ -69,36 +69,36 @@ const client = new WorkerClient<AtomworldWorkerApi>(() => new Worker(new URL('..
 let source: Source | null = null;
 /** The worker (by the client's epoch) that holds `source`; -1 when none does. */
 let sourceEpoch = -1;
-const api = () => client.remote();
 
 const sendSource = (w: Comlink.Remote<AtomworldWorkerApi>, s: Source): Promise<Result<LoadedBatch>> =>
   s.kind === 'files' ? w.load(s.cases, s.answers) : w.loadDemo(s.text, s.name);
 
-/** The worker with the current batch loaded in it. */
-async function loadedApi(): Promise<Comlink.Remote<AtomworldWorkerApi>> {
-  const w = api();
-  if (sourceEpoch !== client.epoch && source) {
-    const r = await sendSource(w, source);
-    if (!r.ok) throw new Error(r.error);
-    sourceEpoch = client.epoch;
-  }
-  return w;
+/** Runs `call` on the worker with the current batch loaded in it (a fresh worker, after a cancel or a job past
+ * its time budget, is loaded again first); each call has its own budget, so in the batch it bounds a few cases. */
+function runLoaded<T>(call: (w: Comlink.Remote<AtomworldWorkerApi>) => Promise<T>): Promise<T> {
+  return client.run(async (w) => {
+    if (sourceEpoch !== client.epoch && source) {
+      const r = await sendSource(w, source);
+      if (!r.ok) throw new Error(r.error);
+      sourceEpoch = client.epoch;
+    }
+    return call(w);
+  });
 }
 
 /** Bumped by every case selection, so a slow case view never replaces a later one. */
 let viewGeneration = 0;
 
+/** A picked file as the worker takes it, its size checked first (src/browser/read-file.ts). */
 export async function readInputFile(file: File): Promise<InputFile> {
-  if (file.size > MAX_INPUT_BYTES) throw new Error(`${file.name} is ${(file.size / 1e6).toFixed(0)} MB; the AtomWorld page reads files up to ${MAX_INPUT_BYTES / 1e6} MB.`);
-  return { path: file.name, text: await file.text() };
+  return { path: file.name, text: await readTextFile(file) };
 }
 
 async function loadSource(next: Source, label: string): Promise<void> {
   const gen = ++client.generation;
   useAtomworld.setState({ busy: label, progress: null, error: null });
   try {
-    const w = api();
-    const r = await sendSource(w, next);
+    const r = await client.run(async (w) => sendSource(w, next));
     if (gen !== client.generation) return;
     if (!r.ok) { useAtomworld.setState({ busy: null, error: r.error }); return; }
     source = next;
@@ -115,8 +115,7 @@ async function evaluateAll(gen: number): Promise<void> {
   const total = useAtomworld.getState().batch?.count ?? 0;
   useAtomworld.setState({ busy: 'judging the answers', progress: { done: 0, total } });
   for (let start = 0; start < total; start += CASES_PER_MESSAGE) {
-    const w = await loadedApi();
-    const r = await w.evaluate(start, CASES_PER_MESSAGE);
+    const r = await runLoaded(async (w) => w.evaluate(start, CASES_PER_MESSAGE));
     if (gen !== client.generation) return;
     if (!r.ok) { useAtomworld.setState({ busy: null, progress: null, error: r.error }); return; }
     useAtomworld.setState((s) => {
@@ -164,8 +163,7 @@ export async function selectCase(index: number): Promise<void> {
   const gen = ++viewGeneration;
   useAtomworld.setState({ selected: index });
   try {
-    const w = await loadedApi();
-    const r = await w.caseView(index);
+    const r = await runLoaded(async (w) => w.caseView(index));
     if (gen !== viewGeneration) return;
     if (!r.ok) { useAtomworld.setState({ error: r.error, view: null }); return; }
     useAtomworld.setState((s) => ({ view: r.value, fitToken: s.fitToken + 1 }));
@@ -195,7 +193,7 @@ export async function runCompare(): Promise<void> {
   const gen = ++viewGeneration;
   useAtomworld.setState({ busy: `matching ${compareA.path} with ${compareB.path}`, error: null });
   try {
-    const r = await api().compare(compareA, compareB, tolerances);
+    const r = await client.run(async (w) => w.compare(compareA, compareB, tolerances));
     if (gen !== viewGeneration) return;
     if (!r.ok) { useAtomworld.setState({ busy: null, error: r.error, compare: null }); return; }
     useAtomworld.setState((s) => ({ busy: null, compare: r.value, fitToken: s.fitToken + 1 }));

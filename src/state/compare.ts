@@ -5,7 +5,8 @@
 import * as Comlink from 'comlink';
 import { create } from 'zustand';
 import type { BatchInfo, CompareWorkerApi, ForwardRow, InputFile, PairView, Result } from '../../workers/compare-api.ts';
-import { errorText, WorkerClient } from './worker-client.ts';
+import { filePath, readTextFile, readTextFiles } from '../browser/read-file.ts';
+import { errorText, WorkerClient, WorkerTimeoutError } from './worker-client.ts';
 
 /** paired: the files' own frame, row i against row i (what the benchmark scores); aligned: after the best assignment and rigid motion. */
 export type DisplacementMode = 'paired' | 'aligned';
@@ -53,8 +54,6 @@ export const useCompare = create<CompareState>(() => ({
   fitToken: 0,
 }));
 
-/** Files larger than this are refused before reading (a particle file of 100k atoms is ~5 MB). */
-export const MAX_INPUT_BYTES = 50_000_000;
 
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
 const client = new WorkerClient<CompareWorkerApi>(() => new Worker(new URL('../../workers/compare.worker.ts', import.meta.url), { type: 'module', name: 'structlab-compare' }));
@@ -69,11 +68,13 @@ function showPair(pair: PairView): void {
   useCompare.setState((s) => ({ pair, mode: modeFor(pair, s.mode), fitToken: s.fitToken + 1 }));
 }
 
+/** A picked file as the worker takes it, its size checked first (src/browser/read-file.ts). */
 export async function readInputFile(file: File): Promise<InputFile> {
-  if (file.size > MAX_INPUT_BYTES) throw new Error(`${file.name} is ${(file.size / 1e6).toFixed(0)} MB; the compare view reads files up to ${MAX_INPUT_BYTES / 1e6} MB.`);
-  const path = (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name;
-  return { path, text: await file.text() };
+  return { path: filePath(file), text: await readTextFile(file) };
 }
+
+/** The name of a picked folder (the first path component of its files). */
+const folderName = (files: File[], fallback: string): string => filePath(files[0] ?? new File([], fallback)).split('/')[0] || fallback;
 
 async function comparePair(): Promise<void> {
   const { truthFile, predFile, radius } = useCompare.getState();
@@ -127,7 +128,11 @@ export async function setBatchFolder(role: 'preds' | 'truths', files: File[]): P
     return;
   }
   try {
-    const [preds, truths] = await Promise.all([Promise.all(pending.preds.map(readInputFile)), Promise.all(pending.truths.map(readInputFile))]);
+    // Each folder is one input: its files are held to the size limit together.
+    const [preds, truths] = await Promise.all([
+      readTextFiles(pending.preds, folderName(pending.preds, 'predictions')),
+      readTextFiles(pending.truths, folderName(pending.truths, 'ground truths')),
+    ]);
     pending.preds = pending.truths = null;
     useCompare.setState({ progress: null });
     await request(`pairing ${preds.length} predictions with ${truths.length} truths`, (w) => w.loadBatchFiles(preds, truths), (batch) => {
@@ -145,7 +150,8 @@ export async function runBatch(): Promise<void> {
   useCompare.setState({ busy: 'scoring the batch', progress: `0 / ${total}`, error: null });
   let finished = false;
   try {
-    const result = await client.run<Result<ForwardRow[]>>((w) => w.runBatch(Comlink.proxy((done: number, n: number) => {
+    // Each scored pair renews the worker's time budget: the budget bounds one pair, not the batch.
+    const result = await client.run<Result<ForwardRow[]>>((w) => w.runBatch(client.progress((done: number, n: number) => {
       if (gen === client.generation && !finished) useCompare.setState({ progress: `${done} / ${n}` });
     })));
     finished = true;
@@ -154,7 +160,10 @@ export async function runBatch(): Promise<void> {
     useCompare.setState({ rows: result.value, busy: null, progress: null });
     if (result.value.length) void selectRow(0);
   } catch (e) {
-    if (gen === client.generation) useCompare.setState({ busy: null, progress: null, error: errorText(e) });
+    if (gen !== client.generation) return;
+    // A pair past its time budget ended the worker, and the batch lived in it.
+    if (e instanceof WorkerTimeoutError) useCompare.setState({ busy: null, progress: null, batch: null, rows: null, error: `${e.message} The batch was dropped; load it again without the pair that stalled.` });
+    else useCompare.setState({ busy: null, progress: null, error: errorText(e) });
   }
 }
 

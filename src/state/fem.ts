@@ -10,6 +10,7 @@ import type { BarSpec } from '../core/tasks/fembench/lab/one-d-view.ts';
 import type { RectangleSpec } from '../core/tasks/fembench/lab/mesh2d-view.ts';
 import type { OutputsReport } from '../core/tasks/fembench/lab/model-outputs.ts';
 import type { BucklingSolution, FemWorkerApi, InputText, LinearSolution, Result } from '../../workers/fem-api.ts';
+import { readTextFile } from '../browser/read-file.ts';
 import { errorText, WorkerClient } from './worker-client.ts';
 
 export const FRAME_EXAMPLES = (examplesJson as unknown as { examples: FrameModel[] }).examples;
@@ -109,8 +110,7 @@ export function runBuckling(count = 3): Promise<void> {
 
 export async function setOutputsFile(role: 'cases' | 'outputs', file: File): Promise<void> {
   try {
-    if (file.size > 100_000_000) throw new Error(`${file.name} is larger than 100 MB.`);
-    const input = { name: file.name, text: await file.text() };
+    const input = { name: file.name, text: await readTextFile(file) };
     useFem.setState(role === 'cases' ? { outputsCases: input, report: null } : { outputsFile: input, report: null });
     await checkOutputs();
   } catch (e) {

@@ -2,7 +2,6 @@
  * The nanoparticle (C2NP teaching) page's store: the chosen crystal, radius, colouring, overlays, rotation,
  * and the worker's results. Its own worker (workers/c2np.worker.ts) does all carving and analysis.
  */
-import * as Comlink from 'comlink';
 import { create } from 'zustand';
 import type { RadiusSeries } from '../core/tasks/c2np/teaching.ts';
 import type { C2npWorkerApi, CrystalInfo, ParticleView, Split } from '../../workers/c2np-api.ts';
@@ -50,7 +49,6 @@ export const useNanoparticle = create<NanoparticleState>(() => ({
 
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
 const client = new WorkerClient<C2npWorkerApi>(() => new Worker(new URL('../../workers/c2np.worker.ts', import.meta.url), { type: 'module', name: 'structlab-c2np' }));
-const api = () => client.remote();
 
 /** Bumped by every crystal load and every carve request; older answers are dropped. */
 let crystalGeneration = 0;
@@ -68,7 +66,7 @@ export async function loadCrystal(name: string, text: string): Promise<void> {
   const gen = ++crystalGeneration;
   useNanoparticle.setState({ dataset: name, busy: `reading ${name}`, error: null, series: null, seriesProgress: null });
   try {
-    const result = await api().loadCrystal(text, name);
+    const result = await client.run(async (w) => w.loadCrystal(text, name));
     if (gen !== crystalGeneration) return;
     if (!result.ok) { useNanoparticle.setState({ busy: null, error: result.error }); return; }
     useNanoparticle.setState((s) => ({ crystal: result.crystal, busy: null, particle: null, fitToken: s.fitToken + 1 }));
@@ -77,9 +75,10 @@ export async function loadCrystal(name: string, text: string): Promise<void> {
     useNanoparticle.setState({ seriesProgress: `0 / 25` });
     // Progress comes through its own message port and can arrive after the result: ignore it once done.
     let finished = false;
-    const series = await api().series(Comlink.proxy((done: number, total: number) => {
+    // Each radius reported renews the worker's time budget: the budget bounds one radius, not the series.
+    const series = await client.run(async (w) => w.series(client.progress((done: number, total: number) => {
       if (gen === crystalGeneration && !finished) useNanoparticle.setState({ seriesProgress: `${done} / ${total}` });
-    }));
+    })));
     finished = true;
     if (gen === crystalGeneration) useNanoparticle.setState({ series, seriesProgress: null });
   } catch (e) {
@@ -95,7 +94,7 @@ export async function carve(refit = false): Promise<void> {
   useNanoparticle.setState({ busy: `carving R = ${radius} Å`, error: null });
   const setRadius = setRadiusFor(crystal, split, radius);
   try {
-    const result = await api().carve(radius, rotation > 0 && setRadius !== null ? { setRadius, index: rotation } : null);
+    const result = await client.run(async (w) => w.carve(radius, rotation > 0 && setRadius !== null ? { setRadius, index: rotation } : null));
     if (gen !== carveGeneration) return;
     if (!result.ok) { useNanoparticle.setState({ busy: null, error: result.error }); return; }
     useNanoparticle.setState((s) => ({ particle: result.particle, busy: null, fitToken: s.fitToken + (refit ? 1 : 0) }));

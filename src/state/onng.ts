@@ -2,13 +2,13 @@
  * The O-NNG page's store: the noise level and problem shown by the browser, the user's own O-NNG dataset
  * (when opened), and the results analysis computed by workers/onng.worker.ts.
  */
-import * as Comlink from 'comlink';
 import { create } from 'zustand';
 import levelsJson from '../../datasets/onng/nng4_levels.json';
 import type { UpstreamFile } from '../core/tasks/onng/upstream.ts';
 import type { OnngAnalysis } from '../core/tasks/onng/lab/analysis.ts';
 import { exactSetsFromFolder, type ExactSets } from '../core/tasks/onng/lab/problems.ts';
 import type { OnngWorkerApi } from '../../workers/onng-api.ts';
+import { filePath, readTextFile, readTextFiles } from '../browser/read-file.ts';
 import { errorText, WorkerClient } from './worker-client.ts';
 
 export interface OnngState {
@@ -49,7 +49,6 @@ export const useOnng = create<OnngState>(() => ({
 
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
 const client = new WorkerClient<OnngWorkerApi>(() => new Worker(new URL('../../workers/onng.worker.ts', import.meta.url), { type: 'module', name: 'structlab-onng' }));
-const api = () => client.remote();
 
 export const setLevel = (level: number) => useOnng.setState({ level });
 export const selectProblem = (problemId: number) => useOnng.setState({ problemId });
@@ -61,7 +60,7 @@ export async function openDatasetFolder(files: File[]): Promise<void> {
   const wanted = files.filter((f) => /(?:^|\/)(?:original|obfuscated_[1-5])\/[^/]+\.jsonl?$/.test((f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name));
   useOnng.setState({ busy: 'reading the O-NNG dataset folder', progress: null, error: null });
   try {
-    const texts = await Promise.all(wanted.map(async (f) => ({ path: (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name, text: await f.text() })));
+    const texts = await readTextFiles(wanted, folderOf(files, 'the O-NNG dataset folder'));
     // Let the progress note paint before the (synchronous) obfuscation of the missing levels.
     await new Promise((r) => setTimeout(r, 30));
     const exact = exactSetsFromFolder(texts);
@@ -82,26 +81,25 @@ let loaded: Loaded | null = null;
 
 /** Analyses an outcomes CSV in the worker, with stage progress; a bad file leaves the last analysis in place. */
 export async function loadResults(file: File): Promise<void> {
-  if (file.size > 200_000_000) { useOnng.setState({ error: `${file.name} is ${(file.size / 1e6).toFixed(0)} MB; an outcomes table should be far smaller.` }); return; }
   let text: string;
-  try { text = await file.text(); } catch (e) { useOnng.setState({ error: `Could not read ${file.name}: ${errorText(e)}` }); return; }
+  try { text = await readTextFile(file); } catch (e) { useOnng.setState({ error: errorText(e) }); return; }
   await analyse({ kind: 'csv', name: file.name, text });
 }
 
-const relativePath = (f: File) => (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
+/** The name of a picked folder (the first path component of its files). */
+const folderOf = (files: File[], fallback: string): string => filePath(files[0] ?? new File([], fallback)).split('/')[0] || fallback;
 
 /** Reads a results folder in the upstream layout (only its .json/.jsonl files) and analyses it in the worker. */
 export async function loadResultsFolder(files: File[]): Promise<void> {
   const wanted = files.filter((f) => /\.jsonl?$/.test(f.name));
-  const folder = relativePath(files[0] ?? new File([], 'results')).split('/')[0] || 'results';
+  const folder = folderOf(files, 'results');
   if (wanted.length === 0) { useOnng.setState({ error: `${folder}: no .json or .jsonl file in the folder (expected <model>/<level>/result_<run>.jsonl and time_<run>.json).` }); return; }
-  const bytes = wanted.reduce((n, f) => n + f.size, 0);
-  if (bytes > 500_000_000) { useOnng.setState({ error: `${folder} holds ${(bytes / 1e6).toFixed(0)} MB of JSON; a results folder should be far smaller.` }); return; }
   useOnng.setState({ busy: `reading ${folder}`, progress: `${wanted.length} files`, error: null });
   let texts: UpstreamFile[];
   try {
-    texts = await Promise.all(wanted.map(async (f) => ({ path: relativePath(f), text: await f.text() })));
-  } catch (e) { useOnng.setState({ busy: null, progress: null, error: `Could not read ${folder}: ${errorText(e)}` }); return; }
+    // The folder is one input: its JSON files are held to the size limit together.
+    texts = await readTextFiles(wanted, folder);
+  } catch (e) { useOnng.setState({ busy: null, progress: null, error: errorText(e) }); return; }
   await analyse({ kind: 'upstream', name: folder, files: texts, verdicts: [] });
 }
 
@@ -112,7 +110,7 @@ export async function loadVerdictFile(file: File): Promise<void> {
     return;
   }
   let text: string;
-  try { text = await file.text(); } catch (e) { useOnng.setState({ error: `Could not read ${file.name}: ${errorText(e)}` }); return; }
+  try { text = await readTextFile(file); } catch (e) { useOnng.setState({ error: errorText(e) }); return; }
   await analyse({ ...loaded, verdicts: [...loaded.verdicts, { path: file.name, text }] }, file.name);
 }
 
@@ -139,12 +137,13 @@ async function analyse(source: Loaded, errorName = source.name): Promise<void> {
   try {
     let finished = false;
     const options = { excludeProblemIds: useOnng.getState().excludeFirst ? [1] : [] };
-    const onProgress = Comlink.proxy((stage: string) => {
+    // Each stage report renews the worker's time budget (src/state/worker-client.ts).
+    const onProgress = client.progress((stage: string) => {
       if (gen === resultsGeneration && !finished) useOnng.setState({ progress: stage });
     });
     const result = source.kind === 'csv'
-      ? await api().analyse(source.text, source.name, options, onProgress)
-      : await api().analyseUpstream(source.files, source.verdicts, source.name, options, problemNames(), onProgress);
+      ? await client.run(async (w) => w.analyse(source.text, source.name, options, onProgress))
+      : await client.run(async (w) => w.analyseUpstream(source.files, source.verdicts, source.name, options, problemNames(), onProgress));
     finished = true;
     if (gen !== resultsGeneration) return;
     if (!result.ok) {

@@ -9,7 +9,8 @@ import { syntheticFcc } from '../core/structure/packed.ts';
 import { buildDisplay, type DisplayData, type DisplayOptions } from '../core/analysis/display-scene.ts';
 import type { Formulas, ParsedFile, StructureSummary } from '../../workers/io-api.ts';
 import type { IoWorkerApi } from '../../workers/io-api.ts';
-import { CancelledError, progressCallback, WorkerClient } from './worker-client.ts';
+import { pastedTextProblem, readTextFile } from '../browser/read-file.ts';
+import { CancelledError, errorText, WorkerClient } from './worker-client.ts';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, sanitizeSettings, type ViewSettings } from './settings.ts';
 
 export interface LoadedFile {
@@ -40,6 +41,24 @@ export interface SessionState {
   synthetic: boolean;
   /** Bumped when a new structure (or supercell) is shown, so the view refits once its scene exists. */
   fitToken: number;
+  /** A file whose last load failed or never finished (the tab froze or died): offered for a retry, not re-parsed on start. */
+  retry: RetryOffer | null;
+}
+
+/** The outcome of the last load, kept in IndexedDB: 'pending' from before parsing until it ends. */
+export interface LastLoad {
+  name: string;
+  text: string;
+  activeStructure: number;
+  status: 'pending' | 'failed';
+  error: string | null;
+}
+
+export interface RetryOffer {
+  name: string;
+  /** 'failed': it ended with `error`; 'unfinished': still pending at start, so the tab froze or died during it. */
+  reason: 'failed' | 'unfinished';
+  error: string | null;
 }
 
 export const useSession = create<SessionState>(() => ({
@@ -60,9 +79,12 @@ export const useSession = create<SessionState>(() => ({
   hiddenElements: [],
   synthetic: false,
   fitToken: 0,
+  retry: null,
 }));
 
 const SESSION_KEY = 'structlab/session/v1';
+/** The load in progress or the last one that failed (absent after a load that succeeded). */
+const LAST_LOAD_KEY = 'structlab/session/last-load/v1';
 const MAX_FILES = 8;
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
 const io = new WorkerClient<IoWorkerApi>(() => new Worker(new URL('../../workers/io.worker.ts', import.meta.url), { type: 'module', name: 'structlab-io' }));
@@ -82,10 +104,6 @@ const displayOptions = (s: ViewSettings, synthetic: boolean): Partial<DisplayOpt
 
 const displayKeys: (keyof ViewSettings)[] = SETTINGS_SCHEMA.filter((spec) => spec.scene).map((spec) => spec.key);
 
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 const setBusy = (stage: string | null) => useSession.setState({ busy: stage });
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -99,25 +117,70 @@ function persistSoon(): void {
   }, 200);
 }
 
+/** Records the outcome of the current load; a storage failure only costs the retry offer. */
+function recordLoad(record: LastLoad | null): Promise<void> {
+  return (record ? set(LAST_LOAD_KEY, record) : del(LAST_LOAD_KEY)).catch((e) => console.warn('load outcome not saved:', e));
+}
+
 /** Parses `text` in the worker; on success it becomes the active file, on failure the error shows and the old structure stays. */
 export async function loadText(name: string, text: string, activeStructure = 0): Promise<boolean> {
   const gen = ++generation;
   useSession.setState({ busy: `reading ${name}`, error: null });
+  // Marked before the worker sees it: if the tab freezes or dies, the next start finds it still pending.
+  await recordLoad({ name, text, activeStructure, status: 'pending', error: null });
+  if (gen !== generation) return false;
+  const failed = (error: string) => {
+    useSession.setState({ busy: null, error });
+    void recordLoad({ name, text, activeStructure, status: 'failed', error });
+    return false;
+  };
   try {
-    const parsed = await io.run((api) => api.parse(text, name, progressCallback(setBusy)) as Promise<ParsedFile>);
+    const parsed = await io.run((api) => api.parse(text, name, io.progress(setBusy)) as Promise<ParsedFile>);
     if (gen !== generation) return false;
-    if (!parsed.ok) {
-      const where = parsed.line ? `${name} line ${parsed.line}` : name;
-      useSession.setState({ busy: null, error: `Could not read ${where}: ${parsed.error}` });
-      return false;
-    }
+    if (!parsed.ok) return failed(`Could not read ${parsed.line ? `${name} line ${parsed.line}` : name}: ${parsed.error}`);
     const k = activeStructure < parsed.structures.length ? activeStructure : 0;
     // The file, its structures and the scene are committed together once everything is ready.
-    return await showStructure({ name, text, parsed }, k, gen);
+    const shown = await showStructure({ name, text, parsed }, k, gen);
+    if (gen !== generation) return shown;
+    if (shown) {
+      void recordLoad(null);
+      if (useSession.getState().retry?.name === name) dismissOffer();
+    }
+    else void recordLoad({ name, text, activeStructure, status: 'failed', error: useSession.getState().error });
+    return shown;
   } catch (e) {
-    if (gen === generation) useSession.setState({ busy: null, error: e instanceof CancelledError ? 'Loading cancelled.' : `Could not read ${name}: ${errorText(e)}` });
-    return false;
+    if (gen !== generation) return false;
+    if (e instanceof CancelledError) {
+      useSession.setState({ busy: null, error: 'Loading cancelled.' });
+      void recordLoad(null);
+      return false;
+    }
+    return failed(`Could not read ${name}: ${errorText(e)}`);
   }
+}
+
+/** Loads files the user picked or dropped, one after another, each size-checked before it is read. */
+export async function loadFiles(files: File[]): Promise<void> {
+  for (const f of files) {
+    let text: string;
+    try {
+      text = await readTextFile(f);
+    } catch (e) {
+      useSession.setState({ error: errorText(e) });
+      continue;
+    }
+    await loadText(f.name, text);
+  }
+}
+
+/** Loads pasted text, held to the same size limit as a file. */
+export function loadPasted(text: string): Promise<boolean> {
+  const problem = pastedTextProblem('the pasted text', text);
+  if (problem) {
+    useSession.setState({ error: problem });
+    return Promise.resolve(false);
+  }
+  return loadText('pasted', text);
 }
 
 interface PendingFile {
@@ -143,9 +206,9 @@ async function showStructure(pending: PendingFile | null, k: number, gen: number
   if (!p) return false;
   const { settings } = state;
   try {
-    const symmetry = await io.run((api) => api.symmetry(p, settings.symprec, progressCallback(setBusy)));
+    const symmetry = await io.run((api) => api.symmetry(p, settings.symprec, io.progress(setBusy)));
     if (gen !== generation) return false;
-    const display = await io.run((api) => api.display(p, displayOptions(settings, false), progressCallback(setBusy)));
+    const display = await io.run((api) => api.display(p, displayOptions(settings, false), io.progress(setBusy)));
     if (gen !== generation) return false;
     const fileUpdate: Partial<SessionState> = {};
     if (pending) {
@@ -178,7 +241,7 @@ async function rebuildDisplay(refit: boolean): Promise<void> {
   try {
     const display = synthetic
       ? buildDisplay(p, displayOptions(settings, true))
-      : await io.run((api) => api.display(p, displayOptions(settings, false), progressCallback(setBusy)));
+      : await io.run((api) => api.display(p, displayOptions(settings, false), io.progress(setBusy)));
     if (stillShown()) useSession.setState((st) => ({ display, busy: null, error: null, selection: [], fitToken: st.fitToken + (refit ? 1 : 0) }));
   } catch (e) {
     if (stillShown()) useSession.setState({ busy: null, error: e instanceof CancelledError ? 'Cancelled.' : `Could not build the scene: ${errorText(e)}` });
@@ -198,7 +261,7 @@ async function refreshSummary(): Promise<void> {
   const p = structures[activeStructure];
   if (!p || synthetic) return;
   try {
-    const symmetry = await io.run((api) => api.symmetry(p, settings.symprec, progressCallback(setBusy)));
+    const symmetry = await io.run((api) => api.symmetry(p, settings.symprec, io.progress(setBusy)));
     if (useSession.getState().structures[useSession.getState().activeStructure] !== p) return;
     useSession.setState({ summary: { ...formulas[activeStructure], ...symmetry }, busy: null });
   } catch (e) {
@@ -212,6 +275,8 @@ export function cancelWork(): void {
   generation++;
   sceneGeneration++;
   io.cancel();
+  // A cancelled load is not one to warn about on the next start.
+  void recordLoad(null);
   useSession.setState({ busy: null, error: 'Cancelled; the previous structure is still shown.' });
 }
 
@@ -236,30 +301,87 @@ export function loadSynthetic(n: number): void {
   useSession.setState((st) => ({ fitToken: st.fitToken + 1 }));
 }
 
-/** Restores the saved session; returns false when there was none (the caller then loads the default). */
-export async function restoreSession(): Promise<boolean> {
-  let saved: unknown;
-  try {
-    saved = await get(SESSION_KEY);
-  } catch {
-    return false;
-  }
-  if (!saved || typeof saved !== 'object') return false;
-  const s = saved as { files?: unknown; activeFile?: unknown; activeStructure?: unknown; settings?: unknown };
+/** A stored last-load record, or null when it is absent or malformed. */
+export function readLastLoad(value: unknown): LastLoad | null {
+  if (!value || typeof value !== 'object') return null;
+  const r = value as Record<string, unknown>;
+  if (typeof r.name !== 'string' || typeof r.text !== 'string' || (r.status !== 'pending' && r.status !== 'failed')) return null;
+  return {
+    name: r.name, text: r.text, status: r.status,
+    activeStructure: typeof r.activeStructure === 'number' && Number.isInteger(r.activeStructure) && r.activeStructure >= 0 ? r.activeStructure : 0,
+    error: typeof r.error === 'string' ? r.error : null,
+  };
+}
+
+export interface RestorePlan {
+  files: LoadedFile[];
+  /** The file to load now (with its structure index), or null: the caller loads the default. */
+  load: { file: LoadedFile; activeStructure: number } | null;
+  retry: RetryOffer | null;
+}
+
+/**
+ * What the next start does with a saved session and the last load's record (pure, for the unit test): the
+ * active file is loaded again unless it is the one whose last load failed or never finished; that one is
+ * offered for a retry instead, so a file that froze the tab cannot freeze every start after it.
+ */
+export function planRestore(saved: unknown, lastLoad: LastLoad | null): RestorePlan {
+  const s = (saved && typeof saved === 'object' ? saved : {}) as { files?: unknown; activeFile?: unknown; activeStructure?: unknown };
   const files = Array.isArray(s.files)
     ? s.files.filter((f): f is LoadedFile => !!f && typeof f.name === 'string' && typeof f.text === 'string')
     : [];
-  useSession.setState({ settings: sanitizeSettings(s.settings), files });
-  if (files.length === 0) return false;
+  const retry: RetryOffer | null = lastLoad
+    ? { name: lastLoad.name, reason: lastLoad.status === 'pending' ? 'unfinished' : 'failed', error: lastLoad.error }
+    : null;
+  if (files.length === 0) return { files, load: null, retry };
   const active = typeof s.activeFile === 'number' && files[s.activeFile] ? s.activeFile : files.length - 1;
-  const f = files[active];
-  return loadText(f.name, f.text, typeof s.activeStructure === 'number' ? s.activeStructure : 0);
+  const file = files[active];
+  if (lastLoad && lastLoad.name === file.name && lastLoad.text === file.text) return { files, load: null, retry };
+  const activeStructure = typeof s.activeStructure === 'number' && Number.isInteger(s.activeStructure) && s.activeStructure >= 0 ? s.activeStructure : 0;
+  return { files, load: { file, activeStructure }, retry };
 }
+
+/** The file offered for a retry (its text stays here, not in the store). */
+let retryFile: LastLoad | null = null;
+
+/** Restores the saved session; returns false when nothing was loaded (the caller then loads the default). */
+export async function restoreSession(): Promise<boolean> {
+  let saved: unknown;
+  let last: unknown;
+  try {
+    [saved, last] = await Promise.all([get(SESSION_KEY), get(LAST_LOAD_KEY)]);
+  } catch {
+    return false;
+  }
+  const lastLoad = readLastLoad(last);
+  const plan = planRestore(saved, lastLoad);
+  retryFile = plan.retry ? lastLoad : null;
+  const settings = saved && typeof saved === 'object' ? (saved as { settings?: unknown }).settings : undefined;
+  useSession.setState({ settings: sanitizeSettings(settings), files: plan.files, retry: plan.retry });
+  return plan.load ? loadText(plan.load.file.name, plan.load.file.text, plan.load.activeStructure) : false;
+}
+
+function dismissOffer(): void {
+  retryFile = null;
+  useSession.setState({ retry: null });
+}
+
+/** Loads the offered file again (the user chose to). */
+export async function retryLastLoad(): Promise<boolean> {
+  const f = retryFile;
+  dismissOffer();
+  return f ? loadText(f.name, f.text, f.activeStructure) : false;
+}
+
+/** Drops the retry offer (its record is replaced by the next load's). */
+export const dismissRetry = dismissOffer;
 
 export async function resetSession(loadDefault: () => Promise<unknown>): Promise<void> {
   clearTimeout(saveTimer);
   await del(SESSION_KEY).catch(() => undefined);
-  useSession.setState({ files: [], activeFile: -1, settings: { ...DEFAULT_SETTINGS }, selection: [], measureMode: false, error: null });
+  await recordLoad(null);
+  retryFile = null;
+  useSession.setState({ files: [], activeFile: -1, settings: { ...DEFAULT_SETTINGS }, selection: [], measureMode: false, error: null, retry: null });
   await loadDefault();
 }
 

@@ -10,6 +10,7 @@ import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import {
   type ColorMode, loadCrystal, setColorMode, setRadius, setRadiusFor, setRotation, setShowHull, setShowSphere, useNanoparticle,
 } from '../../state/nanoparticle.ts';
+import { readTextFile } from '../../browser/read-file.ts';
 import { StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
 import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
@@ -73,8 +74,9 @@ function Controls() {
   const maxRotation = s.crystal && setRadiusSet !== null ? s.crystal.rotationsPerRadius[setRadiusSet] : 0;
   const onFile = async (file: File | undefined) => {
     if (!file) return;
-    if (file.size > 20_000_000) { useNanoparticle.setState({ error: `${file.name} is ${(file.size / 1e6).toFixed(0)} MB; a unit cell file should be far smaller.` }); return; }
-    void loadCrystal(file.name, await file.text());
+    let text: string;
+    try { text = await readTextFile(file); } catch (e) { useNanoparticle.setState({ error: (e as Error).message }); return; }
+    void loadCrystal(file.name, text);
   };
   return (
     <section>

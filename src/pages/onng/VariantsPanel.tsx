@@ -10,6 +10,7 @@ import {
   type VariantResult, atomworldVariant, deobfuscate, femBenchVariant, parseAtomWorldCases, parseFemTask,
 } from '../../core/tasks/onng/variants.ts';
 import { downloadText } from '../../browser/download.ts';
+import { readTextFile, readTextFiles } from '../../browser/read-file.ts';
 
 type Benchmark = 'fem' | 'atomworld';
 interface LoadedInput { benchmark: Benchmark; names: string[]; texts: string[] }
@@ -22,12 +23,12 @@ async function readInput(benchmark: Benchmark, files: File[]): Promise<LoadedInp
   if (benchmark === 'fem') {
     const jsons = files.filter((f) => f.name.endsWith('.json')).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (jsons.length === 0) throw new Error('choose one or more FEM-Bench task .json files');
-    const texts = await Promise.all(jsons.map((f) => f.text()));
+    const texts = (await readTextFiles(jsons, 'the FEM-Bench task files')).map((f) => f.text);
     texts.forEach((t, i) => parseFemTask(t, jsons[i].name)); // an error names the file
     return { benchmark, names: jsons.map((f) => f.name), texts };
   }
   if (files.length !== 1) throw new Error('choose one AtomWorld cases .jsonl file');
-  const text = await files[0].text();
+  const text = await readTextFile(files[0]);
   return { benchmark, names: [files[0].name], texts: parseAtomWorldCases(text, files[0].name).map((c) => c.line) };
 }
 

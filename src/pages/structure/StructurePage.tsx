@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState, type DragEvent } from 'react';
 import { ErrorBoundary } from '../../app/ErrorBoundary.tsx';
 import {
-  cancelWork, clearSelection, loadText, toggleElement, openSessionFile, pickAtom, resetSession, selectStructure, setMeasureMode, setSetting,
+  cancelWork, clearSelection, dismissRetry, loadFiles, loadPasted, loadText, retryLastLoad, toggleElement, openSessionFile, pickAtom, resetSession, selectStructure, setMeasureMode, setSetting,
   useSession,
 } from '../../state/session.ts';
 import { SETTINGS_SCHEMA, type ViewSettings } from '../../state/settings.ts';
@@ -16,10 +16,6 @@ import { latticeOf } from '../../core/structure/packed.ts';
 
 export async function loadDefaultDataset(): Promise<boolean> {
   return loadText(DEFAULT_DATASET, await datasetText(DEFAULT_DATASET));
-}
-
-async function loadBrowserFiles(files: FileList | File[]): Promise<void> {
-  for (const f of Array.from(files)) await loadText(f.name, await f.text());
 }
 
 export function StructurePage() {
@@ -52,7 +48,7 @@ export function StructurePage() {
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    if (e.dataTransfer.files.length) void loadBrowserFiles(e.dataTransfer.files);
+    if (e.dataTransfer.files.length) void loadFiles(Array.from(e.dataTransfer.files));
   };
 
   return (
@@ -78,6 +74,7 @@ export function StructurePage() {
         {dragging && <div className="drop-hint">Drop structure files to load them</div>}
       </main>
       <aside className="panel right">
+        <RetryOffer />
         <ErrorMessage />
         <StructureInfo />
         <AtomInfo />
@@ -100,7 +97,7 @@ function LoadPanel() {
       <label className="file-button">
         Open files…
         <input data-testid="file-input" type="file" multiple accept=".cif,.mcif,.vasp,.poscar,.xyz,.extxyz,.json,POSCAR,CONTCAR,*"
-          onChange={(e) => { const f = e.currentTarget.files; if (f?.length) void loadBrowserFiles(Array.from(f)); e.currentTarget.value = ''; }} />
+          onChange={(e) => { const f = e.currentTarget.files; if (f?.length) void loadFiles(Array.from(f)); e.currentTarget.value = ''; }} />
       </label>
       <p className="hint">…or drop files anywhere on the page.</p>
       <label>
@@ -111,7 +108,7 @@ function LoadPanel() {
         </select>
       </label>
       <textarea data-testid="paste" rows={4} placeholder="Paste CIF, POSCAR, XYZ or pymatgen JSON text" value={paste} onChange={(e) => setPaste(e.target.value)} />
-      <button type="button" disabled={!paste.trim()} onClick={() => void loadText('pasted', paste)}>Load pasted text</button>
+      <button type="button" disabled={!paste.trim()} onClick={() => void loadPasted(paste)}>Load pasted text</button>
       {files.length > 0 && (
         <>
           <h3>Session files</h3>
@@ -258,6 +255,22 @@ function ErrorMessage() {
     <div className="error" data-testid="error" role="alert">
       {error}
       <button type="button" aria-label="dismiss" onClick={() => useSession.setState({ error: null })}>×</button>
+    </div>
+  );
+}
+
+/** A file whose last load failed or never finished is not parsed on start; it is offered here instead. */
+function RetryOffer() {
+  const retry = useSession((s) => s.retry);
+  if (!retry) return null;
+  return (
+    <div className="error" data-testid="retry-offer" role="status">
+      {retry.reason === 'unfinished'
+        ? `Last time, ${retry.name} did not finish loading (the tab froze or closed), so it was not opened again.`
+        : `Last time, ${retry.name} failed${retry.error ? `: ${retry.error}` : '.'}`}
+      {' '}
+      <button type="button" data-testid="retry-load" onClick={() => void retryLastLoad()}>Retry</button>
+      <button type="button" aria-label="dismiss" onClick={dismissRetry}>×</button>
     </div>
   );
 }

@@ -1,0 +1,83 @@
+/**
+ * The one way the lab reads a user's file (pickers, folders, drops) or takes pasted text: the size is checked
+ * against LIMITS.inputBytes (src/core/limits.ts) before a byte is read, so a 4 GB file picked by mistake is
+ * refused with a sentence instead of freezing the tab. A folder is one input: its files together are held to
+ * the same limit.
+ */
+import { inputBytesProblem, LIMITS, printable } from '../core/limits.ts';
+
+export interface Sized {
+  name: string;
+  size: number;
+}
+
+/** A refusal for input over the policy; stores show its message as their error. */
+export class InputSizeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputSizeError';
+  }
+}
+
+/** The file's path inside a picked folder, else its name. */
+export const filePath = (f: File): string => (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
+
+/**
+ * The sentence refusing `files` (null when they may be read): any one over `limit`, or, when `together` names
+ * them as a whole (a folder), their sum over it. Pure, so the check is unit-tested without a 256 MiB file.
+ */
+export function filesSizeProblem(files: readonly Sized[], together?: string, limit: number = LIMITS.inputBytes): string | null {
+  let total = 0;
+  for (const f of files) {
+    const size = Number.isFinite(f.size) && f.size >= 0 ? f.size : Infinity;
+    const problem = inputBytesProblem(printable(f.name, 120), size, limit);
+    if (problem) return problem;
+    total += size;
+  }
+  if (together !== undefined && files.length > 1) return inputBytesProblem(`${printable(together, 120)} (${files.length} files together)`, total, limit);
+  return null;
+}
+
+/** UTF-8 bytes of `text` without encoding it (pasted text is held to the same limit as a file). */
+export function textBytes(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { n += 4; i++; }
+    else n += 3;
+  }
+  return n;
+}
+
+/** The sentence refusing pasted text over the limit, or null. */
+export function pastedTextProblem(name: string, text: string, limit: number = LIMITS.inputBytes): string | null {
+  // Three bytes per UTF-16 unit at most: short text needs no count.
+  return text.length * 3 <= limit ? null : inputBytesProblem(name, textBytes(text), limit);
+}
+
+async function readChecked(f: File): Promise<string> {
+  try {
+    return await f.text();
+  } catch (e) {
+    throw new Error(`Could not read ${printable(filePath(f), 120)}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** The text of one file, after its size is checked (InputSizeError with the sentence when it is over). */
+export async function readTextFile(file: File, limit: number = LIMITS.inputBytes): Promise<string> {
+  const problem = filesSizeProblem([file], undefined, limit);
+  if (problem) throw new InputSizeError(problem);
+  return readChecked(file);
+}
+
+/** The texts of several files read as one input named `together` (a folder): each and their sum are checked first. */
+export async function readTextFiles(files: readonly File[], together: string, limit: number = LIMITS.inputBytes): Promise<{ path: string; text: string }[]> {
+  const problem = filesSizeProblem(files, together, limit);
+  if (problem) throw new InputSizeError(problem);
+  // One at a time: a folder's files are read in order, and a failure stops before the rest are read.
+  const out: { path: string; text: string }[] = [];
+  for (const f of files) out.push({ path: filePath(f), text: await readChecked(f) });
+  return out;
+}
