@@ -1,8 +1,52 @@
 /** Small helpers shared by the format readers and writers. */
 import { type Site, isOrderedSite } from '../structure/structure.ts';
+import { LIMITS, limitSentence, printable } from '../limits.ts';
+import { ParseError } from './types.ts';
 
-/** A plain decimal number as POSCAR and XYZ files write it: sign, digits, optional E or Fortran D exponent. */
-export const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eEdD][+-]?\d+)?$/;
+/**
+ * A plain decimal number as POSCAR and XYZ files write it: sign, digits, optional E or Fortran D exponent.
+ * Unambiguous (the digits before and after the point cannot trade characters), so a failed match
+ * backtracks linearly; callers also cap the token at LIMITS.numberChars first (`checkNumberToken`).
+ */
+export const DECIMAL_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eEdD][+-]?\d+)?$/;
+
+/** Throws a ParseError when a would-be number is longer than LIMITS.numberChars (before any regex or conversion). */
+export function checkNumberToken(token: string, line: number | undefined, what: string): void {
+  if (token.length > LIMITS.numberChars) {
+    throw new ParseError(`${limitSentence(`The ${what} "${printable(token, 24)}"`, token.length, LIMITS.numberChars, 'characters')}.`, line);
+  }
+}
+
+/** Throws a ParseError when a token (word, label, quoted string) is longer than LIMITS.tokenChars. */
+export function checkToken(token: string, line: number | undefined, what: string): void {
+  if (token.length > LIMITS.tokenChars) {
+    throw new ParseError(`${limitSentence(`The ${what} "${printable(token, 24)}"`, token.length, LIMITS.tokenChars, 'characters')}.`, line);
+  }
+}
+
+/** Input text quoted in a message: control characters escaped, cut at 40 characters. */
+export const quoted = (text: string, max = 40): string => `"${printable(text, max)}"`;
+
+/**
+ * Lines of a text, split at \r\n, \r or \n in one linear pass, trailing blank lines kept; a ParseError
+ * past `maxLines` (LIMITS.textLines), before the array of lines outgrows the memory budget.
+ */
+export function splitLines(text: string, maxLines: number = LIMITS.textLines): string[] {
+  const out: string[] = [];
+  let start = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
+      if (out.length >= maxLines) throw new ParseError(`${limitSentence('The file', null, maxLines, 'lines')}.`, maxLines + 1);
+      out.push(text.slice(start, i));
+      if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
 
 /** Shortest text that reads back as exactly the same double ("-0" written as "0"); throws for ±Infinity/NaN. */
 export function shortestNumber(x: number, format: string): string {

@@ -12,7 +12,8 @@ import { Lattice } from '../structure/lattice.ts';
 import { type Site, type Structure, fracOf, makeSiteFromCart, makeSiteFromFrac } from '../structure/structure.ts';
 import { elementByNumber, elementBySymbol, elementSymbolOf } from '../structure/elements.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
-import { DECIMAL_NUMBER, orderedSymbol, shortestNumber } from './common.ts';
+import { DECIMAL_NUMBER, checkNumberToken, checkToken, orderedSymbol, quoted, shortestNumber, splitLines } from './common.ts';
+import { LIMITS, limitSentence } from '../limits.ts';
 
 
 /** Reads lines with 1-based numbers and Fortran-style numbers, collecting warnings. */
@@ -22,7 +23,7 @@ class LineReader {
   private warnedD = false;
 
   constructor(text: string) {
-    this.lines = text.split(/\r\n|\r|\n/);
+    this.lines = splitLines(text);
   }
 
   /** Line `n` (1-based) or a ParseError naming what was expected there. */
@@ -35,14 +36,15 @@ class LineReader {
 
   number(token: string | undefined, n: number, what: string): number {
     if (token === undefined) throw new ParseError(`The ${what} is missing.`, n);
-    if (!DECIMAL_NUMBER.test(token)) throw new ParseError(`The value "${token}" is not a number (${what}).`, n);
+    checkNumberToken(token, n, what);
+    if (!DECIMAL_NUMBER.test(token)) throw new ParseError(`The value ${quoted(token)} is not a number (${what}).`, n);
     if (/[dD]/.test(token)) {
       if (!this.warnedD) this.warnings.push(`line ${n}: Fortran D exponent read as E`);
       this.warnedD = true;
       token = token.replace(/[dD]/, 'e');
     }
     const value = Number(token);
-    if (!Number.isFinite(value)) throw new ParseError(`The value "${token}" is too large to represent (${what}).`, n);
+    if (!Number.isFinite(value)) throw new ParseError(`The value ${quoted(token)} is too large to represent (${what}).`, n);
     return value;
   }
 
@@ -63,14 +65,15 @@ function speciesFromToken(token: string): string | null {
   return elementSymbolOf(token.split('/')[0].split('_')[0]) ?? null;
 }
 
-const isInteger = (t: string) => /^\d+$/.test(t);
+const isNumberToken = (t: string) => t.length <= LIMITS.numberChars && DECIMAL_NUMBER.test(t);
+const isInteger = (t: string | undefined) => t !== undefined && t.length <= LIMITS.numberChars && /^\d+$/.test(t);
 
 function parseSelectiveFlag(token: string | undefined, n: number): boolean {
   if (token === undefined) throw new ParseError(`Selective dynamics flags (three T/F values) are missing.`, n);
   const c = token[0].toUpperCase();
   if (c === 'T') return true;
   if (c === 'F') return false;
-  throw new ParseError(`The value "${token}" is not a selective dynamics flag (T or F).`, n);
+  throw new ParseError(`The value ${quoted(token)} is not a selective dynamics flag (T or F).`, n);
 }
 
 export function parsePoscar(text: string): ParseOutput {
@@ -80,7 +83,7 @@ export function parsePoscar(text: string): ParseOutput {
 
   // Scale: one factor (negative = target volume) or three per-Cartesian-axis factors.
   const scaleTokens = r.line(2, 'scale factor').trim().split(/\s+/);
-  const scaleCount = scaleTokens.length >= 3 && scaleTokens.slice(0, 3).every((t) => DECIMAL_NUMBER.test(t)) ? 3 : 1;
+  const scaleCount = scaleTokens.length >= 3 && scaleTokens.slice(0, 3).every((t) => t.length <= LIMITS.numberChars && DECIMAL_NUMBER.test(t)) ? 3 : 1;
   const scales = scaleTokens.slice(0, scaleCount).map((t) => r.number(t, 2, 'scale factor'));
   if (scales.some((s) => s === 0)) throw new ParseError('The scale factor must not be zero.', 2);
   if (scaleCount === 3 && scales.some((s) => s < 0)) {
@@ -103,34 +106,55 @@ export function parsePoscar(text: string): ParseOutput {
   if (Math.abs(det(matrix)) < 1e-12) throw new ParseError('The lattice vectors (lines 3-5) are linearly dependent.', 3);
   const lattice = new Lattice(matrix);
 
-  // Line 6: species names (VASP 5) or atom counts (VASP 4).
+  // Line 6: species names (VASP 5) or atom counts (VASP 4). VASP writes more than 20 species groups
+  // over several lines; like pymatgen (Poscar.from_str in pymatgen/io/vasp/inputs.py) the species run
+  // until the first line (of at most 10) that starts with an integer, and the counts take as many lines.
   let n = 6;
   let speciesNames: string[] | null = null;
-  const line6 = r.line(6, 'species names or atom counts').trim().split(/\s+/);
+  const words = (k: number, what: string) => r.line(k, what).trim().split(/\s+/);
+  const line6 = words(6, 'species names or atom counts');
+  let countLines = 1;
   if (!isInteger(line6[0])) {
     speciesNames = [];
-    for (const token of line6) {
-      if (token.startsWith('!') || token.startsWith('#')) break;
-      const symbol = speciesFromToken(token);
-      if (!symbol) throw new ParseError(`The species "${token}" is not an element symbol.`, 6);
-      speciesNames.push(symbol);
-    }
-    n = 7;
-  }
-  const countTokens = r.line(n, 'atom counts').trim().split(/\s+/);
-  const counts: number[] = [];
-  for (const t of countTokens) {
-    if (!isInteger(t)) {
-      if (counts.length === 0 || !/^[!#]/.test(t)) {
-        throw new ParseError(`The atom count "${t}" is not a whole number.`, n);
+    let speciesLines = 1;
+    while (speciesLines < 10 && 6 + speciesLines <= r.lines.length && !isInteger(words(6 + speciesLines, 'atom counts')[0])) speciesLines++;
+    if (!isInteger((r.lines[6 + speciesLines - 1] ?? '').trim().split(/\s+/)[0])) speciesLines = 1;
+    for (let k = 6; k < 6 + speciesLines; k++) {
+      for (const token of words(k, 'species names')) {
+        if (token.startsWith('!') || token.startsWith('#')) break;
+        checkToken(token, k, 'species');
+        const symbol = speciesFromToken(token);
+        if (!symbol) throw new ParseError(`The species ${quoted(token)} is not an element symbol.`, k);
+        speciesNames.push(symbol);
       }
-      break;
     }
-    counts.push(Number(t));
+    if (speciesLines > 1) {
+      r.warnings.push(`lines 6-${5 + speciesLines}: the species and the atom counts each run over ${speciesLines} lines; read as pymatgen reads them`);
+    }
+    countLines = speciesLines;
+    n = 6 + speciesLines;
   }
+  const counts: number[] = [];
+  let total = 0;
+  for (let k = n; k < n + countLines; k++) {
+    const countTokens = words(k, 'atom counts');
+    for (const t of countTokens) {
+      if (!isInteger(t)) {
+        if ((counts.length === 0 && k === n) || !/^[!#]/.test(t)) {
+          throw new ParseError(`The atom count ${quoted(t)} is not a whole number.`, k);
+        }
+        break;
+      }
+      counts.push(Number(t));
+      total += Number(t);
+      // Checked before any position is read: a header may claim 1e12 atoms.
+      if (total > LIMITS.atoms) throw new ParseError(`${limitSentence('The POSCAR', total, LIMITS.atoms, 'atoms', '--max-atoms')}.`, k);
+    }
+  }
+  n += countLines - 1;
   if (speciesNames && counts.length !== speciesNames.length) {
     throw new ParseError(
-      `There are ${counts.length} atom counts but line 6 names ${speciesNames.length} species.`,
+      `There are ${counts.length} atom counts but ${countLines > 1 ? `lines 6-${5 + countLines} name` : 'line 6 names'} ${speciesNames.length} species.`,
       n,
     );
   }
@@ -238,7 +262,7 @@ function readVelocities(r: LineReader, after: number, nsites: number, sites: Sit
   const velocities: Vec3[] = [];
   for (let i = 0; i < nsites; i++, n++) {
     const tokens = (r.lines[n - 1] ?? '').trim().split(/\s+/);
-    if (tokens.length < 3 || !tokens.slice(0, 3).every((t) => DECIMAL_NUMBER.test(t))) {
+    if (tokens.length < 3 || !tokens.slice(0, 3).every(isNumberToken)) {
       if (i > 0 || (r.lines[n - 1] ?? '').trim() !== '') {
         r.warnings.push(`line ${n}: the block after the positions is not a velocity block; it was ignored`);
       }
@@ -304,8 +328,8 @@ const isVec3 = (v: unknown): v is Vec3 => Array.isArray(v) && v.length === 3 && 
 function sniffPoscar(text: string): boolean {
   const lines = text.split(/\r?\n/, 8).map((l) => l.trim().split(/\s+/));
   if (lines.length < 8) return false;
-  const nums = (toks: string[], k: number) => toks.length >= k && toks.slice(0, k).every((t) => DECIMAL_NUMBER.test(t));
-  if (!(nums(lines[1], 1) && (lines[1].length === 1 || nums(lines[1], 3) || !DECIMAL_NUMBER.test(lines[1][1])))) return false;
+  const nums = (toks: string[], k: number) => toks.length >= k && toks.slice(0, k).every(isNumberToken);
+  if (!(nums(lines[1], 1) && (lines[1].length === 1 || nums(lines[1], 3) || !isNumberToken(lines[1][1])))) return false;
   if (![2, 3, 4].every((i) => nums(lines[i], 3))) return false;
   const countsLine = isInteger(lines[5][0]) ? lines[5] : lines[6];
   return countsLine.length > 0 && countsLine.every((t, i) => isInteger(t) || i > 0);

@@ -11,13 +11,15 @@ import { Lattice } from '../structure/lattice.ts';
 import { type Site, type Structure, makeSiteFromCart } from '../structure/structure.ts';
 import { elementByNumber, elementBySymbol, elementSymbolOf, parseElementSymbol } from '../structure/elements.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
-import { DECIMAL_NUMBER, orderedSymbol, shortestNumber } from './common.ts';
+import { DECIMAL_NUMBER, checkNumberToken, checkToken, orderedSymbol, quoted, shortestNumber, splitLines as splitAllLines } from './common.ts';
+import { LIMITS, limitSentence } from '../limits.ts';
 
-const MATHEMATICA_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)\*\^[+-]?\d+$/;
+// Unambiguous, as DECIMAL_NUMBER: linear even on a long run of digits.
+const MATHEMATICA_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)\*\^[+-]?\d+$/;
 const INTEGER = /^[+-]?\d+$/;
 
 function splitLines(text: string): string[] {
-  const lines = text.split(/\r\n|\r|\n/);
+  const lines = splitAllLines(text);
   while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
   return lines;
 }
@@ -48,6 +50,7 @@ function leadingFields(line: string, max: number): string[] {
 /** A number in E, Fortran D or Mathematica `*^` notation, or a ParseError naming the line. */
 function readNumber(token: string | undefined, lineNo: number, what: string, warnings: string[]): number {
   if (token === undefined) throw new ParseError(`The ${what} is missing.`, lineNo);
+  checkNumberToken(token, lineNo, what);
   let value: number;
   if (DECIMAL_NUMBER.test(token)) {
     if (/[dD]/.test(token)) {
@@ -56,32 +59,38 @@ function readNumber(token: string | undefined, lineNo: number, what: string, war
       value = Number(token.replace(/[dD]/, 'e'));
     } else value = Number(token);
   } else if (MATHEMATICA_NUMBER.test(token)) value = Number(token.replace('*^', 'e'));
-  else throw new ParseError(`The value "${token}" is not a number (${what}).`, lineNo);
-  if (!Number.isFinite(value)) throw new ParseError(`The value "${token}" is too large to represent (${what}).`, lineNo);
+  else throw new ParseError(`The value ${quoted(token)} is not a number (${what}).`, lineNo);
+  if (!Number.isFinite(value)) throw new ParseError(`The value ${quoted(token)} is too large to represent (${what}).`, lineNo);
   return value;
 }
 
 /** Element symbol from an XYZ species token: any capitalisation, an atomic number, or a label like `C1`. */
 function speciesFromToken(token: string, lineNo: number): { symbol: string; label?: string } {
+  checkToken(token, lineNo, 'species');
   if (INTEGER.test(token)) {
     const el = elementByNumber(Number(token));
-    if (!el) throw new ParseError(`The species ${token} is not an atomic number.`, lineNo);
+    if (!el) throw new ParseError(`The species ${quoted(token)} is not an atomic number.`, lineNo);
     return { symbol: el.symbol };
   }
   const direct = elementSymbolOf(token);
   if (direct) return { symbol: direct };
   const parsed = parseElementSymbol(token);
   const el = parsed ? elementBySymbol(parsed.symbol) : undefined;
-  if (!el) throw new ParseError(`The species "${token}" is not an element symbol.`, lineNo);
+  if (!el) throw new ParseError(`The species ${quoted(token)} is not an element symbol.`, lineNo);
   return { symbol: el.symbol, label: token };
 }
 
 function readCount(line: string, lineNo: number): number {
-  const tokens = tokenize(line);
-  if (tokens.length === 0 || !/^\d+$/.test(tokens[0])) {
-    throw new ParseError(`Expected the number of atoms of an XYZ frame, not "${line.trim().slice(0, 40)}".`, lineNo);
+  const first = leadingFields(line, 1)[0];
+  if (first === undefined || first.length > LIMITS.numberChars || !/^\d+$/.test(first)) {
+    throw new ParseError(`Expected the number of atoms of an XYZ frame, not ${quoted(line.trim())}.`, lineNo);
   }
-  return Number(tokens[0]);
+  const count = Number(first);
+  // Checked before anything is allocated: a header may claim 1e12 atoms.
+  if (count > LIMITS.atoms) {
+    throw new ParseError(`${limitSentence('The XYZ frame', count, LIMITS.atoms, 'atoms', '--max-atoms')}.`, lineNo);
+  }
+  return count;
 }
 
 interface RawFrame { count: number; comment: string; commentLine: number; firstAtomLine: number }
@@ -90,9 +99,15 @@ interface RawFrame { count: number; comment: string; commentLine: number; firstA
 function frames(lines: string[]): RawFrame[] {
   const out: RawFrame[] = [];
   let i = 0;
+  // All frames together: each counts at least one atom, so a file of empty frames is bounded too.
+  let total = 0;
   while (i < lines.length) {
     if (lines[i].trim() === '') { i++; continue; }
     const count = readCount(lines[i], i + 1);
+    total += Math.max(1, count);
+    if (total > LIMITS.fileAtoms) {
+      throw new ParseError(`${limitSentence(`The XYZ file up to frame ${out.length + 1}`, total, LIMITS.fileAtoms, 'atoms (frames count at least one each)')}.`, i + 1);
+    }
     if (i + 1 >= lines.length) {
       throw new ParseError(`The file ends after the atom count on line ${i + 1}; the comment line is missing.`, i + 2);
     }
@@ -241,17 +256,22 @@ function typeValue(value: string): InfoValue {
 
 interface Column { name: string; type: 'S' | 'R' | 'I' | 'L'; count: number }
 
+/** Sets an own property even for keys such as `__proto__`: names read from a file never reach a prototype. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 function parsePropertiesSpec(spec: string, lineNo: number): Column[] {
   const parts = spec.split(':');
   if (parts.length % 3 !== 0) {
-    throw new ParseError(`Properties= must be name:type:count triples, not "${spec}".`, lineNo);
+    throw new ParseError(`Properties= must be name:type:count triples, not ${quoted(spec)}.`, lineNo);
   }
   const cols: Column[] = [];
   for (let i = 0; i < parts.length; i += 3) {
     const type = parts[i + 1].toUpperCase();
     const count = Number(parts[i + 2]);
     if (!['S', 'R', 'I', 'L'].includes(type) || !Number.isInteger(count) || count < 1) {
-      throw new ParseError(`The column "${parts[i]}:${parts[i + 1]}:${parts[i + 2]}" in Properties= is not valid (types S, R, I, L).`, lineNo);
+      throw new ParseError(`The column ${quoted(`${parts[i]}:${parts[i + 1]}:${parts[i + 2]}`)} in Properties= is not valid (types S, R, I, L).`, lineNo);
     }
     cols.push({ name: parts[i], type: type as Column['type'], count });
   }
@@ -283,7 +303,7 @@ function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string
       const bad = nums.find((t, i) => !Number.isFinite(v[i]));
       if (bad !== undefined) {
         const why = /^[+-]?(inf|nan)$/i.test(bad) ? 'is not a finite number' : 'is too large to represent';
-        throw new ParseError(`The Lattice= value "${bad}" ${why}.`, f.commentLine);
+        throw new ParseError(`The Lattice= value ${quoted(bad)} ${why}.`, f.commentLine);
       }
       try {
         lattice = new Lattice([v.slice(0, 3), v.slice(3, 6), v.slice(6, 9)]);
@@ -300,7 +320,7 @@ function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string
       }
       pbc = toks.map((t) => BOOL_TRUE.has(t) || t === '1');
     } else {
-      info[key] = value === null ? true : typeValue(value);
+      setOwn(info, key, value === null ? true : typeValue(value));
     }
   }
   pbc ??= lattice ? [true, true, true] : [false, false, false];
@@ -330,18 +350,18 @@ function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string
       const values = raw.map((tok): string | number | boolean => {
         if (col.type === 'S') return tok;
         if (col.type === 'L') {
-          if (!isBool(tok)) throw new ParseError(`The value "${tok}" in column ${col.name} is not T or F.`, lineNo);
+          if (!isBool(tok)) throw new ParseError(`The value ${quoted(tok)} in column ${quoted(col.name)} is not T or F.`, lineNo);
           return BOOL_TRUE.has(tok);
         }
-        if (col.type === 'I' && !INTEGER.test(tok)) {
-          throw new ParseError(`The value "${tok}" in column ${col.name} is not an integer.`, lineNo);
+        if (col.type === 'I' && (tok.length > LIMITS.numberChars || !INTEGER.test(tok))) {
+          throw new ParseError(`The value ${quoted(tok)} in column ${quoted(col.name)} is not an integer.`, lineNo);
         }
         return col.type === 'I' ? Number(tok) : readNumber(tok, lineNo, col.name, warnings);
       });
       if (col === speciesCol) ({ symbol, label } = speciesFromToken(raw[0], lineNo));
       else if (col === posCol) xyz = values as Vec3;
       else if (col === numbersCol && !speciesCol) ({ symbol } = speciesFromToken(raw[0], lineNo));
-      else props[col.name] = col.count === 1 ? values[0] : values;
+      else setOwn(props, col.name, col.count === 1 ? values[0] : values);
     }
     const extra: Partial<Site> = {};
     if (label) extra.label = label;

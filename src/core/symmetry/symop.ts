@@ -3,6 +3,7 @@
  * `rot` is an integer matrix (rows give the new x, y, z); `trans` is a translation in cell units.
  */
 import { type Mat3, type Vec3, det, matMul, matVec } from '../math/mat3.ts';
+import { LIMITS, printable } from '../limits.ts';
 
 export interface SymOp {
   rot: Mat3;
@@ -72,11 +73,21 @@ export function opKey(op: SymOp): string {
 /**
  * Closes a set of generators into a group (translations modulo 1).
  * Throws when the closure grows beyond `maxOrder` (not a crystallographic group, e.g. irrational translations).
+ * At most maxOrder × (distinct generators ≤ maxOrder) compositions: bounded whatever the input.
  */
-export function closeGroup(generators: SymOp[], maxOrder = 192 * 8): SymOp[] {
+export function closeGroup(generators: SymOp[], maxOrder: number = LIMITS.symmetryOperations): SymOp[] {
   const ops: SymOp[] = [identityOp()];
   const seen = new Set<string>([opKey(ops[0])]);
-  const gens = generators.map(normalizeOp);
+  const genKeys = new Set<string>();
+  const gens: SymOp[] = [];
+  for (const g of generators) {
+    const n = normalizeOp(g);
+    const k = opKey(n);
+    if (genKeys.has(k)) continue;
+    genKeys.add(k);
+    gens.push(n);
+    if (gens.length > maxOrder) throw new Error(`symmetry operations do not close into a space group (more than ${maxOrder} operations)`);
+  }
   for (let i = 0; i < ops.length; i++) {
     for (const g of gens) {
       const p = normalizeOp(composeOps(g, ops[i]));
@@ -93,6 +104,8 @@ export function closeGroup(generators: SymOp[], maxOrder = 192 * 8): SymOp[] {
 
 /** True when the set (taken modulo lattice translations) is closed under composition and has no duplicates. */
 export function isGroup(ops: SymOp[]): boolean {
+  // No space group has more operations (modulo lattice translations): quadratic work stays bounded.
+  if (ops.length > LIMITS.symmetryOperations) return false;
   const norm = ops.map(normalizeOp);
   const keys = new Set(norm.map(opKey));
   if (keys.size !== norm.length) return false;
@@ -114,18 +127,19 @@ const FRACTION = /^(\d+(?:\.\d*)?|\.\d+)(?:\/(\d+(?:\.\d*)?|\.\d+))?$/;
  * `+x`, upper case, spaces, surrounding quotes, `2x`/`2*x` coefficients. Throws Error with a clear message.
  */
 export function parseSymop(text: string): SymOp {
+  const shown = printable(text.trim(), 60);
   let s = text.trim();
   if ((s.startsWith("'") && s.endsWith("'")) || (s.startsWith('"') && s.endsWith('"'))) s = s.slice(1, -1);
   s = s.replace(/\s+/g, '').toLowerCase();
   const parts = s.split(',');
-  if (parts.length !== 3) throw new Error(`symmetry operation '${text.trim()}' must have three comma-separated parts`);
+  if (parts.length !== 3) throw new Error(`symmetry operation '${shown}' must have three comma-separated parts`);
   const rot: Mat3 = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
   const trans: Vec3 = [0, 0, 0];
   parts.forEach((part, row) => {
-    if (part === '') throw new Error(`symmetry operation '${text.trim()}' has an empty part`);
+    if (part === '') throw new Error(`symmetry operation '${shown}' has an empty part`);
     // Split into signed terms: "-x+1/2" -> ["-x", "+1/2"].
     const terms = part.match(/[+-]?[^+-]+/g);
-    if (!terms || terms.join('') !== part) throw new Error(`symmetry operation '${text.trim()}': cannot read '${part}'`);
+    if (!terms || terms.join('') !== part) throw new Error(`symmetry operation '${shown}': cannot read '${printable(part)}'`);
     let sawVariable = false;
     for (const term of terms) {
       let sign = 1;
@@ -137,25 +151,25 @@ export function parseSymop(text: string): SymOp {
         let coef = 1;
         if (m[1] !== '') {
           const f = FRACTION.exec(m[1]);
-          if (!f) throw new Error(`symmetry operation '${text.trim()}': cannot read '${term}'`);
+          if (!f) throw new Error(`symmetry operation '${shown}': cannot read '${printable(term)}'`);
           coef = f[2] !== undefined ? Number(f[1]) / Number(f[2]) : Number(f[1]);
         }
-        if (!Number.isInteger(coef)) throw new Error(`symmetry operation '${text.trim()}': coefficient of ${m[2]} is not an integer`);
+        if (!Number.isInteger(coef)) throw new Error(`symmetry operation '${shown}': coefficient of ${m[2]} is not an integer`);
         rot[row][col] += sign * coef;
         sawVariable = true;
       } else {
         const f = FRACTION.exec(body);
-        if (!f) throw new Error(`symmetry operation '${text.trim()}': cannot read '${term}'`);
+        if (!f) throw new Error(`symmetry operation '${shown}': cannot read '${printable(term)}'`);
         const value = f[2] !== undefined ? Number(f[1]) / Number(f[2]) : Number(f[1]);
-        if (!Number.isFinite(value)) throw new Error(`symmetry operation '${text.trim()}': bad number '${term}'`);
+        if (!Number.isFinite(value)) throw new Error(`symmetry operation '${shown}': bad number '${printable(term)}'`);
         trans[row] += sign * value;
       }
     }
-    if (!sawVariable) throw new Error(`symmetry operation '${text.trim()}': part '${part}' has no x, y or z`);
+    if (!sawVariable) throw new Error(`symmetry operation '${shown}': part '${printable(part)}' has no x, y or z`);
     trans[row] = snapTranslation(trans[row]);
   });
   const d = det(rot);
-  if (Math.abs(Math.abs(d) - 1) > 1e-9) throw new Error(`symmetry operation '${text.trim()}' is not a crystallographic operation (determinant ${d})`);
+  if (Math.abs(Math.abs(d) - 1) > 1e-9) throw new Error(`symmetry operation '${shown}' is not a crystallographic operation (determinant ${d})`);
   return { rot, trans };
 }
 

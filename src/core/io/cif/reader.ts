@@ -10,27 +10,34 @@ import { type Site, type SpeciesMap, type Structure, makeSiteFromFrac } from '..
 import { lookupHM, lookupHall, operationsFromHall, operationsFromHallNumber, operationsFromITNumber, hallEntries } from '../../symmetry/spacegroups.ts';
 import { type SymOp, applyOp, closeGroup, identityOp, isGroup, normalizeOp, opKey, parseSymop } from '../../symmetry/symop.ts';
 import { ParseError, type ParseOutput } from '../types.ts';
-import { type CifBlock, type CifItem, type CifValue, isNull, parseCifDocument } from './tokenizer.ts';
+import { LIMITS, limitSentence, printable } from '../../limits.ts';
+import { type CifBlock, type CifDocument, type CifItem, type CifValue, isNull, parseCifDocument } from './tokenizer.ts';
 import { chargeFromSuffix, parseElementSymbol } from '../../structure/elements.ts';
 import { pymatgenElectronegativity, pythonSort, speciesString } from '../../structure/composition.ts';
 
 /** Fractional tolerance for "same position" (pymatgen's site_tolerance). */
 const SITE_TOLERANCE = 1e-4;
 
-/** Reads a CIF number: `0.1234(5)` → 0.1234, `90.` → 90, `.5`, `1/3`, `-.25`. NaN when not a number. */
+/**
+ * Reads a CIF number: `0.1234(5)` → 0.1234, `90.` → 90, `.5`, `1/3`, `-.25`. NaN when not a number or
+ * longer than LIMITS.numberChars. The patterns are unambiguous (linear even on a long run of digits).
+ */
 export function cifNumber(text: string): number {
   let s = text.trim();
+  if (s.length > LIMITS.numberChars) return NaN;
   const su = /\(\d*\)$/.exec(s);
   if (su) s = s.slice(0, su.index);
   if (s === '') return NaN;
   const frac = /^([+-]?\d+(?:\.\d*)?)\/(\d+(?:\.\d*)?)$/.exec(s);
   if (frac) return Number(frac[1]) / Number(frac[2]);
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return NaN;
+  if (!/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(s)) return NaN;
   return Number(s);
 }
 
-/** Why `cifNumber` gave a non-finite value: an overflow (`1e400`, `1/0`) or no number at all. */
-const notNumberReason = (x: number): string => (Number.isNaN(x) ? 'not a number' : 'too large to represent');
+/** Why `cifNumber` gave a non-finite value for `text`: too long, an overflow (`1e400`, `1/0`) or no number at all. */
+const notNumberReason = (x: number, text = ''): string =>
+  text.trim().length > LIMITS.numberChars ? `longer than the ${LIMITS.numberChars}-character limit of a number`
+    : Number.isNaN(x) ? 'not a number' : 'too large to represent';
 
 /** Item lookup with '.' and '_' after the category treated alike (`_atom_site.fract_x` = `_atom_site_fract_x`). */
 class BlockView {
@@ -95,6 +102,50 @@ const IT_TAGS = ['_space_group_it_number', '_symmetry_int_tables_number', '_spac
 
 interface SymmetryResult { ops: SymOp[]; source: string }
 
+/**
+ * The distinct operations of a list (modulo lattice translations), in file order. The number of lines
+ * is checked before any is parsed, the number of distinct operations as they come: no space group has
+ * more than LIMITS.symmetryOperations. `parse` throws Error; it becomes a ParseError naming the line.
+ */
+function readOperations(item: CifItem, values: CifValue[], parse: (v: CifValue) => SymOp, warn: (m: string) => void): SymOp[] {
+  const tag = printable(item.tag);
+  if (values.length > LIMITS.symmetryOperationLines) {
+    throw new ParseError(`${limitSentence(`the ${tag} list`, values.length, LIMITS.symmetryOperationLines, 'lines')}`, item.line);
+  }
+  const ops: SymOp[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const v of values) {
+    let op: SymOp;
+    try {
+      op = parse(v);
+    } catch (e) {
+      throw new ParseError(printable((e as Error).message, 200), v.line);
+    }
+    const key = opKey(normalizeOp(op));
+    if (seen.has(key)) {
+      if (duplicates++ < 3) warn(`line ${v.line}: duplicate symmetry operation '${printable(v.text)}' ignored`);
+      continue;
+    }
+    seen.add(key);
+    ops.push(op);
+    if (ops.length > LIMITS.symmetryOperations) {
+      throw new ParseError(`${limitSentence(`the ${tag} list`, null, LIMITS.symmetryOperations, 'distinct operations (modulo lattice translations)')}, more than any space group has`, v.line);
+    }
+  }
+  if (duplicates > 3) warn(`line ${item.line}: ${duplicates - 3} more duplicate symmetry operations ignored`);
+  return ops;
+}
+
+/** The group the operations generate, or a ParseError when it outgrows every space group (LIMITS.symmetryOperations). */
+function closeOperations(item: CifItem, ops: SymOp[]): SymOp[] {
+  try {
+    return closeGroup(ops.length ? ops : [identityOp()], LIMITS.symmetryOperations);
+  } catch {
+    throw new ParseError(`the ${printable(item.tag)} operations do not form a space group (they generate more than ${LIMITS.symmetryOperations} distinct operations modulo lattice translations)`, item.line);
+  }
+}
+
 function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): SymmetryResult {
   // 1. Explicit operations.
   const symItem = view.get(...SYMOP_TAGS);
@@ -112,27 +163,9 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
     }
     if (values.length > 0) {
       try {
-        const ops: SymOp[] = [];
-        const seen = new Set<string>();
-        for (const v of values) {
-          let op: SymOp;
-          try {
-            op = parseSymop(v.text);
-          } catch (e) {
-            throw new ParseError(`${(e as Error).message}`, v.line);
-          }
-          const key = opKey(normalizeOp(op));
-          if (seen.has(key)) { warn(`line ${v.line}: duplicate symmetry operation '${v.text}' ignored`); continue; }
-          seen.add(key);
-          ops.push(op);
-        }
+        const ops = readOperations(symItem, values, (v) => parseSymop(v.text), warn);
         if (!isGroup(ops)) {
-          let closed: SymOp[];
-          try {
-            closed = closeGroup(ops.length ? ops : [identityOp()]);
-          } catch {
-            throw new ParseError(`the ${symItem.tag} operations do not form a space group`, symItem.line);
-          }
+          const closed = closeOperations(symItem, ops);
           warn(`line ${symItem.line}: the ${ops.length} listed symmetry operations are not a group; completed to ${closed.length} operations`);
           return { ops: closed, source: symItem.tag };
         }
@@ -142,6 +175,7 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
         // Fall back to a symbol if the file has one; otherwise this is fatal.
         const hasSymbol = view.scalar(...HALL_TAGS) || view.scalar(...HM_TAGS);
         if (!hasSymbol) throw e;
+        if (e.message.includes('the limit is')) throw e;
         warn(`line ${e.line}: ${e.message}; using the space-group symbol instead`);
       }
     }
@@ -149,15 +183,11 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
   // 1a. Magnetic CIF: operations "x,y,z,+1" (time reversal last) times the centring operations.
   const magn = view.get('_space_group_symop_magn_operation_xyz', '_space_group_symop_magn_operation.xyz');
   if (magn) {
-    const readMagnetic = (item: CifItem): SymOp[] => item.values.filter((v) => !isNull(v)).map((v) => {
+    const readMagnetic = (item: CifItem): SymOp[] => readOperations(item, item.values.filter((v) => !isNull(v)), (v) => {
       const parts = v.text.replace(/\s+/g, '').split(',');
-      if (parts.length !== 4) throw new ParseError(`magnetic operation '${v.text}' must have four comma-separated parts`, v.line);
-      try {
-        return parseSymop(parts.slice(0, 3).join(','));
-      } catch (e) {
-        throw new ParseError((e as Error).message, v.line);
-      }
-    });
+      if (parts.length !== 4) throw new Error(`magnetic operation '${printable(v.text)}' must have four comma-separated parts`);
+      return parseSymop(parts.slice(0, 3).join(','));
+    }, warn);
     const ops = readMagnetic(magn);
     const centringItem = view.get('_space_group_symop_magn_centering_xyz', '_space_group_symop_magn_centering.xyz');
     const centrings = centringItem ? readMagnetic(centringItem) : [identityOp()];
@@ -169,7 +199,7 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
       unique.set(opKey(combined), combined);
     }
     let list = [...unique.values()];
-    if (!isGroup(list)) list = closeGroup(list);
+    if (!isGroup(list)) list = closeOperations(magn, list);
     warn(`line ${magn.line}: magnetic CIF: positions from the magnetic operations; moments are not read`);
     return { ops: list, source: magn.tag };
   }
@@ -177,24 +207,15 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
   // their three-dimensional parts give the average structure.
   const ssg = view.get('_space_group_symop_ssg_operation_algebraic');
   if (ssg) {
-    const ops: SymOp[] = [];
-    for (const v of ssg.values) {
-      if (isNull(v)) continue;
+    let list = readOperations(ssg, ssg.values.filter((v) => !isNull(v)), (v) => {
       const parts = v.text.replace(/\s+/g, '').split(',');
       const basic = parts.slice(0, 3);
       if (parts.length < 4 || basic.some((p) => /x[4-9]/i.test(p))) {
-        throw new ParseError(`superspace operation '${v.text}' does not keep x1, x2, x3 separate from the modulation coordinates`, v.line);
+        throw new Error(`superspace operation '${printable(v.text)}' does not keep x1, x2, x3 separate from the modulation coordinates`);
       }
-      try {
-        ops.push(parseSymop(basic.join(',').replace(/x1/gi, 'x').replace(/x2/gi, 'y').replace(/x3/gi, 'z')));
-      } catch (e) {
-        throw new ParseError((e as Error).message, v.line);
-      }
-    }
-    const unique = new Map<string, SymOp>();
-    for (const op of ops) unique.set(opKey(normalizeOp(op)), op);
-    let list = [...unique.values()];
-    if (!isGroup(list)) list = closeGroup(list);
+      return parseSymop(basic.join(',').replace(/x1/gi, 'x').replace(/x2/gi, 'y').replace(/x3/gi, 'z'));
+    }, warn);
+    if (!isGroup(list)) list = closeOperations(ssg, list);
     warn(`line ${ssg.line}: modulated structure: the average structure is read from the three-dimensional part of the superspace operations; the modulation is ignored`);
     return { ops: list, source: ssg.tag };
   }
@@ -486,7 +507,21 @@ const hasAtomSites = (view: BlockView): boolean =>
 
 export function parseCif(text: string): ParseOutput {
   if (text.trim() === '') throw new ParseError('empty file');
-  const doc = parseCifDocument(text);
+  try {
+    return structuresFromDocument(parseCifDocument(text));
+  } catch (e) {
+    // A value quoted over two lines (pymatgen's own srycoo.cif) is read as pymatgen reads it when that
+    // yields a structure; otherwise the strict reading's error stands.
+    if (!(e instanceof ParseError) || !e.message.startsWith('unclosed quote')) throw e;
+    try {
+      return structuresFromDocument(parseCifDocument(text, { lenientQuotes: true }));
+    } catch {
+      throw e;
+    }
+  }
+}
+
+function structuresFromDocument(doc: CifDocument): ParseOutput {
   const warnings = [...doc.warnings];
   if (doc.blocks.length === 0) throw new ParseError('no data_ block found; this is not a CIF file');
   const structures: Structure[] = [];

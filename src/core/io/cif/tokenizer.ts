@@ -4,6 +4,7 @@
  * Tags are case-insensitive: items are keyed by the lower-case tag.
  */
 import { ParseError } from '../types.ts';
+import { LIMITS, limitSentence, printable } from '../../limits.ts';
 
 export interface CifValue {
   text: string;
@@ -69,8 +70,19 @@ function prepare(text: string, warnings: string[]): string {
   return t;
 }
 
-function tokenize(text: string, warnings: string[], version: 1 | 2): Token[] {
+/** A word or quoted string over LIMITS.tokenChars is refused before it is kept. */
+function checkTokenLength(length: number, line: number, what: string): void {
+  if (length > LIMITS.tokenChars) throw new ParseError(`${limitSentence(`A ${what}`, length, LIMITS.tokenChars, 'characters')}`, line);
+}
+
+function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuotes: boolean): Token[] {
   const tokens: Token[] = [];
+  // Every token costs an object: the count is bounded before memory is.
+  const push = (t: Token): void => {
+    if (tokens.length >= LIMITS.cifTokens) throw new ParseError(`${limitSentence('The CIF file', null, LIMITS.cifTokens, 'words and values')}`, t.line);
+    tokens.push(t);
+  };
+  let unclosedQuotes = 0;
   const n = text.length;
   let i = 0;
   let line = 1;
@@ -98,7 +110,7 @@ function tokenize(text: string, warnings: string[], version: 1 | 2): Token[] {
       if (end < 0) throw new ParseError('unclosed text field (no line starting with ; to end it)', startLine);
       const body = text.slice(i + 1, end);
       for (let k = i; k < end + 2; k++) if (text.charCodeAt(k) === 10) line++;
-      tokens.push({ kind: 'value', text: body, quoted: true, line: startLine });
+      push({ kind: 'value', text: body, quoted: true, line: startLine });
       i = end + 2;
       atLineStart = false;
       continue;
@@ -110,7 +122,7 @@ function tokenize(text: string, warnings: string[], version: 1 | 2): Token[] {
       const end = text.indexOf(q, i + 3);
       if (end < 0) throw new ParseError(`unclosed triple-quoted string`, line);
       const body = text.slice(i + 3, end);
-      tokens.push({ kind: 'value', text: body, quoted: true, line });
+      push({ kind: 'value', text: body, quoted: true, line });
       for (const ch of body) if (ch === '\n') line++;
       i = end + 3;
       continue;
@@ -125,8 +137,20 @@ function tokenize(text: string, warnings: string[], version: 1 | 2): Token[] {
         if (d === c && (j + 1 >= n || isWs(text.charCodeAt(j + 1)) || (version === 2 && ',]}:'.includes(text[j + 1])))) { end = j; break; }
         j++;
       }
-      if (end < 0) throw new ParseError(`unclosed quote: ${text.slice(i, Math.min(j, i + 40))}`, line);
-      tokens.push({ kind: 'value', text: text.slice(i + 1, end), quoted: true, line });
+      if (end < 0) {
+        if (!lenientQuotes) throw new ParseError(`unclosed quote: ${printable(text.slice(i, Math.min(j, i + 40)))}`, line);
+        // A quote not closed on its line (a value that runs over two lines, against CIF 1.1). pymatgen's
+        // CifBlock._process_string (pymatgen/io/cif.py) matches quoted strings line by line and skips such
+        // a quote, reading the rest as plain words: the tag takes the first word, the others are stray
+        // values. The same here, with a warning.
+        if (unclosedQuotes++ === 0) {
+          warnings.push(`line ${line}: a quoted value is not closed on its line; read as plain words, as pymatgen reads it (only its first word is kept)`);
+        }
+        i++;
+        continue;
+      }
+      checkTokenLength(end - i - 1, line, 'quoted value');
+      push({ kind: 'value', text: text.slice(i + 1, end), quoted: true, line });
       i = end + 1;
       continue;
     }
@@ -142,31 +166,32 @@ function tokenize(text: string, warnings: string[], version: 1 | 2): Token[] {
         else if (ch === ']' || ch === '}') { depth--; if (depth === 0) { j++; break; } }
       }
       if (depth !== 0) throw new ParseError('unclosed list or table', startLine);
-      tokens.push({ kind: 'value', text: text.slice(i, j), quoted: true, line: startLine });
+      push({ kind: 'value', text: text.slice(i, j), quoted: true, line: startLine });
       i = j;
       continue;
     }
     // Bare word.
     let j = i;
     while (j < n && !isWs(text.charCodeAt(j))) j++;
+    checkTokenLength(j - i, line, 'word');
     const word = text.slice(i, j);
     i = j;
-    if (c === 95 /* _ */) { tokens.push({ kind: 'tag', text: word, quoted: false, line }); continue; }
+    if (c === 95 /* _ */) { push({ kind: 'tag', text: word, quoted: false, line }); continue; }
     const lower = word.toLowerCase();
     if (lower.startsWith('data_')) {
-      tokens.push({ kind: 'data', text: word.slice(5), quoted: false, line });
+      push({ kind: 'data', text: word.slice(5), quoted: false, line });
     } else if (lower === 'loop_') {
-      tokens.push({ kind: 'loop', text: word, quoted: false, line });
+      push({ kind: 'loop', text: word, quoted: false, line });
     } else if (lower === 'global_') {
-      tokens.push({ kind: 'global', text: word, quoted: false, line });
+      push({ kind: 'global', text: word, quoted: false, line });
     } else if (lower.startsWith('save_')) {
-      tokens.push({ kind: 'save', text: word.slice(5), quoted: false, line });
+      push({ kind: 'save', text: word.slice(5), quoted: false, line });
     } else if (lower === 'stop_') {
-      tokens.push({ kind: 'stop', text: word, quoted: false, line });
+      push({ kind: 'stop', text: word, quoted: false, line });
     } else {
-      if (c === 36 /* $ */ && word.length > 1) warnings.push(`line ${line}: save-frame reference '${word}' read as a plain value`);
-      if (c === 91 /* [ */ || c === 93 /* ] */) warnings.push(`line ${line}: value '${word}' starts with a reserved character; read as plain text`);
-      tokens.push({ kind: 'value', text: word, quoted: false, line });
+      if (c === 36 /* $ */ && word.length > 1) warnings.push(`line ${line}: save-frame reference '${printable(word)}' read as a plain value`);
+      if (c === 91 /* [ */ || c === 93 /* ] */) warnings.push(`line ${line}: value '${printable(word)}' starts with a reserved character; read as plain text`);
+      push({ kind: 'value', text: word, quoted: false, line });
     }
   }
   return tokens;
@@ -174,13 +199,14 @@ function tokenize(text: string, warnings: string[], version: 1 | 2): Token[] {
 
 /**
  * Parses CIF text into blocks. Throws ParseError (with the 1-based line) on real syntax errors;
- * unambiguous oddities are kept with a warning in `warnings`.
+ * unambiguous oddities are kept with a warning in `warnings`. `lenientQuotes` reads a quote that is
+ * not closed on its line as pymatgen does (see `tokenize`) instead of refusing it.
  */
-export function parseCifDocument(input: string): CifDocument {
+export function parseCifDocument(input: string, options: { lenientQuotes?: boolean } = {}): CifDocument {
   const warnings: string[] = [];
   const text = prepare(input, warnings);
   const version: 1 | 2 = /^#\\#CIF_2\.0/.test(text) ? 2 : 1;
-  const tokens = tokenize(text, warnings, version);
+  const tokens = tokenize(text, warnings, version, options.lenientQuotes === true);
   const blocks: CifBlock[] = [];
   let block: CifBlock | null = null;
   let inSave = false;
@@ -189,11 +215,12 @@ export function parseCifDocument(input: string): CifDocument {
   const setItem = (b: CifBlock, tag: string, item: CifItem): void => {
     const key = tag.toLowerCase();
     if (b.items.has(key)) {
-      warnings.push(`line ${item.line}: duplicate tag ${tag} in block ${b.name || '(global)'}; the later value is used`);
+      warnings.push(`line ${item.line}: duplicate tag ${printable(tag)} in block ${printable(b.name) || '(global)'}; the later value is used`);
     }
     b.items.set(key, item);
   };
 
+  let stray = 0;
   let k = 0;
   while (k < tokens.length) {
     const t = tokens[k];
@@ -201,7 +228,7 @@ export function parseCifDocument(input: string): CifDocument {
       const name = t.kind === 'global' ? 'global_' : t.text;
       if (t.kind === 'data' && name === '') warnings.push(`line ${t.line}: data block without a name`);
       const lower = name.toLowerCase();
-      if (seenNames.has(lower)) warnings.push(`line ${t.line}: duplicate data block name '${name}' (first at line ${seenNames.get(lower)})`);
+      if (seenNames.has(lower)) warnings.push(`line ${t.line}: duplicate data block name '${printable(name)}' (first at line ${seenNames.get(lower)})`);
       else seenNames.set(lower, t.line);
       block = { name, line: t.line, items: new Map(), loops: [] };
       blocks.push(block);
@@ -217,13 +244,13 @@ export function parseCifDocument(input: string): CifDocument {
     }
     if (inSave) { k++; continue; }
     if (!block) {
-      throw new ParseError(`${t.kind === 'tag' ? `tag ${t.text}` : `'${t.text.slice(0, 30)}'`} appears before any data_ block header`, t.line);
+      throw new ParseError(`${t.kind === 'tag' ? `tag ${printable(t.text)}` : `'${printable(t.text, 30)}'`} appears before any data_ block header`, t.line);
     }
     if (t.kind === 'stop') { warnings.push(`line ${t.line}: stop_ ignored`); k++; continue; }
     if (t.kind === 'tag') {
       const next = tokens[k + 1];
       if (!next || next.kind !== 'value') {
-        throw new ParseError(`tag ${t.text} has no value`, t.line);
+        throw new ParseError(`tag ${printable(t.text)} has no value`, t.line);
       }
       setItem(block, t.text, { tag: t.text, values: [{ text: next.text, quoted: next.quoted, line: next.line }], loop: null, line: t.line });
       k += 2;
@@ -240,28 +267,27 @@ export function parseCifDocument(input: string): CifDocument {
       const nTags = loop.tags.length;
       if (values.length % nTags !== 0) {
         const lastLine = values.length ? values[values.length - 1].line : t.line;
-        const message = `loop of ${loop.tags[0]}${nTags > 1 ? ` (and ${nTags - 1} more tags)` : ''} has ${values.length} values, not a multiple of its ${nTags} tags (loop ends at line ${lastLine})`;
+        const message = `loop of ${printable(loop.tags[0])}${nTags > 1 ? ` (and ${nTags - 1} more tags)` : ''} has ${values.length} values, not a multiple of its ${nTags} tags (loop ends at line ${lastLine})`;
         // A broken loop of structural data is fatal; a broken bibliography/geometry loop only loses itself.
         if (loop.tags.some((tag) => STRUCTURAL_TAG.test(tag))) throw new ParseError(message, t.line);
         warnings.push(`line ${t.line}: ${message}; loop ignored`);
         continue;
       }
-      if (values.length === 0) warnings.push(`line ${t.line}: empty loop of ${loop.tags[0]}`);
+      if (values.length === 0) warnings.push(`line ${t.line}: empty loop of ${printable(loop.tags[0])}`);
       loop.rows = values.length / nTags;
       block.loops.push(loop);
       loop.tags.forEach((tag, col) => {
+        // The tokens themselves serve as values (a Token is a CifValue): no second object per value.
         const vals: CifValue[] = new Array(loop.rows);
-        for (let r = 0; r < loop.rows; r++) {
-          const v = values[r * nTags + col];
-          vals[r] = { text: v.text, quoted: v.quoted, line: v.line };
-        }
+        for (let r = 0; r < loop.rows; r++) vals[r] = values[r * nTags + col];
         setItem(block!, tag, { tag, values: vals, loop, line: tagLines[col] });
       });
       continue;
     }
-    // A value with no tag: a stray word. Keep going with a warning (e.g. `'R 3' ccc`).
-    warnings.push(`line ${t.line}: value '${t.text.slice(0, 40)}' has no tag; ignored`);
+    // A value with no tag: a stray word. Keep going with a warning (e.g. `'R 3' ccc`); after a few, one count.
+    if (stray++ < 3) warnings.push(`line ${t.line}: value '${printable(t.text, 40)}' has no tag; ignored`);
     k++;
   }
+  if (stray > 3) warnings.push(`${stray - 3} more values without a tag ignored`);
   return { blocks, warnings, version };
 }
