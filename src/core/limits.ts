@@ -16,6 +16,12 @@ export const LIMITS = {
   numberChars: 256,
   /** Atoms of one structure after symmetry expansion and of one particle or frame (raised with --max-atoms). */
   atoms: 200_000,
+  /** Atoms of all structures (frames, blocks) of one file together; an empty frame counts as one. */
+  fileAtoms: 1_000_000,
+  /** Lines of one XYZ or POSCAR file (each costs about 50 bytes once split); enough for `fileAtoms` atoms and their frame headers. */
+  textLines: 4_000_000,
+  /** Words, tags and values of one CIF file (each costs about 60 bytes while parsing): 200,000 atoms of 20 columns and more. */
+  cifTokens: 5_000_000,
   /** Distinct symmetry operations of a CIF, modulo lattice translations (the most any space group has is 48 × 4 = 192). */
   symmetryOperations: 192,
   /** Symmetry-operation lines a CIF may list before they are even parsed (duplicates included). */
