@@ -4,11 +4,15 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker, type TransferListItem } from 'node:worker_threads';
+import { Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
 
-export function startCliWorker(name: string, workerData: unknown, transferList: TransferListItem[] = []): Worker {
+/**
+ * Starts a worker thread. `resourceLimits` caps its heap: a thread past it ends with an
+ * ERR_WORKER_OUT_OF_MEMORY error event instead of bringing the whole process down.
+ */
+export function startCliWorker(name: string, workerData: unknown, transferList: TransferListItem[] = [], resourceLimits?: ResourceLimits): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
-  const options = { workerData, transferList };
+  const options = { workerData, transferList, ...(resourceLimits ? { resourceLimits } : {}) };
   if (!fromSource) {
     // In the bundle this code may sit in .cli-build/chunks/; the worker entries are in .cli-build/.
     const entry = [`./${name}.mjs`, `../${name}.mjs`].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(fileURLToPath(u)));

@@ -139,7 +139,6 @@ describe('structlab atomworld eval', () => {
     writeFileSync(empty, '');
     for (const args of [
       ['atomworld', 'eval', empty, answersFile],
-      ['atomworld', 'eval', broken, answersFile],
       ['atomworld', 'eval', noTarget, answersFile],
       ['atomworld', 'eval', join(tmp, 'missing.jsonl'), answersFile],
       ['atomworld', 'eval', casesFile],
@@ -150,7 +149,14 @@ describe('structlab atomworld eval', () => {
       expect(r.stderr).toMatch(/^error: /);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
-    expect(structlab(['atomworld', 'eval', broken, answersFile]).stderr).toMatch(/line 2/);
     expect(structlab(['atomworld', 'eval', empty, answersFile]).stderr).toMatch(/holds no cases/);
+    expect(structlab(['atomworld', 'eval', noTarget, answersFile]).stderr).toMatch(/line 1: case "a" has no "after_cif"/);
+    // A junk line is skipped, named by line on stderr and in "skipped"; the other cases are judged.
+    const r = structlab(['atomworld', 'eval', broken, answersFile, '--workers', '0']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/broken\.jsonl line 2: not valid JSON/);
+    const out = JSON.parse(r.stdout);
+    expect(out.cases.map((c: { id: string }) => c.id)).toEqual(['a']);
+    expect(out.skipped).toEqual([{ file: broken, line: 2, error: expect.stringMatching(/not valid JSON/) }]);
   });
 });

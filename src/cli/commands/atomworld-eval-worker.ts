@@ -1,38 +1,38 @@
 /**
- * Worker thread of `structlab atomworld eval`: judges its share of the cases, counts progress in the
- * shared array and hands the verdicts back on its port. The main thread waits with Atomics (the
- * command is synchronous), so every signal goes through the shared array, never through events.
+ * Worker thread of `structlab atomworld eval`: judges one case per message and answers with its verdict.
+ * The main thread gives each case a time budget and ends (then replaces) a thread that overruns it, so a
+ * case that would run for minutes costs only its own verdict ("Timeout").
  */
-import { type MessagePort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { initMoyoNodeLazily } from '../../node/moyo.ts';
-import { type AtomworldJob, type AtomworldCaseVerdict, judgeAtomworldJob } from '../../core/tasks/atomworld/batch.ts';
+import { type AtomworldCaseVerdict, type AtomworldJob, judgeAtomworldJob } from '../../core/tasks/atomworld/batch.ts';
 
-export interface EvalWorkerData {
-  jobs: AtomworldJob[];
-  /** Int32: [0] cases done by all workers, [1 + slot] 1 once started, [1 + workers + slot] 1 once finished. */
-  shared: SharedArrayBuffer;
-  slot: number;
-  workers: number;
-  port: MessagePort;
-}
+export interface EvalRequest { k: number; job: AtomworldJob }
+export type EvalReply = { ready: true } | { k: number; verdict: AtomworldCaseVerdict };
 
-const data = workerData as EvalWorkerData;
-const flags = new Int32Array(data.shared);
-Atomics.store(flags, 1 + data.slot, 1);
-let results: AtomworldCaseVerdict[] | { error: string };
-try {
-  initMoyoNodeLazily();
-  results = data.jobs.map((job) => {
-    const verdict = judgeAtomworldJob(job);
-    Atomics.add(flags, 0, 1);
-    Atomics.notify(flags, 0);
-    return verdict;
-  });
-} catch (e) {
-  results = { error: e instanceof Error ? e.message : String(e) };
-}
-data.port.postMessage(results);
-Atomics.store(flags, 1 + data.workers + data.slot, 1);
-// Wake the main thread, which waits on the progress counter.
-Atomics.notify(flags, 0);
-data.port.close();
+/** A two-atom case judged once before the thread reports ready, so start-up work is not charged to a case's budget. */
+const WARM_UP_CIF = `data_warm
+_cell_length_a 4
+_cell_length_b 4
+_cell_length_c 4
+_cell_angle_alpha 90
+_cell_angle_beta 90
+_cell_angle_gamma 90
+_symmetry_space_group_name_H-M 'P 1'
+loop_
+_atom_site_label
+_atom_site_type_symbol
+_atom_site_fract_x
+_atom_site_fract_y
+_atom_site_fract_z
+Na1 Na 0 0 0
+Cl1 Cl 0.5 0.5 0.5
+`;
+
+const port = parentPort!;
+initMoyoNodeLazily();
+judgeAtomworldJob({ id: 'warm-up', action: 'warm-up', targetCif: WARM_UP_CIF, answer: `<cif>\n${WARM_UP_CIF}</cif>` });
+port.on('message', ({ k, job }: EvalRequest) => {
+  port.postMessage({ k, verdict: judgeAtomworldJob(job) } satisfies EvalReply);
+});
+port.postMessage({ ready: true } satisfies EvalReply);

@@ -1,84 +1,120 @@
 /**
- * `structlab atomworld eval CASES.jsonl ANSWERS.jsonl`: judges a batch of model answers in worker
- * threads and summarises per action. The command contract is synchronous, so the main thread blocks
- * on a shared array (Atomics.wait) and collects the verdicts with receiveMessageOnPort.
+ * `structlab atomworld eval CASES.jsonl ANSWERS.jsonl`: judges a batch of model answers in worker threads
+ * and summarises per action. Each case has a time budget: a thread that overruns it is ended and replaced,
+ * the case is reported as "Timeout" and the batch goes on. A junk line is reported and skipped.
  */
 import { availableParallelism } from 'node:os';
-import { MessageChannel, type MessagePort, type Worker, receiveMessageOnPort } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { startCliWorker } from '../threads.ts';
 import { type AtomworldCaseVerdict, type AtomworldJob, judgeAtomworldJob, summariseAtomworld } from '../../core/tasks/atomworld/batch.ts';
 import { lintAtomworldCase, type LintCase } from '../../core/tasks/atomworld/lint.ts';
+import { LIMITS, limitSentence } from '../../core/limits.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
-import { readInputText, toStrictJson } from '../io.ts';
-import type { EvalWorkerData } from './atomworld-eval-worker.ts';
+import { inputName, readInputText, toStrictJson } from '../io.ts';
+import type { EvalReply, EvalRequest } from './atomworld-eval-worker.ts';
 
-export const ATOMWORLD_EVAL_HELP = `usage: structlab atomworld eval CASES.jsonl ANSWERS.jsonl [--workers N]
+export const ATOMWORLD_EVAL_HELP = `usage: structlab atomworld eval CASES.jsonl ANSWERS.jsonl [--workers N] [--case-timeout SECONDS] [--lint]
 
 Judges raw model answers against the cases' targets as the benchmark does (atomworld.md §6) and
 prints {"cases": [{id, action, correct, wrong_type, rmsd, max_dist}, ...], "by_action": {ACTION:
 {n, success_rate, mean_max_dist, errors: {WrongType: k}}}} (mean_max_dist over successful cases).
   CASES.jsonl    rows with at least id, action and after_cif (the golden generated_cases.jsonl layout)
   ANSWERS.jsonl  rows with id and answer (the raw model text; the CIF between the last <cif>…</cif>)
-  --workers N    worker threads (default: CPU count − 1, at most 8; 0 = in this thread)
+  --workers N    worker threads (default: CPU count − 1, at most 8; 0 = in this thread, where no time
+                 budget can apply: a case that runs for ever holds up the batch)
+  --case-timeout SECONDS
+                 time budget of one case (default ${LIMITS.caseMilliseconds / 1000}); a case past it is reported with
+                 wrong_type "Timeout" (its thread is ended and replaced) and the batch goes on
   --lint         also run the prompt lint on cases that carry prompt, params and before_cif, adding
                  "lint": [codes] to each case and "lint_flagged": k to each action (off by default, so the
                  output keeps exactly the cli.md shape)
-A case without an answer row counts as OutputFormatError; an evaluator exception as Unknown.
+A case without an answer row counts as OutputFormatError; an evaluator exception (or a thread that runs out
+of memory) as Unknown. A line that is not a JSON object with the needed fields, or repeats an id, is skipped
+with a warning naming its file and line, and listed in "skipped": [{"file", "line", "error"}] (present only
+when a line was skipped); the other lines are judged as usual. At most ${LIMITS.batchRows.toLocaleString('en')} lines per file.
 A progress line is shown on standard error when it is a terminal.
 `;
 
-/** A worker that has not started this long after launch is taken as unable to run here. */
-const WORKER_START_TIMEOUT_MS = 30_000;
+/** A worker that has not reported ready this long after launch is taken as unable to run here. */
+const WORKER_START_TIMEOUT_MS = 60_000;
+/** Heap of one judging thread: past it the thread ends with an error (the case is Unknown), never the process. */
+const WORKER_HEAP_MB = 2048;
+/** Skipped lines named one by one on standard error before the rest are counted. */
+const SKIP_WARNINGS_SHOWN = 20;
 
-function readJsonl(path: string, what: string): { row: Record<string, unknown>; line: number }[] {
+type Row = Record<string, unknown>;
+export interface SkippedLine { file: string; line: number; error: string }
+
+/** One JSON object per line; junk lines are recorded in `skipped`, not fatal. */
+function readJsonl(path: string, what: string, skipped: SkippedLine[]): { row: Row; line: number }[] {
+  const name = inputName(path);
   const text = readInputText(path);
-  const rows: { row: Record<string, unknown>; line: number }[] = [];
-  text.split('\n').forEach((raw, k) => {
+  const lines = text.split('\n');
+  if (lines.length > LIMITS.batchRows) throw new CliError(`${name}: ${limitSentence(`the ${what} file`, lines.length, LIMITS.batchRows, 'lines')}`);
+  const rows: { row: Row; line: number }[] = [];
+  lines.forEach((raw, k) => {
     if (raw.trim() === '') return;
     let row: unknown;
     try {
       row = JSON.parse(raw);
     } catch {
-      throw new CliError(`${path} line ${k + 1}: not valid JSON (${what} must be one JSON object per line)`);
+      skipped.push({ file: name, line: k + 1, error: `not valid JSON (${what} must be one JSON object per line)` });
+      return;
     }
-    if (typeof row !== 'object' || row === null || Array.isArray(row)) throw new CliError(`${path} line ${k + 1}: expected a JSON object`);
-    rows.push({ row: row as Record<string, unknown>, line: k + 1 });
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+      skipped.push({ file: name, line: k + 1, error: 'expected a JSON object' });
+      return;
+    }
+    rows.push({ row: row as Row, line: k + 1 });
   });
   return rows;
 }
 
-function buildJobs(casesPath: string, answersPath: string, warn: (line: string) => void): { jobs: AtomworldJob[]; lintCases: Map<string, LintCase> } {
-  const cases = readJsonl(casesPath, 'cases');
-  const answers = readJsonl(answersPath, 'answers');
+const idOf = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null);
+
+function buildJobs(casesPath: string, answersPath: string, skipped: SkippedLine[], warn: (line: string) => void): { jobs: AtomworldJob[]; lintCases: Map<string, LintCase> } {
+  const casesName = inputName(casesPath);
+  const answersName = inputName(answersPath);
+  const cases = readJsonl(casesPath, 'cases', skipped);
+  const answers = readJsonl(answersPath, 'answers', skipped);
+  const skip = (file: string, line: number, error: string) => skipped.push({ file, line, error });
   const answerById = new Map<string, string>();
   for (const { row, line } of answers) {
-    if (typeof row.id !== 'string' && typeof row.id !== 'number') throw new CliError(`${answersPath} line ${line}: the row has no "id"`);
-    if (typeof row.answer !== 'string') throw new CliError(`${answersPath} line ${line}: "answer" must be the model's text as a string`);
-    const id = String(row.id);
-    if (answerById.has(id)) throw new CliError(`${answersPath} line ${line}: id "${id}" appears twice`);
+    const id = idOf(row.id);
+    if (id === null) { skip(answersName, line, 'the row has no "id" (a string or a number)'); continue; }
+    if (typeof row.answer !== 'string') { skip(answersName, line, `"answer" of id "${id}" must be the model's text as a string`); continue; }
+    if (answerById.has(id)) { skip(answersName, line, `id "${id}" appears twice; the first row is used`); continue; }
     answerById.set(id, row.answer);
   }
   const seen = new Set<string>();
   const jobs: AtomworldJob[] = [];
   const lintCases = new Map<string, LintCase>();
   for (const { row, line } of cases) {
-    if (typeof row.id !== 'string' && typeof row.id !== 'number') throw new CliError(`${casesPath} line ${line}: the case has no "id"`);
-    const id = String(row.id);
-    if (seen.has(id)) throw new CliError(`${casesPath} line ${line}: id "${id}" appears twice`);
+    const id = idOf(row.id);
+    if (id === null) { skip(casesName, line, 'the case has no "id" (a string or a number)'); continue; }
+    if (seen.has(id)) { skip(casesName, line, `id "${id}" appears twice; the first case is used`); continue; }
+    if (typeof row.action !== 'string') { skip(casesName, line, `case "${id}" has no "action"`); continue; }
+    if (typeof row.after_cif !== 'string') { skip(casesName, line, `case "${id}" has no "after_cif" (the target CIF)`); continue; }
     seen.add(id);
-    if (typeof row.action !== 'string') throw new CliError(`${casesPath} line ${line}: case "${id}" has no "action"`);
-    if (typeof row.after_cif !== 'string') throw new CliError(`${casesPath} line ${line}: case "${id}" has no "after_cif" (the target CIF)`);
     jobs.push({ id, action: row.action, targetCif: row.after_cif, answer: answerById.get(id) ?? null });
-    if (typeof row.prompt === 'string' && row.params && typeof row.params === 'object' && typeof row.before_cif === 'string') {
-      lintCases.set(id, { id, action: row.action, params: row.params as Record<string, unknown>, prompt: row.prompt, before_cif: row.before_cif, after_cif: row.after_cif });
+    if (typeof row.prompt === 'string' && row.params && typeof row.params === 'object' && !Array.isArray(row.params) && typeof row.before_cif === 'string') {
+      lintCases.set(id, { id, action: row.action, params: row.params as Row, prompt: row.prompt, before_cif: row.before_cif, after_cif: row.after_cif });
     }
   }
-  if (jobs.length === 0) throw new CliError(`${casesPath} holds no cases (one JSON object per line with id, action and after_cif)`);
+  skipped.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file === casesName ? -1 : 1));
+  skipped.slice(0, SKIP_WARNINGS_SHOWN).forEach((s) => warn(`warning: ${s.file} line ${s.line}: ${s.error}; line skipped`));
+  if (skipped.length > SKIP_WARNINGS_SHOWN) warn(`warning: ${skipped.length - SKIP_WARNINGS_SHOWN} more line(s) skipped (all are listed in "skipped")`);
+  if (jobs.length === 0) {
+    const first = skipped.find((s) => s.file === casesName);
+    throw new CliError(first
+      ? `${casesName} holds no usable case: every line was skipped (the first, line ${first.line}: ${first.error})`
+      : `${casesName} holds no cases (one JSON object per line with id, action and after_cif)`);
+  }
   const missing = jobs.filter((j) => j.answer === null).length;
-  if (missing) warn(`warning: ${missing} case(s) have no answer in ${answersPath}; counted as OutputFormatError`);
+  if (missing) warn(`warning: ${missing} case(s) have no answer in ${answersName}; counted as OutputFormatError`);
   const extra = [...answerById.keys()].filter((id) => !seen.has(id)).length;
-  if (extra) warn(`warning: ${extra} answer(s) in ${answersPath} match no case and were ignored`);
+  if (extra) warn(`warning: ${extra} answer(s) in ${answersName} match no case and were ignored`);
   return { jobs, lintCases };
 }
 
@@ -86,86 +122,157 @@ function progressLine(done: number, total: number): void {
   if (process.stderr.isTTY) process.stderr.write(`\ratomworld eval: ${done}/${total} cases`);
 }
 
-/** Runs the jobs in `workers` threads; null when the threads could not run (the caller falls back). */
-function runInWorkers(jobs: AtomworldJob[], workers: number, warn: (line: string) => void): AtomworldCaseVerdict[] | null {
-  const shared = new SharedArrayBuffer(4 * (1 + 2 * workers));
-  const flags = new Int32Array(shared);
-  const threads: Worker[] = [];
-  const ports: MessagePort[] = [];
-  const chunks: AtomworldJob[][] = Array.from({ length: workers }, () => []);
-  // Interleaved so that each thread gets a mix of actions (super_cell cases are the slow ones).
-  jobs.forEach((job, k) => chunks[k % workers].push(job));
-  const stopAll = () => { for (const t of threads) void t.terminate(); };
-  try {
-    for (let slot = 0; slot < workers; slot++) {
-      const { port1, port2 } = new MessageChannel();
-      const data: EvalWorkerData = { jobs: chunks[slot], shared, slot, workers, port: port2 };
-      const thread = startCliWorker('atomworld-eval-worker', data, [port2]);
-      thread.unref();
-      threads.push(thread);
-      ports.push(port1);
-    }
-  } catch (e) {
-    stopAll();
-    warn(`warning: worker threads are unavailable (${e instanceof Error ? e.message : String(e)}); evaluating in this thread`);
-    return null;
-  }
-  const started = Date.now();
-  const finished = () => { for (let s = 0; s < workers; s++) if (Atomics.load(flags, 1 + workers + s) !== 1) return false; return true; };
-  const allStarted = () => { for (let s = 0; s < workers; s++) if (Atomics.load(flags, 1 + s) !== 1) return false; return true; };
-  let lastDone = -1;
-  while (!finished()) {
-    const done = Atomics.load(flags, 0);
-    if (done !== lastDone) { progressLine(done, jobs.length); lastDone = done; }
-    if (!allStarted() && Date.now() - started > WORKER_START_TIMEOUT_MS) {
-      stopAll();
-      warn(`warning: worker threads did not start within ${WORKER_START_TIMEOUT_MS / 1000} s; evaluating in this thread`);
-      return null;
-    }
-    Atomics.wait(flags, 0, done, 200);
-  }
-  progressLine(jobs.length, jobs.length);
-  if (process.stderr.isTTY) process.stderr.write('\n');
-  const byId = new Map<string, AtomworldCaseVerdict>();
-  for (let slot = 0; slot < workers; slot++) {
-    const msg = receiveMessageOnPort(ports[slot]);
-    ports[slot].close();
-    const result = msg?.message as AtomworldCaseVerdict[] | { error: string } | undefined;
-    if (!result || !Array.isArray(result)) {
-      stopAll();
-      warn(`warning: a worker thread failed (${result && 'error' in result ? result.error : 'no result'}); evaluating in this thread`);
-      return null;
-    }
-    for (const v of result) byId.set(v.id, v);
-  }
-  stopAll();
-  return jobs.map((j) => byId.get(j.id)!);
+const failedVerdict = (job: AtomworldJob, wrongType: string): AtomworldCaseVerdict =>
+  ({ id: job.id, action: job.action, correct: false, wrong_type: wrongType, rmsd: null, max_dist: null });
+
+/**
+ * Judges the jobs in a pool of `workers` threads, one case per message. A case past `budgetMs` is a
+ * "Timeout" and its thread is replaced; a thread that dies (out of memory) makes its case "Unknown".
+ * Resolves to null when no thread could start at all (the caller judges in this thread).
+ */
+function runInWorkers(jobs: AtomworldJob[], workers: number, budgetMs: number, warn: (line: string) => void): Promise<AtomworldCaseVerdict[] | null> {
+  return new Promise((resolve) => {
+    const results: (AtomworldCaseVerdict | undefined)[] = new Array(jobs.length);
+    let next = 0;
+    let done = 0;
+    let everReady = false;
+    let failedStarts = 0;
+    let finished = false;
+    const live = new Set<Worker>();
+    const finish = (value: AtomworldCaseVerdict[] | null) => {
+      if (finished) return;
+      finished = true;
+      for (const w of live) void w.terminate();
+      live.clear();
+      if (value && process.stderr.isTTY) process.stderr.write('\n');
+      resolve(value);
+    };
+    const record = (k: number, verdict: AtomworldCaseVerdict) => {
+      if (results[k]) return;
+      results[k] = verdict;
+      done++;
+      progressLine(done, jobs.length);
+      if (done === jobs.length) finish(results as AtomworldCaseVerdict[]);
+    };
+
+    const launch = () => {
+      if (finished || next >= jobs.length) return;
+      let worker: Worker;
+      try {
+        worker = startCliWorker('atomworld-eval-worker', null, [], { maxOldGenerationSizeMb: WORKER_HEAP_MB });
+      } catch (e) {
+        startFailed(`${e instanceof Error ? e.message : String(e)}`);
+        return;
+      }
+      live.add(worker);
+      let ready = false;
+      let current: { k: number; timer: NodeJS.Timeout } | null = null;
+      let retired = false;
+      const startTimer = setTimeout(() => { retire(); startFailed(`no thread started within ${WORKER_START_TIMEOUT_MS / 1000} s`); }, WORKER_START_TIMEOUT_MS);
+      const retire = () => {
+        if (retired) return;
+        retired = true;
+        clearTimeout(startTimer);
+        if (current) clearTimeout(current.timer);
+        live.delete(worker);
+        worker.removeAllListeners();
+        worker.on('error', () => { /* ending it may still report */ });
+        void worker.terminate();
+      };
+      const dispatch = () => {
+        if (finished || retired) return;
+        if (next >= jobs.length) { retire(); return; }
+        const k = next++;
+        current = {
+          k,
+          timer: setTimeout(() => {
+            current = null;
+            record(k, failedVerdict(jobs[k], 'Timeout'));
+            retire();
+            launch(); // a fresh thread for the remaining cases
+          }, budgetMs),
+        };
+        worker.postMessage({ k, job: jobs[k] } satisfies EvalRequest);
+      };
+      const lost = (why: string) => {
+        if (retired) return;
+        const k = current?.k;
+        retire();
+        if (!ready) { startFailed(why); return; }
+        if (k !== undefined) {
+          warn(`warning: case "${jobs[k].id}": the judging thread failed (${why}); counted as Unknown`);
+          record(k, failedVerdict(jobs[k], 'Unknown'));
+        }
+        launch();
+      };
+      worker.on('message', (msg: EvalReply) => {
+        if ('ready' in msg) {
+          ready = true;
+          everReady = true;
+          failedStarts = 0;
+          clearTimeout(startTimer);
+          dispatch();
+          return;
+        }
+        if (!current || current.k !== msg.k) return;
+        clearTimeout(current.timer);
+        current = null;
+        record(msg.k, msg.verdict);
+        dispatch();
+      });
+      worker.on('error', (e) => lost((e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out of memory' : e.message));
+      worker.on('exit', (code) => lost(`exited with code ${code}`));
+    };
+
+    const startFailed = (why: string) => {
+      failedStarts++;
+      if (finished) return;
+      if (!everReady && live.size === 0) {
+        warn(`warning: worker threads are unavailable (${why}); evaluating in this thread, without a time budget`);
+        finish(null);
+      } else if (failedStarts > 3 && live.size === 0) {
+        // Threads ran before but no longer start: judge what is left here.
+        warn(`warning: worker threads stopped starting (${why}); judging the remaining cases in this thread, without a time budget`);
+        for (let k = 0; k < jobs.length; k++) if (!results[k]) { next = jobs.length; record(k, judgeAtomworldJob(jobs[k])); }
+      } else if (live.size === 0) launch();
+    };
+
+    for (let s = 0; s < workers; s++) launch();
+  });
 }
 
 function runInProcess(jobs: AtomworldJob[]): AtomworldCaseVerdict[] {
-  return jobs.map((job, k) => {
+  const verdicts = jobs.map((job, k) => {
     const verdict = judgeAtomworldJob(job);
     if (k % 5 === 4 || k === jobs.length - 1) progressLine(k + 1, jobs.length);
     return verdict;
   });
+  if (process.stderr.isTTY && jobs.length) process.stderr.write('\n');
+  return verdicts;
 }
 
-export function runAtomworldEval(argv: string[], warn: (line: string) => void): string {
-  const { positionals, options } = parseArgs(argv, [{ name: 'workers', kind: 'string' }, { name: 'lint', kind: 'flag' }]);
+export async function runAtomworldEval(argv: string[], warn: (line: string) => void): Promise<string> {
+  const { positionals, options } = parseArgs(argv, [
+    { name: 'workers', kind: 'string' }, { name: 'lint', kind: 'flag' }, { name: 'case-timeout', kind: 'string' },
+  ]);
   if (positionals.length !== 2) throw new CliError('atomworld eval takes CASES.jsonl and ANSWERS.jsonl (see structlab atomworld eval --help)');
+  if (positionals[0] === '-' && positionals[1] === '-') throw new CliError('only one of CASES and ANSWERS can be standard input');
   const defaultWorkers = Math.max(1, Math.min(8, availableParallelism() - 1));
   const requested = numberOption(options, 'workers', defaultWorkers, 0, 64);
   if (!Number.isInteger(requested)) throw new CliError(`--workers must be a whole number, got ${requested}`);
-  const { jobs, lintCases } = buildJobs(positionals[0], positionals[1], warn);
+  const budgetSeconds = numberOption(options, 'case-timeout', LIMITS.caseMilliseconds / 1000, 0.001, 86_400);
+  if (requested === 0 && options['case-timeout'] !== undefined) warn('warning: --workers 0 judges in this thread, where --case-timeout cannot apply');
+  const skipped: SkippedLine[] = [];
+  const { jobs, lintCases } = buildJobs(positionals[0], positionals[1], skipped, warn);
   const workers = Math.min(requested, jobs.length);
   let cases: AtomworldCaseVerdict[] | null = null;
-  if (workers >= 1 && jobs.length > 1) cases = runInWorkers(jobs, workers, warn);
-  if (!cases) {
-    cases = runInProcess(jobs);
-    if (process.stderr.isTTY && jobs.length) process.stderr.write('\n');
-  }
+  if (workers >= 1) cases = await runInWorkers(jobs, workers, Math.round(budgetSeconds * 1000), warn);
+  if (!cases) cases = runInProcess(jobs);
+  const timeouts = cases.filter((c) => c.wrong_type === 'Timeout').length;
+  if (timeouts) warn(`warning: ${timeouts} case(s) ran past the ${budgetSeconds} s budget and count as Timeout (raise it with --case-timeout)`);
   const byAction = summariseAtomworld(cases);
-  if (!options.lint) return toStrictJson({ cases, by_action: byAction });
+  const extra = skipped.length ? { skipped } : {};
+  if (!options.lint) return toStrictJson({ cases, by_action: byAction, ...extra });
   const linted = cases.map((c) => {
     const lc = lintCases.get(c.id);
     let lint: string[] | null = null;
@@ -174,8 +281,9 @@ export function runAtomworldEval(argv: string[], warn: (line: string) => void): 
     }
     return { ...c, lint };
   });
-  const flagged: Record<string, number> = {};
-  for (const c of linted) if (c.lint?.length) flagged[c.action] = (flagged[c.action] ?? 0) + 1;
-  const summary = Object.fromEntries(Object.entries(byAction).map(([a, s]) => [a, { ...s, lint_flagged: flagged[a] ?? 0 }]));
-  return toStrictJson({ cases: linted, by_action: summary });
+  const flagged = new Map<string, number>();
+  for (const c of linted) if (c.lint?.length) flagged.set(c.action, (flagged.get(c.action) ?? 0) + 1);
+  const summary: typeof byAction = Object.create(null);
+  for (const [a, s] of Object.entries(byAction)) summary[a] = { ...s, lint_flagged: flagged.get(a) ?? 0 } as (typeof byAction)[string];
+  return toStrictJson({ cases: linted, by_action: summary, ...extra });
 }

@@ -41,25 +41,34 @@ export function judgeAtomworldJob(job: AtomworldJob): AtomworldCaseVerdict {
   }
 }
 
-/** Per-action summary, actions in order of first appearance. */
+/**
+ * Per-action summary, actions in order of first appearance. Action names and error classes come from
+ * files, so the tallies are Maps and the result objects have no prototype: an action called "__proto__"
+ * or "constructor" is a key like any other (JSON.stringify and Object.entries see it as an own key).
+ */
 export function summariseAtomworld(verdicts: readonly AtomworldCaseVerdict[]): Record<string, AtomworldActionSummary> {
-  const out: Record<string, AtomworldActionSummary> = {};
-  const maxDists: Record<string, number[]> = {};
+  const byAction = new Map<string, { summary: AtomworldActionSummary; errors: Map<string, number>; maxDists: number[] }>();
   for (const v of verdicts) {
-    const s = (out[v.action] ??= { n: 0, success_rate: 0, mean_max_dist: null, errors: {} });
-    s.n++;
+    let entry = byAction.get(v.action);
+    if (!entry) {
+      entry = { summary: { n: 0, success_rate: 0, mean_max_dist: null, errors: Object.create(null) }, errors: new Map(), maxDists: [] };
+      byAction.set(v.action, entry);
+    }
+    entry.summary.n++;
     if (v.correct) {
-      s.success_rate++;
-      if (v.max_dist !== null) (maxDists[v.action] ??= []).push(v.max_dist);
+      entry.summary.success_rate++;
+      if (v.max_dist !== null) entry.maxDists.push(v.max_dist);
     } else {
       const type = v.wrong_type ?? 'Unknown';
-      s.errors[type] = (s.errors[type] ?? 0) + 1;
+      entry.errors.set(type, (entry.errors.get(type) ?? 0) + 1);
     }
   }
-  for (const [action, s] of Object.entries(out)) {
-    s.success_rate /= s.n;
-    const d = maxDists[action];
-    s.mean_max_dist = d && d.length ? d.reduce((a, b) => a + b, 0) / d.length : null;
+  const out: Record<string, AtomworldActionSummary> = Object.create(null);
+  for (const [action, { summary, errors, maxDists }] of byAction) {
+    summary.success_rate /= summary.n;
+    summary.mean_max_dist = maxDists.length ? maxDists.reduce((a, b) => a + b, 0) / maxDists.length : null;
+    for (const [type, k] of errors) summary.errors[type] = k;
+    out[action] = summary;
   }
   return out;
 }
