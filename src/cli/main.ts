@@ -89,7 +89,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     initMoyoNodeLazily();
-    io.stdout(`${await command.run(rest, (text) => io.stderr(line(text)))}\n`);
+    // Warnings are held until the command succeeds: a failure prints its one sentence alone (cli.md).
+    const warnings: string[] = [];
+    const output = await command.run(rest, (text) => { warnings.push(line(text)); });
+    for (const w of warnings) io.stderr(w);
+    io.stdout(`${output}\n`);
     return 0;
   } catch (e) {
     return fail(e, io);

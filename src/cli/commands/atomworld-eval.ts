@@ -103,14 +103,15 @@ function buildJobs(casesPath: string, answersPath: string, skipped: SkippedLine[
     }
   }
   skipped.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file === casesName ? -1 : 1));
-  skipped.slice(0, SKIP_WARNINGS_SHOWN).forEach((s) => warn(`warning: ${s.file} line ${s.line}: ${s.error}; line skipped`));
-  if (skipped.length > SKIP_WARNINGS_SHOWN) warn(`warning: ${skipped.length - SKIP_WARNINGS_SHOWN} more line(s) skipped (all are listed in "skipped")`);
   if (jobs.length === 0) {
     const first = skipped.find((s) => s.file === casesName);
     throw new CliError(first
       ? `${casesName} holds no usable case: every line was skipped (the first, line ${first.line}: ${first.error})`
       : `${casesName} holds no cases (one JSON object per line with id, action and after_cif)`);
   }
+  // Warnings only once the batch will run: a failure prints its one sentence alone.
+  skipped.slice(0, SKIP_WARNINGS_SHOWN).forEach((s) => warn(`warning: ${s.file} line ${s.line}: ${s.error}; line skipped`));
+  if (skipped.length > SKIP_WARNINGS_SHOWN) warn(`warning: ${skipped.length - SKIP_WARNINGS_SHOWN} more line(s) skipped (all are listed in "skipped")`);
   const missing = jobs.filter((j) => j.answer === null).length;
   if (missing) warn(`warning: ${missing} case(s) have no answer in ${answersName}; counted as OutputFormatError`);
   const extra = [...answerById.keys()].filter((id) => !seen.has(id)).length;
