@@ -398,7 +398,7 @@ export function atomworldVariant(cases: (string | AtomWorldCaseRow)[], levelNumb
   const lambda = Number(level.lambda.toFixed(10));
   const items: VariantItem[] = [];
   const out = rows.map((row, i) => {
-    const words: Record<string, string> = {};
+    const words: Record<string, string> = Object.create(null);
     const seen = new Set<string>();
     addWords(row.prompt, seen);
     for (const [from, to] of mapping) if (seen.has(from)) words[from] = to;

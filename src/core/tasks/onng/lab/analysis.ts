@@ -54,7 +54,8 @@ function heatMap(rows: ExtraRow[], models: string[]): HeatMap {
   const problems = [...byId.values()].sort((a, b) => a.id - b.id);
   const problemIndex = new Map(problems.map((p, i) => [p.id, i]));
   const lambdaIndex = new Map(lambdas.map((l, i) => [l, i]));
-  const cells: HeatMap['cells'] = {};
+  // Keyed by model names from the files: no prototype, so a model called "__proto__" is just a key.
+  const cells: HeatMap['cells'] = Object.create(null);
   for (const model of [...models, ALL_MODELS]) {
     const correct = problems.map(() => lambdas.map(() => 0));
     const total = problems.map(() => lambdas.map(() => 0));

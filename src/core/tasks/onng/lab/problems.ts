@@ -155,6 +155,9 @@ export function exactSetsFromFolder(files: FolderFile[]): ExactSets {
     if (t && h && m) {
       let mappingObject: Record<string, string>;
       try { mappingObject = JSON.parse(m.text); } catch { throw new Error(`${m.path} is not valid JSON.`); }
+      if (typeof mappingObject !== 'object' || mappingObject === null || Array.isArray(mappingObject) || !Object.values(mappingObject).every((v) => typeof v === 'string')) {
+        throw new Error(`${m.path} must be one JSON object of original → obfuscated names (strings).`);
+      }
       const q = fileIn(files, set, 'queries.jsonl');
       const mapping = new Map(Object.entries(mappingObject));
       levels.push({
