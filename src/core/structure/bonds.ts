@@ -15,6 +15,7 @@ import { type Vec3, cross, dot, sub, unit } from '../math/mat3.ts';
 import { elementBySymbol } from './elements.ts';
 import { findNeighborsRaw, sitePositions } from './neighbors.ts';
 import { majorSpecies, type Structure } from './structure.ts';
+import { printable } from '../limits.ts';
 
 export interface BondOptions {
   /** Multiplier on the sum of covalent radii (default 1.15). */
@@ -65,8 +66,8 @@ function parseOverrides(overrides: Record<string, number> | undefined): Map<stri
 export function parseBondCutoffs(text: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const entry of text.split(/[,;\n]+/).map((e) => e.trim()).filter(Boolean)) {
-    const m = /^([A-Za-z]{1,3})\s*-\s*([A-Za-z]{1,3})\s*[=:\s]\s*([0-9]*\.?[0-9]+)\s*(?:Å|A)?$/.exec(entry);
-    if (!m) throw new Error(`bond cutoff "${entry}" should look like "Mg-H 2.1" (two elements and a length in Å)`);
+    const m = /^([A-Za-z]{1,3})\s*-\s*([A-Za-z]{1,3})(?:\s*[=:]\s*|\s+)(\d+(?:\.\d+)?|\.\d+)\s*(?:Å|A)?$/.exec(entry);
+    if (!m) throw new Error(`bond cutoff "${printable(entry)}" should look like "Mg-H 2.1" (two elements and a length in Å)`);
     out[`${m[1]}-${m[2]}`] = Number(m[3]);
   }
   parseOverrides(out); // validates the element symbols and lengths

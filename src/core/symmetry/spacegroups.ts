@@ -6,6 +6,7 @@
  */
 import type { Mat3, Vec3 } from '../math/mat3.ts';
 import { moyo } from './moyo.ts';
+import { printable } from '../limits.ts';
 import { type SymOp, closeGroup, composeOps, invertOp, normalizeOp, parseSymop } from './symop.ts';
 
 export interface HallEntry {
@@ -118,19 +119,23 @@ function parseChangeOfBasis(text: string): SymOp {
 export function operationsFromHall(hall: string): SymOp[] {
   let s = hall.trim().replace(/_/g, ' ');
   let cob: SymOp | null = null;
-  const paren = /\(([^)]*)\)\s*$/.exec(s);
-  if (paren) {
-    cob = parseChangeOfBasis(paren[1]);
-    s = s.slice(0, paren.index).trim();
+  // A trailing "(change of basis)": found with lastIndexOf, not a regex that rescans from every '('.
+  if (s.endsWith(')')) {
+    const open = s.lastIndexOf('(');
+    const inner = open >= 0 ? s.slice(open + 1, -1) : '';
+    if (open >= 0 && !inner.includes(')')) {
+      cob = parseChangeOfBasis(inner);
+      s = s.slice(0, open).trim();
+    }
   }
   // Lattice symbol: optional '-', one letter; may be glued to the first matrix symbol ("-P2ybc").
   const lat = /^(-?)([PABCIRSTF])/i.exec(s);
-  if (!lat) throw new Error(`Hall symbol '${hall}': missing lattice symbol`);
+  if (!lat) throw new Error(`Hall symbol '${printable(hall)}': missing lattice symbol`);
   const centrosymmetric = lat[1] === '-';
   const latticeLetter = lat[2].toUpperCase();
   const rest = s.slice(lat[0].length).trim();
   const tokens = rest === '' ? [] : rest.split(/\s+/);
-  if (tokens.length > 4) throw new Error(`Hall symbol '${hall}': too many rotation symbols`);
+  if (tokens.length > 4) throw new Error(`Hall symbol '${printable(hall)}': too many rotation symbols`);
 
   const generators: SymOp[] = [];
   for (const t of CENTERING[latticeLetter]) generators.push({ rot: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], trans: [...t] as Vec3 });
@@ -140,7 +145,7 @@ export function operationsFromHall(hall: string): SymOp[] {
   let prevAxis: 'x' | 'y' | 'z' | null = null;
   tokens.forEach((tok, index) => {
     const m = /^(-?)([12346])([1-5]?)([xyz'"*]?)([1-5]?)([abcnuvwd]*)$/.exec(tok.replace(/=/g, '"'));
-    if (!m) throw new Error(`Hall symbol '${hall}': cannot read rotation '${tok}'`);
+    if (!m) throw new Error(`Hall symbol '${printable(hall)}': cannot read rotation '${printable(tok)}'`);
     const improper = m[1] === '-';
     const order = Number(m[2]);
     let axis = (m[4] || '') as Axis | '';
@@ -152,7 +157,7 @@ export function operationsFromHall(hall: string): SymOp[] {
         if (prevOrder === 2 || prevOrder === 4) axis = 'x';
         else if (prevOrder === 3 || prevOrder === 6) axis = "'";
       } else if (index === 2 && order === 3) axis = '*';
-      if (axis === '' && order !== 1) throw new Error(`Hall symbol '${hall}': axis of '${tok}' cannot be inferred`);
+      if (axis === '' && order !== 1) throw new Error(`Hall symbol '${printable(hall)}': axis of '${printable(tok)}' cannot be inferred`);
       if (axis === '') axis = 'z';
     }
     let rot: Mat3;
@@ -161,17 +166,17 @@ export function operationsFromHall(hall: string): SymOp[] {
       rot = PRINCIPAL[axis][order];
       refAxis = axis;
     } else if (axis === "'" || axis === '"') {
-      if (order !== 2) throw new Error(`Hall symbol '${hall}': diagonal axis needs a 2-fold rotation in '${tok}'`);
+      if (order !== 2) throw new Error(`Hall symbol '${printable(hall)}': diagonal axis needs a 2-fold rotation in '${printable(tok)}'`);
       rot = DIAGONAL[axis][prevAxis ?? 'z'];
     } else {
-      if (order !== 3) throw new Error(`Hall symbol '${hall}': body-diagonal axis needs a 3-fold rotation in '${tok}'`);
+      if (order !== 3) throw new Error(`Hall symbol '${printable(hall)}': body-diagonal axis needs a 3-fold rotation in '${printable(tok)}'`);
       rot = BODY_DIAGONAL_3;
     }
-    if (!rot) throw new Error(`Hall symbol '${hall}': unknown rotation '${tok}'`);
+    if (!rot) throw new Error(`Hall symbol '${printable(hall)}': unknown rotation '${printable(tok)}'`);
     if (improper) rot = neg(rot);
     const trans: Vec3 = [0, 0, 0];
     if (screw) {
-      if (!(axis === 'x' || axis === 'y' || axis === 'z')) throw new Error(`Hall symbol '${hall}': screw on a diagonal axis in '${tok}'`);
+      if (!(axis === 'x' || axis === 'y' || axis === 'z')) throw new Error(`Hall symbol '${printable(hall)}': screw on a diagonal axis in '${printable(tok)}'`);
       const v = AXIS_VECTOR[axis];
       for (let i = 0; i < 3; i++) trans[i] += (v[i] * screw) / order;
     }

@@ -227,7 +227,7 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
       const ops = h !== null ? operationsFromHallNumber(h) : operationsFromHall(hall.text);
       return { ops, source: `Hall symbol '${hall.text.trim()}'` };
     } catch (e) {
-      warn(`line ${hall.line}: cannot read Hall symbol '${hall.text}' (${(e as Error).message})`);
+      warn(`line ${hall.line}: cannot read Hall symbol '${printable(hall.text)}' (${(e as Error).message})`);
     }
   }
   // 3. Hermann–Mauguin symbol.
@@ -235,11 +235,11 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
   if (hm) {
     const hit = lookupHM(hm.text);
     if (hit) {
-      if (hit.note) warn(`line ${hm.line}: space-group symbol '${hm.text}' read as Hall '${hit.hallSymbol}' (${hit.note})`);
+      if (hit.note) warn(`line ${hm.line}: space-group symbol '${printable(hm.text)}' read as Hall '${hit.hallSymbol}' (${hit.note})`);
       const ops = hit.hallNumber !== null ? operationsFromHallNumber(hit.hallNumber) : operationsFromHall(hit.hallSymbol);
       return { ops, source: `H-M symbol '${hm.text.trim()}'` };
     }
-    warn(`line ${hm.line}: unknown space-group symbol '${hm.text}'`);
+    warn(`line ${hm.line}: unknown space-group symbol '${printable(hm.text)}'`);
   }
   // 4. International Tables number.
   const it = view.scalar(...IT_TAGS);
@@ -250,12 +250,12 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
       if (settings > 1) warn(`line ${it.line}: only the space-group number ${n} is given; its default setting is assumed`);
       return { ops: operationsFromITNumber(n), source: `space-group number ${n}` };
     }
-    warn(`line ${it.line}: space-group number '${it.text}' is not in 1..230`);
+    warn(`line ${it.line}: space-group number '${printable(it.text)}' is not in 1..230`);
   }
   if (hm || hall || it) {
-    throw new ParseError(`the declared space group cannot be interpreted (${[hall?.text, hm?.text, it?.text].filter(Boolean).join(', ')}) and no symmetry operations are listed`, (hall ?? hm ?? it)!.line);
+    throw new ParseError(`the declared space group cannot be interpreted (${[hall?.text, hm?.text, it?.text].filter(Boolean).map((t) => printable(t!)).join(', ')}) and no symmetry operations are listed`, (hall ?? hm ?? it)!.line);
   }
-  warn(`block ${view.block.name}: no symmetry given; P1 assumed`);
+  warn(`block ${printable(view.block.name)}: no symmetry given; P1 assumed`);
   return { ops: [identityOp()], source: 'P1 (no symmetry given)' };
 }
 
@@ -353,24 +353,24 @@ function readLattice(view: BlockView, warn: (m: string) => void): Lattice {
     const v = view.scalar(tag);
     const x = v ? cifNumber(v.text) : NaN;
     if (v && (x === Infinity || x === -Infinity)) {
-      throw new ParseError(`block ${view.block.name}: ${tag} '${v.text}' is too large to represent`, v.line);
+      throw new ParseError(`block ${printable(view.block.name)}: ${tag} '${printable(v.text)}' is too large to represent`, v.line);
     }
     if (!v || !Number.isFinite(x)) missing.push(tag);
     else { values.push(x); line ??= v.line; }
   }
-  if (missing.length === 6) throw new ParseError(`block ${view.block.name}: no unit cell (_cell_length_a/b/c, _cell_angle_alpha/beta/gamma are missing)`, view.block.line);
-  if (missing.length) throw new ParseError(`block ${view.block.name}: unit cell incomplete: ${missing.join(', ')} missing or not a number`, line ?? view.block.line);
+  if (missing.length === 6) throw new ParseError(`block ${printable(view.block.name)}: no unit cell (_cell_length_a/b/c, _cell_angle_alpha/beta/gamma are missing)`, view.block.line);
+  if (missing.length) throw new ParseError(`block ${printable(view.block.name)}: unit cell incomplete: ${missing.join(', ')} missing or not a number`, line ?? view.block.line);
   const [a, b, c, alpha, beta, gamma] = values;
-  if (a <= 0 || b <= 0 || c <= 0) throw new ParseError(`block ${view.block.name}: cell lengths must be positive (a=${a}, b=${b}, c=${c})`, line);
-  if ([alpha, beta, gamma].some((x) => x <= 0 || x >= 180)) throw new ParseError(`block ${view.block.name}: cell angles must lie between 0 and 180 degrees`, line);
+  if (a <= 0 || b <= 0 || c <= 0) throw new ParseError(`block ${printable(view.block.name)}: cell lengths must be positive (a=${a}, b=${b}, c=${c})`, line);
+  if ([alpha, beta, gamma].some((x) => x <= 0 || x >= 180)) throw new ParseError(`block ${printable(view.block.name)}: cell angles must lie between 0 and 180 degrees`, line);
   const lattice = Lattice.fromParameters(a, b, c, alpha, beta, gamma);
-  if (!Number.isFinite(lattice.volume) || lattice.volume === 0) throw new ParseError(`block ${view.block.name}: the cell angles give no three-dimensional cell`, line);
-  if (lattice.volume < 1e-6 * a * b * c) warn(`line ${line}: block ${view.block.name}: nearly flat cell (volume ${lattice.volume.toExponential(3)} Å³)`);
+  if (!Number.isFinite(lattice.volume) || lattice.volume === 0) throw new ParseError(`block ${printable(view.block.name)}: the cell angles give no three-dimensional cell`, line);
+  if (lattice.volume < 1e-6 * a * b * c) warn(`line ${line}: block ${printable(view.block.name)}: nearly flat cell (volume ${lattice.volume.toExponential(3)} Å³)`);
   return lattice;
 }
 
 function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
-  const name = view.block.name;
+  const name = printable(view.block.name);
   const fx = view.get('_atom_site_fract_x');
   const fy = view.get('_atom_site_fract_y');
   const fz = view.get('_atom_site_fract_z');
@@ -414,25 +414,25 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
       // Dummy atoms (X, Q, Lp...) are kept as pseudo-species, as pymatgen keeps DummySpecies.
       const dummy = /^[A-Z][a-z]*/.exec(symSrc.text.trim());
       if (!dummy || SPECIAL_LABELS.some(([prefix]) => symSrc.text.trim().startsWith(prefix))) {
-        warn(`line ${symSrc.line}: atom '${symSrc.text}' is not a chemical element; skipped`);
+        warn(`line ${symSrc.line}: atom '${printable(symSrc.text)}' is not a chemical element; skipped`);
         continue;
       }
       element = dummy[0];
-      warn(`line ${symSrc.line}: '${symSrc.text}' is not a chemical element; kept as dummy species ${element}`);
+      warn(`line ${symSrc.line}: '${printable(symSrc.text)}' is not a chemical element; kept as dummy species ${element}`);
     } else if (element.toLowerCase() !== symSrc.text.trim().slice(0, element.length).toLowerCase() || /^(Wat|wat|Ow|Hw)/.test(symSrc.text.trim())) {
-      warn(`line ${symSrc.line}: '${symSrc.text}' read as ${element}`);
+      warn(`line ${symSrc.line}: '${printable(symSrc.text)}' read as ${element}`);
     }
     const frac = coordValues.map((v) => cifNumber(v.text));
     frac.forEach((x, a) => {
-      if (!Number.isFinite(x)) throw new ParseError(`atom ${lab}: fractional coordinate '${coordValues[a].text}' is ${notNumberReason(x)}`, coordValues[a].line);
+      if (!Number.isFinite(x)) throw new ParseError(`atom ${printable(lab)}: fractional coordinate '${printable(coordValues[a].text)}' is ${notNumberReason(x, coordValues[a].text)}`, coordValues[a].line);
     });
     let occupancy = 1;
     if (occ && !isNull(occ.values[i])) {
       occupancy = cifNumber(occ.values[i].text);
-      if (!Number.isFinite(occupancy)) throw new ParseError(`atom ${lab}: occupancy '${occ.values[i].text}' is ${notNumberReason(occupancy)}`, occ.values[i].line);
+      if (!Number.isFinite(occupancy)) throw new ParseError(`atom ${printable(lab)}: occupancy '${printable(occ.values[i].text)}' is ${notNumberReason(occupancy, occ.values[i].text)}`, occ.values[i].line);
     }
     if (occupancy <= 0) {
-      if (occupancy < 0) warn(`line ${occ!.values[i].line}: atom ${lab} has a negative occupancy; skipped`);
+      if (occupancy < 0) warn(`line ${occ!.values[i].line}: atom ${printable(lab)} has a negative occupancy; skipped`);
       continue;
     }
     let oxidation: number | null = null;
@@ -461,19 +461,23 @@ function structureFromBlock(block: CifBlock, warnings: string[]): Structure {
   const lattice = readLattice(view, warn);
   const rows = readAtomRows(view, warn);
   const { ops, source } = symmetryFromBlock(view, warn);
-  if (rows.length === 0) throw new ParseError(`block ${block.name}: no atoms with a position and a positive occupancy`, block.line);
+  if (rows.length === 0) throw new ParseError(`block ${printable(block.name)}: no atoms with a position and a positive occupancy`, block.line);
+  // Checked before expanding: rows × operations bounds the atoms the expansion can make.
+  if (rows.length * ops.length > LIMITS.atoms) {
+    throw new ParseError(`${limitSentence(`block ${printable(block.name)} (${rows.length.toLocaleString('en')} atom sites × ${ops.length} symmetry operations)`, rows.length * ops.length, LIMITS.atoms, 'atoms', '--max-atoms')}`, block.line);
+  }
   if (ops.length > 1) {
     // Coordinates like 0.3333 would put symmetry images 1e-4 apart instead of on top of each other.
     let rounded = false;
     for (const row of rows) {
       row.frac = row.frac.map((x) => { const r = roundIdeal(x); if (r.changed) rounded = true; return r.value; }) as Vec3;
     }
-    if (rounded) warn(`block ${block.name}: fractional coordinates within 1e-4 (relative) of 1/3 or 2/3 set to the exact values`);
+    if (rounded) warn(`block ${printable(block.name)}: fractional coordinates within 1e-4 (relative) of 1/3 or 2/3 set to the exact values`);
   }
   const duplicates: string[] = [];
   const merged = expand(rows, ops, duplicates);
   if (duplicates.length) {
-    warnings.push(`block ${block.name}: ${duplicates.length} atom(s) repeat a symmetry-equivalent atom of the same element and were dropped (${duplicates.slice(0, 5).join(', ')}${duplicates.length > 5 ? ', ...' : ''})`);
+    warnings.push(`block ${printable(block.name)}: ${duplicates.length} atom(s) repeat a symmetry-equivalent atom of the same element and were dropped (${duplicates.slice(0, 5).map((d) => printable(d)).join(', ')}${duplicates.length > 5 ? ', ...' : ''})`);
   }
   const sites: Site[] = [];
   let overfull = 0;
@@ -484,7 +488,7 @@ function structureFromBlock(block: CifBlock, warnings: string[]): Structure {
     if (Object.keys(m.oxidation).length) extra.oxidation = { ...m.oxidation };
     sites.push(makeSiteFromFrac(lattice, m.frac, { ...m.species }, extra));
   }
-  if (overfull) warnings.push(`block ${block.name}: ${overfull} site(s) have total occupancy above 1`);
+  if (overfull) warnings.push(`block ${printable(block.name)}: ${overfull} site(s) have total occupancy above 1`);
   // Expanded cells take pymatgen's site order; P1 files keep the file's order (so written files read back unchanged).
   return { name: block.name, lattice, sites: ops.length > 1 ? sortLikePymatgen(sites) : sites, properties: { symmetrySource: source, symmetryOperations: ops.length } };
 }
@@ -536,7 +540,7 @@ function structuresFromDocument(doc: CifDocument): ParseOutput {
     } catch (e) {
       if (!(e instanceof ParseError)) throw e;
       firstError ??= e;
-      warnings.push(`${e.line ? `line ${e.line}: ` : ''}block ${block.name} skipped: ${e.message}`);
+      warnings.push(`${e.line ? `line ${e.line}: ` : ''}block ${printable(block.name)} skipped: ${e.message}`);
     }
   }
   if (structures.length === 0) {
