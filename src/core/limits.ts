@@ -34,12 +34,14 @@ export const LIMITS = {
   particleAtoms: 100_000,
   /** Rows (lines) of one JSONL or CSV batch input. */
   batchRows: 1_000_000,
-  /** Degrees of freedom of a FEM-Bench problem (checked before anything is allocated: dense K is dofs² × 8 bytes). */
-  femDofs: 12_000,
+  /** Degrees of freedom of a dense FEM-Bench problem (K is dofs², solves and eigenproblems dofs³; measured: a 600-DOF buckling case ≈ 3.5 s CPU). */
+  femDofs: 600,
   /** Elements of a FEM-Bench mesh or frame, and nodes or points of the tasks whose work is linear (partition, load vector, shape-function batches). */
   femElements: 200_000,
   /** Nesting depth of one FEM-Bench input value (NumPy arrays have at most 64 dimensions). */
   femDepth: 64,
+  /** Work of all cases of one FEM-Bench run or check together, in largest accepted cases (femDofs dense or femElements linear). */
+  femRunWork: 2,
   /** Time budget of one batch case (an AtomWorld answer, a metrics pair), ms; raised with --case-timeout. */
   caseMilliseconds: 10_000,
   /** Time budget of one job of a page's worker, ms: a job past it is ended with a message. */

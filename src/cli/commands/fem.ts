@@ -3,7 +3,7 @@ import { type FemTypeDescriptor, decodeFemInputs } from '../../core/tasks/femben
 import { type FemResult, compareResults } from '../../core/tasks/fembench/compare.ts';
 import { alternativeSolutionCheck } from '../../core/tasks/fembench/equivalence.ts';
 import { FEM_BENCH_TASKS, femTask } from '../../core/tasks/fembench/registry.ts';
-import { RESOURCE_LIMIT, runFemCase } from '../../core/tasks/fembench/runner.ts';
+import { RESOURCE_LIMIT, runFemCase, runFemCases } from '../../core/tasks/fembench/runner.ts';
 import type { FemTask, FemValue } from '../../core/tasks/fembench/types.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
@@ -26,7 +26,7 @@ FILE or OUT may be "-" for standard input.
 Inputs are keyword arguments, as f(**inputs): an unknown or missing parameter is the reference's
 TypeError, and a negative or non-integer size fails as the NumPy reference fails. A case whose sizes go
 beyond the resource policy (README, Limits: FEM-Bench DOFs of dense problems, elements/nodes/points of
-linear ones, nesting depth) is not run: its result is {"error": {"type": "${RESOURCE_LIMIT}", "message": …}}
+linear ones, nesting depth, the work of all cases together) is not run: its result is {"error": {"type": "${RESOURCE_LIMIT}", "message": …}}
 and the other cases still run. A file that is not in the layout above exits 2.
 `;
 
@@ -101,7 +101,7 @@ export function runFem(argv: string[], _warn: (line: string) => void): string {
     const task = taskOrFail(positionals[0]);
     if (typeof options.cases !== 'string') throw new CliError('fem run needs --cases FILE.json');
     const cases = readCases(options.cases);
-    return toStrictJson({ results: cases.map((c) => runReferenceCase(task, c)) });
+    return toStrictJson({ results: runFemCases(task, cases) });
   }
   if (sub === 'check') {
     const { positionals, options } = parseArgs(rest, [{ name: 'cases', kind: 'string' }, { name: 'outputs', kind: 'string' }]);
@@ -117,7 +117,7 @@ export function runFem(argv: string[], _warn: (line: string) => void): string {
       const outName = options.outputs === '-' ? 'stdin' : options.outputs;
       throw new CliError(`${outName} has ${candidates.length} result${candidates.length === 1 ? '' : 's'} for the ${cases.length} case${cases.length === 1 ? '' : 's'} of ${options.cases === '-' ? 'stdin' : options.cases}`);
     }
-    const references = cases.map((c) => runReferenceCase(task, c));
+    const references = runFemCases(task, cases);
     const same = alternativeSolutionCheck(task);
     const alternatives = cases.map((c, k) => (same && 'output' in references[k] ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined));
     return toStrictJson(compareResults(task.id, references, candidates, cases.map((c) => c.output_types), alternatives));

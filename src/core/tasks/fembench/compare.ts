@@ -27,11 +27,13 @@ class Complex {
 }
 type Scalar = number | Complex;
 
-const NON_FINITE: Record<string, number> = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, '-Infinity': Number.NEGATIVE_INFINITY };
+/** A Map: a candidate string "toString" or "__proto__" must not find Object.prototype's members. */
+const NON_FINITE = new Map<string, number>([['NaN', Number.NaN], ['Infinity', Number.POSITIVE_INFINITY], ['-Infinity', Number.NEGATIVE_INFINITY]]);
+const isNonFinite = (v: string): boolean => NON_FINITE.has(v);
 
 function finiteOrEncoded(v: unknown): number | null {
   if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v in NON_FINITE) return NON_FINITE[v];
+  if (typeof v === 'string') return NON_FINITE.get(v) ?? null;
   return null;
 }
 
@@ -39,7 +41,7 @@ function finiteOrEncoded(v: unknown): number | null {
 function asComplex(v: unknown): Complex | null {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
   const keys = Object.keys(v);
-  if (keys.length !== 2 || !('re' in v) || !('im' in v)) return null;
+  if (keys.length !== 2 || !Object.hasOwn(v, 're') || !Object.hasOwn(v, 'im')) return null;
   const re = finiteOrEncoded((v as Record<string, unknown>).re);
   const im = finiteOrEncoded((v as Record<string, unknown>).im);
   return re === null || im === null ? null : new Complex(re, im);
@@ -49,7 +51,7 @@ function asComplex(v: unknown): Complex | null {
 function asScalar(v: unknown): Scalar | null {
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string') return v in NON_FINITE ? NON_FINITE[v] : null;
+  if (typeof v === 'string') return NON_FINITE.get(v) ?? null;
   return asComplex(v);
 }
 
@@ -87,12 +89,14 @@ interface NumericArray { shape: number[]; data: Scalar[] }
 function toNumericArray(v: unknown): NumericArray | 'ragged' | 'object' {
   const data: Scalar[] = [];
   let objectLeaf = false;
-  const shapeOf = (x: unknown): number[] | null => {
+  const shapeOf = (x: unknown, depth: number): number[] | null => {
     if (Array.isArray(x)) {
+      // NumPy has at most 64 dimensions; deeper candidate nesting is not an array (and must not overflow the stack).
+      if (depth >= MAX_DEPTH) return null;
       if (x.length === 0) return [0];
       let inner: number[] | null = null;
       for (const item of x) {
-        const s = shapeOf(item);
+        const s = shapeOf(item, depth + 1);
         if (s === null) return null;
         if (inner === null) inner = s;
         else if (s.length !== inner.length || s.some((d, k) => d !== inner![k])) return null;
@@ -104,7 +108,7 @@ function toNumericArray(v: unknown): NumericArray | 'ragged' | 'object' {
     else data.push(s);
     return [];
   };
-  const shape = shapeOf(v);
+  const shape = shapeOf(v, 0);
   if (shape === null) return 'ragged';
   if (objectLeaf) return 'object';
   return { shape, data };
@@ -124,13 +128,13 @@ function describe(v: unknown): string {
   if (v === null || v === undefined) return 'None';
   if (Array.isArray(v)) return `a list of ${v.length}`;
   if (typeof v === 'object') return asComplex(v) ? 'a complex number' : 'a dict';
-  if (typeof v === 'string') return v in NON_FINITE ? 'a number' : 'a string';
+  if (typeof v === 'string') return isNonFinite(v) ? 'a number' : 'a string';
   return 'a number';
 }
 
 /** Is the reference value at this position a NumPy array? From the descriptor, else inferred. */
 function referenceIsArray(ref: FemValue, type: FemTypeDescriptor | undefined): boolean {
-  if (typeof type === 'object') return type.t === 'ndarray';
+  if (typeof type === 'object' && type !== null) return type.t === 'ndarray';
   return isRectangularNumeric(ref);
 }
 
@@ -179,7 +183,7 @@ function matchAt(ref: FemValue, gen: unknown, type: FemTypeDescriptor | undefine
   if (Array.isArray(ref)) {
     if (!Array.isArray(gen)) return `${path}: ${describe(gen)} where the reference has a sequence of ${ref.length}`;
     if (gen.length !== ref.length) return `${path}: ${gen.length} items where the reference has ${ref.length}`;
-    const items = typeof type === 'object' && (type.t === 'tuple' || type.t === 'list') ? type.items : undefined;
+    const items = typeof type === 'object' && type !== null && (type.t === 'tuple' || type.t === 'list') && Array.isArray(type.items) ? type.items : undefined;
     for (let k = 0; k < ref.length; k++) {
       const m = matchAt(ref[k], gen[k], items?.[k], `${path}[${k}]`, depth + 1, tol);
       if (m) return m;
@@ -187,7 +191,7 @@ function matchAt(ref: FemValue, gen: unknown, type: FemTypeDescriptor | undefine
     return null;
   }
 
-  if (typeof ref === 'number' || typeof ref === 'boolean' || (typeof ref === 'string' && ref in NON_FINITE)) {
+  if (typeof ref === 'number' || typeof ref === 'boolean' || (typeof ref === 'string' && isNonFinite(ref))) {
     const refScalar = asScalar(ref)!;
     const genScalar = asScalar(gen);
     if (genScalar !== null) {
@@ -222,9 +226,10 @@ function matchAt(ref: FemValue, gen: unknown, type: FemTypeDescriptor | undefine
   if (refKeys.length !== genKeys.length || refKeys.some((k, i) => k !== genKeys[i])) {
     return `${path}: keys [${genKeys.join(', ')}] differ from the reference's [${refKeys.join(', ')}]`;
   }
-  const items = typeof type === 'object' && type.t === 'dict' ? type.items : undefined;
+  const items = typeof type === 'object' && type !== null && type.t === 'dict' && type.items ? type.items : undefined;
   for (const key of refKeys) {
-    const m = matchAt(ref[key], (gen as Record<string, unknown>)[key], items?.[key], `${path}.${key}`, depth + 1, tol);
+    // Own keys only (equal key sets were checked above): a key "constructor" is data, not Object's member.
+    const m = matchAt(ref[key], (gen as Record<string, unknown>)[key], items && Object.hasOwn(items, key) ? items[key] : undefined, `${path}.${key}`, depth + 1, tol);
     if (m) return m;
   }
   return null;
@@ -258,13 +263,13 @@ export function compareCase(taskId: string, reference: FemResult, candidate: unk
     return { match: false, detail: 'the candidate result is neither {"output": …} nor {"error": …}' };
   }
   const record = candidate as Record<string, unknown>;
-  if ('error' in record) {
-    const error = record.error as { type?: unknown; message?: unknown } | null;
-    const type = error && typeof error.type === 'string' ? error.type : 'error';
-    const message = error && typeof error.message === 'string' ? error.message : '';
+  if (Object.hasOwn(record, 'error')) {
+    const error = record.error !== null && typeof record.error === 'object' ? (record.error as { type?: unknown; message?: unknown }) : null;
+    const type = error && Object.hasOwn(error, 'type') && typeof error.type === 'string' ? error.type : 'error';
+    const message = error && Object.hasOwn(error, 'message') && typeof error.message === 'string' ? error.message : '';
     return { match: false, detail: `the candidate raised ${type}${message ? `: ${message}` : ''}` };
   }
-  if (!('output' in record)) return { match: false, detail: 'the candidate result has no "output"' };
+  if (!Object.hasOwn(record, 'output')) return { match: false, detail: 'the candidate result has no "output"' };
   const mismatch = valuesMismatch(reference.output, record.output, refType);
   if (mismatch === null) return { match: true, detail: 'match' };
   if (alternative && alternative(reference.output, record.output)) return { match: true, detail: 'match (an equally valid answer: the reference mode is not unique)' };

@@ -4,9 +4,10 @@
  * input beyond the resource policy (src/core/limits.ts) is the result {error: {type: "ResourceLimit"}}:
  * a limit is not a reference behaviour, so it gets a class of its own and the other cases still run.
  */
-import { LimitError } from '../../limits.ts';
+import { LIMITS, LimitError } from '../../limits.ts';
 import { decodeFemInputs, encodeFemValue, type FemTypeDescriptor } from './codec.ts';
 import type { FemResult } from './compare.ts';
+import { spendWork, withWorkBudget } from './sizes.ts';
 import { FemTaskError, type FemTask, type FemValue } from './types.ts';
 
 /** The error class of a case refused by the resource policy. */
@@ -26,10 +27,16 @@ export function decodeCaseInputs(c: FemCaseRecord): Record<string, FemValue> | F
 
 export function runFemCase(task: FemTask, c: FemCaseRecord): FemResult {
   try {
+    spendWork(1 / LIMITS.femElements);
     return { output: encodeFemValue(task.run(decodeFemInputs(c.inputs, c.input_types))) };
   } catch (e) {
     if (e instanceof FemTaskError) return { error: { type: e.type, message: e.message } };
     if (e instanceof LimitError) return { error: { type: RESOURCE_LIMIT, message: e.message } };
     return { error: { type: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) } };
   }
+}
+
+/** Every case of a run under one work budget (LIMITS.femRunWork): cases past it are ResourceLimit results. */
+export function runFemCases(task: FemTask, cases: readonly FemCaseRecord[]): FemResult[] {
+  return withWorkBudget(() => cases.map((c) => runFemCase(task, c)));
 }

@@ -3,7 +3,7 @@
  * would fail on them and against the resource policy (LIMITS.femDofs / femElements) before anything is
  * allocated. The reference functions are elejeune11/FEM-bench tasks/<task_id>.py.
  */
-import { checkLimit, LIMITS, type LimitName } from '../../limits.ts';
+import { checkLimit, LimitError, limitSentence, LIMITS, type LimitName } from '../../limits.ts';
 import { FemTaskError, type FemValue } from './types.ts';
 
 /** Python's type name of a decoded JSON value, for the reference's own TypeError wording. */
@@ -38,6 +38,7 @@ export function negativeDimensions(n: number): void {
 /** The resource policy on a size read from the inputs (throws LimitError; the runner reports it as "ResourceLimit"). */
 export function checkFemSize(limit: Extract<LimitName, 'femDofs' | 'femElements'>, what: string, actual: number, unit: string): void {
   checkLimit(limit, what, actual, unit);
+  spendWork(limit === 'femDofs' ? (Math.max(actual, 0) / LIMITS.femDofs) ** 3 : Math.max(actual, 0) / LIMITS.femElements);
 }
 
 /** Largest node count of a frame whose matrices are dense (6 DOFs per node). */
@@ -45,10 +46,36 @@ export const MAX_FRAME_NODES = Math.floor(LIMITS.femDofs / 6);
 
 /** Refuses a frame of `nodes` nodes whose dense 6n × 6n matrices the policy does not allow. */
 export function checkFrameNodes(nodes: number, what = 'the frame'): void {
-  checkLimit('femDofs', `${what} (${nodes.toLocaleString('en')} nodes × 6)`, 6 * nodes, 'degrees of freedom');
+  checkFemSize('femDofs', `${what} (${nodes.toLocaleString('en')} nodes × 6)`, 6 * nodes, 'degrees of freedom');
 }
 
 /** Refuses a dense matrix input of `n` rows before it is copied. */
 export function checkDenseRows(n: number, name: string): void {
-  checkLimit('femDofs', name, n, 'rows (degrees of freedom)');
+  checkFemSize('femDofs', name, n, 'rows (degrees of freedom)');
+}
+
+/**
+ * The work budget of a run of many cases (LIMITS.femRunWork): each size check spends its share of the
+ * largest accepted case (dense: (dofs / femDofs)³, linear: n / femElements), each case at least one
+ * element's worth, so that a file of many accepted cases cannot add up to minutes. Inactive (null)
+ * outside `withWorkBudget`, e.g. when a page solves one model.
+ */
+let budget: { left: number } | null = null;
+
+export function spendWork(units: number): void {
+  if (budget === null) return;
+  budget.left -= units;
+  if (budget.left < 0) {
+    throw new LimitError('femRunWork', limitSentence('the cases of this run together', null, LIMITS.femRunWork, 'units of work (one unit: the largest accepted case; split the cases file)'));
+  }
+}
+
+export function withWorkBudget<T>(fn: () => T, units: number = LIMITS.femRunWork): T {
+  const outer = budget;
+  budget = { left: units };
+  try {
+    return fn();
+  } finally {
+    budget = outer;
+  }
 }

@@ -8,7 +8,7 @@ import { decodeFemInputs, type FemTypeDescriptor } from '../codec.ts';
 import { compareResults, HARNESS_ATOL, HARNESS_RTOL, type CaseVerdict, type FemResult } from '../compare.ts';
 import { alternativeSolutionCheck } from '../equivalence.ts';
 import { femTask } from '../registry.ts';
-import { runFemCase } from '../runner.ts';
+import { runFemCase, runFemCases } from '../runner.ts';
 import type { FemValue } from '../types.ts';
 
 export interface CaseRecord { inputs: Record<string, unknown>; input_types?: Record<string, FemTypeDescriptor>; output_types?: FemTypeDescriptor; source?: string }
@@ -118,7 +118,7 @@ export function compareOutputs(taskId: string, cases: CaseRecord[], outputs: Out
   const task = femTask(taskId);
   if (!task) throw new Error(`Unknown FEM-Bench task "${taskId}".`);
   if (outputs.taskId && outputs.taskId !== taskId) throw new Error(`The outputs are for ${outputs.taskId}, not ${taskId}.`);
-  const references = cases.map((c) => runReference(taskId, c));
+  const references = runFemCases(task, cases);
   const same = alternativeSolutionCheck(task);
   const alternatives = cases.map((c) => (same ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined));
   const { passed, cases: verdicts } = compareResults(taskId, references, outputs.results, cases.map((c) => c.output_types), alternatives);
