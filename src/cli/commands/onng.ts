@@ -12,7 +12,8 @@ import {
 } from '../../core/tasks/onng/variants.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
-import { checkOutputDir, readInputText, toStrictJson, writeOutputDir } from '../io.ts';
+import { checkOutputDir, inputName, readInputText, toStrictJson, writeOutputDir } from '../io.ts';
+import { LIMITS, formatBytes, limitSentence } from '../../core/limits.ts';
 import { packageFile } from '../../node/package-file.ts';
 
 export const ONNG_DATASET_ENV = 'STRUCTLAB_ONNG_DATASET';
@@ -140,12 +141,29 @@ function runObfuscate(argv: string[]): string {
 /** The .json/.jsonl files under a results folder, paths relative to the folder's parent (so the folder name counts). */
 function readResultsFolder(dir: string): UpstreamFile[] {
   const files: UpstreamFile[] = [];
+  let total = 0;
+  let seen = 0;
   const base = resolve(dir, '..');
   const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    let entries;
+    try {
+      entries = readdirSync(at, { withFileTypes: true });
+    } catch (e) {
+      throw new CliError(`${at}: the folder cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    seen += entries.length;
+    // A results folder is a few thousand files; walking a whole disk by mistake stops here.
+    if (seen > LIMITS.batchRows) throw new CliError(`${dir}: ${limitSentence('the results folder', null, LIMITS.batchRows, 'entries')}`);
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(at, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.isFile() && /\.jsonl?$/.test(entry.name)) files.push({ path: relative(base, path).split('\\').join('/'), text: readInputText(path) });
+      else if (entry.isFile() && /\.jsonl?$/.test(entry.name)) {
+        const text = readInputText(path);
+        total += text.length;
+        // The folder as a whole is one input: the same byte budget as a single file.
+        if (total > LIMITS.inputBytes) throw new CliError(`${dir}: the results folder holds over ${formatBytes(LIMITS.inputBytes)} of .json/.jsonl files; the limit is ${formatBytes(LIMITS.inputBytes)} per input`);
+        files.push({ path: relative(base, path).split('\\').join('/'), text });
+      }
     }
   };
   walk(resolve(dir));
@@ -165,7 +183,13 @@ function runAnalyze(argv: string[], warn: (line: string) => void): string {
       for (const w of upstream.warnings) warn(w);
       rows = upstream.rows;
       prechecks = summarizePrechecks(upstream.prechecks);
-    } else rows = parseOutcomesCsv(readInputText(path));
+    } else {
+      const text = readInputText(path);
+      let lines = 1;
+      for (let i = text.indexOf('\n'); i >= 0 && lines <= LIMITS.batchRows; i = text.indexOf('\n', i + 1)) lines++;
+      if (lines > LIMITS.batchRows) throw new CliError(`${inputName(path)}: ${limitSentence('the outcomes table', null, LIMITS.batchRows, 'lines')}`);
+      rows = parseOutcomesCsv(text);
+    }
   } catch (e) {
     if (e instanceof CliError) throw e;
     throw new CliError(`${path === '-' ? 'stdin' : path}${isFolder ? ':' : ''} ${(e as Error).message}`);
