@@ -264,13 +264,12 @@ function RetryOffer() {
   const retry = useSession((s) => s.retry);
   if (!retry) return null;
   return (
-    <div className="error" data-testid="retry-offer" role="status">
+    <div className="retry-offer" data-testid="retry-offer" role="status">
       {retry.reason === 'unfinished'
         ? `Last time, ${retry.name} did not finish loading (the tab froze or closed), so it was not opened again.`
         : `Last time, ${retry.name} failed${retry.error ? `: ${retry.error}` : '.'}`}
-      {' '}
-      <button type="button" data-testid="retry-load" onClick={() => void retryLastLoad()}>Retry</button>
-      <button type="button" aria-label="dismiss" onClick={dismissRetry}>×</button>
+      <button type="button" className="retry" data-testid="retry-load" onClick={() => void retryLastLoad()}>Retry</button>
+      <button type="button" className="dismiss" aria-label="dismiss" onClick={dismissRetry}>×</button>
     </div>
   );
 }
