@@ -33,12 +33,19 @@ export interface AlignmentResult {
   /** Moves the prediction onto the truth. */
   transform: RigidTransform;
   iterations: number;
+  /** False when an assignment step exceeded HUNGARIAN_WORK and paired some atoms greedily (garbage input). */
+  optimal: boolean;
 }
 
 /** A matched pair counts as "matched" when it lies within this many Å after superposition. */
 export const DEFAULT_MATCH_TOLERANCE = 0.5;
 
 const MAX_ITERATIONS = 10;
+/**
+ * Seeds one pass refines at most: an fcc particle gives ~1,200 (24 centres × 12 × 12 neighbours at the loose
+ * edge tolerance); atoms piled on a few spots would give millions.
+ */
+const MAX_SEEDS = 4096;
 /** Mean capped squared nearest distance (Å²) below which a seed is taken as found (0.1 Å rms). */
 const LOOSE_SEED_SCORE = 0.01;
 
@@ -157,29 +164,155 @@ function nearestIfOptimal(rows: number[], pred: Float64Array, cols: number[], tr
 }
 
 /**
+ * Work (rows · cols · min(rows, cols), the Hungarian method's O(n³)) one optimal assignment may take: about a
+ * third of a second here. A block beyond it (hundreds of mutually close atoms: a garbage prediction, or atoms
+ * piled on one spot) is paired greedily instead and the result is marked not optimal.
+ */
+export const HUNGARIAN_WORK = 1e9;
+/** Candidate pairs within the cap that one assignment may list before it pairs greedily instead. */
+const CAPPED_PAIR_BUDGET = 4_000_000;
+
+export interface Assignment {
+  pairs: [number, number][];
+  /** False when some block was too large for an optimal assignment and was paired greedily. */
+  optimal: boolean;
+}
+
+/**
  * Optimal one-to-one pairing within each species on squared distances (pairs across species never form).
  * With `cap`, a pair's cost is min(d², cap²): beyond the cap every pairing costs the same, so a stray atom
  * cannot push a chain of good pairs each one neighbour along (which plain least squares prefers).
  */
 export function assignBySpecies(predSpecies: Map<string, number[]>, pred: Float64Array, truthSpecies: Map<string, number[]>, truth: Float64Array, cap = Infinity): [number, number][] {
-  const cap2 = cap * cap;
+  return assignBySpeciesBounded(predSpecies, pred, truthSpecies, truth, cap).pairs;
+}
+
+/** assignBySpecies with its bounded-work report (see HUNGARIAN_WORK). */
+export function assignBySpeciesBounded(predSpecies: Map<string, number[]>, pred: Float64Array, truthSpecies: Map<string, number[]>, truth: Float64Array, cap = Infinity): Assignment {
   const pairs: [number, number][] = [];
+  let optimal = true;
   for (const [symbol, rows] of predSpecies) {
     const cols = truthSpecies.get(symbol);
     if (!cols || rows.length === 0) continue;
     const shortcut = nearestIfOptimal(rows, pred, cols, truth);
     if (shortcut) { pairs.push(...shortcut); continue; }
-    // Rows as views of one buffer: a third of the memory of number[][] (algorithms.md §3.3).
-    const buffer = new Float64Array(rows.length * cols.length);
-    const matrix: Float64Array[] = [];
-    for (let r = 0; r < rows.length; r++) {
-      const row = buffer.subarray(r * cols.length, (r + 1) * cols.length);
-      for (let c = 0; c < cols.length; c++) row[c] = Math.min(cap2, dist2(pred, rows[r], truth, cols[c]));
-      matrix.push(row);
+    // With a finite cap only pairs closer than it differ in cost, so the problem splits into the connected
+    // groups of such pairs (each solved on its own, exactly) plus an arbitrary pairing of what is left.
+    const blocks = Number.isFinite(cap) ? cappedBlocks(rows, pred, cols, truth, cap) : [{ rows, cols }];
+    if (!blocks) {
+      optimal = false;
+      pairs.push(...greedyPairs(rows, pred, cols, truth));
+      continue;
     }
-    for (const [r, c] of munkres(matrix)) pairs.push([rows[r], cols[c]]);
+    const leftRows: number[] = [], leftCols: number[] = [];
+    const cap2 = cap * cap;
+    for (const block of blocks) {
+      const found = hungarianOrGreedy(block.rows, pred, block.cols, truth, cap);
+      if (!found.optimal) optimal = false;
+      const usedRows = new Set<number>(), usedCols = new Set<number>();
+      for (const [i, j] of found.pairs) {
+        if (Number.isFinite(cap) && !(dist2(pred, i, truth, j) < cap2)) continue; // a tie at cap²: leftover
+        pairs.push([i, j]); usedRows.add(i); usedCols.add(j);
+      }
+      for (const i of block.rows) if (!usedRows.has(i)) leftRows.push(i);
+      for (const j of block.cols) if (!usedCols.has(j)) leftCols.push(j);
+    }
+    // Leftovers all cost cap²: any pairing is optimal; the one with the least plain d² reads best.
+    if (leftRows.length && leftCols.length) {
+      const found = hungarianOrGreedy(leftRows, pred, leftCols, truth, Infinity);
+      pairs.push(...found.pairs);
+    }
   }
-  return pairs.sort((a, b) => a[0] - b[0]);
+  return { pairs: pairs.sort((a, b) => a[0] - b[0]), optimal };
+}
+
+/** The Hungarian method on one block, or the greedy pairing when the block exceeds HUNGARIAN_WORK. */
+function hungarianOrGreedy(rows: number[], pred: Float64Array, cols: number[], truth: Float64Array, cap: number): Assignment {
+  if (rows.length === 0 || cols.length === 0) return { pairs: [], optimal: true };
+  if (rows.length * cols.length * Math.min(rows.length, cols.length) > HUNGARIAN_WORK) {
+    return { pairs: greedyPairs(rows, pred, cols, truth), optimal: false };
+  }
+  const cap2 = cap * cap;
+  // Rows as views of one buffer: a third of the memory of number[][] (algorithms.md §3.3).
+  const buffer = new Float64Array(rows.length * cols.length);
+  const matrix: Float64Array[] = [];
+  for (let r = 0; r < rows.length; r++) {
+    const row = buffer.subarray(r * cols.length, (r + 1) * cols.length);
+    for (let c = 0; c < cols.length; c++) row[c] = Math.min(cap2, dist2(pred, rows[r], truth, cols[c]));
+    matrix.push(row);
+  }
+  return { pairs: munkres(matrix).map(([r, c]) => [rows[r], cols[c]] as [number, number]), optimal: true };
+}
+
+/**
+ * The groups of atoms linked by pairs closer than `cap` (union–find over a cell list of cap-sized cells);
+ * atoms with no such pair form no group (they are leftovers). Null when the close pairs exceed
+ * CAPPED_PAIR_BUDGET (atoms piled together), where only a greedy pairing is affordable.
+ */
+function cappedBlocks(rows: number[], pred: Float64Array, cols: number[], truth: Float64Array, cap: number): { rows: number[]; cols: number[] }[] | null {
+  const cap2 = cap * cap;
+  const grid = new PointGrid(pick(truth, cols), cap);
+  const parent = Int32Array.from({ length: rows.length + cols.length }, (_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) { parent[i] = parent[parent[i]]; i = parent[i]; }
+    return i;
+  };
+  const linked = new Uint8Array(rows.length + cols.length);
+  let budget = CAPPED_PAIR_BUDGET;
+  for (let r = 0; r < rows.length; r++) {
+    const i = rows[r];
+    const ok = grid.forEachWithin(pred[3 * i], pred[3 * i + 1], pred[3 * i + 2], cap2, (c) => {
+      if (--budget < 0) return false;
+      linked[r] = linked[rows.length + c] = 1;
+      const x = find(r), y = find(rows.length + c);
+      if (x !== y) parent[x] = y;
+      return true;
+    });
+    if (!ok) return null;
+  }
+  const groups = new Map<number, { rows: number[]; cols: number[] }>();
+  const group = (k: number) => {
+    const root = find(k);
+    let g = groups.get(root);
+    if (!g) groups.set(root, (g = { rows: [], cols: [] }));
+    return g;
+  };
+  const out: { rows: number[]; cols: number[] }[] = [];
+  const single = { rows: [] as number[], cols: [] as number[] };
+  rows.forEach((i, r) => (linked[r] ? group(r).rows.push(i) : single.rows.push(i)));
+  cols.forEach((j, c) => (linked[rows.length + c] ? group(rows.length + c).cols.push(j) : single.cols.push(j)));
+  out.push(...groups.values());
+  // Unlinked atoms: a block of their own whose pairs all cost cap² (they end as leftovers).
+  out.push({ rows: single.rows, cols: [] }, { rows: [], cols: single.cols });
+  return out;
+}
+
+/**
+ * Each atom of the smaller side, in index order, takes its nearest free partner (a cell-list walk per atom,
+ * at most a few candidates each for real particles); whatever finds no free partner is paired in index order.
+ * Not optimal: used only past the work bounds above, and reported so.
+ */
+function greedyPairs(rows: number[], pred: Float64Array, cols: number[], truth: Float64Array): [number, number][] {
+  const predSmaller = rows.length <= cols.length;
+  const [small, smallXyz, large, largeXyz] = predSmaller ? [rows, pred, cols, truth] : [cols, truth, rows, pred];
+  const grid = new PointGrid(pick(largeXyz, large));
+  const taken = new Uint8Array(large.length);
+  const out: [number, number][] = [];
+  const waiting: number[] = [];
+  for (const i of small) {
+    grid.nearestSquared(smallXyz[3 * i], smallXyz[3 * i + 1], smallXyz[3 * i + 2]);
+    const k = grid.lastNearest;
+    if (k < 0 || taken[k]) { waiting.push(i); continue; }
+    taken[k] = 1;
+    out.push(predSmaller ? [i, large[k]] : [large[k], i]);
+  }
+  let k = 0;
+  for (const i of waiting) {
+    while (taken[k]) k++;
+    taken[k] = 1;
+    out.push(predSmaller ? [i, large[k]] : [large[k], i]);
+  }
+  return out;
 }
 
 const centroid = (c: Float64Array): Vec3 => {
@@ -235,15 +368,21 @@ function seedTransforms(pred: Particle, truth: Particle, edgeTolerance: number):
     for (let j = 0; j < ng; j++) if (j !== c && truth.symbols[j] === symbol && Math.abs(Math.sqrt(dist2(G, c, G, j)) - d) <= edgeTolerance) out.push(j);
     return out;
   };
+  // Atoms piled on a few spots make every triad fit: bound the candidate triads tried, not only the seeds kept.
+  let tries = 50 * MAX_SEEDS;
   for (const c of centres) {
     const us = near(c, pred.symbols[u], dru), vs = near(c, pred.symbols[v], drv);
     for (const u2 of us) for (const v2 of vs) {
+      if (--tries < 0) return { seeds, anchor: r };
       if (u2 === v2 || Math.abs(Math.sqrt(dist2(G, u2, G, v2)) - duv) > edgeTolerance) continue;
       const frameTruth = frame(vec(G, c, u2), vec(G, c, v2));
+      // A collinear or coincident truth triad (within the loose tolerance) has no frame.
+      if (!frameTruth.every((axis) => axis.every(Number.isFinite))) continue;
       // R = F_truth · F_predᵀ (columns are the frame axes).
       const R = [0, 1, 2].map((i) => [0, 1, 2].map((j) => frameTruth[0][i] * framePred[0][j] + frameTruth[1][i] * framePred[1][j] + frameTruth[2][i] * framePred[2][j])) as Mat3;
       const t: Vec3 = [0, 1, 2].map((i) => G[3 * c + i] - (R[i][0] * P[3 * r] + R[i][1] * P[3 * r + 1] + R[i][2] * P[3 * r + 2])) as Vec3;
       seeds.push({ rotation: R, translation: t });
+      if (seeds.length >= MAX_SEEDS) return { seeds, anchor: r };
     }
   }
   return { seeds, anchor: r };
@@ -338,10 +477,12 @@ export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFA
   // Pairs farther apart than this after superposition are outliers (missing, extra or misplaced atoms).
   const outlierCutoff = Math.max(2 * tolerance, 1);
   let pairs: [number, number][] = [];
-  let iterations = 0;
+  let iterations = 0, optimal = true;
   for (; iterations < MAX_ITERATIONS; iterations++) {
     const moved = applyTransform(pred.coords, transform);
-    const next = assignBySpecies(predSpecies, moved, truthSpecies, truth.coords, outlierCutoff);
+    const step = assignBySpeciesBounded(predSpecies, moved, truthSpecies, truth.coords, outlierCutoff);
+    const next = step.pairs;
+    optimal = step.optimal;
     const unchanged = next.length === pairs.length && next.every((p, k) => p[0] === pairs[k][0] && p[1] === pairs[k][1]);
     pairs = next;
     if (pairs.length === 0) break;
@@ -369,5 +510,6 @@ export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFA
     pairs,
     transform,
     iterations: iterations + 1,
+    optimal,
   };
 }

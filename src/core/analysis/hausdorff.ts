@@ -16,11 +16,16 @@ export class PointGrid {
   readonly order: Int32Array;
   /** Index of the point that set the last nearestSquared answer (-1 if none). */
   lastNearest = -1;
+  /** Built on the first query far outside the grid. */
+  private tree: KdTree | null = null;
 
   /** cellSize defaults to about two points per cell for a compact cloud. */
   constructor(points: PointCloud, cellSize?: number) {
     this.xyz = flatCoordinates(points);
     const n = (this.count = this.xyz.length / 3);
+    for (let k = 0; k < this.xyz.length; k++) {
+      if (!Number.isFinite(this.xyz[k])) throw new RangeError(`point ${Math.floor(k / 3) + 1} has a non-finite coordinate (${this.xyz[k]})`);
+    }
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     for (let i = 0; i < n; i++) for (let d = 0; d < 3; d++) {
       const v = this.xyz[3 * i + d];
@@ -33,7 +38,8 @@ export class PointGrid {
     const size = Math.max(cellSize ?? extent / Math.max(1, Math.cbrt(n / 2)), extent / 159, 1e-9);
     this.cellSize = size;
     this.origin = [lo[0], lo[1], lo[2]];
-    const dims = [0, 1, 2].map((d) => Math.floor((hi[d] - lo[d]) / size) + 1) as [number, number, number];
+    // An extent that overflows (coordinates near ±1e308) gives NaN here: one cell then, never a NaN-sized array.
+    const dims = [0, 1, 2].map((d) => Math.min(160, Math.floor((hi[d] - lo[d]) / size) + 1) || 1) as [number, number, number];
     this.dims = dims;
     const cellOf = new Int32Array(n);
     const counts = new Int32Array(dims[0] * dims[1] * dims[2] + 1);
@@ -47,6 +53,27 @@ export class PointGrid {
     const fill = counts.slice(0, -1);
     this.order = new Int32Array(n);
     for (let i = 0; i < n; i++) this.order[fill[cellOf[i]]++] = i;
+  }
+
+  /**
+   * Calls visit(j) for every point j with squared distance ≤ r2 from (px,py,pz), cell by cell; stops and
+   * returns false as soon as visit returns false.
+   */
+  forEachWithin(px: number, py: number, pz: number, r2: number, visit: (j: number) => boolean): boolean {
+    const r = Math.sqrt(r2), s = this.cellSize, o = this.origin, [nx, ny, nz] = this.dims;
+    const range = (p: number, d: number, n: number) => [Math.max(0, Math.floor((p - r - o[d]) / s)), Math.min(n - 1, Math.floor((p + r - o[d]) / s))];
+    // Clamped to the grid first, so a far or non-finite query visits nothing.
+    const [x0, x1] = range(px, 0, nx), [y0, y1] = range(py, 1, ny), [z0, z1] = range(pz, 2, nz);
+    const xyz = this.xyz, start = this.cellStart, order = this.order;
+    for (let x = x0; x <= x1; x++) for (let y = y0; y <= y1; y++) for (let z = z0; z <= z1; z++) {
+      const c = (x * ny + y) * nz + z;
+      for (let m = start[c]; m < start[c + 1]; m++) {
+        const j = 3 * order[m];
+        const dx = px - xyz[j], dy = py - xyz[j + 1], dz = pz - xyz[j + 2];
+        if (dx * dx + dy * dy + dz * dz <= r2 && !visit(order[m])) return false;
+      }
+    }
+    return true;
   }
 
   private clampedCell(i: number, d: number): number {
@@ -64,12 +91,10 @@ export class PointGrid {
    */
   nearestSquared(px: number, py: number, pz: number, stopBelow = -1): number {
     if (this.count === 0) return Infinity;
+    if (!(Number.isFinite(px) && Number.isFinite(py) && Number.isFinite(pz))) throw new RangeError(`a point has a non-finite coordinate (${px}, ${py}, ${pz})`);
     const s = this.cellSize, [nx, ny, nz] = this.dims;
     // Unclamped cell of the query: it may lie far outside the grid (a displaced prediction).
     const qx = Math.floor((px - this.origin[0]) / s), qy = Math.floor((py - this.origin[1]) / s), qz = Math.floor((pz - this.origin[2]) / s);
-    const outside = (q: number, n: number) => (q < 0 ? -q : q >= n ? q - n + 1 : 0);
-    const firstShell = Math.max(outside(qx, nx), outside(qy, ny), outside(qz, nz));
-    const lastShell = Math.max(qx, nx - 1 - qx, qy, ny - 1 - qy, qz, nz - 1 - qz);
     const stop2 = stopBelow > 0 ? stopBelow * stopBelow : -1;
     // scipy's early break: any point closer than stopBelow will do, and the previous query's nearest point
     // usually is one (for two far-apart clouds it saves walking many empty shells).
@@ -79,6 +104,17 @@ export class PointGrid {
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 < stop2) return d2;
     }
+    // More than one grid size outside the grid the shell walk is slow (every far shell spans a whole face of
+    // the grid) and, past 2^53 cells, could never advance (k + 1 === k); a k-d tree answers such queries exactly.
+    if (!(qx >= -nx && qx < 2 * nx && qy >= -ny && qy < 2 * ny && qz >= -nz && qz < 2 * nz)) {
+      this.tree ??= new KdTree(this.xyz);
+      const best = this.tree.nearestSquared(px, py, pz, stop2);
+      this.lastNearest = this.tree.lastNearest;
+      return best;
+    }
+    const outside = (q: number, n: number) => (q < 0 ? -q : q >= n ? q - n + 1 : 0);
+    const firstShell = Math.max(outside(qx, nx), outside(qy, ny), outside(qz, nz));
+    const lastShell = Math.max(qx, nx - 1 - qx, qy, ny - 1 - qy, qz, nz - 1 - qz);
     let best = Infinity;
     this.lastNearest = -1;
     const xyz = this.xyz, start = this.cellStart, order = this.order;
@@ -107,6 +143,116 @@ export class PointGrid {
       // Every point in shells > k is at least k·s away along some axis.
       if (best <= (k * s) * (k * s)) return best;
     }
+    return best;
+  }
+}
+
+/**
+ * A k-d tree (median splits on the widest axis, leaves of ≤ 8 points, a bounding box per node) for queries far
+ * outside a PointGrid. Best-first descent with box pruning: from afar only the few leaves facing the query are
+ * opened. Ties keep the lowest point index, so the answer does not depend on the tree's layout.
+ */
+class KdTree {
+  private readonly xyz: Float64Array;
+  private readonly order: Int32Array;
+  /** Per node: [lo, hi) range in order; children of node i are 2i+1 and 2i+2. */
+  private readonly lo: Int32Array;
+  private readonly hi: Int32Array;
+  /** Per node: min x, y, z, max x, y, z. */
+  private readonly box: Float64Array;
+  private readonly stack: Int32Array;
+  lastNearest = -1;
+
+  constructor(xyz: Float64Array) {
+    this.xyz = xyz;
+    const n = xyz.length / 3;
+    this.order = Int32Array.from({ length: n }, (_, i) => i);
+    // Heap layout: a node of m points has ⌈m/2⌉ and ⌊m/2⌋ below it, so depth ≤ ⌈log2(n/8)⌉ + 1.
+    let depth = 1;
+    while ((n >> (depth - 1)) > 8) depth++;
+    const nodes = 2 ** (depth + 1);
+    this.lo = new Int32Array(nodes).fill(-1);
+    this.hi = new Int32Array(nodes);
+    this.box = new Float64Array(nodes * 6);
+    this.stack = new Int32Array(2 * (depth + 2) + 8);
+    if (n > 0) this.build(0, 0, n);
+  }
+
+  private build(node: number, lo: number, hi: number): void {
+    // Iterative over the left spine would save little: depth is ≤ ~20 for any accepted size.
+    this.lo[node] = lo; this.hi[node] = hi;
+    const b = this.box, o = 6 * node, xyz = this.xyz, order = this.order;
+    b[o] = b[o + 1] = b[o + 2] = Infinity; b[o + 3] = b[o + 4] = b[o + 5] = -Infinity;
+    for (let m = lo; m < hi; m++) {
+      const j = 3 * order[m];
+      for (let d = 0; d < 3; d++) { const v = xyz[j + d]; if (v < b[o + d]) b[o + d] = v; if (v > b[o + 3 + d]) b[o + 3 + d] = v; }
+    }
+    if (hi - lo <= 8) return;
+    const ex = b[o + 3] - b[o], ey = b[o + 4] - b[o + 1], ez = b[o + 5] - b[o + 2];
+    const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
+    const mid = (lo + hi) >> 1;
+    this.select(lo, hi - 1, mid, axis);
+    this.build(2 * node + 1, lo, mid);
+    this.build(2 * node + 2, mid, hi);
+  }
+
+  /** Quickselect (Hoare partition, middle pivot): order[k] gets its sorted place along axis; equal keys are fine. */
+  private select(left: number, right: number, k: number, axis: number): void {
+    const xyz = this.xyz, order = this.order;
+    const key = (m: number) => xyz[3 * order[m] + axis];
+    // Crafted input can make any pivot rule quadratic: past ~2 log2 n rounds the rest is simply sorted.
+    for (let rounds = 2 * Math.log2(right - left + 2) + 8; right > left; rounds--) {
+      if (rounds <= 0) {
+        const part = Array.from(order.subarray(left, right + 1)).sort((u, v) => xyz[3 * u + axis] - xyz[3 * v + axis]);
+        order.set(part, left);
+        return;
+      }
+      // Median of three guards against sorted input (particles are written shell by shell).
+      const a = key(left), c = key(right), m = key((left + right) >> 1);
+      const pivot = a < m ? (m < c ? m : a < c ? c : a) : a < c ? a : m < c ? c : m;
+      let i = left, j = right;
+      while (i <= j) {
+        while (key(i) < pivot) i++;
+        while (key(j) > pivot) j--;
+        if (i <= j) { const t = order[i]; order[i] = order[j]; order[j] = t; i++; j--; }
+      }
+      if (k <= j) right = j;
+      else if (k >= i) left = i;
+      else return;
+    }
+  }
+
+  /** As PointGrid.nearestSquared: returns early with any value below stop2 (when stop2 > 0). */
+  nearestSquared(px: number, py: number, pz: number, stop2 = -1): number {
+    const xyz = this.xyz, order = this.order, b = this.box, stack = this.stack;
+    let best = Infinity, bestIndex = -1, top = 0;
+    const boxDistance2 = (node: number) => {
+      const o = 6 * node;
+      const dx = px < b[o] ? b[o] - px : px > b[o + 3] ? px - b[o + 3] : 0;
+      const dy = py < b[o + 1] ? b[o + 1] - py : py > b[o + 4] ? py - b[o + 4] : 0;
+      const dz = pz < b[o + 2] ? b[o + 2] - pz : pz > b[o + 5] ? pz - b[o + 5] : 0;
+      return dx * dx + dy * dy + dz * dz;
+    };
+    if (this.lo[0] >= 0) stack[top++] = 0;
+    while (top > 0) {
+      const node = stack[--top];
+      if (boxDistance2(node) > best) continue;
+      const left = 2 * node + 1, right = left + 1;
+      if (left >= this.lo.length || this.lo[left] < 0) {
+        for (let m = this.lo[node]; m < this.hi[node]; m++) {
+          const i = order[m], j = 3 * i;
+          const dx = px - xyz[j], dy = py - xyz[j + 1], dz = pz - xyz[j + 2];
+          const d2 = dx * dx + dy * dy + dz * dz;
+          if (d2 < best || (d2 === best && i < bestIndex)) { best = d2; bestIndex = i; }
+        }
+        if (best < stop2) break;
+        continue;
+      }
+      // Nearer child on top of the stack, so it is opened first and the farther one is usually pruned.
+      const dl = boxDistance2(left), dr = boxDistance2(right);
+      if (dl <= dr) { stack[top++] = right; stack[top++] = left; } else { stack[top++] = left; stack[top++] = right; }
+    }
+    this.lastNearest = bestIndex;
     return best;
   }
 }
