@@ -36,9 +36,9 @@ export function negativeDimensions(n: number): void {
 }
 
 /** The resource policy on a size read from the inputs (throws LimitError; the runner reports it as "ResourceLimit"). */
-export function checkFemSize(limit: Extract<LimitName, 'femDofs' | 'femElements'>, what: string, actual: number, unit: string): void {
+export function checkFemSize(limit: Extract<LimitName, 'femDofs' | 'femElements'>, what: string, actual: number, unit: string, weight = 1): void {
   checkLimit(limit, what, actual, unit);
-  spendWork(limit === 'femDofs' ? (Math.max(actual, 0) / LIMITS.femDofs) ** 3 : Math.max(actual, 0) / LIMITS.femElements);
+  spendWork(weight * (limit === 'femDofs' ? (Math.max(actual, 0) / LIMITS.femDofs) ** 3 : Math.max(actual, 0) / LIMITS.femElements));
 }
 
 /** Largest node count of a frame whose matrices are dense (6 DOFs per node). */
@@ -50,8 +50,8 @@ export function checkFrameNodes(nodes: number, what = 'the frame'): void {
 }
 
 /** Refuses a dense matrix input of `n` rows before it is copied. */
-export function checkDenseRows(n: number, name: string): void {
-  checkFemSize('femDofs', name, n, 'rows (degrees of freedom)');
+export function checkDenseRows(n: number, name: string, weight = 1): void {
+  checkFemSize('femDofs', name, n, 'rows (degrees of freedom)', weight);
 }
 
 /**

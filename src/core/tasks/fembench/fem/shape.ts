@@ -53,8 +53,9 @@ export function quad8At(xi: number, eta: number): ShapeAtPoint {
 export function naturalPoints(xi: FemValue): number[][] {
   if (!Array.isArray(xi) || isPythonSequence(xi)) throw new FemTaskError('ValueError', 'xi must be a NumPy array.');
   const shape = shapeOf(xi);
-  // The output is 24 (Q8) or 18 (Tri6) numbers per point: the point count is bounded before computing.
-  checkFemSize('femElements', 'xi', shape.length === 2 ? shape[0] : 1, 'points');
+  // The output is 24 (Q8) or 18 (Tri6) numbers per point, half of them in one-element lists: the point
+  // count is bounded before computing, and a point weighs twice a mesh element in the run's work budget.
+  checkFemSize('femElements', 'xi', shape.length === 2 ? shape[0] : 1, 'points', 2);
   let points: number[][];
   if (shape.length === 1) {
     if (shape[0] !== 2) throw new FemTaskError('ValueError', '1D xi must have shape (2,).');

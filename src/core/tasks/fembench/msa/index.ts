@@ -27,10 +27,11 @@ function vec(v: FemValue | undefined, name: string): number[] {
   return v.map((x, i) => num(x, `${name}[${i}]`));
 }
 
-function mat(v: FemValue | undefined, name: string): Dense {
+/** `weight`: the share of the case's one dense solve this matrix stands for (a pencil's two matrices: ½ each). */
+function mat(v: FemValue | undefined, name: string, weight = 1): Dense {
   if (!Array.isArray(v)) throw new FemTaskError('TypeError', `${name} must be a square matrix.`);
   const n = v.length;
-  checkDenseRows(n, name);
+  checkDenseRows(n, name, weight);
   const m = dense(n);
   v.forEach((row, i) => {
     const r = vec(row, name);
@@ -186,8 +187,8 @@ function runSolveLinear(i: Record<string, FemValue>): FemValue {
 }
 
 function runSolveEigenvalue(i: Record<string, FemValue>): FemValue {
-  const Ke = mat(i.K_e_global, 'K_e_global');
-  const Kg = mat(i.K_g_global, 'K_g_global');
+  const Ke = mat(i.K_e_global, 'K_e_global', 0.5);
+  const Kg = mat(i.K_g_global, 'K_g_global', 0.5);
   const n = nodeCount(i.n_nodes, Math.min(Ke.n, Kg.n));
   const res = solveBuckling(Ke, Kg, flags(i.boundary_conditions), n, 'solve_eigenvalue');
   return [res.lambda, list(res.mode)];
