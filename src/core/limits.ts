@@ -22,6 +22,8 @@ export const LIMITS = {
   textLines: 4_000_000,
   /** Words, tags and values of one CIF file (each costs about 60 bytes while parsing): 200,000 atoms of 20 columns and more. */
   cifTokens: 5_000_000,
+  /** Sites of a cell the space-group search (moyo) is run on; above it `info` reports no space group (moyo needs seconds per thousand sites of a cell that does not reduce). */
+  symmetrySites: 20_000,
   /** Distinct symmetry operations of a CIF, modulo lattice translations (the most any space group has is 48 × 4 = 192). */
   symmetryOperations: 192,
   /** Symmetry-operation lines a CIF may list before they are even parsed (duplicates included). */

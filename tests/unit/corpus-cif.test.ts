@@ -118,6 +118,7 @@ const OVERRIDES: Record<string, Expectation> = {
   'cod-2100852-no-fract-coordinates.cif': { kind: 'error', message: /Cartesian/, why: 'only Cartesian coordinates' },
   'gemmi-5i55.cif': { kind: 'error', message: /Cartesian/, why: 'mmCIF: Cartesian coordinates only' },
   'cod-unclosed-quote.cif': { kind: 'error', message: /unclosed quote/, line: 3, why: 'syntax error' },
+  'pmg-bad_superflat_inf_loop.cif': { kind: 'error', message: /the cell is degenerate \(nearly flat: volume \/ \(\|a\|\|b\|\|c\|\) is 1\.28e-8/, line: 5, why: 'pymatgen reads it; volume/(abc) 1.3e-8 is below LIMITS.cellFlatness, and near-singular cells are refused (issue 10)' },
   'cod-CIF2-Unicode.cif': { kind: 'error', message: /no data block has atom sites/, why: 'CIF2 file without atoms (parses)' },
   'cod-ctrl-Z.cif': { kind: 'error', message: /no data block has atom sites/, why: 'no atoms; the Ctrl-Z is read' },
   'cod-malformed_symop.cif': { kind: 'error', message: /no data block has atom sites/, why: 'no atoms' },

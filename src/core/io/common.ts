@@ -1,5 +1,6 @@
 /** Small helpers shared by the format readers and writers. */
 import { type Site, isOrderedSite } from '../structure/structure.ts';
+import type { Lattice } from '../structure/lattice.ts';
 import { LIMITS, limitSentence, printable } from '../limits.ts';
 import { ParseError } from './types.ts';
 
@@ -61,4 +62,23 @@ export function orderedSymbol(site: Site, index: number, format: string): string
     throw new Error(`${format} cannot hold partial occupancy (site ${index + 1} has ${desc}); write CIF or JSON instead.`);
   }
   return Object.keys(site.species)[0];
+}
+
+/**
+ * Why a cell cannot be used, or null: a cell length beyond LIMITS.coordinateAbs, or a cell so flat
+ * (volume / (|a||b||c|) below LIMITS.cellFlatness) that neighbour searches and matching would need
+ * unbounded numbers of images. Readers call it with their line; the registry calls it for every structure.
+ */
+export function cellProblem(lattice: Lattice): string | null {
+  const lengths = lattice.lengths;
+  for (const [k, len] of lengths.entries()) {
+    if (len > LIMITS.coordinateAbs) {
+      return `the cell length ${'abc'[k]} is ${len.toPrecision(6)} Å; the limit is ${LIMITS.coordinateAbs.toLocaleString('en')} Å`;
+    }
+  }
+  const flatness = lattice.volume / (lengths[0] * lengths[1] * lengths[2]);
+  if (!(flatness >= LIMITS.cellFlatness)) {
+    return `the cell is degenerate (nearly flat: volume / (|a||b||c|) is ${flatness.toPrecision(3)}; the limit is ${LIMITS.cellFlatness})`;
+  }
+  return null;
 }

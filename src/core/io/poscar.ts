@@ -12,7 +12,7 @@ import { Lattice } from '../structure/lattice.ts';
 import { type Site, type Structure, fracOf, makeSiteFromCart, makeSiteFromFrac } from '../structure/structure.ts';
 import { elementByNumber, elementBySymbol, elementSymbolOf } from '../structure/elements.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
-import { DECIMAL_NUMBER, checkNumberToken, checkToken, orderedSymbol, quoted, shortestNumber, splitLines } from './common.ts';
+import { DECIMAL_NUMBER, cellProblem, checkNumberToken, checkToken, orderedSymbol, quoted, shortestNumber, splitLines } from './common.ts';
 import { LIMITS, limitSentence } from '../limits.ts';
 
 
@@ -104,7 +104,14 @@ export function parsePoscar(text: string): ParseOutput {
     throw new ParseError('The scaled lattice vectors (lines 3-5) are too large to represent.', 3);
   }
   if (Math.abs(det(matrix)) < 1e-12) throw new ParseError('The lattice vectors (lines 3-5) are linearly dependent.', 3);
-  const lattice = new Lattice(matrix);
+  let lattice: Lattice;
+  try {
+    lattice = new Lattice(matrix);
+  } catch {
+    throw new ParseError('The lattice vectors (lines 3-5) are linearly dependent.', 3);
+  }
+  const cell = cellProblem(lattice);
+  if (cell) throw new ParseError(`The lattice vectors (lines 3-5): ${cell}.`, 3);
 
   // Line 6: species names (VASP 5) or atom counts (VASP 4). VASP writes more than 20 species groups
   // over several lines; like pymatgen (Poscar.from_str in pymatgen/io/vasp/inputs.py) the species run

@@ -9,6 +9,7 @@ import { type Site, type SpeciesMap, type Structure, fracOf, makeSiteFromCart, m
 import { elementSymbolOf, parseElementSymbol } from '../structure/elements.ts';
 import { speciesString } from '../structure/composition.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
+import { LIMITS, limitSentence, printable } from '../limits.ts';
 
 type Json = Record<string, unknown>;
 
@@ -29,11 +30,38 @@ const isOverflowedVec3 = (v: unknown): boolean =>
 function overflowLine(text: string): number | undefined {
   const lines = new Set<number>();
   const token = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+  // Lines counted as the scan moves on (not from the start for every hit: linear in the text).
+  let line = 1;
+  let counted = 0;
   for (let m = token.exec(text); m !== null; m = token.exec(text)) {
     if (m[0].startsWith('"') || Number.isFinite(Number(m[0]))) continue;
-    lines.add(text.slice(0, m.index).split('\n').length);
+    for (; counted < m.index; counted++) if (text.charCodeAt(counted) === 10) line++;
+    lines.add(line);
+    if (lines.size > 1) return undefined;
   }
   return lines.size === 1 ? [...lines][0] : undefined;
+}
+
+/** Deepest nesting findJsonError follows (its recursion must not run out of stack). */
+const MAX_JSON_DEPTH = 256;
+
+/**
+ * Objects, arrays and values a structure file may hold, counted on the text before JSON.parse builds
+ * them: a pymatgen site needs about 6 containers and 14 values, so a file within LIMITS.fileAtoms fits.
+ */
+function jsonSizeProblem(text: string): string | null {
+  let containers = 0;
+  let commas = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123 || c === 91) containers++;
+    else if (c === 44) commas++;
+  }
+  const maxContainers = 8 * LIMITS.fileAtoms + 1000;
+  const maxValues = 20 * LIMITS.fileAtoms + 1000;
+  if (containers > maxContainers) return `${limitSentence('The JSON file', containers, maxContainers, 'objects and arrays')} (${LIMITS.fileAtoms.toLocaleString('en')} atoms' worth).`;
+  if (commas > maxValues) return `${limitSentence('The JSON file', commas, maxValues, 'values')} (${LIMITS.fileAtoms.toLocaleString('en')} atoms' worth).`;
+  return null;
 }
 
 /**
@@ -44,7 +72,7 @@ export function findJsonError(text: string): { offset: number; problem: string }
   let i = 0;
   const ws = () => { while (i < text.length && ' \t\r\n'.includes(text[i])) i++; };
   const fail = (problem: string): never => { throw { offset: i, problem }; };
-  const describeHere = () => (i >= text.length ? 'the text ends too early' : `unexpected "${text[i]}"`);
+  const describeHere = () => (i >= text.length ? 'the text ends too early' : `unexpected "${printable(text[i])}"`);
   const literal = (word: string) => { if (text.startsWith(word, i)) i += word.length; else fail(describeHere()); };
   const string = () => {
     i++;
@@ -64,12 +92,14 @@ export function findJsonError(text: string): { offset: number; problem: string }
     if (!m || m[0] === '' || m[0] === '-') fail(describeHere());
     i += m![0].length;
   };
+  let depth = 0;
   const value = (): void => {
     ws();
     const c = text[i];
+    if ((c === '{' || c === '[') && ++depth > MAX_JSON_DEPTH) fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
     if (c === '{') {
       i++; ws();
-      if (text[i] === '}') { i++; return; }
+      if (text[i] === '}') { i++; depth--; return; }
       for (;;) {
         ws();
         if (text[i] !== '"') fail(`${describeHere()} where a property name was expected`);
@@ -77,16 +107,16 @@ export function findJsonError(text: string): { offset: number; problem: string }
         if (text[i] !== ':') fail(`${describeHere()} where ":" was expected`);
         i++; value(); ws();
         if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; return; }
+        if (text[i] === '}') { i++; depth--; return; }
         fail(`${describeHere()} where "," or "}" was expected`);
       }
     } else if (c === '[') {
       i++; ws();
-      if (text[i] === ']') { i++; return; }
+      if (text[i] === ']') { i++; depth--; return; }
       for (;;) {
         value(); ws();
         if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') { i++; return; }
+        if (text[i] === ']') { i++; depth--; return; }
         fail(`${describeHere()} where "," or "]" was expected`);
       }
     } else if (c === '"') string();
@@ -106,14 +136,17 @@ export function findJsonError(text: string): { offset: number; problem: string }
 }
 
 function parseJsonText(text: string): unknown {
+  const size = jsonSizeProblem(text);
+  if (size) throw new ParseError(size, 1);
   try {
     return JSON.parse(text);
   } catch (e) {
     const found = findJsonError(text);
-    if (!found) throw new ParseError(`The file is not valid JSON (${e instanceof Error ? e.message : String(e)}).`);
-    const before = text.slice(0, found.offset);
-    const line = before.split('\n').length;
-    const column = found.offset - before.lastIndexOf('\n');
+    if (!found) throw new ParseError(`The file is not valid JSON (${printable(e instanceof Error ? e.message : String(e), 120)}).`);
+    let line = 1;
+    let lineStart = 0;
+    for (let k = 0; k < found.offset; k++) if (text.charCodeAt(k) === 10) { line++; lineStart = k + 1; }
+    const column = found.offset - lineStart + 1;
     throw new ParseError(`The file is not valid JSON: ${found.problem} (column ${column}).`, line);
   }
 }
@@ -131,7 +164,7 @@ function readSpecies(site: Json, where: string, line: () => number | undefined):
     const direct = elementSymbolOf(entry.element);
     const parsed = direct !== undefined ? { symbol: direct, oxidation: undefined } : parseElementSymbol(entry.element);
     const symbol = parsed?.symbol;
-    if (!symbol) throw new ParseError(`${where}: "${entry.element}" is not an element symbol.`);
+    if (!symbol) throw new ParseError(`${where}: "${printable(entry.element, 40)}" is not an element symbol.`);
     const occu = entry.occu === undefined ? 1 : entry.occu;
     if (occu === Infinity || occu === -Infinity) throw new ParseError(`${where}: the occupancy of ${symbol} is too large to represent.`, line());
     if (typeof occu !== 'number' || !Number.isFinite(occu)) throw new ParseError(`${where}: the occupancy of ${symbol} is not a number.`);
@@ -147,9 +180,11 @@ function readStructure(d: unknown, index: number, many: boolean, line: () => num
   if (!isObject(d)) throw new ParseError(`${what} is not a JSON object.`);
   const cls = d['@class'];
   if (cls !== undefined && cls !== 'Structure' && cls !== 'Molecule' && cls !== 'IStructure' && cls !== 'IMolecule') {
-    throw new ParseError(`${what} is a pymatgen ${String(cls)}, not a Structure or Molecule.`);
+    throw new ParseError(`${what} is a pymatgen ${printable(String(cls), 40)}, not a Structure or Molecule.`);
   }
   if (!Array.isArray(d.sites)) throw new ParseError(`${what} has no "sites" list.`);
+  // Checked before a Site is made for any of them.
+  if (d.sites.length > LIMITS.atoms) throw new ParseError(`${limitSentence(what, d.sites.length, LIMITS.atoms, 'sites', '--max-atoms')}.`);
 
   let lattice: Lattice | null = null;
   const periodic = cls === 'Structure' || cls === 'IStructure' || (cls === undefined && d.lattice !== undefined);

@@ -4,6 +4,8 @@ import { cifFormat } from './cif/index.ts';
 import { poscarFormat } from './poscar.ts';
 import { extxyzFormat, parseXyzFrames, xyzFormat } from './xyz.ts';
 import { pymatgenJsonFormat } from './pymatgen-json.ts';
+import { cellProblem } from './common.ts';
+import { LIMITS, limitSentence, printable } from '../limits.ts';
 
 /** All readable/writable formats. Order matters for content sniffing: most specific first. */
 export const FORMATS: FormatModule[] = [cifFormat, poscarFormat, xyzFormat, extxyzFormat, pymatgenJsonFormat];
@@ -53,24 +55,87 @@ export function detectFormat(fileName: string, text: string): FormatModule | nul
   return null;
 }
 
+/** How a structure is named in a message: by number when the file holds several. */
+const structureWhich = (name: string, k: number, many: boolean): string =>
+  many ? `Structure ${k + 1} ("${printable(name, 40)}")` : `The structure "${printable(name, 40)}"`;
+
+/** The atom counts of one file: no empty structure, each within LIMITS.atoms, all within LIMITS.fileAtoms. */
+function countProblem(counts: number[], names: string[]): string | null {
+  let total = 0;
+  for (const [k, n] of counts.entries()) {
+    const which = structureWhich(names[k], k, counts.length > 1);
+    if (n === 0) return `${which} has no atoms.`;
+    if (n > LIMITS.atoms) return `${limitSentence(which, n, LIMITS.atoms, 'atoms', '--max-atoms')}.`;
+    total += n;
+  }
+  if (total > LIMITS.fileAtoms) return `${limitSentence('The file', total, LIMITS.fileAtoms, 'atoms in all its structures')}.`;
+  return null;
+}
+
+/** A Cartesian coordinate triple that is not finite or lies beyond ±LIMITS.coordinateAbs, described; else null. */
+function coordinateProblem(which: string, i: number, x: number, y: number, z: number): string | null {
+  if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) return `${which}, site ${i + 1}: a coordinate is not a finite number.`;
+  const worst = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
+  if (worst > LIMITS.coordinateAbs) {
+    return `${which}, site ${i + 1}: a coordinate is ${worst.toPrecision(6)} Å from the origin; the limit is ±${LIMITS.coordinateAbs.toLocaleString('en')} Å.`;
+  }
+  return null;
+}
+
 /**
- * The first non-finite lattice entry or site coordinate, described; null when all are finite.
- * A safety net behind the readers, which reject overflowing numbers themselves: later steps
- * (Cartesian conversion, scale factors) can still overflow, and Infinity must not reach a viewer.
+ * The one validation step behind every reader (the readers refuse most of this themselves, with a line):
+ * atom counts, finite lattice and coordinates within LIMITS.coordinateAbs, a cell that is not degenerate.
+ * Later steps (Cartesian conversion, scale factors) can still overflow, and Infinity must not reach a viewer.
  */
-function nonFiniteProblem(structures: Structure[]): string | null {
+function structureProblem(structures: Structure[]): string | null {
+  const counts = countProblem(structures.map((s) => s.sites.length), structures.map((s) => s.name));
+  if (counts) return counts;
   for (const [k, s] of structures.entries()) {
-    const which = structures.length > 1 ? `Structure ${k + 1} ("${s.name}")` : `The structure "${s.name}"`;
-    if (s.lattice && s.lattice.matrix.some((row) => row.some((x) => !Number.isFinite(x)))) {
-      return `${which} has a lattice vector that is not a finite number.`;
+    const which = structureWhich(s.name, k, structures.length > 1);
+    if (s.lattice) {
+      if (s.lattice.matrix.some((row) => row.some((x) => !Number.isFinite(x)))) return `${which} has a lattice vector that is not a finite number.`;
+      const cell = cellProblem(s.lattice);
+      if (cell) return `${which}: ${cell}.`;
     }
     for (const [i, site] of s.sites.entries()) {
-      if (!site.xyz.every(Number.isFinite) || (site.frac && !site.frac.every(Number.isFinite))) {
-        return `${which}, site ${i + 1}: a coordinate is not a finite number.`;
-      }
+      if (site.frac && !site.frac.every(Number.isFinite)) return `${which}, site ${i + 1}: a coordinate is not a finite number.`;
+      const p = coordinateProblem(which, i, site.xyz[0], site.xyz[1], site.xyz[2]);
+      if (p) return p;
     }
   }
   return null;
+}
+
+/** The same checks for particles read straight into arrays (the plain-XYZ fast path). */
+function particleProblem(particles: ParticleArrays[]): string | null {
+  const counts = countProblem(particles.map((p) => p.symbols.length), particles.map((p) => p.name));
+  if (counts) return counts;
+  for (const [k, p] of particles.entries()) {
+    const which = structureWhich(p.name, k, particles.length > 1);
+    const c = p.coords;
+    for (let i = 0; i < p.symbols.length; i++) {
+      const problem = coordinateProblem(which, i, c[3 * i], c[3 * i + 1], c[3 * i + 2]);
+      if (problem) return problem;
+    }
+  }
+  return null;
+}
+
+/** Messages and warnings echo file text: control characters escaped, length bounded, warnings capped. */
+const cleanError = (message: string): string => printable(message.replace(/\s*[\r\n]+\s*/g, ' '), 600);
+const MAX_WARNINGS = 50;
+function cleanWarnings(warnings: string[]): string[] {
+  const out = warnings.slice(0, MAX_WARNINGS).map((w) => printable(w, 400));
+  if (warnings.length > MAX_WARNINGS) out.push(`${(warnings.length - MAX_WARNINGS).toLocaleString('en')} more warnings not shown`);
+  return out;
+}
+
+/** A thrown error as a refusal: one clean line, the line number where known. */
+function failure(format: FormatModule['id'] | null, e: unknown): { ok: false; format: FormatModule['id'] | null; error: string; line?: number } {
+  if (e instanceof ParseError) return e.line === undefined ? { ok: false, format, error: cleanError(e.message) } : { ok: false, format, error: cleanError(e.message), line: e.line };
+  // RangeError (call stack, invalid array length) and the like: still one sentence, never a trace.
+  const message = e instanceof RangeError ? 'The file is too large or too deeply nested to read.' : e instanceof Error ? e.message : String(e);
+  return { ok: false, format, error: cleanError(message) };
 }
 
 /** Parses a file of any supported format; never throws. */
@@ -85,14 +150,11 @@ export function parseStructureFile(text: string, fileName: string): ParseResult 
     if (out.structures.length === 0) {
       return { ok: false, format: format.id, error: 'The file holds no structure.' };
     }
-    const problem = nonFiniteProblem(out.structures);
+    const problem = structureProblem(out.structures);
     if (problem) return { ok: false, format: format.id, error: problem };
-    return { ok: true, format: format.id, ...out };
+    return { ok: true, format: format.id, structures: out.structures, warnings: cleanWarnings(out.warnings) };
   } catch (e) {
-    const id = format?.id ?? null;
-    if (e instanceof ParseError) return { ok: false, format: id, error: e.message, line: e.line };
-    const message = e instanceof Error ? e.message : String(e);
-    return { ok: false, format: id, error: message };
+    return failure(format?.id ?? null, e);
   }
 }
 
@@ -121,13 +183,12 @@ export function parseParticleFile(text: string, fileName: string): ParticleParse
   if (format?.id === 'xyz') {
     try {
       const { frames, warnings } = parseXyzFrames(text);
-      return {
-        ok: true, format: 'xyz', warnings,
-        particles: frames.map((f, k) => ({ name: f.comment.trim() || `frame ${k + 1}`, symbols: f.symbols, coords: f.coords })),
-      };
+      const particles = frames.map((f, k) => ({ name: f.comment.trim() || `frame ${k + 1}`, symbols: f.symbols, coords: f.coords }));
+      const problem = particleProblem(particles);
+      if (problem) return { ok: false, format: 'xyz', error: problem };
+      return { ok: true, format: 'xyz', warnings: cleanWarnings(warnings), particles };
     } catch (e) {
-      if (e instanceof ParseError) return { ok: false, format: 'xyz', error: e.message, line: e.line };
-      return { ok: false, format: 'xyz', error: e instanceof Error ? e.message : String(e) };
+      return failure('xyz', e);
     }
   }
   const parsed = parseStructureFile(text, fileName);

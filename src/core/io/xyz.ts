@@ -11,7 +11,7 @@ import { Lattice } from '../structure/lattice.ts';
 import { type Site, type Structure, makeSiteFromCart } from '../structure/structure.ts';
 import { elementByNumber, elementBySymbol, elementSymbolOf, parseElementSymbol } from '../structure/elements.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
-import { DECIMAL_NUMBER, checkNumberToken, checkToken, orderedSymbol, quoted, shortestNumber, splitLines as splitAllLines } from './common.ts';
+import { DECIMAL_NUMBER, cellProblem, checkNumberToken, checkToken, orderedSymbol, quoted, shortestNumber, splitLines as splitAllLines } from './common.ts';
 import { LIMITS, limitSentence } from '../limits.ts';
 
 // Unambiguous, as DECIMAL_NUMBER: linear even on a long run of digits.
@@ -311,6 +311,8 @@ function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string
       } catch {
         throw new ParseError('The Lattice= vectors do not span a 3D cell.', f.commentLine);
       }
+      const cell = cellProblem(lattice);
+      if (cell) throw new ParseError(`The Lattice= vectors: ${cell}.`, f.commentLine);
     } else if (lower === 'properties' && value !== null) {
       columns = parsePropertiesSpec(value, f.commentLine);
     } else if (lower === 'pbc' && value !== null) {

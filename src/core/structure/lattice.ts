@@ -17,6 +17,12 @@ export class Lattice {
     if (m.length !== 3 || m.some((r) => r.some((x) => !Number.isFinite(x)))) {
       throw new Error('lattice matrix must be 3x3 finite numbers');
     }
+    // A singular (or numerically singular) cell has no inverse: refused here, so that no caller loops
+    // or divides by a zero volume downstream. Flat but invertible cells are the readers' call (LIMITS.cellFlatness).
+    const scale = norm(m[0]) * norm(m[1]) * norm(m[2]);
+    if (!(Math.abs(det(m)) > 1e-12 * scale) || !Number.isFinite(scale)) {
+      throw new Error('the lattice vectors do not span a 3D cell (zero or numerically zero volume)');
+    }
     this.matrix = m;
   }
 

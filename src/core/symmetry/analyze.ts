@@ -8,13 +8,14 @@ import type { Mat3, Vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type Site, type SpeciesMap, type Structure, fracOf } from '../structure/structure.ts';
 import { moyo } from './moyo.ts';
+import { LIMITS } from '../limits.ts';
 import { type PrimitiveReduction, findPrimitive } from './primitive.ts';
 
 /**
- * The space-group search is not attempted above this many sites: a cell that does not reduce to a
- * small primitive cell costs moyo seconds per thousand sites (7 s for 20,000 random sites).
+ * The space-group search is not attempted above LIMITS.symmetrySites sites: a cell that does not reduce
+ * to a small primitive cell costs moyo seconds per thousand sites (7 s for 20,000 random sites).
  */
-export const MAX_SYMMETRY_SITES = 20_000;
+export const MAX_SYMMETRY_SITES = LIMITS.symmetrySites;
 
 /** Why no space-group search is made for `s` (finite, or too many sites), or null when it is. */
 export function symmetryUnavailable(s: Structure): string | null {

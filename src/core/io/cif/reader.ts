@@ -11,6 +11,7 @@ import { lookupHM, lookupHall, operationsFromHall, operationsFromHallNumber, ope
 import { type SymOp, applyOp, closeGroup, identityOp, isGroup, normalizeOp, opKey, parseSymop } from '../../symmetry/symop.ts';
 import { ParseError, type ParseOutput } from '../types.ts';
 import { LIMITS, limitSentence, printable } from '../../limits.ts';
+import { cellProblem } from '../common.ts';
 import { type CifBlock, type CifDocument, type CifItem, type CifValue, isNull, parseCifDocument } from './tokenizer.ts';
 import { chargeFromSuffix, parseElementSymbol } from '../../structure/elements.ts';
 import { pymatgenElectronegativity, pythonSort, speciesString } from '../../structure/composition.ts';
@@ -363,8 +364,17 @@ function readLattice(view: BlockView, warn: (m: string) => void): Lattice {
   const [a, b, c, alpha, beta, gamma] = values;
   if (a <= 0 || b <= 0 || c <= 0) throw new ParseError(`block ${printable(view.block.name)}: cell lengths must be positive (a=${a}, b=${b}, c=${c})`, line);
   if ([alpha, beta, gamma].some((x) => x <= 0 || x >= 180)) throw new ParseError(`block ${printable(view.block.name)}: cell angles must lie between 0 and 180 degrees`, line);
-  const lattice = Lattice.fromParameters(a, b, c, alpha, beta, gamma);
+  let lattice: Lattice;
+  try {
+    lattice = Lattice.fromParameters(a, b, c, alpha, beta, gamma);
+  } catch {
+    throw new ParseError(`block ${printable(view.block.name)}: the cell angles give no three-dimensional cell`, line);
+  }
   if (!Number.isFinite(lattice.volume) || lattice.volume === 0) throw new ParseError(`block ${printable(view.block.name)}: the cell angles give no three-dimensional cell`, line);
+  // A nearly flat cell (α = β = γ = 120° is exactly flat) would send neighbour searches and matching into
+  // unbounded numbers of images; LIMITS.cellFlatness refuses it, as it does long cell lengths.
+  const problem = cellProblem(lattice);
+  if (problem) throw new ParseError(`block ${printable(view.block.name)}: ${problem}`, line);
   if (lattice.volume < 1e-6 * a * b * c) warn(`line ${line}: block ${printable(view.block.name)}: nearly flat cell (volume ${lattice.volume.toExponential(3)} Å³)`);
   return lattice;
 }
