@@ -2,6 +2,7 @@
  * The 3D frame model the FEM page edits, in the FEM-Bench golden input layout (node_coords, elements,
  * boundary_conditions, nodal_loads), and the pure helpers its views need. No DOM, no three.
  */
+import { LIMITS, limitSentence } from '../../../limits.ts';
 import { directionCosines, type FrameElement } from '../msa/frame.ts';
 import type { FemValue } from '../types.ts';
 
@@ -44,6 +45,14 @@ export function validateModel(m: FrameModel): string | null {
     if (c.length !== 3 || !c.every(Number.isFinite)) return `Node ${i} needs three finite coordinates.`;
   }
   if (m.elements.length === 0) return 'A frame needs at least one element.';
+  if (n > LIMITS.femElements) return `${limitSentence('The frame', n, LIMITS.femElements, 'nodes')}.`;
+  if (m.elements.length > LIMITS.femElements) return `${limitSentence('The frame', m.elements.length, LIMITS.femElements, 'elements')}.`;
+  // The large-frame solvers are banded: cost 6n·(6·bandwidth)², bounded like the largest dense solve (femDofs³).
+  let band = 0;
+  for (const e of m.elements) if (Number.isInteger(e.node_i) && Number.isInteger(e.node_j)) band = Math.max(band, Math.abs(e.node_i - e.node_j));
+  if (6 * n * (6 * (band + 1)) ** 2 > LIMITS.femDofs ** 3 && 6 * n > LIMITS.femDofs) {
+    return `The frame's node numbering spans ${band} nodes within one element over ${n} nodes; renumber the nodes so that connected nodes are close (the solver's work is limited to that of a ${LIMITS.femDofs}-DOF dense problem).`;
+  }
   for (let k = 0; k < m.elements.length; k++) {
     const e = m.elements[k];
     for (const key of ['node_i', 'node_j'] as const) {
