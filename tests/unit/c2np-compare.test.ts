@@ -104,7 +104,7 @@ describe('compareParticles refuses what it cannot do', () => {
   it('names a particle that is too large or empty', () => {
     const huge: Particle = { symbols: new Array(1_000_000).fill('K'), coords: new Float64Array(3_000_000) };
     expect(() => compareParticles(huge, truth)).toThrow(CompareSizeError);
-    expect(() => compareParticles(huge, truth)).toThrow(`The prediction has 1,000,000 atoms; the comparison takes at most ${MAX_COMPARE_ATOMS.toLocaleString('en')}.`);
+    expect(() => compareParticles(huge, truth)).toThrow(`the prediction has 1,000,000 atoms; the limit is ${MAX_COMPARE_ATOMS.toLocaleString('en')} atoms`);
     expect(() => compareParticles(truth, { symbols: [], coords: new Float64Array(0) })).toThrow('The truth holds no atoms.');
   });
 });

@@ -423,7 +423,7 @@ function refineSeed(pred: Particle, grids: Map<string, { grid: PointGrid; indice
       moved[3 * k] = mx; moved[3 * k + 1] = my; moved[3 * k + 2] = mz;
       const entry = grids.get(pred.symbols[i]);
       if (!entry) { sum += cap * cap; return; }
-      const d2 = entry.grid.nearestSquared(mx, my, mz);
+      const d2 = entry.grid.nearestSquared(mx, my, mz, -1, cap);
       sum += Math.min(d2, cap * cap);
       if (d2 <= cap * cap) {
         const j = entry.grid.lastNearest;

@@ -87,9 +87,10 @@ export class PointGrid {
   /**
    * Squared distance from (px,py,pz) to the nearest grid point (Infinity if the grid is empty). Stops early
    * and returns a value < stopBelow² as soon as one is found (a directed-Hausdorff shortcut that never
-   * changes a maximum above stopBelow).
+   * changes a maximum above stopBelow). With `within`, a nearest point farther than that may be reported as
+   * Infinity (lastNearest −1): a search that only wants neighbours within a cap stops at the cap.
    */
-  nearestSquared(px: number, py: number, pz: number, stopBelow = -1): number {
+  nearestSquared(px: number, py: number, pz: number, stopBelow = -1, within = Infinity): number {
     if (this.count === 0) return Infinity;
     if (!(Number.isFinite(px) && Number.isFinite(py) && Number.isFinite(pz))) throw new RangeError(`a point has a non-finite coordinate (${px}, ${py}, ${pz})`);
     const s = this.cellSize, [nx, ny, nz] = this.dims;
@@ -104,6 +105,10 @@ export class PointGrid {
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 < stop2) return d2;
     }
+    const outside = (q: number, n: number) => (q < 0 ? -q : q >= n ? q - n + 1 : 0);
+    const firstShell = Math.max(outside(qx, nx), outside(qy, ny), outside(qz, nz));
+    // Every point is at least (firstShell − 1)·s away.
+    if ((firstShell - 1) * s > within) { this.lastNearest = -1; return Infinity; }
     // More than one grid size outside the grid the shell walk is slow (every far shell spans a whole face of
     // the grid) and, past 2^53 cells, could never advance (k + 1 === k); a k-d tree answers such queries exactly.
     if (!(qx >= -nx && qx < 2 * nx && qy >= -ny && qy < 2 * ny && qz >= -nz && qz < 2 * nz)) {
@@ -112,8 +117,6 @@ export class PointGrid {
       this.lastNearest = this.tree.lastNearest;
       return best;
     }
-    const outside = (q: number, n: number) => (q < 0 ? -q : q >= n ? q - n + 1 : 0);
-    const firstShell = Math.max(outside(qx, nx), outside(qy, ny), outside(qz, nz));
     const lastShell = Math.max(qx, nx - 1 - qx, qy, ny - 1 - qy, qz, nz - 1 - qz);
     let best = Infinity;
     this.lastNearest = -1;
@@ -142,6 +145,7 @@ export class PointGrid {
       if (best < stop2) return best;
       // Every point in shells > k is at least k·s away along some axis.
       if (best <= (k * s) * (k * s)) return best;
+      if (k * s > within) return best;
     }
     return best;
   }

@@ -4,7 +4,8 @@
  * then a, the cell's atoms innermost; sphere centre ½(A1+A2+A3); keep |r − c| < R; no re-centring.
  * Only lattice cells that can reach the sphere are visited (same order), so R = 30 Å takes milliseconds.
  */
-import { type Mat3, type Vec3, inverse } from '../../math/mat3.ts';
+import { type Mat3, type Vec3, det, inverse } from '../../math/mat3.ts';
+import { LIMITS, LimitError, limitSentence } from '../../limits.ts';
 import type { Structure } from '../../structure/structure.ts';
 import { fracOf, majorSpecies } from '../../structure/structure.ts';
 
@@ -37,6 +38,8 @@ export interface CarveOptions {
   inclusive?: boolean;
   /** Use the lattice matrix as stored instead of rebuilding it a-along-x from its parameters. */
   keepLatticeFrame?: boolean;
+  /** Most atoms the particle may have (default MAX_CARVED_ATOMS, raised by the CLI's --max-atoms). */
+  maxAtoms?: number;
 }
 
 export interface CarvedParticle {
@@ -50,8 +53,8 @@ export interface CarvedParticle {
 
 /** Distance within which an atom counts as lying on the sphere (where < and ≤ disagree). */
 export const SPHERE_TIE_TOLERANCE = 1e-6;
-/** The largest number of atoms one carve may return. */
-export const MAX_CARVED_ATOMS = 5_000_000;
+/** The largest number of atoms one carve returns by default: the policy's atoms per particle (LIMITS.atoms). */
+export const MAX_CARVED_ATOMS = LIMITS.atoms;
 
 export function carveParticle(structure: Structure, options: CarveOptions): CarvedParticle {
   const { radius } = options;
@@ -67,8 +70,20 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
     cell = atomskCellFromParameters(p.a, p.b, p.c, p.alpha, p.beta, p.gamma);
   }
   const [a1, a2, a3] = cell;
+  const maxAtoms = options.maxAtoms ?? MAX_CARVED_ATOMS;
+  const volume = Math.abs(det(cell));
+  // A cell rebuilt from impossible angles has NaN rows; a flat one packs unboundedly many atoms in the sphere.
+  if (!cell.every((row) => row.every(Number.isFinite)) || !(volume >= LIMITS.cellFlatness * Math.hypot(...a1) * Math.hypot(...a2) * Math.hypot(...a3))) {
+    throw new Error(`the cell (${[a1, a2, a3].map((r) => `[${r.join(', ')}]`).join(', ')}) is flat or impossible; it cannot be carved`);
+  }
   const symbols = structure.sites.map((site) => majorSpecies(site));
   const fracs = structure.sites.map((site) => fracOf(site, lattice));
+  // Atoms the sphere holds at the cell's density (or the whole supercell if that is smaller): refused before
+  // anything is allocated when it is clearly over the limit (the count below catches the rest exactly).
+  const expected = Math.min((4 / 3) * Math.PI * radius ** 3 / volume, repeats ** 3) * structure.sites.length;
+  if (expected > 1.5 * maxAtoms + 1000) {
+    throw new LimitError('atoms', limitSentence(`a particle of R = ${radius} Å from this cell (${repeats}³ replicas)`, Math.round(expected), maxAtoms, 'atoms', '--max-atoms'));
+  }
   // Fractional → Cartesian as Atomsk does: x = f·H.
   const basis: Vec3[] = fracs.map((f) => [0, 1, 2].map((k) => f[0] * a1[k] + f[1] * a2[k] + f[2] * a3[k]) as Vec3);
 
@@ -89,8 +104,9 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
   const centreFrac = [0, 1, 2].map((k) => center[0] * inv[0][k] + center[1] * inv[1][k] + center[2] * inv[2][k]);
   for (let axis = 0; axis < 3; axis++) {
     const reach = radius * Math.hypot(inv[0][axis], inv[1][axis], inv[2][axis]);
-    const fMin = Math.min(...fracs.map((f) => f[axis]));
-    const fMax = Math.max(...fracs.map((f) => f[axis]));
+    // A loop, not Math.min(...list): a spread of 10⁵ arguments overflows the stack.
+    let fMin = Infinity, fMax = -Infinity;
+    for (const f of fracs) { fMin = Math.min(fMin, f[axis]); fMax = Math.max(fMax, f[axis]); }
     const low = Math.max(first, Math.floor(centreFrac[axis] - reach - fMax) - 1);
     const high = Math.min(last, Math.ceil(centreFrac[axis] + reach - fMin) + 1);
     ranges.push([low, high]);
@@ -101,7 +117,9 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
     }
   }
   const cells = ranges.reduce((n, [lo, hi]) => n * Math.max(0, hi - lo + 1), 1);
-  if (cells * basis.length > 20 * MAX_CARVED_ATOMS) throw new Error(`carving R = ${radius} Å would test ${cells * basis.length} atoms; that is too many`);
+  if (cells * basis.length > 20 * maxAtoms + 1e6) {
+    throw new LimitError('atoms', limitSentence(`carving R = ${radius} Å`, cells * basis.length, 20 * maxAtoms + 1e6, 'candidate atoms to test', '--max-atoms'));
+  }
 
   const outSymbols: string[] = [];
   const positions: Vec3[] = [];
@@ -120,7 +138,7 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
           if (options.inclusive ? d <= radius : d < radius) {
             outSymbols.push(symbols[s]);
             positions.push([x, y, z]);
-            if (positions.length > MAX_CARVED_ATOMS) throw new Error(`the particle would exceed ${MAX_CARVED_ATOMS} atoms`);
+            if (positions.length > maxAtoms) throw new LimitError('atoms', limitSentence(`the particle of R = ${radius} Å`, null, maxAtoms, 'atoms', '--max-atoms'));
           }
         }
       }

@@ -7,7 +7,8 @@
 import { alignParticles, applyTransform, DEFAULT_MATCH_TOLERANCE, type Particle } from '../../analysis/alignment.ts';
 import { hausdorffWorstPair, type HausdorffPair } from '../../analysis/hausdorff.ts';
 import { gaussian, mulberry32 } from '../../math/random.ts';
-import { forwardMetrics, type ForwardMetrics } from './metrics.ts';
+import { LIMITS, LimitError } from '../../limits.ts';
+import { checkParticle, forwardMetrics, type ForwardMetrics } from './metrics.ts';
 
 export interface ParticleComparison {
   metrics: ForwardMetrics;
@@ -34,17 +35,21 @@ export interface CompareOptions {
   matchTolerance?: number;
 }
 
-/** Largest particle the compare view accepts (the aligned assignment is the costly part). */
-export const MAX_COMPARE_ATOMS = 100_000;
+/** Largest particle the compare view accepts (the resource policy's LIMITS.particleAtoms). */
+export const MAX_COMPARE_ATOMS = LIMITS.particleAtoms;
 
-export class CompareSizeError extends Error {}
+/** A particle the comparison cannot take (too many atoms, none, or absurd coordinates). */
+export class CompareSizeError extends LimitError {}
 
 export function compareParticles(pred: Particle, truth: Particle, options: CompareOptions = {}): ParticleComparison {
-  for (const [what, p] of [['prediction', pred], ['truth', truth]] as const) {
-    if (p.symbols.length > MAX_COMPARE_ATOMS) {
-      throw new CompareSizeError(`The ${what} has ${p.symbols.length.toLocaleString('en')} atoms; the comparison takes at most ${MAX_COMPARE_ATOMS.toLocaleString('en')}.`);
+  for (const [what, p] of [['the prediction', pred], ['the truth', truth]] as const) {
+    if (p.symbols.length === 0) throw new CompareSizeError('particleAtoms', `${what[0].toUpperCase()}${what.slice(1)} holds no atoms.`);
+    try {
+      checkParticle(p, what);
+    } catch (e) {
+      if (e instanceof LimitError) throw new CompareSizeError(e.limit, e.message);
+      throw e;
     }
-    if (p.symbols.length === 0) throw new CompareSizeError(`The ${what} holds no atoms.`);
   }
   const tolerance = options.matchTolerance ?? DEFAULT_MATCH_TOLERANCE;
   const np = pred.symbols.length, nt = truth.symbols.length;

@@ -15,9 +15,10 @@ import { type Mat3, type Vec3, cross, det, dot, inverse, norm, sub, vecMat } fro
 import { Lattice, type LatticeParameters } from '../../structure/lattice.ts';
 import { type Site, type Structure, majorSpecies, makeSiteFromFrac } from '../../structure/structure.ts';
 import { analyzeSymmetry, standardizedCell } from '../../symmetry/analyze.ts';
+import { LIMITS, limitSentence } from '../../limits.ts';
 
 /** Particles above this many atoms are refused: the pair searches would take minutes. */
-export const MAX_INVERSE_ATOMS = 200_000;
+export const MAX_INVERSE_ATOMS = LIMITS.particleAtoms;
 
 export class InverseError extends Error {}
 
@@ -298,8 +299,12 @@ function idealizedCell(cell: Structure, crystalSystem: string): Structure {
 /** Recovers the bulk crystal of a particle; throws InverseError with a sentence when it cannot. */
 export function solveInverse(particle: Structure, symprec = 0.1): InverseResult {
   const n = particle.sites.length;
-  if (n > MAX_INVERSE_ATOMS) {
-    throw new InverseError(`the particle has ${n.toLocaleString('en')} atoms; the inverse solver accepts at most ${MAX_INVERSE_ATOMS.toLocaleString('en')}`);
+  if (n > MAX_INVERSE_ATOMS) throw new InverseError(limitSentence('the particle', n, MAX_INVERSE_ATOMS, 'atoms'));
+  for (const site of particle.sites) {
+    // Beyond the policy's coordinate range distances lose their Å digits (and the neighbour search its cells).
+    if (!site.xyz.every((v) => Math.abs(v) <= LIMITS.coordinateAbs)) {
+      throw new InverseError(`an atom lies at (${site.xyz.join(', ')}) Å; coordinates must be finite and within ±${LIMITS.coordinateAbs.toLocaleString('en')} Å`);
+    }
   }
   if (n < 8) throw new InverseError(`the particle has only ${n} atoms; at least 8 are needed to find a lattice`);
   const atoms: Atoms = { species: particle.sites.map(majorSpecies), pos: particle.sites.map((s) => [...s.xyz] as Vec3) };

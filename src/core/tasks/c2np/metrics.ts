@@ -6,6 +6,7 @@ import { alignParticles, DEFAULT_MATCH_TOLERANCE, type AlignmentResult, type Par
 import { hausdorffDistance } from '../../analysis/hausdorff.ts';
 import { convexHullVolume } from '../../analysis/hull.ts';
 import { rdfError } from '../../analysis/rdf.ts';
+import { checkLimit, LIMITS, LimitError, limitSentence } from '../../limits.ts';
 
 export type { Particle } from '../../analysis/alignment.ts';
 
@@ -45,7 +46,27 @@ export interface ForwardOptions {
   alignment?: AlignmentResult;
 }
 
+/**
+ * Refuses what the metrics cannot measure (LimitError, one sentence): more than LIMITS.particleAtoms atoms, a
+ * coordinate that is not finite or lies beyond ±LIMITS.coordinateAbs Å (where float64 squared distances lose
+ * the Å digits, and past ~1e154 overflow).
+ */
+export function checkParticle(p: Particle, what: string): void {
+  checkLimit('particleAtoms', what, p.symbols.length, 'atoms');
+  if (p.coords.length !== 3 * p.symbols.length) throw new RangeError(`${what} has ${p.symbols.length} symbols but ${p.coords.length / 3} positions`);
+  const c = p.coords;
+  for (let k = 0; k < c.length; k++) {
+    const v = c[k];
+    if (Math.abs(v) <= LIMITS.coordinateAbs) continue;
+    const atom = `atom ${Math.floor(k / 3) + 1} of ${what}`;
+    if (!Number.isFinite(v)) throw new LimitError('coordinateAbs', `${atom} has a non-finite coordinate (${v})`);
+    throw new LimitError('coordinateAbs', limitSentence(`${atom}`, Math.abs(v), LIMITS.coordinateAbs, 'Å in one coordinate'));
+  }
+}
+
 export function forwardMetrics(pred: Particle, truth: Particle, options: ForwardOptions = {}): ForwardMetrics {
+  checkParticle(pred, 'the prediction');
+  checkParticle(truth, 'the truth');
   const hullPred = convexHullVolume(pred.coords), hullTruth = convexHullVolume(truth.coords);
   let aligned: ForwardMetrics['aligned'] = null;
   if (options.aligned !== false && pred.symbols.length > 0 && truth.symbols.length > 0) {
