@@ -142,7 +142,8 @@ describe('structlab carve and c2np build', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ written: out, natoms: 119, center: [40.213, 40.213, 40.213] });
     const entry = rotatedEntries.find((e) => e.material === 'illustrative_KMgH3_a4.0213_Borigin' && e.R === 7 && e.rot === 1)!;
-    const rotated = structlab(['carve', cell, '--radius', '7', '--quaternion', entry.quat_xyzw!.join(','), '-o', out]);
+    // The same output again: replacing it takes --force.
+    const rotated = structlab(['carve', cell, '--radius', '7', '--quaternion', entry.quat_xyzw!.join(','), '-o', out, '--force']);
     expect(rotated.code, rotated.stderr).toBe(0);
     expect(sha256(readFileSync(out, 'utf8'))).toBe(entry.sha256);
     const bad = structlab(['carve', cell, '--radius', '-3', '-o', out]);

@@ -6,7 +6,7 @@
  * (the working directory is moved there while the argv property runs).
  */
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,7 +97,7 @@ const argv: fc.Arbitrary<string[]> = fc.tuple(
 describe('fuzz: the CLI contract', () => {
   let cwd = '';
   beforeAll(() => { cwd = process.cwd(); process.chdir(scratch); });
-  afterAll(() => { process.chdir(cwd); });
+  afterAll(() => { process.chdir(cwd); rmSync(scratch, { recursive: true, force: true }); });
 
   it('argument vectors: exit 0 or 2, one clean line on failure', async () => {
     await fc.assert(fc.asyncProperty(argv, async (args) => { await runChecked(args, 'argv'); }), fuzzParams(400, 8));
@@ -108,9 +108,8 @@ describe('fuzz: the CLI contract', () => {
     const withJunk = (base: string) => fc.tuple(hostileLines, fc.boolean()).map(([junk, before]) => (before ? `${junk}\n${base}` : `${base}\n${junk}`));
     const text = fc.oneof(mutatedText(casesText, 1), withJunk(casesText), hostileLines, fc.constant(casesText));
     const answerText = fc.oneof(mutatedText(answersText, 1), withJunk(answersText), hostileLines, fc.constant(answersText));
-    let n = 0;
     await fc.assert(fc.asyncProperty(text, answerText, async (c, a) => {
-      const cf = join(scratch, `c${n}.jsonl`), af = join(scratch, `a${n++}.jsonl`);
+      const cf = join(scratch, 'fuzz-cases.jsonl'), af = join(scratch, 'fuzz-answers.jsonl');
       writeFileSync(cf, c);
       writeFileSync(af, a);
       const r = await runChecked(['atomworld', 'eval', cf, af, '--workers', '0'], 'atomworld eval');
@@ -123,9 +122,8 @@ describe('fuzz: the CLI contract', () => {
   }, fuzzTimeout(6));
 
   it('onng analyze CSV: mutated outcome tables', async () => {
-    let n = 0;
-    await fc.assert(fc.asyncProperty(fc.oneof(mutatedText(outcomes), hostileLines), async (csv) => {
-      const f = join(scratch, `o${n++}.csv`);
+    await fc.assert(fc.asyncProperty(fc.oneof(mutatedText(outcomes, 1), hostileLines), async (csv) => {
+      const f = join(scratch, 'fuzz-outcomes.csv');
       writeFileSync(f, csv);
       await runChecked(['onng', 'analyze', f], 'onng analyze');
     }), fuzzParams(150, 4));
