@@ -131,7 +131,7 @@ function readOperations(item: CifItem, values: CifValue[], parse: (v: CifValue) 
     seen.add(key);
     ops.push(op);
     if (ops.length > LIMITS.symmetryOperations) {
-      throw new ParseError(`${limitSentence(`the ${tag} list`, null, LIMITS.symmetryOperations, 'distinct operations (modulo lattice translations)')}, more than any space group has`, v.line);
+      throw new ParseError(`${limitSentence(`the ${tag} list`, null, LIMITS.symmetryOperations, 'distinct operations')} (modulo lattice translations), as no space group has more`, v.line);
     }
   }
   if (duplicates > 3) warn(`line ${item.line}: ${duplicates - 3} more duplicate symmetry operations ignored`);
