@@ -98,7 +98,8 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 2_000 })).map(([r, k]): Mutation => (t) => {
     const lines = t.split('\n');
     const i = lineAt(lines, r);
-    lines.splice(i, 0, ...new Array<string>(k).fill(lines[i]));
+    const copies = Math.min(k, Math.floor(MAX_MUTATED_CHARS / (lines[i].length + 1)));
+    lines.splice(i, 0, ...new Array<string>(copies).fill(lines[i]));
     return lines.join('\n');
   }),
   // A hostile token inserted, or replacing a whitespace-separated word.
@@ -115,7 +116,8 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), hostileToken).map(([r, tok]): Mutation => (t) => {
     const lines = t.split('\n');
     const i = lineAt(lines, r);
-    lines[i] = lines[i].replace(/-?\d+(\.\d+)?/g, () => tok);
+    let k = 0;
+    lines[i] = lines[i].replace(/-?\d+(\.\d+)?/g, (m) => (k++ < 12 ? tok : m));
     return lines.join('\n');
   }),
   // Truncation.
@@ -124,9 +126,13 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constantFrom<Mutation>((t) => t.replace(/\n/g, '\r\n'), (t) => t.replace(/\n/g, '\r'), (t) => `\ufeff${t}`, (t) => t.replace(/ /g, '\t')),
 );
 
-/** A text with 1–`max` random mutations applied in order. */
+/** Longest mutated text (characters): large enough for long tokens and many lines, small enough for a fast run. */
+export const MAX_MUTATED_CHARS = 4_000_000;
+
+/** A text with 1–`max` random mutations applied in order (each result cut at MAX_MUTATED_CHARS). */
 export function mutatedText(base: string, max = 4): fc.Arbitrary<string> {
-  return fc.array(mutation, { minLength: 1, maxLength: max }).map((ms) => ms.reduce((t, m) => m(t), base));
+  return fc.array(mutation, { minLength: 1, maxLength: max })
+    .map((ms) => ms.reduce((t, m) => m(t).slice(0, MAX_MUTATED_CHARS), base));
 }
 
 /** A random pick from `texts`, then mutated. */
