@@ -117,6 +117,14 @@ function persistSoon(): void {
   }, 200);
 }
 
+/** Resolves after the next drawn frame (or 2 s, for a hidden tab, which draws none); never while the thread is frozen. */
+function afterFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+    setTimeout(resolve, 2000);
+  });
+}
+
 /** Records the outcome of the current load; a storage failure only costs the retry offer. */
 function recordLoad(record: LastLoad | null): Promise<void> {
   return (record ? set(LAST_LOAD_KEY, record) : del(LAST_LOAD_KEY)).catch((e) => console.warn('load outcome not saved:', e));
@@ -143,8 +151,9 @@ export async function loadText(name: string, text: string, activeStructure = 0):
     const shown = await showStructure({ name, text, parsed }, k, gen);
     if (gen !== generation) return shown;
     if (shown) {
-      void recordLoad(null);
       if (useSession.getState().retry?.name === name) dismissOffer();
+      // Cleared once a frame of the new scene is drawn: a scene that freezes the tab leaves the load pending.
+      void afterFrame().then(() => { if (gen === generation) void recordLoad(null); });
     }
     else void recordLoad({ name, text, activeStructure, status: 'failed', error: useSession.getState().error });
     return shown;

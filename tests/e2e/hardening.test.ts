@@ -185,13 +185,16 @@ describe('file size is checked before reading', () => {
     await structureShown();
     await refused('file-input', 'error');
     await visit('nanoparticle');
-    await page.locator('[data-testid=nanoparticle-page]').waitFor();
+    // Each page is left to finish its own start-up first, which would clear an earlier error.
+    await page.waitForFunction(() => /^\d+$/.test(document.querySelector('[data-testid=np-natoms]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => !document.querySelector('[data-testid=progress]'), undefined, { timeout: 60_000 });
     await refused('np-file-input', 'np-error');
     await visit('compare');
     await page.locator('[data-testid=cmp-metrics]').waitFor({ timeout: 60_000 });
     await refused('cmp-truth-input', 'cmp-error');
     await visit('atomworld');
     await page.locator('[data-testid=aw-actions]').waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => !document.querySelector('[data-testid=aw-progress]'), undefined, { timeout: 60_000 });
     await refused('aw-cases-input', 'aw-error');
     await visit('fem');
     await page.locator('[data-testid=fem-tab-outputs]').click();

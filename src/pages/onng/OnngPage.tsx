@@ -17,6 +17,7 @@ import {
 } from '../../core/tasks/onng/lab/problems.ts';
 import './onng.css';
 import { downloadText } from '../../browser/download.ts';
+import { pastedTextProblem } from '../../browser/read-file.ts';
 import { VariantsPanel } from './VariantsPanel.tsx';
 
 const NNG4_LEVELS = levelsJson as Nng4Level[];
@@ -374,11 +375,14 @@ function HeatMapView({ analysis }: { analysis: OnngAnalysis }) {
 
 function ProofPrecheck() {
   const [code, setCode] = useState('');
-  const result = code.trim() ? precheckProof(code) : null;
+  // Pasted text is held to the input limit like a file (the pre-check runs on this thread).
+  const tooLarge = pastedTextProblem('the pasted proof', code);
+  const result = !tooLarge && code.trim() ? precheckProof(code) : null;
   return (
     <details data-testid="onng-proof-precheck">
       <summary>Pre-check a raw proof</summary>
       <textarea rows={6} value={code} onChange={(e) => setCode(e.target.value)} placeholder="paste the tactic code after := by" />
+      {tooLarge && <p className="error" role="alert">{tooLarge}</p>}
       {result && (
         <p className="hint" data-testid="onng-precheck-result">sorry: {result.containsSorry ? 'yes' : 'no'} · admit: {result.containsAdmit ? 'yes' : 'no'} ·
           simp: {result.usesSimp ? 'yes' : 'no'} · outside the allowed list: {result.disallowedTactics.join(', ') || 'none'}</p>

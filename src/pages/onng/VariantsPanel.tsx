@@ -10,7 +10,7 @@ import {
   type VariantResult, atomworldVariant, deobfuscate, femBenchVariant, parseAtomWorldCases, parseFemTask,
 } from '../../core/tasks/onng/variants.ts';
 import { downloadText } from '../../browser/download.ts';
-import { readTextFile, readTextFiles } from '../../browser/read-file.ts';
+import { pastedTextProblem, readTextFile, readTextFiles } from '../../browser/read-file.ts';
 
 type Benchmark = 'fem' | 'atomworld';
 interface LoadedInput { benchmark: Benchmark; names: string[]; texts: string[] }
@@ -71,7 +71,9 @@ export function VariantsPanel() {
     }
   };
 
-  const restored = useMemo(() => (result && answer ? deobfuscate(answer, result.inverse) : ''), [result, answer]);
+  // Pasted text is held to the input limit like a file (the renaming runs on this thread).
+  const answerTooLarge = pastedTextProblem('the pasted answer', answer);
+  const restored = useMemo(() => (result && answer && !answerTooLarge ? deobfuscate(answer, result.inverse) : ''), [result, answer, answerTooLarge]);
   const prefix = `${benchmark === 'fem' ? 'fembench' : 'atomworld'}-lambda${(0.2 * level).toFixed(1)}${pythonSafe ? '-pysafe' : ''}`;
 
   return (
@@ -129,6 +131,7 @@ export function VariantsPanel() {
           <h3>Restore an answer</h3>
           <textarea rows={4} data-testid="onng-variants-answer" value={answer} onChange={(e) => setAnswer(e.target.value)}
             placeholder="paste a model's answer written with the renamed names" />
+          {answerTooLarge && <p className="error" role="alert">{answerTooLarge}</p>}
           {restored && <pre data-testid="onng-variants-restored">{restored}</pre>}
         </>
       )}
