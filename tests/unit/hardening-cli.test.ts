@@ -216,7 +216,7 @@ describe('data safety (reproduction 8)', () => {
 });
 
 const cifOf = (n: number): string => {
-  // An n×n×n rock-salt-like P1 supercell: a valid structure whose matching takes seconds for n = 12.
+  // An n×n×n rock-salt-like P1 supercell: a valid structure whose matching takes seconds for n = 10.
   const a = 4;
   const lines = ['data_big', `_cell_length_a ${a * n}`, `_cell_length_b ${a * n}`, `_cell_length_c ${a * n}`,
     '_cell_angle_alpha 90', '_cell_angle_beta 90', '_cell_angle_gamma 90', "_symmetry_space_group_name_H-M 'P 1'",
@@ -232,7 +232,7 @@ describe('atomworld eval survives bad cases', () => {
   it('a case past --case-timeout is "Timeout", its thread is replaced and the rest are judged; junk lines are skipped by line', () => {
     const dir = mkdtempSync(join(tmp, 'aw-timeout-'));
     const small = cifOf(1);
-    const big = cifOf(12);
+    const big = cifOf(10); // 2,000 sites: the matcher's site limit, seconds of work
     const cases = [
       { id: 'a', action: 'change', after_cif: small },
       { id: 'slow', action: 'super_cell', after_cif: big },
@@ -249,7 +249,7 @@ describe('atomworld eval survives bad cases', () => {
       '[1, 2]',
       JSON.stringify({ id: 'c', answer: `<cif>\n${small}</cif>` }),
     ].join('\n'));
-    const r = structlab(['atomworld', 'eval', casesFile, answersFile, '--workers', '1', '--case-timeout', '1.5'], { timeout: 180_000 });
+    const r = structlab(['atomworld', 'eval', casesFile, answersFile, '--workers', '1', '--case-timeout', '1'], { timeout: 180_000 });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.cases.map((c: { id: string; wrong_type: string | null }) => [c.id, c.wrong_type])).toEqual([['a', null], ['slow', 'Timeout'], ['b', null], ['c', null]]);
