@@ -6,6 +6,7 @@
 import { type Mat3, type Vec3, det, inverse, norm } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { lllReduce } from './lll.ts';
+import { LIMITS, LimitError, limitSentence } from '../limits.ts';
 
 const RAD = 180 / Math.PI;
 
@@ -90,6 +91,11 @@ function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; ca
   const { matrix: reduced, mapping } = lllReduce(matrix);
   const inv = inverse(reduced);
   const bound = [0, 1, 2].map((k) => Math.ceil(radius * Math.hypot(inv[0][k], inv[1][k], inv[2][k])) + 1);
+  // A near-singular cell or a huge radius would need unboundedly many points (a flat cell: gigabytes).
+  const count = bound.reduce((n, b) => n * (2 * b + 1), 1);
+  if (!(count <= LIMITS.latticePoints)) {
+    throw new LimitError('latticePoints', limitSentence('the lattice-mapping search (a flat or very elongated cell)', Number.isFinite(count) ? count : null, LIMITS.latticePoints, 'lattice points'));
+  }
   const found: { f: Vec3; v: Vec3; d: number; cube: number }[] = [];
   const cubeOf = (x: number) => Math.floor((x + radius + tol) / radius);
   const [[m00, m01, m02], [m10, m11, m12], [m20, m21, m22]] = mapping;
@@ -131,6 +137,10 @@ export function* findAllMappings(self: Lattice, other: Lattice, ltol: number, an
   const len = (i: number) => norm(pts.cart[i]);
   const la = ia.map(len), lb = ib.map(len), lc = ic.map(len);
   // alphaOk[j][k]: angle(b_j, c_k) close to alpha; betaOk[i][k]; gammaOk[i][j].
+  // Each candidate triple costs little, but a dense enumeration has billions: bound them like the points.
+  if (!(ia.length * ib.length * ic.length <= 50 * LIMITS.latticePoints)) {
+    throw new LimitError('latticePoints', limitSentence('the lattice-mapping search', ia.length * ib.length * ic.length, 50 * LIMITS.latticePoints, 'candidate vector triples'));
+  }
   const alphaOk = ib.map((j, x) => ic.map((k, y) => Math.abs(angleDeg(pts.cart[j], pts.cart[k], lb[x], lc[y]) - alpha) < angleTol));
   const betaOk = ia.map((i, x) => ic.map((k, y) => Math.abs(angleDeg(pts.cart[i], pts.cart[k], la[x], lc[y]) - beta) < angleTol));
   for (let x = 0; x < ia.length; x++) {

@@ -13,6 +13,7 @@ import { minimumCostAssignment } from './assignment.ts';
 import { lllReduce, roundHalfEven } from './lll.ts';
 import { type LatticeMapping, findAllMappings, niggliReducedLattice } from './niggli.ts';
 import { type PrimitiveOutput, pymatgenPrimitive } from './primitive.ts';
+import { checkLimit, LIMITS, LimitError } from '../limits.ts';
 
 export interface MatcherOptions {
   ltol?: number; stol?: number; angleTol?: number; primitiveCell?: boolean;
@@ -484,8 +485,32 @@ interface MappingCache { mappings?: Replay<LatticeMapping> }
 
 interface Prepared { s1: MatchStructure; s2: MatchStructure; fu: number; s1Supercell: boolean; cache: MappingCache }
 
+/**
+ * Refuses what the matcher cannot search in bounded time and memory (programmatic callers too, not only
+ * the file readers): more than LIMITS.matchSites sites, a lattice that is not finite, longer than
+ * LIMITS.coordinateAbs or flatter than LIMITS.cellFlatness (its lattice-point enumeration is unbounded).
+ */
+export function checkMatchable(s: Structure, what: string): void {
+  checkLimit('matchSites', what, s.sites.length, 'sites');
+  const m = s.lattice?.matrix;
+  if (!m) throw new Error(`${what} has no lattice; only periodic structures can be matched`);
+  const lengths = m.map((r) => Math.hypot(r[0], r[1], r[2]));
+  if (!lengths.every((l) => Number.isFinite(l) && l > 0 && l <= LIMITS.coordinateAbs)) {
+    throw new LimitError('coordinateAbs', `${what} has cell lengths ${lengths.join(', ')} Å; they must be positive and at most ${LIMITS.coordinateAbs.toLocaleString('en')} Å`);
+  }
+  const flatness = Math.abs(det(m)) / (lengths[0] * lengths[1] * lengths[2]);
+  if (!(flatness >= LIMITS.cellFlatness)) {
+    throw new LimitError('cellFlatness', `${what} has a flat cell (volume / (a·b·c) = ${flatness.toPrecision(3)}; the limit is ${LIMITS.cellFlatness}): it cannot be matched`);
+  }
+  for (const site of s.sites) {
+    if (!site.xyz.every((v) => Number.isFinite(v))) throw new Error(`${what} has a site with a non-finite position`);
+  }
+}
+
 /** `_preprocess`: Niggli, primitive, supercell factor, volume scaling to the geometric mean. */
 function preprocess(a: Structure, b: Structure, o: Resolved): Prepared {
+  checkMatchable(a, 'the first structure');
+  checkMatchable(b, 'the second structure');
   let s1 = niggliReduce(toMatchStructure(a, o.comparator));
   let s2 = niggliReduce(toMatchStructure(b, o.comparator));
   if (o.primitiveCell) { s1 = primitiveReduce(s1); s2 = primitiveReduce(s2); }

@@ -12,6 +12,7 @@ import { isElementSymbol } from '../../structure/elements.ts';
 import { cifNumber, parseCif } from '../../io/cif/reader.ts';
 import { parseCifDocument } from '../../io/cif/tokenizer.ts';
 import { aseCellFromParameters, aseLabels, aseWrap3, wrappedFractions, writeAseCif } from './ase-frame.ts';
+import { LIMITS, limitSentence, printable } from '../../limits.ts';
 
 export const ATOMWORLD_ACTIONS = [
   'change', 'remove', 'add', 'insert_between', 'swap', 'delete_below', 'move', 'move_towards', 'rotate_around', 'super_cell',
@@ -95,30 +96,33 @@ function frameOf(before: Structure): Frame {
 
 type Params = Record<string, unknown>;
 
+/** A parameter as echoed in a message: JSON, control characters escaped, long values cut. */
+const shown = (v: unknown): string => printable(JSON.stringify(v) ?? String(v));
+
 function indexParam(params: Params, name: string, n: number): number {
   const v = params[name];
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new AtomworldActionError(`parameter "${name}" must be an integer atom index, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw new AtomworldActionError(`parameter "${name}" must be an integer atom index, got ${shown(v)}`);
   if (v < 0 || v >= n) throw new AtomworldActionError(`parameter "${name}" = ${v} is out of range: the structure has ${n} atoms (indices 0 to ${n - 1})`);
   return v;
 }
 
 function numberParam(params: Params, name: string): number {
   const v = params[name];
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new AtomworldActionError(`parameter "${name}" must be a finite number, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new AtomworldActionError(`parameter "${name}" must be a finite number, got ${shown(v)}`);
   return v;
 }
 
 function vectorParam(params: Params, name: string): Vec3 {
   const v = params[name];
   if (!Array.isArray(v) || v.length !== 3 || v.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
-    throw new AtomworldActionError(`parameter "${name}" must be a list of three numbers, got ${JSON.stringify(v)}`);
+    throw new AtomworldActionError(`parameter "${name}" must be a list of three numbers, got ${shown(v)}`);
   }
   return [v[0], v[1], v[2]];
 }
 
 function symbolParam(params: Params, name = 'symbol'): string {
   const v = params[name];
-  if (typeof v !== 'string' || !isElementSymbol(v)) throw new AtomworldActionError(`parameter "${name}" must be an element symbol (H to Og), got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || !isElementSymbol(v)) throw new AtomworldActionError(`parameter "${name}" must be an element symbol (H to Og), got ${shown(v)}`);
   return v;
 }
 
@@ -280,8 +284,8 @@ export function applyAtomworldActionWithTrace(before: Structure, action: string,
     }
     case 'super_cell': {
       const size = vectorParam(params, 'size');
-      if (size.some((m) => !Number.isInteger(m) || m < 1)) throw new AtomworldActionError(`parameter "size" must be three positive integers, got ${JSON.stringify(params.size)}`);
-      if (size[0] * size[1] * size[2] * n > 1_000_000) throw new AtomworldActionError(`a ${size.join('x')} supercell of ${n} atoms is too large`);
+      if (size.some((m) => !Number.isInteger(m) || m < 1)) throw new AtomworldActionError(`parameter "size" must be three positive integers, got ${shown(params.size)}`);
+      if (size[0] * size[1] * size[2] * n > LIMITS.atoms) throw new AtomworldActionError(limitSentence(`a ${size.join('x')} supercell of ${n} atoms`, size[0] * size[1] * size[2] * n, LIMITS.atoms, 'atoms'));
       const newCell: Mat3 = [scale(cell[0], size[0]), scale(cell[1], size[1]), scale(cell[2], size[2])];
       const newSpecies: SpeciesMap[] = [];
       const newPositions: Vec3[] = [];
