@@ -34,6 +34,10 @@ export const LIMITS = {
   cellFlatness: 1e-3,
   /** Atoms of each particle that C2NP metrics and the compare view accept. */
   particleAtoms: 100_000,
+  /** Sites of each structure a structure match (match, AtomWorld evaluate) accepts: ~1,000 sites take seconds. */
+  matchSites: 2_000,
+  /** Lattice points one lattice-mapping search enumerates (a near-singular cell would need unboundedly many). */
+  latticePoints: 1_000_000,
   /** Rows (lines) of one JSONL or CSV batch input. */
   batchRows: 1_000_000,
   /** Degrees of freedom of a dense FEM-Bench problem (K is dofs², solves and eigenproblems dofs³; measured: a 600-DOF buckling case ≈ 3.5 s CPU). */
