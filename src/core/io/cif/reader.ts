@@ -10,7 +10,7 @@ import { type Site, type SpeciesMap, type Structure, makeSiteFromFrac } from '..
 import { lookupHM, lookupHall, operationsFromHall, operationsFromHallNumber, operationsFromITNumber, hallEntries } from '../../symmetry/spacegroups.ts';
 import { type SymOp, applyOp, closeGroup, identityOp, isGroup, normalizeOp, opKey, parseSymop } from '../../symmetry/symop.ts';
 import { ParseError, type ParseOutput } from '../types.ts';
-import { LIMITS, limitSentence, printable } from '../../limits.ts';
+import { LIMITS, LimitError, limitSentence, printable } from '../../limits.ts';
 import { cellProblem } from '../common.ts';
 import { type CifBlock, type CifDocument, type CifItem, type CifValue, isNull, parseCifDocument } from './tokenizer.ts';
 import { chargeFromSuffix, parseElementSymbol } from '../../structure/elements.ts';
@@ -465,16 +465,46 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
   return rows;
 }
 
-function structureFromBlock(block: CifBlock, warnings: string[]): Structure {
+/** Work shared by the blocks of one file: symmetry read once per distinct operation list, atoms summed. */
+interface FileBudget { atoms: number; symmetry: Map<string, { result: SymmetryResult | ParseError; warnings: string[] }> }
+
+/** symmetryFromBlock, memoised on the block's symmetry text (files repeat one block many times). */
+function cachedSymmetry(view: BlockView, warn: (m: string) => void, budget: FileBudget): SymmetryResult {
+  const key = [...SYMOP_TAGS, '_space_group_symop_magn_operation_xyz', '_space_group_symop_magn_centering_xyz', '_space_group_symop_ssg_operation_algebraic', ...HALL_TAGS, ...HM_TAGS, ...IT_TAGS]
+    .map((t) => view.get(t)?.values.map((v) => v.text).join('\n') ?? '').join('\u0000');
+  const hit = budget.symmetry.get(key);
+  if (hit) {
+    if (hit.result instanceof ParseError) throw hit.result;
+    hit.warnings.forEach(warn);
+    return hit.result;
+  }
+  const own: string[] = [];
+  let result: SymmetryResult;
+  try {
+    result = symmetryFromBlock(view, (m) => own.push(m));
+  } catch (e) {
+    if (e instanceof ParseError) budget.symmetry.set(key, { result: e, warnings: [] });
+    throw e;
+  }
+  own.forEach(warn);
+  budget.symmetry.set(key, { result, warnings: own.filter((w) => !/^line \d+:/.test(w)) });
+  return result;
+}
+
+function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBudget): Structure {
   const view = new BlockView(block);
   const warn = (m: string) => warnings.push(m);
   const lattice = readLattice(view, warn);
   const rows = readAtomRows(view, warn);
-  const { ops, source } = symmetryFromBlock(view, warn);
+  const { ops, source } = cachedSymmetry(view, warn, budget);
   if (rows.length === 0) throw new ParseError(`block ${printable(block.name)}: no atoms with a position and a positive occupancy`, block.line);
   // Checked before expanding: rows × operations bounds the atoms the expansion can make.
   if (rows.length * ops.length > LIMITS.atoms) {
     throw new ParseError(`${limitSentence(`block ${printable(block.name)} (${rows.length.toLocaleString('en')} atom sites × ${ops.length} symmetry operations)`, rows.length * ops.length, LIMITS.atoms, 'atoms', '--max-atoms')}`, block.line);
+  }
+  budget.atoms += rows.length * ops.length;
+  if (budget.atoms > LIMITS.fileAtoms) {
+    throw new LimitError('fileAtoms', `${limitSentence(`the blocks up to ${printable(block.name)} (atom sites × symmetry operations)`, budget.atoms, LIMITS.fileAtoms, 'atoms')}`);
   }
   if (ops.length > 1) {
     // Coordinates like 0.3333 would put symmetry images 1e-4 apart instead of on top of each other.
@@ -536,6 +566,7 @@ export function parseCif(text: string): ParseOutput {
 }
 
 function structuresFromDocument(doc: CifDocument): ParseOutput {
+  const budget: FileBudget = { atoms: 0, symmetry: new Map() };
   const warnings = [...doc.warnings];
   if (doc.blocks.length === 0) throw new ParseError('no data_ block found; this is not a CIF file');
   const structures: Structure[] = [];
@@ -546,7 +577,7 @@ function structuresFromDocument(doc: CifDocument): ParseOutput {
     if (!hasAtomSites(view)) continue;
     candidates++;
     try {
-      structures.push(structureFromBlock(block, warnings));
+      structures.push(structureFromBlock(block, warnings, budget));
     } catch (e) {
       if (!(e instanceof ParseError)) throw e;
       firstError ??= e;
