@@ -94,4 +94,3 @@ export interface CompareWorkerApi {
 }
 
 /** Largest particle the compare view takes (the aligned assignment is the costly part). */
-export { MAX_COMPARE_ATOMS } from '../src/core/tasks/c2np/compare.ts';

@@ -5,7 +5,8 @@ import { parseStructureFile } from '../src/core/io/registry.ts';
 import { BatchFormatError, pairFilesByName, parseC2npBatch, particleFromFile, type ForwardBatchRow } from '../src/core/tasks/c2np/batch.ts';
 import { carveParticle } from '../src/core/tasks/c2np/carve.ts';
 import { initMoyo } from '../src/core/symmetry/moyo.ts';
-import { compareParticles, damagedCopy, MAX_COMPARE_ATOMS } from '../src/core/tasks/c2np/compare.ts';
+import { LIMITS } from '../src/core/limits.ts';
+import { compareParticles, damagedCopy } from '../src/core/tasks/c2np/compare.ts';
 import { forwardMetrics, inverseMetrics, JOINT_TOLERANCE } from '../src/core/tasks/c2np/metrics.ts';
 import type { BatchInfo, CompareWorkerApi, ForwardRow, InputFile, InverseRow, PairView, Result } from './compare-api.ts';
 
@@ -14,8 +15,8 @@ let batch: ForwardBatchRow[] = [];
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 function checkSize(p: Particle, name: string): void {
-  if (p.symbols.length > MAX_COMPARE_ATOMS) {
-    throw new BatchFormatError(`${name} has ${p.symbols.length.toLocaleString('en')} atoms; the compare view takes at most ${MAX_COMPARE_ATOMS.toLocaleString('en')}.`);
+  if (p.symbols.length > LIMITS.particleAtoms) {
+    throw new BatchFormatError(`${name} has ${p.symbols.length.toLocaleString('en')} atoms; the compare view takes at most ${LIMITS.particleAtoms.toLocaleString('en')}.`);
   }
 }
 

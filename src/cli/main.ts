@@ -1,7 +1,7 @@
 /** The `structlab` command: parse arguments, call the core, print JSON. Nothing else lives here. */
-import { printable } from '../core/limits.ts';
+import { overrideLimits, printable, resetLimits, setLimitHint } from '../core/limits.ts';
 import { initMoyoNodeLazily } from '../node/moyo.ts';
-import { inputFailure } from './errors.ts';
+import { cliLimitHint, inputFailure } from './errors.ts';
 
 const MAIN_HELP = `usage: structlab <command> [options]
 
@@ -23,6 +23,10 @@ Exit status: 0 success, 2 bad input or usage (one sentence on stderr, nothing on
 error (a bug: one line; set STRUCTLAB_DEBUG=1 to print its stack trace as well).
 Commands that write files refuse to replace an existing file, a non-empty folder or one of their
 inputs; --force allows the first two, never the last.
+
+Resource limits (sizes, counts, work; the README lists them) refuse what would not finish in seconds.
+A refusal names its limit; raise it for one run with --limit NAME=VALUE before or after the command,
+e.g. 'structlab --limit atoms=400000 info big.cif' (repeatable; the run may then take longer).
 `;
 
 interface Command {
@@ -66,8 +70,51 @@ export interface CliIo {
   stderr: (text: string) => void;
 }
 
+// Refusals name the option that raises their limit.
+setLimitHint(cliLimitHint);
+
+/** Takes every `--limit NAME=VALUE` (or `--limit=NAME=VALUE`) out of argv, wherever it stands; returns the overrides. */
+function takeLimitOptions(argv: string[]): { rest: string[]; overrides: Record<string, number> } {
+  const rest: string[] = [];
+  const overrides: Record<string, number> = Object.create(null);
+  for (let k = 0; k < argv.length; k++) {
+    const arg = argv[k];
+    if (arg === '--') { rest.push(...argv.slice(k)); break; }
+    let spec: string | undefined;
+    if (arg === '--limit') spec = argv[++k];
+    else if (arg.startsWith('--limit=')) spec = arg.slice('--limit='.length);
+    else { rest.push(arg); continue; }
+    const eq = spec?.indexOf('=') ?? -1;
+    const value = eq > 0 ? Number(spec!.slice(eq + 1)) : NaN;
+    if (spec === undefined || eq <= 0 || spec.slice(eq + 1).trim() === '' || !Number.isFinite(value)) {
+      throw new UsageError(`--limit needs NAME=VALUE with a number, e.g. --limit atoms=400000; got "${printable(spec ?? '')}"`);
+    }
+    overrides[spec!.slice(0, eq)] = value;
+  }
+  return { rest, overrides };
+}
+
+class UsageError extends Error {}
+
 /** Runs one command; resolves to the exit status. Never throws or rejects. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  let taken: ReturnType<typeof takeLimitOptions>;
+  try {
+    taken = takeLimitOptions(argv);
+    overrideLimits(taken.overrides);
+  } catch (e) {
+    resetLimits();
+    io.stderr(line(`error: ${e instanceof Error ? e.message : String(e)}`));
+    return 2;
+  }
+  try {
+    return await runCommand(taken.rest, io);
+  } finally {
+    resetLimits();
+  }
+}
+
+async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
     io.stdout(MAIN_HELP);

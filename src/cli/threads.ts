@@ -5,6 +5,18 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
+import { limitOverrides, overrideLimits, setLimitHint } from '../core/limits.ts';
+import { cliLimitHint } from './errors.ts';
+
+/** Environment variable through which a thread inherits the limits its command was run with (--limit). */
+const LIMITS_VARIABLE = 'STRUCTLAB_LIMIT_OVERRIDES';
+
+/** Called first in every worker entry: the command's --limit overrides and the CLI's way of naming them. */
+export function adoptCommandLimits(): void {
+  setLimitHint(cliLimitHint);
+  const inherited = process.env[LIMITS_VARIABLE];
+  if (inherited) overrideLimits(JSON.parse(inherited) as Record<string, number>);
+}
 
 /**
  * Starts a worker thread. `resourceLimits` caps its heap: a thread past it ends with an
@@ -12,7 +24,8 @@ import { Worker, type ResourceLimits, type TransferListItem } from 'node:worker_
  */
 export function startCliWorker(name: string, workerData: unknown, transferList: TransferListItem[] = [], resourceLimits?: ResourceLimits): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
-  const options = { workerData, transferList, ...(resourceLimits ? { resourceLimits } : {}) };
+  const env = { ...process.env, [LIMITS_VARIABLE]: JSON.stringify(limitOverrides()) };
+  const options = { workerData, transferList, env, ...(resourceLimits ? { resourceLimits } : {}) };
   if (!fromSource) {
     // In the bundle this code may sit in .cli-build/chunks/; the worker entries are in .cli-build/.
     const entry = [`./${name}.mjs`, `../${name}.mjs`].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(fileURLToPath(u)));

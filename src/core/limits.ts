@@ -3,18 +3,18 @@
  * the CLI, the workers and the pages alike. Each number is sized so that any input it accepts finishes
  * on a 2-core, 24 GiB machine within seconds and well under 2 GB of memory; the README lists them.
  *
- * A refusal names the limit and, where a flag raises it (`--max-atoms`, `--case-timeout`), that flag:
- * `limitSentence` builds that sentence, so every refusal reads alike. Nothing is ever truncated silently.
+ * A refusal names the limit and, where an option raises it (the CLI's `--limit NAME=VALUE`, `--case-timeout`), that
+ * option: `limitSentence` builds that sentence, so every refusal reads alike. Nothing is ever truncated silently.
  */
 
-export const LIMITS = {
+const DEFAULT_LIMITS = {
   /** Bytes of one input file or of standard input (CLI, workers and file pickers alike). */
   inputBytes: 256 * 1024 * 1024,
   /** Characters of one token (a number, a CIF word or a quoted string); CIF text fields are bounded by `inputBytes`. */
   tokenChars: 65_536,
   /** Characters of one number token; longer "numbers" are refused before they are converted. */
   numberChars: 256,
-  /** Atoms of one structure after symmetry expansion and of one particle or frame (raised with --max-atoms). */
+  /** Atoms of one structure after symmetry expansion, and of one frame. */
   atoms: 200_000,
   /** Atoms of all structures (frames, blocks) of one file together; an empty frame counts as one. */
   fileAtoms: 1_000_000,
@@ -48,13 +48,18 @@ export const LIMITS = {
   femDepth: 64,
   /** Work of all cases of one FEM-Bench run or check together, in largest accepted cases (femDofs dense or femElements linear). */
   femRunWork: 2,
+  /** Site-pair evaluations of one structure match (about 10 ns each: ≈ 10 s); see spendMatchWork in src/core/match. */
+  matchWork: 1e9,
   /** Time budget of one batch case (an AtomWorld answer, a metrics pair), ms; raised with --case-timeout. */
   caseMilliseconds: 10_000,
   /** Time budget of one job of a page's worker, ms: a job past it is ended with a message. */
   workerJobMilliseconds: 120_000,
-} as const;
+};
 
-export type LimitName = keyof typeof LIMITS;
+export type LimitName = keyof typeof DEFAULT_LIMITS;
+
+/** The limits in force: the defaults above unless this process raised some (overrideLimits). */
+export const LIMITS: Readonly<Record<LimitName, number>> = { ...DEFAULT_LIMITS };
 
 /** Thrown where input goes beyond the policy; callers turn it into their own one-sentence error. */
 export class LimitError extends Error {
@@ -68,18 +73,57 @@ export class LimitError extends Error {
 
 const count = (n: number): string => (Number.isInteger(n) ? n.toLocaleString('en') : String(n));
 
+/** Limits that are facts, not budgets: no option raises them (no space group has more than 192 operations). */
+const FIXED: ReadonlySet<LimitName> = new Set<LimitName>(['symmetryOperations', 'numberChars', 'tokenChars', 'coordinateAbs', 'cellFlatness']);
+
+
+/** How the running front end tells a user to raise a limit (the CLI: "--limit atoms=N"); none by default. */
+let raiseHint: (name: LimitName) => string | null = () => null;
+
+/** Installs the front end's way of naming the option that raises a limit (the CLI does; pages do not). */
+export function setLimitHint(hint: (name: LimitName) => string | null): void {
+  raiseHint = hint;
+}
+
 /**
- * "WHAT has ACTUAL UNIT; the limit is LIMIT UNIT[ (raise it with FLAG)]" — the one shape of every refusal.
- * `actual` may be omitted when it is not known exactly (e.g. a stream still being read).
+ * Raises (or lowers) budgets for this process, e.g. from the CLI's `--limit atoms=400000`: the caller accepts
+ * the longer run. Throws a sentence for an unknown name, a fixed limit or a value that is not a positive number.
  */
-export function limitSentence(what: string, actual: number | null, limit: number, unit: string, flag?: string): string {
+export function overrideLimits(overrides: Readonly<Record<string, number>>): void {
+  for (const [name, value] of Object.entries(overrides)) {
+    if (!Object.hasOwn(DEFAULT_LIMITS, name)) throw new Error(`there is no limit called "${printable(name, 40)}" (limits: ${Object.keys(DEFAULT_LIMITS).filter((n) => !FIXED.has(n as LimitName)).join(', ')})`);
+    if (FIXED.has(name as LimitName)) throw new Error(`the limit ${name} is fixed`);
+    if (!(Number.isFinite(value) && value > 0)) throw new Error(`the limit ${name} must be a positive number, got ${value}`);
+    (LIMITS as Record<LimitName, number>)[name as LimitName] = value;
+  }
+}
+
+/** Every limit back to its default (the CLI does this after each command, for in-process callers). */
+export function resetLimits(): void {
+  Object.assign(LIMITS, DEFAULT_LIMITS);
+}
+
+/** The budgets that differ from their defaults (to hand to worker threads). */
+export function limitOverrides(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of Object.keys(DEFAULT_LIMITS) as LimitName[]) if (LIMITS[name] !== DEFAULT_LIMITS[name]) out[name] = LIMITS[name];
+  return out;
+}
+
+/**
+ * "WHAT has ACTUAL UNIT; the limit is LIMIT UNIT[ (raise it with OPTION)]" — the one shape of every refusal.
+ * `actual` may be null when it is not known exactly (e.g. a stream still being read); `name` names the limit so the
+ * front end can say how to raise it.
+ */
+export function limitSentence(what: string, actual: number | null, limit: number, unit: string, name?: LimitName): string {
   const has = actual === null ? `${what} is over the limit` : `${what} has ${count(actual)} ${unit}`;
-  return `${has}; the limit is ${count(limit)} ${unit}${flag ? ` (raise it with ${flag})` : ''}`;
+  const hint = name && !FIXED.has(name) ? raiseHint(name) : null;
+  return `${has}; the limit is ${count(limit)} ${unit}${hint ? ` (raise it with ${hint})` : ''}`;
 }
 
 /** Throws LimitError when `actual` > `limit`. */
-export function checkLimit(name: LimitName, what: string, actual: number, unit: string, limit: number = LIMITS[name], flag?: string): void {
-  if (actual > limit) throw new LimitError(name, limitSentence(what, actual, limit, unit, flag));
+export function checkLimit(name: LimitName, what: string, actual: number, unit: string, limit: number = LIMITS[name]): void {
+  if (actual > limit) throw new LimitError(name, limitSentence(what, actual, limit, unit, name));
 }
 
 /** Input bytes as a person reads them: "312 MiB", "48 KiB". */

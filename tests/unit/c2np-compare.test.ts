@@ -11,7 +11,8 @@ import type { Particle } from '../../src/core/analysis/alignment.ts';
 import { hausdorffWorstPair } from '../../src/core/analysis/hausdorff.ts';
 import { formatCsv } from '../../src/core/io/csv.ts';
 import { BatchFormatError, pairFilesByName, parseC2npBatch } from '../../src/core/tasks/c2np/batch.ts';
-import { compareParticles, CompareSizeError, MAX_COMPARE_ATOMS } from '../../src/core/tasks/c2np/compare.ts';
+import { LIMITS } from '../../src/core/limits.ts';
+import { compareParticles, CompareSizeError } from '../../src/core/tasks/c2np/compare.ts';
 import { SHARED } from '../shared.ts';
 import { mulberry32 } from '../random.ts';
 
@@ -104,7 +105,7 @@ describe('compareParticles refuses what it cannot do', () => {
   it('names a particle that is too large or empty', () => {
     const huge: Particle = { symbols: new Array(1_000_000).fill('K'), coords: new Float64Array(3_000_000) };
     expect(() => compareParticles(huge, truth)).toThrow(CompareSizeError);
-    expect(() => compareParticles(huge, truth)).toThrow(`the prediction has 1,000,000 atoms; the limit is ${MAX_COMPARE_ATOMS.toLocaleString('en')} atoms`);
+    expect(() => compareParticles(huge, truth)).toThrow(`the prediction has 1,000,000 atoms; the limit is ${LIMITS.particleAtoms.toLocaleString('en')} atoms`);
     expect(() => compareParticles(truth, { symbols: [], coords: new Float64Array(0) })).toThrow('The truth holds no atoms.');
   });
 });

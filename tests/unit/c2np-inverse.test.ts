@@ -13,7 +13,8 @@ import { type Mat3, type Vec3, det, inverse, matMul } from '../../src/core/math/
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
-import { InverseError, MAX_INVERSE_ATOMS, solveInverse } from '../../src/core/tasks/c2np/inverse.ts';
+import { LIMITS } from '../../src/core/limits.ts';
+import { InverseError, solveInverse } from '../../src/core/tasks/c2np/inverse.ts';
 import { SHARED } from '../shared.ts';
 import { withNoise } from '../random.ts';
 
@@ -117,7 +118,7 @@ describe('C2NP inverse solver on a triclinic particle (setting-free checks)', ()
 describe('C2NP inverse solver input guards', () => {
   it('refuses particles above the atom limit and too-small or non-crystalline ones with a sentence', () => {
     const site = { species: { H: 1 }, xyz: [0, 0, 0] as Vec3 };
-    const huge: Structure = { name: 'huge', lattice: null, sites: new Array(MAX_INVERSE_ATOMS + 1).fill(site) };
+    const huge: Structure = { name: 'huge', lattice: null, sites: new Array(LIMITS.particleAtoms + 1).fill(site) };
     expect(() => solveInverse(huge)).toThrow(InverseError);
     expect(() => solveInverse({ name: 'tiny', lattice: null, sites: [site, site] })).toThrow(/at least 8/);
     let t = 12345;

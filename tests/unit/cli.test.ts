@@ -54,9 +54,10 @@ describe('structlab CLI process contract', () => {
     }
   });
 
+  // (An unclosed quote is no longer malformed: it is read as pymatgen reads it, with a warning.)
   it('names the file and line of a malformed CIF', () => {
     const bad = join(tmp, 'bad.cif');
-    writeFileSync(bad, 'data_x\n_cell_length_a 5\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nNa1 0 0 0\nCl1 0.5 "0.5 0.5\n');
+    writeFileSync(bad, 'data_x\n_cell_length_a 5\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nNa1 0 0 0\nCl1 0.5 0.5\n');
     const r = structlab(['info', bad]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.cif line \d+/);

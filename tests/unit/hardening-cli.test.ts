@@ -228,14 +228,36 @@ const cifOf = (n: number): string => {
   return `${lines.join('\n')}\n`;
 };
 
+/**
+ * A 4×4×4 FCC cell (256 sites) with a fixed 0.3 Å pattern of shifts, `extra` Å more on some sites: the answer
+ * differs from the target just enough that get_rms_dist scans every one of the 48 cubic lattice mappings × 256
+ * translations — seconds of work whatever the machine, up to the matchWork budget.
+ */
+const shiftedFccOf = (extra: number): string => {
+  const n = 4, a = 4.08 * n;
+  const lines = ['data_fcc', `_cell_length_a ${a}`, `_cell_length_b ${a}`, `_cell_length_c ${a}`,
+    '_cell_angle_alpha 90', '_cell_angle_beta 90', '_cell_angle_gamma 90', "_symmetry_space_group_name_H-M 'P 1'",
+    'loop_', '_atom_site_label', '_atom_site_type_symbol', '_atom_site_fract_x', '_atom_site_fract_y', '_atom_site_fract_z'];
+  let k = 0;
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let l = 0; l < n; l++) {
+    for (const [x, y, z] of [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]]) {
+      k++;
+      const dx = (0.3 * ((k * 7) % 3 - 1) + extra * ((k * 5) % 3 - 1)) / a;
+      lines.push(`Na${k} Na ${((i + x) / n + dx).toFixed(6)} ${((j + y) / n).toFixed(6)} ${((l + z) / n).toFixed(6)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+};
+
 describe('atomworld eval survives bad cases', () => {
   it('a case past --case-timeout is "Timeout", its thread is replaced and the rest are judged; junk lines are skipped by line', () => {
     const dir = mkdtempSync(join(tmp, 'aw-timeout-'));
     const small = cifOf(1);
-    const big = cifOf(10); // 2,000 sites: the matcher's site limit, seconds of work
+    const target = shiftedFccOf(0);
+    const answer = shiftedFccOf(0.05);
     const cases = [
       { id: 'a', action: 'change', after_cif: small },
-      { id: 'slow', action: 'super_cell', after_cif: big },
+      { id: 'slow', action: 'super_cell', after_cif: target },
       'this line is junk',
       { id: 'b', action: 'change', after_cif: small },
       { id: 'c', action: 'move', after_cif: small },
@@ -244,7 +266,7 @@ describe('atomworld eval survives bad cases', () => {
     writeFileSync(casesFile, cases.map((c) => (typeof c === 'string' ? c : JSON.stringify(c))).join('\n'));
     writeFileSync(answersFile, [
       JSON.stringify({ id: 'a', answer: `<cif>\n${small}</cif>` }),
-      JSON.stringify({ id: 'slow', answer: `<cif>\n${big}</cif>` }),
+      JSON.stringify({ id: 'slow', answer: `<cif>\n${answer}</cif>` }),
       JSON.stringify({ id: 'b', answer: `<cif>\n${small}</cif>` }),
       '[1, 2]',
       JSON.stringify({ id: 'c', answer: `<cif>\n${small}</cif>` }),

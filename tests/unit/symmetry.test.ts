@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
-import { MAX_SYMMETRY_SITES, analyzeSymmetry, standardizedCell, symmetryUnavailable } from '../../src/core/symmetry/analyze.ts';
+import { LIMITS } from '../../src/core/limits.ts';
+import { analyzeSymmetry, standardizedCell, symmetryUnavailable } from '../../src/core/symmetry/analyze.ts';
 import { makeSupercell } from '../../src/core/structure/supercell.ts';
 import { corpusFileNames, readCorpusGolden } from '../shared.ts';
 
@@ -114,7 +115,7 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
 
   it('does not search above the site limit, and says why', () => {
     const lattice = new Lattice([[200, 0, 0], [0, 200, 0], [0, 0, 200]]);
-    const n = MAX_SYMMETRY_SITES + 1;
+    const n = LIMITS.symmetrySites + 1;
     const sites = Array.from({ length: n }, (_, k) => {
       const frac: [number, number, number] = [(k % 100) / 100, (Math.floor(k / 100) % 100) / 100, Math.floor(k / 10000) / 100];
       return { species: { Cu: 1 }, frac, xyz: lattice.fracToCart(frac) };

@@ -4,6 +4,7 @@
  * case that would run for minutes costs only its own verdict ("Timeout").
  */
 import { parentPort } from 'node:worker_threads';
+import { adoptCommandLimits } from '../threads.ts';
 import { initMoyoNodeLazily } from '../../node/moyo.ts';
 import { type AtomworldCaseVerdict, type AtomworldJob, judgeAtomworldJob } from '../../core/tasks/atomworld/batch.ts';
 
@@ -30,6 +31,7 @@ Cl1 Cl 0.5 0.5 0.5
 `;
 
 const port = parentPort!;
+adoptCommandLimits();
 initMoyoNodeLazily();
 judgeAtomworldJob({ id: 'warm-up', action: 'warm-up', targetCif: WARM_UP_CIF, answer: `<cif>\n${WARM_UP_CIF}</cif>` });
 port.on('message', ({ k, job }: EvalRequest) => {

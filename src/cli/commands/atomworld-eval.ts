@@ -30,7 +30,8 @@ prints {"cases": [{id, action, correct, wrong_type, rmsd, max_dist}, ...], "by_a
                  "lint": [codes] to each case and "lint_flagged": k to each action (off by default, so the
                  output keeps exactly the cli.md shape)
 A case without an answer row counts as OutputFormatError; an evaluator exception (or a thread that runs out
-of memory) as Unknown. A line that is not a JSON object with the needed fields, or repeats an id, is skipped
+of memory) as Unknown; an answer beyond the resource limits (e.g. a match of more than ${LIMITS.matchWork.toExponential(0)}
+site-pair evaluations; structlab --help: --limit) as ResourceLimit. A line that is not a JSON object with the needed fields, or repeats an id, is skipped
 with a warning naming its file and line, and listed in "skipped": [{"file", "line", "error"}] (present only
 when a line was skipped); the other lines are judged as usual. At most ${LIMITS.batchRows.toLocaleString('en')} lines per file.
 A progress line is shown on standard error when it is a terminal.
@@ -51,7 +52,7 @@ function readJsonl(path: string, what: string, skipped: SkippedLine[]): { row: R
   const name = inputName(path);
   const text = readInputText(path);
   const lines = text.split('\n');
-  if (lines.length > LIMITS.batchRows) throw new CliError(`${name}: ${limitSentence(`the ${what} file`, lines.length, LIMITS.batchRows, 'lines')}`);
+  if (lines.length > LIMITS.batchRows) throw new CliError(`${name}: ${limitSentence(`the ${what} file`, lines.length, LIMITS.batchRows, 'lines', 'batchRows')}`);
   const rows: { row: Row; line: number }[] = [];
   lines.forEach((raw, k) => {
     if (raw.trim() === '') return;

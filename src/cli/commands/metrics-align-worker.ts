@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { alignParticles, type Particle } from '../../core/analysis/alignment.ts';
+import { adoptCommandLimits } from '../threads.ts';
 
 export interface AlignRequest {
   pred: Particle;
@@ -16,6 +17,7 @@ export type AlignWorkerResult =
   | { ok: true; rmsd: number; max_displacement: number; matched_fraction: number; tolerance: number }
   | { ok: false; error: string };
 
+adoptCommandLimits();
 parentPort!.once('message', (request: AlignRequest) => {
   let result: AlignWorkerResult;
   try {

@@ -153,7 +153,7 @@ function readResultsFolder(dir: string): UpstreamFile[] {
     }
     seen += entries.length;
     // A results folder is a few thousand files; walking a whole disk by mistake stops here.
-    if (seen > LIMITS.batchRows) throw new CliError(`${dir}: ${limitSentence('the results folder', null, LIMITS.batchRows, 'entries')}`);
+    if (seen > LIMITS.batchRows) throw new CliError(`${dir}: ${limitSentence('the results folder', null, LIMITS.batchRows, 'entries', 'batchRows')}`);
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(at, entry.name);
       if (entry.isDirectory()) walk(path);
@@ -187,7 +187,7 @@ function runAnalyze(argv: string[], warn: (line: string) => void): string {
       const text = readInputText(path);
       let lines = 1;
       for (let i = text.indexOf('\n'); i >= 0 && lines <= LIMITS.batchRows; i = text.indexOf('\n', i + 1)) lines++;
-      if (lines > LIMITS.batchRows) throw new CliError(`${inputName(path)}: ${limitSentence('the outcomes table', null, LIMITS.batchRows, 'lines')}`);
+      if (lines > LIMITS.batchRows) throw new CliError(`${inputName(path)}: ${limitSentence('the outcomes table', null, LIMITS.batchRows, 'lines', 'batchRows')}`);
       rows = parseOutcomesCsv(text);
     }
   } catch (e) {

@@ -155,7 +155,7 @@ export function parsePoscar(text: string): ParseOutput {
       counts.push(Number(t));
       total += Number(t);
       // Checked before any position is read: a header may claim 1e12 atoms.
-      if (total > LIMITS.atoms) throw new ParseError(`${limitSentence('The POSCAR', total, LIMITS.atoms, 'atoms', '--max-atoms')}.`, k);
+      if (total > LIMITS.atoms) throw new ParseError(`${limitSentence('The POSCAR', total, LIMITS.atoms, 'atoms', 'atoms')}.`, k);
     }
   }
   n += countLines - 1;

@@ -184,7 +184,7 @@ function readStructure(d: unknown, index: number, many: boolean, line: () => num
   }
   if (!Array.isArray(d.sites)) throw new ParseError(`${what} has no "sites" list.`);
   // Checked before a Site is made for any of them.
-  if (d.sites.length > LIMITS.atoms) throw new ParseError(`${limitSentence(what, d.sites.length, LIMITS.atoms, 'sites', '--max-atoms')}.`);
+  if (d.sites.length > LIMITS.atoms) throw new ParseError(`${limitSentence(what, d.sites.length, LIMITS.atoms, 'sites', 'atoms')}.`);
 
   let lattice: Lattice | null = null;
   const periodic = cls === 'Structure' || cls === 'IStructure' || (cls === undefined && d.lattice !== undefined);

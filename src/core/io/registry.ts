@@ -65,10 +65,10 @@ function countProblem(counts: number[], names: string[]): string | null {
   for (const [k, n] of counts.entries()) {
     const which = structureWhich(names[k], k, counts.length > 1);
     if (n === 0) return `${which} has no atoms.`;
-    if (n > LIMITS.atoms) return `${limitSentence(which, n, LIMITS.atoms, 'atoms', '--max-atoms')}.`;
+    if (n > LIMITS.atoms) return `${limitSentence(which, n, LIMITS.atoms, 'atoms', 'atoms')}.`;
     total += n;
   }
-  if (total > LIMITS.fileAtoms) return `${limitSentence('The file', total, LIMITS.fileAtoms, 'atoms in all its structures')}.`;
+  if (total > LIMITS.fileAtoms) return `${limitSentence('The file', total, LIMITS.fileAtoms, 'atoms in all its structures', 'fileAtoms')}.`;
   return null;
 }
 

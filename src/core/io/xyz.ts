@@ -88,7 +88,7 @@ function readCount(line: string, lineNo: number): number {
   const count = Number(first);
   // Checked before anything is allocated: a header may claim 1e12 atoms.
   if (count > LIMITS.atoms) {
-    throw new ParseError(`${limitSentence('The XYZ frame', count, LIMITS.atoms, 'atoms', '--max-atoms')}.`, lineNo);
+    throw new ParseError(`${limitSentence('The XYZ frame', count, LIMITS.atoms, 'atoms', 'atoms')}.`, lineNo);
   }
   return count;
 }
@@ -106,7 +106,7 @@ function frames(lines: string[]): RawFrame[] {
     const count = readCount(lines[i], i + 1);
     total += Math.max(1, count);
     if (total > LIMITS.fileAtoms) {
-      throw new ParseError(`${limitSentence(`The XYZ file up to frame ${out.length + 1}`, total, LIMITS.fileAtoms, 'atoms (frames count at least one each)')}.`, i + 1);
+      throw new ParseError(`${limitSentence(`The XYZ file up to frame ${out.length + 1}`, total, LIMITS.fileAtoms, 'atoms (frames count at least one each)', 'fileAtoms')}.`, i + 1);
     }
     if (i + 1 >= lines.length) {
       throw new ParseError(`The file ends after the atom count on line ${i + 1}; the comment line is missing.`, i + 2);

@@ -94,7 +94,7 @@ function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; ca
   // A near-singular cell or a huge radius would need unboundedly many points (a flat cell: gigabytes).
   const count = bound.reduce((n, b) => n * (2 * b + 1), 1);
   if (!(count <= LIMITS.latticePoints)) {
-    throw new LimitError('latticePoints', limitSentence('the lattice-mapping search (a flat or very elongated cell)', Number.isFinite(count) ? count : null, LIMITS.latticePoints, 'lattice points'));
+    throw new LimitError('latticePoints', limitSentence('the lattice-mapping search (a flat or very elongated cell)', Number.isFinite(count) ? count : null, LIMITS.latticePoints, 'lattice points', 'latticePoints'));
   }
   const found: { f: Vec3; v: Vec3; d: number; cube: number }[] = [];
   const cubeOf = (x: number) => Math.floor((x + radius + tol) / radius);

@@ -33,8 +33,8 @@ function groupByLabel(labels: string[]): number[][] {
 }
 
 /**
- * The sites of one group bucketed by wrapped fractional position, cells at least one window wide, so
- * "is some site within the window of this point (periodically)" looks at 27 cells instead of every site:
+ * The sites of one group bucketed by wrapped fractional position, cells at least one reach wide, so
+ * "is some site within reach of this point (periodically)" looks at 27 cells instead of every site:
  * the same predicate as a scan over the group, in O(1) per query instead of O(n) (a scan made the
  * translation filter O(n³): 24 s for an 864-site cell).
  */
@@ -43,10 +43,10 @@ class PeriodicSiteGrid {
   /** Per axis and cell: the cell and its periodic neighbours, each once. */
   private readonly around: number[][][];
   private readonly buckets = new Map<number, number[]>();
-  constructor(private readonly frac: Float64Array, sites: readonly number[], window: readonly number[]) {
-    // Cells per axis: as many as fit the window's width (a window of ½ or more: one cell), at most ~2 per site.
+  constructor(private readonly frac: Float64Array, sites: readonly number[], reach: readonly number[]) {
+    // Cells per axis: as many as fit the reach (a reach of ½ or more: one cell), at most ~2 per site.
     const most = Math.max(1, Math.ceil(2 * Math.cbrt(sites.length)));
-    this.cells = window.map((w) => Math.max(1, Math.min(most, Math.floor(1 / Math.max(w, 1e-12)))));
+    this.cells = reach.map((w) => Math.max(1, Math.min(most, Math.floor(1 / Math.max(w, 1e-12)))));
     this.around = this.cells.map((m) => Array.from({ length: m }, (_, x) => [...new Set([x, (x + 1) % m, (x + m - 1) % m])]));
     for (const j of sites) {
       const key = this.keyOf(this.cellIndex(frac[3 * j], 0), this.cellIndex(frac[3 * j + 1], 1), this.cellIndex(frac[3 * j + 2], 2));
@@ -65,8 +65,8 @@ class PeriodicSiteGrid {
     return (a * this.cells[1] + b) * this.cells[2] + c;
   }
 
-  /** Whether some site j has wrapDiff(v[k] − (frac_j[k] − frac_f[k])) < window[k] on every axis (pymatgen's expression). */
-  hasSiteNear(f: number, v: readonly number[], window: readonly number[]): boolean {
+  /** Whether some site j has wrapDiff(v[k] − (frac_j[k] − frac_f[k])) < reach[k] on every axis (pymatgen's expression). */
+  hasSiteNear(f: number, v: readonly number[], reach: readonly number[]): boolean {
     const fr = this.frac;
     const point = [fr[3 * f] + v[0], fr[3 * f + 1] + v[1], fr[3 * f + 2] + v[2]];
     const a0 = this.cellIndex(point[0], 0), b0 = this.cellIndex(point[1], 1), c0 = this.cellIndex(point[2], 2);
@@ -75,9 +75,9 @@ class PeriodicSiteGrid {
       if (!bucket) continue;
       for (const j of bucket) {
         if (
-          wrapDiff(v[0] - (fr[3 * j] - fr[3 * f])) < window[0] &&
-          wrapDiff(v[1] - (fr[3 * j + 1] - fr[3 * f + 1])) < window[1] &&
-          wrapDiff(v[2] - (fr[3 * j + 2] - fr[3 * f + 2])) < window[2]
+          wrapDiff(v[0] - (fr[3 * j] - fr[3 * f])) < reach[0] &&
+          wrapDiff(v[1] - (fr[3 * j + 1] - fr[3 * f + 1])) < reach[1] &&
+          wrapDiff(v[2] - (fr[3 * j + 2] - fr[3 * f + 2])) < reach[2]
         ) return true;
       }
     }
@@ -101,11 +101,11 @@ function reduceOnce(s: PrimitiveInput, tolerance: number): PrimitiveOutput | nul
   let minVecs: number[][] = smallest.map((i) => [0, 1, 2].map((k) => frac(i, k) - frac(smallest[0], k)));
   // Keep only translations that map every site onto a site of its own species (twice the tolerance).
   const bySize = [...groups].sort((a, b) => a.length - b.length);
-  const window = superFtol.map((t) => 2 * t);
+  const reach = superFtol.map((t) => 2 * t);
   for (const g of bySize) {
-    const near = new PeriodicSiteGrid(s.frac, g, window);
+    const near = new PeriodicSiteGrid(s.frac, g, reach);
     for (const f of g) {
-      minVecs = minVecs.filter((v) => near.hasSiteNear(f, v, window));
+      minVecs = minVecs.filter((v) => near.hasSiteNear(f, v, reach));
     }
   }
   // Sites closer than twice the tolerance may not merge (except a site with itself); per group, row-major |g|×|g|.
@@ -114,7 +114,7 @@ function reduceOnce(s: PrimitiveInput, tolerance: number): PrimitiveOutput | nul
     const out = new Uint8Array(n * n);
     for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) {
       const i = g[x], j = g[y];
-      out[x * n + y] = i === j || wrapDiff(frac(j, 0) - frac(i, 0)) > window[0] || wrapDiff(frac(j, 1) - frac(i, 1)) > window[1] || wrapDiff(frac(j, 2) - frac(i, 2)) > window[2] ? 1 : 0;
+      out[x * n + y] = i === j || wrapDiff(frac(j, 0) - frac(i, 0)) > reach[0] || wrapDiff(frac(j, 1) - frac(i, 1)) > reach[1] || wrapDiff(frac(j, 2) - frac(i, 2)) > reach[2] ? 1 : 0;
     }
     return out;
   });

@@ -13,7 +13,7 @@ import { minimumCostAssignment } from './assignment.ts';
 import { lllReduce, roundHalfEven } from './lll.ts';
 import { type LatticeMapping, findAllMappings, niggliReducedLattice } from './niggli.ts';
 import { type PrimitiveOutput, pymatgenPrimitive } from './primitive.ts';
-import { checkLimit, LIMITS, LimitError } from '../limits.ts';
+import { checkLimit, LIMITS, LimitError, limitSentence } from '../limits.ts';
 
 export interface MatcherOptions {
   ltol?: number; stol?: number; angleTol?: number; primitiveCell?: boolean;
@@ -414,9 +414,11 @@ function strictMatch(
       for (let i = 0; i < n2; i++) for (let k = 0; k < 3; k++) tS2[3 * i + k] = fc2[3 * i + k] + t[k];
       // Prefilter (is_coord_subset_pbc): every struct2 site has an allowed struct1 site inside the per-axis box.
       let subset = true;
+      let compared = 0;
       for (let i = 0; i < n2 && subset; i++) {
         let ok = false;
-        for (let j = 0; j < n1 && !ok; j++) {
+        let j = 0;
+        for (; j < n1 && !ok; j++) {
           if (mask[i * n1 + j]) continue;
           ok = true;
           for (let k = 0; k < 3; k++) {
@@ -424,8 +426,11 @@ function strictMatch(
             if (toNearestInteger(d) > fracTol[k]) { ok = false; break; }
           }
         }
+        compared += j;
         subset = ok;
       }
+      // The shortest vectors and the assignment each cost about n1·n2 more.
+      spendMatchWork(cache, subset ? compared + 2 * n1 * n2 : compared);
       if (!subset) continue;
       // Shortest vectors (pbc_shortest_vectors) from struct2 rows to struct1 columns, 1e20 outside the box.
       toLllFrac(tS2, lllF2, cart2, n2, wF2);
@@ -481,7 +486,24 @@ class Replay<T> implements Iterable<T> {
   }
 }
 
-interface MappingCache { mappings?: Replay<LatticeMapping> }
+/**
+ * What one prepared pair shares between its passes: the lattice mappings, and the site-pair evaluations
+ * spent so far (prefilter comparisons, shortest vectors, assignment rows), held to LIMITS.matchWork.
+ */
+interface MappingCache { mappings?: Replay<LatticeMapping>; work?: number }
+
+/**
+ * Adds `units` site-pair evaluations to the pair's account; past LIMITS.matchWork the match is refused.
+ * The count, not the clock, decides, so a verdict never depends on the machine's load. Large cells of high
+ * symmetry are what reach it: get_rms_dist tries every lattice mapping × every translation (48 × 256 for a
+ * cubic 256-site cell: 1.6e9 evaluations, 18 s), as pymatgen does.
+ */
+function spendMatchWork(cache: MappingCache, units: number): void {
+  cache.work = (cache.work ?? 0) + units;
+  if (cache.work > LIMITS.matchWork) {
+    throw new LimitError('matchWork', limitSentence('matching these structures (every lattice mapping × translation of a large, highly symmetric cell)', null, LIMITS.matchWork, 'site-pair evaluations', 'matchWork'));
+  }
+}
 
 interface Prepared { s1: MatchStructure; s2: MatchStructure; fu: number; s1Supercell: boolean; cache: MappingCache }
 

@@ -15,13 +15,12 @@ import { type PrimitiveReduction, findPrimitive } from './primitive.ts';
  * The space-group search is not attempted above LIMITS.symmetrySites sites: a cell that does not reduce
  * to a small primitive cell costs moyo seconds per thousand sites (7 s for 20,000 random sites).
  */
-export const MAX_SYMMETRY_SITES = LIMITS.symmetrySites;
 
 /** Why no space-group search is made for `s` (finite, or too many sites), or null when it is. */
 export function symmetryUnavailable(s: Structure): string | null {
   if (!s.lattice) return 'a finite structure has no space group';
-  if (s.sites.length > MAX_SYMMETRY_SITES) {
-    return `${s.sites.length.toLocaleString('en')} sites is above the ${MAX_SYMMETRY_SITES.toLocaleString('en')}-site limit of the space-group search`;
+  if (s.sites.length > LIMITS.symmetrySites) {
+    return `${s.sites.length.toLocaleString('en')} sites is above the ${LIMITS.symmetrySites.toLocaleString('en')}-site limit of the space-group search`;
   }
   return null;
 }

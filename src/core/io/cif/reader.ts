@@ -111,7 +111,7 @@ interface SymmetryResult { ops: SymOp[]; source: string }
 function readOperations(item: CifItem, values: CifValue[], parse: (v: CifValue) => SymOp, warn: (m: string) => void): SymOp[] {
   const tag = printable(item.tag);
   if (values.length > LIMITS.symmetryOperationLines) {
-    throw new ParseError(`${limitSentence(`the ${tag} list`, values.length, LIMITS.symmetryOperationLines, 'lines')}`, item.line);
+    throw new ParseError(`${limitSentence(`the ${tag} list`, values.length, LIMITS.symmetryOperationLines, 'lines', 'symmetryOperationLines')}`, item.line);
   }
   const ops: SymOp[] = [];
   const seen = new Set<string>();
@@ -500,11 +500,11 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
   if (rows.length === 0) throw new ParseError(`block ${printable(block.name)}: no atoms with a position and a positive occupancy`, block.line);
   // Checked before expanding: rows × operations bounds the atoms the expansion can make.
   if (rows.length * ops.length > LIMITS.atoms) {
-    throw new ParseError(`${limitSentence(`block ${printable(block.name)} (${rows.length.toLocaleString('en')} atom sites × ${ops.length} symmetry operations)`, rows.length * ops.length, LIMITS.atoms, 'atoms', '--max-atoms')}`, block.line);
+    throw new ParseError(`${limitSentence(`block ${printable(block.name)} (${rows.length.toLocaleString('en')} atom sites × ${ops.length} symmetry operations)`, rows.length * ops.length, LIMITS.atoms, 'atoms', 'atoms')}`, block.line);
   }
   budget.atoms += rows.length * ops.length;
   if (budget.atoms > LIMITS.fileAtoms) {
-    throw new LimitError('fileAtoms', `${limitSentence(`the blocks up to ${printable(block.name)} (atom sites × symmetry operations)`, budget.atoms, LIMITS.fileAtoms, 'atoms')}`);
+    throw new LimitError('fileAtoms', `${limitSentence(`the blocks up to ${printable(block.name)} (atom sites × symmetry operations)`, budget.atoms, LIMITS.fileAtoms, 'atoms', 'fileAtoms')}`);
   }
   if (ops.length > 1) {
     // Coordinates like 0.3333 would put symmetry images 1e-4 apart instead of on top of each other.

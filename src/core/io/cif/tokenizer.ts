@@ -79,7 +79,7 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
   const tokens: Token[] = [];
   // Every token costs an object: the count is bounded before memory is.
   const push = (t: Token): void => {
-    if (tokens.length >= LIMITS.cifTokens) throw new ParseError(`${limitSentence('The CIF file', null, LIMITS.cifTokens, 'words and values')}`, t.line);
+    if (tokens.length >= LIMITS.cifTokens) throw new ParseError(`${limitSentence('The CIF file', null, LIMITS.cifTokens, 'words and values', 'cifTokens')}`, t.line);
     tokens.push(t);
   };
   let unclosedQuotes = 0;

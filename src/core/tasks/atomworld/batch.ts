@@ -3,6 +3,7 @@
  * "Unknown"), and the per-action summary the paper reports (success rate, mean max_dist over
  * successful cases, error counts).
  */
+import { LimitError } from '../../limits.ts';
 import { evaluateAtomworldAnswer } from './evaluate.ts';
 
 export interface AtomworldJob {
@@ -36,8 +37,9 @@ export function judgeAtomworldJob(job: AtomworldJob): AtomworldCaseVerdict {
   try {
     const e = evaluateAtomworldAnswer(job.targetCif, job.answer);
     return { ...base, correct: e.correct, wrong_type: e.wrongType, rmsd: e.rmsd, max_dist: e.maxDist };
-  } catch {
-    return { ...base, correct: false, wrong_type: 'Unknown', rmsd: null, max_dist: null };
+  } catch (e) {
+    // A refusal of the resource policy is ours, not the benchmark's "Unknown": it gets its own class.
+    return { ...base, correct: false, wrong_type: e instanceof LimitError ? 'ResourceLimit' : 'Unknown', rmsd: null, max_dist: null };
   }
 }
 

@@ -38,7 +38,7 @@ export interface CarveOptions {
   inclusive?: boolean;
   /** Use the lattice matrix as stored instead of rebuilding it a-along-x from its parameters. */
   keepLatticeFrame?: boolean;
-  /** Most atoms the particle may have (default MAX_CARVED_ATOMS, raised by the CLI's --max-atoms). */
+  /** Most atoms the particle may have (default LIMITS.atoms, raised by the CLI's --limit atoms=N). */
   maxAtoms?: number;
 }
 
@@ -54,7 +54,6 @@ export interface CarvedParticle {
 /** Distance within which an atom counts as lying on the sphere (where < and ≤ disagree). */
 export const SPHERE_TIE_TOLERANCE = 1e-6;
 /** The largest number of atoms one carve returns by default: the policy's atoms per particle (LIMITS.atoms). */
-export const MAX_CARVED_ATOMS = LIMITS.atoms;
 
 export function carveParticle(structure: Structure, options: CarveOptions): CarvedParticle {
   const { radius } = options;
@@ -70,7 +69,7 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
     cell = atomskCellFromParameters(p.a, p.b, p.c, p.alpha, p.beta, p.gamma);
   }
   const [a1, a2, a3] = cell;
-  const maxAtoms = options.maxAtoms ?? MAX_CARVED_ATOMS;
+  const maxAtoms = options.maxAtoms ?? LIMITS.atoms;
   const volume = Math.abs(det(cell));
   // A cell rebuilt from impossible angles has NaN rows; a flat one packs unboundedly many atoms in the sphere.
   if (!cell.every((row) => row.every(Number.isFinite)) || !(volume >= LIMITS.cellFlatness * Math.hypot(...a1) * Math.hypot(...a2) * Math.hypot(...a3))) {
@@ -82,7 +81,7 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
   // anything is allocated when it is clearly over the limit (the count below catches the rest exactly).
   const expected = Math.min((4 / 3) * Math.PI * radius ** 3 / volume, repeats ** 3) * structure.sites.length;
   if (expected > 1.5 * maxAtoms + 1000) {
-    throw new LimitError('atoms', limitSentence(`a particle of R = ${radius} Å from this cell (${repeats}³ replicas)`, Math.round(expected), maxAtoms, 'atoms', '--max-atoms'));
+    throw new LimitError('atoms', limitSentence(`a particle of R = ${radius} Å from this cell (${repeats}³ replicas)`, Math.round(expected), maxAtoms, 'atoms', 'atoms'));
   }
   // Fractional → Cartesian as Atomsk does: x = f·H.
   const basis: Vec3[] = fracs.map((f) => [0, 1, 2].map((k) => f[0] * a1[k] + f[1] * a2[k] + f[2] * a3[k]) as Vec3);
@@ -118,7 +117,7 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
   }
   const cells = ranges.reduce((n, [lo, hi]) => n * Math.max(0, hi - lo + 1), 1);
   if (cells * basis.length > 20 * maxAtoms + 1e6) {
-    throw new LimitError('atoms', limitSentence(`carving R = ${radius} Å`, cells * basis.length, 20 * maxAtoms + 1e6, 'candidate atoms to test', '--max-atoms'));
+    throw new LimitError('atoms', limitSentence(`carving R = ${radius} Å`, cells * basis.length, 20 * maxAtoms + 1e6, 'candidate atoms to test', 'atoms'));
   }
 
   const outSymbols: string[] = [];
@@ -138,7 +137,7 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
           if (options.inclusive ? d <= radius : d < radius) {
             outSymbols.push(symbols[s]);
             positions.push([x, y, z]);
-            if (positions.length > maxAtoms) throw new LimitError('atoms', limitSentence(`the particle of R = ${radius} Å`, null, maxAtoms, 'atoms', '--max-atoms'));
+            if (positions.length > maxAtoms) throw new LimitError('atoms', limitSentence(`the particle of R = ${radius} Å`, null, maxAtoms, 'atoms', 'atoms'));
           }
         }
       }

@@ -36,7 +36,6 @@ export interface CompareOptions {
 }
 
 /** Largest particle the compare view accepts (the resource policy's LIMITS.particleAtoms). */
-export const MAX_COMPARE_ATOMS = LIMITS.particleAtoms;
 
 /** A particle the comparison cannot take (too many atoms, none, or absurd coordinates). */
 export class CompareSizeError extends LimitError {}

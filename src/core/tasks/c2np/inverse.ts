@@ -18,7 +18,6 @@ import { analyzeSymmetry, standardizedCell } from '../../symmetry/analyze.ts';
 import { LIMITS, limitSentence } from '../../limits.ts';
 
 /** Particles above this many atoms are refused: the pair searches would take minutes. */
-export const MAX_INVERSE_ATOMS = LIMITS.particleAtoms;
 
 export class InverseError extends Error {}
 
@@ -299,7 +298,7 @@ function idealizedCell(cell: Structure, crystalSystem: string): Structure {
 /** Recovers the bulk crystal of a particle; throws InverseError with a sentence when it cannot. */
 export function solveInverse(particle: Structure, symprec = 0.1): InverseResult {
   const n = particle.sites.length;
-  if (n > MAX_INVERSE_ATOMS) throw new InverseError(limitSentence('the particle', n, MAX_INVERSE_ATOMS, 'atoms'));
+  if (n > LIMITS.particleAtoms) throw new InverseError(limitSentence('the particle', n, LIMITS.particleAtoms, 'atoms', 'particleAtoms'));
   for (const site of particle.sites) {
     // Beyond the policy's coordinate range distances lose their Å digits (and the neighbour search its cells).
     if (!site.xyz.every((v) => Math.abs(v) <= LIMITS.coordinateAbs)) {

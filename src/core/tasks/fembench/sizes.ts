@@ -66,7 +66,7 @@ export function spendWork(units: number): void {
   if (budget === null) return;
   budget.left -= units;
   if (budget.left < 0) {
-    throw new LimitError('femRunWork', limitSentence('the cases of this run together', null, LIMITS.femRunWork, 'units of work (one unit: the largest accepted case; split the cases file)'));
+    throw new LimitError('femRunWork', limitSentence('the cases of this run together', null, LIMITS.femRunWork, 'units of work (one unit: the largest accepted case; split the cases file)', 'femRunWork'));
   }
 }
 

@@ -45,8 +45,8 @@ export function validateModel(m: FrameModel): string | null {
     if (c.length !== 3 || !c.every(Number.isFinite)) return `Node ${i} needs three finite coordinates.`;
   }
   if (m.elements.length === 0) return 'A frame needs at least one element.';
-  if (n > LIMITS.femElements) return `${limitSentence('The frame', n, LIMITS.femElements, 'nodes')}.`;
-  if (m.elements.length > LIMITS.femElements) return `${limitSentence('The frame', m.elements.length, LIMITS.femElements, 'elements')}.`;
+  if (n > LIMITS.femElements) return `${limitSentence('The frame', n, LIMITS.femElements, 'nodes', 'femElements')}.`;
+  if (m.elements.length > LIMITS.femElements) return `${limitSentence('The frame', m.elements.length, LIMITS.femElements, 'elements', 'femElements')}.`;
   // The large-frame solvers are banded: cost 6n·(6·bandwidth)², bounded like the largest dense solve (femDofs³).
   let band = 0;
   for (const e of m.elements) if (Number.isInteger(e.node_i) && Number.isInteger(e.node_j)) band = Math.max(band, Math.abs(e.node_i - e.node_j));
