@@ -18,12 +18,16 @@ const DEFAULT_LIMITS = {
   atoms: 200_000,
   /** Atoms of all structures (frames, blocks) of one file together; an empty frame counts as one. */
   fileAtoms: 1_000_000,
+  /** Structures of one file (frames, CIF blocks with atoms, JSON entries): each costs its own bookkeeping and output. */
+  fileStructures: 50_000,
   /** Lines of one XYZ or POSCAR file (each costs about 50 bytes once split); enough for `fileAtoms` atoms and their frame headers. */
   textLines: 4_000_000,
   /** Words, tags and values of one CIF file (each costs about 60 bytes while parsing): 200,000 atoms of 20 columns and more. */
   cifTokens: 5_000_000,
   /** Sites of a cell the space-group search (moyo) is run on; above it `info` reports no space group (moyo needs seconds per thousand sites of a cell that does not reduce). */
   symmetrySites: 20_000,
+  /** Space-group searches of one `info` run (a few ms each in moyo): structures past it get spacegroup null and a warning. */
+  symmetrySearches: 1_000,
   /** Distinct symmetry operations of a CIF, modulo lattice translations (the most any space group has is 48 × 4 = 192). */
   symmetryOperations: 192,
   /** Symmetry-operation lines a CIF may list before they are even parsed (duplicates included). */

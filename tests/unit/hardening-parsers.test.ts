@@ -102,9 +102,20 @@ describe('3. atoms after symmetry expansion are checked before expanding', () =>
     const sites = new Array(LIMITS.atoms + 1).fill('{"species":[{"element":"H"}],"xyz":[0,0,0]}').join(',');
     expect(refused(`{"@class":"Molecule","sites":[${sites}]}`, 'a.json').error).toMatch(/has 200,001 sites; the limit is 200,000 sites/);
   });
-  it('many frames together are bounded by LIMITS.fileAtoms (an empty frame counts as one)', () => {
-    const r = refused('0\n\n'.repeat(LIMITS.fileAtoms + 1), 'a.xyz');
+  it('many frames together are bounded by LIMITS.fileAtoms', () => {
+    const perFrame = Math.floor(LIMITS.fileAtoms / 20) + 1;
+    const frame = `${perFrame}\n\n${'Fe 0 0 0\n'.repeat(perFrame)}`;
+    const r = refused(frame.repeat(20), 'a.xyz');
     expect(r.error).toMatch(/the limit is 1,000,000 atoms/);
+  });
+  it('the frames of a file are bounded by LIMITS.fileStructures, empty ones too', () => {
+    const r = refused('0\n\n'.repeat(LIMITS.fileStructures + 1), 'a.xyz');
+    expect(r.error).toMatch(/the limit is 50,000 frames/);
+  });
+  it('the data blocks of a CIF are bounded by LIMITS.fileStructures', () => {
+    const r = refused(Array.from({ length: LIMITS.fileStructures + 1 }, (_, k) => `data_b${k}\n_a 1\n`).join(''), 'a.cif');
+    expect(r.error).toMatch(/the limit is 50,000 data blocks/);
+    expect(r.line).toBe(2 * LIMITS.fileStructures + 1);
   });
 });
 

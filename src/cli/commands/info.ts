@@ -2,6 +2,7 @@ import { wrapFrac } from '../../core/math/mat3.ts';
 import { formula, reducedFormula } from '../../core/structure/composition.ts';
 import type { Structure } from '../../core/structure/structure.ts';
 import { analyzeSymmetry, symmetryUnavailable } from '../../core/symmetry/analyze.ts';
+import { LIMITS, limitSentence } from '../../core/limits.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { loadStructureFile, toStrictJson } from '../io.ts';
@@ -11,16 +12,19 @@ export const INFO_HELP = `usage: structlab info FILE [--symprec 0.01]
 Reads a structure file (CIF, POSCAR/CONTCAR, XYZ, extended XYZ, pymatgen JSON; '-' = stdin) and prints
 one JSON document: format, warnings and, per structure, formula, sites, lattice and space group.
   --symprec X   symmetry tolerance in Å for the space-group search (default 0.01)
+Space groups are searched for the first ${LIMITS.symmetrySearches.toLocaleString('en')} periodic structures of a file (a warning
+says when there are more: --limit symmetrySearches=N raises it).
 `;
 
-export function structureSummary(s: Structure, symprec: number, warnings: string[]) {
+/** `searchSymmetry` false: the run's budget of space-group searches is spent (spacegroup null, warned once by the caller). */
+export function structureSummary(s: Structure, symprec: number, warnings: string[], searchSymmetry = true) {
   const lattice = s.lattice
     ? { ...s.lattice.parameters, volume: s.lattice.volume, matrix: s.lattice.matrix }
     : null;
   let spacegroup: { number: number; symbol: string } | null = null;
   const skipped = symmetryUnavailable(s);
-  if (s.lattice && skipped) warnings.push(`${s.name}: ${skipped}; spacegroup is null`);
-  const sym = analyzeSymmetry(s, symprec);
+  if (s.lattice && skipped && searchSymmetry) warnings.push(`${s.name}: ${skipped}; spacegroup is null`);
+  const sym = searchSymmetry ? analyzeSymmetry(s, symprec) : null;
   if (sym) spacegroup = { number: sym.number, symbol: sym.symbol };
   return {
     name: s.name,
@@ -43,6 +47,12 @@ export function runInfo(argv: string[]): string {
   const symprec = numberOption(options, 'symprec', 0.01, 1e-8, 10);
   const loaded = loadStructureFile(positionals[0]);
   const warnings = [...loaded.warnings];
-  const structures = loaded.structures.map((s) => structureSummary(s, symprec, warnings));
+  // Each search costs milliseconds in moyo: a file of many thousand cells (a long trajectory, many CIF blocks)
+  // gets space groups for the first LIMITS.symmetrySearches periodic structures and says so.
+  let periodic = 0;
+  const structures = loaded.structures.map((s) => structureSummary(s, symprec, warnings, !s.lattice || ++periodic <= LIMITS.symmetrySearches));
+  if (periodic > LIMITS.symmetrySearches) {
+    warnings.push(`${limitSentence('the file', periodic, LIMITS.symmetrySearches, 'periodic structures to search for a space group', 'symmetrySearches')}: spacegroup is null after the first ${LIMITS.symmetrySearches.toLocaleString('en')}`);
+  }
   return toStrictJson({ file: loaded.path, format: loaded.format, warnings, structures });
 }

@@ -61,6 +61,7 @@ const structureWhich = (name: string, k: number, many: boolean): string =>
 
 /** The atom counts of one file: no empty structure, each within LIMITS.atoms, all within LIMITS.fileAtoms. */
 function countProblem(counts: number[], names: string[]): string | null {
+  if (counts.length > LIMITS.fileStructures) return `${limitSentence('The file', counts.length, LIMITS.fileStructures, 'structures', 'fileStructures')}.`;
   let total = 0;
   for (const [k, n] of counts.entries()) {
     const which = structureWhich(names[k], k, counts.length > 1);

@@ -104,6 +104,9 @@ function frames(lines: string[]): RawFrame[] {
   while (i < lines.length) {
     if (lines[i].trim() === '') { i++; continue; }
     const count = readCount(lines[i], i + 1);
+    if (out.length >= LIMITS.fileStructures) {
+      throw new ParseError(`${limitSentence('The XYZ file', null, LIMITS.fileStructures, 'frames', 'fileStructures')}.`, i + 1);
+    }
     total += Math.max(1, count);
     if (total > LIMITS.fileAtoms) {
       throw new ParseError(`${limitSentence(`The XYZ file up to frame ${out.length + 1}`, total, LIMITS.fileAtoms, 'atoms (frames count at least one each)', 'fileAtoms')}.`, i + 1);

@@ -88,8 +88,15 @@ class PeriodicSiteGrid {
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 const factors = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1).filter((i) => n % i === 0);
 
+/**
+ * Charges `units` of work (site or translation comparisons) to the caller's budget, which throws past it: the
+ * Hermite-normal-form enumeration below grows with the divisors of the site count (tens of millions of
+ * candidate cells for 1,990 sites, each checked against every surviving translation), as in pymatgen.
+ */
+export type SpendWork = (units: number) => void;
+
 /** One primitive-reduction step; null when no smaller cell is found. */
-function reduceOnce(s: PrimitiveInput, tolerance: number): PrimitiveOutput | null {
+function reduceOnce(s: PrimitiveInput, tolerance: number, spend: SpendWork): PrimitiveOutput | null {
 
   const frac = (i: number, k: number) => s.frac[3 * i + k];
   const abc = s.matrix.map((r) => Math.hypot(r[0], r[1], r[2]));
@@ -104,6 +111,7 @@ function reduceOnce(s: PrimitiveInput, tolerance: number): PrimitiveOutput | nul
   const reach = superFtol.map((t) => 2 * t);
   for (const g of bySize) {
     const near = new PeriodicSiteGrid(s.frac, g, reach);
+    spend(g.length * minVecs.length);
     for (const f of g) {
       minVecs = minVecs.filter((v) => near.hasSiteNear(f, v, reach));
     }
@@ -111,6 +119,7 @@ function reduceOnce(s: PrimitiveInput, tolerance: number): PrimitiveOutput | nul
   // Sites closer than twice the tolerance may not merge (except a site with itself); per group, row-major |g|×|g|.
   const nonNeighbours = groups.map((g) => {
     const n = g.length;
+    spend(n * n);
     const out = new Uint8Array(n * n);
     for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) {
       const i = g[x], j = g[y];
@@ -125,11 +134,13 @@ function reduceOnce(s: PrimitiveInput, tolerance: number): PrimitiveOutput | nul
       for (const e of factors(size / a)) {
         const g = size / a / e;
         for (let b = 0; b < a; b++) for (let c = 0; c < a; c++) for (let f = 0; f < e; f++) {
+          // Measured: a candidate (its inverse, then each surviving translation) costs about 64 + 2 per translation.
+          spend(64 + 2 * minVecs.length);
           const m: Mat3 = [[a, b, c], [0, e, f], [0, 0, g]];
           const invM = inverse(m);
           // Every row of inv(m) must be one of the surviving translations.
           if (!invM.every((row) => minVecs.some((v) => [0, 1, 2].every((k) => wrapDiff(row[k] - v[k]) < superFtol[k])))) continue;
-          const result = tryCell(s, groups, nonNeighbours, m, invM, size, tolerance);
+          const result = tryCell(s, groups, nonNeighbours, m, invM, size, tolerance, spend);
           if (result) return result;
         }
       }
@@ -138,7 +149,9 @@ function reduceOnce(s: PrimitiveInput, tolerance: number): PrimitiveOutput | nul
   return null;
 }
 
-function tryCell(s: PrimitiveInput, groups: number[][], nonNeighbours: Uint8Array[], m: Mat3, invM: Mat3, size: number, tolerance: number): PrimitiveOutput | null {
+function tryCell(
+  s: PrimitiveInput, groups: number[][], nonNeighbours: Uint8Array[], m: Mat3, invM: Mat3, size: number, tolerance: number, spend: SpendWork,
+): PrimitiveOutput | null {
   const newMatrix = [0, 1, 2].map((i) => [0, 1, 2].map((k) => invM[i][0] * s.matrix[0][k] + invM[i][1] * s.matrix[1][k] + invM[i][2] * s.matrix[2][k])) as Mat3;
   const ftol = newMatrix.map((r) => tolerance / Math.hypot(r[0], r[1], r[2]));
   const coords: number[] = [];
@@ -150,14 +163,18 @@ function tryCell(s: PrimitiveInput, groups: number[][], nonNeighbours: Uint8Arra
     // adj[x·n + y]: sites x and y of the group fall onto one site of the new cell (row-major, flat).
     const n = g.length;
     const nn = nonNeighbours[gi];
+    // Filled a column at a time so that a wrong cell is given up at its first column whose count is not `size`.
     const adj = new Uint8Array(n * n);
-    for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) {
-      const ax = allFrac[x], ay = allFrac[y];
-      adj[x * n + y] = nn[x * n + y] && wrapDiff(ay[0] - ax[0]) < ftol[0] && wrapDiff(ay[1] - ax[1]) < ftol[1] && wrapDiff(ay[2] - ax[2]) < ftol[2] ? 1 : 0;
-    }
     for (let y = 0; y < n; y++) {
+      spend(n);
+      const ay = allFrac[y];
       let count = 0;
-      for (let x = 0; x < n; x++) count += adj[x * n + y];
+      for (let x = 0; x < n; x++) {
+        const ax = allFrac[x];
+        const v = nn[x * n + y] && wrapDiff(ay[0] - ax[0]) < ftol[0] && wrapDiff(ay[1] - ax[1]) < ftol[1] && wrapDiff(ay[2] - ax[2]) < ftol[2] ? 1 : 0;
+        adj[x * n + y] = v;
+        count += v;
+      }
       if (count !== size) return null;
     }
     const membersOf = (x: number): number[] => { const out: number[] = []; for (let y = 0; y < n; y++) if (adj[x * n + y]) out.push(y); return out; };
@@ -187,10 +204,12 @@ function tryCell(s: PrimitiveInput, groups: number[][], nonNeighbours: Uint8Arra
  * The primitive cell (recursively reduced; the caller Niggli-reduces it) or null when the cell is
  * already primitive at `tolerance` Å. `source` maps output sites to input sites.
  */
-export function pymatgenPrimitive(s: PrimitiveInput, tolerance = 0.25, niggli: (x: PrimitiveOutput) => PrimitiveOutput = (x) => x): PrimitiveOutput | null {
-  const once = reduceOnce(s, tolerance);
+export function pymatgenPrimitive(
+  s: PrimitiveInput, tolerance = 0.25, niggli: (x: PrimitiveOutput) => PrimitiveOutput = (x) => x, spend: SpendWork = () => {},
+): PrimitiveOutput | null {
+  const once = reduceOnce(s, tolerance, spend);
   if (!once) return null;
-  const deeper = pymatgenPrimitive(once, tolerance, niggli);
+  const deeper = pymatgenPrimitive(once, tolerance, niggli, spend);
   const result = deeper ? { ...deeper, source: Int32Array.from(deeper.source, (i) => once.source[i]) } : once;
   return niggli(result);
 }

@@ -103,12 +103,12 @@ function niggliReduce(s: MatchStructure): MatchStructure {
 }
 
 /** pymatgen's `get_primitive_structure(tolerance=0.25)` followed by Niggli reduction; unchanged when already primitive. */
-function primitiveReduce(s: MatchStructure): MatchStructure {
+function primitiveReduce(s: MatchStructure, cache: MappingCache): MatchStructure {
   const niggli = (x: PrimitiveOutput): PrimitiveOutput => {
     const r = niggliReduce({ matrix: x.matrix, frac: x.frac, keys: [], labels: [], origin: new Int32Array(0) });
     return { ...x, matrix: r.matrix, frac: r.frac };
   };
-  const prim = pymatgenPrimitive({ matrix: s.matrix, frac: s.frac, labels: s.labels }, 0.25, niggli);
+  const prim = pymatgenPrimitive({ matrix: s.matrix, frac: s.frac, labels: s.labels }, 0.25, niggli, (units) => spendMatchWork(cache, units));
   if (!prim) return s;
   const source = Array.from(prim.source);
   return { matrix: prim.matrix, frac: prim.frac, labels: prim.labels, keys: source.map((i) => s.keys[i]), origin: Int32Array.from(source, (i) => s.origin[i]) };
@@ -429,8 +429,8 @@ function strictMatch(
         compared += j;
         subset = ok;
       }
-      // The shortest vectors and the assignment each cost about n1·n2 more.
-      spendMatchWork(cache, subset ? compared + 2 * n1 * n2 : compared);
+      // The translated copy costs about 4·n2; the shortest vectors and the assignment each about n1·n2 more.
+      spendMatchWork(cache, 4 * n2 + (subset ? compared + 2 * n1 * n2 : compared));
       if (!subset) continue;
       // Shortest vectors (pbc_shortest_vectors) from struct2 rows to struct1 columns, 1e20 outside the box.
       toLllFrac(tS2, lllF2, cart2, n2, wF2);
@@ -533,9 +533,10 @@ export function checkMatchable(s: Structure, what: string): void {
 function preprocess(a: Structure, b: Structure, o: Resolved): Prepared {
   checkMatchable(a, 'the first structure');
   checkMatchable(b, 'the second structure');
+  const cache: MappingCache = {};
   let s1 = niggliReduce(toMatchStructure(a, o.comparator));
   let s2 = niggliReduce(toMatchStructure(b, o.comparator));
-  if (o.primitiveCell) { s1 = primitiveReduce(s1); s2 = primitiveReduce(s2); }
+  if (o.primitiveCell) { s1 = primitiveReduce(s1, cache); s2 = primitiveReduce(s2, cache); }
   let fu = 1, s1Supercell = true;
   if (o.attemptSupercell) {
     const ratio = s2.keys.length / s1.keys.length;
@@ -547,7 +548,7 @@ function preprocess(a: Structure, b: Structure, o: Resolved): Prepared {
     s1 = scaled(s1, ratio);
     s2 = scaled(s2, 1 / ratio);
   }
-  return { s1, s2, fu, s1Supercell, cache: {} };
+  return { s1, s2, fu, s1Supercell, cache };
 }
 
 interface Oriented { match: StrictMatch | null; swapped: boolean; struct1: MatchStructure; struct2: MatchStructure; fu: number; s1Supercell: boolean }

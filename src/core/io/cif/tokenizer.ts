@@ -230,6 +230,9 @@ export function parseCifDocument(input: string, options: { lenientQuotes?: boole
       const lower = name.toLowerCase();
       if (seenNames.has(lower)) warnings.push(`line ${t.line}: duplicate data block name '${printable(name)}' (first at line ${seenNames.get(lower)})`);
       else seenNames.set(lower, t.line);
+      if (blocks.length >= LIMITS.fileStructures) {
+        throw new ParseError(limitSentence('The CIF file', null, LIMITS.fileStructures, 'data blocks', 'fileStructures'), t.line);
+      }
       block = { name, line: t.line, items: new Map(), loops: [] };
       blocks.push(block);
       inSave = false;

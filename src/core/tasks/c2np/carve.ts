@@ -53,8 +53,6 @@ export interface CarvedParticle {
 
 /** Distance within which an atom counts as lying on the sphere (where < and ≤ disagree). */
 export const SPHERE_TIE_TOLERANCE = 1e-6;
-/** The largest number of atoms one carve returns by default: the policy's atoms per particle (LIMITS.atoms). */
-
 export function carveParticle(structure: Structure, options: CarveOptions): CarvedParticle {
   const { radius } = options;
   const repeats = options.repeats ?? 20;
@@ -92,7 +90,12 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
   const first = kind === 'origin' ? -Math.floor(repeats / 2) : 0;
   const last = first + repeats - 1;
   let center: Vec3;
-  if (kind === 'point') center = [...(options.center as { point: Vec3 }).point] as Vec3;
+  if (kind === 'point') {
+    center = [...(options.center as { point: Vec3 }).point] as Vec3;
+    if (!center.every((x) => Number.isFinite(x) && Math.abs(x) <= LIMITS.coordinateAbs)) {
+      throw new LimitError('coordinateAbs', `the centre (${center.join(', ')}) must be finite and within ±${LIMITS.coordinateAbs.toLocaleString('en')} Å`);
+    }
+  }
   else if (kind === 'origin') center = [0, 0, 0];
   else center = [0, 1, 2].map((k) => 0.5 * (repeats * a1[k] + repeats * a2[k] + repeats * a3[k])) as Vec3;
 
@@ -142,6 +145,10 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
         }
       }
     }
+  }
+  // An empty particle is no result a metric can use (a centre far outside the supercell gives one).
+  if (positions.length === 0) {
+    throw new Error(`no atom of the ${repeats}×${repeats}×${repeats} supercell lies within R = ${radius} Å of the centre (${center.map((x) => +x.toPrecision(6)).join(', ')}); the particle would be empty`);
   }
   if (ties > 0) {
     warnings.push(`${ties} atom${ties === 1 ? '' : 's'} lie within ${SPHERE_TIE_TOLERANCE} Å of the sphere; ${options.inclusive ? 'kept (--inclusive)' : 'left out (strict <, as Atomsk)'}`);

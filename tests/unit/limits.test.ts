@@ -1,0 +1,137 @@
+/**
+ * The resource policy itself: one sentence shape, budgets raised for one CLI run (and only that run), facts
+ * that stay fixed, and the work budgets that bound the matcher and the space-group searches of `info`.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { parseStructureFile } from '../../src/core/io/registry.ts';
+import { LIMITS, LimitError, limitOverrides, limitSentence, overrideLimits, resetLimits } from '../../src/core/limits.ts';
+import { matcherFit, matcherRmsDist } from '../../src/core/match/structure-matcher.ts';
+import { pymatgenPrimitive } from '../../src/core/match/primitive.ts';
+import { type Structure, fracOf } from '../../src/core/structure/structure.ts';
+import { carveParticle } from '../../src/core/tasks/c2np/carve.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'structlab-limits-'));
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '', stderr = '';
+  const code = await main(args, { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; } });
+  return { code, stdout, stderr };
+}
+
+const CELL = '_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n'
+  + 'loop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 Fe 0 0 0\nO1 O 0.5 0.5 0.5\n';
+
+/** An n×n×n FCC cell of one species with a fixed pattern of x shifts (0.3 Å), `extra` Å more on some sites. */
+function shiftedFcc(n: number, extra: number): Structure {
+  const a = 4.08 * n;
+  const rows: string[] = [];
+  let k = 0;
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let l = 0; l < n; l++) {
+    for (const [x, y, z] of [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]]) {
+      k++;
+      const dx = (0.3 * ((k * 7) % 3 - 1) + extra * ((k * 5) % 3 - 1)) / a;
+      rows.push(`Na${k} Na ${((i + x) / n + dx).toFixed(6)} ${((j + y) / n).toFixed(6)} ${((l + z) / n).toFixed(6)}`);
+    }
+  }
+  const text = `data_fcc\n_cell_length_a ${a}\n_cell_length_b ${a}\n_cell_length_c ${a}\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n`
+    + `loop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\n${rows.join('\n')}\n`;
+  const r = parseStructureFile(text, 'fcc.cif');
+  if (!r.ok) throw new Error(r.error);
+  return r.structures[0];
+}
+
+afterEach(() => resetLimits());
+
+describe('the policy', () => {
+  it('one sentence shape; a name lets the front end say how to raise the limit', () => {
+    expect(limitSentence('the file', 12, 10, 'atoms')).toBe('the file has 12 atoms; the limit is 10 atoms');
+    expect(limitSentence('the stream', null, 10, 'lines')).toBe('the stream is over the limit; the limit is 10 lines');
+  });
+
+  it('budgets can be raised and reset; facts and unknown names cannot', () => {
+    overrideLimits({ atoms: 5 });
+    expect(LIMITS.atoms).toBe(5);
+    expect(limitOverrides()).toEqual({ atoms: 5 });
+    resetLimits();
+    expect(LIMITS.atoms).toBe(200_000);
+    expect(limitOverrides()).toEqual({});
+    expect(() => overrideLimits({ symmetryOperations: 500 })).toThrow(/fixed/);
+    expect(() => overrideLimits({ __proto__: 1 } as Record<string, number>)).not.toThrow(); // a literal __proto__ sets no key
+    expect(() => overrideLimits(JSON.parse('{"__proto__": 1}'))).toThrow(/no limit called "__proto__"/);
+    expect(() => overrideLimits({ atoms: -1 })).toThrow(/positive number/);
+    expect(() => overrideLimits({ atoms: Number.NaN })).toThrow(/positive number/);
+  });
+});
+
+describe('structlab --limit', () => {
+  const big = join(tmp, 'two-blocks.cif');
+  writeFileSync(big, `data_a\n${CELL}data_b\n${CELL}`);
+
+  it('a refusal names the option that raises its limit; raising it lets the same input through, for that run only', async () => {
+    const refused = await run(['--limit', 'atoms=1', 'info', big]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/has 2 atoms; the limit is 1 atoms \(raise it with --limit atoms=N\)/);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    const ok = await run(['info', big, '--limit=atoms=2']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).structures).toHaveLength(2);
+    expect(LIMITS.atoms).toBe(200_000);
+  });
+
+  it('bad --limit values are usage errors (exit 2, one line)', async () => {
+    for (const args of [['--limit', 'bogus=3', 'info', big], ['--limit', 'atoms', 'info', big], ['--limit', 'atoms=x', 'info', big],
+      ['--limit', 'symmetryOperations=400', 'info', big], ['info', big, '--limit']]) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+  });
+
+  it('info searches space groups for the first symmetrySearches periodic structures and says so', async () => {
+    const r = await run(['--limit', 'symmetrySearches=1', 'info', big]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.structures.map((s: { spacegroup: unknown }) => s.spacegroup !== null)).toEqual([true, false]);
+    expect(out.warnings.at(-1)).toMatch(/2 periodic structures to search for a space group; the limit is 1 .*--limit symmetrySearches=N/);
+  });
+});
+
+describe('work budgets', () => {
+  it('the matcher counts its work: a cubic cell whose rms scan needs every mapping × translation is refused past matchWork', () => {
+    const target = shiftedFcc(2, 0);
+    const answer = shiftedFcc(2, 0.05);
+    // Within the budget the verdict is a match; with a budget far below the scan, a LimitError names matchWork.
+    expect(matcherFit(target, answer, { primitiveCell: false, stol: 0.5 })).toBe(true);
+    overrideLimits({ matchWork: 1e5 });
+    let caught: unknown;
+    try { matcherRmsDist(target, answer, { primitiveCell: false, stol: 0.5 }); } catch (e) { caught = e; }
+    expect(caught).toBeInstanceOf(LimitError);
+    expect((caught as LimitError).limit).toBe('matchWork');
+  });
+
+  it('the primitive-cell search reports its work, and stops when its budget throws', () => {
+    const s = shiftedFcc(2, 0.05);
+    const frac = new Float64Array(s.sites.flatMap((site) => fracOf(site, s.lattice!)));
+    const input = { matrix: s.lattice!.matrix, frac, labels: s.sites.map(() => 'Na') };
+    let units = 0;
+    pymatgenPrimitive(input, 0.25, undefined, (u) => { units += u; });
+    expect(units).toBeGreaterThan(s.sites.length ** 2);
+    let spent = 0;
+    expect(() => pymatgenPrimitive(input, 0.25, undefined, (u) => { spent += u; if (spent > 100) throw new LimitError('matchWork', 'over'); })).toThrow('over');
+    // Through the matcher, a budget below that work refuses the match.
+    overrideLimits({ matchWork: 100 });
+    expect(() => matcherFit(s, s, { stol: 0.5 })).toThrow(LimitError);
+  });
+
+  it('carving a sphere that holds no atom is a sentence, not an empty particle; an absurd centre is refused', () => {
+    const cell = parseStructureFile(`data_x\n${CELL}`, 'x.cif');
+    if (!cell.ok) throw new Error(cell.error);
+    expect(() => carveParticle(cell.structures[0], { radius: 6, center: { kind: 'point', point: [1000, 0, 0] } })).toThrow(/no atom .* the particle would be empty/);
+    expect(() => carveParticle(cell.structures[0], { radius: 6, center: { kind: 'point', point: [1e300, 0, 0] } })).toThrow(LimitError);
+  });
+});
