@@ -9,7 +9,7 @@
 // Memory is the peak resident set from /usr/bin/time (GNU time) when it exists.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,6 +113,49 @@ add('metrics 1-atom pair', ['metrics', join(dir, 'one.xyz'), join(dir, 'one.xyz'
 add('match params nan', ['match', good, good, '--ltol', 'NaN']);
 add('apply params proto', ['atomworld', 'apply', good, '--action', 'move', '--params', '{"__proto__": {"index": 0}, "d_pos_cart": [0.5, 0, 0]}']);
 add('evaluate candidate 8000 ops', ['atomworld', 'evaluate', '--target', good, '--candidate', file('cand.txt', `<cif>${readFileSync(join(dir, 'ops.cif'), 'utf8')}</cif>`)]);
+// Option values and parameters out of range.
+for (const v of ['-1', 'NaN', '1e308', '0', 'abc', '']) add(`info --symprec ${v}`, ['info', good, '--symprec', v]);
+for (const [o, v] of [['--ltol', '-1'], ['--stol', '1e308'], ['--angle-tol', '720'], ['--primitive-cell', 'maybe'], ['--scale', '2']]) add(`match ${o} ${v}`, ['match', good, good, o, v]);
+for (const v of ['-1', '0', 'NaN', '1e400']) add(`metrics --radius ${v}`, ['metrics', goodXyz, goodXyz, '--radius', v]);
+add('carve center 1e300', ['carve', good, '--radius', '6', '--center', '1e300,0,0', '-o', join(dir, 'c1.xyz')]);
+add('carve quaternion zero', ['carve', good, '--radius', '6', '--quaternion', '0,0,0,0', '-o', join(dir, 'c2.xyz')]);
+add('carve quaternion NaN', ['carve', good, '--radius', '6', '--quaternion', 'NaN,0,0,1', '-o', join(dir, 'c3.xyz')]);
+add('c2np build reversed radii', ['c2np', 'build', good, '--out', join(dir, 'c2np-rev'), '--radii', '30-6']);
+add('c2np build repeats 0', ['c2np', 'build', good, '--out', join(dir, 'c2np-rep0'), '--radii', '6', '--repeats', '0']);
+add('inverse symprec 0', ['inverse', goodXyz, '--symprec', '0']);
+for (const [action, params] of [
+  ['change', '{"index": -1, "symbol": "Bi"}'], ['change', '{"index": 0, "symbol": "Xx"}'], ['change', '{"index": 0, "symbol": "__proto__"}'],
+  ['rotate_around', '{"index": 0, "angle": 1e308, "axis": [0, 0, 1]}'], ['rotate_around', '{"index": 0, "angle": 90, "axis": [0, 0, 0]}'],
+  ['move_towards', '{"index1": 0, "index2": 0, "distance": 1}'], ['insert_between', '{"index1": 0, "index2": 0, "symbol": "Fe", "distance_ratio": 0.5}'],
+  ['delete_below', '{"threshold": 1e308}'], ['add', '{"symbol": "Fe", "position_frac": [1e300, 0, 0]}'], ['swap', '{"index1": 0, "index2": 99}'],
+  ['super_cell', '{"size": [0, 1, 1]}'], ['super_cell', '{"size": [2.5, 1, 1]}'], ['super_cell', '{"size": [-1, 1, 1]}'], ['nonexistent', '{}'], ['move', 'not json'], ['move', '[1,2]'],
+]) add(`apply ${action} ${params.slice(0, 40)}`, ['atomworld', 'apply', good, '--action', action, '--params', params]);
+add('evaluate no tags', ['atomworld', 'evaluate', '--target', good, '--candidate', file('cand-none.txt', 'I cannot do that.')]);
+add('evaluate huge answer', ['atomworld', 'evaluate', '--target', good, '--candidate', file('cand-huge.txt', `<cif>${'x'.repeat(20_000_000)}</cif>`)]);
+add('eval object ids', ['atomworld', 'eval', file('cases-obj.jsonl', `${JSON.stringify({ id: { a: 1 }, action: 'move', after_cif: cubic() })}\n`), file('answers-obj.jsonl', `${JSON.stringify({ id: { a: 1 }, answer: 'x' })}\n`)]);
+add('eval 200k lines', ['atomworld', 'eval', file('cases-many.jsonl', `${JSON.stringify({ id: 'a', action: 'move', after_cif: cubic() })}\n${'{}\n'.repeat(200_000)}`), file('answers-many.jsonl', `${JSON.stringify({ id: 'a', answer: 'x' })}\n`)]);
+add('eval empty files', ['atomworld', 'eval', file('cases-empty.jsonl', ''), file('answers-empty.jsonl', '')]);
+add('fem unknown task', ['fem', 'run', 'NOPE', '--cases', join(dir, 'fem1.json')]);
+add('fem cases strings', ['fem', 'run', 'FEM_1D_uniform_mesh_CC0_H0_T0', '--cases', file('fem-str.json', '{"cases": [{"inputs": {"x_min": "a", "x_max": [1], "num_elements": {"x": 1}}, "input_types": {}}]}')]);
+add('fem cases not golden layout', ['fem', 'run', 'FEM_1D_uniform_mesh_CC0_H0_T0', '--cases', file('fem-layout.json', '[1, 2, 3]')]);
+add('fem num_elements -3', ['fem', 'run', 'FEM_1D_uniform_mesh_CC0_H0_T0', '--cases', file('fem-neg.json', '{"cases": [{"inputs": {"x_min": 0, "x_max": 1, "num_elements": -3}, "input_types": {}}]}')]);
+add('fem num_elements 2.5', ['fem', 'run', 'FEM_1D_uniform_mesh_CC0_H0_T0', '--cases', file('fem-frac.json', '{"cases": [{"inputs": {"x_min": 0, "x_max": 1, "num_elements": 2.5}, "input_types": {}}]}')]);
+add('fem 10k cases', ['fem', 'run', 'FEM_1D_uniform_mesh_CC0_H0_T0', '--cases', file('fem-many.json', JSON.stringify({ cases: Array.from({ length: 10_000 }, () => ({ inputs: { x_min: 0, x_max: 1, num_elements: 100_000 }, input_types: {} })) }))]);
+add('fem check NaN strings', ['fem', 'check', 'FEM_1D_uniform_mesh_CC0_H0_T0', '--cases', file('fem-ok.json', '{"cases": [{"inputs": {"x_min": 0, "x_max": 1, "num_elements": 2}, "input_types": {}}]}'), '--outputs', file('fem-out-nan.json', '{"results": [{"output": ["NaN", "Infinity", {"re": 1, "im": "x"}]}]}')]);
+for (const v of ['0', '6', '2.5', '-1']) add(`onng obfuscate level ${v}`, ['onng', 'obfuscate', '--level', v, '--source', join(dir, 'nope')]);
+add('onng obfuscate source is a file', ['onng', 'obfuscate', '--level', '1', '--source', good]);
+mkdirSync(join(dir, 'loop'), { recursive: true });
+try { symlinkSync(join(dir, 'loop'), join(dir, 'loop', 'again')); } catch { /* symlinks unavailable */ }
+add('onng analyze symlink loop', ['onng', 'analyze', join(dir, 'loop')]);
+add('onng deobfuscate bad mapping', ['onng', 'deobfuscate', '--mapping', file('map.json', '{"forward": {"__proto__": 1}}'), good]);
+add('onng variants fem missing dir', ['onng', 'variants', 'fem', join(dir, 'no-such-dir'), '--level', '1', '--out', join(dir, 'var-out')]);
+add('cif 20k blocks', ['info', file('blocks.cif', Array.from({ length: 20_000 }, (_, k) => `data_b${k}\n${cubic().slice('data_x\n'.length)}`).join(''))]);
+add('xyz 300k frames', ['info', file('frames.xyz', '1\n\nFe 0 0 0\n'.repeat(300_000))]);
+add('utf16 cif', ['info', file('u16.cif', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(cubic(), 'utf16le')]))]);
+add('directory as input', ['info', dir]);
+add('stdin dash empty', ['info', '-']);
+add('output to directory', ['convert', good, dir]);
+add('convert partial occupancy to POSCAR', ['convert', file('partial.cif', cubic('', 'Fe1 Fe 0 0 0\nO1 O 0.5 0.5 0.5').replace('_atom_site_fract_z\n', '_atom_site_fract_z\n_atom_site_occupancy\n').replace('Fe1 Fe 0 0 0', 'Fe1 Fe 0 0 0 0.5').replace('O1 O 0.5 0.5 0.5', 'O1 O 0.5 0.5 0.5 1')), join(dir, 'POSCAR_out')]);
 // The largest inputs the policy accepts: they must still finish within the limits.
 const fcc = (n) => { const rows = []; for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let k = 0; k < n; k++) for (const [x, y, z] of [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]]) rows.push([(i + x) * 4.08, (j + y) * 4.08, (k + z) * 4.08]); return rows; };
 {
@@ -135,7 +178,14 @@ if (existsSync(onngOriginal)) {
 }
 
 // ---- run ----------------------------------------------------------------------------------------------
-const hashOf = (p) => { try { return statSync(p).isDirectory() ? hashDir(p) : createHash('sha256').update(readFileSync(p)).digest('hex'); } catch { return 'missing'; } };
+// Links are hashed as links (a link loop must not send the hash round for ever).
+const hashOf = (p) => {
+  try {
+    const st = lstatSync(p);
+    if (st.isSymbolicLink()) return `link:${readlinkSync(p)}`;
+    return st.isDirectory() ? hashDir(p) : createHash('sha256').update(readFileSync(p)).digest('hex');
+  } catch { return 'missing'; }
+};
 const hashDir = (p) => createHash('sha256').update(readdirSync(p).sort().map((n) => `${n}:${hashOf(join(p, n))}`).join('\n')).digest('hex');
 const bin = join(root, 'bin', 'structlab.mjs');
 const rows = [];

@@ -165,11 +165,14 @@ describe('AtomWorld page', () => {
     await waitViewers(['aw-target', 'aw-answer', 'aw-overlay'], first!);
   });
 
-  it('a bad file gives a clear error naming the file and line', async () => {
+  it('a junk line is skipped with a warning naming the file and line; a file with no usable case is a clear error', async () => {
     await page.locator('[data-testid=aw-mode-cases]').click();
     await page.locator('[data-testid=aw-cases-input]').setInputFiles(textFile('bad.jsonl', '{"id": "x", "action": "move", "after_cif": "data_x"}\nnot json\n'));
+    await page.locator('[data-testid=aw-warnings]').waitFor({ timeout: 30_000 });
+    expect(await text('aw-warnings')).toMatch(/bad\.jsonl line 2: not valid JSON .*the line was skipped/);
+    await page.locator('[data-testid=aw-cases-input]').setInputFiles(textFile('junk.jsonl', 'not json\n'));
     await page.locator('[data-testid=aw-error]').waitFor({ timeout: 30_000 });
-    expect(await text('aw-error')).toMatch(/bad\.jsonl line 2: not valid JSON/);
+    expect(await text('aw-error')).toMatch(/junk\.jsonl holds no usable case \(junk\.jsonl line 1: not valid JSON/);
     await page.locator('[data-testid=aw-error] button').click();
     await page.locator('[data-testid=aw-compare-a]').setInputFiles(textFile('particle.xyz', '2\nfinite\nH 0 0 0\nH 0 0 0.74\n'));
     await page.locator('[data-testid=aw-error]').waitFor({ timeout: 30_000 });

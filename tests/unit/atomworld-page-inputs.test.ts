@@ -58,15 +58,25 @@ describe('reading AtomWorld inputs', () => {
     expect(verdicts[2].wrong_type).toBe('OutputFormatError');
   });
 
-  it('bad files: clear errors with the 1-based line', () => {
-    const cases = (text: string) => () => readAtomworldInputs({ path: 'c.jsonl', text }, null);
-    expect(cases('{"id": 1, "action": "move", "after_cif": "x"}\n\n{oops')).toThrow(/c.jsonl line 3: not valid JSON/);
-    expect(cases('{"id": 1, "action": "move"}')).toThrow(/line 1: case "1" has no "after_cif"/);
-    expect(cases('{"id": 1, "action": "move", "after_cif": "x"}\n{"id": "1", "action": "move", "after_cif": "x"}')).toThrow(/line 2: id "1" appears twice/);
-    expect(cases('[1, 2]')).toThrow(InputFormatError);
-    expect(cases('   ')).toThrow(/empty/);
-    const answers = () => readAtomworldInputs({ path: 'c.jsonl', text: '{"id": 1, "action": "move", "after_cif": "x"}' }, { path: 'a.jsonl', text: '{"id": 1, "answer": 5}' });
-    expect(answers).toThrow(/a.jsonl line 1: "answer" must be the model's text/);
+  it('bad lines are skipped and named by file and line; nothing else is lost; a file with no usable case is an error', () => {
+    const good = '{"id": 1, "action": "move", "after_cif": "x"}';
+    const read = (text: string, answers?: string) => readAtomworldInputs({ path: 'c.jsonl', text }, answers === undefined ? null : { path: 'a.jsonl', text: answers });
+    const junk = read(`${good}\n\n{oops\n{"id": 2, "action": "move"}\n{"id": "1", "action": "move", "after_cif": "y"}\n[1]\n{"id": 3, "action": "swap", "after_cif": "z"}`);
+    expect(junk.cases.map((c) => c.id)).toEqual(['1', '3']);
+    expect(junk.skipped).toEqual([
+      { file: 'c.jsonl', line: 3, error: expect.stringMatching(/not valid JSON/) },
+      { file: 'c.jsonl', line: 4, error: 'case "2" has no "after_cif" (the target CIF)' },
+      { file: 'c.jsonl', line: 5, error: 'id "1" appears twice' },
+      { file: 'c.jsonl', line: 6, error: expect.stringMatching(/expected a JSON object/) },
+    ]);
+    expect(junk.warnings.slice(0, 4)).toEqual(junk.skipped.map((s) => `${s.file} line ${s.line}: ${s.error}; the line was skipped.`));
+    const answers = read(good, '{"id": 1, "answer": 5}\nnot json');
+    expect(answers.skipped.map((s) => [s.file, s.line])).toEqual([['a.jsonl', 1], ['a.jsonl', 2]]);
+    expect(answers.cases[0].answer).toBeNull();
+    expect(() => read('{oops')).toThrow(/c.jsonl holds no usable case \(c.jsonl line 1: not valid JSON/);
+    expect(() => read('[1, 2]')).toThrow(InputFormatError);
+    expect(() => read('   ')).toThrow(/empty/);
+    expect(() => read('[1, 2')).toThrow(/not valid JSON/);
   });
 });
 

@@ -10,6 +10,7 @@
  *   in <cif> tags, as the benchmark's answer extraction found it.
  */
 import { formatCsv } from '../../../io/csv.ts';
+import { printable } from '../../../limits.ts';
 import type { AtomworldActionSummary, AtomworldCaseVerdict } from '../batch.ts';
 
 export interface InputFile {
@@ -47,14 +48,25 @@ export class InputFormatError extends Error {
 
 type Row = { row: Record<string, unknown>; line: number };
 
-/** JSONL (or a JSON array) → objects with their 1-based line numbers. */
-export function parseJsonRows(file: InputFile, what: string): Row[] {
+/** A line left out of a batch: its file, 1-based line and why (as `structlab atomworld eval` reports it). */
+export interface SkippedLine {
+  file: string;
+  line: number;
+  error: string;
+}
+
+/**
+ * JSONL (or a JSON array) → objects with their 1-based line numbers. A line that is not a JSON object is
+ * recorded in `skipped` and left out: one junk line must not cost the rest of a batch. An empty file, or a
+ * JSON array that does not parse, is an error.
+ */
+export function parseJsonRows(file: InputFile, what: string, skipped: SkippedLine[]): Row[] {
   const trimmed = file.text.trim();
   if (trimmed === '') throw new InputFormatError(`${file.path} is empty; expected ${what} as one JSON object per line.`);
   const rows: Row[] = [];
   const check = (row: unknown, line: number) => {
-    if (typeof row !== 'object' || row === null || Array.isArray(row)) throw new InputFormatError(`${file.path} line ${line}: expected a JSON object (${what}).`);
-    rows.push({ row: row as Record<string, unknown>, line });
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) skipped.push({ file: file.path, line, error: `expected a JSON object (${what})` });
+    else rows.push({ row: row as Record<string, unknown>, line });
   };
   if (trimmed.startsWith('[')) {
     let all: unknown;
@@ -72,11 +84,21 @@ export function parseJsonRows(file: InputFile, what: string): Row[] {
     try {
       row = JSON.parse(raw);
     } catch {
-      throw new InputFormatError(`${file.path} line ${k + 1}: not valid JSON (${what} must be one JSON object per line).`);
+      skipped.push({ file: file.path, line: k + 1, error: `not valid JSON (${what} must be one JSON object per line)` });
+      return;
     }
     check(row, k + 1);
   });
   return rows;
+}
+
+/** Warnings shown for skipped lines: the first few in full, then a count. */
+const SKIPPED_SHOWN = 20;
+
+function skippedWarnings(skipped: readonly SkippedLine[]): string[] {
+  const shown = skipped.slice(0, SKIPPED_SHOWN).map((s) => `${s.file} line ${s.line}: ${s.error}; the line was skipped.`);
+  if (skipped.length > SKIPPED_SHOWN) shown.push(`… and ${skipped.length - SKIPPED_SHOWN} more skipped line(s).`);
+  return shown;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -96,31 +118,36 @@ function embeddedAnswer(row: Record<string, unknown>): string | null {
   return cif === null ? null : wrapCif(cif);
 }
 
-/** The cases (with answers from the answers file, or the ones the records carry) and warnings. */
-export function readAtomworldInputs(casesFile: InputFile, answersFile: InputFile | null): { cases: AtomworldCase[]; warnings: string[] } {
+/**
+ * The cases (with answers from the answers file, or the ones the records carry), warnings and the lines left
+ * out (junk, a row without the needed fields, a repeated id), each named by file and line.
+ */
+export function readAtomworldInputs(casesFile: InputFile, answersFile: InputFile | null): { cases: AtomworldCase[]; warnings: string[]; skipped: SkippedLine[] } {
   const warnings: string[] = [];
+  const skipped: SkippedLine[] = [];
+  const skip = (file: InputFile, line: number, error: string) => { skipped.push({ file: file.path, line, error }); };
   const answerById = new Map<string, string>();
   if (answersFile) {
-    for (const { row, line } of parseJsonRows(answersFile, 'answers')) {
-      if (typeof row.id !== 'string' && typeof row.id !== 'number') throw new InputFormatError(`${answersFile.path} line ${line}: the row has no "id".`);
-      if (typeof row.answer !== 'string') throw new InputFormatError(`${answersFile.path} line ${line}: "answer" must be the model's text as a string.`);
+    for (const { row, line } of parseJsonRows(answersFile, 'answers', skipped)) {
+      if (typeof row.id !== 'string' && typeof row.id !== 'number') { skip(answersFile, line, 'the row has no "id"'); continue; }
+      if (typeof row.answer !== 'string') { skip(answersFile, line, '"answer" must be the model\'s text as a string'); continue; }
       const id = String(row.id);
-      if (answerById.has(id)) throw new InputFormatError(`${answersFile.path} line ${line}: id "${id}" appears twice.`);
+      if (answerById.has(id)) { skip(answersFile, line, `id "${printable(id)}" appears twice`); continue; }
       answerById.set(id, row.answer);
     }
   }
   const seen = new Set<string>();
   const cases: AtomworldCase[] = [];
-  for (const { row, line } of parseJsonRows(casesFile, 'cases')) {
+  for (const { row, line } of parseJsonRows(casesFile, 'cases', skipped)) {
     const rawId = row.id ?? row.case_id;
-    if (typeof rawId !== 'string' && typeof rawId !== 'number') throw new InputFormatError(`${casesFile.path} line ${line}: the case has no "id".`);
+    if (typeof rawId !== 'string' && typeof rawId !== 'number') { skip(casesFile, line, 'the case has no "id"'); continue; }
     // eval_oracle rows judge several candidates per case: the candidate's name keeps their ids apart.
     const id = typeof row.candidate === 'string' && !answersFile ? `${rawId}:${row.candidate}` : String(rawId);
-    if (seen.has(id)) throw new InputFormatError(`${casesFile.path} line ${line}: id "${id}" appears twice.`);
-    seen.add(id);
-    if (typeof row.action !== 'string') throw new InputFormatError(`${casesFile.path} line ${line}: case "${id}" has no "action".`);
+    if (seen.has(id)) { skip(casesFile, line, `id "${printable(id)}" appears twice`); continue; }
+    if (typeof row.action !== 'string') { skip(casesFile, line, `case "${printable(id)}" has no "action"`); continue; }
     const targetCif = str(row.after_cif) ?? str(row.target_cif);
-    if (targetCif === null) throw new InputFormatError(`${casesFile.path} line ${line}: case "${id}" has no "after_cif" (the target CIF).`);
+    if (targetCif === null) { skip(casesFile, line, `case "${printable(id)}" has no "after_cif" (the target CIF)`); continue; }
+    seen.add(id);
     const params = row.params && typeof row.params === 'object' && !Array.isArray(row.params) ? (row.params as Record<string, unknown>) : null;
     const answer = answersFile ? answerById.get(id) ?? null : embeddedAnswer(row);
     cases.push({
@@ -128,6 +155,12 @@ export function readAtomworldInputs(casesFile: InputFile, answersFile: InputFile
       official: officialOf(row), model: str(row.model),
     });
   }
+  skipped.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file === casesFile.path ? -1 : 1));
+  if (cases.length === 0) {
+    const first = skipped[0];
+    throw new InputFormatError(`${casesFile.path} holds no usable case${first ? ` (${first.file} line ${first.line}: ${first.error})` : ''}; expected one JSON object per line with id, action and after_cif.`);
+  }
+  warnings.push(...skippedWarnings(skipped));
   const missing = cases.filter((c) => c.answer === null).length;
   if (missing) {
     warnings.push(answersFile
@@ -136,7 +169,7 @@ export function readAtomworldInputs(casesFile: InputFile, answersFile: InputFile
   }
   const extra = [...answerById.keys()].filter((id) => !seen.has(id)).length;
   if (extra) warnings.push(`${extra} answer(s) in ${answersFile!.path} match no case and were ignored.`);
-  return { cases, warnings };
+  return { cases, warnings, skipped };
 }
 
 /** One row of the case list: the verdict, its lint codes and the official verdict when the file has one. */
@@ -168,7 +201,7 @@ export function sortCaseRows(rows: readonly CaseRow[], key: CaseSortKey, descend
 }
 
 /** The error classes in a fixed order (then any others alphabetically), for table columns and bars. */
-export const ERROR_ORDER = ['OutputFormatError', 'CIFParsingError', 'AtomCountMismatch', 'StructureMismatch', 'Unknown'];
+export const ERROR_ORDER = ['OutputFormatError', 'CIFParsingError', 'AtomCountMismatch', 'StructureMismatch', 'Unknown', 'ResourceLimit', 'Timeout'];
 
 export function errorTypesOf(summary: Record<string, AtomworldActionSummary>): string[] {
   const present = new Set(Object.values(summary).flatMap((s) => Object.keys(s.errors)));
