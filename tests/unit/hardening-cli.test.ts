@@ -16,6 +16,7 @@ import { LimitError } from '../../src/core/limits.ts';
 import { ParseError } from '../../src/core/io/types.ts';
 import { summariseAtomworld } from '../../src/core/tasks/atomworld/batch.ts';
 import { analyseOutcomesText } from '../../src/core/tasks/onng/lab/analysis.ts';
+import { shiftedFccCif } from '../hostile-structures.ts';
 import { CORPUS_FILES, REPO_ROOT, SHARED, structlab } from '../shared.ts';
 
 interface CliRun { code: number; stdout: string; stderr: string }
@@ -228,33 +229,12 @@ const cifOf = (n: number): string => {
   return `${lines.join('\n')}\n`;
 };
 
-/**
- * A 4×4×4 FCC cell (256 sites) with a fixed 0.3 Å pattern of shifts, `extra` Å more on some sites: the answer
- * differs from the target just enough that get_rms_dist scans every one of the 48 cubic lattice mappings × 256
- * translations — seconds of work whatever the machine, up to the matchWork budget.
- */
-const shiftedFccOf = (extra: number): string => {
-  const n = 4, a = 4.08 * n;
-  const lines = ['data_fcc', `_cell_length_a ${a}`, `_cell_length_b ${a}`, `_cell_length_c ${a}`,
-    '_cell_angle_alpha 90', '_cell_angle_beta 90', '_cell_angle_gamma 90', "_symmetry_space_group_name_H-M 'P 1'",
-    'loop_', '_atom_site_label', '_atom_site_type_symbol', '_atom_site_fract_x', '_atom_site_fract_y', '_atom_site_fract_z'];
-  let k = 0;
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let l = 0; l < n; l++) {
-    for (const [x, y, z] of [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]]) {
-      k++;
-      const dx = (0.3 * ((k * 7) % 3 - 1) + extra * ((k * 5) % 3 - 1)) / a;
-      lines.push(`Na${k} Na ${((i + x) / n + dx).toFixed(6)} ${((j + y) / n).toFixed(6)} ${((l + z) / n).toFixed(6)}`);
-    }
-  }
-  return `${lines.join('\n')}\n`;
-};
-
 describe('atomworld eval survives bad cases', () => {
   it('a case past --case-timeout is "Timeout", its thread is replaced and the rest are judged; junk lines are skipped by line', () => {
     const dir = mkdtempSync(join(tmp, 'aw-timeout-'));
     const small = cifOf(1);
-    const target = shiftedFccOf(0);
-    const answer = shiftedFccOf(0.05);
+    const target = shiftedFccCif(4, 0);
+    const answer = shiftedFccCif(4, 0.05);
     const cases = [
       { id: 'a', action: 'change', after_cif: small },
       { id: 'slow', action: 'super_cell', after_cif: target },

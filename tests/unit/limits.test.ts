@@ -13,6 +13,7 @@ import { matcherFit, matcherRmsDist } from '../../src/core/match/structure-match
 import { pymatgenPrimitive } from '../../src/core/match/primitive.ts';
 import { type Structure, fracOf } from '../../src/core/structure/structure.ts';
 import { carveParticle } from '../../src/core/tasks/c2np/carve.ts';
+import { shiftedFccCif } from '../hostile-structures.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'structlab-limits-'));
 
@@ -25,21 +26,9 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 const CELL = '_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n'
   + 'loop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 Fe 0 0 0\nO1 O 0.5 0.5 0.5\n';
 
-/** An n×n×n FCC cell of one species with a fixed pattern of x shifts (0.3 Å), `extra` Å more on some sites. */
+/** The parsed shiftedFccCif structure. */
 function shiftedFcc(n: number, extra: number): Structure {
-  const a = 4.08 * n;
-  const rows: string[] = [];
-  let k = 0;
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let l = 0; l < n; l++) {
-    for (const [x, y, z] of [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]]) {
-      k++;
-      const dx = (0.3 * ((k * 7) % 3 - 1) + extra * ((k * 5) % 3 - 1)) / a;
-      rows.push(`Na${k} Na ${((i + x) / n + dx).toFixed(6)} ${((j + y) / n).toFixed(6)} ${((l + z) / n).toFixed(6)}`);
-    }
-  }
-  const text = `data_fcc\n_cell_length_a ${a}\n_cell_length_b ${a}\n_cell_length_c ${a}\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n`
-    + `loop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\n${rows.join('\n')}\n`;
-  const r = parseStructureFile(text, 'fcc.cif');
+  const r = parseStructureFile(shiftedFccCif(n, extra), 'fcc.cif');
   if (!r.ok) throw new Error(r.error);
   return r.structures[0];
 }
