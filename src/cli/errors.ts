@@ -1,8 +1,8 @@
 import { LimitError, type LimitName } from '../core/limits.ts';
+import { ParseError } from '../core/io/types.ts';
 
 /** The option that raises a limit, as refusals name it (installed by main and by every worker thread). */
 export const cliLimitHint = (name: LimitName): string => (name === 'caseMilliseconds' ? '--case-timeout SECONDS' : `--limit ${name}=N`);
-import { ParseError } from '../core/io/types.ts';
 
 /** A user-facing failure: one human sentence, exit status 2 (bad input) unless stated. */
 export class CliError extends Error {
