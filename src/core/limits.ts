@@ -42,6 +42,10 @@ const DEFAULT_LIMITS = {
   matchSites: 2_000,
   /** Lattice points one lattice-mapping search enumerates (a near-singular cell would need unboundedly many). */
   latticePoints: 1_000_000,
+  /** Atoms written by one `c2np build`, all radii and rotated copies together (a full material of SrTiO3: ~7 million, 350 MB). */
+  buildAtoms: 20_000_000,
+  /** Work of one inverse (particle → crystal) search: grid cells visited by probe lookups and translation comparisons (≈ 5 s). */
+  inverseWork: 2e7,
   /** Rows (lines) of one JSONL or CSV batch input. */
   batchRows: 1_000_000,
   /** Degrees of freedom of a dense FEM-Bench problem (K is dofs², solves and eigenproblems dofs³; measured: a 600-DOF buckling case ≈ 3.5 s CPU). */

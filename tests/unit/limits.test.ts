@@ -2,7 +2,7 @@
  * The resource policy itself: one sentence shape, budgets raised for one CLI run (and only that run), facts
  * that stay fixed, and the work budgets that bound the matcher and the space-group searches of `info`.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,9 @@ import { matcherFit, matcherRmsDist } from '../../src/core/match/structure-match
 import { pymatgenPrimitive } from '../../src/core/match/primitive.ts';
 import { type Structure, fracOf } from '../../src/core/structure/structure.ts';
 import { carveParticle } from '../../src/core/tasks/c2np/carve.ts';
+import { solveInverse } from '../../src/core/tasks/c2np/inverse.ts';
+import type { Vec3 } from '../../src/core/math/mat3.ts';
+import { REPO_ROOT } from '../shared.ts';
 import { shiftedFccCif } from '../hostile-structures.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'structlab-limits-'));
@@ -115,6 +118,21 @@ describe('work budgets', () => {
     // Through the matcher, a budget below that work refuses the match.
     overrideLimits({ matchWork: 100 });
     expect(() => matcherFit(s, s, { stol: 0.5 })).toThrow(LimitError);
+  });
+
+  it('the inverse solver gives up on a particle with no lattice once its search budget is spent', () => {
+    let t = 7;
+    const rnd = () => ((t = (t * 1103515245 + 12345) % 2147483648) / 2147483648) * 26;
+    const cloud: Structure = { name: 'cloud', lattice: null, sites: Array.from({ length: 1500 }, () => ({ species: { Au: 1 }, xyz: [rnd(), rnd(), rnd()] as Vec3 })) };
+    expect(() => solveInverse(cloud)).toThrow(/within the search budget \(the search is over the limit; the limit is 20,000,000 grid-cell visits/);
+  });
+
+  it('c2np build counts the atoms of every file before writing any: over buildAtoms nothing is written', async () => {
+    const out = join(tmp, 'c2np-out');
+    const r = await run(['--limit', 'buildAtoms=20000', 'c2np', 'build', join(REPO_ROOT, 'datasets', 'SrTiO3.cif'), '--out', out, '--radii', '6-8']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/the dataset up to R = \d+ Å .* atoms to write; the limit is 20,000 atoms to write \(raise it with --limit buildAtoms=N\)/);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('carving a sphere that holds no atom is a sentence, not an empty particle; an absurd centre is refused', () => {

@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { packageFile } from '../../node/package-file.ts';
 import { C2NP_RADII, type DatasetFile, cifPath, datasetFiles, rawCifPath } from '../../core/tasks/c2np/dataset.ts';
 import { type RotationSet, parseRotationSets } from '../../core/tasks/c2np/rotation.ts';
+import { LIMITS, LimitError, limitSentence } from '../../core/limits.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { checkOutputDir, loadStructureFile, readInputText, toStrictJson, writeOutputDir } from '../io.ts';
@@ -79,6 +80,18 @@ export function runC2np(argv: string[], warn: (line: string) => void): string {
   const structure = loaded.structures[0];
   const sets = loadShippedRotationSets();
   const out = options.out;
+  // Every radius is carved before anything is written (carving is fast; writing ~85 rotated copies per radius
+  // is not): the atoms of all files together are held to LIMITS.buildAtoms, so a dense cell is refused at once.
+  const carved = new Map<number, ReturnType<typeof carveStructure>>();
+  let atomsToWrite = 0;
+  for (const radius of radii) {
+    const particle = carveStructure(loaded.path, loaded.format, structure, { radius, repeats });
+    carved.set(radius, particle);
+    atomsToWrite += particle.symbols.length * ((sets.get(radius)?.quaternions.length ?? 0) + 2);
+    if (atomsToWrite > LIMITS.buildAtoms) {
+      throw new LimitError('buildAtoms', `${cellPath}: ${limitSentence(`the dataset up to R = ${radius} Å (the raw particle and its rotated copies)`, atomsToWrite, LIMITS.buildAtoms, 'atoms to write', 'buildAtoms')}`);
+    }
+  }
 
   return writeOutputDir(out, outputOptions, (dir) => {
     const write = (relative: string, text: string) => dir.write(relative, text);
@@ -87,7 +100,8 @@ export function runC2np(argv: string[], warn: (line: string) => void): string {
     write(cifPath(material), cellText);
     const entries: object[] = [];
     const carve = (radius: number) => {
-      const particle = carveStructure(loaded.path, loaded.format, structure, { radius, repeats });
+      const particle = carved.get(radius)!;
+      carved.delete(radius);
       for (const w of particle.warnings) warn(`warning: R${radius}: ${w}`);
       return particle;
     };

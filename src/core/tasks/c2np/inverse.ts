@@ -110,6 +110,20 @@ interface Context {
   innerRadius: number;
   tol: number;
   speciesList: string[];
+  /** Grid cells visited by probe lookups and cluster comparisons spent so far, held to LIMITS.inverseWork (see spendInverseWork). */
+  work: number;
+}
+
+/**
+ * A crystal shows its lattice within the first few candidate translations (a sample particle of 8,843 atoms:
+ * 3.9e5 units of work); a particle with no lattice would have every candidate tested and clustered, quadratic in
+ * its size (a random cloud of 1,500 atoms: 4e8 units, 14 s). Past LIMITS.inverseWork the search gives up.
+ */
+function spendInverseWork(ctx: Context, units: number): void {
+  ctx.work += units;
+  if (ctx.work > LIMITS.inverseWork) {
+    throw new InverseError(`no three independent lattice translations were found within the search budget (${limitSentence('the search', null, LIMITS.inverseWork, 'grid-cell visits and comparisons', 'inverseWork')}): the particle looks too disordered to be a crystal`);
+  }
 }
 
 /** Does `d` map the crystal onto itself? Per-species match fractions must all be high. */
@@ -159,6 +173,7 @@ function candidateTranslations(ctx: Context, cutoff: number): Vec3[] {
       const len = norm(d);
       if (len < ctx.tol || len > cutoff || dot(d, generic) < 0) continue;
       let hit = null;
+      spendInverseWork(ctx, clusters.length + 1);
       for (const c of clusters) {
         const m: Vec3 = [c.sum[0] / c.n, c.sum[1] / c.n, c.sum[2] / c.n];
         if (norm(sub(m, d)) < ctx.tol) { hit = c; break; }
@@ -182,6 +197,8 @@ function successiveMinima(ctx: Context, candidates: Vec3[]): Vec3[] {
       const normal = cross(found[0], found[1]);
       if (Math.abs(dot(normal, d)) < 0.2 * norm(normal) * norm(d)) continue;
     }
+    // A probe lookup visits 27 grid cells: one unit each.
+    spendInverseWork(ctx, 27 * ctx.probes.length);
     if (testTranslation(ctx, d).accepted) found.push(d);
   }
   return found;
@@ -334,6 +351,7 @@ export function solveInverse(particle: Structure, symprec = 0.1): InverseResult 
     innerRadius: Math.max(rMax - tol - 0.05 * rMax, 0.5 * rMax),
     tol,
     speciesList,
+    work: 0,
   };
 
   // Successive minima of the accepted translations; a short search radius first (three times the
