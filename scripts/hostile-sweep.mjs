@@ -156,6 +156,14 @@ add('directory as input', ['info', dir]);
 add('stdin dash empty', ['info', '-']);
 add('output to directory', ['convert', good, dir]);
 add('convert partial occupancy to POSCAR', ['convert', file('partial.cif', cubic('', 'Fe1 Fe 0 0 0\nO1 O 0.5 0.5 0.5').replace('_atom_site_fract_z\n', '_atom_site_fract_z\n_atom_site_occupancy\n').replace('Fe1 Fe 0 0 0', 'Fe1 Fe 0 0 0 0.5').replace('O1 O 0.5 0.5 0.5', 'O1 O 0.5 0.5 0.5 1')), join(dir, 'POSCAR_out')]);
+// Work budgets: inputs whose size is accepted but whose search would run for minutes.
+{
+  const cloud = Array.from({ length: 20_000 }, () => `Au ${(rng() * 60).toFixed(4)} ${(rng() * 60).toFixed(4)} ${(rng() * 60).toFixed(4)}`);
+  add('inverse random 20k cloud', ['inverse', file('cloud.xyz', `${cloud.length}\n\n${cloud.join('\n')}\n`)]);
+  add('metrics random 20k clouds', ['metrics', join(dir, 'cloud.xyz'), file('cloud2.xyz', `${cloud.length}\n\n${[...cloud].reverse().join('\n')}\n`)]);
+  const dense = Array.from({ length: 300 }, (_, k) => `Fe${k} Fe ${rng().toFixed(5)} ${rng().toFixed(5)} ${rng().toFixed(5)}`).join('\n');
+  add('c2np build dense cell', ['c2np', 'build', file('dense.cif', `${CELL(6, 6, 6, 90, 90, 90)}${SITES(dense)}`), '--out', join(dir, 'c2np-dense')]);
+}
 // The largest inputs the policy accepts: they must still finish within the limits.
 const fcc = (n) => { const rows = []; for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let k = 0; k < n; k++) for (const [x, y, z] of [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]]) rows.push([(i + x) * 4.08, (j + y) * 4.08, (k + z) * 4.08]); return rows; };
 {
