@@ -44,7 +44,7 @@ const DEFAULT_LIMITS = {
   latticePoints: 1_000_000,
   /** Atoms written by one `c2np build`, all radii and rotated copies together (a full material of SrTiO3: ~7 million, 350 MB). */
   buildAtoms: 20_000_000,
-  /** Work of one inverse (particle → crystal) search: grid cells visited by probe lookups and translation comparisons (≈ 5 s). */
+  /** Work of one inverse (particle → crystal) search: grid cells and points its lookups look at, and translation comparisons (≈ 5 s). */
   inverseWork: 2e7,
   /** Rows (lines) of one JSONL or CSV batch input. */
   batchRows: 1_000_000,

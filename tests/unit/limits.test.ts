@@ -124,7 +124,12 @@ describe('work budgets', () => {
     let t = 7;
     const rnd = () => ((t = (t * 1103515245 + 12345) % 2147483648) / 2147483648) * 26;
     const cloud: Structure = { name: 'cloud', lattice: null, sites: Array.from({ length: 1500 }, () => ({ species: { Au: 1 }, xyz: [rnd(), rnd(), rnd()] as Vec3 })) };
-    expect(() => solveInverse(cloud)).toThrow(/within the search budget \(the search is over the limit; the limit is 20,000,000 grid-cell visits/);
+    expect(() => solveInverse(cloud)).toThrow(/within the search budget \(the search is over the limit; the limit is 20,000,000 grid cells, points and translations looked at/);
+  });
+
+  it('the inverse solver refuses piled-up atoms (no tolerance to work with) at once', () => {
+    const sites = Array.from({ length: 2000 }, (_, k) => ({ species: { Au: 1 }, xyz: [(k % 7) * 3, Math.floor(k / 7) % 5 * 3, 0] as Vec3 }));
+    expect(() => solveInverse({ name: 'piled', lattice: null, sites })).toThrow(/nearest-neighbour distance is 0\.00 Å: the atoms overlap/);
   });
 
   it('c2np build counts the atoms of every file before writing any: over buildAtoms nothing is written', async () => {

@@ -47,6 +47,8 @@ const cellKey = (x: number, y: number, z: number): number =>
 /** A uniform hash grid over the particle, for nearest-same-species queries within one cell size. */
 class PointGrid {
   private readonly cells = new Map<number, number[]>();
+  /** Cells and points looked at by `nearest` so far: the work a search charges to its budget. */
+  visited = 0;
   constructor(private readonly pos: Vec3[], private readonly size: number) {
     pos.forEach((p, i) => {
       const key = this.keyOf(p);
@@ -65,7 +67,9 @@ class PointGrid {
     let bestD2 = radius * radius;
     for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) for (let dz = -1; dz <= 1; dz++) {
       const list = this.cells.get(cellKey(cx + dx, cy + dy, cz + dz));
+      this.visited++;
       if (!list) continue;
+      this.visited += list.length;
       for (const i of list) {
         if (!keep(i)) continue;
         const q = this.pos[i];
@@ -110,7 +114,7 @@ interface Context {
   innerRadius: number;
   tol: number;
   speciesList: string[];
-  /** Grid cells visited by probe lookups and cluster comparisons spent so far, held to LIMITS.inverseWork (see spendInverseWork). */
+  /** Grid cells and points looked at by probe lookups, and cluster comparisons, so far, held to LIMITS.inverseWork (see spendInverseWork). */
   work: number;
 }
 
@@ -122,7 +126,7 @@ interface Context {
 function spendInverseWork(ctx: Context, units: number): void {
   ctx.work += units;
   if (ctx.work > LIMITS.inverseWork) {
-    throw new InverseError(`no three independent lattice translations were found within the search budget (${limitSentence('the search', null, LIMITS.inverseWork, 'grid-cell visits and comparisons', 'inverseWork')}): the particle looks too disordered to be a crystal`);
+    throw new InverseError(`no three independent lattice translations were found within the search budget (${limitSentence('the search', null, LIMITS.inverseWork, 'grid cells, points and translations looked at', 'inverseWork')}): the particle looks too disordered to be a crystal`);
   }
 }
 
@@ -197,9 +201,10 @@ function successiveMinima(ctx: Context, candidates: Vec3[]): Vec3[] {
       const normal = cross(found[0], found[1]);
       if (Math.abs(dot(normal, d)) < 0.2 * norm(normal) * norm(d)) continue;
     }
-    // A probe lookup visits 27 grid cells: one unit each.
-    spendInverseWork(ctx, 27 * ctx.probes.length);
-    if (testTranslation(ctx, d).accepted) found.push(d);
+    const before = ctx.grid.visited;
+    const accepted = testTranslation(ctx, d).accepted;
+    spendInverseWork(ctx, ctx.grid.visited - before);
+    if (accepted) found.push(d);
   }
   return found;
 }
@@ -340,6 +345,9 @@ export function solveInverse(particle: Structure, symprec = 0.1): InverseResult 
     .filter((d) => Number.isFinite(d));
   if (nnDistances.length === 0) throw new InverseError('the atoms are too far apart to form a crystal fragment');
   const dnn = median(nnDistances);
+  // Atoms piled onto each other (no real structure has neighbours closer than ~0.5 Å) leave no tolerance to
+  // match translations with, and a grid of cell size 0.
+  if (!(dnn >= 0.5)) throw new InverseError(`the typical nearest-neighbour distance is ${dnn.toPrecision(3)} Å: the atoms overlap, so the particle is not a crystal fragment`);
   const tol = Math.min(1.0, 0.4 * dnn);
 
   const speciesList = [...new Set(atoms.species)].sort();
