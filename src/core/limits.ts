@@ -46,6 +46,8 @@ const DEFAULT_LIMITS = {
   buildAtoms: 20_000_000,
   /** Work of one inverse (particle → crystal) search: grid cells and points its lookups look at, and translation comparisons (≈ 5 s). */
   inverseWork: 2e7,
+  /** Atom pairs one pair-distance histogram (RDF) looks at: a real particle of 100,000 atoms needs ≤ 3·10⁷; piled-up atoms need N²/2. */
+  rdfPairs: 1e8,
   /** Rows (lines) of one JSONL or CSV batch input. */
   batchRows: 1_000_000,
   /** Degrees of freedom of a dense FEM-Bench problem (K is dofs², solves and eigenproblems dofs³; measured: a 600-DOF buckling case ≈ 3.5 s CPU). */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
+import { pairDistanceHistogram } from '../../src/core/analysis/rdf.ts';
 import { LIMITS, LimitError, limitOverrides, limitSentence, overrideLimits, resetLimits } from '../../src/core/limits.ts';
 import { matcherFit, matcherRmsDist } from '../../src/core/match/structure-matcher.ts';
 import { pymatgenPrimitive } from '../../src/core/match/primitive.ts';
@@ -15,7 +16,7 @@ import { type Structure, fracOf } from '../../src/core/structure/structure.ts';
 import { carveParticle } from '../../src/core/tasks/c2np/carve.ts';
 import { solveInverse } from '../../src/core/tasks/c2np/inverse.ts';
 import type { Vec3 } from '../../src/core/math/mat3.ts';
-import { REPO_ROOT } from '../shared.ts';
+import { REPO_ROOT, structlab } from '../shared.ts';
 import { shiftedFccCif } from '../hostile-structures.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'structlab-limits-'));
@@ -130,6 +131,16 @@ describe('work budgets', () => {
   it('the inverse solver refuses piled-up atoms (no tolerance to work with) at once', () => {
     const sites = Array.from({ length: 2000 }, (_, k) => ({ species: { Au: 1 }, xyz: [(k % 7) * 3, Math.floor(k / 7) % 5 * 3, 0] as Vec3 }));
     expect(() => solveInverse({ name: 'piled', lattice: null, sites })).toThrow(/nearest-neighbour distance is 0\.00 Å: the atoms overlap/);
+  });
+
+  it('a pair-distance histogram of piled-up atoms is refused before its pairs are looked at; metrics exits 2 (the align thread ended quietly)', () => {
+    const pile = new Float64Array(3 * 15_000);
+    expect(() => pairDistanceHistogram(pile)).toThrow(/the limit is 100,000,000 atom pairs/);
+    const file = join(tmp, 'pile.xyz');
+    writeFileSync(file, `15000\n\n${'Au 0 0 0\n'.repeat(15_000)}`);
+    const r = structlab(['metrics', file, file], { timeout: 60_000 });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: .*atom pairs \(raise it with --limit rdfPairs=N\)$/)]);
   });
 
   it('c2np build counts the atoms of every file before writing any: over buildAtoms nothing is written', async () => {

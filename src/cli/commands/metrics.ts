@@ -83,7 +83,10 @@ export async function runMetrics(argv: string[], warn: (line: string) => void): 
 function startAlignWorker(): { thread: Worker; result: Promise<AlignWorkerResult> } | null {
   try {
     const thread = startCliWorker('metrics-align-worker', null);
-    return { thread, result: workerResult<AlignWorkerResult>(thread) };
+    const result = workerResult<AlignWorkerResult>(thread);
+    // When this thread fails first (a refused input), the worker is ended and its promise rejects unawaited.
+    result.catch(() => undefined);
+    return { thread, result };
   } catch {
     return null; // no threads here: align in this thread
   }

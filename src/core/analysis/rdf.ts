@@ -3,6 +3,7 @@
  * histogram(pdist(X), bins, range=(0, rMax), density=True), reproduced bin for bin — not a true g(r)
  * (no 4πr² shell or number-density factor).
  */
+import { LIMITS, LimitError, limitSentence } from '../limits.ts';
 import { flatCoordinates, type PointCloud } from './hull.ts';
 import { PointGrid } from './hausdorff.ts';
 
@@ -35,6 +36,7 @@ export function pairDistanceHistogram(points: PointCloud, bins = C2NP_RDF_BINS, 
   // Edges k·(rMax/bins) as numpy's linspace gives them (exact for the C2NP 10/128).
   const width = rMax / bins, norm = bins / rMax;
   let inRange = 0;
+  let looked = 0;
   if (n > 1) {
     // Cells of rMax/2: each cell pairs with the 62 "forward" cells within two steps (and itself). That visits
     // about 40 % fewer pairs beyond rMax than cells of rMax with 13 forward neighbours.
@@ -55,6 +57,13 @@ export function pairDistanceHistogram(points: PointCloud, bins = C2NP_RDF_BINS, 
         const same = dx === 0 && dy === 0 && dz === 0;
         const c2 = (X * ny + Y) * nz + Z;
         if (start[c2] === start[c2 + 1]) continue;
+        // Pairs looked at, held to the policy before they are looked at: atoms piled into a few cells (a collapsed
+        // prediction) would make the histogram quadratic in the particle's size.
+        const inCell = start[c + 1] - start[c];
+        looked += same ? (inCell * (inCell - 1)) / 2 : inCell * (start[c2 + 1] - start[c2]);
+        if (looked > LIMITS.rdfPairs) {
+          throw new LimitError('rdfPairs', limitSentence(`the pair-distance histogram of ${n.toLocaleString('en')} atoms (many of them within ${rMax} Å of each other)`, null, LIMITS.rdfPairs, 'atom pairs', 'rdfPairs'));
+        }
         for (let m = start[c]; m < start[c + 1]; m++) {
           const a = 3 * order[m];
           const px = xyz[a], py = xyz[a + 1], pz = xyz[a + 2];
