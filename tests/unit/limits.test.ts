@@ -95,6 +95,18 @@ describe('structlab --limit', () => {
 });
 
 describe('work budgets', () => {
+  it('no space-group search for atoms of one kind closer than twice symprec (moyo searched for minutes on such a cell); info says why', async () => {
+    const file = join(tmp, 'close.cif');
+    writeFileSync(file, `data_close\n${CELL.replace('O1 O 0.5 0.5 0.5', 'Fe2 Fe 0.0015 0 0')}`);
+    const r = await run(['info', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.structures[0].spacegroup).toBeNull();
+    expect(out.warnings).toContainEqual(expect.stringMatching(/sites 1 and 2 of one kind are 0\.00600 Å apart, closer than twice symprec \(0\.01 Å\)/));
+    const loose = await run(['info', file, '--symprec', '0.001']);
+    expect(JSON.parse(loose.stdout).structures[0].spacegroup).not.toBeNull();
+  });
+
   it('the matcher counts its work: a cubic cell whose rms scan needs every mapping × translation is refused past matchWork', () => {
     const target = shiftedFcc(2, 0);
     const answer = shiftedFcc(2, 0.05);

@@ -22,7 +22,7 @@ export function structureSummary(s: Structure, symprec: number, warnings: string
     ? { ...s.lattice.parameters, volume: s.lattice.volume, matrix: s.lattice.matrix }
     : null;
   let spacegroup: { number: number; symbol: string } | null = null;
-  const skipped = symmetryUnavailable(s);
+  const skipped = symmetryUnavailable(s, symprec);
   if (s.lattice && skipped && searchSymmetry) warnings.push(`${s.name}: ${skipped}; spacegroup is null`);
   const sym = searchSymmetry ? analyzeSymmetry(s, symprec) : null;
   if (sym) spacegroup = { number: sym.number, symbol: sym.symbol };

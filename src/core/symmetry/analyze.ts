@@ -10,17 +10,38 @@ import { type Site, type SpeciesMap, type Structure, fracOf } from '../structure
 import { moyo } from './moyo.ts';
 import { LIMITS } from '../limits.ts';
 import { type PrimitiveReduction, findPrimitive } from './primitive.ts';
+import { findNeighbors } from '../structure/neighbors.ts';
 
 /**
  * The space-group search is not attempted above LIMITS.symmetrySites sites: a cell that does not reduce
  * to a small primitive cell costs moyo seconds per thousand sites (7 s for 20,000 random sites).
  */
 
-/** Why no space-group search is made for `s` (finite, or too many sites), or null when it is. */
-export function symmetryUnavailable(s: Structure): string | null {
+/**
+ * Why no space-group search is made for `s` (finite, too many sites, or — given `symprec` — two atoms of one
+ * kind closer than twice the tolerance), or null when it is. spglib refuses atoms of one kind closer than symprec
+ * ("too close distance between atoms"); moyo searched for minutes on a cell with two atoms 1.06 × symprec apart
+ * and answered at once from 1.4 × symprec, hence the margin.
+ */
+export function symmetryUnavailable(s: Structure, symprec?: number): string | null {
   if (!s.lattice) return 'a finite structure has no space group';
   if (s.sites.length > LIMITS.symmetrySites) {
     return `${s.sites.length.toLocaleString('en')} sites is above the ${LIMITS.symmetrySites.toLocaleString('en')}-site limit of the space-group search`;
+  }
+  if (symprec !== undefined && symprec > 0) {
+    let close: ReturnType<typeof findNeighbors>;
+    try {
+      close = findNeighbors(s, 2 * symprec);
+    } catch (e) {
+      // A cell far smaller than the tolerance (the neighbour search refuses it) has no meaningful symmetry search.
+      return `the cell is too small for a search at symprec ${symprec} Å (${e instanceof Error ? e.message : String(e)})`;
+    }
+    for (let k = 0; k < close.i.length; k++) {
+      const a = s.sites[close.i[k]], b = s.sites[close.j[k]];
+      if (speciesKey(a.species) === speciesKey(b.species)) {
+        return `sites ${close.i[k] + 1} and ${close.j[k] + 1} of one kind are ${close.distance[k].toPrecision(3)} Å apart, closer than twice symprec (${symprec} Å): no space group is searched`;
+      }
+    }
   }
   return null;
 }
@@ -85,7 +106,7 @@ interface MoyoRun {
 }
 
 function runMoyo(s: Structure, symprec: number): MoyoRun | null {
-  if (!s.lattice || s.sites.length === 0 || symmetryUnavailable(s)) return null;
+  if (!s.lattice || s.sites.length === 0 || symmetryUnavailable(s, symprec)) return null;
   const { cell, speciesOfType } = toMoyoCell(s);
   const reduction = cell.positions.length > PRIMITIVE_FIRST_SITES
     ? findPrimitive(s.lattice.matrix, cell.positions, cell.numbers, symprec)
