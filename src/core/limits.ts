@@ -28,6 +28,8 @@ const DEFAULT_LIMITS = {
   symmetrySites: 20_000,
   /** Space-group searches of one `info` run (a few ms each in moyo): structures past it get spacegroup null and a warning. */
   symmetrySearches: 1_000,
+  /** Compositions the group checks of one CIF's distinct symmetry-operation lists need together (Σ n²; 192 operations: 36,864). */
+  symmetryCompositions: 1e7,
   /** Distinct symmetry operations of a CIF, modulo lattice translations (the most any space group has is 48 × 4 = 192). */
   symmetryOperations: 192,
   /** Symmetry-operation lines a CIF may list before they are even parsed (duplicates included). */

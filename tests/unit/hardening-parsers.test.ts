@@ -83,6 +83,29 @@ describe('2. symmetry operations from CIF are bounded', () => {
   });
 });
 
+describe('2b. many blocks of different symmetry-operation lists', () => {
+  it('are bounded by LIMITS.symmetryCompositions (each list costs a group check of n² compositions)', () => {
+    // Pm-3m's 48 operations written about a different origin in every block: each list is a valid group, and new.
+    const perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    const block = (k: number): string => {
+      const shift = [(k % 97) / 97, (k % 89) / 89, (k % 83) / 83];
+      const ops: string[] = [];
+      for (const p of perms) for (let signs = 0; signs < 8; signs++) {
+        ops.push([0, 1, 2].map((r) => {
+          const sign = signs & (1 << r) ? -1 : 1;
+          const t = shift[r] - sign * shift[p[r]];
+          return `${sign < 0 ? '-' : ''}${'xyz'[p[r]]}${t === 0 ? '' : `+${(t - Math.floor(t)).toFixed(6)}`}`;
+        }).join(','));
+      }
+      return `data_b${k}\n_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n`
+        + `loop_\n_symmetry_equiv_pos_as_xyz\n${ops.join('\n')}\nloop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 Fe 0 0 0\n`;
+    };
+    const lists = Math.floor(LIMITS.symmetryCompositions / 48 ** 2) + 1;
+    const r = refused(Array.from({ length: lists }, (_, k) => block(k)).join(''), 'many.cif');
+    expect(r.error).toMatch(/the limit is 10,000,000 compositions to check/);
+  });
+});
+
 describe('3. atoms after symmetry expansion are checked before expanding', () => {
   it('sites × operations above LIMITS.atoms is refused without expanding', () => {
     const n = Math.floor(LIMITS.atoms / 96) + 1; // Im-3m: 96 operations

@@ -102,15 +102,68 @@ export function closeGroup(generators: SymOp[], maxOrder: number = LIMITS.symmet
   return ops;
 }
 
-/** True when the set (taken modulo lattice translations) is closed under composition and has no duplicates. */
+/** A translation component as opKey quantises it (mod 1, 1e-5 steps). */
+const quantisedTrans = (x: number): number => Math.round(wrapTrans(x) * 1e5) % 100000;
+
+/**
+ * True when the set (taken modulo lattice translations) is closed under composition and has no duplicates.
+ * The |ops|² compositions are made on flat numbers with numeric keys (rotation in base 5, translation in
+ * opKey's 1e-5 steps): string keys made a 192-operation check cost ~60 ms, a file of many blocks minutes.
+ */
 export function isGroup(ops: SymOp[]): boolean {
   // No space group has more operations (modulo lattice translations): quadratic work stays bounded.
   if (ops.length > LIMITS.symmetryOperations) return false;
   const norm = ops.map(normalizeOp);
-  const keys = new Set(norm.map(opKey));
-  if (keys.size !== norm.length) return false;
   if (!norm.some((o) => opsEqual(o, identityOp()))) return false;
-  for (const a of norm) for (const b of norm) if (!keys.has(opKey(composeOps(a, b)))) return false;
+  // Rotations of crystallographic operations have entries in −2…2 in any reasonable basis; others take the slow path.
+  if (norm.some((o) => o.rot.some((row) => row.some((x) => x < -2 || x > 2)))) {
+    const keys = new Set(norm.map(opKey));
+    if (keys.size !== norm.length) return false;
+    for (const a of norm) for (const b of norm) if (!keys.has(opKey(composeOps(a, b)))) return false;
+    return true;
+  }
+  const n = norm.length;
+  const R = new Int32Array(9 * n), T = new Float64Array(3 * n);
+  norm.forEach((o, k) => {
+    for (let i = 0; i < 3; i++) { for (let j = 0; j < 3; j++) R[9 * k + 3 * i + j] = o.rot[i][j]; T[3 * k + i] = o.trans[i]; }
+  });
+  const rotCode = (r: ArrayLike<number>, at: number): number => {
+    let c = 0;
+    for (let m = 0; m < 9; m++) c = c * 5 + (r[at + m] + 2);
+    return c;
+  };
+  const transCode = (x: number, y: number, z: number): number => (quantisedTrans(x) * 1e5 + quantisedTrans(y)) * 1e5 + quantisedTrans(z);
+  const members = new Map<number, Set<number>>();
+  for (let k = 0; k < n; k++) {
+    const rc = rotCode(R, 9 * k);
+    let set = members.get(rc);
+    if (!set) members.set(rc, (set = new Set()));
+    const tc = transCode(T[3 * k], T[3 * k + 1], T[3 * k + 2]);
+    if (set.has(tc)) return false;
+    set.add(tc);
+  }
+  const prod = new Int32Array(9);
+  for (let a = 0; a < n; a++) {
+    const ra = 9 * a;
+    for (let b = 0; b < n; b++) {
+      const rb = 9 * b;
+      let inRange = true;
+      for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
+        const v = R[ra + 3 * i] * R[rb + j] + R[ra + 3 * i + 1] * R[rb + 3 + j] + R[ra + 3 * i + 2] * R[rb + 6 + j];
+        prod[3 * i + j] = v;
+        if (v < -2 || v > 2) inRange = false;
+      }
+      if (!inRange) return false;
+      const set = members.get(rotCode(prod, 0));
+      if (!set) return false;
+      // a ∘ b: translation Ra·tb + ta.
+      const tb = 3 * b, ta = 3 * a;
+      const x = R[ra] * T[tb] + R[ra + 1] * T[tb + 1] + R[ra + 2] * T[tb + 2] + T[ta];
+      const y = R[ra + 3] * T[tb] + R[ra + 4] * T[tb + 1] + R[ra + 5] * T[tb + 2] + T[ta + 1];
+      const z = R[ra + 6] * T[tb] + R[ra + 7] * T[tb + 1] + R[ra + 8] * T[tb + 2] + T[ta + 2];
+      if (!set.has(transCode(x, y, z))) return false;
+    }
+  }
   return true;
 }
 

@@ -466,7 +466,12 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
 }
 
 /** Work shared by the blocks of one file: symmetry read once per distinct operation list, atoms summed. */
-interface FileBudget { atoms: number; symmetry: Map<string, { result: SymmetryResult | ParseError; warnings: string[] }> }
+interface FileBudget {
+  atoms: number;
+  symmetry: Map<string, { result: SymmetryResult | ParseError; warnings: string[] }>;
+  /** Compositions the group checks of the file's distinct operation lists have cost (Σ n²). */
+  compositions: number;
+}
 
 /** symmetryFromBlock, memoised on the block's symmetry text (files repeat one block many times). */
 function cachedSymmetry(view: BlockView, warn: (m: string) => void, budget: FileBudget): SymmetryResult {
@@ -485,6 +490,12 @@ function cachedSymmetry(view: BlockView, warn: (m: string) => void, budget: File
   } catch (e) {
     if (e instanceof ParseError) budget.symmetry.set(key, { result: e, warnings: [] });
     throw e;
+  }
+  // Each distinct list costs a group check of n² compositions: many blocks of different 192-operation lists
+  // (each ~6 ms) would otherwise take minutes.
+  budget.compositions += result.ops.length ** 2;
+  if (budget.compositions > LIMITS.symmetryCompositions) {
+    throw new LimitError('symmetryCompositions', limitSentence(`the distinct symmetry-operation lists of the blocks up to ${printable(view.block.name)}`, null, LIMITS.symmetryCompositions, 'compositions to check', 'symmetryCompositions'));
   }
   own.forEach(warn);
   budget.symmetry.set(key, { result, warnings: own.filter((w) => !/^line \d+:/.test(w)) });
@@ -566,7 +577,7 @@ export function parseCif(text: string): ParseOutput {
 }
 
 function structuresFromDocument(doc: CifDocument): ParseOutput {
-  const budget: FileBudget = { atoms: 0, symmetry: new Map() };
+  const budget: FileBudget = { atoms: 0, symmetry: new Map(), compositions: 0 };
   const warnings = [...doc.warnings];
   if (doc.blocks.length === 0) throw new ParseError('no data_ block found; this is not a CIF file');
   const structures: Structure[] = [];
