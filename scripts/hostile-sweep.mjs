@@ -164,6 +164,21 @@ add('convert partial occupancy to POSCAR', ['convert', file('partial.cif', cubic
   const dense = Array.from({ length: 300 }, (_, k) => `Fe${k} Fe ${rng().toFixed(5)} ${rng().toFixed(5)} ${rng().toFixed(5)}`).join('\n');
   add('c2np build dense cell', ['c2np', 'build', file('dense.cif', `${CELL(6, 6, 6, 90, 90, 90)}${SITES(dense)}`), '--out', join(dir, 'c2np-dense')]);
 }
+// Pathological but valid: piled-up atoms, near-coincident atoms, many different settings of one group.
+add('metrics 50k piled-up atoms', ['metrics', file('pile.xyz', `50000\n\n${'Au 0 0 0\n'.repeat(50_000)}`), join(dir, 'pile.xyz')]);
+add('info atoms 0.006 Å apart', ['info', file('close.cif', cubic('', 'Fe1 Fe 0 0 0\nFe2 Fe 0.0015 0 0'))]);
+{
+  const perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+  const block = (k) => {
+    const shift = [(k % 97) / 97, (k % 89) / 89, (k % 83) / 83];
+    const ops = [];
+    for (const p of perms) for (let signs = 0; signs < 8; signs++) for (const c of [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]]) {
+      ops.push([0, 1, 2].map((r) => { const sign = signs & (1 << r) ? -1 : 1; const t = shift[r] - sign * shift[p[r]] + c[r]; return `${sign < 0 ? '-' : ''}${'xyz'[p[r]]}+${(t - Math.floor(t)).toFixed(6)}`; }).join(','));
+    }
+    return `data_b${k}\n${CELL(4, 4, 4, 90, 90, 90).slice('data_x\n'.length)}loop_\n_symmetry_equiv_pos_as_xyz\n${ops.join('\n')}\n${SITES('Fe1 Fe 0.1 0.2 0.3')}`;
+  };
+  add('cif 2000 blocks of different Fm-3m settings', ['info', file('settings.cif', Array.from({ length: 2000 }, (_, k) => block(k)).join(''))]);
+}
 // The largest inputs the policy accepts: they must still finish within the limits.
 const fcc = (n) => { const rows = []; for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let k = 0; k < n; k++) for (const [x, y, z] of [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]]) rows.push([(i + x) * 4.08, (j + y) * 4.08, (k + z) * 4.08]); return rows; };
 {
