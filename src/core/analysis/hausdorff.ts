@@ -137,7 +137,13 @@ export class PointGrid {
               const j = 3 * order[m];
               const dx = px - xyz[j], dy = py - xyz[j + 1], dz = pz - xyz[j + 2];
               const d2 = dx * dx + dy * dy + dz * dz;
-              if (d2 < best) { best = d2; this.lastNearest = order[m]; }
+              if (d2 < best) {
+                best = d2;
+                this.lastNearest = order[m];
+                // Within a cell too: a point closer than stopBelow will do, and none is closer than 0 (atoms piled
+                // into one cell made every query scan all of them).
+                if (d2 < stop2 || d2 === 0) return d2;
+              }
             }
           }
         }
