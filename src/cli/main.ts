@@ -136,7 +136,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     initMoyoNodeLazily();
-    // Warnings are held until the command succeeds: a failure prints its one sentence alone (cli.md).
+    // Warnings are held until the command succeeds: a failure prints its one sentence alone.
     const warnings: string[] = [];
     const output = await command.run(rest, (text) => { warnings.push(line(text)); });
     for (const w of warnings) io.stderr(w);

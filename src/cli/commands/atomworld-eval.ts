@@ -16,7 +16,7 @@ import type { EvalReply, EvalRequest } from './atomworld-eval-worker.ts';
 
 export const ATOMWORLD_EVAL_HELP = `usage: structlab atomworld eval CASES.jsonl ANSWERS.jsonl [--workers N] [--case-timeout SECONDS] [--lint]
 
-Judges raw model answers against the cases' targets as the benchmark does (atomworld.md §6) and
+Judges raw model answers against the cases' targets as the benchmark does and
 prints {"cases": [{id, action, correct, wrong_type, rmsd, max_dist}, ...], "by_action": {ACTION:
 {n, success_rate, mean_max_dist, errors: {WrongType: k}}}} (mean_max_dist over successful cases).
   CASES.jsonl    rows with at least id, action and after_cif (the golden generated_cases.jsonl layout)
@@ -28,7 +28,7 @@ prints {"cases": [{id, action, correct, wrong_type, rmsd, max_dist}, ...], "by_a
                  wrong_type "Timeout" (its thread is ended and replaced) and the batch goes on
   --lint         also run the prompt lint on cases that carry prompt, params and before_cif, adding
                  "lint": [codes] to each case and "lint_flagged": k to each action (off by default, so the
-                 output keeps exactly the cli.md shape)
+                 output keeps exactly the documented shape)
 A case without an answer row counts as OutputFormatError; an evaluator exception (or a thread that runs out
 of memory) as Unknown; an answer beyond the resource limits (e.g. a match of more than ${LIMITS.matchWork.toExponential(0)}
 site-pair evaluations; structlab --help: --limit) as ResourceLimit. A line that is not a JSON object with the needed fields, or repeats an id, is skipped

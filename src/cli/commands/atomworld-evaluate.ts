@@ -6,7 +6,7 @@ import { readInputText, toStrictJson } from '../io.ts';
 
 export const ATOMWORLD_EVALUATE_HELP = `usage: structlab atomworld evaluate --target T.cif --candidate C.txt
 
-Judges one raw model answer as AtomWorld does (atomworld.md §6), stopping at the first failure:
+Judges one raw model answer as AtomWorld does, stopping at the first failure:
   OutputFormatError   no <cif>...</cif> block (the last one is used)
   CIFParsingError     pymatgen 2022.11 could not build a structure from it
   AtomCountMismatch   different number of sites or composition than the target

@@ -13,7 +13,7 @@ export const FEM_HELP = `usage: structlab fem tasks
        structlab fem run TASK_ID --cases FILE.json
        structlab fem check TASK_ID --cases FILE.json --outputs OUT.json
 
-FEM-Bench reference tasks (fem-bench.md).
+FEM-Bench reference tasks.
   tasks   the task ids with their signatures: {"tasks": [{"id", "signature", "description"}]}
   run     runs the reference on every case of FILE (golden layout: {"cases": [{"inputs", "input_types"}]})
           → {"results": [{"output": …} | {"error": {"type", "message"}}]} in case order, outputs encoded

@@ -13,7 +13,7 @@ import type { AlignRequest, AlignWorkerResult } from './metrics-align-worker.ts'
 export const METRICS_HELP = `usage: structlab metrics PRED TRUTH [--radius R]
 
 Compares a predicted particle with the true one (any structure file, usually C2NP XYZ; the first
-structure of each file) with the C2NP task-1 metrics (c2np.md §6), in the files' own frame:
+structure of each file) with the C2NP task-1 metrics (as C2NP's evaluation defines them), in the files' own frame:
   rmsd               sqrt(sum |p_i - g_i|^2 / (3N)), row i with row i, no alignment; null if counts differ
   hausdorff          symmetric Hausdorff distance, Å (species and order ignored)
   hull_volume_*      convex-hull volumes, Å^3, and delta_hull_volume = |difference|
