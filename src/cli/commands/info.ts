@@ -22,10 +22,13 @@ export function structureSummary(s: Structure, symprec: number, warnings: string
     ? { ...s.lattice.parameters, volume: s.lattice.volume, matrix: s.lattice.matrix }
     : null;
   let spacegroup: { number: number; symbol: string } | null = null;
-  const skipped = symmetryUnavailable(s, symprec);
-  if (s.lattice && skipped && searchSymmetry) warnings.push(`${s.name}: ${skipped}; spacegroup is null`);
   const sym = searchSymmetry ? analyzeSymmetry(s, symprec) : null;
   if (sym) spacegroup = { number: sym.number, symbol: sym.symbol };
+  else if (searchSymmetry && s.lattice) {
+    // Only when there is no answer: the reason check repeats the neighbour search analyzeSymmetry made.
+    const skipped = symmetryUnavailable(s, symprec);
+    if (skipped) warnings.push(`${s.name}: ${skipped}; spacegroup is null`);
+  }
   return {
     name: s.name,
     formula: formula(s),
