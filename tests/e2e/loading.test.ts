@@ -68,8 +68,9 @@ describe('loading', () => {
 
   it('cancels a long parse, keeps the previous structure and restarts the worker', async () => {
     const previous = await page.locator('[data-testid=formula]').innerText();
-    // 400k-atom XYZ: long enough to still be parsing when Cancel is clicked
-    const n = 400_000;
+    // An XYZ just under the policy's LIMITS.atoms (a larger one is refused at its header, too fast to cancel):
+    // long enough to still be loading when Cancel is clicked
+    const n = 199_000;
     const lines = [String(n), 'big argon cluster'];
     for (let i = 0; i < n; i++) lines.push(`Ar ${(i % 100) * 3.1} ${(Math.floor(i / 100) % 100) * 3.1} ${Math.floor(i / 10_000) * 3.1}`);
     await page.locator('[data-testid=file-input]').setInputFiles({ name: 'big.xyz', mimeType: 'text/plain', buffer: Buffer.from(lines.join('\n')) });
