@@ -13,7 +13,7 @@ import {
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { checkOutputDir, inputName, readInputText, toStrictJson, writeOutputDir } from '../io.ts';
-import { LIMITS, formatBytes, limitSentence } from '../../core/limits.ts';
+import { LIMITS, LimitError, formatBytes, limitSentence } from '../../core/limits.ts';
 import { packageFile } from '../../node/package-file.ts';
 
 export const ONNG_DATASET_ENV = 'STRUCTLAB_ONNG_DATASET';
@@ -184,14 +184,11 @@ function runAnalyze(argv: string[], warn: (line: string) => void): string {
       rows = upstream.rows;
       prechecks = summarizePrechecks(upstream.prechecks);
     } else {
-      const text = readInputText(path);
-      let lines = 1;
-      for (let i = text.indexOf('\n'); i >= 0 && lines <= LIMITS.batchRows; i = text.indexOf('\n', i + 1)) lines++;
-      if (lines > LIMITS.batchRows) throw new CliError(`${inputName(path)}: ${limitSentence('the outcomes table', null, LIMITS.batchRows, 'lines', 'batchRows')}`);
-      rows = parseOutcomesCsv(text);
+      rows = parseOutcomesCsv(readInputText(path));
     }
   } catch (e) {
     if (e instanceof CliError) throw e;
+    if (e instanceof LimitError) throw new CliError(`${inputName(path)}: ${e.message}`);
     throw new CliError(`${path === '-' ? 'stdin' : path}${isFolder ? ':' : ''} ${(e as Error).message}`);
   }
   if (rows.length === 0) throw new CliError(`${path}: ${isFolder ? 'the results folder holds no problem' : 'the outcomes table has no rows'}`);

@@ -1,6 +1,6 @@
 // O-NNG result analytics (cli.md `onng analyze`, o-nng.md §6.5–§7): per model and noise level, run accuracy
 // and time, mean ± SE, one-way ANOVA across levels and a linear trend on λ; plus static proof pre-checks.
-import { parseCsvLine } from '../../io/csv.ts';
+import { parseCsv } from '../../io/csv.ts';
 import { type AnovaResult, type LinearTrend, linearTrend, mean, oneWayAnova, standardError } from '../../math/statistics.ts';
 
 /** One row of per_problem_outcomes.csv; verified/correct are null when the run was never verified. */
@@ -26,24 +26,24 @@ const REQUIRED_COLUMNS = ['model', 'lam', 'run', 'problem_id', 'verified', 'corr
 
 /** Parses the per_problem_outcomes.csv layout; errors name the 1-based line. */
 export function parseOutcomesCsv(text: string): OutcomeRow[] {
-  const lines = text.split(/\r?\n/);
-  const header = parseCsvLine(lines[0] ?? '');
+  const records = parseCsv(text, 'the outcomes table');
+  const header = records[0]?.fields ?? [];
   const col = new Map(header.map((h, i) => [h.trim(), i]));
   const missing = REQUIRED_COLUMNS.filter((c) => !col.has(c));
-  if (missing.length > 0) throw new Error(`line 1: the outcomes table lacks the column(s) ${missing.join(', ')}`);
+  if (missing.length > 0) throw new Error(`line ${records[0]?.line ?? 1}: the outcomes table lacks the column(s) ${missing.join(', ')}`);
   const rows: OutcomeRow[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    if (lines[i].trim() === '') continue;
-    const f = parseCsvLine(lines[i]);
+  for (let r = 1; r < records.length; r++) {
+    const { fields: f, line } = records[r];
+    if (f.length === 1 && f[0].trim() === '') continue;
     const get = (name: string) => (col.has(name) ? (f[col.get(name)!] ?? '').trim() : '');
     const num = (name: string, required: boolean): number | null => {
       const raw = get(name);
       if (raw === '') {
-        if (required) throw new Error(`line ${i + 1}: the ${name} column is empty`);
+        if (required) throw new Error(`line ${line}: the ${name} column is empty`);
         return null;
       }
       const v = Number(raw);
-      if (!Number.isFinite(v)) throw new Error(`line ${i + 1}: ${name} "${raw}" is not a number`);
+      if (!Number.isFinite(v)) throw new Error(`line ${line}: ${name} "${raw}" is not a number`);
       return v;
     };
     const flag = (name: string): boolean | null => {
