@@ -1,5 +1,5 @@
 /** Model outputs: a model's answers for a task against the reference, case by case, with the benchmark verdict. */
-import { FEM_BENCH_TASKS } from '../../core/tasks/fembench/registry.ts';
+import { FEM_BENCH_TASK_IDS } from '../../core/tasks/fembench/task-ids.ts';
 import { checkOutputs, setOutputsFile, useFem } from '../../state/fem.ts';
 import { rampColor } from '../../viewer/colors.ts';
 import type { CaseReport, MatrixDiff } from '../../core/tasks/fembench/lab/model-outputs.ts';
@@ -20,7 +20,7 @@ export function OutputsView() {
         <label>outputs <input type="file" accept=".json" data-testid="fem-outputs-input" onChange={(e) => { const f = e.target.files?.[0]; if (f) void setOutputsFile('outputs', f); }} /></label>
         <label>task <select value={s.outputsTask ?? ''} data-testid="fem-outputs-task" onChange={(e) => { useFem.setState({ outputsTask: e.target.value || null }); void checkOutputs(); }}>
           <option value="">(from the files)</option>
-          {FEM_BENCH_TASKS.map((t) => <option key={t.id} value={t.id}>{t.id}</option>)}
+          {FEM_BENCH_TASK_IDS.map((id) => <option key={id} value={id}>{id}</option>)}
         </select></label>
       </div>
       <QuirkNotes notes={benchmarkQuirkNotes({ view: 'outputs', taskId: s.outputsTask ?? r?.taskId ?? null })} />

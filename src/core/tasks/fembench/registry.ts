@@ -6,6 +6,7 @@
 import { femDict } from './codec.ts';
 import { FEM_TASKS } from './fem/index.ts';
 import { MSA_TASKS } from './msa/index.ts';
+import { FEM_BENCH_TASK_IDS } from './task-ids.ts';
 import { FemTaskError, type FemTask, type FemValue } from './types.ts';
 
 /** Parameters with a default (golden `signature.params`); every other parameter is required. */
@@ -73,7 +74,19 @@ function bound(task: FemTask): FemTask {
   return { ...task, run: (inputs) => run(bindInputs(task.id, params, optional, inputs)) };
 }
 
-export const FEM_BENCH_TASKS: readonly FemTask[] = [...FEM_TASKS, ...MSA_TASKS].map(bound);
+/** The tasks in the order of the static id list (task-ids.ts), which must name every task exactly once. */
+function inListedOrder(tasks: readonly FemTask[]): FemTask[] {
+  const byId = new Map(tasks.map((t) => [t.id, t] as const));
+  const unlisted = tasks.filter((t) => !(FEM_BENCH_TASK_IDS as readonly string[]).includes(t.id)).map((t) => t.id);
+  if (unlisted.length > 0 || byId.size !== tasks.length) throw new Error(`FEM-Bench tasks missing from task-ids.ts or repeated: ${unlisted.join(', ')}`);
+  return FEM_BENCH_TASK_IDS.map((id) => {
+    const task = byId.get(id);
+    if (!task) throw new Error(`task-ids.ts lists ${id}, which has no implementation`);
+    return task;
+  });
+}
+
+export const FEM_BENCH_TASKS: readonly FemTask[] = inListedOrder([...FEM_TASKS, ...MSA_TASKS]).map(bound);
 
 const BY_ID = new Map(FEM_BENCH_TASKS.map((t) => [t.id, t] as const));
 

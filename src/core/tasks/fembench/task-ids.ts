@@ -1,0 +1,40 @@
+/**
+ * The 33 FEM-Bench task ids (elejeune11/FEM-bench tasks/<task_id>.py), in the registry's order. A plain
+ * list so that a task picker can show them without loading every solver; `registry.ts` builds its table
+ * in this order and refuses a task that is missing here or an id without a task.
+ */
+export const FEM_BENCH_TASK_IDS = [
+  'FEM_1D_linear_elastic_CC0_H0_T0',
+  'FEM_1D_local_elastic_stiffness_CC0_H3_T1',
+  'FEM_1D_uniform_mesh_CC0_H0_T0',
+  'FEM_2D_quad8_element_distributed_load_CC0_H0_T0',
+  'FEM_2D_quad8_integral_of_derivative_CC0_H3_T3',
+  'FEM_2D_quad8_mesh_rectangle_CC0_H0_T0',
+  'FEM_2D_quad8_physical_gradient_CC0_H1_T3',
+  'FEM_2D_quad8_shape_fcns_and_derivatives_CC0_H0_T0',
+  'FEM_2D_quad_quadrature_CC0_H0_T0',
+  'FEM_2D_tri6_mesh_rectangle_CC0_H0_T0',
+  'FEM_2D_tri6_shape_fcns_and_derivatives_CC0_H0_T0',
+  'FEM_2D_tri_quadrature_CC0_H0_T0',
+  'MSA_3D_assemble_global_geometric_stiffness_CC1_H4_T1',
+  'MSA_3D_assemble_global_geometric_stiffness_CC1_H4_T2',
+  'MSA_3D_assemble_global_geometric_stiffness_CC1_H4_T3',
+  'MSA_3D_assemble_global_linear_elastic_stiffness_CC0_H2_T1',
+  'MSA_3D_assemble_global_linear_elastic_stiffness_CC0_H2_T3',
+  'MSA_3D_assemble_global_load_CC0_H0_T0',
+  'MSA_3D_elastic_critical_load_CC1_H10_T1',
+  'MSA_3D_elastic_critical_load_CC1_H10_T2',
+  'MSA_3D_elastic_critical_load_CC1_H10_T3',
+  'MSA_3D_linear_elastic_CC0_H6_T1',
+  'MSA_3D_linear_elastic_CC0_H6_T3',
+  'MSA_3D_local_elastic_stiffness_CC0_H0_T0',
+  'MSA_3D_local_element_loads_CC0_H2_T1',
+  'MSA_3D_local_element_loads_CC0_H2_T3',
+  'MSA_3D_local_geometric_stiffness_CC1_H0_T0',
+  'MSA_3D_partition_DOFs_CC0_H0_T0',
+  'MSA_3D_solve_eigenvalue_CC1_H1_T1',
+  'MSA_3D_solve_eigenvalue_CC1_H1_T3',
+  'MSA_3D_solve_linear_CC0_H1_T1',
+  'MSA_3D_solve_linear_CC0_H1_T3',
+  'MSA_3D_transformation_matrix_CC0_H0_T0',
+] as const;
