@@ -1,6 +1,7 @@
 /** The AtomWorld worker's interface (batch evaluation, case views, two-structure compare), shared by worker and client. */
 import type { DisplayData } from '../src/core/analysis/display-scene.ts';
 import type { Mat3, Vec3 } from '../src/core/math/mat3.ts';
+import type { MatcherOptions } from '../src/core/match/defaults.ts';
 import type { AtomworldActionSummary } from '../src/core/tasks/atomworld/batch.ts';
 import type { ActionTrace } from '../src/core/tasks/atomworld/actions.ts';
 import type { LintIssue } from '../src/core/tasks/atomworld/lint.ts';
@@ -58,12 +59,8 @@ export interface CaseView {
   targetCell: Mat3;
 }
 
-export interface MatcherTolerances {
-  ltol: number;
-  stol: number;
-  angleTol: number;
-  primitiveCell: boolean;
-}
+/** The matcher options the compare mode edits (the one option type, src/core/match/defaults.ts). */
+export type MatcherTolerances = Required<Pick<MatcherOptions, 'ltol' | 'stol' | 'angleTol' | 'primitiveCell'>>;
 
 export interface CompareView {
   nameA: string;

@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import { create } from 'zustand';
 import { type AtomworldActionSummary, summariseAtomworld } from '../core/tasks/atomworld/batch.ts';
 import type { CaseSortKey } from '../core/tasks/atomworld/lab/inputs.ts';
+import { MATCHER_DEFAULTS } from '../core/match/defaults.ts';
 import type { AtomworldWorkerApi, CaseRow, CaseView, CompareView, InputFile, LoadedBatch, MatcherTolerances, Result } from '../../workers/atomworld-api.ts';
 import { readTextFile } from '../browser/read-file.ts';
 import { errorText, WorkerClient } from './worker-client.ts';
@@ -34,8 +35,9 @@ export interface AtomworldState {
   fitToken: number;
 }
 
+const { ltol, stol, angleTol, primitiveCell } = MATCHER_DEFAULTS;
 /** pymatgen's StructureMatcher defaults. */
-export const DEFAULT_TOLERANCES: MatcherTolerances = { ltol: 0.2, stol: 0.3, angleTol: 5, primitiveCell: true };
+export const DEFAULT_TOLERANCES: MatcherTolerances = { ltol, stol, angleTol, primitiveCell };
 
 export const useAtomworld = create<AtomworldState>(() => ({
   mode: 'cases',

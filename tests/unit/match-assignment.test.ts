@@ -11,7 +11,7 @@ import { type Mat3, type Vec3, inverse, matMul } from '../../src/core/math/mat3.
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { type Structure, makeSiteFromCart, makeSiteFromFrac } from '../../src/core/structure/structure.ts';
 import { minimumCostAssignment } from '../../src/core/match/assignment.ts';
-import { matcherBestMapping, matcherFit, matcherRmsDist } from '../../src/core/match/structure-matcher.ts';
+import { type MatcherOptions, matcherBestMapping, matcherFit, matcherFitAndRmsDist, matcherRmsDist } from '../../src/core/match/structure-matcher.ts';
 import { gaussian, mulberry32 } from '../random.ts';
 
 function* injections(rows: number, cols: number, used = new Set<number>(), prefix: number[] = []): Generator<number[]> {
@@ -118,6 +118,30 @@ describe('StructureMatcher against brute force', () => {
     expect(matcherFit(a, far, { primitiveCell: false, stol: 0.1 })).toBe(false);
     const swapped = { ...a, sites: a.sites.map((s, i) => (i === 0 ? { ...s, species: { K: 1 } } : s)) };
     expect(matcherFit(a, swapped)).toBe(false);
+  });
+
+  it('matcherFitAndRmsDist (one reduction) answers as matcherFit and matcherRmsDist do, also when the fit fails but an rms exists', () => {
+    const rand = mulberry32(41);
+    const a = randomCrystal(rand);
+    const moved = (d: number): Structure => ({ ...a, sites: a.sites.map((s, i) => (i === 0 ? makeSiteFromFrac(a.lattice!, [s.frac![0] + d, s.frac![1], s.frac![2]], s.species) : s)) });
+    // One atom moved: its distance (the max) exceeds stol while the rms stays below it.
+    const loose = matcherRmsDist(a, moved(0.12), { primitiveCell: false, stol: 1 })!;
+    expect(loose.maxDist).toBeGreaterThan(1.5 * loose.rms);
+    const between = (loose.rms + loose.maxDist) / 2;
+    const cases: [Structure, Structure, MatcherOptions][] = [
+      [a, moved(0.12), { primitiveCell: false, stol: between }],
+      [a, moved(0.02), {}],
+      [a, moved(0.5), { primitiveCell: false, stol: 0.1 }],
+      [a, { ...a, sites: a.sites.map((s, i) => (i === 0 ? { ...s, species: { K: 1 } } : s)) }, {}],
+      [a, a, { scale: false, ltol: 0.1 }],
+    ];
+    let fitFailedWithRms = 0;
+    for (const [x, y, o] of cases) {
+      const both = matcherFitAndRmsDist(x, y, o);
+      expect(both).toEqual({ fit: matcherFit(x, y, o), rms: matcherRmsDist(x, y, o) });
+      if (!both.fit && both.rms !== null) fitFailedWithRms++;
+    }
+    expect(fitFailedWithRms).toBeGreaterThan(0);
   });
 
   it('treats a 2x1x1 supercell as pymatgen does (algorithms.md §1.5): primitive reduction or attempt_supercell match it', () => {

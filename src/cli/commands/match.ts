@@ -1,4 +1,4 @@
-import { type MatcherOptions, matcherFit, matcherRmsDist } from '../../core/match/structure-matcher.ts';
+import { MATCHER_DEFAULTS, type MatcherOptions, matcherFitAndRmsDist } from '../../core/match/structure-matcher.ts';
 import type { Structure } from '../../core/structure/structure.ts';
 import { type ParsedArgs, numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
@@ -49,21 +49,20 @@ export function runMatch(argv: string[], warn: (line: string) => void): string {
     { name: 'allow-subset', kind: 'string' }, { name: 'comparator', kind: 'string' },
   ]);
   if (positionals.length !== 2) throw new CliError('match takes two structure files A and B (see structlab match --help)');
-  const comparator = options.comparator ?? 'species';
+  const comparator = options.comparator ?? MATCHER_DEFAULTS.comparator;
   if (comparator !== 'species' && comparator !== 'element') throw new CliError(`--comparator must be species or element, got "${String(comparator)}"`);
   const matcher: MatcherOptions = {
-    ltol: numberOption(options, 'ltol', 0.2, 0, 10),
-    stol: numberOption(options, 'stol', 0.3, 0, 10),
-    angleTol: numberOption(options, 'angle-tol', 5, 0, 180),
-    primitiveCell: booleanOption(options, 'primitive-cell', true),
-    scale: booleanOption(options, 'scale', true),
-    attemptSupercell: booleanOption(options, 'attempt-supercell', false),
-    allowSubset: booleanOption(options, 'allow-subset', false),
+    ltol: numberOption(options, 'ltol', MATCHER_DEFAULTS.ltol, 0, 10),
+    stol: numberOption(options, 'stol', MATCHER_DEFAULTS.stol, 0, 10),
+    angleTol: numberOption(options, 'angle-tol', MATCHER_DEFAULTS.angleTol, 0, 180),
+    primitiveCell: booleanOption(options, 'primitive-cell', MATCHER_DEFAULTS.primitiveCell),
+    scale: booleanOption(options, 'scale', MATCHER_DEFAULTS.scale),
+    attemptSupercell: booleanOption(options, 'attempt-supercell', MATCHER_DEFAULTS.attemptSupercell),
+    allowSubset: booleanOption(options, 'allow-subset', MATCHER_DEFAULTS.allowSubset),
     comparator,
   };
   if (matcher.allowSubset && matcher.attemptSupercell) throw new CliError('--allow-subset cannot be combined with --attempt-supercell');
   const a = loadCrystal(positionals[0], warn), b = loadCrystal(positionals[1], warn);
-  const fit = matcherFit(a, b, matcher);
-  const rms = matcherRmsDist(a, b, matcher);
+  const { fit, rms } = matcherFitAndRmsDist(a, b, matcher);
   return toStrictJson({ match: fit, rms: rms?.rms ?? null, max_dist: rms?.maxDist ?? null });
 }

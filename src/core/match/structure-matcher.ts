@@ -14,16 +14,11 @@ import { lllReduce, roundHalfEven } from './lll.ts';
 import { type LatticeMapping, findAllMappings, niggliReducedLattice } from './niggli.ts';
 import { type PrimitiveOutput, pymatgenPrimitive } from './primitive.ts';
 import { checkLimit, LIMITS, LimitError, limitSentence } from '../limits.ts';
+import { MATCHER_DEFAULTS, type MatcherOptions } from './defaults.ts';
 
-export interface MatcherOptions {
-  ltol?: number; stol?: number; angleTol?: number; primitiveCell?: boolean;
-  scale?: boolean; attemptSupercell?: boolean; allowSubset?: boolean; comparator?: 'species' | 'element';
-}
+export { MATCHER_DEFAULTS, type MatcherOptions };
 
 type Resolved = Required<MatcherOptions>;
-const DEFAULTS: Resolved = {
-  ltol: 0.2, stol: 0.3, angleTol: 5, primitiveCell: true, scale: true, attemptSupercell: false, allowSubset: false, comparator: 'species',
-};
 
 /** A structure as the matcher sees it: lattice rows, fractional coordinates, one comparator key per site. */
 interface MatchStructure {
@@ -563,7 +558,7 @@ function orientedMatch(p: Prepared, o: Resolved, useRms: boolean, breakOnMatch: 
 }
 
 const resolve = (o?: MatcherOptions): Resolved => {
-  const r = { ...DEFAULTS, ...Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) } as Resolved;
+  const r = { ...MATCHER_DEFAULTS, ...Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) } as Resolved;
   if (r.allowSubset && r.attemptSupercell) throw new Error('allowSubset cannot be combined with attemptSupercell');
   return r;
 };
@@ -579,7 +574,28 @@ export function matcherFit(a: Structure, b: Structure, options?: MatcherOptions)
 /** pymatgen `get_rms_dist(a, b)`: (rms, max) of the mapping with the smallest rms, normalised by (V/n)^(1/3); null when none is within stol. */
 export function matcherRmsDist(a: Structure, b: Structure, options?: MatcherOptions): { rms: number; maxDist: number } | null {
   const o = resolve(options);
-  const m = orientedMatch(preprocess(a, b, o), o, true, false).match;
+  return rmsOf(orientedMatch(preprocess(a, b, o), o, true, false).match);
+}
+
+/**
+ * `matcherFit(a, b)` and `matcherRmsDist(a, b)` with one reduction of both structures: the same two
+ * answers (the rms pass runs even when the fit fails, as a separate call would), and each pass is held
+ * to LIMITS.matchWork on its own, as it is when called separately.
+ */
+export function matcherFitAndRmsDist(a: Structure, b: Structure, options?: MatcherOptions): { fit: boolean; rms: { rms: number; maxDist: number } | null } {
+  const o = resolve(options);
+  const p = preprocess(a, b, o);
+  const reductionWork = p.cache.work;
+  let fit = false;
+  if (o.allowSubset || sameHash(compositionHash(a, o.comparator), compositionHash(b, o.comparator))) {
+    const m = orientedMatch(p, o, false, true).match;
+    fit = m !== null && m.value <= o.stol;
+    p.cache.work = reductionWork;
+  }
+  return { fit, rms: rmsOf(orientedMatch(p, o, true, false).match) };
+}
+
+function rmsOf(m: StrictMatch | null): { rms: number; maxDist: number } | null {
   if (!m) return null;
   let maxDist = -Infinity;
   for (const d of m.dist) if (d > maxDist) maxDist = d;
