@@ -132,9 +132,10 @@ describe('verdicts on the published model answers equal the benchmark\'s', () =>
       expect(compareResults(id, goldenRefs, answers.results, goldenCases.map((c: any) => c.output_types)).passed).toBe(answers.benchmark_verdict);
       expect(compareResults(id, goldenRefs, answers.results).passed).toBe(answers.benchmark_verdict);
 
-      // Against our own reference, once the task is registered.
-      const task = femTask(id);
-      if (!task) return;
+      // Against our own reference: every task of the golden set is registered.
+      const found = femTask(id);
+      expect(found, `${id} is not registered`).toBeDefined();
+      const task = found!;
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const ours: FemResult[] = verification.cases.map((c: any) => {
         try {
@@ -149,10 +150,10 @@ describe('verdicts on the published model answers equal the benchmark\'s', () =>
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const alternatives = verification.cases.map((c: any) => (same ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined));
       // A repeated eigenvalue's mode is not unique: without an equivalence check our reference may pick
-      // another vector of the eigenspace, so only the golden-reference verdict above applies then.
+      // another vector of the eigenspace, so every such task must have one.
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const nonUnique = goldenCases.some((c: any) => c.notes?.mode_vector_unique_up_to_sign_and_scale === false);
-      if (nonUnique && !same) return;
+      expect(!nonUnique || same !== undefined, `${id} has repeated eigenvalues but no equivalence check`).toBe(true);
       const verdict = compareResults(id, ours, answers.results, undefined, alternatives);
       expect(verdict.passed, JSON.stringify(verdict.cases)).toBe(answers.benchmark_verdict);
     });
@@ -166,8 +167,11 @@ describe('non-unique buckling modes (repeated critical eigenvalue)', () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const cases = golden.cases.filter((c: any) => !c.error);
 
-  it.skipIf(!task)('accepts the golden mode of every repeated-eigenvalue case against our reference, nothing else', () => {
-    const same = alternativeSolutionCheck(task!)!;
+  it('accepts the golden mode of every repeated-eigenvalue case against our reference, nothing else', () => {
+    expect(task, `${id} is not registered`).toBeDefined();
+    const check = alternativeSolutionCheck(task!);
+    expect(check, `${id} has no equivalence check`).toBeDefined();
+    const same = check!;
     let repeated = 0, simple = 0;
     for (const c of cases) {
       const inputs = decodeFemInputs(c.inputs, c.input_types);

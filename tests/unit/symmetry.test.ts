@@ -56,6 +56,7 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
   it('agrees with spglib at symprec 0.01 on at least 98% of the structures spglib could analyse', () => {
     const failures: string[] = [];
     const graded = cases.filter((c) => c.expected);
+    expect(graded.length).toBeGreaterThan(60);
     let agree = 0;
     for (const c of graded) {
       const got = analyzeSymmetry(c.structure, 0.01);
@@ -67,14 +68,19 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
   });
 
   it('where spglib failed (pymatgen TypeError), gives the declared group or nothing', () => {
-    for (const c of cases.filter((x) => !x.expected)) {
+    const failed = cases.filter((x) => !x.expected);
+    let found = 0;
+    for (const c of failed) {
       const got = analyzeSymmetry(c.structure, 0.01);
-      if (got) expect(got.number, c.file).toBe(c.declared);
+      if (got) { found++; expect(got.number, c.file).toBe(c.declared); }
     }
+    console.log(`spglib failed on ${failed.length} structures; moyo found the declared group on ${found}, nothing on the rest`);
+    expect(failed.length).toBeGreaterThan(0);
   });
 
   it('agrees with spglib at symprec 0.1 on at least 95% (moyo and spglib treat loose tolerances differently)', () => {
     const graded = cases.filter((c) => c.expected01);
+    expect(graded.length).toBeGreaterThan(60);
     let agree = 0;
     const failures: string[] = [];
     for (const c of graded) {
@@ -87,12 +93,15 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
   });
 
   it('prints international symbols exactly as spglib does', () => {
+    let compared = 0;
     for (const c of cases) {
       if (!c.expected) continue;
       const got = analyzeSymmetry(c.structure, 0.01);
       if (got?.number !== c.expected.number) continue;
       expect(got.symbol, c.file).toBe(c.expected.international);
+      compared++;
     }
+    expect(compared).toBeGreaterThan(50);
   });
 
   it('finds the same orbits (equivalent atoms partition) as spglib', () => {
