@@ -15,11 +15,10 @@ import { buildDemoCases } from '../src/core/tasks/atomworld/lab/demo.ts';
 import { type AtomworldCase, type CaseRow, readAtomworldInputs } from '../src/core/tasks/atomworld/lab/inputs.ts';
 import { aseFrameOf, inAseFrame, overlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
 import type { AtomworldWorkerApi, CompareView, LoadedBatch, MatcherTolerances, OverlayView } from './atomworld-api.ts';
+import { errorText } from './result.ts';
 
 let cases: AtomworldCase[] = [];
 const rows = new Map<number, CaseRow>();
-
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 function displayOf(s: Structure): DisplayData {
   return buildDisplay(packStructure(inAseFrame(s)), { boundaryImages: false, bonds: true });

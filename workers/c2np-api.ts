@@ -1,5 +1,8 @@
 /** The C2NP teaching worker's interface, shared by the worker and its client (types only). */
 import type { RadiusSeries } from '../src/core/tasks/c2np/teaching.ts';
+import type { Result } from './result.ts';
+
+export type { Result };
 
 export type Split = 'train' | 'ID' | 'OOD';
 
@@ -44,13 +47,10 @@ export interface ParticleView {
   warnings: string[];
 }
 
-export type LoadResult = { ok: true; crystal: CrystalInfo } | { ok: false; error: string };
-export type CarveResult = { ok: true; particle: ParticleView } | { ok: false; error: string };
-
 export interface C2npWorkerApi {
-  loadCrystal(text: string, fileName: string): Promise<LoadResult>;
-  carve(radius: number, rotation: RotationChoice | null): Promise<CarveResult>;
-  series(onProgress?: (done: number, total: number) => void): Promise<RadiusSeries>;
+  loadCrystal(text: string, fileName: string): Promise<Result<CrystalInfo>>;
+  carve(radius: number, rotation: RotationChoice | null): Promise<Result<ParticleView>>;
+  series(onProgress?: (done: number, total: number) => void): Promise<Result<RadiusSeries>>;
 }
 
 /** The slider's range (the C2NP radii) and the largest particle the view accepts. */

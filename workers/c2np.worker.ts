@@ -12,7 +12,8 @@ import {
   analyzeParticle, bulkCoordinationByElement, coordinationHistogram, radiusSeries, rdfCurve,
   teachingBondOptions, type RadiusSeries,
 } from '../src/core/tasks/c2np/teaching.ts';
-import { MAX_RADIUS, MAX_VIEW_ATOMS, MIN_RADIUS, type C2npWorkerApi, type CarveResult, type LoadResult, type Split } from './c2np-api.ts';
+import { MAX_RADIUS, MAX_VIEW_ATOMS, MIN_RADIUS, type C2npWorkerApi, type CrystalInfo, type ParticleView, type Result, type Split } from './c2np-api.ts';
+import { errorText } from './result.ts';
 import { convexHullTriangles } from '../src/core/analysis/hull.ts';
 
 /** C2NP carves from a 20×20×20 supercell. */
@@ -27,15 +28,13 @@ let bulkRdf: number[] | null = null;
 let series: RadiusSeries | null = null;
 let rotationSets: Map<number, RotationSet> | null = null;
 
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 function sets(): Map<number, RotationSet> {
   rotationSets ??= parseRotationSets(rotationSetsText);
   return rotationSets;
 }
 
 const api: C2npWorkerApi = {
-  async loadCrystal(text, fileName): Promise<LoadResult> {
+  async loadCrystal(text, fileName): Promise<Result<CrystalInfo>> {
     try {
       await initMoyo();
       const parsed = parseStructureFile(text, fileName);
@@ -53,13 +52,13 @@ const api: C2npWorkerApi = {
         splits[set.split].push(radius);
         rotationsPerRadius[radius] = set.quaternions.length;
       }
-      return { ok: true, crystal: { name: fileName, formula: formula(s), bulkCoordination: bulk, splits, rotationsPerRadius } };
+      return { ok: true, value: { name: fileName, formula: formula(s), bulkCoordination: bulk, splits, rotationsPerRadius } };
     } catch (e) {
       return { ok: false, error: `Could not prepare ${fileName}: ${errorText(e)}` };
     }
   },
 
-  async carve(radius, rotation): Promise<CarveResult> {
+  async carve(radius, rotation): Promise<Result<ParticleView>> {
     if (!crystal) return { ok: false, error: 'Choose a crystal first.' };
     if (!Number.isFinite(radius) || radius < MIN_RADIUS || radius > MAX_RADIUS) {
       return { ok: false, error: `The radius must be between ${MIN_RADIUS} and ${MAX_RADIUS} Å, got ${radius}.` };
@@ -94,25 +93,27 @@ const api: C2npWorkerApi = {
       const flat = new Float32Array(3 * positions.length);
       positions.forEach((p, i) => flat.set(p, 3 * i));
       const hull = Uint32Array.from(convexHullTriangles(positions));
-      const particle = {
+      const particle: ParticleView = {
         radius, natoms: a.stats.natoms, elements, element, positions: flat, coordination: a.coordination, surface: a.surface,
         surfaceAtoms: a.stats.surfaceAtoms, surfaceFraction: a.stats.surfaceFraction, meanCoordination: a.stats.meanCoordination,
         center: center as [number, number, number], hull, coordinationHistogram: coordinationHistogram(a.coordination),
         rdf: { r: rdf.r, particle: rdf.density, bulk: bulkRdf }, quaternion, split, warnings: a.warnings,
       };
-      return Comlink.transfer({ ok: true, particle }, [flat.buffer, element.buffer, a.coordination.buffer, a.surface.buffer, hull.buffer] as ArrayBuffer[]);
+      return Comlink.transfer({ ok: true, value: particle }, [flat.buffer, element.buffer, a.coordination.buffer, a.surface.buffer, hull.buffer] as ArrayBuffer[]);
     } catch (e) {
       return { ok: false, error: `Could not carve R = ${radius} Å: ${errorText(e)}` };
     }
   },
 
   async series(onProgress) {
-    if (!crystal) throw new Error('Choose a crystal first.');
-    if (series) return series;
-    const radii = C2NP_RADII;
-    const s = crystal;
-    series = radiusSeries(s, radii, { repeats: REPEATS }, bonds, bulk, (_r, done) => { void onProgress?.(done, radii.length); });
-    return series;
+    if (!crystal) return { ok: false, error: 'Choose a crystal first.' };
+    try {
+      const radii = C2NP_RADII;
+      series ??= radiusSeries(crystal, radii, { repeats: REPEATS }, bonds, bulk, (_r, done) => { void onProgress?.(done, radii.length); });
+      return { ok: true, value: series };
+    } catch (e) {
+      return { ok: false, error: errorText(e) };
+    }
   },
 };
 

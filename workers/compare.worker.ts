@@ -9,10 +9,9 @@ import { LIMITS } from '../src/core/limits.ts';
 import { compareParticles, damagedCopy } from '../src/core/tasks/c2np/compare.ts';
 import { forwardMetrics, inverseMetrics, JOINT_TOLERANCE } from '../src/core/tasks/c2np/metrics.ts';
 import type { BatchInfo, CompareWorkerApi, ForwardRow, InputFile, InverseRow, PairView, Result } from './compare-api.ts';
+import { errorText } from './result.ts';
 
 let batch: ForwardBatchRow[] = [];
-
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 function checkSize(p: Particle, name: string): void {
   if (p.symbols.length > LIMITS.particleAtoms) {

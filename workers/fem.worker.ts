@@ -6,24 +6,19 @@ import { FemTaskError } from '../src/core/tasks/fembench/types.ts';
 import { bucklingModes, LINEAR_TASK } from '../src/core/tasks/fembench/lab/buckling-modes.ts';
 import { taskInputs, validateModel, type FrameModel } from '../src/core/tasks/fembench/lab/frame-model.ts';
 import { compareOutputs, parseCasesDoc, parseOutputsDoc } from '../src/core/tasks/fembench/lab/model-outputs.ts';
-import type { FemWorkerApi, InputText, Result } from './fem-api.ts';
+import type { FemWorkerApi, InputText } from './fem-api.ts';
+import { attempt, errorText } from './result.ts';
 
 /** Solver errors as the page shows them: the reference's own sentence, with its Python class for context. */
-function errorText(e: unknown): string {
+function femErrorText(e: unknown): string {
   if (e instanceof FemTaskError) {
     if (e.type === 'KeyError' && e.message === "'I_rho'") return 'The buckling analysis needs I_rho (polar moment of inertia) on every element.';
     return `${e.message} (${e.type})`;
   }
-  return e instanceof Error ? e.message : String(e);
+  return errorText(e);
 }
 
-function attempt<T>(fn: () => T): Result<T> {
-  try {
-    return { ok: true, value: fn() };
-  } catch (e) {
-    return { ok: false, error: errorText(e) };
-  }
-}
+const solve = <T,>(fn: () => T) => attempt(fn, (_message, e) => femErrorText(e));
 
 /** Above this many DOFs the solves use the banded solvers (the dense reference computes cond₂ by SVD: O(n³)). */
 const DENSE_MAX_DOFS = 600;
@@ -33,7 +28,7 @@ const loadsOf = (m: FrameModel) => new Map(Object.entries(m.nodal_loads).map(([k
 
 const api: FemWorkerApi = {
   async linearSolve(model: FrameModel) {
-    return attempt(() => {
+    return solve(() => {
       const invalid = validateModel(model);
       if (invalid) throw new Error(invalid);
       const t0 = performance.now();
@@ -47,7 +42,7 @@ const api: FemWorkerApi = {
     });
   },
   async buckling(model: FrameModel, count: number) {
-    return attempt(() => {
+    return solve(() => {
       const invalid = validateModel(model);
       if (invalid) throw new Error(invalid);
       const t0 = performance.now();
@@ -60,7 +55,7 @@ const api: FemWorkerApi = {
     });
   },
   async checkOutputs(taskId: string | null, cases: InputText, outputs: InputText, onProgress) {
-    return attempt(() => {
+    return solve(() => {
       const c = parseCasesDoc(cases.text, cases.name);
       const o = parseOutputsDoc(outputs.text, outputs.name);
       const id = taskId || o.taskId || c.taskId;

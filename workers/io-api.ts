@@ -2,6 +2,9 @@
 import type { FormatId } from '../src/core/io/types.ts';
 import type { PackedStructure } from '../src/core/structure/packed.ts';
 import type { DisplayData, DisplayOptions } from '../src/core/analysis/display-scene.ts';
+import type { Result } from './result.ts';
+
+export type { Result };
 
 /** Formulas are computed on the parsed structures, which keep oxidation states (packing drops them). */
 export interface Formulas {
@@ -9,9 +12,7 @@ export interface Formulas {
   reducedFormula: string;
 }
 
-export type ParsedFile =
-  | { ok: true; format: FormatId; warnings: string[]; structures: PackedStructure[]; formulas: Formulas[] }
-  | { ok: false; error: string; line?: number };
+export interface ParsedFile { format: FormatId; warnings: string[]; structures: PackedStructure[]; formulas: Formulas[] }
 
 export type SpaceGroupSummary = { number: number; symbol: string; hallSymbol: string; crystalSystem: string; wyckoffs: string[] };
 
@@ -24,7 +25,8 @@ export interface SymmetryResult {
 export interface StructureSummary extends Formulas, SymmetryResult {}
 
 export interface IoWorkerApi {
-  parse(text: string, fileName: string, onProgress?: (stage: string) => void): Promise<ParsedFile>;
-  symmetry(p: PackedStructure, symprec: number, onProgress?: (stage: string) => void): Promise<SymmetryResult>;
-  display(p: PackedStructure, options: Partial<DisplayOptions>, onProgress?: (stage: string) => void): Promise<DisplayData>;
+  /** A file that cannot be read answers "Could not read <name>[ line <n>]: <why>". */
+  parse(text: string, fileName: string, onProgress?: (stage: string) => void): Promise<Result<ParsedFile>>;
+  symmetry(p: PackedStructure, symprec: number, onProgress?: (stage: string) => void): Promise<Result<SymmetryResult>>;
+  display(p: PackedStructure, options: Partial<DisplayOptions>, onProgress?: (stage: string) => void): Promise<Result<DisplayData>>;
 }

@@ -5,42 +5,54 @@ import { packStructure, packedTransferables, type PackedStructure, unpackStructu
 import { formula, reducedFormula } from '../src/core/structure/composition.ts';
 import { analyzeSymmetry, symmetryUnavailable } from '../src/core/symmetry/analyze.ts';
 import { initMoyo } from '../src/core/symmetry/moyo.ts';
-import { buildDisplay, displayTransferables, type DisplayOptions } from '../src/core/analysis/display-scene.ts';
-import type { IoWorkerApi, ParsedFile, SymmetryResult } from './io-api.ts';
+import { buildDisplay, displayTransferables, type DisplayData, type DisplayOptions } from '../src/core/analysis/display-scene.ts';
+import type { IoWorkerApi, ParsedFile, Result, SymmetryResult } from './io-api.ts';
+import { attempt, errorText } from './result.ts';
 
 type Progress = ((stage: string) => void) | undefined;
 
 const api: IoWorkerApi = {
-  async parse(text: string, fileName: string, onProgress?: Progress): Promise<ParsedFile> {
-    // The CIF reader expands space groups through moyo, so it must be ready before parsing.
-    await initMoyo();
-    await onProgress?.(`parsing ${fileName}`);
-    const result = parseStructureFile(text, fileName);
-    if (!result.ok) return { ok: false, error: result.error, line: result.line };
-    const structures: PackedStructure[] = result.structures.map(packStructure);
-    const formulas = result.structures.map((s) => ({ formula: formula(s), reducedFormula: reducedFormula(s) }));
-    return Comlink.transfer(
-      { ok: true, format: result.format, warnings: result.warnings, structures, formulas },
-      structures.flatMap(packedTransferables),
-    );
+  async parse(text: string, fileName: string, onProgress?: Progress): Promise<Result<ParsedFile>> {
+    try {
+      // The CIF reader expands space groups through moyo, so it must be ready before parsing.
+      await initMoyo();
+      await onProgress?.(`parsing ${fileName}`);
+      const result = parseStructureFile(text, fileName);
+      if (!result.ok) return { ok: false, error: `Could not read ${result.line ? `${fileName} line ${result.line}` : fileName}: ${result.error}` };
+      const structures: PackedStructure[] = result.structures.map(packStructure);
+      const formulas = result.structures.map((s) => ({ formula: formula(s), reducedFormula: reducedFormula(s) }));
+      // Transfer marks the answer object itself, so the Result is what is marked.
+      return Comlink.transfer(
+        { ok: true, value: { format: result.format, warnings: result.warnings, structures, formulas } },
+        structures.flatMap(packedTransferables),
+      );
+    } catch (e) {
+      return { ok: false, error: `Could not read ${fileName}: ${errorText(e)}` };
+    }
   },
 
-  async symmetry(p: PackedStructure, symprec: number, onProgress?: Progress): Promise<SymmetryResult> {
-    await initMoyo();
-    const s = unpackStructure(p);
-    const skipped = s.lattice ? symmetryUnavailable(s) : null;
-    if (s.lattice && !skipped) await onProgress?.('finding the space group');
-    const sym = analyzeSymmetry(s, symprec);
-    return {
-      spacegroup: sym && { number: sym.number, symbol: sym.symbol, hallSymbol: sym.hallSymbol, wyckoffs: sym.wyckoffs, crystalSystem: sym.crystalSystem },
-      note: skipped && `No space group: ${skipped}.`,
-    };
+  symmetry(p: PackedStructure, symprec: number, onProgress?: Progress) {
+    return attempt(async (): Promise<SymmetryResult> => {
+      await initMoyo();
+      const s = unpackStructure(p);
+      const skipped = s.lattice ? symmetryUnavailable(s) : null;
+      if (s.lattice && !skipped) await onProgress?.('finding the space group');
+      const sym = analyzeSymmetry(s, symprec);
+      return {
+        spacegroup: sym && { number: sym.number, symbol: sym.symbol, hallSymbol: sym.hallSymbol, wyckoffs: sym.wyckoffs, crystalSystem: sym.crystalSystem },
+        note: skipped && `No space group: ${skipped}.`,
+      };
+    });
   },
 
-  async display(p: PackedStructure, options: Partial<DisplayOptions>, onProgress?: Progress) {
-    await onProgress?.('building the scene (bonds, images)');
-    const d = buildDisplay(p, options);
-    return Comlink.transfer(d, displayTransferables(d));
+  async display(p: PackedStructure, options: Partial<DisplayOptions>, onProgress?: Progress): Promise<Result<DisplayData>> {
+    try {
+      await onProgress?.('building the scene (bonds, images)');
+      const d = buildDisplay(p, options);
+      return Comlink.transfer({ ok: true, value: d }, displayTransferables(d));
+    } catch (e) {
+      return { ok: false, error: errorText(e) };
+    }
   },
 };
 

@@ -1,24 +1,18 @@
 /** The O-NNG results worker: parses and analyses an outcomes CSV (10,200 rows) or an upstream results folder off the page's thread. */
 import * as Comlink from 'comlink';
 import { analyseOutcomesText, analyseUpstreamFiles } from '../src/core/tasks/onng/lab/analysis.ts';
-import type { AnalysisResult, OnngWorkerApi } from './onng-api.ts';
+import type { OnngWorkerApi } from './onng-api.ts';
+import { attempt } from './result.ts';
 
-const failure = (name: string, e: unknown): AnalysisResult => ({ ok: false, error: `${name}: ${e instanceof Error ? e.message : String(e)}` });
+/** A failure names the file or folder it concerns. */
+const about = (name: string) => (message: string) => `${name}: ${message}`;
 
 const api: OnngWorkerApi = {
-  async analyse(text, fileName, options, onProgress): Promise<AnalysisResult> {
-    try {
-      return { ok: true, analysis: analyseOutcomesText(text, onProgress, options) };
-    } catch (e) {
-      return failure(fileName, e);
-    }
+  analyse(text, fileName, options, onProgress) {
+    return attempt(() => analyseOutcomesText(text, onProgress, options), about(fileName));
   },
-  async analyseUpstream(files, verdicts, folderName, options, problemNames, onProgress): Promise<AnalysisResult> {
-    try {
-      return { ok: true, analysis: analyseUpstreamFiles(files, verdicts, onProgress, options, problemNames) };
-    } catch (e) {
-      return failure(folderName, e);
-    }
+  analyseUpstream(files, verdicts, folderName, options, problemNames, onProgress) {
+    return attempt(() => analyseUpstreamFiles(files, verdicts, onProgress, options, problemNames), about(folderName));
   },
 };
 

@@ -1,2 +1,14 @@
-/** What a worker call answers: the value, or the sentence explaining why there is none. */
+/** What every worker call answers: the value, or the sentence explaining why there is none. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** An error's own sentence (a thrown non-Error as text). */
+export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** The answer of `fn`, or its error as a sentence (`sentence` rewords it, e.g. with the file's name). */
+export async function attempt<T>(fn: () => T | Promise<T>, sentence: (message: string, e: unknown) => string = (m) => m): Promise<Result<T>> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (e) {
+    return { ok: false, error: sentence(errorText(e), e) };
+  }
+}

@@ -10,7 +10,7 @@ import type { CaseSortKey } from '../core/tasks/atomworld/lab/inputs.ts';
 import { MATCHER_DEFAULTS } from '../core/match/defaults.ts';
 import type { AtomworldWorkerApi, CaseRow, CaseView, CompareView, InputFile, LoadedBatch, MatcherTolerances, Result } from '../../workers/atomworld-api.ts';
 import { readTextFile } from '../browser/read-file.ts';
-import { errorText, WorkerClient } from './worker-client.ts';
+import { errorText, type Status, type Ticket, WorkerClient } from './worker-client.ts';
 
 export type AtomworldMode = 'cases' | 'compare';
 
@@ -75,21 +75,17 @@ let sourceEpoch = -1;
 const sendSource = (w: Comlink.Remote<AtomworldWorkerApi>, s: Source): Promise<Result<LoadedBatch>> =>
   s.kind === 'files' ? w.load(s.cases, s.answers) : w.loadDemo(s.text, s.name);
 
-/** Runs `call` on the worker with the current batch loaded in it (a fresh worker, after a cancel or a job past
- * its time budget, is loaded again first); each call has its own budget, so in the batch it bounds a few cases. */
-function runLoaded<T>(call: (w: Comlink.Remote<AtomworldWorkerApi>) => Promise<T>): Promise<T> {
-  return client.run(async (w) => {
-    if (sourceEpoch !== client.epoch && source) {
-      const r = await sendSource(w, source);
-      if (!r.ok) throw new Error(r.error);
-      sourceEpoch = client.epoch;
-    }
-    return call(w);
-  });
-}
+const setStatus = (patch: Status) => useAtomworld.setState(patch);
 
-/** Bumped by every case selection, so a slow case view never replaces a later one. */
-let viewGeneration = 0;
+/** Loads the current batch into a fresh worker (after a cancel or a job past its time budget) before `call`. */
+async function loaded<T>(w: Comlink.Remote<AtomworldWorkerApi>, call: () => Promise<Result<T>>): Promise<Result<T>> {
+  if (sourceEpoch !== client.epoch && source) {
+    const r = await sendSource(w, source);
+    if (!r.ok) throw new Error(r.error);
+    sourceEpoch = client.epoch;
+  }
+  return call();
+}
 
 /** A picked file as the worker takes it, its size checked first (src/browser/read-file.ts). */
 export async function readInputFile(file: File): Promise<InputFile> {
@@ -97,29 +93,25 @@ export async function readInputFile(file: File): Promise<InputFile> {
 }
 
 async function loadSource(next: Source, label: string): Promise<void> {
-  const gen = ++client.generation;
-  useAtomworld.setState({ busy: label, progress: null, error: null });
-  try {
-    const r = await client.run(async (w) => sendSource(w, next));
-    if (gen !== client.generation) return;
-    if (!r.ok) { useAtomworld.setState({ busy: null, error: r.error }); return; }
-    source = next;
-    sourceEpoch = client.epoch;
-    useAtomworld.setState({ batch: r.value, rows: new Array(r.value.count), summary: null, done: 0, selected: null, view: null, busy: null, mode: 'cases' });
-    await evaluateAll(gen);
-  } catch (e) {
-    if (gen === client.generation) useAtomworld.setState({ busy: null, error: errorText(e) });
-  }
+  const ticket = client.begin();
+  useAtomworld.setState({ progress: null });
+  const r = await client.request(async (w) => sendSource(w, next), { ticket, status: setStatus, busy: label, keepBusy: true });
+  if (!r?.ok) return;
+  source = next;
+  sourceEpoch = client.epoch;
+  useAtomworld.setState({ batch: r.value, rows: new Array(r.value.count), summary: null, done: 0, selected: null, view: null, mode: 'cases' });
+  await evaluateAll(ticket);
 }
 
-/** Judges the whole batch, CASES_PER_MESSAGE cases per worker call, updating the table as rows arrive. */
-async function evaluateAll(gen: number): Promise<void> {
+/** Judges the whole batch, CASES_PER_MESSAGE cases per worker call (each with its own time budget), updating
+ * the table as rows arrive. */
+async function evaluateAll(ticket: Ticket): Promise<void> {
   const total = useAtomworld.getState().batch?.count ?? 0;
   useAtomworld.setState({ busy: 'judging the answers', progress: { done: 0, total } });
+  const status = (patch: Status) => useAtomworld.setState(patch.busy === null ? { ...patch, progress: null } : patch);
   for (let start = 0; start < total; start += CASES_PER_MESSAGE) {
-    const r = await runLoaded(async (w) => w.evaluate(start, CASES_PER_MESSAGE));
-    if (gen !== client.generation) return;
-    if (!r.ok) { useAtomworld.setState({ busy: null, progress: null, error: r.error }); return; }
+    const r = await client.request((w) => loaded(w, () => w.evaluate(start, CASES_PER_MESSAGE)), { ticket, status, keepBusy: true });
+    if (!r?.ok) return;
     useAtomworld.setState((s) => {
       const rows = [...s.rows];
       for (const row of r.value) rows[row.index] = row;
@@ -161,17 +153,15 @@ export async function loadDemo(text: string, name: string): Promise<void> {
   await loadSource({ kind: 'demo', text, name }, `building the demo from ${name}`);
 }
 
+/** A case selection or a compare: the latest of them wins, and neither drops the batch being judged. */
+const VIEW_LANE = 'view';
+
 export async function selectCase(index: number): Promise<void> {
-  const gen = ++viewGeneration;
   useAtomworld.setState({ selected: index });
-  try {
-    const r = await runLoaded(async (w) => w.caseView(index));
-    if (gen !== viewGeneration) return;
-    if (!r.ok) { useAtomworld.setState({ error: r.error, view: null }); return; }
-    useAtomworld.setState((s) => ({ view: r.value, fitToken: s.fitToken + 1 }));
-  } catch (e) {
-    if (gen === viewGeneration) useAtomworld.setState({ error: errorText(e) });
-  }
+  const r = await client.request((w) => loaded(w, () => w.caseView(index)), { lane: VIEW_LANE });
+  if (!r) return;
+  if (!r.ok) { useAtomworld.setState({ error: r.error, view: null }); return; }
+  useAtomworld.setState((s) => ({ view: r.value, fitToken: s.fitToken + 1 }));
 }
 
 export async function setCompareFile(role: 'a' | 'b', file: File): Promise<void> {
@@ -192,22 +182,17 @@ export async function setTolerances(t: Partial<MatcherTolerances>): Promise<void
 export async function runCompare(): Promise<void> {
   const { compareA, compareB, tolerances } = useAtomworld.getState();
   if (!compareA || !compareB) return;
-  const gen = ++viewGeneration;
-  useAtomworld.setState({ busy: `matching ${compareA.path} with ${compareB.path}`, error: null });
-  try {
-    const r = await client.run(async (w) => w.compare(compareA, compareB, tolerances));
-    if (gen !== viewGeneration) return;
-    if (!r.ok) { useAtomworld.setState({ busy: null, error: r.error, compare: null }); return; }
-    useAtomworld.setState((s) => ({ busy: null, compare: r.value, fitToken: s.fitToken + 1 }));
-  } catch (e) {
-    if (gen === viewGeneration) useAtomworld.setState({ busy: null, error: errorText(e) });
-  }
+  const r = await client.request((w) => w.compare(compareA, compareB, tolerances), {
+    lane: VIEW_LANE, status: setStatus, busy: `matching ${compareA.path} with ${compareB.path}`,
+  });
+  if (!r) return;
+  if (!r.ok) { useAtomworld.setState({ compare: null }); return; }
+  useAtomworld.setState((s) => ({ compare: r.value, fitToken: s.fitToken + 1 }));
 }
 
 /** Stops whatever runs: the worker is terminated (the only way to stop a synchronous computation). */
 export function cancel(): void {
   client.cancel();
-  viewGeneration++;
   sourceEpoch = -1;
   const { done, batch } = useAtomworld.getState();
   const partial = batch && done < batch.count;

@@ -6,7 +6,7 @@ import * as Comlink from 'comlink';
 import { create } from 'zustand';
 import type { BatchInfo, CompareWorkerApi, ForwardRow, InputFile, PairView, Result } from '../../workers/compare-api.ts';
 import { filePath, readTextFile, readTextFiles } from '../browser/read-file.ts';
-import { errorText, WorkerClient, WorkerTimeoutError } from './worker-client.ts';
+import { errorText, type Status, WorkerClient, WorkerTimeoutError } from './worker-client.ts';
 
 /** paired: the files' own frame, row i against row i (what the benchmark scores); aligned: after the best assignment and rigid motion. */
 export type DisplacementMode = 'paired' | 'aligned';
@@ -57,9 +57,11 @@ export const useCompare = create<CompareState>(() => ({
 
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
 const client = new WorkerClient<CompareWorkerApi>(() => new Worker(new URL('../../workers/compare.worker.ts', import.meta.url), { type: 'module', name: 'structlab-compare' }));
-const setStatus = (patch: { busy: string | null; error: string | null }) => useCompare.setState(patch);
-const request = <T,>(busy: string, call: (w: Comlink.Remote<CompareWorkerApi>) => Promise<Result<T>>, done: (value: T) => void) =>
-  client.request(setStatus, busy, call, done);
+const setStatus = (patch: Status) => useCompare.setState(patch);
+const request = async <T,>(busy: string, call: (w: Comlink.Remote<CompareWorkerApi>) => Promise<Result<T>>, done: (value: T) => void) => {
+  const r = await client.request(call, { status: setStatus, busy });
+  if (r?.ok) done(r.value);
+};
 
 /** The paired view only makes sense for equal counts; otherwise start in the aligned view. */
 const modeFor = (pair: PairView, mode: DisplacementMode): DisplacementMode => (pair.pairedDisplacement ? mode : 'aligned');
@@ -145,26 +147,25 @@ export async function setBatchFolder(role: 'preds' | 'truths', files: File[]): P
 }
 
 export async function runBatch(): Promise<void> {
-  const gen = ++client.generation;
   const total = useCompare.getState().batch?.count ?? 0;
-  useCompare.setState({ busy: 'scoring the batch', progress: `0 / ${total}`, error: null });
-  let finished = false;
-  try {
-    // Each scored pair renews the worker's time budget: the budget bounds one pair, not the batch.
-    const result = await client.run<Result<ForwardRow[]>>((w) => w.runBatch(client.progress((done: number, n: number) => {
-      if (gen === client.generation && !finished) useCompare.setState({ progress: `${done} / ${n}` });
-    })));
-    finished = true;
-    if (gen !== client.generation) return;
-    if (!result.ok) { useCompare.setState({ busy: null, progress: null, error: result.error }); return; }
-    useCompare.setState({ rows: result.value, busy: null, progress: null });
-    if (result.value.length) void selectRow(0);
-  } catch (e) {
-    if (gen !== client.generation) return;
-    // A pair past its time budget ended the worker, and the batch lived in it.
-    if (e instanceof WorkerTimeoutError) useCompare.setState({ busy: null, progress: null, batch: null, rows: null, error: `${e.message} The batch was dropped; load it again without the pair that stalled.` });
-    else useCompare.setState({ busy: null, progress: null, error: errorText(e) });
-  }
+  useCompare.setState({ progress: `0 / ${total}` });
+  // Each scored pair renews the worker's time budget: the budget bounds one pair, not the batch.
+  const result = await client.request(
+    (w, progress) => w.runBatch(progress((done: number, n: number) => useCompare.setState({ progress: `${done} / ${n}` }))),
+    {
+      busy: 'scoring the batch',
+      status: (patch) => useCompare.setState(patch.busy === null ? { ...patch, progress: null } : patch),
+      error: (message, thrown) => {
+        if (!(thrown instanceof WorkerTimeoutError)) return message;
+        // A pair past its time budget ended the worker, and the batch lived in it.
+        useCompare.setState({ batch: null, rows: null });
+        return `${message} The batch was dropped; load it again without the pair that stalled.`;
+      },
+    },
+  );
+  if (!result?.ok) return;
+  useCompare.setState({ rows: result.value });
+  if (result.value.length) void selectRow(0);
 }
 
 export async function selectRow(index: number): Promise<void> {

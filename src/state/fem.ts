@@ -11,7 +11,7 @@ import type { RectangleSpec } from '../core/tasks/fembench/lab/mesh2d-view.ts';
 import type { OutputsReport } from '../core/tasks/fembench/lab/model-outputs.ts';
 import type { BucklingSolution, FemWorkerApi, InputText, LinearSolution, Result } from '../../workers/fem-api.ts';
 import { readTextFile } from '../browser/read-file.ts';
-import { errorText, WorkerClient } from './worker-client.ts';
+import { errorText, type Status, WorkerClient } from './worker-client.ts';
 
 export const FRAME_EXAMPLES = (examplesJson as unknown as { examples: FrameModel[] }).examples;
 
@@ -74,9 +74,11 @@ export const useFem = create<FemState>(() => ({
 
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
 const client = new WorkerClient<FemWorkerApi>(() => new Worker(new URL('../../workers/fem.worker.ts', import.meta.url), { type: 'module', name: 'structlab-fem' }));
-const setStatus = (patch: { busy: string | null; error: string | null }) => useFem.setState(patch);
-const request = <T,>(busy: string, call: (w: Comlink.Remote<FemWorkerApi>) => Promise<Result<T>>, done: (value: T) => void) =>
-  client.request(setStatus, busy, call, done);
+const setStatus = (patch: Status) => useFem.setState(patch);
+const request = async <T,>(busy: string, call: (w: Comlink.Remote<FemWorkerApi>) => Promise<Result<T>>, done: (value: T) => void) => {
+  const r = await client.request(call, { status: setStatus, busy });
+  if (r?.ok) done(r.value);
+};
 
 export function cancel(): void {
   client.cancel();

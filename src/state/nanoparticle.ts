@@ -6,7 +6,7 @@ import { create } from 'zustand';
 import type { RadiusSeries } from '../core/tasks/c2np/teaching.ts';
 import type { C2npWorkerApi, CrystalInfo, ParticleView, Split } from '../../workers/c2np-api.ts';
 import { MAX_RADIUS, MIN_RADIUS } from '../../workers/c2np-api.ts';
-import { errorText, WorkerClient } from './worker-client.ts';
+import { type Status, WorkerClient } from './worker-client.ts';
 
 export type ColorMode = 'element' | 'coordination';
 
@@ -50,9 +50,11 @@ export const useNanoparticle = create<NanoparticleState>(() => ({
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
 const client = new WorkerClient<C2npWorkerApi>(() => new Worker(new URL('../../workers/c2np.worker.ts', import.meta.url), { type: 'module', name: 'structlab-c2np' }));
 
-/** Bumped by every crystal load and every carve request; older answers are dropped. */
-let crystalGeneration = 0;
-let carveGeneration = 0;
+/** A crystal load and a carve supersede only their own kind: a new radius never drops the crystal's series. */
+const CRYSTAL_LANE = 'crystal';
+const CARVE_LANE = 'carve';
+
+const setStatus = (patch: Status) => useNanoparticle.setState(patch);
 
 /** The radius whose rotation set serves `split`: the current radius if it belongs to it, else the nearest one that does. */
 export function setRadiusFor(crystal: CrystalInfo, split: Split, radius: number): number | null {
@@ -63,44 +65,36 @@ export function setRadiusFor(crystal: CrystalInfo, split: Split, radius: number)
 }
 
 export async function loadCrystal(name: string, text: string): Promise<void> {
-  const gen = ++crystalGeneration;
-  useNanoparticle.setState({ dataset: name, busy: `reading ${name}`, error: null, series: null, seriesProgress: null });
-  try {
-    const result = await client.run(async (w) => w.loadCrystal(text, name));
-    if (gen !== crystalGeneration) return;
-    if (!result.ok) { useNanoparticle.setState({ busy: null, error: result.error }); return; }
-    useNanoparticle.setState((s) => ({ crystal: result.crystal, busy: null, particle: null, fitToken: s.fitToken + 1 }));
-    await carve(true);
-    if (gen !== crystalGeneration) return;
-    useNanoparticle.setState({ seriesProgress: `0 / 25` });
-    // Progress comes through its own message port and can arrive after the result: ignore it once done.
-    let finished = false;
-    // Each radius reported renews the worker's time budget: the budget bounds one radius, not the series.
-    const series = await client.run(async (w) => w.series(client.progress((done: number, total: number) => {
-      if (gen === crystalGeneration && !finished) useNanoparticle.setState({ seriesProgress: `${done} / ${total}` });
-    })));
-    finished = true;
-    if (gen === crystalGeneration) useNanoparticle.setState({ series, seriesProgress: null });
-  } catch (e) {
-    if (gen === crystalGeneration) useNanoparticle.setState({ busy: null, seriesProgress: null, error: `Could not prepare ${name}: ${errorText(e)}` });
-  }
+  const ticket = client.begin(CRYSTAL_LANE);
+  useNanoparticle.setState({ dataset: name, series: null, seriesProgress: null });
+  const failed = (message: string, thrown: unknown) => {
+    useNanoparticle.setState({ seriesProgress: null });
+    return thrown === undefined ? message : `Could not prepare ${name}: ${message}`;
+  };
+  const loaded = await client.request((w) => w.loadCrystal(text, name), { ticket, status: setStatus, busy: `reading ${name}`, error: failed });
+  if (!loaded?.ok) return;
+  useNanoparticle.setState((s) => ({ crystal: loaded.value, particle: null, fitToken: s.fitToken + 1 }));
+  await carve(true);
+  if (!ticket.current) return;
+  useNanoparticle.setState({ seriesProgress: `0 / 25` });
+  // Each radius reported renews the worker's time budget: the budget bounds one radius, not the series.
+  const series = await client.request(
+    (w, progress) => w.series(progress((done: number, total: number) => useNanoparticle.setState({ seriesProgress: `${done} / ${total}` }))),
+    { ticket, status: setStatus, keepBusy: true, error: (message) => failed(message, true) },
+  );
+  if (series?.ok) useNanoparticle.setState({ series: series.value, seriesProgress: null });
 }
 
 /** Carves the particle for the current radius and rotation; `refit` moves the camera onto it. */
 export async function carve(refit = false): Promise<void> {
   const { crystal, radius, split, rotation } = useNanoparticle.getState();
   if (!crystal) return;
-  const gen = ++carveGeneration;
-  useNanoparticle.setState({ busy: `carving R = ${radius} Å`, error: null });
   const setRadius = setRadiusFor(crystal, split, radius);
-  try {
-    const result = await client.run(async (w) => w.carve(radius, rotation > 0 && setRadius !== null ? { setRadius, index: rotation } : null));
-    if (gen !== carveGeneration) return;
-    if (!result.ok) { useNanoparticle.setState({ busy: null, error: result.error }); return; }
-    useNanoparticle.setState((s) => ({ particle: result.particle, busy: null, fitToken: s.fitToken + (refit ? 1 : 0) }));
-  } catch (e) {
-    if (gen === carveGeneration) useNanoparticle.setState({ busy: null, error: `Could not carve: ${errorText(e)}` });
-  }
+  const result = await client.request((w) => w.carve(radius, rotation > 0 && setRadius !== null ? { setRadius, index: rotation } : null), {
+    lane: CARVE_LANE, status: setStatus, busy: `carving R = ${radius} Å`,
+    error: (message, thrown) => (thrown === undefined ? message : `Could not carve: ${message}`),
+  });
+  if (result?.ok) useNanoparticle.setState((s) => ({ particle: result.value, fitToken: s.fitToken + (refit ? 1 : 0) }));
 }
 
 export function setRadius(value: number): void {

@@ -72,7 +72,6 @@ export async function openDatasetFolder(files: File[]): Promise<void> {
 
 export const closeDatasetFolder = () => useOnng.setState({ exact: null });
 
-let resultsGeneration = 0;
 type Loaded =
   | { kind: 'csv'; name: string; text: string }
   | { kind: 'upstream'; name: string; files: UpstreamFile[]; verdicts: UpstreamFile[] };
@@ -132,34 +131,31 @@ function problemNames(): Record<number, string> {
 }
 
 async function analyse(source: Loaded, errorName = source.name): Promise<void> {
-  const gen = ++resultsGeneration;
-  useOnng.setState({ busy: `analysing ${source.name}`, progress: null, error: null });
-  try {
-    let finished = false;
-    const options = { excludeProblemIds: useOnng.getState().excludeFirst ? [1] : [] };
-    // Each stage report renews the worker's time budget (src/state/worker-client.ts).
-    const onProgress = client.progress((stage: string) => {
-      if (gen === resultsGeneration && !finished) useOnng.setState({ progress: stage });
-    });
-    const result = source.kind === 'csv'
-      ? await client.run(async (w) => w.analyse(source.text, source.name, options, onProgress))
-      : await client.run(async (w) => w.analyseUpstream(source.files, source.verdicts, source.name, options, problemNames(), onProgress));
-    finished = true;
-    if (gen !== resultsGeneration) return;
-    if (!result.ok) {
-      const error = source.kind === 'upstream' && errorName !== source.name ? `${errorName}: ${result.error}` : result.error;
-      useOnng.setState({ busy: null, progress: null, error });
-      return;
-    }
-    loaded = source;
-    const models = result.analysis.models.map((m) => m.model);
-    const heatModel = useOnng.getState().heatModel;
-    useOnng.setState({
-      analysis: result.analysis, resultsFile: source.name, resultsKind: source.kind, busy: null, progress: null,
-      verdictFiles: source.kind === 'upstream' ? source.verdicts.map((v) => v.path) : [],
-      heatModel: heatModel && (models.includes(heatModel) || heatModel === '(all models)') ? heatModel : models[0] ?? null,
-    });
-  } catch (e) {
-    if (gen === resultsGeneration) useOnng.setState({ busy: null, progress: null, error: `Could not analyse ${errorName}: ${errorText(e)}` });
-  }
+  useOnng.setState({ progress: null });
+  const options = { excludeProblemIds: useOnng.getState().excludeFirst ? [1] : [] };
+  // Each stage report renews the worker's time budget (src/state/worker-client.ts).
+  const result = await client.request(
+    (w, progress) => {
+      const onProgress = progress((stage: string) => useOnng.setState({ progress: stage }));
+      return source.kind === 'csv'
+        ? w.analyse(source.text, source.name, options, onProgress)
+        : w.analyseUpstream(source.files, source.verdicts, source.name, options, problemNames(), onProgress);
+    },
+    {
+      busy: `analysing ${source.name}`,
+      status: (patch) => useOnng.setState(patch.busy === null ? { ...patch, progress: null } : patch),
+      error: (message, thrown) => thrown !== undefined
+        ? `Could not analyse ${errorName}: ${message}`
+        : source.kind === 'upstream' && errorName !== source.name ? `${errorName}: ${message}` : message,
+    },
+  );
+  if (!result?.ok) return;
+  loaded = source;
+  const models = result.value.models.map((m) => m.model);
+  const heatModel = useOnng.getState().heatModel;
+  useOnng.setState({
+    analysis: result.value, resultsFile: source.name, resultsKind: source.kind,
+    verdictFiles: source.kind === 'upstream' ? source.verdicts.map((v) => v.path) : [],
+    heatModel: heatModel && (models.includes(heatModel) || heatModel === '(all models)') ? heatModel : models[0] ?? null,
+  });
 }

@@ -7,10 +7,9 @@ import { create } from 'zustand';
 import type { PackedStructure } from '../core/structure/packed.ts';
 import { syntheticFcc } from '../core/structure/packed.ts';
 import { buildDisplay, type DisplayData, type DisplayOptions } from '../core/analysis/display-scene.ts';
-import type { Formulas, ParsedFile, StructureSummary } from '../../workers/io-api.ts';
-import type { IoWorkerApi } from '../../workers/io-api.ts';
+import type { Formulas, IoWorkerApi, ParsedFile, StructureSummary } from '../../workers/io-api.ts';
 import { pastedTextProblem, readTextFile } from '../browser/read-file.ts';
-import { CancelledError, errorText, WorkerClient } from './worker-client.ts';
+import { errorText, type Status, type Ticket, WorkerClient } from './worker-client.ts';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, sanitizeSettings, type ViewSettings } from './settings.ts';
 
 export interface LoadedFile {
@@ -88,10 +87,11 @@ const LAST_LOAD_KEY = 'structlab/session/last-load/v1';
 const MAX_FILES = 8;
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
 const io = new WorkerClient<IoWorkerApi>(() => new Worker(new URL('../../workers/io.worker.ts', import.meta.url), { type: 'module', name: 'structlab-io' }));
-/** Bumped by every load/select; results of an older load are dropped. */
-let generation = 0;
-/** Bumped by every scene rebuild (settings changes), separately, so a rebuild never cancels a load. */
-let sceneGeneration = 0;
+/** Loads and selections supersede each other; scene rebuilds (settings changes) and space-group refreshes each have
+ * their own lane, so a rebuild never drops a load. */
+const LOAD = 'load';
+const SCENE = 'scene';
+const SUMMARY = 'summary';
 
 const displayOptions = (s: ViewSettings, synthetic: boolean): Partial<DisplayOptions> => ({
   supercell: [s.supercellA, s.supercellB, s.supercellC],
@@ -105,6 +105,7 @@ const displayOptions = (s: ViewSettings, synthetic: boolean): Partial<DisplayOpt
 const displayKeys: (keyof ViewSettings)[] = SETTINGS_SCHEMA.filter((spec) => spec.scene).map((spec) => spec.key);
 
 const setBusy = (stage: string | null) => useSession.setState({ busy: stage });
+const setStatus = (patch: Status) => useSession.setState(patch);
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 function persistSoon(): void {
@@ -132,40 +133,33 @@ function recordLoad(record: LastLoad | null): Promise<void> {
 
 /** Parses `text` in the worker; on success it becomes the active file, on failure the error shows and the old structure stays. */
 export async function loadText(name: string, text: string, activeStructure = 0): Promise<boolean> {
-  const gen = ++generation;
+  const ticket = io.begin(LOAD);
   useSession.setState({ busy: `reading ${name}`, error: null });
   // Marked before the worker sees it: if the tab freezes or dies, the next start finds it still pending.
   await recordLoad({ name, text, activeStructure, status: 'pending', error: null });
-  if (gen !== generation) return false;
-  const failed = (error: string) => {
-    useSession.setState({ busy: null, error });
-    void recordLoad({ name, text, activeStructure, status: 'failed', error });
+  if (!ticket.current) return false;
+  // A file that cannot be read answers its own "Could not read …" sentence; a job that failed gets the same start.
+  const parsed = await io.request((api, progress) => api.parse(text, name, progress(setBusy)), {
+    ticket, error: (message, thrown) => (thrown === undefined ? message : `Could not read ${name}: ${message}`),
+  });
+  // Superseded or cancelled (cancelWork has cleared the record and says so).
+  if (!parsed) return false;
+  if (!parsed.ok) {
+    useSession.setState({ busy: null, error: parsed.error });
+    void recordLoad({ name, text, activeStructure, status: 'failed', error: parsed.error });
     return false;
-  };
-  try {
-    const parsed = await io.run((api) => api.parse(text, name, io.progress(setBusy)) as Promise<ParsedFile>);
-    if (gen !== generation) return false;
-    if (!parsed.ok) return failed(`Could not read ${parsed.line ? `${name} line ${parsed.line}` : name}: ${parsed.error}`);
-    const k = activeStructure < parsed.structures.length ? activeStructure : 0;
-    // The file, its structures and the scene are committed together once everything is ready.
-    const shown = await showStructure({ name, text, parsed }, k, gen);
-    if (gen !== generation) return shown;
-    if (shown) {
-      if (useSession.getState().retry?.name === name) dismissOffer();
-      // Cleared once a frame of the new scene is drawn: a scene that freezes the tab leaves the load pending.
-      void afterFrame().then(() => { if (gen === generation) void recordLoad(null); });
-    }
-    else void recordLoad({ name, text, activeStructure, status: 'failed', error: useSession.getState().error });
-    return shown;
-  } catch (e) {
-    if (gen !== generation) return false;
-    if (e instanceof CancelledError) {
-      useSession.setState({ busy: null, error: 'Loading cancelled.' });
-      void recordLoad(null);
-      return false;
-    }
-    return failed(`Could not read ${name}: ${errorText(e)}`);
   }
+  const k = activeStructure < parsed.value.structures.length ? activeStructure : 0;
+  // The file, its structures and the scene are committed together once everything is ready.
+  const shown = await showStructure({ name, text, parsed: parsed.value }, k, ticket);
+  if (!ticket.current) return shown;
+  if (shown) {
+    if (useSession.getState().retry?.name === name) dismissOffer();
+    // Cleared once a frame of the new scene is drawn: a scene that freezes the tab leaves the load pending.
+    void afterFrame().then(() => { if (ticket.current) void recordLoad(null); });
+  }
+  else void recordLoad({ name, text, activeStructure, status: 'failed', error: useSession.getState().error });
+  return shown;
 }
 
 /** Loads files the user picked or dropped, one after another, each size-checked before it is read. */
@@ -195,66 +189,69 @@ export function loadPasted(text: string): Promise<boolean> {
 interface PendingFile {
   name: string;
   text: string;
-  parsed: Extract<ParsedFile, { ok: true }>;
+  parsed: ParsedFile;
 }
 
 /** Makes structure k of the active file the shown one (symmetry, formula and scene come from the worker). */
 export function selectStructure(k: number): Promise<boolean> {
-  return showStructure(null, k, ++generation);
+  return showStructure(null, k, io.begin(LOAD));
 }
 
 /**
  * Computes symmetry and scene for structure k of `pending` (a freshly parsed file) or of the active
  * file, then commits file, structures, summary and scene in one update; on failure nothing changes.
  */
-async function showStructure(pending: PendingFile | null, k: number, gen: number): Promise<boolean> {
+async function showStructure(pending: PendingFile | null, k: number, ticket: Ticket): Promise<boolean> {
   const state = useSession.getState();
   const structures = pending ? pending.parsed.structures : state.structures;
   const formulas = pending ? pending.parsed.formulas : state.formulas;
   const p = structures[k];
   if (!p) return false;
   const { settings } = state;
-  try {
-    const symmetry = await io.run((api) => api.symmetry(p, settings.symprec, io.progress(setBusy)));
-    if (gen !== generation) return false;
-    const display = await io.run((api) => api.display(p, displayOptions(settings, false), io.progress(setBusy)));
-    if (gen !== generation) return false;
-    const fileUpdate: Partial<SessionState> = {};
-    if (pending) {
-      const files = useSession.getState().files.filter((f) => f.name !== pending.name);
-      files.push({ name: pending.name, text: pending.text });
-      while (files.length > MAX_FILES) files.shift();
-      Object.assign(fileUpdate, {
-        files, activeFile: files.length - 1, structures, formulas, format: pending.parsed.format,
-        warnings: pending.parsed.warnings, synthetic: false,
-      });
-    }
-    useSession.setState((st) => ({
-      ...fileUpdate, activeStructure: k, summary: { ...formulas[k], ...symmetry }, display,
-      busy: null, error: null, selection: [], fitToken: st.fitToken + 1,
-    }));
-    persistSoon();
-    return true;
-  } catch (e) {
-    if (gen === generation) useSession.setState({ busy: null, error: e instanceof CancelledError ? 'Cancelled.' : `Could not show ${p.name}: ${errorText(e)}` });
-    return false;
+  const options = { ticket, status: setStatus, error: (message: string) => `Could not show ${p.name}: ${message}`, keepBusy: true };
+  const symmetry = await io.request((api, progress) => api.symmetry(p, settings.symprec, progress(setBusy)), options);
+  if (!symmetry?.ok) return false;
+  const display = await io.request((api, progress) => api.display(p, displayOptions(settings, false), progress(setBusy)), options);
+  if (!display?.ok) return false;
+  const fileUpdate: Partial<SessionState> = {};
+  if (pending) {
+    const files = useSession.getState().files.filter((f) => f.name !== pending.name);
+    files.push({ name: pending.name, text: pending.text });
+    while (files.length > MAX_FILES) files.shift();
+    Object.assign(fileUpdate, {
+      files, activeFile: files.length - 1, structures, formulas, format: pending.parsed.format,
+      warnings: pending.parsed.warnings, synthetic: false,
+    });
   }
+  useSession.setState((st) => ({
+    ...fileUpdate, activeStructure: k, summary: { ...formulas[k], ...symmetry.value }, display: display.value,
+    busy: null, error: null, selection: [], fitToken: st.fitToken + 1,
+  }));
+  persistSoon();
+  return true;
 }
 
 async function rebuildDisplay(refit: boolean): Promise<void> {
   const { structures, activeStructure, settings, synthetic } = useSession.getState();
   const p = structures[activeStructure];
   if (!p) return;
-  const gen = ++sceneGeneration;
-  const stillShown = () => gen === sceneGeneration && useSession.getState().structures[useSession.getState().activeStructure] === p;
-  try {
-    const display = synthetic
-      ? buildDisplay(p, displayOptions(settings, true))
-      : await io.run((api) => api.display(p, displayOptions(settings, false), io.progress(setBusy)));
-    if (stillShown()) useSession.setState((st) => ({ display, busy: null, error: null, selection: [], fitToken: st.fitToken + (refit ? 1 : 0) }));
-  } catch (e) {
-    if (stillShown()) useSession.setState({ busy: null, error: e instanceof CancelledError ? 'Cancelled.' : `Could not build the scene: ${errorText(e)}` });
+  const ticket = io.begin(SCENE);
+  const stillShown = () => ticket.current && useSession.getState().structures[useSession.getState().activeStructure] === p;
+  let display: DisplayData;
+  if (synthetic) {
+    try {
+      display = buildDisplay(p, displayOptions(settings, true));
+    } catch (e) {
+      if (stillShown()) useSession.setState({ busy: null, error: `Could not build the scene: ${errorText(e)}` });
+      return;
+    }
+  } else {
+    const r = await io.request((api, progress) => api.display(p, displayOptions(settings, false), progress(setBusy)), { ticket });
+    if (!r || !stillShown()) return;
+    if (!r.ok) { useSession.setState({ busy: null, error: `Could not build the scene: ${r.error}` }); return; }
+    display = r.value;
   }
+  if (stillShown()) useSession.setState((st) => ({ display, busy: null, error: null, selection: [], fitToken: st.fitToken + (refit ? 1 : 0) }));
 }
 
 export function setSetting<K extends keyof ViewSettings>(key: K, value: ViewSettings[K]): void {
@@ -269,20 +266,15 @@ async function refreshSummary(): Promise<void> {
   const { structures, formulas, activeStructure, settings, synthetic } = useSession.getState();
   const p = structures[activeStructure];
   if (!p || synthetic) return;
-  try {
-    const symmetry = await io.run((api) => api.symmetry(p, settings.symprec, io.progress(setBusy)));
-    if (useSession.getState().structures[useSession.getState().activeStructure] !== p) return;
-    useSession.setState({ summary: { ...formulas[activeStructure], ...symmetry }, busy: null });
-  } catch (e) {
-    // Cancelled or failed: the previous summary stays.
-    if (!(e instanceof CancelledError)) useSession.setState({ busy: null, error: `Could not find the space group: ${errorText(e)}` });
-  }
+  const r = await io.request((api, progress) => api.symmetry(p, settings.symprec, progress(setBusy)), { lane: SUMMARY });
+  // Cancelled, or another structure shown since: nothing changes. Failed: the previous summary stays.
+  if (!r || useSession.getState().structures[useSession.getState().activeStructure] !== p) return;
+  if (!r.ok) { useSession.setState({ busy: null, error: `Could not find the space group: ${r.error}` }); return; }
+  useSession.setState({ summary: { ...formulas[activeStructure], ...r.value }, busy: null });
 }
 
 /** Stops the worker (terminating it) and keeps whatever was shown before. */
 export function cancelWork(): void {
-  generation++;
-  sceneGeneration++;
   io.cancel();
   // A cancelled load is not one to warn about on the next start.
   void recordLoad(null);
@@ -291,8 +283,7 @@ export function cancelWork(): void {
 
 /** An FCC block of n atoms straight into typed arrays (benchmarks: `?synthetic=N`). */
 export function loadSynthetic(n: number): void {
-  generation++;
-  sceneGeneration++;
+  io.supersede();
   const p = syntheticFcc(n);
   const settings = { ...useSession.getState().settings, showBonds: false, showPolyhedra: false };
   let display: DisplayData;

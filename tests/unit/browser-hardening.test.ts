@@ -137,7 +137,7 @@ describe('worker job time budget', () => {
       await expect(cancelled).rejects.toBeInstanceOf(CancelledError);
       expect(vi.getTimerCount()).toBe(0);
       const states: { busy: string | null; error: string | null }[] = [];
-      const req = client.request((p) => states.push(p), 'working', () => new Promise(() => {}), () => {}, { budgetMs: 2000 });
+      const req = client.request(() => new Promise(() => {}), { status: (p) => states.push(p), busy: 'working', budgetMs: 2000 });
       vi.advanceTimersByTime(2000);
       await req;
       expect(states.at(-1)).toEqual({ busy: null, error: 'The job took longer than 2 s and was stopped; the next job starts a fresh worker.' });
