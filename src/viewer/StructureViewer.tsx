@@ -16,12 +16,17 @@ import { pickSphere } from './picking.ts';
 export interface ViewerProps {
   display: DisplayData | null;
   settings: ViewSettings;
-  selection: number[];
+  /** Selected atom indices; none by default. Pass a stable array (a new one each render rebuilds the selection). */
+  selection?: readonly number[];
   /** The camera refits when this value changes (a new structure), not on every rebuild. */
   fitKey: unknown;
-  onPick: (index: number | null) => void;
-  /** Element symbols not drawn (toggled in the legend); their bonds go too. */
-  hiddenElements: string[];
+  /** Called with the atom clicked (null: empty space); clicks are ignored without it. */
+  onPick?: (index: number | null) => void;
+  /**
+   * Element symbols not drawn (toggled in the legend); their bonds go too. None by default. It feeds the atom radii and
+   * so the atom mesh: pass a stable array (a fresh `[]` on every parent render rebuilds and re-uploads the atom buffers).
+   */
+  hiddenElements?: readonly string[];
   /** Optional per-atom colours (3 per atom, same space as the element palette) replacing the element colours. */
   atomColors?: Float32Array | null;
   /** Optional extra three objects drawn in the scene (e.g. a carving sphere or a hull mesh). */
@@ -33,6 +38,10 @@ export interface ViewerProps {
   /** What the camera fits when there are no atoms to fit (e.g. a frame of beams drawn as children). */
   fitBounds?: { center: [number, number, number]; radius: number };
 }
+
+/** The stable defaults of the optional array props (one identity for the life of the page). */
+const NO_INDICES: readonly number[] = Object.freeze([]);
+const NO_ELEMENTS: readonly string[] = Object.freeze([]);
 
 /** Above this many atoms the canvas is created without MSAA (measured ~25% faster frames at 100k on SwiftShader). */
 const MSAA_MAX_ATOMS = 20_000;
@@ -60,7 +69,7 @@ function ViewerCanvas({ antialias, ...props }: ViewerProps & { antialias: boolea
 }
 
 /** Drawn radius of every atom for the current style. */
-export function atomRadii(display: DisplayData, settings: ViewSettings, hidden: string[] = []): Float32Array {
+export function atomRadii(display: DisplayData, settings: ViewSettings, hidden: readonly string[] = NO_ELEMENTS): Float32Array {
   const perElement = display.elements.map((el) => {
     if (hidden.includes(el)) return 0; // a zero radius is never drawn nor picked
     const r = covalentRadius(el);
@@ -116,7 +125,9 @@ function sceneBounds(display: DisplayData | null): { center: THREE.Vector3; radi
   return { center, radius };
 }
 
-function Scene({ display, settings, selection, fitKey, onPick, hiddenElements, atomColors, children, controller = mainViewer, fitBounds }: ViewerProps) {
+function Scene({
+  display, settings, selection = NO_INDICES, fitKey, onPick, hiddenElements = NO_ELEMENTS, atomColors, children, controller = mainViewer, fitBounds,
+}: ViewerProps) {
   const gl = useThree((s) => s.gl);
   const size = useThree((s) => s.size);
   const set = useThree((s) => s.set);
@@ -153,6 +164,9 @@ function Scene({ display, settings, selection, fitKey, onPick, hiddenElements, a
   const radii = useMemo(() => (display ? atomRadii(display, settings, hiddenElements) : null), [display, settings.style, settings.atomScale, hiddenElements]); // eslint-disable-line react-hooks/exhaustive-deps
   const radiiRef = useRef(radii);
   radiiRef.current = radii;
+  // Read at click time, so an inline callback does not re-attach the pointer listeners on every render.
+  const onPickRef = useRef(onPick);
+  onPickRef.current = onPick;
 
   // Resize: keep aspect and the orthographic half-height.
   useLayoutEffect(() => {
@@ -223,19 +237,20 @@ function Scene({ display, settings, selection, fitKey, onPick, hiddenElements, a
       down = null;
       const d = displayRef.current;
       const r = radiiRef.current;
-      if (!d || !r) return;
+      const pick = onPickRef.current;
+      if (!d || !r || !pick) return;
       const rect = el.getBoundingClientRect();
       const ndc = new THREE.Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
       const ray = new THREE.Raycaster();
       ray.setFromCamera(ndc, cameraRef.current);
       const o = ray.ray.origin;
       const dir = ray.ray.direction;
-      onPick(pickSphere([o.x, o.y, o.z], [dir.x, dir.y, dir.z], d.positions, r));
+      pick(pickSphere([o.x, o.y, o.z], [dir.x, dir.y, dir.z], d.positions, r));
     };
     el.addEventListener('pointerdown', onDown);
     el.addEventListener('pointerup', onUp);
     return () => { el.removeEventListener('pointerdown', onDown); el.removeEventListener('pointerup', onUp); };
-  }, [gl, onPick]);
+  }, [gl]);
 
   useFrame((state) => {
     const t0 = performance.now();
@@ -254,7 +269,7 @@ function Scene({ display, settings, selection, fitKey, onPick, hiddenElements, a
 
   return (
     <>
-      {display && radii && <Atoms display={display} radii={radii} settings={settings} atomColors={atomColors ?? null} />}
+      {display && radii && <Atoms display={display} radii={radii} settings={settings} atomColors={atomColors ?? null} controller={controller} />}
       {display && settings.showBonds && settings.style === 'ball-and-stick' && display.nbonds > 0 && (
         <Bonds display={display} settings={settings} hiddenElements={hiddenElements} />
       )}
@@ -277,8 +292,11 @@ export function useDisposable<T extends THREE.Object3D>(make: () => T, deps: unk
   return obj;
 }
 
-function Atoms({ display, radii, settings, atomColors }: { display: DisplayData; radii: Float32Array; settings: ViewSettings; atomColors: Float32Array | null }) {
+function Atoms({ display, radii, settings, atomColors, controller }: {
+  display: DisplayData; radii: Float32Array; settings: ViewSettings; atomColors: Float32Array | null; controller: ViewerController;
+}) {
   const mesh = useDisposable(() => {
+    controller.atomBuilds++;
     let colors: Float32Array;
     if (atomColors && atomColors.length === 3 * display.natoms) colors = atomColors.slice();
     else {
@@ -287,11 +305,11 @@ function Atoms({ display, radii, settings, atomColors }: { display: DisplayData;
       for (let i = 0; i < display.natoms; i++) colors.set(palette[display.element[i]], 3 * i);
     }
     return makeSphereMesh({ centers: display.positions, radii, colors, count: display.natoms });
-  }, [display, radii, settings.colorScheme, atomColors]);
+  }, [display, radii, settings.colorScheme, atomColors, controller]);
   return <primitive object={mesh} />;
 }
 
-function Bonds({ display, settings, hiddenElements }: { display: DisplayData; settings: ViewSettings; hiddenElements: string[] }) {
+function Bonds({ display, settings, hiddenElements }: { display: DisplayData; settings: ViewSettings; hiddenElements: readonly string[] }) {
   const mesh = useDisposable(() => {
     const palette = elementColors(display, settings);
     const hidden = display.elements.map((el) => hiddenElements.includes(el));
@@ -395,7 +413,7 @@ function Polyhedra({ display, settings }: { display: DisplayData; settings: View
   return <primitive object={mesh} />;
 }
 
-function Selection({ display, radii, selection }: { display: DisplayData; radii: Float32Array; selection: number[] }) {
+function Selection({ display, radii, selection }: { display: DisplayData; radii: Float32Array; selection: readonly number[] }) {
   const group = useDisposable(() => {
     const valid = selection.filter((i) => i < display.natoms);
     const centers = new Float32Array(3 * valid.length);

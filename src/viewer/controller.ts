@@ -57,6 +57,8 @@ export class ViewerController {
   private readonly cameraListeners = new Set<() => void>();
   /** Frames this viewer has rendered. */
   frames = 0;
+  /** Atom meshes built (buffers made and uploaded) since the page loaded: a re-render with nothing new must not add one. */
+  atomBuilds = 0;
 
   constructor(readonly name: string) {
     controllers.set(name, this);

@@ -6,6 +6,7 @@
  * Judging runs in workers/atomworld.worker.ts.
  */
 import { useEffect, useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
 import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import {
@@ -18,7 +19,7 @@ import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../structure/datasets.ts';
 import type { CaseView, OverlayView } from '../../../workers/atomworld-api.ts';
-import { COLORS, Halos, Lines, TraceDrawing, cellGrid } from './drawing.tsx';
+import { COLORS, Halos, Lines, TraceDrawing, cellGrid, repeatColor } from './drawing.tsx';
 import { pairDistance } from '../../core/tasks/atomworld/lab/overlay.ts';
 import { type CaseRow, type CaseSortKey, actionsCsv, casesCsv, errorTypesOf, resultsJson, sortCaseRows } from '../../core/tasks/atomworld/lab/inputs.ts';
 import './atomworld.css';
@@ -48,7 +49,8 @@ const startDemo = () => void datasetText(DEMO_DATASET).then((t) => loadDemo(t, D
 
 
 export function AtomworldPage() {
-  const s = useAtomworld();
+  // Only what this level draws: the batch ticks (`rows`, `progress`) reach the tables and the progress line, not the viewers.
+  const s = useAtomworld(useShallow((st) => ({ mode: st.mode, hasBatch: st.batch !== null })));
   useEffect(() => {
     const { batch, busy } = useAtomworld.getState();
     if (!batch && !busy) startDemo();
@@ -62,20 +64,9 @@ export function AtomworldPage() {
       <main className="aw-main">
         <div className="aw-views">
           {s.mode === 'cases' ? <CaseViews /> : <CompareViews />}
-          {(s.busy || s.progress) && (
-            <div className="progress aw-progress" data-testid="aw-progress" role="status">
-              {s.busy && <span className="spinner" />} {s.busy}…
-              {s.progress && (
-                <>
-                  <progress max={s.progress.total} value={s.progress.done} data-testid="aw-progress-bar" />
-                  <span>{s.progress.done} / {s.progress.total}</span>
-                </>
-              )}
-              <button type="button" data-testid="aw-cancel" onClick={cancel}>Cancel</button>
-            </div>
-          )}
+          <Progress />
         </div>
-        {s.mode === 'cases' && s.batch && (
+        {s.mode === 'cases' && s.hasBatch && (
           <div className="aw-tables">
             <ActionTable />
             <CaseTable />
@@ -87,8 +78,28 @@ export function AtomworldPage() {
   );
 }
 
+function Progress() {
+  const { busy, progress } = useAtomworld(useShallow((st) => ({ busy: st.busy, progress: st.progress })));
+  if (!busy && !progress) return null;
+  return (
+    <div className="progress aw-progress" data-testid="aw-progress" role="status">
+      {busy && <span className="spinner" />} {busy}…
+      {progress && (
+        <>
+          <progress max={progress.total} value={progress.done} data-testid="aw-progress-bar" />
+          <span>{progress.done} / {progress.total}</span>
+        </>
+      )}
+      <button type="button" data-testid="aw-cancel" onClick={cancel}>Cancel</button>
+    </div>
+  );
+}
+
 function Controls() {
-  const s = useAtomworld();
+  const s = useAtomworld(useShallow((st) => ({
+    mode: st.mode, casesFile: st.casesFile, answersFile: st.answersFile, batch: st.batch, summary: st.summary, rows: st.rows,
+    compareA: st.compareA, compareB: st.compareB, tolerances: st.tolerances, error: st.error,
+  })));
   const pick = (f: (file: File) => void) => (e: React.ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
     if (file) f(file);
@@ -170,8 +181,7 @@ function Viewer({ controller, testId, display, fitKey, settings = VIEW_SETTINGS,
 }) {
   return (
     <div className="view" data-testid={`${testId}-panel`}>
-      <StructureViewer controller={controller} testId={testId} display={display} settings={settings} selection={[]}
-        fitKey={fitKey} onPick={() => undefined} hiddenElements={[]}>
+      <StructureViewer controller={controller} testId={testId} display={display} settings={settings} fitKey={fitKey}>
         {children}
       </StructureViewer>
       <span className="cmp-caption">{caption}</span>
@@ -180,9 +190,11 @@ function Viewer({ controller, testId, display, fitKey, settings = VIEW_SETTINGS,
 }
 
 function CaseViews() {
-  const s = useAtomworld();
+  const s = useAtomworld(useShallow((st) => ({ view: st.view, fitToken: st.fitToken, hasBatch: st.batch !== null })));
   const v = s.view;
-  if (!v) return <div className="aw-empty">{s.batch ? 'Choose a case in the list.' : 'Load a cases file, or open the demo.'}</div>;
+  const supercell = v?.trace?.supercell;
+  const grid = useMemo(() => (v?.trace && supercell ? { points: cellGrid(v.trace.cell, supercell), colors: repeatColor(COLORS.cells, 2 * 12 * supercell.reduce((a, b) => a * b, 1)) } : null), [v?.trace, supercell]);
+  if (!v) return <div className="aw-empty">{s.hasBatch ? 'Choose a case in the list.' : 'Load a cases file, or open the demo.'}</div>;
   return (
     <div className="aw-grid">
       {v.before ? (
@@ -191,7 +203,7 @@ function CaseViews() {
         </Viewer>
       ) : <div className="view aw-note" data-testid="aw-before-missing">{v.beforeError}</div>}
       <Viewer controller={targetViewer} testId="aw-viewer-target" display={v.target} fitKey={s.fitToken} caption="target (ground truth)">
-        {v.trace?.supercell && <Lines points={cellGrid(v.trace.cell, v.trace.supercell)} colors={Array(2 * 12 * v.trace.supercell.reduce((a, b) => a * b, 1)).fill(COLORS.cells).flat()} dashed />}
+        {grid && <Lines points={grid.points} colors={grid.colors} dashed />}
       </Viewer>
       {v.answer ? (
         <Viewer controller={answerViewer} testId="aw-viewer-answer" display={v.answer} fitKey={s.fitToken} caption="model answer" />
@@ -224,16 +236,19 @@ function OverlayViewer({ controller, testId, overlay, fitKey, caption }: { contr
     }
     return { points, colors };
   }, [overlay]);
-  const beyond = overlay.pairs.filter((p) => pairDistance(p) > overlay.tolerance).map((p) => overlay.targetCart[p.a]);
+  const halos = useMemo(() => ({
+    missing: overlay.missing.map((i) => overlay.targetCart[i]),
+    extra: overlay.extra.map((i) => overlay.answerCart[i]),
+    beyond: overlay.pairs.filter((p) => pairDistance(p) > overlay.tolerance).map((p) => overlay.targetCart[p.a]),
+  }), [overlay]);
   return (
     <div className="view" data-testid={`${testId}-panel`}>
-      <StructureViewer controller={controller} testId={testId} display={display} settings={OVERLAY_SETTINGS} selection={[]}
-        fitKey={fitKey} onPick={() => undefined} hiddenElements={[]}>
+      <StructureViewer controller={controller} testId={testId} display={display} settings={OVERLAY_SETTINGS} fitKey={fitKey}>
         <AnswerGhost overlay={overlay} elements={display.elements} />
         {points.length > 0 && <Lines points={points} colors={colors} />}
-        <Halos centers={overlay.missing.map((i) => overlay.targetCart[i])} color={COLORS.missing} radius={0.85} />
-        <Halos centers={overlay.extra.map((i) => overlay.answerCart[i])} color={COLORS.extra} radius={0.85} />
-        <Halos centers={beyond} color={COLORS.beyond} radius={0.75} opacity={0.35} />
+        <Halos centers={halos.missing} color={COLORS.missing} radius={0.85} />
+        <Halos centers={halos.extra} color={COLORS.extra} radius={0.85} />
+        <Halos centers={halos.beyond} color={COLORS.beyond} radius={0.75} opacity={0.35} />
       </StructureViewer>
       <span className="cmp-caption">{caption}</span>
       <OverlayLegend overlay={overlay} />
@@ -280,8 +295,7 @@ function verdictText(r: { correct: boolean; wrong_type: string | null }): string
 }
 
 function CaseDetails() {
-  const s = useAtomworld();
-  const v = s.view;
+  const v = useAtomworld((st) => st.view);
   if (!v) return <p className="hint">No case selected.</p>;
   return (
     <section data-testid="aw-case">
@@ -337,8 +351,7 @@ function ActionKey({ view }: { view: CaseView }) {
 }
 
 function ActionTable() {
-  const s = useAtomworld();
-  const summary = s.summary;
+  const summary = useAtomworld((st) => st.summary);
   if (!summary) return <div className="aw-actions"><p className="hint">The summary appears when every case is judged.</p></div>;
   const types = errorTypesOf(summary);
   return (
@@ -375,9 +388,9 @@ const CASE_COLUMNS: { key: CaseSortKey; label: string }[] = [
 ];
 
 function CaseTable() {
-  const s = useAtomworld();
-  const judged = rowsOf(s.rows);
-  const rows = sortCaseRows(judged, s.sort.key, s.sort.descending);
+  const s = useAtomworld(useShallow((st) => ({ rows: st.rows, sort: st.sort, selected: st.selected, batch: st.batch })));
+  const judged = useMemo(() => rowsOf(s.rows), [s.rows]);
+  const rows = useMemo(() => sortCaseRows(judged, s.sort.key, s.sort.descending), [judged, s.sort]);
   const hasOfficial = !!s.batch?.hasOfficial;
   return (
     <div className="aw-cases cmp-table" data-testid="aw-cases">
@@ -418,7 +431,7 @@ function CaseTable() {
 }
 
 function CompareViews() {
-  const s = useAtomworld();
+  const s = useAtomworld(useShallow((st) => ({ compare: st.compare, fitToken: st.fitToken })));
   const c = s.compare;
   if (!c) return <div className="aw-empty" data-testid="aw-compare-empty">Choose two periodic structures (CIF, POSCAR, extended XYZ, pymatgen JSON) on the left.</div>;
   return (
@@ -431,7 +444,7 @@ function CompareViews() {
 }
 
 function CompareDetails() {
-  const c = useAtomworld().compare;
+  const c = useAtomworld((st) => st.compare);
   if (!c) return <p className="hint">No comparison yet.</p>;
   const t = c.tolerances;
   return (

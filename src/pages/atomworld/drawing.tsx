@@ -1,4 +1,5 @@
 /** Scene pieces for the AtomWorld page: lines, halos, planes, cell boxes and the drawn action. */
+import { useMemo } from 'react';
 import * as THREE from 'three';
 import type { Mat3, Vec3 } from '../../core/math/mat3.ts';
 import { type ActionTrace, rotateVector } from '../../core/tasks/atomworld/actions.ts';
@@ -81,11 +82,35 @@ export function cellGrid(cell: Mat3, n: Vec3): number[] {
   return out;
 }
 
-const repeatColor = (c: Rgb, n: number): number[] => Array.from({ length: n }, () => c).flat();
+/** `n` copies of one colour, flattened (per-vertex colours for Lines). */
+export const repeatColor = (c: Rgb, n: number): number[] => Array.from({ length: n }, () => c).flat();
 const pos = (p: Float32Array, i: number): Vec3 => [p[3 * i], p[3 * i + 1], p[3 * i + 2]];
 
 /** The action in the BEFORE scene: paths, axis, plane, inserted position, changed / removed atoms, repeated cells. */
 export function TraceDrawing({ trace, positions }: { trace: ActionTrace; positions: Float32Array }) {
+  // Built once per case: fresh arrays on every render would rebuild each line and halo mesh.
+  const d = useMemo(() => traceGeometry(trace, positions), [trace, positions]);
+  const r = trace.rotation;
+  return (
+    <>
+      {d.paths.length > 0 && <Lines points={d.paths} colors={d.pathColors} />}
+      <Halos centers={d.movedTo} color={COLORS.moved} radius={0.45} opacity={0.6} />
+      <Halos centers={d.movedFrom} color={COLORS.moved} radius={0.75} opacity={0.3} />
+      {r && d.axis && <Lines points={d.axis} colors={d.axisColors} />}
+      {r && d.centre && <Halos centers={d.centre} color={COLORS.centre} radius={0.8} opacity={0.45} />}
+      {r && d.centre && <Halos centers={d.centre} color={COLORS.centre} radius={r.radius} opacity={0.07} />}
+      {trace.plane && <ZPlane cell={trace.cell} z={trace.plane.z} color={COLORS.plane} />}
+      {trace.plane && <Halos centers={d.planeReference} color={COLORS.centre} radius={0.8} opacity={0.45} />}
+      {d.segment && <Lines points={d.segment} colors={d.segmentColors} dashed />}
+      <Halos centers={d.added} color={COLORS.added} radius={0.55} opacity={0.75} />
+      <Halos centers={d.removed} color={COLORS.removed} radius={0.8} opacity={0.45} />
+      <Halos centers={d.changed} color={COLORS.changed} radius={0.8} opacity={0.45} />
+      {d.grid && <Lines points={d.grid} colors={d.gridColors} dashed />}
+    </>
+  );
+}
+
+function traceGeometry(trace: ActionTrace, positions: Float32Array) {
   const natoms = positions.length / 3;
   const at = (i: number): Vec3 | null => (i < natoms ? pos(positions, i) : null);
   const some = (xs: (Vec3 | null)[]) => xs.filter((x): x is Vec3 => x !== null);
@@ -111,21 +136,18 @@ export function TraceDrawing({ trace, positions }: { trace: ActionTrace; positio
   })() : null;
   const segment = trace.segment ? [...trace.segment.from, ...trace.segment.to] : null;
   const grid = trace.supercell ? cellGrid(trace.cell, trace.supercell) : null;
-  return (
-    <>
-      {paths.length > 0 && <Lines points={paths} colors={repeatColor(COLORS.moved, paths.length / 3)} />}
-      <Halos centers={trace.moves.map((m) => m.to)} color={COLORS.moved} radius={0.45} opacity={0.6} />
-      <Halos centers={some(trace.moves.map((m) => at(m.beforeIndex)))} color={COLORS.moved} radius={0.75} opacity={0.3} />
-      {r && axis && <Lines points={axis} colors={repeatColor(COLORS.axis, 2)} />}
-      {r && <Halos centers={[r.centre]} color={COLORS.centre} radius={0.8} opacity={0.45} />}
-      {r && <Halos centers={[r.centre]} color={COLORS.centre} radius={r.radius} opacity={0.07} />}
-      {trace.plane && <ZPlane cell={trace.cell} z={trace.plane.z} color={COLORS.plane} />}
-      {trace.plane && <Halos centers={some([at(trace.plane.referenceIndex)])} color={COLORS.centre} radius={0.8} opacity={0.45} />}
-      {segment && <Lines points={segment} colors={repeatColor(COLORS.added, 2)} dashed />}
-      <Halos centers={trace.added.map((a) => a.position)} color={COLORS.added} radius={0.55} opacity={0.75} />
-      <Halos centers={some(trace.removed.map(at))} color={COLORS.removed} radius={0.8} opacity={0.45} />
-      <Halos centers={some(trace.changed.map((c) => at(c.index)))} color={COLORS.changed} radius={0.8} opacity={0.45} />
-      {grid && <Lines points={grid} colors={repeatColor(COLORS.cells, grid.length / 3)} dashed />}
-    </>
-  );
+  return {
+    paths, axis, segment, grid,
+    pathColors: repeatColor(COLORS.moved, paths.length / 3),
+    axisColors: repeatColor(COLORS.axis, 2),
+    segmentColors: repeatColor(COLORS.added, 2),
+    gridColors: grid ? repeatColor(COLORS.cells, grid.length / 3) : [],
+    movedTo: trace.moves.map((m) => m.to),
+    movedFrom: some(trace.moves.map((m) => at(m.beforeIndex))),
+    centre: r ? [r.centre] : null,
+    planeReference: trace.plane ? some([at(trace.plane.referenceIndex)]) : [],
+    added: trace.added.map((a) => a.position),
+    removed: some(trace.removed.map(at)),
+    changed: some(trace.changed.map((c) => at(c.index))),
+  };
 }

@@ -6,6 +6,7 @@
  */
 import { useEffect, useMemo } from 'react';
 import * as THREE from 'three';
+import { useShallow } from 'zustand/react/shallow';
 import { formatCsv } from '../../core/io/csv.ts';
 import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import {
@@ -60,7 +61,11 @@ function displacementColors(d: Float32Array | null, n: number, top: number): Flo
 const fmt = (x: number | null | undefined, digits = 4) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toPrecision(digits));
 
 export function ComparePage() {
-  const s = useCompare();
+  // Only what the views draw: a batch-progress tick (`progress`) must not re-render the viewers.
+  const s = useCompare(useShallow((st) => ({
+    layout: st.layout, pair: st.pair, mode: st.mode, fitToken: st.fitToken, showTruth: st.showTruth, showMissing: st.showMissing,
+    showHausdorff: st.showHausdorff, hasTable: !!(st.rows || st.batch?.inverse),
+  })));
   useEffect(() => {
     const { pair, busy } = useCompare.getState();
     if (!pair && !busy) void datasetText(DEFAULT_DATASET).then((text) => loadDemo(text, DEFAULT_DATASET));
@@ -71,7 +76,7 @@ export function ComparePage() {
   const predDisplay = useMemo(() => (pair && predPositions ? finiteDisplay(pair.elements, pair.pred.element, predPositions) : null), [pair, predPositions]);
   const truthDisplay = useMemo(() => (pair ? finiteDisplay(pair.elements, pair.truth.element, pair.truth.positions) : null), [pair]);
   const d = pair ? displacements(pair, s.mode) : null;
-  const top = scaleTop(d, pair && s.mode === 'aligned' ? pair.extra : null);
+  const top = useMemo(() => scaleTop(d, pair && s.mode === 'aligned' ? pair.extra : null), [d, pair, s.mode]);
   const predColors = useMemo(() => (pair ? displacementColors(d, pair.pred.natoms, top) : null), [pair, d, top]);
 
   const markers = (which: 'truth' | 'pred' | 'both') => pair && predPositions && (
@@ -95,8 +100,7 @@ export function ComparePage() {
         <div className={`cmp-views ${s.layout}`}>
           {s.layout === 'overlay' ? (
             <div className="view" data-testid="compare-overlay">
-              <StructureViewer controller={overlayViewer} testId="viewer-overlay" display={predDisplay} settings={VIEW_SETTINGS} selection={[]}
-                fitKey={s.fitToken} onPick={() => undefined} hiddenElements={[]} atomColors={predColors}>
+              <StructureViewer controller={overlayViewer} testId="viewer-overlay" display={predDisplay} settings={VIEW_SETTINGS} fitKey={s.fitToken} atomColors={predColors}>
                 {pair && s.showTruth && <Ghost pair={pair} />}
                 {markers('both')}
               </StructureViewer>
@@ -106,16 +110,14 @@ export function ComparePage() {
           ) : (
             <>
               <div className="view" data-testid="compare-truth">
-                <StructureViewer controller={truthViewer} testId="viewer-truth" display={truthDisplay} settings={VIEW_SETTINGS} selection={[]}
-                  fitKey={s.fitToken} onPick={() => undefined} hiddenElements={[]}>
+                <StructureViewer controller={truthViewer} testId="viewer-truth" display={truthDisplay} settings={VIEW_SETTINGS} fitKey={s.fitToken}>
                   {markers('truth')}
                 </StructureViewer>
                 <span className="cmp-caption">ground truth{pair ? `: ${pair.truth.name}` : ''}</span>
                 {pair && <ElementLegend elements={pair.elements} />}
               </div>
               <div className="view" data-testid="compare-pred">
-                <StructureViewer controller={predViewer} testId="viewer-pred" display={predDisplay} settings={VIEW_SETTINGS} selection={[]}
-                  fitKey={s.fitToken} onPick={() => undefined} hiddenElements={[]} atomColors={predColors}>
+                <StructureViewer controller={predViewer} testId="viewer-pred" display={predDisplay} settings={VIEW_SETTINGS} fitKey={s.fitToken} atomColors={predColors}>
                   {markers('pred')}
                 </StructureViewer>
                 <span className="cmp-caption">prediction{pair ? `: ${pair.pred.name}` : ''}</span>
@@ -123,21 +125,31 @@ export function ComparePage() {
               </div>
             </>
           )}
-          {(s.busy || s.progress) && (
-            <div className="progress" data-testid="compare-progress" role="status">
-              {s.busy && <span className="spinner" />} {s.busy}{s.progress ? ` ${s.progress}` : ''}{s.busy ? '…' : ''}
-              {s.busy && <button type="button" data-testid="compare-cancel" onClick={cancel}>Cancel</button>}
-            </div>
-          )}
+          <Progress />
         </div>
-        {(s.rows || s.batch?.inverse) && <BatchTable />}
+        {s.hasTable && <BatchTable />}
       </main>
     </div>
   );
 }
 
+/** The busy line and progress: the one part of the page that follows the batch ticks. */
+function Progress() {
+  const { busy, progress } = useCompare(useShallow((st) => ({ busy: st.busy, progress: st.progress })));
+  if (!busy && !progress) return null;
+  return (
+    <div className="progress" data-testid="compare-progress" role="status">
+      {busy && <span className="spinner" />} {busy}{progress ? ` ${progress}` : ''}{busy ? '…' : ''}
+      {busy && <button type="button" data-testid="compare-cancel" onClick={cancel}>Cancel</button>}
+    </div>
+  );
+}
+
 function Controls() {
-  const s = useCompare();
+  const s = useCompare(useShallow((st) => ({
+    truthFile: st.truthFile, predFile: st.predFile, pair: st.pair, radius: st.radius, batch: st.batch, layout: st.layout, mode: st.mode,
+    showTruth: st.showTruth, showHausdorff: st.showHausdorff, showMissing: st.showMissing, error: st.error,
+  })));
   const pickFile = (role: 'truth' | 'pred') => (e: React.ChangeEvent<HTMLInputElement>) => {
     const f = e.target.files?.[0];
     if (f) void setPairFile(role, f);
@@ -323,10 +335,10 @@ export function sortRows(rows: ForwardRow[], key: SortKey, descending: boolean):
 
 
 function BatchTable() {
-  const s = useCompare();
+  const s = useCompare(useShallow((st) => ({ batch: st.batch, rows: st.rows, sort: st.sort, selectedRow: st.selectedRow })));
+  const rows = useMemo(() => (s.rows ? sortRows(s.rows, s.sort.key, s.sort.descending) : null), [s.rows, s.sort]);
   if (s.batch?.kind === 'inverse' && s.batch.inverse) return <InverseTable />;
-  if (!s.rows) return null;
-  const rows = sortRows(s.rows, s.sort.key, s.sort.descending);
+  if (!s.rows || !rows) return null;
   const keys = FORWARD_COLUMNS.map((c) => c.key);
   const exportCsv = () => downloadText('c2np-metrics.csv', formatCsv([...keys, 'error'], s.rows!.map((r) => [...keys.map((k) => r[k]), r.error])), 'text/csv');
   const exportJson = () => downloadText('c2np-metrics.json', JSON.stringify(s.rows, null, 1), 'application/json');
@@ -362,8 +374,8 @@ function BatchTable() {
 }
 
 function InverseTable() {
-  const s = useCompare();
-  const inv = s.batch!.inverse!;
+  const inv = useCompare((st) => st.batch?.inverse);
+  if (!inv) return null;
   const header = ['id', 'a', 'b', 'c', 'alpha', 'beta', 'gamma', 'sg', 'true_a', 'true_b', 'true_c', 'true_alpha', 'true_beta', 'true_gamma', 'true_sg', 'max_error', 'sg_correct', 'joint_correct'];
   const values = inv.rows.map((r) => [r.id, ...r.pred, r.predSpacegroup, ...r.truth, r.trueSpacegroup, r.maxError, r.spacegroupCorrect, r.jointCorrect]);
   return (

@@ -4,6 +4,7 @@
  * Frame solves and output checks run in workers/fem.worker.ts.
  */
 import { cancel, FRAME_EXAMPLES, loadExample, runBuckling, runLinear, setTab, useFem, type FemTab } from '../../state/fem.ts';
+import { useShallow } from 'zustand/react/shallow';
 import { autoScale, characteristicLength, formatNumber, reactionRows } from '../../core/tasks/fembench/lab/frame-model.ts';
 import { FrameView } from './FrameView.tsx';
 import { Mesh2DView } from './Mesh2DView.tsx';
@@ -22,7 +23,7 @@ const TABS: { id: FemTab; title: string }[] = [
 ];
 
 export function FemPage() {
-  const s = useFem();
+  const s = useFem(useShallow((st) => ({ buckling: st.buckling, busy: st.busy, error: st.error, model: st.model, showAxes: st.showAxes, tab: st.tab })));
   return (
     <div className="lab fem-lab" data-testid="fem-page">
       <aside className="panel left">
@@ -54,7 +55,7 @@ export function FemPage() {
 }
 
 function FrameControls() {
-  const s = useFem();
+  const s = useFem(useShallow((st) => ({ buckling: st.buckling, busy: st.busy, linear: st.linear, modeIndex: st.modeIndex, model: st.model, playing: st.playing, scale: st.scale, show: st.show, showAxes: st.showAxes })));
   const model = s.model;
   const field = s.show === 'deformed' && s.linear ? s.linear.u : s.show === 'mode' && s.buckling ? s.buckling.modes[s.modeIndex]?.mode : null;
   const auto = field ? autoScale(field, model.node_coords.length, characteristicLength(model)) : 1;
@@ -99,7 +100,7 @@ function FrameControls() {
 }
 
 function Results() {
-  const s = useFem();
+  const s = useFem(useShallow((st) => ({ buckling: st.buckling, linear: st.linear, model: st.model, show: st.show })));
   if (s.show === 'mode' && s.buckling) {
     const first = s.buckling.modes[0];
     return (

@@ -4,6 +4,7 @@
  * mode animated (the scene re-renders per frame only while the animation plays).
  */
 import { useFrame, useThree } from '@react-three/fiber';
+import { useShallow } from 'zustand/react/shallow';
 import { useEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
 import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
@@ -22,7 +23,7 @@ export const RAMP: Rgb[] = [[0.17, 0.38, 0.85], [0.3, 0.75, 0.6], [0.98, 0.82, 0
 const GREY: Rgb = [0.55, 0.58, 0.63];
 
 export function FrameView() {
-  const s = useFem();
+  const s = useFem(useShallow((st) => ({ buckling: st.buckling, fitToken: st.fitToken, linear: st.linear, modeIndex: st.modeIndex, model: st.model, playing: st.playing, scale: st.scale, show: st.show, showAxes: st.showAxes })));
   const model = s.model;
   // The scene is drawn z-up (structural convention) inside a group turned so model z is the viewer's y (its orbit axis).
   const fit = useMemo(() => { const b = bounds(model.node_coords); return { center: toView(b.center), radius: b.radius + 0.25 * characteristicLength(model) }; }, [model]);
@@ -33,8 +34,8 @@ export function FrameView() {
   const scale = field ? (s.scale ?? autoScale(field, model.node_coords.length, size)) : 0;
   return (
     <div className="view" data-testid="fem-frame-view">
-      <StructureViewer controller={frameViewer} testId="viewer-fem" display={null} settings={VIEW_SETTINGS} selection={[]}
-        fitKey={s.fitToken} onPick={() => undefined} hiddenElements={[]} fitBounds={fit}>
+      <StructureViewer controller={frameViewer} testId="viewer-fem" display={null} settings={VIEW_SETTINGS}
+        fitKey={s.fitToken} fitBounds={fit}>
         <group rotation={[-Math.PI / 2, 0, 0]}>
           <FrameScene model={model} size={size} field={field} scale={scale} showAxes={s.showAxes}
             showReactions={s.show === 'deformed' && s.linear ? s.linear.r : null} animate={s.show === 'mode' && s.playing} />

@@ -4,6 +4,7 @@
  * nodes can be dragged (or typed) to distort an element until it inverts.
  */
 import { useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useFem } from '../../state/fem.ts';
 import { rampColor } from '../../viewer/colors.ts';
 import { elementOutline, gaussPoints, jacobianChecks, rectangleMesh, RULES, shapeFunctionSamples, type ElementKind, type Mesh2D } from '../../core/tasks/fembench/lab/mesh2d-view.ts';
@@ -15,7 +16,7 @@ const W = 640, H = 420, PAD = 30;
 const SHAPE_RAMP = [[0.2, 0.3, 0.8], [1, 1, 1], [0.85, 0.2, 0.1]] as [number, number, number][];
 
 export function Mesh2DView() {
-  const s = useFem();
+  const s = useFem(useShallow((st) => ({ movedNodes: st.movedNodes, rect: st.rect, ruleN: st.ruleN, shapeElement: st.shapeElement, shapeIndex: st.shapeIndex })));
   const [selectedNode, setSelectedNode] = useState<number | null>(null);
   const built = useMemo(() => {
     try {

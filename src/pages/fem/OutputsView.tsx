@@ -1,5 +1,6 @@
 /** Model outputs: a model's answers for a task against the reference, case by case, with the benchmark verdict. */
 import { FEM_BENCH_TASK_IDS } from '../../core/tasks/fembench/task-ids.ts';
+import { useShallow } from 'zustand/react/shallow';
 import { checkOutputs, setOutputsFile, useFem } from '../../state/fem.ts';
 import { rampColor } from '../../viewer/colors.ts';
 import type { CaseReport, MatrixDiff } from '../../core/tasks/fembench/lab/model-outputs.ts';
@@ -8,7 +9,7 @@ import { QuirkNotes } from './QuirkNotes.tsx';
 import { benchmarkQuirkNotes } from './quirks.ts';
 
 export function OutputsView() {
-  const s = useFem();
+  const s = useFem(useShallow((st) => ({ outputsTask: st.outputsTask, report: st.report })));
   const r = s.report;
   return (
     <div className="fem-outputs" data-testid="fem-outputs">

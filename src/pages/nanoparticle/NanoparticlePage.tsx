@@ -3,6 +3,7 @@
  * Carving, coordination, hull and histograms run in workers/c2np.worker.ts; this page draws them.
  */
 import { useEffect, useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import * as THREE from 'three';
 import type uPlot from 'uplot';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
@@ -38,7 +39,10 @@ function coordinationColors(p: ParticleView, bulk: Record<string, number>): Floa
 }
 
 export function NanoparticlePage() {
-  const s = useNanoparticle();
+  // Not the busy line nor the R-series ticks: those re-render <Progress /> only, never the viewer.
+  const s = useNanoparticle(useShallow((st) => ({
+    colorMode: st.colorMode, crystal: st.crystal, fitToken: st.fitToken, particle: st.particle, showHull: st.showHull, showSphere: st.showSphere,
+  })));
   useEffect(() => {
     if (!useNanoparticle.getState().dataset) void datasetText(DEFAULT_DATASET).then((text) => loadCrystal(DEFAULT_DATASET, text));
   }, []);
@@ -51,24 +55,30 @@ export function NanoparticlePage() {
     <div className="lab np-lab" data-testid="nanoparticle-page">
       <aside className="panel left"><Controls /></aside>
       <main className="view">
-        <StructureViewer display={display} settings={VIEW_SETTINGS} selection={[]} fitKey={s.fitToken} onPick={() => undefined} hiddenElements={[]} atomColors={colors}>
+        <StructureViewer display={display} settings={VIEW_SETTINGS} fitKey={s.fitToken} atomColors={colors}>
           {s.particle && s.showSphere && <CarvingSphere center={s.particle.center} radius={s.particle.radius} />}
           {s.particle && s.showHull && s.particle.hull.length > 0 && <HullMesh particle={s.particle} />}
         </StructureViewer>
         {display && <Legend />}
-        {(s.busy || s.seriesProgress) && (
-          <div className="progress" data-testid="progress" role="status">
-            <span className="spinner" /> {s.busy ?? `R series ${s.seriesProgress}`}…
-          </div>
-        )}
+        <Progress />
       </main>
       <aside className="panel right"><Plots /></aside>
     </div>
   );
 }
 
+function Progress() {
+  const { busy, seriesProgress } = useNanoparticle(useShallow((st) => ({ busy: st.busy, seriesProgress: st.seriesProgress })));
+  if (!busy && !seriesProgress) return null;
+  return (
+    <div className="progress" data-testid="progress" role="status">
+      <span className="spinner" /> {busy ?? `R series ${seriesProgress}`}…
+    </div>
+  );
+}
+
 function Controls() {
-  const s = useNanoparticle();
+  const s = useNanoparticle(useShallow((st) => ({ colorMode: st.colorMode, crystal: st.crystal, dataset: st.dataset, error: st.error, particle: st.particle, radius: st.radius, rotation: st.rotation, showHull: st.showHull, showSphere: st.showSphere, split: st.split })));
   const p = s.particle;
   const setRadiusSet = s.crystal ? setRadiusFor(s.crystal, s.split, s.radius) : null;
   const maxRotation = s.crystal && setRadiusSet !== null ? s.crystal.rotationsPerRadius[setRadiusSet] : 0;
@@ -138,7 +148,7 @@ function Controls() {
 }
 
 function Legend() {
-  const { particle, crystal, colorMode } = useNanoparticle();
+  const { particle, crystal, colorMode } = useNanoparticle(useShallow((st) => ({ particle: st.particle, crystal: st.crystal, colorMode: st.colorMode })));
   if (!particle) return null;
   if (colorMode === 'coordination') {
     const stops = Array.from({ length: 11 }, (_, k) => toHex(rampColor(RAMP, k / 10))).join(', ');
@@ -169,7 +179,7 @@ const SERIES_RDF: uPlot.Series[] = [
 ];
 
 function Plots() {
-  const { series, particle, seriesProgress } = useNanoparticle();
+  const { series, particle, seriesProgress } = useNanoparticle(useShallow((st) => ({ series: st.series, particle: st.particle, seriesProgress: st.seriesProgress })));
   const seriesData = useMemo(() => (series ? {
     surface: [series.radii, series.surfaceFraction] as uPlot.AlignedData,
     cn: [series.radii, series.meanCoordination] as uPlot.AlignedData,

@@ -5,6 +5,7 @@
  * static pre-checks, export). The analysis runs in workers/onng.worker.ts.
  */
 import { useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import levelsJson from '../../../datasets/onng/nng4_levels.json';
 import { precheckProof } from '../../core/tasks/onng/analytics.ts';
 import {
@@ -39,7 +40,7 @@ const formatDf = (a: { df_between: number; df_within: number }) => (Number.isFin
 const fixed = (x: number | null | undefined, digits: number) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits));
 
 export function OnngPage() {
-  const s = useOnng();
+  const s = useOnng(useShallow((st) => ({ busy: st.busy, progress: st.progress })));
   return (
     <div className="lab onng-lab" data-testid="onng-page">
       <aside className="panel left"><BrowserControls /></aside>
@@ -58,7 +59,7 @@ export function OnngPage() {
 }
 
 function BrowserControls() {
-  const s = useOnng();
+  const s = useOnng(useShallow((st) => ({ error: st.error, exact: st.exact, level: st.level, problemId: st.problemId })));
   const folder = { webkitdirectory: '', directory: '' } as Record<string, string>;
   const groups = s.exact
     ? MODULES.map(([module]) => ({
@@ -120,7 +121,7 @@ function Statement({ segments, testId, onHover }: { segments: Segment[]; testId:
 }
 
 function ProblemView() {
-  const s = useOnng();
+  const s = useOnng(useShallow((st) => ({ exact: st.exact, level: st.level, problemId: st.problemId })));
   const [hover, setHover] = useState<Segment | null>(null);
   const shippedMapping = useMemo(() => nng4Mapping(NNG4_LEVELS, s.level), [s.level]);
   let title = '';
@@ -177,7 +178,7 @@ function ProblemView() {
 
 
 function Results() {
-  const s = useOnng();
+  const s = useOnng(useShallow((st) => ({ analysis: st.analysis, excludeFirst: st.excludeFirst, resultsFile: st.resultsFile, resultsKind: st.resultsKind, verdictFiles: st.verdictFiles })));
   return (
     <section className="onng-card" data-testid="onng-results">
       <h2>Results analytics</h2>
@@ -340,7 +341,7 @@ function heatColor(v: number | null): string {
 }
 
 function HeatMapView({ analysis }: { analysis: OnngAnalysis }) {
-  const { heatModel } = useOnng();
+  const heatModel = useOnng((st) => st.heatModel);
   const model = heatModel ?? analysis.models[0]?.model ?? ALL_MODELS;
   const cells = analysis.heat.cells[model] ?? analysis.heat.cells[ALL_MODELS];
   return (
