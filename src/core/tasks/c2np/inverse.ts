@@ -44,8 +44,12 @@ const GRID_SPAN = 131_072;
 const cellKey = (x: number, y: number, z: number): number =>
   ((x + GRID_SPAN / 2) * GRID_SPAN + (y + GRID_SPAN / 2)) * GRID_SPAN + (z + GRID_SPAN / 2);
 
-/** A uniform hash grid over the particle, for nearest-same-species queries within one cell size. */
-class PointGrid {
+/**
+ * A sparse hash grid over the particle, for nearest-same-species queries within one cell size. Not
+ * analysis/hausdorff.ts's PointGrid (a dense CSR grid for unbounded nearest distances): this one filters
+ * by a predicate and counts the cells and points it looks at, which the search charges to LIMITS.inverseWork.
+ */
+class ParticleHashGrid {
   private readonly cells = new Map<number, number[]>();
   /** Cells and points looked at by `nearest` so far: the work a search charges to its budget. */
   visited = 0;
@@ -106,7 +110,7 @@ interface TranslationTest {
 
 interface Context {
   atoms: Atoms;
-  grid: PointGrid;
+  grid: ParticleHashGrid;
   centre: Vec3;
   /** Atoms tested for translations: the central ones, at most a few thousand. */
   probes: number[];
@@ -335,7 +339,7 @@ export function solveInverse(particle: Structure, symprec = 0.1): InverseResult 
   const volumePerAtom = ((4 / 3) * Math.PI * rMax ** 3) / n;
 
   // Typical nearest-neighbour distance (any species) over the central atoms sets the tolerance.
-  const coarse = new PointGrid(atoms.pos, 2 * Math.cbrt(volumePerAtom));
+  const coarse = new ParticleHashGrid(atoms.pos, 2 * Math.cbrt(volumePerAtom));
   const central = order.slice(0, Math.min(n, 2000));
   const nnDistances = central
     .map((i) => {
@@ -353,7 +357,7 @@ export function solveInverse(particle: Structure, symprec = 0.1): InverseResult 
   const speciesList = [...new Set(atoms.species)].sort();
   const ctx: Context = {
     atoms,
-    grid: new PointGrid(atoms.pos, tol),
+    grid: new ParticleHashGrid(atoms.pos, tol),
     centre,
     probes: order.slice(0, Math.min(n, 4000)),
     innerRadius: Math.max(rMax - tol - 0.05 * rMax, 0.5 * rMax),
