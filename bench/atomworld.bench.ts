@@ -23,9 +23,10 @@ import { ATOMWORLD_MATCHER } from '../src/core/tasks/atomworld/evaluate.ts';
 import { parseCifStrict } from '../src/core/tasks/atomworld/strict-cif.ts';
 import { median, timeMedian } from './stats.ts';
 import { overrideLimits } from '../src/core/limits.ts';
+import { SHARED } from '../tests/shared.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const GOLDEN = '/work/shared/golden/atomworld';
+const GOLDEN = join(SHARED, 'golden', 'atomworld');
 const PYTHON = '/usr/bin/python3';
 const REFERENCE = join(import.meta.dirname, 'atomworld_reference.py');
 const casesArg = process.argv.indexOf('--cases');

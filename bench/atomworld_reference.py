@@ -5,7 +5,7 @@
       StructureMatcher(primitive_cell=False, stol=0.5).fit(a, b) and get_rms_dist(a, b) inside Python
       (medians of `repeats`, excluding interpreter start and import). Prints JSON on stdout.
   atomworld_reference.py batch CASES.jsonl ANSWERS.jsonl OUT.json
-      AtomWorld's evaluation pipeline (atomworld.md §6) on every case, written to OUT.json as
+      AtomWorld's evaluation pipeline (AtomWorldBench src/evaluation/evaluator.py) on every case, written to OUT.json as
       [{id, correct, wrong_type, rmsd, max_dist}]: the text between the last <cif> and </cif>,
       CifParser(...).get_structures(primitive=False), the composition gate, fit(target, answer), then
       get_rms_dist. An exception anywhere else is the benchmark's "Unknown".

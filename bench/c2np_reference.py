@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""C2NP task-1 metrics with the upstream definitions (c2np.md §6), written from the spec for benchmarking:
+"""C2NP task-1 metrics with the upstream definitions (github.com/KurbanIntelligenceLab/C2NP), written from the spec for benchmarking:
 index-paired RMSD over 3N coordinates, symmetric Hausdorff (scipy directed_hausdorff), Qhull 'QJ' hull
 volumes and their absolute difference, the 128-bin [0, 10] Å density histogram error of pdist, and the
 volume ratio. Usage: c2np_reference.py PRED.xyz TRUTH.xyz RADIUS -> one JSON line (with compute_ms)."""

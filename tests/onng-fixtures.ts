@@ -1,6 +1,6 @@
 /**
  * O-NNG fixtures generated from the golden per_problem_outcomes.csv (read in place, never copied): the upstream
- * results layout (o-nng.md §5, §6.4–§6.6) whose statistics hold the CSV's verdicts, proofs of the CSV's lengths
+ * results layout (src/core/tasks/onng/README.md) whose statistics hold the CSV's verdicts, proofs of the CSV's lengths
  * and its times. Shared by the unit and end-to-end tests of the upstream reader.
  */
 import type { UpstreamFile } from '../src/core/tasks/onng/upstream.ts';

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-/** Locates the reference data (../shared next to the repository) for tests and benchmarks. */
+/** Locates the reference data (the shared folder beside the repository, or $STRUCTLAB_SHARED) for tests and benchmarks. */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,6 @@
 /**
  * The C2NP teaching view end to end (built app, headless Chromium on SwiftShader). Expected atom counts come
- * from an independent brute-force carve written here from the spec's rule (c2np.md §2: 20³ supercell, centre
+ * from an independent brute-force carve written here from C2NP's rule (Atomsk: 20³ supercell, centre
  * ½(A1+A2+A3), strict |r − c| < R), checked against the spec's published list, and from the sample manifest.
  */
 import { readFileSync } from 'node:fs';

@@ -26,7 +26,7 @@ let seed = 42;
 const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 
-/** Rotation matrix of a scalar-last unit quaternion (c2np.md §11). */
+/** Rotation matrix of a scalar-last unit quaternion (scipy Rotation.from_quat order, as C2NP stores them). */
 function quaternionMatrix([x, y, z, w]: number[]): number[][] {
   const n = Math.hypot(x, y, z, w);
   [x, y, z, w] = [x / n, y / n, z / n, w / n];

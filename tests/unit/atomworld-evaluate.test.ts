@@ -3,7 +3,7 @@
  * - every pair of golden/atomworld/eval_oracle.jsonl: (correct, wrong_type) equal, rmsd and max_dist
  *   within 1e-4 where defined;
  * - the six real ICML records: verdict, rmsd and max_dist within 1e-6;
- * - the extraction and strict-parse rules of atomworld.md §6 on hand-made answers.
+ * - the extraction and strict-parse rules of AtomWorldBench's evaluator on hand-made answers.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,7 +71,7 @@ const cifWith = (rows: string[], columns = ['_atom_site_type_symbol', '_atom_sit
   `${P1_HEADER}loop_\n${columns.join('\n')}\n${rows.join('\n')}\n`;
 const TARGET = cifWith(['Na Na1 0 0 0', 'Cl Cl1 0.5 0.5 0.5']);
 
-describe('AtomWorld evaluation rules (atomworld.md §6)', () => {
+describe('AtomWorld evaluation rules (AtomWorldBench src/evaluation/evaluator.py)', () => {
   it('takes the text between the last <cif> and the last </cif>', () => {
     expect(extractLastCif('a <cif>one</cif> b <cif> two </cif> c')).toBe('two');
     expect(extractLastCif('no tags')).toBeNull();

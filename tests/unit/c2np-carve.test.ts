@@ -72,7 +72,7 @@ describe('carve reproduces the C2NP sample', () => {
 
   it('warns when the box clips the sphere and when atoms sit on it', () => {
     const clipped = carveParticle(loadCell(join(SAMPLE, 'cifs', 'synthetic_cubic_a2.9071_boxTruncated.cif')), { radius: 30 });
-    expect(clipped.symbols.length).toBe(22970); // c2np.md §2.2.6
+    expect(clipped.symbols.length).toBe(22970); // the C2NP manifest count
     expect(clipped.warnings.join(' ')).toMatch(/clipped/);
     expect(carveParticle(loadCell(join(SAMPLE, 'cifs', 'synthetic_cubic_a2.9071_boxTruncated.cif')), { radius: 20 }).warnings).toEqual([]);
     const tie = carveParticle(loadCell(join(SAMPLE, 'cifs', 'synthetic_exact_tie_a4.000_Borigin.cif')), { radius: 6 });

@@ -110,7 +110,7 @@ describe('convex hull volume', () => {
     expect(v).toBeGreaterThan((4 / 3) * Math.PI * 5.5 ** 3);
   });
 
-  it('matches the scipy volumes of algorithms.md §3.1 on FCC Au spheres (a = 4.08 Å), also rotated and moved far away', () => {
+  it('matches scipy ConvexHull volumes on FCC Au spheres (a = 4.08 Å), also rotated and moved far away', () => {
     const a = 4.08;
     const fccSphere = (radius: number) => {
       const out: number[][] = [];
@@ -155,7 +155,7 @@ describe('Hausdorff distance (cell list) equals brute force', () => {
 });
 
 describe('structlab metrics (command core)', () => {
-  it('reads the C2NP XYZ files and prints the cli.md keys with the upstream values', async () => {
+  it('reads the C2NP XYZ files and prints the documented keys with the upstream values', async () => {
     const dir = join(SHARED, 'golden', 'c2np', 'sample', 'quaternions', 'illustrative_KMgH3_a4.0213_Borigin', 'R7', 'xyz');
     const m = golden.cases.find((c: { name: string }) => c.name === 'dataset_rot1_vs_rot0').metrics;
     const warnings: string[] = [];

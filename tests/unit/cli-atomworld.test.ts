@@ -125,7 +125,7 @@ describe('structlab atomworld eval', () => {
     expect(saysIncluding.size).toBeGreaterThan(0);
     for (const c of out.cases) expect(c.lint.includes('delete_below_including_itself'), c.id).toBe(saysIncluding.has(String(c.id)));
     expect(out.by_action.delete_below.lint_flagged).toBeGreaterThanOrEqual(saysIncluding.size);
-    // Without --lint the output keeps the cli.md shape.
+    // Without --lint the output keeps its documented shape (structlab atomworld eval --help).
     const plain = JSON.parse(structlab(['atomworld', 'eval', withPrompt, answers, '--workers', '0']).stdout);
     expect(Object.keys(plain.cases[0])).toEqual(['id', 'action', 'correct', 'wrong_type', 'rmsd', 'max_dist']);
   });

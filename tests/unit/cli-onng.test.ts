@@ -34,7 +34,7 @@ describe('structlab onng', () => {
     expect(noSource.stderr).toMatch(/not bundled/);
   });
 
-  it('obfuscate without --source reads the reference data in place (../shared) and gives the golden mapping', () => {
+  it('obfuscate without --source reads the reference data in place and gives the golden mapping', () => {
     const r = structlab(['onng', 'obfuscate', '--level', '2'], { env: { STRUCTLAB_ONNG_DATASET: '' } });
     expect(r.code, r.stderr).toBe(0);
     const golden = JSON.parse(readFileSync(join(ONNG, 'dataset', 'obfuscated_2', 'name_mapping.json'), 'utf8'));

@@ -1,6 +1,6 @@
 /**
  * Acceptance over the whole reference corpus through the CLI's `info` command (in-process): every file
- * in ../shared/corpus/files either gives a structure or fails cleanly, and the space groups agree with
+ * in the reference corpus (CORPUS_FILES) either gives a structure or fails cleanly, and the space groups agree with
  * spglib. The readers' structures are compared site by site with the references in corpus-cif.test.ts
  * and corpus-poscar-xyz.test.ts (which also document where pymatgen is wrong); this file checks the
  * command's contract and the symmetry on top of them.

@@ -2,7 +2,7 @@
  * Every case of every golden file in shared/golden/fembench/ through the registered reference tasks.
  * Match rule (written here, independent of the CLI comparator): recursive, same structure/shape,
  * |ref − got| ≤ atol + rtol·|got| with atol = 1e-8, rtol = 1e-5; for matrices whose largest entry is big
- * (assembled stiffness ~1e11) atol is raised to 1e-14 × that entry (fem-bench.md §7.2).
+ * (assembled stiffness ~1e11) atol is raised to 1e-14 × that entry (the reference's float noise on that entry).
  * Error cases must raise FemTaskError of the same Python class. Eigen modes: compared up to sign, and
  * only where the case notes say the selected eigenvalue is simple; otherwise only λ and a unit norm.
  * The one platform-dependent error case (§7.3) may instead return a λ below the next eigenvalue.

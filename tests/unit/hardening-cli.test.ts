@@ -27,7 +27,7 @@ async function run(args: string[], io: Partial<{ stdout: (t: string) => void }> 
   return { code, stdout, stderr };
 }
 
-/** The failure contract of cli.md: exit 2, nothing on stdout, one line on stderr starting "error: ". */
+/** The CLI's failure contract (structlab --help): exit 2, nothing on stdout, one line on stderr starting "error: ". */
 function expectRefusal(r: CliRun, label: string, code = 2): void {
   expect(r.code, `${label}: ${r.stderr}`).toBe(code);
   expect(r.stdout, label).toBe('');

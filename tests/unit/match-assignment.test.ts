@@ -144,7 +144,7 @@ describe('StructureMatcher against brute force', () => {
     expect(fitFailedWithRms).toBeGreaterThan(0);
   });
 
-  it('treats a 2x1x1 supercell as pymatgen does (algorithms.md §1.5): primitive reduction or attempt_supercell match it', () => {
+  it('treats a 2x1x1 supercell as pymatgen does (structure_matcher.py): primitive reduction or attempt_supercell match it', () => {
     const a = randomCrystal(mulberry32(31));
     const m = a.lattice!.matrix;
     const big = new Lattice([[2 * m[0][0], 2 * m[0][1], 2 * m[0][2]], m[1], m[2]]);

@@ -75,7 +75,7 @@ describe('exact sets from a user folder', () => {
   });
 
   it('refuses a folder without original/ with a sentence naming the files', () => {
-    expect(() => exactSetsFromFolder([{ path: 'x/readme.md', text: '' }])).toThrow(/original\/theorems\.jsonl/);
+    expect(() => exactSetsFromFolder([{ path: 'x/notes.txt', text: '' }])).toThrow(/original\/theorems\.jsonl/);
     expect(() => exactSetsFromFolder([{ path: 'd/original/theorems.jsonl', text: '{bad\n' }, { path: 'd/original/header_definitions.jsonl', text: '' }])).toThrow(/line 1/);
   });
 });

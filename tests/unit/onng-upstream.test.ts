@@ -1,5 +1,5 @@
 /**
- * The upstream results layout (o-nng.md §5, §6.4–§6.6). Fixtures are generated here from the golden
+ * The upstream results layout (src/core/tasks/onng/README.md). Fixtures are generated here from the golden
  * per_problem_outcomes.csv (read in place, never copied): a results/<model>/<level>/ tree whose statistics.json
  * holds the CSV's verdicts, result_<run>.jsonl proofs of the CSV's lengths and time_<run>.json its times. The
  * run the CSV leaves unverified is left out of statistics.json, as upstream does with aborted runs. The folder

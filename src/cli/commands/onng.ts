@@ -29,7 +29,7 @@ obfuscate  Rebuilds the O-NNG obfuscated set K (K = 1..5, λ = 0.2·K, seed K) b
            The original problem set is not bundled (the O-NNG repository has no licence): --source DIR
            (or $${ONNG_DATASET_ENV}) names its dataset/original folder (header_definitions.jsonl,
            theorems.jsonl, optional queries.jsonl); without either, the reference data's copy is read in
-           place when it sits next to the checkout ($STRUCTLAB_SHARED or ../shared).
+           place when it sits next to the checkout ($STRUCTLAB_SHARED, or the shared folder beside it).
            --out DIR also writes the four obfuscated dataset files.
 --out DIR  (obfuscate, variants) must not be an input or lie inside a source folder; it must not exist
            or be empty unless --force (files of the same name are then replaced). Files are written under
@@ -95,7 +95,7 @@ function loadSourceDataset(dir: string): OnngDataset {
 
 /**
  * The reference data's copy of the original set, read in place when it sits next to the checkout
- * ($STRUCTLAB_SHARED or ../shared, as the tests use it); never bundled or copied.
+ * ($STRUCTLAB_SHARED, or the shared folder beside the checkout, as the tests use it); never bundled or copied.
  */
 function sharedOnngDataset(): string | undefined {
   const shared = process.env.STRUCTLAB_SHARED ?? resolve(dirname(packageFile('package.json')), '..', 'shared');

@@ -233,7 +233,7 @@ function hungarianOrGreedy(rows: number[], pred: Float64Array, cols: number[], t
     return { pairs: greedyPairs(rows, pred, cols, truth), optimal: false };
   }
   const cap2 = cap * cap;
-  // Rows as views of one buffer: a third of the memory of number[][] (algorithms.md §3.3).
+  // Rows as views of one buffer: a third of the memory of number[][].
   const buffer = new Float64Array(rows.length * cols.length);
   const matrix: Float64Array[] = [];
   for (let r = 0; r < rows.length; r++) {

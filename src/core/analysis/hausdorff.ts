@@ -1,6 +1,6 @@
 /**
  * Exact nearest-neighbour distances and the symmetric Hausdorff distance through a uniform-grid cell list
- * (O(n) per query shell instead of O(n²); algorithms.md §3.2 measured it faster than k-d trees and scipy).
+ * (O(n) per query shell instead of O(n²); measured faster here than k-d trees and scipy's directed_hausdorff).
  */
 import { mulberry32 } from '../math/random.ts';
 import { flatCoordinates, type PointCloud } from './hull.ts';

@@ -1,6 +1,6 @@
 /**
- * Convex-hull volume of a point cloud (quickhull3d; exact hull, robust on coplanar lattice faces, see
- * algorithms.md §3.1). Upstream C2NP uses Qhull 'QJ' (joggled), which differs by ~1e-10 relative.
+ * Convex-hull volume of a point cloud (quickhull3d; exact hull, robust on coplanar lattice faces, as
+ * measured against scipy.spatial.ConvexHull). Upstream C2NP uses Qhull 'QJ' (joggled), which differs by ~1e-10 relative.
  */
 import type quickhullRunner from 'quickhull3d';
 // The package's dist/index.js uses extensionless relative imports that plain Node ESM (CLI, vitest) cannot

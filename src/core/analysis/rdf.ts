@@ -1,5 +1,5 @@
 /**
- * The C2NP "RDF": a density-normalised histogram of all pair distances (c2np.md §6). It is numpy's
+ * The C2NP "RDF": a density-normalised histogram of all pair distances (github.com/KurbanIntelligenceLab/C2NP metrics). It is numpy's
  * histogram(pdist(X), bins, range=(0, rMax), density=True), reproduced bin for bin — not a true g(r)
  * (no 4πr² shell or number-density factor).
  */

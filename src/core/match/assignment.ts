@@ -1,6 +1,6 @@
 /**
  * Minimum-cost assignment of every row to a distinct column (rows ≤ columns), the role of pymatgen's
- * LinearAssignment. munkres (Hungarian with duals) on typed rows, as algorithms.md §3.3 measured;
+ * LinearAssignment. munkres (Hungarian with duals) on typed rows (measured faster here than a port of pymatgen's LAPJV);
  * it tolerates pymatgen's 1e20 sentinel for forbidden pairs.
  */
 import { munkres } from 'munkres';

@@ -1,5 +1,5 @@
 /**
- * pymatgen 2022.11 `Structure.get_primitive_structure(tolerance=0.25)` (algorithms.md §1.2, 3b),
+ * pymatgen 2022.11 `Structure.get_primitive_structure(tolerance=0.25)` (pymatgen/core/structure.py),
  * ported step by step: sites sorted and grouped by species string, candidate translations from the
  * least numerous group, upper-triangular Hermite normal forms for every divisor of the gcd of the
  * group sizes, the clique/size checks, position averaging, recursion, then Niggli reduction.

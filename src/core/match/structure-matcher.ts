@@ -1,5 +1,5 @@
 /**
- * pymatgen 2022.11 `StructureMatcher` (`fit`, `get_rms_dist`) ported step by step (algorithms.md §1):
+ * pymatgen 2022.11 `StructureMatcher` (`fit`, `get_rms_dist`) ported step by step (pymatgen/analysis/structure_matcher.py):
  * Niggli reduction, optional primitive reduction, volume scaling, candidate lattices of the larger
  * structure, average lattice, per-axis fractional prefilter, shortest periodic vectors in the
  * LLL-reduced average lattice, assignment on squared distances, mean-translation removal.

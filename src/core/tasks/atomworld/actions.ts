@@ -1,6 +1,6 @@
 /**
  * The ten AtomWorld (AtomMotor-2K) actions, reproducing the benchmark's ground truth with its quirks
- * (atomworld.md §3–§4): 0-based indices in CIF order, fractional coordinates wrapped on read, ASE's
+ * (AtomWorldBench src/atom_world/actions.py; see README.md here): 0-based indices in CIF order, fractional coordinates wrapped on read, ASE's
  * Cartesian frame, raw in-cell vectors for insert_between / move_towards, minimum-image neighbour
  * selection (but raw positions rotated) for rotate_around, delete_below's inert include_self,
  * diagonal supercells. The result is the AFTER structure in the ASE frame, wrapped as written.
@@ -169,7 +169,7 @@ function buildAfter(name: string, cell: Mat3, species: SpeciesMap[], positions: 
 }
 
 /**
- * Applies one AtomWorld action. `params` uses the golden cases' names (atomworld.md §4, cli.md):
+ * Applies one AtomWorld action. `params` uses the golden cases' names (as `structlab atomworld apply` takes them):
  * redundant ones are resolved as the benchmark's target does (add: position_cart over position_frac;
  * insert_between: distance_ratio over distance_from_index1).
  */

@@ -1,5 +1,5 @@
 /**
- * The benchmark's frame: ASE's reading and writing of a P1 CIF (atomworld.md §3).
+ * The benchmark's frame: ASE's reading and writing of a P1 CIF (ase/io/cif.py).
  * Cell from parameters with a ∥ x and b in the xy-plane (not pymatgen's c ∥ z), fractional
  * coordinates wrapped with Python's `% 1.0`, and the AFTER file written the way ASE's write_cif does.
  */

@@ -1,5 +1,5 @@
 /**
- * Batch AtomWorld evaluation: one verdict per case (atomworld.md §6, the benchmark's exception →
+ * Batch AtomWorld evaluation: one verdict per case (AtomWorldBench src/evaluation/evaluator.py: the benchmark's exception →
  * "Unknown"), and the per-action summary the paper reports (success rate, mean max_dist over
  * successful cases, error counts).
  */

@@ -1,5 +1,5 @@
 /**
- * AtomWorld's single-answer evaluation (atomworld.md §6): extraction of the last <cif>…</cif>,
+ * AtomWorld's single-answer evaluation (AtomWorldBench src/evaluation/evaluator.py): extraction of the last <cif>…</cif>,
  * a pymatgen-strict parse, the atom-count/composition gate, StructureMatcher.fit(target, answer)
  * with primitive_cell=False and stol=0.5, then get_rms_dist for the metrics.
  */

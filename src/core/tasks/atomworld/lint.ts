@@ -1,6 +1,6 @@
 /**
  * Prompt lint for AtomWorld cases: flags cases whose prompt contradicts the target the benchmark
- * scores against, reads two ways, or asks for nothing (atomworld.md §4, §10).
+ * scores against, reads two ways, or asks for nothing (see README.md here, "Lint codes").
  *
  * Found in the data: delete_below "Including itself and atoms with the same z" (the target keeps
  * them); insert_between / move_towards whose raw in-cell segment is not the nearest-image bond;

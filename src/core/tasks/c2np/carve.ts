@@ -1,6 +1,6 @@
 /**
  * Carving a spherical particle from a crystal the way the C2NP/RADII raw particles were made with Atomsk
- * (c2np.md §2.2): an n×n×n supercell of the cell as read, atoms ordered with the c shift outermost, then b,
+ * (as the C2NP repository's data was made): an n×n×n supercell of the cell as read, atoms ordered with the c shift outermost, then b,
  * then a, the cell's atoms innermost; sphere centre ½(A1+A2+A3); keep |r − c| < R; no re-centring.
  * Only lattice cells that can reach the sphere are visited (same order), so R = 30 Å takes milliseconds.
  */

@@ -161,7 +161,7 @@ export interface DatasetFile {
   center: Vec3;
 }
 
-export const RAW_COMMENT = '# carved by StructLab (Atomsk convention: c2np.md section 2; xyz f16.8)';
+export const RAW_COMMENT = '# carved by StructLab (Atomsk convention, see structlab carve --help; xyz f16.8)';
 
 /**
  * Every particle file of one material in the upstream layout, produced one at a time (a full material is

@@ -1,5 +1,5 @@
 /**
- * C2NP evaluation metrics (c2np.md §6 forward, §7 inverse) with the upstream definitions, plus an
+ * C2NP evaluation metrics (forward and inverse task) with the upstream definitions (github.com/KurbanIntelligenceLab/C2NP), plus an
  * order- and rigid-motion-invariant comparison the upstream benchmark does not have.
  */
 import { alignParticles, DEFAULT_MATCH_TOLERANCE, type AlignmentResult, type Particle } from '../../analysis/alignment.ts';

@@ -1,5 +1,5 @@
 /**
- * The golden files' JSON encoding (fem-bench.md §8) in both directions.
+ * The golden files' JSON encoding (see types.ts) in both directions.
  *
  * Decoding turns the strings "NaN"/"Infinity"/"-Infinity" back into numbers and remembers which
  * arrays were Python lists or tuples rather than NumPy arrays (a few references reject plain lists).

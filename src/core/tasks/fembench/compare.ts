@@ -1,6 +1,6 @@
 /**
  * The benchmark's function-correctness comparator, `_values_match(reference, generated, atol=1e-8,
- * rtol=1e-5)` (fem-bench.md §2.3), on JSON-encoded values.
+ * rtol=1e-5)` (elejeune11/FEM-bench; see README.md here), on JSON-encoded values.
  *
  * The JSON loses which sequences were NumPy arrays. The reference side is typed from its golden
  * `output_types` descriptor when given, else inferred: a rectangular nested list of numbers is an

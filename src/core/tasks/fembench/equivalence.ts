@@ -1,6 +1,6 @@
 /**
  * Answers that differ from our reference yet are equally valid, for tasks whose reference output is not
- * unique (fem-bench.md §7.1): the buckling mode of a repeated critical eigenvalue (circular sections
+ * unique: the buckling mode of a repeated critical eigenvalue (circular sections
  * under axial load) may be any unit vector of the eigenspace; the benchmark's reference returned
  * LAPACK's pick, which an independent solver cannot reproduce.
  *

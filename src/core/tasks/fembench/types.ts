@@ -1,6 +1,6 @@
 /**
  * The shape every FEM-Bench reference task shares. Inputs and outputs use the golden files' JSON
- * encoding (fem-bench.md §8): arrays as nested lists (row-major), tuples as lists, int-keyed dicts
+ * encoding: arrays as nested lists (row-major), tuples as lists, int-keyed dicts
  * with string keys, callables as {__callable__: 'polynomial', coefficients}.
  */
 export type FemValue = number | boolean | string | null | FemValue[] | { [key: string]: FemValue };
@@ -16,7 +16,7 @@ export interface FemTask {
   run(inputs: Record<string, FemValue>): FemValue;
   /**
    * Optional: true when `candidate` (a JSON-encoded output) is another valid answer that the reference
-   * cannot single out, e.g. a buckling mode inside a repeated eigenvalue's eigenspace (fem-bench.md §7.1).
+   * cannot single out, e.g. a buckling mode inside a repeated eigenvalue's eigenspace (equivalence.ts).
    * The comparator accepts such a candidate when the strict match fails.
    */
   sameSolution?(inputs: Record<string, FemValue>, reference: FemValue, candidate: unknown): boolean;

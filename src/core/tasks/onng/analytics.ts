@@ -1,4 +1,4 @@
-// O-NNG result analytics (cli.md `onng analyze`, o-nng.md §6.5–§7): per model and noise level, run accuracy
+// O-NNG result analytics (`structlab onng analyze`; upstream Obfuscated-NNG analyze_results.py): per model and noise level, run accuracy
 // and time, mean ± SE, one-way ANOVA across levels and a linear trend on λ; plus static proof pre-checks.
 import { parseCsv } from '../../io/csv.ts';
 import { type AnovaResult, type LinearTrend, linearTrend, mean, oneWayAnova, standardError } from '../../math/statistics.ts';
@@ -158,7 +158,7 @@ export function analyzeOutcomes(rows: OutcomeRow[]): ModelSummary[] {
   });
 }
 
-/** The tactics the O-NNG prompt allows (listed there, never enforced upstream; o-nng.md §4, §6.6). */
+/** The tactics the O-NNG prompt allows (listed there, never enforced upstream: Obfuscated-NNG reports only simp). */
 export const ALLOWED_TACTICS: readonly string[] = [
   'rw', 'repeat', 'nth_rewrite', 'symm', 'intro', 'exact', 'apply', 'use', 'trivial', 'contradiction', 'cases',
   'induction', 'tauto', 'contrapose!', 'revert', 'split', 'left', 'right',

@@ -1,4 +1,4 @@
-// Character-level name augmentation exactly as the O-NNG generator applies it (o-nng.md §3.2–§3.4):
+// Character-level name augmentation exactly as the O-NNG generator applies it (nlpaug 1.1.11 char augmenters):
 // a short-name path driven by random()/choice()/randint(), and a long-name path that reproduces
 // nlpaug 1.1.11 RandomCharAug (substitute → insert → delete, each called twice) on CPython's RNG.
 import type { PythonRandom } from './python-random.ts';
@@ -22,7 +22,7 @@ const AUG_CHAR_MAX = 10;
 const AUG_WORD_MIN = 1;
 const AUG_WORD_MAX = 10;
 
-/** Per-character probability P = λ^2.5 for noise level λ (o-nng.md §3.2). */
+/** Per-character probability P = λ^2.5 for noise level λ, as the O-NNG generator sets it. */
 export function noiseProbability(lambda: number): number {
   return lambda ** 2.5;
 }
@@ -84,7 +84,7 @@ export function augmentLongName(rng: PythonRandom, name: string, p: number): str
   return result;
 }
 
-/** The short-name path (names under 4 characters), o-nng.md §3.4. */
+/** The short-name path (names under 4 characters). */
 export function augmentShortName(rng: PythonRandom, name: string, p: number): string {
   const chars = [...name];
   for (let i = 0; i < chars.length; i++) {

@@ -1,4 +1,4 @@
-// O-NNG dataset obfuscation (o-nng.md §3): one global renaming map per level, applied to every text field
+// O-NNG dataset obfuscation (github.com/lllx125/Obfuscated-NNG): one global renaming map per level, applied to every text field
 // with an ASCII-only identifier boundary (including its cascades), then the patch step that re-reads the
 // declared names from the text. Output files are serialised the way Python's json.dumps writes them.
 import { noiseProbability, obfuscateName } from './augment.ts';
@@ -27,7 +27,7 @@ export interface OnngDataset {
 
 export interface ObfuscationLevel { level: number; lambda: number; seed: number; probability: number }
 
-/** Levels 1..5: λ = 0.2·K, seed K (o-nng.md §3.2, §3.6). */
+/** Levels 1..5: λ = 0.2·K, `random.seed(K)` once before the map is built, as upstream does. */
 export function obfuscationLevel(level: number): ObfuscationLevel {
   if (!Number.isInteger(level) || level < 1 || level > 5) throw new Error(`the O-NNG level must be an integer from 1 to 5, got ${level}`);
   const lambda = 0.2 * level;

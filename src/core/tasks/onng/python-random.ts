@@ -1,5 +1,5 @@
 // CPython 3.11 `random` (MT19937), reproduced bit for bit so that the O-NNG obfuscation can be
-// regenerated exactly (o-nng.md §3.8). Only the integer seeding path of `random.seed` is supported.
+// regenerated exactly (CPython Lib/random.py and Modules/_randommodule.c). Only the integer seeding path of `random.seed` is supported.
 
 const N = 624;
 const M = 397;

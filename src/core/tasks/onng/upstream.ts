@@ -1,4 +1,4 @@
-// Reads O-NNG results in the upstream folder layout (o-nng.md §5, §6.4–§6.6) into the same outcome rows the
+// Reads O-NNG results in the upstream folder layout (Obfuscated-NNG results/; see README.md here) into the same outcome rows the
 // per-problem CSV gives, plus a static pre-check of every raw proof kept apart from Lean's verdict.
 // Accepted layout and assumptions: see README.md next to this file.
 import { type OutcomeRow, type ProofPrecheck, precheckProof } from './analytics.ts';
@@ -33,7 +33,7 @@ export interface UpstreamOptions {
 /** Used when a result file sits directly in a level folder with no model folder above it. */
 export const UNNAMED_MODEL = '(unnamed model)';
 
-/** The O-NNG modules by problem id (o-nng.md §2.2). */
+/** The O-NNG modules (NNG4 worlds) by problem id, in the order the 68 problems are posed. */
 const MODULES: [string, number, number][] = [
   ['Addition', 1, 7], ['Implication', 8, 17], ['Algorithm', 18, 20], ['Multiplication', 21, 29], ['Power', 30, 38],
   ['AdvAddition', 39, 44], ['LessOrEqual', 45, 58], ['AdvMultiplication', 59, 68],
@@ -75,7 +75,7 @@ function idSet(v: unknown, what: string, where: string): Set<number> {
 }
 
 /**
- * banned_tactics_usage: upstream bans only simp (o-nng.md §6.6), so any entry for a problem means simp. Accepted:
+ * banned_tactics_usage: upstream bans only simp, so any entry for a problem means simp. Accepted:
  * {"12": "simp" | ["simp"] | 1}, {"simp": [12, 30]}, [12, 30] or [{"id": 12, …}].
  */
 function simpIds(v: unknown): Set<number> {

@@ -340,7 +340,7 @@ export function femBenchVariant(taskFiles: FemTaskInput[], levelNumber: number, 
 export interface AtomWorldCaseRow { id?: unknown; action?: string; params?: unknown; prompt: string; before_cif?: string; after_cif?: string; [key: string]: unknown }
 
 /**
- * The words renamed in AtomWorld prompts (atomworld.md §4 templates, all versions): the action verbs and the
+ * The words renamed in AtomWorld prompts (AtomWorldBench src/prompts/cif_action_prompt.py templates, all versions): the action verbs and the
  * words that carry an action's meaning, then the parameter words. Each surface form (Move/move) is its own
  * identifier so renaming and restoring stay exact; element symbols and numbers are the data and are kept.
  */

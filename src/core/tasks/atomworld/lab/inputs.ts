@@ -2,7 +2,7 @@
  * The AtomWorld page's input files and exports, DOM-free (used by the worker and unit-tested in Node).
  *
  * Accepted layouts (one JSON object per line, or one JSON array):
- * - cases file (cli.md `atomworld eval`): id, action, params, prompt, before_cif, after_cif — plus an
+ * - cases file (as `structlab atomworld eval` reads it): id, action, params, prompt, before_cif, after_cif — plus an
  *   answers file: id, answer (the model's raw text, the CIF between the last <cif>…</cif>);
  * - combined records that carry both the case and a model's answer: the golden
  *   real_samples_icml_fullprec rows (model_generated_cif, official verdict in `evaluator`) and the

@@ -1,4 +1,4 @@
-/** Structured rectangle meshes on the half-step grid (fem-bench.md §5.5, §5.6). */
+/** Structured rectangle meshes on the half-step grid (elejeune11/FEM-bench reference functions). */
 import { FemTaskError, type FemValue } from '../types.ts';
 import { checkFemSize, pyTypeName } from '../sizes.ts';
 import { scalar } from './input.ts';

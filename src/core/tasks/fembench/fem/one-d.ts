@@ -1,4 +1,4 @@
-/** 1D bar tasks: uniform mesh, 2-node element stiffness, the full linear-elastic solve (fem-bench.md §4). */
+/** 1D bar tasks: uniform mesh, 2-node element stiffness, the full linear-elastic solve (FEM-bench reference). */
 import { decodePolynomialCallable } from '../codec.ts';
 import { checkFemSize, negativeDimensions, pyIndex, pyNumber } from '../sizes.ts';
 import { FemTaskError, type FemValue } from '../types.ts';

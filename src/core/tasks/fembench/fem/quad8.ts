@@ -1,4 +1,4 @@
-/** Q8 element computations: edge traction loads, physical gradients, ∫∇u (fem-bench.md §5.7–§5.9). */
+/** Q8 element computations: edge traction loads, physical gradients, ∫∇u (elejeune11/FEM-bench reference functions). */
 import { FemTaskError, type FemValue } from '../types.ts';
 import { checkFemSize } from '../sizes.ts';
 import { flatten, matrix, vector } from './input.ts';

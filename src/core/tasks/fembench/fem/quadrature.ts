@@ -1,4 +1,4 @@
-/** Gauss rules in the reference's point order (fem-bench.md §4.3, §5.1, §5.2). */
+/** Gauss rules in the reference's point order (elejeune11/FEM-bench reference functions). */
 import { FemTaskError } from '../types.ts';
 
 export interface Rule1D { points: number[]; weights: number[] }

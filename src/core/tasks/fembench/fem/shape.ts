@@ -1,4 +1,4 @@
-/** Quadratic shape functions: 6-node triangle and 8-node serendipity quadrilateral (fem-bench.md §5.3, §5.4). */
+/** Quadratic shape functions: 6-node triangle and 8-node serendipity quadrilateral (FEM-bench reference). */
 import { isPythonSequence } from '../codec.ts';
 import { FemTaskError, type FemValue } from '../types.ts';
 import { checkFemSize } from '../sizes.ts';

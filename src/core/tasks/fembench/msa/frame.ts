@@ -1,5 +1,5 @@
 /**
- * 3D frame (MSA) building blocks with the FEM-Bench reference semantics (fem-bench.md §3, §6):
+ * 3D frame (MSA) building blocks with the FEM-Bench reference semantics (elejeune11/FEM-bench):
  * 6 DOF per node [UX, UY, UZ, RX, RY, RZ], element local order [u1 v1 w1 θx1 θy1 θz1 u2 … θz2],
  * 12×12 matrices as row-major Float64Array(144). Errors are FemTaskError with the Python class name.
  */

@@ -1,6 +1,6 @@
 /**
- * The 21 MSA_3D reference tasks (fem-bench.md §6). Tiers (T1/T2/T3) of a task share one implementation:
- * the reference gives bit-identical outputs across tiers (§1.2).
+ * The 21 MSA_3D reference tasks of FEM-bench. Tiers (T1/T2/T3) of a task share one implementation:
+ * the reference gives bit-identical outputs across tiers.
  */
 import { dense, toRows, type Dense } from '../../../math/linalg.ts';
 import { checkDenseRows, checkFemSize, checkFrameNodes, negativeDimensions, pyIndex, pyTypeName } from '../sizes.ts';

@@ -130,7 +130,7 @@ function inverseOf(mapping: Map<string, string>): Map<string, string> {
 
 /**
  * Reads an O-NNG dataset folder (its `original/` set, and any `obfuscated_K/` sets present). Levels the
- * folder lacks are computed from `original/` with the exact port (o-nng.md §3). Errors name the file.
+ * folder lacks are computed from `original/` with the exact port (obfuscate.ts). Errors name the file.
  */
 export function exactSetsFromFolder(files: FolderFile[]): ExactSets {
   const theorems = fileIn(files, 'original', 'theorems.jsonl');
