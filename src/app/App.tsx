@@ -1,13 +1,7 @@
 /** The lab shell: starts the session (URL `?synthetic=N`, saved session, or the default dataset) and lays out the page. */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { loadSynthetic, restoreSession } from '../state/session.ts';
-import { frameStats, installTestHooks } from '../viewer/controller.ts';
-import { StructurePage, loadDefaultDataset } from '../pages/structure/StructurePage.tsx';
-import { NanoparticlePage } from '../pages/nanoparticle/NanoparticlePage.tsx';
-import { ComparePage } from '../pages/compare/ComparePage.tsx';
-import { OnngPage } from '../pages/onng/OnngPage.tsx';
-import { AtomworldPage } from '../pages/atomworld/AtomworldPage.tsx';
-import { FemPage } from '../pages/fem/FemPage.tsx';
+import { loadDefaultDataset } from './datasets.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 
 let started = false;
@@ -15,10 +9,16 @@ let started = false;
 async function start(): Promise<void> {
   if (started) return; // React StrictMode runs effects twice in development
   started = true;
-  installTestHooks();
   const params = new URLSearchParams(window.location.search);
-  // Benchmarks: wait for the GPU after every frame (also the first), so timings are real.
-  if (params.has('syncframes')) frameStats.syncFrames = true;
+  if (params.has('testhooks') || params.has('syncframes')) {
+    // The viewer's module (and three) loads with the first 3D page; imported here only when a test or bench asks.
+    void import('../viewer/controller.ts').then((viewer) => {
+      // The end-to-end tests and the benchmarks ask for their hooks; a plain visit does not get them.
+      if (params.has('testhooks')) viewer.installTestHooks();
+      // Benchmarks: wait for the GPU after every frame (also the first), so timings are real.
+      if (params.has('syncframes')) viewer.frameStats.syncFrames = true;
+    });
+  }
   const synthetic = Number(params.get('synthetic'));
   if (params.has('synthetic') && Number.isFinite(synthetic) && synthetic > 0) {
     loadSynthetic(Math.min(synthetic, 5_000_000));
@@ -27,28 +27,55 @@ async function start(): Promise<void> {
   if (params.has('fresh') || !(await restoreSession())) await loadDefaultDataset();
 }
 
-/** The lab's pages, chosen by the URL hash (`#/nanoparticle`); the structure page is the default. */
+/**
+ * The lab's pages, chosen by the URL hash (`#/nanoparticle`); the structure page is the default. Each page is
+ * its own chunk, fetched the first time it is shown, so the first view loads only its own page.
+ */
 const PAGES = [
-  { id: 'structure', title: 'Structure', Page: StructurePage },
-  { id: 'nanoparticle', title: 'Nanoparticle', Page: NanoparticlePage },
-  { id: 'compare', title: 'Compare (C2NP)', Page: ComparePage },
-  { id: 'onng', title: 'O-NNG', Page: OnngPage },
-  { id: 'atomworld', title: 'AtomWorld', Page: AtomworldPage },
-  { id: 'fem', title: 'FEM-Bench', Page: FemPage },
-] as const;
+  { id: 'structure', title: 'Structure', load: () => import('../pages/structure/StructurePage.tsx').then((m) => m.StructurePage) },
+  { id: 'nanoparticle', title: 'Nanoparticle', load: () => import('../pages/nanoparticle/NanoparticlePage.tsx').then((m) => m.NanoparticlePage) },
+  { id: 'compare', title: 'Compare (C2NP)', load: () => import('../pages/compare/ComparePage.tsx').then((m) => m.ComparePage) },
+  { id: 'onng', title: 'O-NNG', load: () => import('../pages/onng/OnngPage.tsx').then((m) => m.OnngPage) },
+  { id: 'atomworld', title: 'AtomWorld', load: () => import('../pages/atomworld/AtomworldPage.tsx').then((m) => m.AtomworldPage) },
+  { id: 'fem', title: 'FEM-Bench', load: () => import('../pages/fem/FemPage.tsx').then((m) => m.FemPage) },
+] as const satisfies readonly { id: string; title: string; load: () => Promise<ComponentType> }[];
 type PageId = (typeof PAGES)[number]['id'];
 
 const pageFromHash = (): PageId => (PAGES.find((p) => window.location.hash === `#/${p.id}`)?.id ?? 'structure');
 
+/**
+ * One lazy component per page. React.lazy keeps a failed load (a chunk the network dropped) for good, so a
+ * failed one is forgotten here and the next render ("Try again", or coming back to the tab) fetches it anew.
+ */
+const lazyPages = new Map<PageId, LazyExoticComponent<ComponentType>>();
+function lazyPage(id: PageId): LazyExoticComponent<ComponentType> {
+  let Page = lazyPages.get(id);
+  if (!Page) {
+    const { load } = PAGES.find((p) => p.id === id)!;
+    Page = lazy(() => load().then(
+      (component) => ({ default: component }),
+      (error: unknown) => { lazyPages.delete(id); throw error; },
+    ));
+    lazyPages.set(id, Page);
+  }
+  return Page;
+}
+
+/** Shown while a page's chunk is fetched (the first visit of each page). */
+function PageLoading() {
+  return <div className="page-loading" role="status" data-testid="page-loading">Loading…</div>;
+}
+
 export function App() {
   const [page, setPage] = useState<PageId>(pageFromHash);
+  const [, setAttempt] = useState(0);
   useEffect(() => { void start(); }, []);
   useEffect(() => {
     const onHash = () => setPage(pageFromHash());
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
-  const { Page } = PAGES.find((p) => p.id === page)!;
+  const Page = lazyPage(page);
   return (
     <>
       <nav className="page-tabs" aria-label="pages">
@@ -56,8 +83,11 @@ export function App() {
           <a key={p.id} href={`#/${p.id}`} data-testid={`tab-${p.id}`} className={p.id === page ? 'active' : ''}>{p.title}</a>
         ))}
       </nav>
-      <ErrorBoundary label={page}>
-        <Page />
+      {/* Keyed by page: an error in one page stays with it and never shows under another tab. */}
+      <ErrorBoundary key={page} label={page} onRetry={() => setAttempt((n) => n + 1)}>
+        <Suspense fallback={<PageLoading />}>
+          <Page />
+        </Suspense>
       </ErrorBoundary>
     </>
   );

@@ -4,6 +4,8 @@ import { Component, type ReactNode } from 'react';
 interface Props {
   children: ReactNode;
   label: string;
+  /** Called by "Try again" after the error is cleared (the parent re-renders, e.g. to fetch a page anew). */
+  onRetry?: () => void;
 }
 
 export class ErrorBoundary extends Component<Props, { error: Error | null }> {
@@ -22,7 +24,7 @@ export class ErrorBoundary extends Component<Props, { error: Error | null }> {
     return (
       <div className="boundary-error" role="alert">
         <p>The {this.props.label} hit an error: {this.state.error.message}</p>
-        <button type="button" onClick={() => this.setState({ error: null })}>Try again</button>
+        <button type="button" onClick={() => { this.setState({ error: null }); this.props.onRetry?.(); }}>Try again</button>
       </div>
     );
   }

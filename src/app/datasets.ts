@@ -1,13 +1,15 @@
-/** The embedded example structures (datasets/), bundled as raw text and loaded on demand. */
+/** The embedded example structures (datasets/), bundled as raw text and loaded on demand, and the lab's default one. */
+import { loadText } from '../state/session.ts';
+
 export interface DatasetEntry {
   file: string;
   title: string;
 }
 
-const indexModules = import.meta.glob('../../../datasets/index.json', { eager: true, import: 'default' }) as Record<string, DatasetEntry[]>;
-const fileModules = import.meta.glob('../../../datasets/*.{cif,vasp}', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
+const indexModules = import.meta.glob('../../datasets/index.json', { eager: true, import: 'default' }) as Record<string, DatasetEntry[]>;
+const fileModules = import.meta.glob('../../datasets/*.{cif,vasp}', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
 
-const keyOf = (file: string) => `../../../datasets/${file}`;
+const keyOf = (file: string) => `../../datasets/${file}`;
 
 /** Rock salt, used only if the datasets folder is missing (so the lab still opens on something). */
 const FALLBACK_NAME = 'NaCl.cif';
@@ -45,3 +47,8 @@ export async function datasetText(file: string): Promise<string> {
 }
 
 export const DEFAULT_DATASET: string = DATASETS[0]?.file ?? FALLBACK_NAME;
+
+/** Opens the default dataset in the structure session (first visit, `?fresh`, "Reset session"). */
+export async function loadDefaultDataset(): Promise<boolean> {
+  return loadText(DEFAULT_DATASET, await datasetText(DEFAULT_DATASET));
+}

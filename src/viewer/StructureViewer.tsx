@@ -9,7 +9,7 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { DisplayData } from '../core/analysis/display-scene.ts';
 import type { ViewSettings } from '../state/settings.ts';
 import { covalentRadius, elementColor, type Rgb } from './colors.ts';
-import { PERSPECTIVE_FOV, fitOrthographic, frameStats, mainViewer, type ViewerController } from './controller.ts';
+import { PERSPECTIVE_FOV, fitOrthographic, frameStats, mainViewer, markRendered, type ViewerController } from './controller.ts';
 import { disposeMesh, makeSphereMesh, makeTubeMesh } from './impostors.ts';
 import { pickSphere } from './picking.ts';
 
@@ -264,7 +264,7 @@ function Scene({
     controller.frames++;
     // The first frame that shows atoms (benchmarks: time to first rendered structure).
     if (frameStats.firstFrameAt === null && displayRef.current) frameStats.firstFrameAt = performance.now();
-    document.body.dataset.rendered = String(frameStats.frames);
+    markRendered();
   }, 1);
 
   return (

@@ -282,7 +282,16 @@ declare global {
   }
 }
 
+let testHooksOn = false;
+
+/**
+ * Installs `window.__structlab` and turns on the per-frame `body[data-rendered]` counter: the handles the
+ * end-to-end tests and the benchmarks drive the lab by. Only a visit that asks for them (`?testhooks`, which
+ * tests/e2e/harness.ts and bench/render add) gets them; a plain visit leaves window and body untouched.
+ */
 export function installTestHooks(): void {
+  testHooksOn = true;
+  if (frameStats.frames > 0) markRendered(); // frames drawn before the hooks were asked for
   window.__structlab = {
     get frames() { return frameStats.frames; },
     get firstFrameAt() { return frameStats.firstFrameAt; },
@@ -295,4 +304,9 @@ export function installTestHooks(): void {
     viewers: () => Object.fromEntries([...controllers].filter(([, c]) => c.ready()).map(([name, c]) => [name, { frames: c.frames, natoms: c.natoms(), camera: c.cameraState() }])),
     viewer: (name) => controllers.get(name),
   };
+}
+
+/** After each rendered frame: the frame count on `body[data-rendered]` for the tests, when the test hooks are on. */
+export function markRendered(): void {
+  if (testHooksOn) document.body.dataset.rendered = String(frameStats.frames);
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, SHARED } from '../shared.ts';
-import { type Lab, openLab, textFile, waitForFrame, waitIdle } from './harness.ts';
+import { type Lab, labUrl, openLab, textFile, waitForFrame, waitIdle } from './harness.ts';
 
 declare global {
   interface Window {
@@ -53,7 +53,7 @@ function initScript(huge: number): void {
 let visits = 0;
 /** Opens a page of the lab in a new document (a new `?visit=` forces a load, not a hash change). */
 async function visit(hash: string, fresh = true): Promise<void> {
-  await page.goto(`${lab.url}?${fresh ? 'fresh&' : ''}visit=${++visits}#/${hash}`);
+  await page.goto(labUrl(lab.url, `?${fresh ? 'fresh&' : ''}visit=${++visits}#/${hash}`));
 }
 
 /** Waits until the Structure page shows a structure and its worker is idle. */

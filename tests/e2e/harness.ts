@@ -77,14 +77,25 @@ export interface Lab {
   close(): Promise<void>;
 }
 
-/** Opens `path` (e.g. "?fresh#/compare") of the built lab; downloads are accepted. */
+/**
+ * The address of `path` (e.g. "?fresh#/compare") in the lab served at `base`, with `testhooks` added: the lab
+ * installs `window.__structlab` and the per-frame `body[data-rendered]` counter only when asked (src/app/App.tsx).
+ * Every navigation of a test goes through this.
+ */
+export function labUrl(base: string, path = ''): string {
+  const url = new URL(path, base);
+  url.searchParams.set('testhooks', '1');
+  return url.href;
+}
+
+/** Opens `path` (e.g. "?fresh#/compare") of the built lab, test hooks on; downloads are accepted. */
 export async function openLab(path: string, viewport = { width: 1280, height: 800 }): Promise<Lab> {
   const preview = await startPreview();
   const browser = await launchChromium();
   const page = await (await browser.newContext({ viewport, acceptDownloads: true })).newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${preview.url}${path}`);
+  await page.goto(labUrl(preview.url, path));
   return { page, url: preview.url, pageErrors, close: async () => { await browser.close(); await preview.stop(); } };
 }
 

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { CORPUS_FILES, readCorpusGolden, readCorpusText } from '../shared.ts';
-import { launchChromium, startPreview, waitForFrame, waitIdle, type Preview } from './harness.ts';
+import { labUrl, launchChromium, startPreview, waitForFrame, waitIdle, type Preview } from './harness.ts';
 
 let preview: Preview;
 let browser: Browser;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${preview.url}?fresh`);
+  await page.goto(labUrl(preview.url, '?fresh'));
   await waitForFrame(page);
   await waitIdle(page);
 });

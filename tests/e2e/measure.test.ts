@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startPreview, waitForFrame, waitIdle, type Preview } from './harness.ts';
+import { labUrl, launchChromium, startPreview, waitForFrame, waitIdle, type Preview } from './harness.ts';
 
 const HALF = 4.617 / 2;
 let preview: Preview;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   preview = await startPreview();
   browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1100, height: 760 } })).newPage();
-  await page.goto(`${preview.url}?fresh`);
+  await page.goto(labUrl(preview.url, '?fresh'));
   await waitIdle(page);
   await page.waitForFunction(() => document.querySelector('[data-testid=formula]')?.textContent === 'Cs1 Ca1 H3', undefined, { timeout: 60_000 });
   await waitForFrame(page);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS_FILES, readCorpusGolden } from '../shared.ts';
-import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
+import { type Lab, labUrl, openLab, waitForFrame, waitIdle } from './harness.ts';
 import { decodePng } from './png.ts';
 
 const GRAPHITE = 'cod-1011060-graphite.cif';
@@ -110,7 +110,7 @@ describe('structure lab', () => {
     await page.locator('[data-testid=setting-supercellA]').fill('2');
     await page.waitForFunction(() => (window.__structlab?.natoms() ?? 0) > 20, undefined, { timeout: 30_000 });
     await page.waitForTimeout(400); // the session is saved 200 ms after the last change
-    await page.goto(lab.url);
+    await page.goto(labUrl(lab.url));
     await page.waitForFunction((f) => document.querySelector('[data-testid=formula]')?.textContent === f, golden.formula, { timeout: 60_000 });
     expect(await page.locator('[data-testid=setting-supercellA]').inputValue()).toBe('2');
     await page.locator('[data-testid=reset-session]').click();

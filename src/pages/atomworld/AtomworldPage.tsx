@@ -17,7 +17,7 @@ import { atomRadii, StructureViewer, useDisposable } from '../../viewer/Structur
 import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
-import { DATASETS, DEFAULT_DATASET, datasetText } from '../structure/datasets.ts';
+import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
 import type { CaseView, OverlayView } from '../../../workers/atomworld-api.ts';
 import { COLORS, Halos, Lines, TraceDrawing, cellGrid, repeatColor } from './drawing.tsx';
 import { pairDistance } from '../../core/tasks/atomworld/lab/overlay.ts';

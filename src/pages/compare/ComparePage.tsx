@@ -18,7 +18,7 @@ import { atomRadii, StructureViewer, useDisposable } from '../../viewer/Structur
 import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
-import { DEFAULT_DATASET, datasetText } from '../structure/datasets.ts';
+import { DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
 import type { ForwardRow, PairView } from '../../../workers/compare-api.ts';
 import './compare.css';
 import { downloadText } from '../../browser/download.ts';

@@ -15,7 +15,7 @@ import { readTextFile } from '../../browser/read-file.ts';
 import { StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
 import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
-import { DATASETS, DEFAULT_DATASET, datasetText } from '../structure/datasets.ts';
+import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
 import { MAX_RADIUS, MIN_RADIUS, type ParticleView, type Split } from '../../../workers/c2np-api.ts';
 import { Plot } from './Plot.tsx';
 import './nanoparticle.css';

@@ -10,13 +10,9 @@ import { elementColor, elementName, toHex } from '../../viewer/colors.ts';
 import { downloadPng, resetView, viewAlong } from '../../viewer/controller.ts';
 import { angle, distance } from '../../viewer/picking.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';
-import { DATASETS, DEFAULT_DATASET, datasetText } from './datasets.ts';
+import { DATASETS, datasetText, loadDefaultDataset } from '../../app/datasets.ts';
 import { wrapForDisplay } from '../../core/analysis/display-scene.ts';
 import { latticeOf } from '../../core/structure/packed.ts';
-
-export async function loadDefaultDataset(): Promise<boolean> {
-  return loadText(DEFAULT_DATASET, await datasetText(DEFAULT_DATASET));
-}
 
 export function StructurePage() {
   const display = useSession((s) => s.display);
