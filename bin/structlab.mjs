@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `structlab` command. Runs the bundle that `npm ci` builds (scripts/build-cli.mjs) when it is
-// newer than every source file; otherwise compiles the TypeScript on the fly through tsx, so an
-// edited checkout never runs stale code.
-import { readdirSync, statSync } from 'node:fs';
+// newer than every source file, or always where there are no sources (the installed package);
+// otherwise compiles the TypeScript on the fly through tsx, so an edited checkout never runs stale code.
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +19,7 @@ function newestSource(dir) {
 }
 
 function bundleIsFresh() {
+  if (!existsSync(join(root, 'src'))) return true;
   try {
     return statSync(bundle).mtimeMs > newestSource(join(root, 'src'));
   } catch {

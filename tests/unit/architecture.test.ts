@@ -55,6 +55,24 @@ describe('architecture', () => {
     }
   });
 
+  it('the library entry points (src/lib) import only the core and each other: no DOM, React, three or node:', () => {
+    const lib = join(REPO_ROOT, 'src', 'lib');
+    const entries = walk(lib);
+    expect(entries.map((f) => relative(lib, f)).sort()).toEqual(
+      ['atomworld.ts', 'c2np.ts', 'core.ts', 'fembench.ts', 'io.ts', 'limits.ts', 'match.ts', 'onng.ts', 'structure.ts', 'symmetry.ts'],
+    );
+    for (const f of entries) {
+      const where = relative(REPO_ROOT, f);
+      for (const spec of importsOf(f)) {
+        expect(spec.startsWith('.'), `${where} imports the package ${spec}`).toBe(true);
+        const target = resolve(dirname(f), spec);
+        expect([CORE + '/', lib + '/'].some((a) => target.startsWith(a)), `${where} imports ${spec}`).toBe(true);
+      }
+      const code = readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      expect(code, where).not.toMatch(/\b(document|window|localStorage|HTMLElement)\s*[.[]/);
+    }
+  });
+
   it('workers stay thin: they import only the core, their own interface files and shipped datasets', () => {
     const workers = join(REPO_ROOT, 'workers');
     const allowed = [join(REPO_ROOT, 'src', 'core') + '/', workers + '/', join(REPO_ROOT, 'datasets') + '/'];

@@ -114,8 +114,9 @@ function runMoyo(s: Structure, symprec: number): MoyoRun | null {
   const input: MoyoCell = reduction
     ? { lattice: { basis: reduction.matrix.flat() as MoyoCell['lattice']['basis'] }, positions: reduction.frac, numbers: reduction.types }
     : cell;
+  const engine = moyo(); // outside the try: "not initialised" must reach the caller, not read as "no symmetry"
   try {
-    return { dataset: moyo().analyze_cell(JSON.stringify(input), symprec, 'Spglib'), speciesOfType, reduction };
+    return { dataset: engine.analyze_cell(JSON.stringify(input), symprec, 'Spglib'), speciesOfType, reduction };
   } catch {
     // moyo throws strings such as "moyo error: PrimitiveSymmetrySearchError" (e.g. overlapping atoms).
     return null;
