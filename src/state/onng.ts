@@ -25,7 +25,7 @@ export interface OnngState {
   verdictFiles: string[];
   analysis: OnngAnalysis | null;
   heatModel: string | null;
-  /** Leave problem 1 out of every statistic (its answer is in every prompt, o-nng.md §4). */
+  /** Leave problem 1 (zero_add) out of every statistic: its answer is in every prompt. */
   excludeFirst: boolean;
   busy: string | null;
   progress: string | null;
