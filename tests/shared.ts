@@ -17,7 +17,20 @@ export const readCorpusText = (name: string): string => readFileSync(join(CORPUS
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const readCorpusGolden = (name: string): any => JSON.parse(readFileSync(join(CORPUS_GOLDEN, `${name}.json`), 'utf8'));
 
-/** Runs `structlab …` as a user would (bin/structlab.mjs: the bundle when fresh, else tsx). */
+/**
+ * Runs `structlab …` in this process through main(argv, io) (src/cli/main.ts): the same exit status, stdout and
+ * stderr as the command, without starting a process. Imported on first use, so that only CLI tests install
+ * the CLI's limit hints. Standard input, environment and the bin launcher need `structlab` below.
+ */
+export async function structlabInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = await import('../src/cli/main.ts');
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; } });
+  return { code, stdout, stderr };
+}
+
+/** Runs `structlab …` as a user would, in its own process (bin/structlab.mjs: the bundle when fresh, else tsx). */
 export function structlab(args: string[], options: { input?: string; env?: Record<string, string>; timeout?: number } = {}): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'structlab.mjs'), ...args], {
     encoding: 'utf8', input: options.input, timeout: options.timeout ?? 120_000, cwd: REPO_ROOT,

@@ -14,7 +14,7 @@ import {
   ParticleFormatError, datasetFiles, formatFixedPython, formatRawXyz, parseParticleXyz, rotatedFileText, splitOfRadius,
 } from '../../src/core/tasks/c2np/dataset.ts';
 import { eulerXyzDegrees, parseRotationSets } from '../../src/core/tasks/c2np/rotation.ts';
-import { REPO_ROOT, SHARED, structlab } from '../shared.ts';
+import { REPO_ROOT, SHARED, structlabInProcess } from '../shared.ts';
 
 const SAMPLE = join(SHARED, 'golden', 'c2np', 'sample');
 const manifest = JSON.parse(readFileSync(join(SAMPLE, 'manifest.json'), 'utf8'));
@@ -122,9 +122,9 @@ describe('XYZ reader', () => {
 describe('structlab carve and c2np build', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-c2np-'));
 
-  it('c2np build writes the upstream tree whose files match the sample manifest', () => {
+  it('c2np build writes the upstream tree whose files match the sample manifest', async () => {
     const material = 'synthetic_triclinic_P1';
-    const r = structlab(['c2np', 'build', join(SAMPLE, 'cifs', `${material}.cif`), '--out', tmp, '--radii', '6,12']);
+    const r = await structlabInProcess(['c2np', 'build', join(SAMPLE, 'cifs', `${material}.cif`), '--out', tmp, '--radii', '6,12']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ material, files: 2 + (1 + 1 + 163) + (1 + 1 + 59) }); // two CIF copies; R6 (OOD): raw + rot_0..163; R12 (train): raw + rot_0..59
     for (const entry of rotatedEntries.filter((e) => e.material === material && (e.R === 6 || e.R === 12))) {
@@ -135,20 +135,20 @@ describe('structlab carve and c2np build', () => {
     expect(readFileSync(join(tmp, 'cifs', `${material}.cif`), 'utf8')).toBe(readFileSync(join(SAMPLE, 'cifs', `${material}.cif`), 'utf8'));
   });
 
-  it('carve writes the particle and the rotated copy; bad input exits 2', () => {
+  it('carve writes the particle and the rotated copy; bad input exits 2', async () => {
     const cell = join(SAMPLE, 'cifs', 'illustrative_KMgH3_a4.0213_Borigin.cif');
     const out = join(tmp, 'p.xyz');
-    const r = structlab(['carve', cell, '--radius', '7', '-o', out]);
+    const r = await structlabInProcess(['carve', cell, '--radius', '7', '-o', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ written: out, natoms: 119, center: [40.213, 40.213, 40.213] });
     const entry = rotatedEntries.find((e) => e.material === 'illustrative_KMgH3_a4.0213_Borigin' && e.R === 7 && e.rot === 1)!;
     // The same output again: replacing it takes --force.
-    const rotated = structlab(['carve', cell, '--radius', '7', '--quaternion', entry.quat_xyzw!.join(','), '-o', out, '--force']);
+    const rotated = await structlabInProcess(['carve', cell, '--radius', '7', '--quaternion', entry.quat_xyzw!.join(','), '-o', out, '--force']);
     expect(rotated.code, rotated.stderr).toBe(0);
     expect(sha256(readFileSync(out, 'utf8'))).toBe(entry.sha256);
-    const bad = structlab(['carve', cell, '--radius', '-3', '-o', out]);
+    const bad = await structlabInProcess(['carve', cell, '--radius', '-3', '-o', out]);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(structlab(['c2np', 'build', cell, '--out', tmp, '--radii', '5-7']).code).toBe(2);
+    expect((await structlabInProcess(['c2np', 'build', cell, '--out', tmp, '--radii', '5-7'])).code).toBe(2);
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { inverse, norm, vecMat, type Vec3 } from '../../src/core/math/mat3.ts';
 import { parseCif } from '../../src/core/io/cif/reader.ts';
 import { majorSpecies } from '../../src/core/structure/structure.ts';
-import { SHARED, structlab } from '../shared.ts';
+import { SHARED, structlab, structlabInProcess } from '../shared.ts';
 
 interface GoldenCase { id: string; action: string; params: Record<string, unknown>; before_cif: string; after_cif: string; prompt: string }
 const CASES_FILE = join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl');
@@ -49,7 +49,7 @@ describe('structlab atomworld apply', () => {
     }
   });
 
-  it('exits 2 with one sentence on bad input', () => {
+  it('exits 2 with one sentence on bad input', async () => {
     const file = join(tmp, 'before.cif');
     writeFileSync(file, cases[0].before_cif);
     for (const args of [
@@ -59,7 +59,7 @@ describe('structlab atomworld apply', () => {
       ['atomworld', 'apply', file, '--params', '{"index": 1}'],
       ['atomworld', 'apply', join(tmp, 'missing.cif'), '--action', 'remove', '--params', '{"index": 1}'],
     ]) {
-      const r = structlab(args);
+      const r = await structlabInProcess(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/^error: /);
@@ -78,8 +78,8 @@ describe('structlab atomworld eval', () => {
   // The last case gets no answer row: it must count as OutputFormatError.
   writeFileSync(answersFile, rows.slice(0, -1).map((r) => JSON.stringify({ id: idOf(r), answer: `Sure.\n<cif>\n${r.candidate_cif}\n</cif>` })).join('\n'));
 
-  it('judges a batch in worker threads as pymatgen did (verdicts, max_dist 1e-6) with a per-action summary', () => {
-    const r = structlab(['atomworld', 'eval', casesFile, answersFile, '--workers', '2']);
+  it('judges a batch in worker threads as pymatgen did (verdicts, max_dist 1e-6) with a per-action summary', async () => {
+    const r = await structlabInProcess(['atomworld', 'eval', casesFile, answersFile, '--workers', '2']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/1 case\(s\) have no answer/);
     const out = JSON.parse(r.stdout);
@@ -106,18 +106,18 @@ describe('structlab atomworld eval', () => {
       else expect(got.mean_max_dist).toBeNull();
     }
     // In this thread (--workers 0) the output is identical.
-    const single = structlab(['atomworld', 'eval', casesFile, answersFile, '--workers', '0']);
+    const single = await structlabInProcess(['atomworld', 'eval', casesFile, answersFile, '--workers', '0']);
     expect(single.code, single.stderr).toBe(0);
     expect(single.stdout).toBe(r.stdout);
   });
 
-  it('--lint adds each case’s lint codes and a per-action count; the golden delete_below "Including itself" prompts are flagged', () => {
+  it('--lint adds each case’s lint codes and a per-action count; the golden delete_below "Including itself" prompts are flagged', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'aw-lint-'));
     const deleteBelow = cases.filter((c) => c.action === 'delete_below');
     const withPrompt = join(tmp, 'cases.jsonl'), answers = join(tmp, 'answers.jsonl');
     writeFileSync(withPrompt, deleteBelow.map((c) => JSON.stringify(c)).join('\n'));
     writeFileSync(answers, deleteBelow.map((c) => JSON.stringify({ id: c.id, answer: `<cif>${c.after_cif}</cif>` })).join('\n'));
-    const r = structlab(['atomworld', 'eval', withPrompt, answers, '--workers', '0', '--lint']);
+    const r = await structlabInProcess(['atomworld', 'eval', withPrompt, answers, '--workers', '0', '--lint']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     // Independent of the lint code: the prompts that literally say so.
@@ -126,11 +126,11 @@ describe('structlab atomworld eval', () => {
     for (const c of out.cases) expect(c.lint.includes('delete_below_including_itself'), c.id).toBe(saysIncluding.has(String(c.id)));
     expect(out.by_action.delete_below.lint_flagged).toBeGreaterThanOrEqual(saysIncluding.size);
     // Without --lint the output keeps its documented shape (structlab atomworld eval --help).
-    const plain = JSON.parse(structlab(['atomworld', 'eval', withPrompt, answers, '--workers', '0']).stdout);
+    const plain = JSON.parse((await structlabInProcess(['atomworld', 'eval', withPrompt, answers, '--workers', '0'])).stdout);
     expect(Object.keys(plain.cases[0])).toEqual(['id', 'action', 'correct', 'wrong_type', 'rmsd', 'max_dist']);
   });
 
-  it('exits 2 with one sentence on bad input', () => {
+  it('exits 2 with one sentence on bad input', async () => {
     const broken = join(tmp, 'broken.jsonl');
     writeFileSync(broken, '{"id": "a", "action": "move", "after_cif": "x"}\n{not json\n');
     const noTarget = join(tmp, 'no-target.jsonl');
@@ -143,16 +143,16 @@ describe('structlab atomworld eval', () => {
       ['atomworld', 'eval', join(tmp, 'missing.jsonl'), answersFile],
       ['atomworld', 'eval', casesFile],
     ]) {
-      const r = structlab(args);
+      const r = await structlabInProcess(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/^error: /);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
-    expect(structlab(['atomworld', 'eval', empty, answersFile]).stderr).toMatch(/holds no cases/);
-    expect(structlab(['atomworld', 'eval', noTarget, answersFile]).stderr).toMatch(/line 1: case "a" has no "after_cif"/);
+    expect((await structlabInProcess(['atomworld', 'eval', empty, answersFile])).stderr).toMatch(/holds no cases/);
+    expect((await structlabInProcess(['atomworld', 'eval', noTarget, answersFile])).stderr).toMatch(/line 1: case "a" has no "after_cif"/);
     // A junk line is skipped, named by line on stderr and in "skipped"; the other cases are judged.
-    const r = structlab(['atomworld', 'eval', broken, answersFile, '--workers', '0']);
+    const r = await structlabInProcess(['atomworld', 'eval', broken, answersFile, '--workers', '0']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/broken\.jsonl line 2: not valid JSON/);
     const out = JSON.parse(r.stdout);

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED, structlab } from '../shared.ts';
+import { SHARED, structlab, structlabInProcess } from '../shared.ts';
 
 const GOLDEN = join(SHARED, 'golden', 'fembench');
 const MODELS = join(SHARED, 'golden', 'fembench_models');
@@ -12,8 +12,8 @@ const MODELS = join(SHARED, 'golden', 'fembench_models');
 describe('structlab fem', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-fem-'));
 
-  it('fem tasks lists the FEM tasks with signatures', () => {
-    const r = structlab(['fem', 'tasks']);
+  it('fem tasks lists the FEM tasks with signatures', async () => {
+    const r = await structlabInProcess(['fem', 'tasks']);
     expect(r.code, r.stderr).toBe(0);
     const { tasks } = JSON.parse(r.stdout);
     const ids = tasks.map((t: { id: string }) => t.id);
@@ -22,10 +22,10 @@ describe('structlab fem', () => {
     for (const t of tasks) expect(t.signature).toMatch(/^\(.*\) -> /);
   });
 
-  it('fem run reproduces a golden file case by case (outputs within 1e-8 + 1e-5·|ref|, errors by type)', () => {
+  it('fem run reproduces a golden file case by case (outputs within 1e-8 + 1e-5·|ref|, errors by type)', async () => {
     const id = 'FEM_2D_quad8_shape_fcns_and_derivatives_CC0_H0_T0';
     const golden = JSON.parse(readFileSync(join(GOLDEN, `${id}.json`), 'utf8'));
-    const r = structlab(['fem', 'run', id, '--cases', join(GOLDEN, `${id}.json`)]);
+    const r = await structlabInProcess(['fem', 'run', id, '--cases', join(GOLDEN, `${id}.json`)]);
     expect(r.code, r.stderr).toBe(0);
     const { results } = JSON.parse(r.stdout);
     expect(results).toHaveLength(golden.cases.length);
@@ -55,23 +55,23 @@ describe('structlab fem', () => {
     }
   });
 
-  it('fem check: the output of fem run passes; an error entry fails its case', () => {
+  it('fem check: the output of fem run passes; an error entry fails its case', async () => {
     const id = 'FEM_2D_tri_quadrature_CC0_H0_T0';
     const cases = join(MODELS, 'verification', `${id}.json`);
-    const run = structlab(['fem', 'run', id, '--cases', cases]);
+    const run = await structlabInProcess(['fem', 'run', id, '--cases', cases]);
     const out = join(tmp, 'out.json');
     writeFileSync(out, run.stdout);
-    const ok = JSON.parse(structlab(['fem', 'check', id, '--cases', cases, '--outputs', out]).stdout);
+    const ok = JSON.parse((await structlabInProcess(['fem', 'check', id, '--cases', cases, '--outputs', out])).stdout);
     expect(ok.passed).toBe(true);
     const doc = JSON.parse(run.stdout);
     doc.results[1] = { error: { type: 'ValueError', message: 'boom' } };
     writeFileSync(out, JSON.stringify(doc));
-    const bad = JSON.parse(structlab(['fem', 'check', id, '--cases', cases, '--outputs', out]).stdout);
+    const bad = JSON.parse((await structlabInProcess(['fem', 'check', id, '--cases', cases, '--outputs', out])).stdout);
     expect(bad.passed).toBe(false);
     expect(bad.cases.map((c: { match: boolean }) => c.match)).toEqual([true, false, true]);
   });
 
-  it('exits 2 with one sentence on bad input', () => {
+  it('exits 2 with one sentence on bad input', async () => {
     const notJson = join(tmp, 'bad.json');
     writeFileSync(notJson, '{"cases": [');
     const noCases = join(tmp, 'nocases.json');
@@ -87,7 +87,7 @@ describe('structlab fem', () => {
       ['fem', 'check', 'FEM_2D_tri_quadrature_CC0_H0_T0', '--cases', cases, '--outputs', cases],
       ['fem', 'frobnicate'],
     ]) {
-      const r = structlab(args);
+      const r = await structlabInProcess(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/^error: /);

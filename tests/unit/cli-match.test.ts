@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED, structlab } from '../shared.ts';
+import { SHARED, structlabInProcess } from '../shared.ts';
 
 
 const records = readFileSync(join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -15,8 +15,8 @@ writeFileSync(targetPath, rotate.after_cif);
 writeFileSync(answerPath, `Sure.\n<cif>\n${rotate.model_generated_cif}\n</cif>\n`);
 
 describe('structlab match / atomworld evaluate', () => {
-  it('atomworld evaluate prints the official verdict and metrics of a real record', () => {
-    const r = structlab(['atomworld', 'evaluate', '--target', targetPath, '--candidate', answerPath]);
+  it('atomworld evaluate prints the official verdict and metrics of a real record', async () => {
+    const r = await structlabInProcess(['atomworld', 'evaluate', '--target', targetPath, '--candidate', answerPath]);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.correct).toBe(rotate.evaluator.correct);
@@ -25,24 +25,24 @@ describe('structlab match / atomworld evaluate', () => {
     expect(Math.abs(out.max_dist - rotate.evaluator.max_dist)).toBeLessThan(1e-6);
     const noTags = join(tmp, 'plain.txt');
     writeFileSync(noTags, 'no answer');
-    expect(JSON.parse(structlab(['atomworld', 'evaluate', '--target', targetPath, '--candidate', noTags]).stdout))
+    expect(JSON.parse((await structlabInProcess(['atomworld', 'evaluate', '--target', targetPath, '--candidate', noTags])).stdout))
       .toEqual({ correct: false, wrong_type: 'OutputFormatError', rmsd: null, max_dist: null });
   });
 
-  it('match follows AtomWorld settings when given them, and defaults otherwise', () => {
+  it('match follows AtomWorld settings when given them, and defaults otherwise', async () => {
     const modelPath = join(tmp, 'model.cif');
     writeFileSync(modelPath, rotate.model_generated_cif);
-    const r = structlab(['match', targetPath, modelPath, '--primitive-cell', 'false', '--stol', '0.5']);
+    const r = await structlabInProcess(['match', targetPath, modelPath, '--primitive-cell', 'false', '--stol', '0.5']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.match).toBe(true);
     expect(Math.abs(out.rms - rotate.evaluator.rmsd)).toBeLessThan(1e-6);
-    const self = JSON.parse(structlab(['match', targetPath, targetPath]).stdout);
+    const self = JSON.parse((await structlabInProcess(['match', targetPath, targetPath])).stdout);
     expect(self.match).toBe(true);
     expect(self.rms).toBeLessThan(1e-8);
   });
 
-  it('exits 2 with one sentence on bad input', () => {
+  it('exits 2 with one sentence on bad input', async () => {
     for (const args of [
       ['match', targetPath],
       ['match', targetPath, join(tmp, 'missing.cif')],
@@ -51,7 +51,7 @@ describe('structlab match / atomworld evaluate', () => {
       ['atomworld', 'evaluate', '--target', targetPath],
       ['atomworld', 'evaluate', '--target', answerPath, '--candidate', answerPath],
     ]) {
-      const r = structlab(args);
+      const r = await structlabInProcess(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/^error: /);

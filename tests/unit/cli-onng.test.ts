@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED, structlab } from '../shared.ts';
+import { SHARED, structlab, structlabInProcess } from '../shared.ts';
 
 // Upstream O-NNG data (unlicensed) is read in place from the shared goldens, never copied into the project.
 const ONNG = join(SHARED, 'golden', 'onng');
@@ -13,9 +13,9 @@ const ORIGINAL = join(ONNG, 'dataset', 'original');
 describe('structlab onng', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-onng-'));
 
-  it('obfuscate --level 2 --out DIR prints the upstream mapping and writes the four files byte for byte', () => {
+  it('obfuscate --level 2 --out DIR prints the upstream mapping and writes the four files byte for byte', async () => {
     const out = join(tmp, 'set2');
-    const r = structlab(['onng', 'obfuscate', '--level', '2', '--source', ORIGINAL, '--out', out]);
+    const r = await structlabInProcess(['onng', 'obfuscate', '--level', '2', '--source', ORIGINAL, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const json = JSON.parse(r.stdout);
     expect([json.level, json.lambda, json.seed]).toEqual([2, 0.4, 2]);
@@ -25,8 +25,8 @@ describe('structlab onng', () => {
     }
   });
 
-  it('obfuscate exits 2 with a sentence on a bad level or a missing source', () => {
-    const bad = structlab(['onng', 'obfuscate', '--level', '7', '--source', ORIGINAL]);
+  it('obfuscate exits 2 with a sentence on a bad level or a missing source', async () => {
+    const bad = await structlabInProcess(['onng', 'obfuscate', '--level', '7', '--source', ORIGINAL]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--level must be an integer from 1 to 5/);
     const noSource = structlab(['onng', 'obfuscate', '--level', '1'], { env: { STRUCTLAB_ONNG_DATASET: '', STRUCTLAB_SHARED: mkdtempSync(join(tmpdir(), 'no-shared-')) } });
@@ -41,8 +41,8 @@ describe('structlab onng', () => {
     expect(JSON.parse(r.stdout).mapping).toEqual(golden);
   });
 
-  it('analyze gives scipy-equal ANOVA per model (golden _tests.anova_*_scipy, 1e-9 relative)', () => {
-    const r = structlab(['onng', 'analyze', join(ONNG, 'derived', 'per_problem_outcomes.csv')]);
+  it('analyze gives scipy-equal ANOVA per model (golden _tests.anova_*_scipy, 1e-9 relative)', async () => {
+    const r = await structlabInProcess(['onng', 'analyze', join(ONNG, 'derived', 'per_problem_outcomes.csv')]);
     expect(r.code, r.stderr).toBe(0);
     const golden = JSON.parse(readFileSync(join(ONNG, 'derived', 'summary_by_model_lambda.json'), 'utf8'));
     const { models } = JSON.parse(r.stdout);
@@ -57,10 +57,10 @@ describe('structlab onng', () => {
     expect(r.stderr).toMatch(/deepseek-prover-v2 λ=1 run 1 has no verified problem/);
   });
 
-  it('analyze exits 2 naming the line of a malformed table', () => {
+  it('analyze exits 2 naming the line of a malformed table', async () => {
     const file = join(tmp, 'bad.csv');
     writeFileSync(file, 'model,lam,run,problem_id,verified,correct,time_s\ngpt,0.0,1,1,1,1,oops\n');
-    const r = structlab(['onng', 'analyze', file]);
+    const r = await structlabInProcess(['onng', 'analyze', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/line 2/);
   });
@@ -77,9 +77,9 @@ describe('structlab onng variants / deobfuscate', () => {
   const FEM = join(SHARED, 'golden', 'fembench');
   const CASES = join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl');
 
-  it('variants fem writes tasks.jsonl + mapping.json, and deobfuscate restores a renamed answer exactly', () => {
+  it('variants fem writes tasks.jsonl + mapping.json, and deobfuscate restores a renamed answer exactly', async () => {
     const out = join(tmp, 'fem');
-    const r = structlab(['onng', 'variants', 'fem', FEM, '--level', '3', '--out', out, '--python-safe']);
+    const r = await structlabInProcess(['onng', 'variants', 'fem', FEM, '--level', '3', '--out', out, '--python-safe']);
     expect(r.code, r.stderr).toBe(0);
     const json = JSON.parse(r.stdout);
     expect([json.benchmark, json.level, json.lambda, json.python_safe, json.count]).toEqual(['fem-bench', 3, 0.6, true, 33]);
@@ -95,14 +95,14 @@ describe('structlab onng variants / deobfuscate', () => {
     const renamed = original.replace(/\b(FEM_1D_uniform_mesh_CC0_H0_T0|x_min|x_max|num_elements)\b/g, (m) => mapping.forward[m]);
     expect(renamed).not.toContain('num_elements');
     writeFileSync(answer, renamed);
-    const d = structlab(['onng', 'deobfuscate', '--mapping', join(out, 'mapping.json'), answer]);
+    const d = await structlabInProcess(['onng', 'deobfuscate', '--mapping', join(out, 'mapping.json'), answer]);
     expect(d.code, d.stderr).toBe(0);
     expect(d.stdout).toBe(original);
   });
 
-  it('variants atomworld renames the prompts, keeps the CIFs and adds an obfuscation field', () => {
+  it('variants atomworld renames the prompts, keeps the CIFs and adds an obfuscation field', async () => {
     const out = join(tmp, 'aw');
-    const r = structlab(['onng', 'variants', 'atomworld', CASES, '--level', '4', '--out', out]);
+    const r = await structlabInProcess(['onng', 'variants', 'atomworld', CASES, '--level', '4', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const originals = readFileSync(CASES, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const rows = readFileSync(join(out, 'cases.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -116,22 +116,22 @@ describe('structlab onng variants / deobfuscate', () => {
     expect(rows[0].prompt.startsWith(forward.Change)).toBe(true);
   });
 
-  it('exits 2 with a sentence on a bad benchmark, input, level or mapping', () => {
-    const bench = structlab(['onng', 'variants', 'gaussian', CASES, '--level', '1', '--out', tmp]);
+  it('exits 2 with a sentence on a bad benchmark, input, level or mapping', async () => {
+    const bench = await structlabInProcess(['onng', 'variants', 'gaussian', CASES, '--level', '1', '--out', tmp]);
     expect(bench.code).toBe(2);
     expect(bench.stderr).toMatch(/unknown benchmark "gaussian"/);
     const bad = join(tmp, 'bad.jsonl');
     writeFileSync(bad, '{"prompt": "Move the atom"}\n{"action": "move"}\n');
-    const line = structlab(['onng', 'variants', 'atomworld', bad, '--level', '1', '--out', join(tmp, 'x')]);
+    const line = await structlabInProcess(['onng', 'variants', 'atomworld', bad, '--level', '1', '--out', join(tmp, 'x')]);
     expect(line.code).toBe(2);
     expect(line.stderr).toMatch(/bad\.jsonl: line 2 is not an AtomWorld case/);
-    const level = structlab(['onng', 'variants', 'fem', FEM, '--level', '0', '--out', join(tmp, 'y')]);
+    const level = await structlabInProcess(['onng', 'variants', 'fem', FEM, '--level', '0', '--out', join(tmp, 'y')]);
     expect(level.code).toBe(2);
     expect(level.stderr).toMatch(/--level must be an integer from 1 to 5/);
-    const notTask = structlab(['onng', 'variants', 'fem', bad, '--level', '1', '--out', join(tmp, 'z')]);
+    const notTask = await structlabInProcess(['onng', 'variants', 'fem', bad, '--level', '1', '--out', join(tmp, 'z')]);
     expect(notTask.code).toBe(2);
     expect(notTask.stderr).toMatch(/bad\.jsonl/);
-    const mapping = structlab(['onng', 'deobfuscate', '--mapping', bad, bad]);
+    const mapping = await structlabInProcess(['onng', 'deobfuscate', '--mapping', bad, bad]);
     expect(mapping.code).toBe(2);
     expect(mapping.stderr).toMatch(/not valid JSON|no "inverse"/);
   });

@@ -1,25 +1,25 @@
-/** The `structlab` binary as a user runs it: real processes, exit codes, stdout/stderr contracts. */
+/** The `structlab` command: the process contract (bin launcher, stdin) in real processes, the rest in-process through main(). */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_FILES, readCorpusGolden, structlab } from '../shared.ts';
+import { CORPUS_FILES, readCorpusGolden, structlab, structlabInProcess } from '../shared.ts';
 
 
 describe('structlab CLI process contract', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-cli-'));
 
-  it('prints help and exits 0', () => {
+  it('prints help and exits 0', async () => {
     const r = structlab(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/info/);
-    expect(structlab(['info', '--help']).stdout).toMatch(/--symprec/);
+    expect((await structlabInProcess(['info', '--help'])).stdout).toMatch(/--symprec/);
   });
 
-  it('info on a real CIF gives pymatgen\'s formula and spglib\'s space group', () => {
+  it('info on a real CIF gives pymatgen\'s formula and spglib\'s space group', async () => {
     const file = 'cod-1000035.cif';
     const g = readCorpusGolden(file).pymatgen.structures[0];
-    const r = structlab(['info', join(CORPUS_FILES, file)]);
+    const r = await structlabInProcess(['info', join(CORPUS_FILES, file)]);
     expect(r.code, r.stderr).toBe(0);
     const info = JSON.parse(r.stdout);
     expect(info.format).toBe('cif');
@@ -37,7 +37,7 @@ describe('structlab CLI process contract', () => {
     expect(JSON.parse(r.stdout).structures[0].nsites).toBe(readCorpusGolden('p2-POSCAR_MgH2_1').pymatgen.structures[0].n_sites);
   });
 
-  it('exits 2 with one sentence for a missing file, a malformed file and a bad option', () => {
+  it('exits 2 with one sentence for a missing file, a malformed file and a bad option', async () => {
     for (const args of [
       ['info', join(tmp, 'nope.cif')],
       ['info', join(CORPUS_FILES, 'cod-unclosed-quote.cif')],
@@ -45,7 +45,7 @@ describe('structlab CLI process contract', () => {
       ['convert', join(CORPUS_FILES, 'cod-1000035.cif'), join(tmp, 'out.unknown')],
       ['frobnicate'],
     ]) {
-      const r = structlab(args);
+      const r = await structlabInProcess(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/^error: /);
@@ -55,24 +55,24 @@ describe('structlab CLI process contract', () => {
   });
 
   // (An unclosed quote is no longer malformed: it is read as pymatgen reads it, with a warning.)
-  it('names the file and line of a malformed CIF', () => {
+  it('names the file and line of a malformed CIF', async () => {
     const bad = join(tmp, 'bad.cif');
     writeFileSync(bad, 'data_x\n_cell_length_a 5\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nNa1 0 0 0\nCl1 0.5 0.5\n');
-    const r = structlab(['info', bad]);
+    const r = await structlabInProcess(['info', bad]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.cif line \d+/);
   });
 
-  it('converts CIF → POSCAR → JSON and reads back the same structure', () => {
+  it('converts CIF → POSCAR → JSON and reads back the same structure', async () => {
     const src = join(CORPUS_FILES, 'pmg-LiFePO4.cif');
     const poscar = join(tmp, 'POSCAR');
     const json = join(tmp, 'LiFePO4.json');
-    const a = structlab(['convert', src, poscar]);
+    const a = await structlabInProcess(['convert', src, poscar]);
     expect(a.code, a.stderr).toBe(0);
     expect(JSON.parse(a.stdout)).toEqual({ written: poscar, nsites: 28 });
-    expect(structlab(['convert', poscar, json]).code).toBe(0);
-    const before = JSON.parse(structlab(['info', src]).stdout).structures[0];
-    const after = JSON.parse(structlab(['info', json]).stdout).structures[0];
+    expect((await structlabInProcess(['convert', poscar, json])).code).toBe(0);
+    const before = JSON.parse((await structlabInProcess(['info', src])).stdout).structures[0];
+    const after = JSON.parse((await structlabInProcess(['info', json])).stdout).structures[0];
     expect(after.nsites).toBe(before.nsites);
     expect(after.formula).toBe(before.formula);
     for (let i = 0; i < before.nsites; i++) {

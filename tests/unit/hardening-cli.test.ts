@@ -17,7 +17,7 @@ import { ParseError } from '../../src/core/io/types.ts';
 import { summariseAtomworld } from '../../src/core/tasks/atomworld/batch.ts';
 import { analyseOutcomesText } from '../../src/core/tasks/onng/lab/analysis.ts';
 import { shiftedFccCif } from '../hostile-structures.ts';
-import { CORPUS_FILES, REPO_ROOT, SHARED, structlab } from '../shared.ts';
+import { CORPUS_FILES, REPO_ROOT, SHARED, structlab, structlabInProcess } from '../shared.ts';
 
 interface CliRun { code: number; stdout: string; stderr: string }
 async function run(args: string[], io: Partial<{ stdout: (t: string) => void }> = {}): Promise<CliRun> {
@@ -104,6 +104,7 @@ describe('messages escape control characters (reproduction 10)', () => {
     for (const args of [['info', evil], ['info', join(tmp, 'no\x07such\x1b]0;title\x07.cif')], ['\x1b[31mcmd\nx'], ['info', '--\x1b[1m']]) {
       const r = await run(args);
       expectRefusal(r, JSON.stringify(args));
+      // eslint-disable-next-line no-control-regex -- no control character may reach the terminal
       expect(r.stderr.trimEnd()).not.toMatch(/[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e]/);
     }
     expect((await run(['info', evil])).stderr).toContain('\\x1b[2J');
@@ -230,7 +231,7 @@ const cifOf = (n: number): string => {
 };
 
 describe('atomworld eval survives bad cases', () => {
-  it('a case past --case-timeout is "Timeout", its thread is replaced and the rest are judged; junk lines are skipped by line', () => {
+  it('a case past --case-timeout is "Timeout", its thread is replaced and the rest are judged; junk lines are skipped by line', async () => {
     const dir = mkdtempSync(join(tmp, 'aw-timeout-'));
     const small = cifOf(1);
     const target = shiftedFccCif(4, 0);
@@ -263,7 +264,7 @@ describe('atomworld eval survives bad cases', () => {
     ]);
     expect(r.stderr).toMatch(/cases\.jsonl line 3: not valid JSON/);
     expect(r.stderr).toMatch(/--case-timeout/);
-    expect(structlab(['atomworld', 'eval', '--help']).stdout).toMatch(/Timeout/);
+    expect((await structlabInProcess(['atomworld', 'eval', '--help'])).stdout).toMatch(/Timeout/);
   }, 200_000);
 });
 

@@ -12,7 +12,7 @@ import { valuesMismatch } from '../../src/core/tasks/fembench/compare.ts';
 import { femTask } from '../../src/core/tasks/fembench/registry.ts';
 import { RESOURCE_LIMIT, runFemCase, runFemCases, type FemCaseRecord } from '../../src/core/tasks/fembench/runner.ts';
 import type { FemResult } from '../../src/core/tasks/fembench/compare.ts';
-import { structlab } from '../shared.ts';
+import { structlabInProcess } from '../shared.ts';
 
 const run = (id: string, inputs: Record<string, unknown>): FemResult => runFemCase(femTask(id)!, { inputs });
 const errorType = (r: FemResult): string | null => ('error' in r ? r.error.type : null);
@@ -123,16 +123,16 @@ describe('structlab fem on hostile files', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-hardening-fem-'));
   const file = (name: string, text: string) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
 
-  it('the issue repro: n_nodes 1e8 in a 97-byte case file is a ResourceLimit result, exit 0', () => {
+  it('the issue repro: n_nodes 1e8 in a 97-byte case file is a ResourceLimit result, exit 0', async () => {
     const cases = file('c.json', '{"cases": [{"inputs": {"boundary_conditions": {}, "n_nodes": 100000000}}, {"inputs": {"boundary_conditions": {}, "n_nodes": 1}}]}');
-    const r = structlab(['fem', 'run', PARTITION, '--cases', cases]);
+    const r = await structlabInProcess(['fem', 'run', PARTITION, '--cases', cases]);
     expect(r.code).toBe(0);
     const { results } = JSON.parse(r.stdout);
     expect(results[0].error.type).toBe(RESOURCE_LIMIT);
     expect(results[1].output[1]).toHaveLength(6);
   }, 60_000);
 
-  it('exits 2 with one sentence for an unknown task, a non-golden layout, a results count that differs', () => {
+  it('exits 2 with one sentence for an unknown task, a non-golden layout, a results count that differs', async () => {
     const cases = file('ok.json', '{"cases": [{"inputs": {"boundary_conditions": {}, "n_nodes": 1}}]}');
     const outputs = file('out.json', '{"results": [{"output": [[], [0,1,2,3,4,5]]}, {"output": 1}]}');
     for (const args of [
@@ -142,7 +142,7 @@ describe('structlab fem on hostile files', () => {
       ['fem', 'run', PARTITION, '--cases', file('inputs.json', '{"cases": [{"inputs": [1]}]}')],
       ['fem', 'check', PARTITION, '--cases', cases, '--outputs', outputs],
     ]) {
-      const r = structlab(args);
+      const r = await structlabInProcess(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

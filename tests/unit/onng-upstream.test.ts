@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeOutcomes, parseOutcomesCsv, type OutcomeRow } from '../../src/core/tasks/onng/analytics.ts';
-import { levelLambda, readUpstreamResults, summarizePrechecks, type UpstreamFile } from '../../src/core/tasks/onng/upstream.ts';
+import { levelLambda, readUpstreamResults, summarizePrechecks } from '../../src/core/tasks/onng/upstream.ts';
 import { analyseOutcomesText, analyseUpstreamFiles } from '../../src/core/tasks/onng/lab/analysis.ts';
 import { upstreamTreeFromCsv } from '../onng-fixtures.ts';
-import { SHARED, structlab } from '../shared.ts';
+import { SHARED, structlabInProcess } from '../shared.ts';
 
 const DERIVED = join(SHARED, 'golden', 'onng', 'derived');
 const CSV_PATH = join(DERIVED, 'per_problem_outcomes.csv');
@@ -141,10 +141,10 @@ describe('structlab onng analyze RESULTS_DIR', () => {
     writeFileSync(join(dir, f.path), f.text);
   }
 
-  it('prints the same models JSON as the CSV, plus pre-checks; warns about the unverified run', () => {
-    const folder = structlab(['onng', 'analyze', join(dir, 'results')]);
+  it('prints the same models JSON as the CSV, plus pre-checks; warns about the unverified run', async () => {
+    const folder = await structlabInProcess(['onng', 'analyze', join(dir, 'results')]);
     expect(folder.code, folder.stderr).toBe(0);
-    const csv = structlab(['onng', 'analyze', CSV_PATH]);
+    const csv = await structlabInProcess(['onng', 'analyze', CSV_PATH]);
     expect(csv.code, csv.stderr).toBe(0);
     const a = JSON.parse(folder.stdout);
     expect(byModel(a.models)).toEqual(byModel(JSON.parse(csv.stdout).models));
@@ -152,12 +152,12 @@ describe('structlab onng analyze RESULTS_DIR', () => {
     expect(folder.stderr).toMatch(/deepseek-prover-v2 λ=1 run 1 has no verified problem/);
   }, 60_000);
 
-  it('exits 2 naming a malformed statistics file', () => {
+  it('exits 2 naming a malformed statistics file', async () => {
     const bad = join(dir, 'bad');
     mkdirSync(join(bad, 'm', 'original'), { recursive: true });
     writeFileSync(join(bad, 'm', 'original', 'time_1.json'), '[1, 2]');
     writeFileSync(join(bad, 'm', 'statistics.json'), '{"datasets": ');
-    const r = structlab(['onng', 'analyze', bad]);
+    const r = await structlabInProcess(['onng', 'analyze', bad]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/statistics\.json is not valid JSON/);
   }, 60_000);
