@@ -8,7 +8,7 @@
  *
  * Every call has a time budget (LIMITS.workerJobMilliseconds unless the call names its own): a job past it is
  * ended the same way, by terminating the worker, and rejected with WorkerTimeoutError, whose message the store
- * shows; the next call starts a fresh worker. A long job that reports progress through `progress()` gets a
+ * shows; the next call starts a fresh worker. A long job that reports progress (through `request`'s `progress`) gets a
  * fresh budget with every report, so in a batch the budget bounds each case (the gap between two reports),
  * not the whole batch, and a batch that stops reporting is stopped.
  */
@@ -111,7 +111,8 @@ export class WorkerClient<Api> {
 
   /**
    * Runs `fn` against the worker; the promise rejects with CancelledError if `cancel()` comes first, and with
-   * WorkerTimeoutError (the worker terminated) if the budget runs out first.
+   * WorkerTimeoutError (the worker terminated) if the budget runs out first. The budget under `request`; stores
+   * call `request` (tests/unit/worker-client.test.ts holds them to it).
    */
   run<T>(fn: (api: Comlink.Remote<Api>) => Promise<T>, options: RunOptions = {}): Promise<T> {
     const api = this.ensure();
