@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: core benchmarks in Node, then the rendering benchmark in headless Chromium
+// `npm run bench`: core benchmarks in Node, then the rendering and first-view benchmarks in headless Chromium
 // against a `vite preview` of a fresh build. Every figure is a median; see each script's header.
 import { spawn, spawnSync } from 'node:child_process';
 
@@ -27,7 +27,9 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   const r = spawnSync('node', ['bench/render/run.mjs', '--url', url, ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exitCode = r.status ?? 1;
+  // First view of #/structure: time to the first frame with atoms, and the JS and wasm loaded by then.
+  const f = spawnSync('node', ['bench/render/first-view.mjs', '--url', url], { stdio: 'inherit' });
+  process.exitCode = (r.status ?? 1) || (f.status ?? 1);
 } finally {
   preview.kill('SIGTERM');
 }

@@ -61,6 +61,7 @@ async function measure(browser, url, natoms, frames, budgetMs, timeoutMs) {
   const target = new URL(url);
   target.searchParams.set('synthetic', String(natoms));
   target.searchParams.set('syncframes', '1');
+  target.searchParams.set('testhooks', '1'); // window.__structlab (installed only when asked)
   const wallStart = Date.now();
   await page.goto(target.href, { timeout: timeoutMs });
   await page.waitForFunction(() => window.__structlab?.firstFrameAt != null, undefined, { timeout: timeoutMs, polling: 50 });
@@ -112,7 +113,7 @@ async function main() {
   if (!opts.gpu) args.push('--use-angle=swiftshader', '--enable-unsafe-swiftshader');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args });
   const results = [];
-  let renderer = null;
+  let renderer;
   try {
     const probe = await browser.newPage();
     renderer = await probe.evaluate(() => {
