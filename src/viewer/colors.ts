@@ -52,3 +52,13 @@ export function rampColor(ramp: readonly Rgb[], t: number): Rgb {
   const f = x - k;
   return [0, 1, 2].map((c) => ramp[k][c] * (1 - f) + ramp[k + 1][c] * f) as Rgb;
 }
+
+/**
+ * The displacement / distance ramp of the compare, AtomWorld overlay and FEM views: 0 blue → green → yellow → red at
+ * the scale's top.
+ */
+export const DISPLACEMENT_RAMP: readonly Rgb[] = [[0.17, 0.38, 0.85], [0.3, 0.75, 0.6], [0.98, 0.82, 0.2], [0.85, 0.15, 0.1]];
+
+/** CSS `linear-gradient` stops drawing `ramp` left to right (the colour bars): its stops, evenly spaced, as rampColor. */
+export const rampGradient = (ramp: readonly Rgb[]): string =>
+  `linear-gradient(to right, ${ramp.map((c, i) => `${toHex(c)} ${(100 * i) / (ramp.length - 1)}%`).join(', ')})`;

@@ -14,14 +14,16 @@ import {
 } from '../../state/atomworld.ts';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
 import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
-import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
+import { DISPLACEMENT_RAMP, elementColor, rampColor, rampGradient, toHex, type Rgb } from '../../viewer/colors.ts';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
 import type { CaseView, OverlayView } from '../../../workers/atomworld-api.ts';
-import { COLORS, Halos, Lines, TraceDrawing, cellGrid, repeatColor } from './drawing.tsx';
+import { COLORS, Lines, TraceDrawing, cellGrid, repeatColor } from './drawing.tsx';
+import { Halos } from '../../viewer/Halos.tsx';
 import { pairDistance } from '../../core/tasks/atomworld/lab/overlay.ts';
 import { type CaseRow, type CaseSortKey, actionsCsv, casesCsv, errorTypesOf, resultsJson, sortCaseRows } from '../../core/tasks/atomworld/lab/inputs.ts';
+import { fmt } from '../format.ts';
 import './atomworld.css';
 import { downloadText } from '../../browser/download.ts';
 
@@ -36,15 +38,12 @@ export const compareAViewer = new ViewerController('aw-a');
 export const compareBViewer = new ViewerController('aw-b');
 export const matchViewer = new ViewerController('aw-match');
 
-/** Distance ramp for the overlay lines: 0 → the stol distance (beyond it: red). */
-const RAMP: Rgb[] = [[0.17, 0.38, 0.85], [0.3, 0.75, 0.6], [0.98, 0.82, 0.2], [0.85, 0.15, 0.1]];
 const ERROR_COLORS: Record<string, string> = {
   OutputFormatError: '#9aa3b2', CIFParsingError: '#c38bd9', AtomCountMismatch: '#f0a040', StructureMismatch: '#e05a4f', Unknown: '#555',
 };
 const SUCCESS_COLOR = '#3fae5a';
 const DEMO_DATASET = DATASETS.some((d) => d.file === 'SrTiO3.cif') ? 'SrTiO3.cif' : DEFAULT_DATASET;
 
-const fmt = (x: number | null | undefined, digits = 4) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toPrecision(digits));
 const startDemo = () => void datasetText(DEMO_DATASET).then((t) => loadDemo(t, DEMO_DATASET));
 
 
@@ -231,7 +230,7 @@ function OverlayViewer({ controller, testId, overlay, fitKey, caption }: { contr
     const points: number[] = [], colors: number[] = [];
     for (const p of overlay.pairs) {
       points.push(...overlay.targetCart[p.a], ...overlay.answerCart[p.b]);
-      const c = rampColor(RAMP, pairDistance(p) / overlay.tolerance);
+      const c = rampColor(DISPLACEMENT_RAMP, pairDistance(p) / overlay.tolerance) // 0 → the stol distance (beyond it: red);
       colors.push(...c, ...c);
     }
     return { points, colors };
@@ -273,12 +272,11 @@ function AnswerGhost({ overlay, elements }: { overlay: OverlayView; elements: st
 }
 
 function OverlayLegend({ overlay }: { overlay: OverlayView }) {
-  const stops = Array.from({ length: 11 }, (_, k) => toHex(rampColor(RAMP, k / 10))).join(', ');
   const beyond = overlay.pairs.filter((p) => pairDistance(p) > overlay.tolerance).length;
   return (
     <div className="np-colorbar cmp-colorbar aw-legend" data-testid="aw-overlay-legend">
       <div>target → matched answer atom, Å ({overlay.source === 'matcher' ? 'matcher mapping' : 'least-distance pairs, no matcher mapping'})</div>
-      <div className="bar" style={{ background: `linear-gradient(to right, ${stops})` }} />
+      <div className="bar" style={{ background: rampGradient(DISPLACEMENT_RAMP) }} />
       <div className="ends"><span>0</span><span>{overlay.tolerance.toFixed(2)} (stol)</span></div>
       <div className="cmp-keys" data-testid="aw-overlay-counts">
         <span>{overlay.pairs.length} pairs</span>

@@ -5,7 +5,7 @@ import type { Mat3, Vec3 } from '../../core/math/mat3.ts';
 import { type ActionTrace, rotateVector } from '../../core/tasks/atomworld/actions.ts';
 import { useDisposable } from '../../viewer/StructureViewer.tsx';
 import type { Rgb } from '../../viewer/colors.ts';
-import { makeSphereMesh } from '../../viewer/impostors.ts';
+import { Halos } from '../../viewer/Halos.tsx';
 
 export const COLORS = {
   moved: [0.95, 0.55, 0.1] as Rgb,
@@ -36,18 +36,6 @@ export function Lines({ points, colors, dashed = false }: { points: number[]; co
     return l;
   }, [points, colors, dashed]);
   return <primitive object={line} />;
-}
-
-export function Halos({ centers, color, radius, opacity = 0.45 }: { centers: Vec3[]; color: Rgb; radius: number; opacity?: number }) {
-  const mesh = useDisposable(() => {
-    const n = centers.length;
-    const c = new Float32Array(3 * n), radii = new Float32Array(n).fill(radius), colors = new Float32Array(3 * n);
-    centers.forEach((p, k) => { c.set(p, 3 * k); colors.set(color, 3 * k); });
-    const m = makeSphereMesh({ centers: c, radii, colors, count: n }, opacity);
-    m.renderOrder = 4;
-    return m;
-  }, [centers, color, radius, opacity]);
-  return centers.length ? <primitive object={mesh} /> : null;
 }
 
 /** A translucent horizontal plane z = const across the cell's xy extent (delete_below). */

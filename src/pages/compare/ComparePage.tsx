@@ -15,11 +15,13 @@ import {
 } from '../../state/compare.ts';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
 import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
-import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
+import { DISPLACEMENT_RAMP, elementColor, rampColor, rampGradient, toHex, type Rgb } from '../../viewer/colors.ts';
+import { Halos } from '../../viewer/Halos.tsx';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
 import type { ForwardRow, PairView } from '../../../workers/compare-api.ts';
+import { fmt } from '../format.ts';
 import './compare.css';
 import { downloadText } from '../../browser/download.ts';
 
@@ -29,8 +31,7 @@ export const overlayViewer = new ViewerController('overlay');
 export const truthViewer = new ViewerController('truth');
 export const predViewer = new ViewerController('pred');
 
-/** Displacement ramp: 0 blue → yellow → red at the scale's top; grey for atoms with no partner. */
-const RAMP: Rgb[] = [[0.17, 0.38, 0.85], [0.3, 0.75, 0.6], [0.98, 0.82, 0.2], [0.85, 0.15, 0.1]];
+/** Grey for atoms with no partner (the others take DISPLACEMENT_RAMP up to the scale's top). */
 const UNPAIRED: Rgb = [0.6, 0.6, 0.6];
 const MISSING_COLOR: Rgb = [0.9, 0.1, 0.1];
 const EXTRA_COLOR: Rgb = [0.85, 0.1, 0.85];
@@ -54,11 +55,9 @@ function scaleTop(d: Float32Array | null, skip: Uint32Array | null): number {
 
 function displacementColors(d: Float32Array | null, n: number, top: number): Float32Array {
   const colors = new Float32Array(3 * n);
-  for (let i = 0; i < n; i++) colors.set(d && Number.isFinite(d[i]) ? rampColor(RAMP, d[i] / top) : UNPAIRED, 3 * i);
+  for (let i = 0; i < n; i++) colors.set(d && Number.isFinite(d[i]) ? rampColor(DISPLACEMENT_RAMP, d[i] / top) : UNPAIRED, 3 * i);
   return colors;
 }
-
-const fmt = (x: number | null | undefined, digits = 4) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toPrecision(digits));
 
 export function ComparePage() {
   // Only what the views draw: a batch-progress tick (`progress`) must not re-render the viewers.
@@ -82,10 +81,10 @@ export function ComparePage() {
   const markers = (which: 'truth' | 'pred' | 'both') => pair && predPositions && (
     <>
       {s.showMissing && which !== 'pred' && pair.missing.length > 0 && (
-        <Halos positions={pair.truth.positions} elements={pair.elements} element={pair.truth.element} indices={pair.missing} color={MISSING_COLOR} />
+        <MarkedAtoms positions={pair.truth.positions} elements={pair.elements} element={pair.truth.element} indices={pair.missing} color={MISSING_COLOR} />
       )}
       {s.showMissing && which !== 'truth' && pair.extra.length > 0 && (
-        <Halos positions={predPositions} elements={pair.elements} element={pair.pred.element} indices={pair.extra} color={EXTRA_COLOR} />
+        <MarkedAtoms positions={predPositions} elements={pair.elements} element={pair.pred.element} indices={pair.extra} color={EXTRA_COLOR} />
       )}
       {s.showHausdorff && s.mode === 'paired' && pair.hausdorffPair && (
         <Segment from={predPositions} a={pair.hausdorffPair.a} to={pair.truth.positions} b={pair.hausdorffPair.b} />
@@ -244,11 +243,10 @@ function MetricsPanel({ pair }: { pair: PairView }) {
 }
 
 function ColorBar({ mode, top, pair }: { mode: DisplacementMode; top: number; pair: PairView }) {
-  const stops = Array.from({ length: 11 }, (_, k) => toHex(rampColor(RAMP, k / 10))).join(', ');
   return (
     <div className="np-colorbar cmp-colorbar" data-testid="cmp-colorbar">
       <div>{mode === 'paired' ? '|p_i − g_i| (index-paired), Å' : 'distance to the matched true atom after alignment, Å'}</div>
-      <div className="bar" style={{ background: `linear-gradient(to right, ${stops})` }} />
+      <div className="bar" style={{ background: rampGradient(DISPLACEMENT_RAMP) }} />
       <div className="ends"><span>0</span><span data-testid="cmp-colorbar-top">{top.toPrecision(2)}</span></div>
       <div className="cmp-keys">
         <span><i className="swatch" style={{ background: toHex(UNPAIRED) }} /> no partner</span>
@@ -285,22 +283,16 @@ function Ghost({ pair }: { pair: PairView }) {
   return <primitive object={mesh} />;
 }
 
-/** Rings around marked atoms, a little larger than the atoms drawn there. */
-function Halos({ positions, elements, element, indices, color }: { positions: Float32Array; elements: string[]; element: Uint16Array; indices: Uint32Array; color: Rgb }) {
-  const mesh = useDisposable(() => {
+/** Halos around marked atoms (missing, extra), a little larger than the atoms drawn there. */
+function MarkedAtoms({ positions, elements, element, indices, color }: { positions: Float32Array; elements: string[]; element: Uint16Array; indices: Uint32Array; color: Rgb }) {
+  const { centers, radii } = useMemo(() => {
     const atomRadius = atomRadii(finiteDisplay(elements, element, positions), VIEW_SETTINGS);
-    const n = indices.length;
-    const centers = new Float32Array(3 * n), radii = new Float32Array(n), colors = new Float32Array(3 * n);
-    indices.forEach((i, k) => {
-      centers.set(positions.subarray(3 * i, 3 * i + 3), 3 * k);
-      radii[k] = 1.4 * atomRadius[i] + 0.25;
-      colors.set(color, 3 * k);
-    });
-    const m = makeSphereMesh({ centers, radii, colors, count: n }, 0.45);
-    m.renderOrder = 4;
-    return m;
-  }, [positions, elements, element, indices, color]);
-  return <primitive object={mesh} />;
+    return {
+      centers: Array.from(indices, (i) => positions.subarray(3 * i, 3 * i + 3)),
+      radii: Array.from(indices, (i) => 1.4 * atomRadius[i] + 0.25),
+    };
+  }, [positions, elements, element, indices]);
+  return <Halos centers={centers} radius={radii} color={color} />;
 }
 
 function Segment({ from, a, to, b }: { from: Float32Array; a: number; to: Float32Array; b: number }) {

@@ -11,7 +11,7 @@ import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import { useFem } from '../../state/fem.ts';
 import { ViewerController } from '../../viewer/controller.ts';
 import { StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
-import { rampColor, type Rgb } from '../../viewer/colors.ts';
+import { DISPLACEMENT_RAMP, rampColor, rampGradient, type Rgb } from '../../viewer/colors.ts';
 import { makeSphereMesh, makeTubeMesh } from '../../viewer/impostors.ts';
 import {
   autoScale, bounds, characteristicLength, deformedPieces, elementAxes, reactionRows, supportKind, translationMagnitudes, type FrameModel,
@@ -19,7 +19,6 @@ import {
 
 export const frameViewer = new ViewerController('fem-frame');
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showCell: false, showPolyhedra: false };
-export const RAMP: Rgb[] = [[0.17, 0.38, 0.85], [0.3, 0.75, 0.6], [0.98, 0.82, 0.2], [0.85, 0.15, 0.1]];
 const GREY: Rgb = [0.55, 0.58, 0.63];
 
 export function FrameView() {
@@ -52,12 +51,11 @@ const toView = (c: readonly number[]): [number, number, number] => [c[0], c[2], 
 function ColorBar({ field, nNodes, unit }: { field: ArrayLike<number>; nNodes: number; unit: string }) {
   let max = 0;
   for (const v of translationMagnitudes(field, nNodes)) max = Math.max(max, v);
-  const stops = RAMP.map((c, i) => `rgb(${c.map((x) => Math.round(x * 255)).join(',')}) ${(100 * i) / (RAMP.length - 1)}%`).join(', ');
   return (
     <div className="fem-colorbar" data-testid="fem-colorbar">
       <span>{unit}</span>
       <span>0</span>
-      <span className="bar" style={{ background: `linear-gradient(to right, ${stops})` }} />
+      <span className="bar" style={{ background: rampGradient(DISPLACEMENT_RAMP) }} />
       <span data-testid="fem-colorbar-top">{max.toPrecision(3)}</span>
     </div>
   );
@@ -106,7 +104,7 @@ function Deformed({ model, field, scale, radius, animate }: { model: FrameModel;
     let max = 0;
     for (const v of translationMagnitudes(field, model.node_coords.length)) max = Math.max(max, v);
     const colors = new Float32Array(3 * p.count);
-    for (let i = 0; i < p.count; i++) colors.set(rampColor(RAMP, max > 0 ? p.magnitude[i] / max : 0), 3 * i);
+    for (let i = 0; i < p.count; i++) colors.set(rampColor(DISPLACEMENT_RAMP, max > 0 ? p.magnitude[i] / max : 0), 3 * i);
     return makeTubeMesh({ starts: p.starts, ends: p.ends, colors, count: p.count }, radius);
   }, [model, field, scale, radius]);
   const start = useRef(performance.now());

@@ -6,9 +6,8 @@
 import { useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useFem } from '../../state/fem.ts';
-import { rampColor } from '../../viewer/colors.ts';
+import { DISPLACEMENT_RAMP, rampColor } from '../../viewer/colors.ts';
 import { elementOutline, gaussPoints, jacobianChecks, rectangleMesh, RULES, shapeFunctionSamples, type ElementKind, type Mesh2D } from '../../core/tasks/fembench/lab/mesh2d-view.ts';
-import { RAMP } from './FrameView.tsx';
 import { QuirkNotes } from './QuirkNotes.tsx';
 import { benchmarkQuirkNotes } from './quirks.ts';
 
@@ -151,7 +150,7 @@ function MeshSvg({ mesh, gauss, inverted, shapeElement, shapeIndex, selectedNode
         const cx = corners.reduce((a, n) => a + mesh.coords[n][0], 0) / corners.length, cy = corners.reduce((a, n) => a + mesh.coords[n][1], 0) / corners.length;
         return <text key={e} x={X(cx)} y={Y(cy)} className="fem-el-label" textAnchor="middle">{e}</text>;
       })}
-      {gauss.map((g, i) => <circle key={i} cx={X(g.x)} cy={Y(g.y)} r={2.2} fill={rgb(RAMP[3])} />)}
+      {gauss.map((g, i) => <circle key={i} cx={X(g.x)} cy={Y(g.y)} r={2.2} fill={rgb(DISPLACEMENT_RAMP[3])} />)}
       {mesh.coords.map((c, i) => (
         <g key={i} onPointerDown={(e) => { drag.current = i; onSelect(i); try { (e.target as Element).setPointerCapture(e.pointerId); } catch { /* no active pointer (synthetic event): dragging still works inside the SVG */ } }} style={{ cursor: 'grab' }}>
           <circle cx={X(c[0])} cy={Y(c[1])} r={selectedNode === i ? 5 : 3.5} fill={selectedNode === i ? '#e0a000' : '#1f3a66'} data-testid={`fem-2d-node-${i}`} />

@@ -2,9 +2,8 @@
 import { FEM_BENCH_TASK_IDS } from '../../core/tasks/fembench/task-ids.ts';
 import { useShallow } from 'zustand/react/shallow';
 import { checkOutputs, setOutputsFile, useFem } from '../../state/fem.ts';
-import { rampColor } from '../../viewer/colors.ts';
+import { DISPLACEMENT_RAMP, rampColor } from '../../viewer/colors.ts';
 import type { CaseReport, MatrixDiff } from '../../core/tasks/fembench/lab/model-outputs.ts';
-import { RAMP } from './FrameView.tsx';
 import { QuirkNotes } from './QuirkNotes.tsx';
 import { benchmarkQuirkNotes } from './quirks.ts';
 
@@ -79,7 +78,7 @@ function HeatMap({ m }: { m: MatrixDiff }) {
       <svg width={m.cols * cell} height={m.rows * cell} data-testid="fem-heatmap">
         {m.diff.map((d, k) => {
           const t = !Number.isFinite(d) ? 1 : d <= 0 ? 0 : (Math.log10(d) - lo) / (hi - lo || 1);
-          const c = rampColor(RAMP, t).map((x) => Math.round(255 * x)).join(',');
+          const c = rampColor(DISPLACEMENT_RAMP, t).map((x) => Math.round(255 * x)).join(',');
           return <rect key={k} x={(k % m.cols) * cell} y={Math.floor(k / m.cols) * cell} width={cell} height={cell} fill={d === 0 ? '#f4f6f9' : `rgb(${c})`}
             stroke={m.ok[k] ? 'none' : '#111'} strokeWidth={m.ok[k] ? 0 : 1}><title>{`[${Math.floor(k / m.cols)}][${k % m.cols}] |Δ| = ${d.toExponential(2)}`}</title></rect>;
         })}

@@ -13,7 +13,7 @@ import {
 } from '../../state/nanoparticle.ts';
 import { readTextFile } from '../../browser/read-file.ts';
 import { StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
-import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
+import { elementColor, rampColor, rampGradient, toHex, type Rgb } from '../../viewer/colors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
 import { MAX_RADIUS, MIN_RADIUS, type ParticleView, type Split } from '../../../workers/c2np-api.ts';
@@ -151,11 +151,10 @@ function Legend() {
   const { particle, crystal, colorMode } = useNanoparticle(useShallow((st) => ({ particle: st.particle, crystal: st.crystal, colorMode: st.colorMode })));
   if (!particle) return null;
   if (colorMode === 'coordination') {
-    const stops = Array.from({ length: 11 }, (_, k) => toHex(rampColor(RAMP, k / 10))).join(', ');
     return (
       <div className="np-colorbar" data-testid="np-legend">
         <div>coordination / bulk coordination of the element</div>
-        <div className="bar" style={{ background: `linear-gradient(to right, ${stops})` }} />
+        <div className="bar" style={{ background: rampGradient(RAMP) }} />
         <div className="ends"><span>0 (surface)</span><span>1 (bulk: {crystal && Object.entries(crystal.bulkCoordination).map(([el, n]) => `${el} ${n}`).join(', ')})</span></div>
         {crystal && Object.values(crystal.bulkCoordination).some((n) => n === 0) && <div>grey: elements with no bonds in the bulk</div>}
       </div>

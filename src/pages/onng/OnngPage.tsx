@@ -20,6 +20,7 @@ import './onng.css';
 import { downloadText } from '../../browser/download.ts';
 import { pastedTextProblem } from '../../browser/read-file.ts';
 import { VariantsPanel } from './VariantsPanel.tsx';
+import { fixed, fmt } from '../format.ts';
 
 const NNG4_LEVELS = levelsJson as Nng4Level[];
 const NNG4_GROUPS = groupByWorld(NNG4_LEVELS, true);
@@ -34,10 +35,9 @@ const moduleOf = (id: number) => MODULES.find(([, a, b]) => id >= a && id <= b)?
 const COLORS = ['#1f5fd6', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
 
 /** F and p as the tables show them (and the e2e test compares them). */
-export const formatF = (f: number) => (Number.isFinite(f) ? f.toPrecision(5) : '—');
-export const formatP = (p: number) => (Number.isFinite(p) ? p.toPrecision(3) : '—');
+export const formatF = (f: number) => fmt(f, 5);
+export const formatP = (p: number) => fmt(p, 3);
 const formatDf = (a: { df_between: number; df_within: number }) => (Number.isFinite(a.df_between) ? `(${a.df_between}, ${a.df_within})` : '—');
-const fixed = (x: number | null | undefined, digits: number) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits));
 
 export function OnngPage() {
   const s = useOnng(useShallow((st) => ({ busy: st.busy, progress: st.progress })));

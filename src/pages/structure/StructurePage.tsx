@@ -10,6 +10,7 @@ import { elementColor, elementName, toHex } from '../../viewer/colors.ts';
 import { downloadPng, resetView, viewAlong } from '../../viewer/controller.ts';
 import { angle, distance } from '../../viewer/picking.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';
+import { fixed } from '../format.ts';
 import { DATASETS, datasetText, loadDefaultDataset } from '../../app/datasets.ts';
 import { wrapForDisplay } from '../../core/analysis/display-scene.ts';
 import { latticeOf } from '../../core/structure/packed.ts';
@@ -270,7 +271,6 @@ function RetryOffer() {
   );
 }
 
-const fmt = (x: number, digits = 4) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
 
 function StructureInfo() {
   const summary = useSession((s) => s.summary);
@@ -298,9 +298,9 @@ function StructureInfo() {
         <dd data-testid="spacegroup">{summary.spacegroup ? `${summary.spacegroup.symbol} (${summary.spacegroup.number})` : !p.lattice ? 'none (finite)' : summary.note ? 'not searched (see notes)' : 'not found'}</dd>
         {params && (
           <>
-            <dt>a, b, c (Å)</dt><dd data-testid="lattice">{fmt(params.a)}, {fmt(params.b)}, {fmt(params.c)}</dd>
-            <dt>α, β, γ (°)</dt><dd>{fmt(params.alpha, 3)}, {fmt(params.beta, 3)}, {fmt(params.gamma, 3)}</dd>
-            <dt>Volume (Å³)</dt><dd>{fmt(params.volume, 3)}</dd>
+            <dt>a, b, c (Å)</dt><dd data-testid="lattice">{fixed(params.a)}, {fixed(params.b)}, {fixed(params.c)}</dd>
+            <dt>α, β, γ (°)</dt><dd>{fixed(params.alpha, 3)}, {fixed(params.beta, 3)}, {fixed(params.gamma, 3)}</dd>
+            <dt>Volume (Å³)</dt><dd>{fixed(params.volume, 3)}</dd>
           </>
         )}
       </dl>
@@ -334,7 +334,7 @@ function AtomInfo() {
     });
   }
   const species = [];
-  for (let s = p.speciesStart[site]; s < p.speciesStart[site + 1]; s++) species.push(`${p.elements[p.speciesElement[s]]}:${fmt(p.speciesOcc[s], 3)}`);
+  for (let s = p.speciesStart[site]; s < p.speciesStart[site + 1]; s++) species.push(`${p.elements[p.speciesElement[s]]}:${fixed(p.speciesOcc[s], 3)}`);
   const wyckoff = summary?.spacegroup?.wyckoffs[site];
   return (
     <section className="atom-info" data-testid="atom-info">
@@ -344,8 +344,8 @@ function AtomInfo() {
         <dt>Index</dt><dd>#{i}{i >= display.natoms - display.nimages ? ' (boundary image)' : ''}</dd>
         <dt>Site</dt><dd>{site + 1}{p.labels?.[site] ? ` (${p.labels[site]})` : ''}</dd>
         {species.length > 1 && (<><dt>Occupancy</dt><dd>{species.join(', ')}</dd></>)}
-        {frac && (<><dt>Fractional</dt><dd>{frac.map((v) => fmt(v, 5)).join(', ')}</dd></>)}
-        <dt>Cartesian (Å)</dt><dd>{cart.map((v) => fmt(v, 4)).join(', ')}</dd>
+        {frac && (<><dt>Fractional</dt><dd>{frac.map((v) => fixed(v, 5)).join(', ')}</dd></>)}
+        <dt>Cartesian (Å)</dt><dd>{cart.map((v) => fixed(v, 4)).join(', ')}</dd>
         <dt>Wyckoff</dt><dd>{wyckoff ?? '—'}</dd>
       </dl>
     </section>
@@ -363,11 +363,11 @@ function Measurement() {
     <section data-testid="measurement">
       <h2>Measure</h2>
       {selection.length < 2 && <p className="hint">Pick two atoms for a distance, three for an angle.</p>}
-      {selection.length >= 2 && <p>d({label(selection[0])}, {label(selection[1])}) = <b>{fmt(distance(p, selection[0], selection[1]))} Å</b></p>}
+      {selection.length >= 2 && <p>d({label(selection[0])}, {label(selection[1])}) = <b>{fixed(distance(p, selection[0], selection[1]))} Å</b></p>}
       {selection.length === 3 && (
         <>
-          <p>d({label(selection[1])}, {label(selection[2])}) = <b>{fmt(distance(p, selection[1], selection[2]))} Å</b></p>
-          <p>∠({label(selection[0])}, {label(selection[1])}, {label(selection[2])}) = <b>{fmt(angle(p, selection[0], selection[1], selection[2]), 2)}°</b></p>
+          <p>d({label(selection[1])}, {label(selection[2])}) = <b>{fixed(distance(p, selection[1], selection[2]))} Å</b></p>
+          <p>∠({label(selection[0])}, {label(selection[1])}, {label(selection[2])}) = <b>{fixed(angle(p, selection[0], selection[1], selection[2]), 2)}°</b></p>
         </>
       )}
     </section>
