@@ -138,7 +138,7 @@ describe('WorkerClient.request', () => {
     const client = newClient();
     const states: Status[] = [];
     const viaRequest = client.request((w) => w.echo('slow', 1), { status: (p) => states.push(p), busy: 'slow' });
-    const viaRun = client.run((w) => w.echo('slow too', 1));
+    const viaRun = client.run<Result<number>>((w) => w.echo('slow too', 1));
     const ticket = client.begin('other');
     expect(client.busy).toBe(true);
     client.cancel();
