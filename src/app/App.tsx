@@ -43,23 +43,11 @@ type PageId = (typeof PAGES)[number]['id'];
 
 const pageFromHash = (): PageId => (PAGES.find((p) => window.location.hash === `#/${p.id}`)?.id ?? 'structure');
 
-/**
- * One lazy component per page. React.lazy keeps a failed load (a chunk the network dropped) for good, so a
- * failed one is forgotten here and the next render ("Try again", or coming back to the tab) fetches it anew.
- */
-const lazyPages = new Map<PageId, LazyExoticComponent<ComponentType>>();
-function lazyPage(id: PageId): LazyExoticComponent<ComponentType> {
-  let Page = lazyPages.get(id);
-  if (!Page) {
-    const { load } = PAGES.find((p) => p.id === id)!;
-    Page = lazy(() => load().then(
-      (component) => ({ default: component }),
-      (error: unknown) => { lazyPages.delete(id); throw error; },
-    ));
-    lazyPages.set(id, Page);
-  }
-  return Page;
-}
+/** A page's lazy component. React.lazy keeps a failed load (a chunk the network dropped) for good: a retry makes a new one. */
+const lazyPage = (id: PageId): LazyExoticComponent<ComponentType> =>
+  lazy(() => PAGES.find((p) => p.id === id)!.load().then((component) => ({ default: component })));
+
+const LAZY_PAGES = Object.fromEntries(PAGES.map((p) => [p.id, lazyPage(p.id)])) as Record<PageId, LazyExoticComponent<ComponentType>>;
 
 /** Shown while a page's chunk is fetched (the first visit of each page). */
 function PageLoading() {
@@ -68,14 +56,14 @@ function PageLoading() {
 
 export function App() {
   const [page, setPage] = useState<PageId>(pageFromHash);
-  const [, setAttempt] = useState(0);
+  const [pages, setPages] = useState(LAZY_PAGES);
   useEffect(() => { void start(); }, []);
   useEffect(() => {
     const onHash = () => setPage(pageFromHash());
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
-  const Page = lazyPage(page);
+  const Page = pages[page];
   return (
     <>
       <nav className="page-tabs" aria-label="pages">
@@ -84,7 +72,7 @@ export function App() {
         ))}
       </nav>
       {/* Keyed by page: an error in one page stays with it and never shows under another tab. */}
-      <ErrorBoundary key={page} label={page} onRetry={() => setAttempt((n) => n + 1)}>
+      <ErrorBoundary key={page} label={page} onRetry={() => setPages((p) => ({ ...p, [page]: lazyPage(page) }))}>
         <Suspense fallback={<PageLoading />}>
           <Page />
         </Suspense>
