@@ -2,14 +2,14 @@
  * The 3D view: renders the display buffers only (no per-atom React components, one draw call per layer),
  * on demand. Camera, picking and the render loop live here; state changes come in as props.
  */
-import { OrbitControls } from '@react-three/drei';
 import { Canvas, useFrame, useThree } from '@react-three/fiber';
-import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { DisplayData } from '../core/analysis/display-scene.ts';
 import type { ViewSettings } from '../state/settings.ts';
 import { covalentRadius, elementColor, type Rgb } from './colors.ts';
-import { PERSPECTIVE_FOV, fitOrthographic, frameStats, mainViewer, markRendered, type OrbitHandle, type ViewerController } from './controller.ts';
+import { PERSPECTIVE_FOV, fitOrthographic, frameStats, mainViewer, markRendered, type ViewerController } from './controller.ts';
 import { disposeMesh, makeSphereMesh, makeTubeMesh } from './impostors.ts';
 import { pickSphere } from './picking.ts';
 
@@ -145,10 +145,17 @@ function Scene({
     return { persp, ortho };
   }, []);
   const cameraRef = useRef<THREE.PerspectiveCamera | THREE.OrthographicCamera>(cameras.persp);
-  // drei's <OrbitControls> (below) owns the controls; they are bound to the perspective camera once and handed
-  // the orthographic one by `controls.object` (a new camera prop would make drei build new controls and lose the target).
-  const [controls, setControls] = useState<OrbitHandle | null>(null);
-  const onControlsChange = useCallback(() => controller.cameraChanged(), [controller]);
+  const controls = useMemo(() => {
+    const c = new OrbitControls(cameras.persp as THREE.PerspectiveCamera | THREE.OrthographicCamera, gl.domElement);
+    c.enableDamping = false;
+    c.zoomSpeed = 1.2;
+    return c;
+  }, [gl, cameras]);
+  useEffect(() => {
+    const onChange = () => { invalidate(); controller.cameraChanged(); };
+    controls.addEventListener('change', onChange);
+    return () => { controls.removeEventListener('change', onChange); controls.dispose(); };
+  }, [controls, invalidate, controller]);
 
   const displayRef = useRef(display);
   displayRef.current = display;
@@ -178,8 +185,7 @@ function Scene({
   useLayoutEffect(() => {
     const from = cameraRef.current;
     const to = settings.orthographic ? cameras.ortho : cameras.persp;
-    // Before drei's controls mount (the first commit) the target is where they start: the origin.
-    const target = controls?.target ?? new THREE.Vector3();
+    const target = controls.target;
     const tanHalf = Math.tan(((PERSPECTIVE_FOV / 2) * Math.PI) / 180);
     if (from !== to) {
       to.position.copy(from.position);
@@ -197,16 +203,13 @@ function Scene({
       to.updateProjectionMatrix();
     }
     cameraRef.current = to;
-    if (controls) {
-      controls.object = to;
-      controls.update();
-    }
+    controls.object = to;
+    controls.update();
     set({ camera: to });
     invalidate();
   }, [settings.orthographic, cameras, controls, set, invalidate]);
 
   useEffect(() => {
-    if (!controls) return;
     controller.register({
       gl, scene, controls, invalidate,
       getCamera: () => cameraRef.current,
@@ -221,8 +224,8 @@ function Scene({
   }, [gl, scene, controls, invalidate, controller]);
 
   useEffect(() => {
-    if (controls) controller.resetView();
-  }, [fitKey, controller, controls]);
+    controller.resetView();
+  }, [fitKey, controller]);
 
   // Click (not drag) picks the nearest atom along the ray.
   useEffect(() => {
@@ -266,7 +269,6 @@ function Scene({
 
   return (
     <>
-      <OrbitControls ref={setControls} camera={cameras.persp} domElement={gl.domElement} enableDamping={false} zoomSpeed={1.2} onChange={onControlsChange} />
       {display && radii && <Atoms display={display} radii={radii} settings={settings} atomColors={atomColors ?? null} controller={controller} />}
       {display && settings.showBonds && settings.style === 'ball-and-stick' && display.nbonds > 0 && (
         <Bonds display={display} settings={settings} hiddenElements={hiddenElements} />

@@ -5,19 +5,13 @@
  */
 import * as THREE from 'three';
 import { downloadBlob } from '../browser/download.ts';
-
-/** What the viewer uses of its orbit controls (drei's OrbitControls, three-stdlib's implementation). */
-export interface OrbitHandle {
-  target: THREE.Vector3;
-  object: THREE.Camera;
-  update(): unknown;
-}
+import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
 export interface ViewerHandles {
   gl: THREE.WebGLRenderer;
   scene: THREE.Scene;
   getCamera: () => THREE.PerspectiveCamera | THREE.OrthographicCamera;
-  controls: OrbitHandle;
+  controls: OrbitControls;
   invalidate: () => void;
   /** Positions of drawn atoms (world = Cartesian Å). */
   getPositions: () => Float32Array | null;
