@@ -52,6 +52,7 @@ function shuffle<T>(xs: T[], rand: () => number): T[] {
   return xs;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- golden JSONL rows, shaped by the Python reference
 const readJsonl = (name: string): Record<string, any>[] =>
   readFileSync(join(GOLDEN, name), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 
@@ -106,6 +107,7 @@ function benchMatch(): Record<string, unknown> {
   // [label, supercell, our repeats, our warm-up calls (JIT), pymatgen repeats]: get_rms_dist scans every lattice
   // mapping and translation, which at 1,000 atoms takes seconds in both implementations.
   const sizes: [string, Vec3, number, number, number][] = [['50', [1, 1, 5], 15, 5, 5], ['200', [1, 4, 5], 7, 3, 3], ['1000', [5, 5, 4], 1, 0, 1]];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the report's free-form JSON
   const out: Record<string, any> = {};
   const pairs = [];
   for (const [label, n, repeats, warmup, pyRepeats] of sizes) {

@@ -7,7 +7,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseStructureFile } from '../src/core/io/registry.ts';
-import type { Structure } from '../src/core/structure/structure.ts';
 import { solveInverse } from '../src/core/tasks/c2np/inverse.ts';
 import { initMoyoNode } from '../src/node/moyo.ts';
 import { withNoise } from '../tests/random.ts';

@@ -235,6 +235,7 @@ for (const c of cases) {
   if (code !== null && code !== 0 && code !== 2) problems.push(`exit ${code}`);
   if (code === 2 && lines.length !== 1) problems.push(`${lines.length} stderr lines`);
   if (code === 2 && (r.stdout ?? '').length > 0) problems.push('stdout on failure');
+  // eslint-disable-next-line no-control-regex -- looking for control characters is the point
   if (/\x1b|[\x00-\x08\x0b-\x1f]/.test(stderr)) problems.push('control characters on stderr');
   if (peakKb !== null && peakKb > MEMORY_LIMIT_KB) problems.push(`${(peakKb / 1024).toFixed(0)} MB peak`);
   if (changed.length) problems.push(`changed ${changed.join(', ')}`);

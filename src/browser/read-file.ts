@@ -61,7 +61,7 @@ async function readChecked(f: File): Promise<string> {
   try {
     return await f.text();
   } catch (e) {
-    throw new Error(`Could not read ${printable(filePath(f), 120)}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`Could not read ${printable(filePath(f), 120)}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
 }
 

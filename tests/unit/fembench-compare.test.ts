@@ -145,7 +145,6 @@ describe('verdicts on the published model answers equal the benchmark\'s', () =>
           throw e;
         }
       });
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const same = alternativeSolutionCheck(task);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const alternatives = verification.cases.map((c: any) => (same ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined));

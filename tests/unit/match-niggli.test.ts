@@ -174,7 +174,7 @@ describe('Niggli reduction', () => {
   it('reduces every corpus CIF lattice to a Niggli cell of the same lattice', () => {
     let checked = 0;
     for (const name of corpusFileNames().filter((n) => n.endsWith('.cif'))) {
-      let lattice: Lattice | null = null;
+      let lattice: Lattice | null;
       try { lattice = parseCif(readCorpusText(name)).structures[0].lattice; } catch { continue; }
       if (!lattice) continue;
       const r = niggliReducedLattice(lattice);

@@ -173,7 +173,7 @@ describe('damaged files: readers fail only with ParseError, the registry never t
         try {
           format.parse(text);
         } catch (e) {
-          if (!(e instanceof ParseError)) throw new Error(`${name} damage ${k}: ${String(e)}`);
+          if (!(e instanceof ParseError)) throw new Error(`${name} damage ${k}: ${String(e)}`, { cause: e });
           expect(e.message).toMatch(/^[A-Z].*\.$/);
         }
         const res = parseStructureFile(text, name);

@@ -11,7 +11,6 @@ import type { Structure } from '../../src/core/structure/structure.ts';
 import { makeSupercell, periodicImages, supercellTranslations } from '../../src/core/structure/supercell.ts';
 import { readCorpusGolden } from '../shared.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function fromGolden(file: string): Structure {
   const g = readCorpusGolden(file).pymatgen.structures[0];
   const { a, b, c, alpha, beta, gamma } = g.lattice;

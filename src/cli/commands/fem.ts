@@ -1,9 +1,9 @@
 import { printable } from '../../core/limits.ts';
 import { type FemTypeDescriptor, decodeFemInputs } from '../../core/tasks/fembench/codec.ts';
-import { type FemResult, compareResults } from '../../core/tasks/fembench/compare.ts';
+import { compareResults } from '../../core/tasks/fembench/compare.ts';
 import { alternativeSolutionCheck } from '../../core/tasks/fembench/equivalence.ts';
 import { FEM_BENCH_TASKS, femTask } from '../../core/tasks/fembench/registry.ts';
-import { RESOURCE_LIMIT, runFemCase, runFemCases } from '../../core/tasks/fembench/runner.ts';
+import { RESOURCE_LIMIT, runFemCases } from '../../core/tasks/fembench/runner.ts';
 import type { FemTask, FemValue } from '../../core/tasks/fembench/types.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
@@ -81,11 +81,6 @@ function taskOrFail(id: string | undefined): FemTask {
   const task = femTask(id);
   if (!task) throw new CliError(`unknown FEM-Bench task "${printable(id)}" (see structlab fem tasks for the ${FEM_BENCH_TASKS.length} task ids)`);
   return task;
-}
-
-/** Runs the reference on one case; an exception the reference raises (or a resource-limit refusal) is a result. */
-export function runReferenceCase(task: FemTask, c: CaseRecord): FemResult {
-  return runFemCase(task, c);
 }
 
 export function runFem(argv: string[], _warn: (line: string) => void): string {

@@ -199,7 +199,6 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
     }
     const superStructure: Structure = { name: p.name, lattice: superLattice, sites };
     const bonds = computeBonds(superStructure, { tolerance: opt.bondTolerance, overrides: parseBondCutoffs(opt.bondCutoffs) });
-    const count = bonds.i.length;
     if (opt.bonds) {
       const drawn = drawBondSegments(bonds, ncore, imageOf, imageShift, cart64, superLattice?.matrix ?? null);
       nbonds = drawn.elementsOf.length;

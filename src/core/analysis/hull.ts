@@ -5,7 +5,7 @@
 import type quickhullRunner from 'quickhull3d';
 // The package's dist/index.js uses extensionless relative imports that plain Node ESM (CLI, vitest) cannot
 // resolve; its self-contained bundle is the same function and loads everywhere. It ships no .d.ts of its own.
-// @ts-ignore -- typed through the package's main entry below
+// @ts-expect-error -- typed through the package's main entry below
 import quickhullBundle from 'quickhull3d/dist/quickhull3d.js';
 
 const quickhull = quickhullBundle as typeof quickhullRunner;

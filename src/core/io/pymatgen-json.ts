@@ -198,7 +198,7 @@ function readStructure(d: unknown, index: number, many: boolean, line: () => num
       throw new ParseError(`${what} has no 3x3 "lattice.matrix".`);
     }
     lattice = new Lattice(matrix as Vec3[]);
-    try { lattice.inverseMatrix; } catch { throw new ParseError(`${what}: the lattice vectors do not span a 3D cell.`); }
+    try { void lattice.inverseMatrix; } catch { throw new ParseError(`${what}: the lattice vectors do not span a 3D cell.`); }
   }
 
   const sites: Site[] = d.sites.map((raw, i): Site => {

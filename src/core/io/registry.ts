@@ -175,7 +175,7 @@ export type ParticleParseResult =
  * is read straight into arrays; every other format goes through parseStructureFile. Never throws.
  */
 export function parseParticleFile(text: string, fileName: string): ParticleParseResult {
-  let format: FormatModule | null = null;
+  let format: FormatModule | null;
   try {
     format = detectFormat(fileName, text);
   } catch {

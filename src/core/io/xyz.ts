@@ -310,7 +310,7 @@ function parseExtFrame(lines: string[], f: RawFrame, k: number, warnings: string
       }
       try {
         lattice = new Lattice([v.slice(0, 3), v.slice(3, 6), v.slice(6, 9)]);
-        lattice.inverseMatrix; // fail here, with the line number, on a singular cell
+        void lattice.inverseMatrix; // fail here, with the line number, on a singular cell
       } catch {
         throw new ParseError('The Lattice= vectors do not span a 3D cell.', f.commentLine);
       }

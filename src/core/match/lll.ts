@@ -3,7 +3,7 @@
  * Gram-Schmidt bookkeeping, same half-to-even rounding), so the reduced basis — which decides the
  * 27 periodic images searched for shortest vectors — is the one pymatgen uses.
  */
-import { type Mat3, inverse } from '../math/mat3.ts';
+import type { Mat3 } from '../math/mat3.ts';
 
 /** numpy/Python `round`: halves go to the even neighbour. */
 export function roundHalfEven(x: number): number {
@@ -69,9 +69,4 @@ export function lllReduce(original: Mat3, delta = 0.75): LllResult {
     }
   }
   return { matrix: a as Mat3, mapping: mapping as Mat3 };
-}
-
-/** Cartesian positions are unchanged: f_lll = f · mapping⁻¹. */
-export function lllFracTransform(mapping: Mat3): Mat3 {
-  return inverse(mapping);
 }

@@ -48,7 +48,7 @@ export function niggliParameters(lattice: Lattice, tol = 1e-5): [number, number,
       }
       G = congruence(G, [[i, 0, 0], [0, j, 0], [0, 0, k]]); // A4
     }
-    [A, B, C, E, N, Y] = params();
+    [A, B, , E, N, Y] = params();
     if (Math.abs(E) > B + e || (Math.abs(E - B) < e && 2 * N < Y - e) || (Math.abs(E + B) < e && Y < -e)) {
       G = congruence(G, [[1, 0, 0], [0, 1, -sign(E)], [0, 0, 1]]); // A5
       continue;

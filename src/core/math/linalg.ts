@@ -22,16 +22,6 @@ export function dense(n: number, a?: ArrayLike<number>): Dense {
   return { n, a: a ? Float64Array.from(a) : new Float64Array(n * n) };
 }
 
-export function fromRows(rows: readonly (readonly number[])[]): Dense {
-  const n = rows.length;
-  const a = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    if (rows[i].length !== n) throw new Error(`Row ${i + 1} has ${rows[i].length} entries; a square ${n}×${n} matrix was expected.`);
-    for (let j = 0; j < n; j++) a[i * n + j] = Number(rows[i][j]);
-  }
-  return { n, a };
-}
-
 export function toRows(m: Dense): number[][] {
   const out: number[][] = [];
   for (let i = 0; i < m.n; i++) out.push(Array.from(m.a.subarray(i * m.n, (i + 1) * m.n)));
@@ -48,16 +38,6 @@ export function matVec(m: Dense, x: ArrayLike<number>): Float64Array {
     y[i] = s;
   }
   return y;
-}
-
-/** The square submatrix on the given row and column indices (rows = cols for a principal submatrix). */
-export function submatrix(m: Dense, rows: readonly number[], cols: readonly number[] = rows): { rows: number; cols: number; a: Float64Array } {
-  const a = new Float64Array(rows.length * cols.length);
-  for (let i = 0; i < rows.length; i++) {
-    const src = rows[i] * m.n;
-    for (let j = 0; j < cols.length; j++) a[i * cols.length + j] = m.a[src + cols[j]];
-  }
-  return { rows: rows.length, cols: cols.length, a };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -114,10 +94,6 @@ export function luSolve(f: LU, b: ArrayLike<number>): Float64Array {
     x[i] = s / lu[i * n + i];
   }
   return x;
-}
-
-export function solve(m: Dense, b: ArrayLike<number>): Float64Array {
-  return luSolve(luFactor(m), b);
 }
 
 // ---------------------------------------------------------------------------------------------

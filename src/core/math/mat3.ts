@@ -13,7 +13,6 @@ export const cross = (a: Vec3, b: Vec3): Vec3 => [
 ];
 export const norm = (a: Vec3): number => Math.sqrt(dot(a, a));
 export const unit = (a: Vec3): Vec3 => { const l = norm(a); return [a[0] / l, a[1] / l, a[2] / l]; };
-export const distance = (a: Vec3, b: Vec3): number => norm(sub(a, b));
 
 export function det(m: Mat3): number {
   return dot(m[0], cross(m[1], m[2]));
@@ -26,14 +25,6 @@ export function det(m: Mat3): number {
 export function perpendicularWidths(m: Mat3): Vec3 {
   const v = Math.abs(det(m));
   return [v / norm(cross(m[1], m[2])), v / norm(cross(m[2], m[0])), v / norm(cross(m[0], m[1]))];
-}
-
-export function transpose(m: Mat3): Mat3 {
-  return [
-    [m[0][0], m[1][0], m[2][0]],
-    [m[0][1], m[1][1], m[2][1]],
-    [m[0][2], m[1][2], m[2][2]],
-  ];
 }
 
 export function inverse(m: Mat3): Mat3 {
@@ -66,8 +57,6 @@ export const vecMat = (v: Vec3, m: Mat3): Vec3 => [
   v[0] * m[0][1] + v[1] * m[1][1] + v[2] * m[2][1],
   v[0] * m[0][2] + v[1] * m[1][2] + v[2] * m[2][2],
 ];
-
-export const identity = (): Mat3 => [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
 
 /** Wraps a fractional coordinate into [0, 1); values within eps of 1 become 0. */
 export function wrapFrac(x: number, eps = 1e-12): number {

@@ -84,9 +84,9 @@ export function findPrimitive(matrix: Mat3, frac: Vec3[], types: number[], sympr
     else if (Math.abs(det([basis[0], basis[1], v])) > 1e-6) { basis.push(v); break; }
   }
   if (basis.length < 3) return null;
-  let volumeRatio = det(basis as Mat3);
+  const volumeRatio = det(basis as Mat3);
   if (Math.abs(Math.abs(volumeRatio) * m - 1) > 1e-6) return null;
-  if (volumeRatio < 0) { basis[2] = [-basis[2][0], -basis[2][1], -basis[2][2]]; volumeRatio = -volumeRatio; }
+  if (volumeRatio < 0) basis[2] = [-basis[2][0], -basis[2][1], -basis[2][2]];
   const primMatrix: Mat3 = [vecMat(basis[0], matrix), vecMat(basis[1], matrix), vecMat(basis[2], matrix)];
 
   // Input fractional f maps to primitive fractional f · B⁻¹ (B = basis rows in input fractions).

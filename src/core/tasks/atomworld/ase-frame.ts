@@ -5,7 +5,6 @@
  */
 import { type Mat3, type Vec3, inverse, norm, dot, vecMat } from '../../math/mat3.ts';
 import type { LatticeParameters } from '../../structure/lattice.ts';
-import { Lattice } from '../../structure/lattice.ts';
 import { type Structure, majorSpecies } from '../../structure/structure.ts';
 import { pythonFloatRepr, pythonFixed } from '../../structure/composition.ts';
 
@@ -52,9 +51,6 @@ const pyMod1 = (x: number): number => x - Math.floor(x);
 export const aseWrap = (x: number): number => pyMod1(pyMod1(x));
 
 export const aseWrap3 = (f: Vec3): Vec3 => [aseWrap(f[0]), aseWrap(f[1]), aseWrap(f[2])];
-
-/** Cartesian position (row vector times cell) of a fractional one. */
-export const fracToAseCart = (frac: Vec3, cell: Mat3): Vec3 => vecMat(frac, cell);
 
 /**
  * Fractional coordinates of a Cartesian position. ASE solves cell.T · f = x (LAPACK); for ASE's
@@ -148,6 +144,3 @@ export function writeAseCif(structure: Structure): string {
   lines.push('');
   return lines.join('\n');
 }
-
-/** A Lattice in the ASE frame (rows a, b, c) for the given parameters. */
-export const aseLattice = (p: LatticeParameters): Lattice => new Lattice(aseCellFromParameters(p));

@@ -7,7 +7,7 @@
 import { alignParticles, applyTransform, DEFAULT_MATCH_TOLERANCE, type Particle } from '../../analysis/alignment.ts';
 import { hausdorffWorstPair, type HausdorffPair } from '../../analysis/hausdorff.ts';
 import { gaussian, mulberry32 } from '../../math/random.ts';
-import { LIMITS, LimitError } from '../../limits.ts';
+import { LimitError } from '../../limits.ts';
 import { checkParticle, forwardMetrics, type ForwardMetrics } from './metrics.ts';
 
 export interface ParticleComparison {

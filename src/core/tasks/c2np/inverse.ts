@@ -308,16 +308,17 @@ function sitePositions(atoms: Atoms, clusters: SiteCluster[], basis: Mat3, origi
 
 /** The conventional cell with its metric made exact for its crystal system (fractions kept). */
 function idealizedCell(cell: Structure, crystalSystem: string): Structure {
-  let { a, b, c, alpha, beta, gamma } = cell.lattice!.parameters;
+  const { a, b, c, beta } = cell.lattice!.parameters;
   const system = crystalSystem.toLowerCase();
   const mean = (...xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
-  if (system.startsWith('cubic')) { a = b = c = mean(a, b, c); alpha = beta = gamma = 90; }
-  else if (system.startsWith('tetragonal')) { a = b = mean(a, b); alpha = beta = gamma = 90; }
-  else if (system.startsWith('orthorhombic')) alpha = beta = gamma = 90;
-  else if (system.startsWith('hexagonal') || system.startsWith('trigonal')) { a = b = mean(a, b); alpha = beta = 90; gamma = 120; }
-  else if (system.startsWith('monoclinic')) alpha = gamma = 90;
+  let ideal: [number, number, number, number, number, number];
+  if (system.startsWith('cubic')) { const m = mean(a, b, c); ideal = [m, m, m, 90, 90, 90]; }
+  else if (system.startsWith('tetragonal')) { const m = mean(a, b); ideal = [m, m, c, 90, 90, 90]; }
+  else if (system.startsWith('orthorhombic')) ideal = [a, b, c, 90, 90, 90];
+  else if (system.startsWith('hexagonal') || system.startsWith('trigonal')) { const m = mean(a, b); ideal = [m, m, c, 90, 90, 120]; }
+  else if (system.startsWith('monoclinic')) ideal = [a, b, c, 90, beta, 90];
   else return cell;
-  const lattice = Lattice.fromParameters(a, b, c, alpha, beta, gamma);
+  const lattice = Lattice.fromParameters(...ideal);
   return { ...cell, lattice, sites: cell.sites.map((site) => makeSiteFromFrac(lattice, site.frac ?? cell.lattice!.cartToFrac(site.xyz), site.species)) };
 }
 

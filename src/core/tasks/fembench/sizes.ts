@@ -41,9 +41,6 @@ export function checkFemSize(limit: Extract<LimitName, 'femDofs' | 'femElements'
   spendWork(weight * (limit === 'femDofs' ? (Math.max(actual, 0) / LIMITS.femDofs) ** 3 : Math.max(actual, 0) / LIMITS.femElements));
 }
 
-/** Largest node count of a frame whose matrices are dense (6 DOFs per node). */
-export const MAX_FRAME_NODES = Math.floor(LIMITS.femDofs / 6);
-
 /** Refuses a frame of `nodes` nodes whose dense 6n × 6n matrices the policy does not allow. */
 export function checkFrameNodes(nodes: number, what = 'the frame'): void {
   checkFemSize('femDofs', `${what} (${nodes.toLocaleString('en')} nodes × 6)`, 6 * nodes, 'degrees of freedom');

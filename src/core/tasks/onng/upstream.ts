@@ -132,7 +132,7 @@ function parseJson(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new Error(`${where} is not valid JSON (${(e as Error).message})`);
+    throw new Error(`${where} is not valid JSON (${(e as Error).message})`, { cause: e });
   }
 }
 

@@ -9,12 +9,6 @@ export function scalar(value: FemValue | undefined, name: string): number {
   throw new FemTaskError('TypeError', `${name} must be a number`);
 }
 
-export function integer(value: FemValue | undefined, name: string): number {
-  const x = scalar(value, name);
-  if (!Number.isInteger(x)) throw new FemTaskError('TypeError', `${name} must be an integer, got ${x}`);
-  return x;
-}
-
 /** Shape of a rectangular nested array (throws on ragged input). */
 export function shapeOf(value: FemValue | undefined): number[] {
   if (!Array.isArray(value)) return [];

@@ -146,11 +146,6 @@ export function elementAxes(m: FrameModel): (number[][] | null)[] {
   });
 }
 
-/** Node positions displaced by `scale`·u (translations only). */
-export function deformedCoords(coords: readonly (readonly number[])[], u: ArrayLike<number>, scale: number): number[][] {
-  return coords.map((c, i) => [c[0] + scale * u[6 * i], c[1] + scale * u[6 * i + 1], c[2] + scale * u[6 * i + 2]]);
-}
-
 /** Engineering formatting: 6 significant digits, exponent beyond 1e±5. */
 export function formatNumber(x: number, digits = 6): string {
   if (!Number.isFinite(x)) return String(x);

@@ -5,10 +5,10 @@
  * benchmark_verdict, results}; cases use the golden layout {"cases": [{"inputs", "input_types"?, "output_types"?}]}.
  */
 import { decodeFemInputs, type FemTypeDescriptor } from '../codec.ts';
-import { compareResults, HARNESS_ATOL, HARNESS_RTOL, type CaseVerdict, type FemResult } from '../compare.ts';
+import { compareResults, HARNESS_ATOL, HARNESS_RTOL, type CaseVerdict } from '../compare.ts';
 import { alternativeSolutionCheck } from '../equivalence.ts';
 import { femTask } from '../registry.ts';
-import { runFemCase, runFemCases } from '../runner.ts';
+import { runFemCases } from '../runner.ts';
 import type { FemValue } from '../types.ts';
 
 export interface CaseRecord { inputs: Record<string, unknown>; input_types?: Record<string, FemTypeDescriptor>; output_types?: FemTypeDescriptor; source?: string }
@@ -16,7 +16,7 @@ export interface OutputsDoc { taskId: string | null; model: string | null; bench
 
 export function parseCasesDoc(text: string, name: string): { taskId: string | null; cases: CaseRecord[] } {
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch (e) { throw new Error(`${name} is not valid JSON (${e instanceof Error ? e.message : String(e)}).`); }
+  try { doc = JSON.parse(text); } catch (e) { throw new Error(`${name} is not valid JSON (${e instanceof Error ? e.message : String(e)}).`, { cause: e }); }
   const d = doc as { cases?: unknown; task_id?: unknown } | null;
   if (!d || typeof d !== 'object' || !Array.isArray(d.cases)) throw new Error(`${name} has no "cases" list (expected the golden layout {"cases": [{"inputs": {...}}]}).`);
   const cases = d.cases.map((c, k) => {
@@ -29,7 +29,7 @@ export function parseCasesDoc(text: string, name: string): { taskId: string | nu
 
 export function parseOutputsDoc(text: string, name: string): OutputsDoc {
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch (e) { throw new Error(`${name} is not valid JSON (${e instanceof Error ? e.message : String(e)}).`); }
+  try { doc = JSON.parse(text); } catch (e) { throw new Error(`${name} is not valid JSON (${e instanceof Error ? e.message : String(e)}).`, { cause: e }); }
   const d = doc as { results?: unknown; task_id?: unknown; model?: unknown; benchmark_verdict?: unknown } | null;
   if (!d || typeof d !== 'object' || !Array.isArray(d.results)) throw new Error(`${name} has no "results" list (expected the layout \`structlab fem run\` prints).`);
   return {
@@ -38,13 +38,6 @@ export function parseOutputsDoc(text: string, name: string): OutputsDoc {
     benchmarkVerdict: typeof d.benchmark_verdict === 'boolean' ? d.benchmark_verdict : null,
     results: d.results,
   };
-}
-
-/** Runs the reference on one case; an exception it raises (or a resource-policy refusal) is a result. */
-export function runReference(taskId: string, c: CaseRecord): FemResult {
-  const task = femTask(taskId);
-  if (!task) throw new Error(`Unknown FEM-Bench task "${taskId}".`);
-  return runFemCase(task, c);
 }
 
 /** One numeric entry compared: path like "[1][3]", |Δ|, and whether it passes isclose (atol 1e-8, rtol 1e-5 of the candidate). */
