@@ -1,8 +1,7 @@
 /** The AtomWorld worker's interface (batch evaluation, case views, two-structure compare), shared by worker and client. */
 import type { DisplayData } from '../src/core/analysis/display-scene.ts';
-import type { Mat3, Vec3 } from '../src/core/math/mat3.ts';
+import type { Mat3 } from '../src/core/math/mat3.ts';
 import type { MatcherOptions } from '../src/core/match/defaults.ts';
-import type { AtomworldActionSummary } from '../src/core/tasks/atomworld/batch.ts';
 import type { ActionTrace } from '../src/core/tasks/atomworld/actions.ts';
 import type { LintIssue } from '../src/core/tasks/atomworld/lint.ts';
 import type { CaseRow, InputFile } from '../src/core/tasks/atomworld/lab/inputs.ts';
@@ -90,4 +89,3 @@ export interface AtomworldWorkerApi {
   compare(a: InputFile, b: InputFile, tolerances: MatcherTolerances): Promise<Result<CompareView>>;
 }
 
-export type { AtomworldActionSummary, Vec3 };

@@ -25,8 +25,6 @@ const sources = [
 const rel = (f: string) => relative(REPO_ROOT, f).replace(/\\/g, '/');
 const repoDocs = new Set(walk(REPO_ROOT, /\.md$/).map((f) => basename(f)));
 
-/** Files another part of issue 11 rewrites (src/pages, src/state); each must still hold what it is excused for. */
-const PENDING = new Set(['src/pages/fem/quirks.ts', 'src/pages/onng/OnngPage.tsx']);
 
 /**
  * Every `name.md` a file mentions that the repository lacks, and (in code: the README documents where the
@@ -48,14 +46,10 @@ describe('source hygiene', () => {
   it('no source cites a document that is not in the repository', () => {
     const found: string[] = [];
     for (const f of sources) {
-      if (PENDING.has(rel(f)) || rel(f) === SELF) continue;
+      if (rel(f) === SELF) continue;
       for (const c of citations(readFileSync(f, 'utf8'), !f.endsWith('.md'))) found.push(`${rel(f)}: ${c}`);
     }
     expect(found).toEqual([]);
-  });
-
-  it('the files excused above still need it (drop them from PENDING once rewritten)', () => {
-    for (const f of PENDING) expect(citations(readFileSync(join(REPO_ROOT, f), 'utf8')).length, f).toBeGreaterThan(0);
   });
 
   it('the check sees a citation of a missing document', () => {

@@ -191,8 +191,12 @@ function Viewer({ controller, testId, display, fitKey, settings = VIEW_SETTINGS,
 function CaseViews() {
   const s = useAtomworld(useShallow((st) => ({ view: st.view, fitToken: st.fitToken, hasBatch: st.batch !== null })));
   const v = s.view;
-  const supercell = v?.trace?.supercell;
-  const grid = useMemo(() => (v?.trace && supercell ? { points: cellGrid(v.trace.cell, supercell), colors: repeatColor(COLORS.cells, 2 * 12 * supercell.reduce((a, b) => a * b, 1)) } : null), [v?.trace, supercell]);
+  const trace = v?.trace;
+  const grid = useMemo(() => {
+    if (!trace?.supercell) return null;
+    const cells = trace.supercell.reduce((a, b) => a * b, 1);
+    return { points: cellGrid(trace.cell, trace.supercell), colors: repeatColor(COLORS.cells, 2 * 12 * cells) };
+  }, [trace]);
   if (!v) return <div className="aw-empty">{s.hasBatch ? 'Choose a case in the list.' : 'Load a cases file, or open the demo.'}</div>;
   return (
     <div className="aw-grid">

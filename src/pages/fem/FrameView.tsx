@@ -107,7 +107,7 @@ function Deformed({ model, field, scale, radius, animate }: { model: FrameModel;
     for (let i = 0; i < p.count; i++) colors.set(rampColor(DISPLACEMENT_RAMP, max > 0 ? p.magnitude[i] / max : 0), 3 * i);
     return makeTubeMesh({ starts: p.starts, ends: p.ends, colors, count: p.count }, radius);
   }, [model, field, scale, radius]);
-  const start = useRef(performance.now());
+  const start = useRef(0); // set when the animation (re)starts, below
   useEffect(() => {
     start.current = performance.now();
     if (animate) invalidate();

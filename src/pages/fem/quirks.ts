@@ -1,5 +1,5 @@
 /**
- * "Benchmark vs physics": the FEM-Bench reference quirks (fem-bench.md §7) that the lab reproduces on purpose,
+ * "Benchmark vs physics": the FEM-Bench reference quirks (src/core/tasks/fembench/README.md, "Quirks reproduced on purpose") that the lab reproduces on purpose,
  * as one-sentence notes, chosen by what the user is looking at. Pure: no DOM, no React.
  */
 import type { FrameModel } from '../../core/tasks/fembench/lab/frame-model.ts';

@@ -25,7 +25,7 @@ import { fixed, fmt } from '../format.ts';
 const NNG4_LEVELS = levelsJson as Nng4Level[];
 const NNG4_GROUPS = groupByWorld(NNG4_LEVELS, true);
 
-/** The O-NNG modules by problem id (o-nng.md §2.2), used to group a user's own dataset. */
+/** The O-NNG modules by problem id (as github.com/lllx125/Obfuscated-NNG groups its problems), used to group a user's own dataset. */
 const MODULES: [string, number, number][] = [
   ['Addition', 1, 7], ['Implication', 8, 17], ['Algorithm', 18, 20], ['Multiplication', 21, 29], ['Power', 30, 38],
   ['AdvAddition', 39, 44], ['LessOrEqual', 45, 58], ['AdvMultiplication', 59, 68],
@@ -124,11 +124,11 @@ function ProblemView() {
   const s = useOnng(useShallow((st) => ({ exact: st.exact, level: st.level, problemId: st.problemId })));
   const [hover, setHover] = useState<Segment | null>(null);
   const shippedMapping = useMemo(() => nng4Mapping(NNG4_LEVELS, s.level), [s.level]);
-  let title = '';
-  let original = '';
-  let obfuscated: Segment[] = [];
+  let title: string;
+  let original: string;
+  let obfuscated: Segment[];
   let prompt: { role: string; content: string }[] | null = null;
-  let extra: React.ReactNode = null;
+  let extra: React.ReactNode;
   if (s.exact) {
     const base = s.exact.levels[0].dataset.problems.find((p) => p.id === s.problemId) ?? s.exact.levels[0].dataset.problems[0];
     const set = s.exact.levels[s.level];
@@ -169,7 +169,7 @@ function ProblemView() {
         {prompt ? prompt.map((m, i) => <div key={i}><h4>{m.role}</h4><pre>{m.content}</pre></div>) : (
           <p className="hint">The prompt’s fixed text belongs to O-NNG and is not shipped. Open your O-NNG dataset folder to see each
             problem’s system and user messages exactly as stored in queries.jsonl (computed levels rename them with the exact port);
-            model-specific JSON or chain-of-thought instructions are added at query time (o-nng.md §4).</p>
+            model-specific JSON or chain-of-thought instructions are added at query time by O-NNG’s query scripts.</p>
         )}
       </details>
     </section>
@@ -369,7 +369,7 @@ function HeatMapView({ analysis }: { analysis: OnngAnalysis }) {
           </tbody>
         </table>
       </div>
-      <p className="hint">% of verified runs correct; grey: no verified run. Problem 1’s answer is in every prompt (o-nng.md §4).</p>
+      <p className="hint">% of verified runs correct; grey: no verified run. Problem 1’s answer is in every prompt.</p>
     </>
   );
 }

@@ -38,28 +38,28 @@ export function VariantsPanel() {
   const [pythonSafe, setPythonSafe] = useState(false);
   const [input, setInput] = useState<LoadedInput | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<VariantResult | null>(null);
   const [answer, setAnswer] = useState('');
-
+  // The pass to show: a new object whenever an input or option changes; its outcome is kept with it, so an
+  // outcome of older inputs is never shown, and "busy" is simply "no outcome for this pass yet".
+  const pass = useMemo(() => (input && input.benchmark === benchmark ? { input, level, pythonSafe } : null), [input, benchmark, level, pythonSafe]);
+  const [outcome, setOutcome] = useState<{ pass: typeof pass; result: VariantResult | null; error: string | null } | null>(null);
   useEffect(() => {
-    if (!input || input.benchmark !== benchmark) { setResult(null); return; }
-    setBusy(true);
+    if (!pass) return;
     // Let the busy note paint before the pass runs.
     const timer = setTimeout(() => {
       try {
-        const options = { pythonSafe };
-        setResult(input.benchmark === 'fem' ? femBenchVariant(input.texts, level, options) : atomworldVariant(input.texts, level, options));
-        setError(null);
+        const options = { pythonSafe: pass.pythonSafe };
+        const texts = pass.input.texts;
+        setOutcome({ pass, result: pass.input.benchmark === 'fem' ? femBenchVariant(texts, pass.level, options) : atomworldVariant(texts, pass.level, options), error: null });
       } catch (e) {
-        setResult(null);
-        setError((e as Error).message);
-      } finally {
-        setBusy(false);
+        setOutcome({ pass, result: null, error: (e as Error).message });
       }
     }, 0);
     return () => clearTimeout(timer);
-  }, [input, benchmark, level, pythonSafe]);
+  }, [pass]);
+  const current = outcome && outcome.pass === pass ? outcome : null;
+  const busy = pass !== null && current === null;
+  const result = current?.result ?? null;
 
   const open = async (files: File[]) => {
     try {
@@ -104,7 +104,7 @@ export function VariantsPanel() {
           <input type="checkbox" data-testid="onng-variants-python-safe" checked={pythonSafe} onChange={(e) => setPythonSafe(e.target.checked)} /> Python-safe names
         </label>
       </div>
-      {error && <p className="error" role="alert" data-testid="onng-variants-error">{error}</p>}
+      {(error ?? current?.error) && <p className="error" role="alert" data-testid="onng-variants-error">{error ?? current?.error}</p>}
       {busy && <p role="status" data-testid="onng-variants-busy"><span className="spinner" /> Renaming…</p>}
       {input && !input.texts.length && <p>No item in the input.</p>}
       {result && (
