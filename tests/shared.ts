@@ -22,11 +22,14 @@ export const readCorpusGolden = (name: string): any => JSON.parse(readFileSync(j
  * stderr as the command, without starting a process. Imported on first use, so that only CLI tests install
  * the CLI's limit hints. Standard input, environment and the bin launcher need `structlab` below.
  */
-export async function structlabInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function structlabInProcess(
+  args: string[],
+  options: { stdout?: (text: string) => void } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const { main } = await import('../src/cli/main.ts');
   let stdout = '';
   let stderr = '';
-  const code = await main(args, { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; } });
+  const code = await main(args, { stdout: options.stdout ?? ((t) => { stdout += t; }), stderr: (t) => { stderr += t; } });
   return { code, stdout, stderr };
 }
 

@@ -12,16 +12,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.ts';
-import { CORPUS_FILES, corpusFileNames, readCorpusGolden } from '../shared.ts';
+import { CORPUS_FILES, corpusFileNames, readCorpusGolden, structlabInProcess } from '../shared.ts';
 
-interface CliRun { code: number; stdout: string; stderr: string }
-async function runCli(args: string[]): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; } });
-  return { code, stdout, stderr };
-}
+const runCli = structlabInProcess;
 
 /**
  * A pymatgen formula as (element, amount) terms, amounts rounded to 1e-6: pymatgen prints "H136.0"

@@ -10,10 +10,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.ts';
 import { ATOMWORLD_ACTIONS } from '../../src/core/tasks/atomworld/actions.ts';
 import { assertCleanMessage, fuzzParams, fuzzTimeout, hostileLines, hostileToken, mutatedFrom, mutatedText } from '../fuzz-helpers.ts';
-import { CORPUS_FILES, SHARED } from '../shared.ts';
+import { CORPUS_FILES, SHARED, structlabInProcess } from '../shared.ts';
 
 /** Hang guard of one in-process command, ms (far above any legitimate run on these small inputs). */
 const CALL_BUDGET_MS = 20_000;
@@ -21,10 +20,8 @@ const CALL_BUDGET_MS = 20_000;
 interface CliRun { code: number; stdout: string; stderr: string }
 
 async function runChecked(args: string[], label: string): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
   const t0 = performance.now();
-  const code = await main(args, { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; } });
+  const { code, stdout, stderr } = await structlabInProcess(args);
   const ms = performance.now() - t0;
   const where = `${label}: ${JSON.stringify(args).slice(0, 400)}`;
   if (ms > CALL_BUDGET_MS) throw new Error(`${where}: took ${ms.toFixed(0)} ms (hang guard ${CALL_BUDGET_MS} ms)`);

@@ -9,7 +9,6 @@ import { cpSync, existsSync, linkSync, mkdtempSync, readFileSync, readdirSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.ts';
 import { inputFailure } from '../../src/cli/errors.ts';
 import { writeOutputDir } from '../../src/cli/io.ts';
 import { LimitError } from '../../src/core/limits.ts';
@@ -19,13 +18,8 @@ import { analyseOutcomesText } from '../../src/core/tasks/onng/lab/analysis.ts';
 import { shiftedFccCif } from '../hostile-structures.ts';
 import { CORPUS_FILES, REPO_ROOT, SHARED, structlab, structlabInProcess } from '../shared.ts';
 
-interface CliRun { code: number; stdout: string; stderr: string }
-async function run(args: string[], io: Partial<{ stdout: (t: string) => void }> = {}): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: io.stdout ?? ((t) => { stdout += t; }), stderr: (t) => { stderr += t; } });
-  return { code, stdout, stderr };
-}
+type CliRun = Awaited<ReturnType<typeof structlabInProcess>>;
+const run = structlabInProcess;
 
 /** The CLI's failure contract (structlab --help): exit 2, nothing on stdout, one line on stderr starting "error: ". */
 function expectRefusal(r: CliRun, label: string, code = 2): void {

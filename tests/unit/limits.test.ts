@@ -6,7 +6,6 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.ts';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { pairDistanceHistogram } from '../../src/core/analysis/rdf.ts';
 import { hausdorffDistance } from '../../src/core/analysis/hausdorff.ts';
@@ -17,16 +16,12 @@ import { type Structure, fracOf } from '../../src/core/structure/structure.ts';
 import { carveParticle } from '../../src/core/tasks/c2np/carve.ts';
 import { solveInverse } from '../../src/core/tasks/c2np/inverse.ts';
 import type { Vec3 } from '../../src/core/math/mat3.ts';
-import { REPO_ROOT, structlab } from '../shared.ts';
+import { REPO_ROOT, structlab, structlabInProcess } from '../shared.ts';
 import { shiftedFccCif } from '../hostile-structures.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'structlab-limits-'));
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '', stderr = '';
-  const code = await main(args, { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; } });
-  return { code, stdout, stderr };
-}
+const run = structlabInProcess;
 
 const CELL = '_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n'
   + 'loop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 Fe 0 0 0\nO1 O 0.5 0.5 0.5\n';
