@@ -32,8 +32,11 @@ function contentSecurityPolicy(): Plugin {
       order: 'post',
       handler: (html) => {
         // An inline script in the built page would be blocked by the policy: fail the build instead.
-        if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(html)) throw new Error('the built index.html has an inline <script>, which the Content-Security-Policy blocks');
-        return [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' }];
+        if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(html))
+          throw new Error('the built index.html has an inline <script>, which the Content-Security-Policy blocks');
+        return [
+          { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
+        ];
       },
     },
   };
@@ -52,10 +55,15 @@ function chunkSizeLimit(): Plugin {
   return {
     name: 'structlab-chunk-size-limit',
     apply: 'build',
-    configResolved(config) { limitKb = config.build.chunkSizeWarningLimit; },
+    configResolved(config) {
+      limitKb = config.build.chunkSizeWarningLimit;
+    },
     generateBundle(_options, bundle) {
       const over = oversizedChunks(bundle, limitKb);
-      if (over.length > 0) this.error(`chunks larger than ${limitKb} kB: ${over.join(', ')}; split them (build.rolldownOptions.output.codeSplitting) rather than raising the limit`);
+      if (over.length > 0)
+        this.error(
+          `chunks larger than ${limitKb} kB: ${over.join(', ')}; split them (build.rolldownOptions.output.codeSplitting) rather than raising the limit`,
+        );
     },
   };
 }
@@ -78,7 +86,11 @@ export default defineConfig({
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|zustand|use-sync-external-store)[\\/]/, priority: 4 },
             { name: 'three-core', test: /[\\/]node_modules[\\/]three[\\/]build[\\/]three\.core\.js$/, priority: 3 },
             { name: 'three', test: /[\\/]node_modules[\\/]three[\\/]/, priority: 2 },
-            { name: 'react-three-fiber', test: /[\\/]node_modules[\\/](@react-three[\\/]fiber|react-reconciler|its-fine|suspend-react|react-use-measure)[\\/]/, priority: 1 },
+            {
+              name: 'react-three-fiber',
+              test: /[\\/]node_modules[\\/](@react-three[\\/]fiber|react-reconciler|its-fine|suspend-react|react-use-measure)[\\/]/,
+              priority: 1,
+            },
           ],
         },
       },

@@ -54,7 +54,10 @@ function shuffle<T>(xs: T[], rand: () => number): T[] {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- golden JSONL rows, shaped by the Python reference
 const readJsonl = (name: string): Record<string, any>[] =>
-  readFileSync(join(GOLDEN, name), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  readFileSync(join(GOLDEN, name), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 
 const hasPymatgen = spawnSync(PYTHON, ['-c', 'import pymatgen.analysis.structure_matcher'], { stdio: 'ignore' }).status === 0;
 const round = (x: number, digits = 1) => +x.toFixed(digits);
@@ -69,9 +72,11 @@ function supercell(s: Structure, n: Vec3): Structure {
   const sites = [];
   for (const site of s.sites) {
     const f = fracOf(site, s.lattice!);
-    for (let i = 0; i < n[0]; i++) for (let j = 0; j < n[1]; j++) for (let k = 0; k < n[2]; k++) {
-      sites.push(makeSiteFromFrac(lattice, [(f[0] + i) / n[0], (f[1] + j) / n[1], (f[2] + k) / n[2]], { ...site.species }));
-    }
+    for (let i = 0; i < n[0]; i++)
+      for (let j = 0; j < n[1]; j++)
+        for (let k = 0; k < n[2]; k++) {
+          sites.push(makeSiteFromFrac(lattice, [(f[0] + i) / n[0], (f[1] + j) / n[1], (f[2] + k) / n[2]], { ...site.species }));
+        }
   }
   return { name: `${s.name}_${n.join('x')}`, lattice, sites };
 }
@@ -79,14 +84,21 @@ function supercell(s: Structure, n: Vec3): Structure {
 /** The same crystal as another file would give it: lattice basis changed by a unimodular matrix, origin shifted, sites shuffled and jittered. */
 function disguisedCopy(s: Structure, seed: number, jitterAngstrom = 0.02): Structure {
   const rand = rng(seed);
-  const basis: Mat3 = [[1, 1, 0], [0, 1, 0], [0, 1, 1]]; // det 1
+  const basis: Mat3 = [
+    [1, 1, 0],
+    [0, 1, 0],
+    [0, 1, 1],
+  ]; // det 1
   const lattice = new Lattice(matMul(basis, s.lattice!.matrix));
   const toNew = inverse(basis);
   const shift: Vec3 = [rand(), rand(), rand()];
   const sites = shuffle([...s.sites], rand).map((site) => {
-    const cart = site.xyz.map((x) => x + (2 * rand() - 1) * jitterAngstrom / Math.sqrt(3)) as Vec3;
+    const cart = site.xyz.map((x) => x + ((2 * rand() - 1) * jitterAngstrom) / Math.sqrt(3)) as Vec3;
     const f = vecMat(s.lattice!.cartToFrac(cart), toNew);
-    const wrapped = f.map((x, a) => { const y = x + shift[a]; return y - Math.floor(y); }) as Vec3;
+    const wrapped = f.map((x, a) => {
+      const y = x + shift[a];
+      return y - Math.floor(y);
+    }) as Vec3;
     return makeSiteFromFrac(lattice, wrapped, { ...site.species });
   });
   return { name: `${s.name}_copy`, lattice, sites };
@@ -106,7 +118,11 @@ function benchMatch(): Record<string, unknown> {
   const unit = parseCifStrict(base.after_cif);
   // [label, supercell, our repeats, our warm-up calls (JIT), pymatgen repeats]: get_rms_dist scans every lattice
   // mapping and translation, which at 1,000 atoms takes seconds in both implementations.
-  const sizes: [string, Vec3, number, number, number][] = [['50', [1, 1, 5], 15, 5, 5], ['200', [1, 4, 5], 7, 3, 3], ['1000', [5, 5, 4], 1, 0, 1]];
+  const sizes: [string, Vec3, number, number, number][] = [
+    ['50', [1, 1, 5], 15, 5, 5],
+    ['200', [1, 4, 5], 7, 3, 3],
+    ['1000', [5, 5, 4], 1, 0, 1],
+  ];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the report's free-form JSON
   const out: Record<string, any> = {};
   const pairs = [];
@@ -117,8 +133,11 @@ function benchMatch(): Record<string, unknown> {
     const rms = timeMedian(() => matcherRmsDist(a, b, ATOMWORLD_MATCHER), repeats, warmup);
     out[`atoms_${label}`] = {
       atoms: a.sites.length,
-      fit_ms: round(fit.ms, 2), rms_dist_ms: round(rms.ms, 2),
-      fit: fit.result, rms: rms.result?.rms ?? null, max_dist: rms.result?.maxDist ?? null,
+      fit_ms: round(fit.ms, 2),
+      rms_dist_ms: round(rms.ms, 2),
+      fit: fit.result,
+      rms: rms.result?.rms ?? null,
+      max_dist: rms.result?.maxDist ?? null,
     };
     pairs.push({ label, repeats: pyRepeats, a: forPython(a), b: forPython(b) });
   }
@@ -130,7 +149,10 @@ function benchMatch(): Record<string, unknown> {
       if (r.status !== 0) {
         out.pymatgen = { error: r.stderr.trim().split('\n').pop() };
       } else {
-        const py = JSON.parse(r.stdout) as Record<string, { fit_ms: number; rms_dist_ms: number; fit: boolean; rms: number | null; max_dist: number | null }>;
+        const py = JSON.parse(r.stdout) as Record<
+          string,
+          { fit_ms: number; rms_dist_ms: number; fit: boolean; rms: number | null; max_dist: number | null }
+        >;
         for (const [label, p] of Object.entries(py)) {
           const ours = out[`atoms_${label}`];
           ours.pymatgen = p;
@@ -175,10 +197,17 @@ function editAtomRows(cif: string, edit: (rows: string[][]) => string[][]): stri
 
 const jitterRows = (amplitude: number, rand: () => number) => (rows: string[][]) =>
   rows.map((t) => t.map((x, k) => (k >= 3 && k <= 5 ? (Number(x) + (2 * rand() - 1) * amplitude).toFixed(8) : x)));
-const roundRows = (digits: number) => (rows: string[][]) => rows.map((t) => t.map((x, k) => (k >= 3 && k <= 5 ? Number(x).toFixed(digits) : x)));
+const roundRows = (digits: number) => (rows: string[][]) =>
+  rows.map((t) => t.map((x, k) => (k >= 3 && k <= 5 ? Number(x).toFixed(digits) : x)));
 const wrap = (cif: string) => `<cif>\n${cif}\n</cif>`;
 
-interface BatchCase { id: string; action: string; target: string; answer: string; kind: string }
+interface BatchCase {
+  id: string;
+  action: string;
+  target: string;
+  answer: string;
+  kind: string;
+}
 
 /** One case per (template, round): rounds after the first shuffle the answer's atom rows and draw fresh jitter. */
 function generateBatch(size: number): BatchCase[] {
@@ -193,9 +222,17 @@ function generateBatch(size: number): BatchCase[] {
     templates.push({ ...t, kind: 'jitter_0.002', answer: (rand) => editAtomRows(c.after_cif, jitterRows(0.002, rand)) });
     templates.push({ ...t, kind: 'jitter_0.03', answer: (rand) => editAtomRows(c.after_cif, jitterRows(0.03, rand)) });
     templates.push({ ...t, kind: 'rounded_4dp', answer: () => editAtomRows(c.after_cif, roundRows(4)) });
-    templates.push({ ...t, kind: 'truncated_rows', answer: () => editAtomRows(c.after_cif, (rows) => rows.slice(0, Math.max(1, rows.length - 1))) });
+    templates.push({
+      ...t,
+      kind: 'truncated_rows',
+      answer: () => editAtomRows(c.after_cif, (rows) => rows.slice(0, Math.max(1, rows.length - 1))),
+    });
     if (k % 3 === 0) {
-      templates.push({ ...t, kind: 'prose_and_decoy_block', answer: () => `Here is the input again:\n${wrap(c.before_cif)}\nAnd the result:\n${wrap(c.after_cif)}\nDone.` });
+      templates.push({
+        ...t,
+        kind: 'prose_and_decoy_block',
+        answer: () => `Here is the input again:\n${wrap(c.before_cif)}\nAnd the result:\n${wrap(c.after_cif)}\nDone.`,
+      });
     } else if (k % 3 === 1) {
       templates.push({ ...t, kind: 'markdown_fence_inside_tags', answer: () => `<cif>\n\`\`\`cif\n${c.after_cif}\n\`\`\`\n</cif>` });
     } else {
@@ -213,12 +250,24 @@ function generateBatch(size: number): BatchCase[] {
     let answer = t.answer(rand)!;
     const isWrapped = t.kind === 'prose_and_decoy_block' || t.kind === 'markdown_fence_inside_tags' || t.kind === 'no_tags';
     if (roundNo > 0 && !isWrapped) answer = editAtomRows(answer, (rows) => shuffle(rows, rand));
-    cases.push({ id: `bench-${String(k).padStart(4, '0')}`, action: t.action, target: t.target, kind: t.kind, answer: isWrapped ? answer : wrap(answer) });
+    cases.push({
+      id: `bench-${String(k).padStart(4, '0')}`,
+      action: t.action,
+      target: t.target,
+      kind: t.kind,
+      answer: isWrapped ? answer : wrap(answer),
+    });
   }
   return cases;
 }
 
-interface Verdict { id: string; correct: boolean; wrong_type: string | null; rmsd: number | null; max_dist: number | null }
+interface Verdict {
+  id: string;
+  correct: boolean;
+  wrong_type: string | null;
+  rmsd: number | null;
+  max_dist: number | null;
+}
 
 /** Runs `structlab atomworld eval` from the bundle (never the tsx fallback) as one process; returns wall ms and verdicts. */
 function runStructlab(casesPath: string, answersPath: string, outPath: string): { ms: number; verdicts: Verdict[] } {
@@ -251,7 +300,8 @@ function benchBatch(): Record<string, unknown> {
   if (build.status !== 0) throw new Error('node scripts/build-cli.mjs failed');
   const cases = generateBatch(BATCH_SIZE);
   const dir = mkdtempSync(join(tmpdir(), 'structlab-atomworld-batch-'));
-  const casesPath = join(dir, 'cases.jsonl'), answersPath = join(dir, 'answers.jsonl');
+  const casesPath = join(dir, 'cases.jsonl'),
+    answersPath = join(dir, 'answers.jsonl');
   try {
     writeFileSync(casesPath, cases.map((c) => JSON.stringify({ id: c.id, action: c.action, after_cif: c.target })).join('\n') + '\n');
     writeFileSync(answersPath, cases.map((c) => JSON.stringify({ id: c.id, answer: c.answer })).join('\n') + '\n');
@@ -271,11 +321,17 @@ function benchBatch(): Record<string, unknown> {
     const byId = new Map(py.verdicts.map((v) => [v.id, v]));
     const kindOf = new Map(cases.map((c) => [c.id, c.kind]));
     const disagreements = [];
-    let maxRmsDiff = 0, maxMaxDistDiff = 0;
+    let maxRmsDiff = 0,
+      maxMaxDistDiff = 0;
     for (const v of ours) {
       const p = byId.get(v.id);
       if (!p || p.correct !== v.correct || p.wrong_type !== v.wrong_type) {
-        disagreements.push({ id: v.id, kind: kindOf.get(v.id), structlab: [v.correct, v.wrong_type, v.rmsd], pymatgen: p ? [p.correct, p.wrong_type, p.rmsd] : null });
+        disagreements.push({
+          id: v.id,
+          kind: kindOf.get(v.id),
+          structlab: [v.correct, v.wrong_type, v.rmsd],
+          pymatgen: p ? [p.correct, p.wrong_type, p.rmsd] : null,
+        });
       } else if (v.correct && p.rmsd !== null && v.rmsd !== null) {
         maxRmsDiff = Math.max(maxRmsDiff, Math.abs(p.rmsd - v.rmsd));
         maxMaxDistDiff = Math.max(maxMaxDistDiff, Math.abs(p.max_dist! - v.max_dist!));
@@ -300,13 +356,18 @@ const writeBatchArg = process.argv.indexOf('--write-batch');
 if (writeBatchArg > 0) {
   const dir = process.argv[writeBatchArg + 1];
   const cases = generateBatch(BATCH_SIZE);
-  writeFileSync(join(dir, 'cases.jsonl'), cases.map((c) => JSON.stringify({ id: c.id, action: c.action, after_cif: c.target })).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'cases.jsonl'),
+    cases.map((c) => JSON.stringify({ id: c.id, action: c.action, after_cif: c.target })).join('\n') + '\n',
+  );
   writeFileSync(join(dir, 'answers.jsonl'), cases.map((c) => JSON.stringify({ id: c.id, answer: c.answer })).join('\n') + '\n');
   process.exit(0);
 }
 const onlyBatch = process.argv.includes('--batch-only');
 const onlyMatch = process.argv.includes('--match-only');
-const results: Record<string, unknown> = { pymatgen: hasPymatgen ? 'Debian python3-pymatgen (/usr/bin/python3)' : 'not installed; StructLab figures only' };
+const results: Record<string, unknown> = {
+  pymatgen: hasPymatgen ? 'Debian python3-pymatgen (/usr/bin/python3)' : 'not installed; StructLab figures only',
+};
 if (!onlyBatch) results.match = benchMatch();
 if (!onlyMatch) results.batch = benchBatch();
 console.log(JSON.stringify({ atomworld: results }, null, 2));

@@ -34,10 +34,12 @@ const particles = cases.map((c) => {
   return { ...c, structure: parsed.structures[0] };
 });
 
-
 const results: Record<string, unknown>[] = [];
 for (const sigma of [0, 0.05, 0.1, 0.2]) {
-  let joint = 0, sg = 0, sq = 0, failed = 0;
+  let joint = 0,
+    sg = 0,
+    sq = 0,
+    failed = 0;
   const misses: string[] = [];
   const start = performance.now();
   particles.forEach((p, k) => {
@@ -47,7 +49,9 @@ for (const sigma of [0, 0.05, 0.1, 0.2]) {
       const L = r.lattice;
       const got = [L.a, L.b, L.c, L.alpha, L.beta, L.gamma];
       const sgOk = r.spacegroup?.number === truth.spglib_number;
-      got.forEach((x, i) => { sq += (x - truth.cellpar[i]) ** 2; });
+      got.forEach((x, i) => {
+        sq += (x - truth.cellpar[i]) ** 2;
+      });
       if (sgOk) sg++;
       if (sgOk && got.every((x, i) => Math.abs(x - truth.cellpar[i]) <= 0.5)) joint++;
       else misses.push(p.path.slice(SAMPLE.length + 1));

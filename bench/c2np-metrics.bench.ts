@@ -17,7 +17,11 @@ const DIR = join(SHARED, 'golden', 'c2np', 'sample', 'quaternions', 'illustrativ
 const RADIUS = 30;
 
 function readXyz(path: string): Particle {
-  const rows = readFileSync(path, 'utf8').split('\n').slice(2).map((l) => l.trim().split(/\s+/)).filter((r) => r.length >= 4);
+  const rows = readFileSync(path, 'utf8')
+    .split('\n')
+    .slice(2)
+    .map((l) => l.trim().split(/\s+/))
+    .filter((r) => r.length >= 4);
   return { symbols: rows.map((r) => r[0]), coords: new Float64Array(rows.flatMap((r) => r.slice(1, 4).map(Number))) };
 }
 
@@ -35,10 +39,16 @@ spawnSync(process.execPath, [resolve(import.meta.dirname, '..', 'scripts', 'buil
 
 const work = mkdtempSync(join(tmpdir(), 'c2np-bench-'));
 const noisyPath = join(work, 'noisy.xyz');
-writeFileSync(noisyPath, `${noisy.symbols.length}\nnoisy\n${noisy.symbols.map((s, i) => `${s} ${[0, 1, 2].map((d) => String(noisy.coords[3 * i + d])).join(' ')}`).join('\n')}\n`);
+writeFileSync(
+  noisyPath,
+  `${noisy.symbols.length}\nnoisy\n${noisy.symbols.map((s, i) => `${s} ${[0, 1, 2].map((d) => String(noisy.coords[3 * i + d])).join(' ')}`).join('\n')}\n`,
+);
 
 const results: Record<string, unknown> = { atoms: truth.symbols.length };
-const pairs: [string, string, Particle][] = [['noise_0.1A', noisyPath, noisy], ['rot1_vs_rot0', join(DIR, 'rot_1.xyz'), rotated]];
+const pairs: [string, string, Particle][] = [
+  ['noise_0.1A', noisyPath, noisy],
+  ['rot1_vs_rot0', join(DIR, 'rot_1.xyz'), rotated],
+];
 try {
   for (const [name, predPath, pred] of pairs) {
     const upstream = timeMedian(() => forwardMetrics(pred, truth, { radius: RADIUS, aligned: false }), 7, 1);
@@ -52,11 +62,16 @@ try {
     };
     const python = spawnSync('python3', ['-c', 'import numpy, scipy'], { encoding: 'utf8' });
     if (python.status === 0) {
-      const wall: number[] = [], compute: number[] = [];
+      const wall: number[] = [],
+        compute: number[] = [];
       let reference: Record<string, number | null> = {};
       for (let k = 0; k < 5; k++) {
         const t0 = performance.now();
-        const r = spawnSync('python3', [resolve(import.meta.dirname, 'c2np_reference.py'), predPath, join(DIR, 'rot_0.xyz'), String(RADIUS)], { encoding: 'utf8' });
+        const r = spawnSync(
+          'python3',
+          [resolve(import.meta.dirname, 'c2np_reference.py'), predPath, join(DIR, 'rot_0.xyz'), String(RADIUS)],
+          { encoding: 'utf8' },
+        );
         wall.push(performance.now() - t0);
         if (r.status !== 0) throw new Error(`c2np_reference.py failed: ${r.stderr}`);
         reference = JSON.parse(r.stdout);
@@ -66,14 +81,28 @@ try {
       entry.python_compute_ms = median(compute);
       // The acceptance figure: whole `structlab metrics` process against the whole Python process, runs
       // interleaved so that load on a shared machine hits both alike.
-      const cliWall: number[] = [], pyWall: number[] = [];
+      const cliWall: number[] = [],
+        pyWall: number[] = [];
       for (let k = 0; k < 7; k++) {
         let t0 = performance.now();
-        const cli = spawnSync(process.execPath, [resolve(import.meta.dirname, '..', 'bin', 'structlab.mjs'), 'metrics', predPath, join(DIR, 'rot_0.xyz'), '--radius', String(RADIUS)], { encoding: 'utf8' });
+        const cli = spawnSync(
+          process.execPath,
+          [
+            resolve(import.meta.dirname, '..', 'bin', 'structlab.mjs'),
+            'metrics',
+            predPath,
+            join(DIR, 'rot_0.xyz'),
+            '--radius',
+            String(RADIUS),
+          ],
+          { encoding: 'utf8' },
+        );
         cliWall.push(performance.now() - t0);
         if (cli.status !== 0) throw new Error(`structlab metrics failed: ${cli.stderr}`);
         t0 = performance.now();
-        spawnSync('python3', [resolve(import.meta.dirname, 'c2np_reference.py'), predPath, join(DIR, 'rot_0.xyz'), String(RADIUS)], { encoding: 'utf8' });
+        spawnSync('python3', [resolve(import.meta.dirname, 'c2np_reference.py'), predPath, join(DIR, 'rot_0.xyz'), String(RADIUS)], {
+          encoding: 'utf8',
+        });
         pyWall.push(performance.now() - t0);
       }
       entry.cli_process_ms = median(cliWall);
@@ -82,7 +111,8 @@ try {
       entry.ratio_python_process_over_ts = median(wall) / upstream.ms;
       entry.ratio_python_compute_over_ts = median(compute) / upstream.ms;
       // Agreement with the reference, relative, for the headline values.
-      const rel = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.abs(a - b) / Math.max(Math.abs(b), 1e-300));
+      const rel = (a: number | null, b: number | null) =>
+        a === null || b === null ? null : Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
       entry.rel_diff_vs_reference = {
         hausdorff: rel(upstream.result.hausdorff, reference.hausdorff),
         rdf_error: rel(upstream.result.rdf_error, reference.rdf_error),

@@ -19,8 +19,12 @@ const time = (fn: () => void, repeats: number): number => timeMedian(fn, repeats
 const results: Record<string, unknown> = {};
 
 // Parse the whole corpus; the largest CIF separately.
-const texts = readdirSync(CORPUS).sort().map((name) => ({ name, text: readFileSync(join(CORPUS, name), 'utf8') }));
-results.parse_whole_corpus_ms = time(() => { for (const f of texts) parseStructureFile(f.text, f.name); }, 5);
+const texts = readdirSync(CORPUS)
+  .sort()
+  .map((name) => ({ name, text: readFileSync(join(CORPUS, name), 'utf8') }));
+results.parse_whole_corpus_ms = time(() => {
+  for (const f of texts) parseStructureFile(f.text, f.name);
+}, 5);
 const big = texts.find((f) => f.name === 'cod-2104374.cif');
 if (big) results.parse_6400_site_cif_ms = time(() => parseStructureFile(big.text, big.name), 5);
 

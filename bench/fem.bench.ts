@@ -4,7 +4,14 @@
  * (banded Cholesky + K-inner-product Lanczos), and the dense reference path (what the golden tasks use)
  * at 100 elements. Prints medians (ms) as JSON. Run via `npm run bench` or `npx tsx bench/fem.bench.ts`.
  */
-import { assembleElasticStiffness, assembleGeometricStiffness, assembleLoad, solveBuckling, solveLinear, type FrameElement } from '../src/core/tasks/fembench/msa/frame.ts';
+import {
+  assembleElasticStiffness,
+  assembleGeometricStiffness,
+  assembleLoad,
+  solveBuckling,
+  solveLinear,
+  type FrameElement,
+} from '../src/core/tasks/fembench/msa/frame.ts';
 import { bucklingFrameBanded, linearFrameBanded } from '../src/core/tasks/fembench/msa/frame-banded.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,7 +48,11 @@ export function tower(bx: number, by: number, storeys: number): Tower {
 }
 
 const results: Record<string, unknown> = {};
-for (const [label, bx, by, storeys, repeats] of [['100', 2, 2, 5, 7], ['1000', 3, 3, 25, 5], ['5000', 3, 3, 125, 3]] as const) {
+for (const [label, bx, by, storeys, repeats] of [
+  ['100', 2, 2, 5, 7],
+  ['1000', 3, 3, 25, 5],
+  ['5000', 3, 3, 125, 3],
+] as const) {
   const t = tower(bx, by, storeys);
   const lin = timeMedian(() => linearFrameBanded(t.coords, t.elements, t.bcs, t.loads), repeats, 1);
   const buck = timeMedian(() => bucklingFrameBanded(t.coords, t.elements, t.bcs, t.loads), repeats, 1);
@@ -58,13 +69,17 @@ for (const [label, bx, by, storeys, repeats] of [['100', 2, 2, 5, 7], ['1000', 3
 // Dense reference path (the golden tasks' code) on the 100-element tower, for comparison.
 {
   const t = tower(2, 2, 5);
-  const dense = timeMedian(() => {
-    const K = assembleElasticStiffness(t.coords, t.elements);
-    const P = assembleLoad(t.loads, t.coords.length);
-    const { u } = solveLinear(P, K, t.bcs, t.coords.length);
-    const Kg = assembleGeometricStiffness(t.coords, t.elements, u);
-    return solveBuckling(K, Kg, t.bcs, t.coords.length, 'critical_load');
-  }, 3, 1);
+  const dense = timeMedian(
+    () => {
+      const K = assembleElasticStiffness(t.coords, t.elements);
+      const P = assembleLoad(t.loads, t.coords.length);
+      const { u } = solveLinear(P, K, t.bcs, t.coords.length);
+      const Kg = assembleGeometricStiffness(t.coords, t.elements, u);
+      return solveBuckling(K, Kg, t.bcs, t.coords.length, 'critical_load');
+    },
+    3,
+    1,
+  );
   results.frame_100_dense_reference_path_ms = +dense.ms.toFixed(1);
   results.frame_100_dense_lambda_cr = dense.result.lambda;
 }
@@ -72,7 +87,10 @@ for (const [label, bx, by, storeys, repeats] of [['100', 2, 2, 5, 7], ['1000', 3
 // numpy/scipy (LAPACK) on the same free-DOF matrices, where python3 with scipy is installed.
 const hasScipy = spawnSync('python3', ['-c', 'import scipy'], { stdio: 'ignore' }).status === 0;
 if (hasScipy) {
-  for (const [label, bx, by, storeys] of [['100', 2, 2, 5], ['1000', 3, 3, 25]] as const) {
+  for (const [label, bx, by, storeys] of [
+    ['100', 2, 2, 5],
+    ['1000', 3, 3, 25],
+  ] as const) {
     const t = tower(bx, by, storeys);
     const K = assembleElasticStiffness(t.coords, t.elements);
     const P = assembleLoad(t.loads, t.coords.length);
@@ -89,7 +107,10 @@ if (hasScipy) {
     try {
       writeFileSync(join(dir, 'K.bin'), reduce(K.a));
       writeFileSync(join(dir, 'Kg.bin'), reduce(Kg.a));
-      writeFileSync(join(dir, 'P.bin'), Float64Array.from(free, (d) => P[d]));
+      writeFileSync(
+        join(dir, 'P.bin'),
+        Float64Array.from(free, (d) => P[d]),
+      );
       const r = spawnSync('python3', [join(import.meta.dirname, 'fem_reference.py'), dir, String(m)], { encoding: 'utf8' });
       results[`frame_${label}_numpy_scipy_dense`] = r.status === 0 ? JSON.parse(r.stdout) : { error: r.stderr.trim().split('\n').pop() };
     } finally {

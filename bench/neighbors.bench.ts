@@ -13,10 +13,14 @@ function randomStructure(n: number, skewed: boolean, seed = 1): Structure {
   const volume = n / 0.08;
   const side = Math.cbrt(volume);
   const lattice = skewed
-    ? (() => { const l = Lattice.fromParameters(1, 1.2, 0.9, 70, 110, 55); const s = Math.cbrt(volume / l.volume); return Lattice.fromParameters(s, 1.2 * s, 0.9 * s, 70, 110, 55); })()
+    ? (() => {
+        const l = Lattice.fromParameters(1, 1.2, 0.9, 70, 110, 55);
+        const s = Math.cbrt(volume / l.volume);
+        return Lattice.fromParameters(s, 1.2 * s, 0.9 * s, 70, 110, 55);
+      })()
     : Lattice.cubic(side);
   let state = seed;
-  const rand = () => ((state = (state * 16807) % 2147483647) / 2147483647);
+  const rand = () => (state = (state * 16807) % 2147483647) / 2147483647;
   const symbols = ['O', 'O', 'Fe', 'Si'];
   const sites = Array.from({ length: n }, (_, k) => {
     const frac: [number, number, number] = [rand(), rand(), rand()];

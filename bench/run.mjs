@@ -22,7 +22,11 @@ const preview = spawn('npx', ['vite', 'preview', '--port', String(port), '--stri
 try {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    try { if ((await fetch(url)).ok) break; } catch { /* not up yet */ }
+    try {
+      if ((await fetch(url)).ok) break;
+    } catch {
+      /* not up yet */
+    }
     if (Date.now() > deadline) throw new Error(`vite preview did not answer on ${url}`);
     await new Promise((r) => setTimeout(r, 200));
   }

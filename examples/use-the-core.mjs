@@ -22,4 +22,6 @@ const truth = { symbols: carved.symbols, coords: Float64Array.from(carved.positi
 const pred = { symbols: truth.symbols, coords: truth.coords.map((x, i) => (i % 3 === 0 ? x + 0.5 : x)) };
 const metrics = forwardMetrics(pred, truth, { radius });
 
-console.log(JSON.stringify({ match: fit, rms: rms?.rms ?? null, max_dist: rms?.maxDist ?? null, atoms: carved.symbols.length, metrics }, null, 2));
+console.log(
+  JSON.stringify({ match: fit, rms: rms?.rms ?? null, max_dist: rms?.maxDist ?? null, atoms: carved.symbols.length, metrics }, null, 2),
+);

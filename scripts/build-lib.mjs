@@ -13,7 +13,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'lib');
 rmSync(out, { recursive: true, force: true });
 await build({
-  entryPoints: readdirSync(join(root, 'src', 'lib')).filter((f) => f.endsWith('.ts')).map((f) => join(root, 'src', 'lib', f)),
+  entryPoints: readdirSync(join(root, 'src', 'lib'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(root, 'src', 'lib', f)),
   outdir: out,
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
@@ -25,4 +27,6 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 });
-execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.lib.json')], { stdio: 'inherit' });
+execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.lib.json')], {
+  stdio: 'inherit',
+});

@@ -53,7 +53,8 @@ const CONTROL = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 /** Throws unless `message` is one non-empty line free of control characters. */
 export function assertCleanMessage(message: unknown, label: string): void {
   if (typeof message !== 'string' || message.trim() === '') throw new Error(`${label}: the error is not a sentence: ${String(message)}`);
-  if (CONTROL.test(message)) throw new Error(`${label}: the error holds a control character or line break: ${JSON.stringify(message.slice(0, 200))}`);
+  if (CONTROL.test(message))
+    throw new Error(`${label}: the error holds a control character or line break: ${JSON.stringify(message.slice(0, 200))}`);
 }
 
 // ------------------------------------------------------------------------------------ mutations
@@ -61,10 +62,62 @@ export function assertCleanMessage(message: unknown, label: string): void {
 /** Hostile pieces to insert: huge/odd numbers, control characters, long tokens, format keywords. */
 export const hostileToken: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(
-    '1e308', '-1e308', '1e400', '1e-400', 'NaN', 'nan', 'Infinity', '-inf', '1e16', '1e7', '0', '-0', '00000', '1/0', '0/0',
-    '1.2.3', '1e', '.', '-', '+', '?', '1d5', '3*^2', '2x,y,z', 'x,y,z', "'", '"', ';', '#', 'loop_', 'data_', '_', '__proto__',
-    'constructor', '{', '[', ']', '}', ':', ',', '\\', '\x1b[31m', '\x00', '\x1a', '\u202e', '\ufeff', '\r', '\r\n', '\t',
-    '999999999999', '1000000000000', '-5', '2.5', '4294967296', 'T', 'F',
+    '1e308',
+    '-1e308',
+    '1e400',
+    '1e-400',
+    'NaN',
+    'nan',
+    'Infinity',
+    '-inf',
+    '1e16',
+    '1e7',
+    '0',
+    '-0',
+    '00000',
+    '1/0',
+    '0/0',
+    '1.2.3',
+    '1e',
+    '.',
+    '-',
+    '+',
+    '?',
+    '1d5',
+    '3*^2',
+    '2x,y,z',
+    'x,y,z',
+    "'",
+    '"',
+    ';',
+    '#',
+    'loop_',
+    'data_',
+    '_',
+    '__proto__',
+    'constructor',
+    '{',
+    '[',
+    ']',
+    '}',
+    ':',
+    ',',
+    '\\',
+    '\x1b[31m',
+    '\x00',
+    '\x1a',
+    '\u202e',
+    '\ufeff',
+    '\r',
+    '\r\n',
+    '\t',
+    '999999999999',
+    '1000000000000',
+    '-5',
+    '2.5',
+    '4294967296',
+    'T',
+    'F',
   ),
   fc.integer({ min: 1, max: 200_000 }).map((n) => '1'.repeat(n)),
   fc.integer({ min: 1, max: 100_000 }).map((n) => `${'1'.repeat(n)}x`),
@@ -121,9 +174,18 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     return lines.join('\n');
   }),
   // Truncation.
-  fc.double({ min: 0, max: 1, noNaN: true }).map((r): Mutation => (t) => t.slice(0, Math.floor(r * t.length))),
+  fc.double({ min: 0, max: 1, noNaN: true }).map(
+    (r): Mutation =>
+      (t) =>
+        t.slice(0, Math.floor(r * t.length)),
+  ),
   // Line endings changed, a BOM added.
-  fc.constantFrom<Mutation>((t) => t.replace(/\n/g, '\r\n'), (t) => t.replace(/\n/g, '\r'), (t) => `\ufeff${t}`, (t) => t.replace(/ /g, '\t')),
+  fc.constantFrom<Mutation>(
+    (t) => t.replace(/\n/g, '\r\n'),
+    (t) => t.replace(/\n/g, '\r'),
+    (t) => `\ufeff${t}`,
+    (t) => t.replace(/ /g, '\t'),
+  ),
 );
 
 /** Longest mutated text (characters): large enough for long tokens and many lines, small enough for a fast run. */
@@ -131,8 +193,7 @@ export const MAX_MUTATED_CHARS = 4_000_000;
 
 /** A text with 1–`max` random mutations applied in order (each result cut at MAX_MUTATED_CHARS). */
 export function mutatedText(base: string, max = 4): fc.Arbitrary<string> {
-  return fc.array(mutation, { minLength: 1, maxLength: max })
-    .map((ms) => ms.reduce((t, m) => m(t).slice(0, MAX_MUTATED_CHARS), base));
+  return fc.array(mutation, { minLength: 1, maxLength: max }).map((ms) => ms.reduce((t, m) => m(t).slice(0, MAX_MUTATED_CHARS), base));
 }
 
 /** A random pick from `texts`, then mutated. */
@@ -142,5 +203,8 @@ export function mutatedFrom(texts: string[], max = 4): fc.Arbitrary<string> {
 
 /** Text built from random lines of hostile tokens (no base file). */
 export const hostileLines: fc.Arbitrary<string> = fc
-  .array(fc.array(fc.oneof(hostileToken, fc.string({ maxLength: 12 })), { maxLength: 8 }).map((ts) => ts.join(' ')), { maxLength: 30 })
+  .array(
+    fc.array(fc.oneof(hostileToken, fc.string({ maxLength: 12 })), { maxLength: 8 }).map((ts) => ts.join(' ')),
+    { maxLength: 30 },
+  )
   .map((ls) => ls.join('\n'));

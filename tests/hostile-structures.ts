@@ -9,16 +9,36 @@
  */
 export function shiftedFccCif(n: number, extra: number): string {
   const a = 4.08 * n;
-  const lines = ['data_fcc', `_cell_length_a ${a}`, `_cell_length_b ${a}`, `_cell_length_c ${a}`,
-    '_cell_angle_alpha 90', '_cell_angle_beta 90', '_cell_angle_gamma 90', "_symmetry_space_group_name_H-M 'P 1'",
-    'loop_', '_atom_site_label', '_atom_site_type_symbol', '_atom_site_fract_x', '_atom_site_fract_y', '_atom_site_fract_z'];
+  const lines = [
+    'data_fcc',
+    `_cell_length_a ${a}`,
+    `_cell_length_b ${a}`,
+    `_cell_length_c ${a}`,
+    '_cell_angle_alpha 90',
+    '_cell_angle_beta 90',
+    '_cell_angle_gamma 90',
+    "_symmetry_space_group_name_H-M 'P 1'",
+    'loop_',
+    '_atom_site_label',
+    '_atom_site_type_symbol',
+    '_atom_site_fract_x',
+    '_atom_site_fract_y',
+    '_atom_site_fract_z',
+  ];
   let k = 0;
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let l = 0; l < n; l++) {
-    for (const [x, y, z] of [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]]) {
-      k++;
-      const dx = (0.3 * ((k * 7) % 3 - 1) + extra * ((k * 5) % 3 - 1)) / a;
-      lines.push(`Na${k} Na ${((i + x) / n + dx).toFixed(6)} ${((j + y) / n).toFixed(6)} ${((l + z) / n).toFixed(6)}`);
-    }
-  }
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++)
+      for (let l = 0; l < n; l++) {
+        for (const [x, y, z] of [
+          [0, 0, 0],
+          [0.5, 0.5, 0],
+          [0.5, 0, 0.5],
+          [0, 0.5, 0.5],
+        ]) {
+          k++;
+          const dx = (0.3 * (((k * 7) % 3) - 1) + extra * (((k * 5) % 3) - 1)) / a;
+          lines.push(`Na${k} Na ${((i + x) / n + dx).toFixed(6)} ${((j + y) / n).toFixed(6)} ${((l + z) / n).toFixed(6)}`);
+        }
+      }
   return `${lines.join('\n')}\n`;
 }

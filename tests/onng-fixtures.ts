@@ -32,10 +32,15 @@ export function upstreamTreeFromCsv(text: string): UpstreamFile[] {
     const flag = (r: string[], name: string) => r[at(name)] === '1';
     files.push({
       path: `results/${model}/${dataset}/result_${run}.jsonl`,
-      text: rows.map((r) => JSON.stringify({
-        draft: 'd'.repeat(Number(r[at('draft_chars')])),
-        code: proofText(Number(r[at('code_chars')]), flag(r, 'contains_sorry'), flag(r, 'uses_simp')),
-      })).join('\n') + '\n',
+      text:
+        rows
+          .map((r) =>
+            JSON.stringify({
+              draft: 'd'.repeat(Number(r[at('draft_chars')])),
+              code: proofText(Number(r[at('code_chars')]), flag(r, 'contains_sorry'), flag(r, 'uses_simp')),
+            }),
+          )
+          .join('\n') + '\n',
     });
     files.push({ path: `results/${model}/${dataset}/time_${run}.json`, text: JSON.stringify(rows.map((r) => Number(r[at('time_s')]))) });
     if (rows[0][at('verified')] === '') continue; // an aborted run: missing from statistics.json
@@ -45,14 +50,18 @@ export function upstreamTreeFromCsv(text: string): UpstreamFile[] {
     datasets[dataset] ??= { runs: [] };
     const correct = rows.filter((r) => flag(r, 'correct')).length;
     datasets[dataset].runs.push({
-      run: Number(run), total: rows.length, correct, incorrect: rows.length - correct,
-      error_ids: ids('lean_error'), sorry_ids: ids('contains_sorry'),
+      run: Number(run),
+      total: rows.length,
+      correct,
+      incorrect: rows.length - correct,
+      error_ids: ids('lean_error'),
+      sorry_ids: ids('contains_sorry'),
       banned_tactics_usage: Object.fromEntries(ids('uses_simp').map((id) => [String(id), ['simp']])),
       correct_rate: correct / rows.length,
     });
   }
-  for (const [model, datasets] of stats) files.push({ path: `results/${model}/statistics.json`, text: JSON.stringify({ datasets }, null, 2) });
+  for (const [model, datasets] of stats)
+    files.push({ path: `results/${model}/statistics.json`, text: JSON.stringify({ datasets }, null, 2) });
   files.push({ path: 'results/claude-sonnet-4.5/original/avg_times.png', text: '' });
   return files;
 }
-

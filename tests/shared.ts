@@ -29,14 +29,29 @@ export async function structlabInProcess(
   const { main } = await import('../src/cli/main.ts');
   let stdout = '';
   let stderr = '';
-  const code = await main(args, { stdout: options.stdout ?? ((t) => { stdout += t; }), stderr: (t) => { stderr += t; } });
+  const code = await main(args, {
+    stdout:
+      options.stdout ??
+      ((t) => {
+        stdout += t;
+      }),
+    stderr: (t) => {
+      stderr += t;
+    },
+  });
   return { code, stdout, stderr };
 }
 
 /** Runs `structlab …` as a user would, in its own process (bin/structlab.mjs: the bundle when fresh, else tsx). */
-export function structlab(args: string[], options: { input?: string; env?: Record<string, string>; timeout?: number } = {}): { code: number | null; stdout: string; stderr: string } {
+export function structlab(
+  args: string[],
+  options: { input?: string; env?: Record<string, string>; timeout?: number } = {},
+): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'structlab.mjs'), ...args], {
-    encoding: 'utf8', input: options.input, timeout: options.timeout ?? 120_000, cwd: REPO_ROOT,
+    encoding: 'utf8',
+    input: options.input,
+    timeout: options.timeout ?? 120_000,
+    cwd: REPO_ROOT,
     env: options.env ? { ...process.env, ...options.env } : process.env,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -88,4 +88,3 @@ export interface AtomworldWorkerApi {
   caseView(index: number): Promise<Result<CaseView>>;
   compare(a: InputFile, b: InputFile, tolerances: MatcherTolerances): Promise<Result<CompareView>>;
 }
-

@@ -27,7 +27,11 @@ function displayOf(s: Structure): DisplayData {
 function batchInfo(source: string, warnings: string[]): LoadedBatch {
   rows.clear();
   return {
-    source, count: cases.length, ids: cases.map((c) => c.id), actions: cases.map((c) => c.action), warnings,
+    source,
+    count: cases.length,
+    ids: cases.map((c) => c.id),
+    actions: cases.map((c) => c.action),
+    warnings,
     hasOfficial: cases.some((c) => c.official !== null),
   };
 }
@@ -35,7 +39,14 @@ function batchInfo(source: string, warnings: string[]): LoadedBatch {
 function lintOf(c: AtomworldCase): LintIssue[] {
   if (!c.params) return [];
   try {
-    return lintAtomworldCase({ id: c.id, action: c.action, params: c.params, prompt: c.prompt, before_cif: c.beforeCif ?? undefined, after_cif: c.targetCif });
+    return lintAtomworldCase({
+      id: c.id,
+      action: c.action,
+      params: c.params,
+      prompt: c.prompt,
+      before_cif: c.beforeCif ?? undefined,
+      after_cif: c.targetCif,
+    });
   } catch (e) {
     return [{ code: 'lint_failed', severity: 'contradiction', message: `the lint could not run: ${errorText(e)}` }];
   }
@@ -50,7 +61,12 @@ function judge(index: number): CaseRow {
 }
 
 /** Overlay of answer on target: the matcher's mapping, else a same-element assignment in the target's cell. */
-function overlayOf(target: Structure, answer: Structure, options: MatcherOptions, exact: { a: number; b: number; distance: number }[] | null): OverlayView {
+function overlayOf(
+  target: Structure,
+  answer: Structure,
+  options: MatcherOptions,
+  exact: { a: number; b: number; distance: number }[] | null,
+): OverlayView {
   const n = target.sites.length;
   const lengthScale = Math.cbrt(target.lattice!.volume / n);
   const tolerance = (options.stol ?? 0.3) * lengthScale;
@@ -65,18 +81,24 @@ function overlayOf(target: Structure, answer: Structure, options: MatcherOptions
     const matcherMax = Math.max(...geometry.pairs.map((p) => p.matcherDistance ?? 0));
     const differs = Math.abs(drawnMax - matcherMax) > 1e-3 * Math.max(1, matcherMax);
     return {
-      ...geometry, ...base, source: 'matcher',
-      note: `pairs: the matcher's mapping behind rms / max_dist, mean shift removed; colours are the matcher's distances${differs
-        ? `. The matcher aligned the answer through another lattice basis (lengths within ltol, angles within angle_tol), so the drawn offsets (largest ${drawnMax.toFixed(2)} Å) differ from its distances (largest ${matcherMax.toFixed(2)} Å)`
-        : ''}`,
+      ...geometry,
+      ...base,
+      source: 'matcher',
+      note: `pairs: the matcher's mapping behind rms / max_dist, mean shift removed; colours are the matcher's distances${
+        differs
+          ? `. The matcher aligned the answer through another lattice basis (lengths within ltol, angles within angle_tol), so the drawn offsets (largest ${drawnMax.toFixed(2)} Å) differ from its distances (largest ${matcherMax.toFixed(2)} Å)`
+          : ''
+      }`,
     };
   }
   // Equal counts: every atom paired, far pairs shown as such; otherwise far pairs are missing / extra atoms.
   const sameCount = n === answer.sites.length;
   return {
-    ...overlayGeometry(target, answer, null, sameCount ? Infinity : tolerance), ...base, source: 'assignment',
+    ...overlayGeometry(target, answer, null, sameCount ? Infinity : tolerance),
+    ...base,
+    source: 'assignment',
     note: sameCount
-      ? 'no matcher mapping within stol; atoms of the same element are paired by the smallest total distance in the target\'s cell (no shift)'
+      ? "no matcher mapping within stol; atoms of the same element are paired by the smallest total distance in the target's cell (no shift)"
       : `the counts differ; atoms of the same element are paired by the smallest total distance, pairs beyond ${tolerance.toFixed(2)} Å left unpaired`,
   };
 }
@@ -99,7 +121,9 @@ const api: AtomworldWorkerApi = {
       cases = buildDemoCases(cifText, fileName);
       return {
         ok: true,
-        value: batchInfo(`demo from ${fileName}`, [`Demo: ${cases.length} cases derived from ${fileName} (2×1×1 supercell) with the action engine; the answers are right, unchanged, with a wrong index, without tags or with a broken CIF.`]),
+        value: batchInfo(`demo from ${fileName}`, [
+          `Demo: ${cases.length} cases derived from ${fileName} (2×1×1 supercell) with the action engine; the answers are right, unchanged, with a wrong index, without tags or with a broken CIF.`,
+        ]),
       };
     } catch (e) {
       return { ok: false, error: errorText(e) };
@@ -131,7 +155,10 @@ const api: AtomworldWorkerApi = {
         return { ok: false, error: `Case ${c.id}: the target CIF cannot be read (${errorText(e)}).` };
       }
       const { target, answer } = evaluation;
-      let before: DisplayData | null = null, beforeError: string | null = null, trace = null, traceError: string | null = null;
+      let before: DisplayData | null = null,
+        beforeError: string | null = null,
+        trace = null,
+        traceError: string | null = null;
       if (c.beforeCif) {
         try {
           const b = readAtomworldCif(c.beforeCif);
@@ -148,15 +175,28 @@ const api: AtomworldWorkerApi = {
         }
       } else beforeError = 'The case has no BEFORE structure (before_cif).';
       const formatError = evaluation.wrongType === 'OutputFormatError' || evaluation.wrongType === 'CIFParsingError';
-      const answerError = c.answer === null ? 'No answer was given for this case.' : formatError ? `${evaluation.wrongType}: ${evaluation.reason}` : null;
+      const answerError =
+        c.answer === null ? 'No answer was given for this case.' : formatError ? `${evaluation.wrongType}: ${evaluation.reason}` : null;
       return {
         ok: true,
         value: {
-          id: c.id, action: c.action, prompt: c.prompt, params: c.params, row, reason: evaluation.reason, lint,
-          before, beforeError, target: displayOf(target), answer: answer ? displayOf(answer) : null,
-          answerText: c.answer ?? '', answerError,
+          id: c.id,
+          action: c.action,
+          prompt: c.prompt,
+          params: c.params,
+          row,
+          reason: evaluation.reason,
+          lint,
+          before,
+          beforeError,
+          target: displayOf(target),
+          answer: answer ? displayOf(answer) : null,
+          answerText: c.answer ?? '',
+          answerError,
           overlay: answer ? overlayOf(target, answer, ATOMWORLD_MATCHER, evaluation.mapping?.pairs ?? null) : null,
-          trace, traceError, targetCell: aseFrameOf(target).cell,
+          trace,
+          traceError,
+          targetCell: aseFrameOf(target).cell,
         },
       };
     } catch (e) {
@@ -167,8 +207,13 @@ const api: AtomworldWorkerApi = {
   async compare(fileA, fileB, tolerances: MatcherTolerances) {
     try {
       await initMoyo();
-      for (const [name, v, lo, hi] of [['ltol', tolerances.ltol, 0, 5], ['stol', tolerances.stol, 0, 5], ['angle_tol', tolerances.angleTol, 0, 90]] as const) {
-        if (!(Number.isFinite(v) && v > lo && v <= hi)) return { ok: false, error: `${name} must be a number above ${lo} and at most ${hi}; got ${v}.` };
+      for (const [name, v, lo, hi] of [
+        ['ltol', tolerances.ltol, 0, 5],
+        ['stol', tolerances.stol, 0, 5],
+        ['angle_tol', tolerances.angleTol, 0, 90],
+      ] as const) {
+        if (!(Number.isFinite(v) && v > lo && v <= hi))
+          return { ok: false, error: `${name} must be a number above ${lo} and at most ${hi}; got ${v}.` };
       }
       const read = (f: typeof fileA): Structure => {
         const parsed = parseStructureFile(f.text, f.path);
@@ -178,15 +223,31 @@ const api: AtomworldWorkerApi = {
         if (s.sites.length === 0) throw new Error(`${f.path} has no atoms.`);
         return s;
       };
-      const a = read(fileA), b = read(fileB);
-      const options: MatcherOptions = { ltol: tolerances.ltol, stol: tolerances.stol, angleTol: tolerances.angleTol, primitiveCell: tolerances.primitiveCell };
+      const a = read(fileA),
+        b = read(fileB);
+      const options: MatcherOptions = {
+        ltol: tolerances.ltol,
+        stol: tolerances.stol,
+        angleTol: tolerances.angleTol,
+        primitiveCell: tolerances.primitiveCell,
+      };
       const fit = matcherFit(a, b, options);
       const rms = fit ? matcherRmsDist(a, b, options) : null;
       const exact = fit ? matcherBestMapping(a, b, options) : null;
       const view: CompareView = {
-        nameA: fileA.path, nameB: fileB.path, natomsA: a.sites.length, natomsB: b.sites.length, formulaA: reducedFormula(a), formulaB: reducedFormula(b),
-        fit, rms: rms?.rms ?? null, maxDist: rms?.maxDist ?? null, tolerances,
-        a: displayOf(a), b: displayOf(b), overlay: overlayOf(a, b, options, exact?.pairs ?? null),
+        nameA: fileA.path,
+        nameB: fileB.path,
+        natomsA: a.sites.length,
+        natomsB: b.sites.length,
+        formulaA: reducedFormula(a),
+        formulaB: reducedFormula(b),
+        fit,
+        rms: rms?.rms ?? null,
+        maxDist: rms?.maxDist ?? null,
+        tolerances,
+        a: displayOf(a),
+        b: displayOf(b),
+        overlay: overlayOf(a, b, options, exact?.pairs ?? null),
       };
       return { ok: true, value: view };
     } catch (e) {

@@ -9,10 +9,24 @@ import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import { C2NP_RADII } from '../src/core/tasks/c2np/dataset.ts';
 import { applyRotation, parseRotationSets, quaternionToMatrix, type RotationSet } from '../src/core/tasks/c2np/rotation.ts';
 import {
-  analyzeParticle, bulkCoordinationByElement, coordinationHistogram, radiusSeries, rdfCurve,
-  teachingBondOptions, type RadiusSeries,
+  analyzeParticle,
+  bulkCoordinationByElement,
+  coordinationHistogram,
+  radiusSeries,
+  rdfCurve,
+  teachingBondOptions,
+  type RadiusSeries,
 } from '../src/core/tasks/c2np/teaching.ts';
-import { MAX_RADIUS, MAX_VIEW_ATOMS, MIN_RADIUS, type C2npWorkerApi, type CrystalInfo, type ParticleView, type Result, type Split } from './c2np-api.ts';
+import {
+  MAX_RADIUS,
+  MAX_VIEW_ATOMS,
+  MIN_RADIUS,
+  type C2npWorkerApi,
+  type CrystalInfo,
+  type ParticleView,
+  type Result,
+  type Split,
+} from './c2np-api.ts';
 import { errorText } from './result.ts';
 import { convexHullTriangles } from '../src/core/analysis/hull.ts';
 
@@ -38,7 +52,8 @@ const api: C2npWorkerApi = {
     try {
       await initMoyo();
       const parsed = parseStructureFile(text, fileName);
-      if (!parsed.ok) return { ok: false, error: `Could not read ${fileName}${parsed.line ? ` line ${parsed.line}` : ''}: ${parsed.error}` };
+      if (!parsed.ok)
+        return { ok: false, error: `Could not read ${fileName}${parsed.line ? ` line ${parsed.line}` : ''}: ${parsed.error}` };
       const s = parsed.structures[0];
       if (!s?.lattice) return { ok: false, error: `${fileName} has no unit cell; only a periodic crystal can be carved.` };
       crystal = s;
@@ -66,7 +81,10 @@ const api: C2npWorkerApi = {
     // Refuse huge particles before carving: estimate the count from the crystal's number density.
     const estimate = (crystal.sites.length / crystal.lattice!.volume) * (4 / 3) * Math.PI * radius ** 3;
     if (estimate > MAX_VIEW_ATOMS) {
-      return { ok: false, error: `R = ${radius} Å would hold about ${Math.round(estimate).toLocaleString('en')} atoms; the view shows at most ${MAX_VIEW_ATOMS.toLocaleString('en')}.` };
+      return {
+        ok: false,
+        error: `R = ${radius} Å would hold about ${Math.round(estimate).toLocaleString('en')} atoms; the view shows at most ${MAX_VIEW_ATOMS.toLocaleString('en')}.`,
+      };
     }
     try {
       const a = analyzeParticle(crystal, { radius, repeats: REPEATS }, bonds, bulk);
@@ -94,12 +112,31 @@ const api: C2npWorkerApi = {
       positions.forEach((p, i) => flat.set(p, 3 * i));
       const hull = Uint32Array.from(convexHullTriangles(positions));
       const particle: ParticleView = {
-        radius, natoms: a.stats.natoms, elements, element, positions: flat, coordination: a.coordination, surface: a.surface,
-        surfaceAtoms: a.stats.surfaceAtoms, surfaceFraction: a.stats.surfaceFraction, meanCoordination: a.stats.meanCoordination,
-        center: center as [number, number, number], hull, coordinationHistogram: coordinationHistogram(a.coordination),
-        rdf: { r: rdf.r, particle: rdf.density, bulk: bulkRdf }, quaternion, split, warnings: a.warnings,
+        radius,
+        natoms: a.stats.natoms,
+        elements,
+        element,
+        positions: flat,
+        coordination: a.coordination,
+        surface: a.surface,
+        surfaceAtoms: a.stats.surfaceAtoms,
+        surfaceFraction: a.stats.surfaceFraction,
+        meanCoordination: a.stats.meanCoordination,
+        center: center as [number, number, number],
+        hull,
+        coordinationHistogram: coordinationHistogram(a.coordination),
+        rdf: { r: rdf.r, particle: rdf.density, bulk: bulkRdf },
+        quaternion,
+        split,
+        warnings: a.warnings,
       };
-      return Comlink.transfer({ ok: true, value: particle }, [flat.buffer, element.buffer, a.coordination.buffer, a.surface.buffer, hull.buffer] as ArrayBuffer[]);
+      return Comlink.transfer({ ok: true, value: particle }, [
+        flat.buffer,
+        element.buffer,
+        a.coordination.buffer,
+        a.surface.buffer,
+        hull.buffer,
+      ] as ArrayBuffer[]);
     } catch (e) {
       return { ok: false, error: `Could not carve R = ${radius} Å: ${errorText(e)}` };
     }
@@ -109,7 +146,9 @@ const api: C2npWorkerApi = {
     if (!crystal) return { ok: false, error: 'Choose a crystal first.' };
     try {
       const radii = C2NP_RADII;
-      series ??= radiusSeries(crystal, radii, { repeats: REPEATS }, bonds, bulk, (_r, done) => { void onProgress?.(done, radii.length); });
+      series ??= radiusSeries(crystal, radii, { repeats: REPEATS }, bonds, bulk, (_r, done) => {
+        void onProgress?.(done, radii.length);
+      });
       return { ok: true, value: series };
     } catch (e) {
       return { ok: false, error: errorText(e) };

@@ -65,7 +65,6 @@ export interface InverseRow {
   jointCorrect: boolean;
 }
 
-
 export interface BatchInfo {
   kind: 'forward' | 'inverse';
   count: number;

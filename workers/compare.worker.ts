@@ -15,11 +15,21 @@ let batch: ForwardBatchRow[] = [];
 
 function checkSize(p: Particle, name: string): void {
   if (p.symbols.length > LIMITS.particleAtoms) {
-    throw new BatchFormatError(`${name} has ${p.symbols.length.toLocaleString('en')} atoms; the compare view takes at most ${LIMITS.particleAtoms.toLocaleString('en')}.`);
+    throw new BatchFormatError(
+      `${name} has ${p.symbols.length.toLocaleString('en')} atoms; the compare view takes at most ${LIMITS.particleAtoms.toLocaleString('en')}.`,
+    );
   }
 }
 
-function pairView(id: string, predName: string, pred: Particle, truthName: string, truth: Particle, radius: number | undefined, warnings: string[] = []): PairView {
+function pairView(
+  id: string,
+  predName: string,
+  pred: Particle,
+  truthName: string,
+  truth: Particle,
+  radius: number | undefined,
+  warnings: string[] = [],
+): PairView {
   checkSize(pred, predName);
   checkSize(truth, truthName);
   const cmp = compareParticles(pred, truth, { radius });
@@ -30,13 +40,19 @@ function pairView(id: string, predName: string, pred: Particle, truthName: strin
     element: Uint16Array.from(p.symbols, (s) => elements.indexOf(s)),
     positions: Float32Array.from(p.coords),
   });
-  const predSpecies = new Set(pred.symbols), truthSpecies = new Set(truth.symbols);
-  const onlyPred = [...predSpecies].filter((s) => !truthSpecies.has(s)), onlyTruth = [...truthSpecies].filter((s) => !predSpecies.has(s));
+  const predSpecies = new Set(pred.symbols),
+    truthSpecies = new Set(truth.symbols);
+  const onlyPred = [...predSpecies].filter((s) => !truthSpecies.has(s)),
+    onlyTruth = [...truthSpecies].filter((s) => !predSpecies.has(s));
   if (onlyPred.length || onlyTruth.length) {
-    warnings.push(`The species differ: ${[onlyPred.length ? `only in the prediction: ${onlyPred.join(', ')}` : '', onlyTruth.length ? `only in the truth: ${onlyTruth.join(', ')}` : ''].filter(Boolean).join('; ')}. Atoms of a species the other side lacks are never matched.`);
+    warnings.push(
+      `The species differ: ${[onlyPred.length ? `only in the prediction: ${onlyPred.join(', ')}` : '', onlyTruth.length ? `only in the truth: ${onlyTruth.join(', ')}` : ''].filter(Boolean).join('; ')}. Atoms of a species the other side lacks are never matched.`,
+    );
   }
   if (pred.symbols.length !== truth.symbols.length) {
-    warnings.push(`The atom counts differ (${pred.symbols.length} predicted, ${truth.symbols.length} true): the benchmark's index-paired RMSD is undefined; the aligned comparison still applies.`);
+    warnings.push(
+      `The atom counts differ (${pred.symbols.length} predicted, ${truth.symbols.length} true): the benchmark's index-paired RMSD is undefined; the aligned comparison still applies.`,
+    );
   }
   return {
     id,
@@ -55,8 +71,16 @@ function pairView(id: string, predName: string, pred: Particle, truthName: strin
 }
 
 function transferPair(v: PairView): Result<PairView> {
-  const buffers = [v.pred.element, v.pred.positions, v.pred.aligned, v.truth.element, v.truth.positions, v.alignedDisplacement, v.missing, v.extra]
-    .map((a) => a.buffer as ArrayBuffer);
+  const buffers = [
+    v.pred.element,
+    v.pred.positions,
+    v.pred.aligned,
+    v.truth.element,
+    v.truth.positions,
+    v.alignedDisplacement,
+    v.missing,
+    v.extra,
+  ].map((a) => a.buffer as ArrayBuffer);
   if (v.pairedDisplacement) buffers.push(v.pairedDisplacement.buffer as ArrayBuffer);
   return Comlink.transfer({ ok: true, value: v }, buffers);
 }
@@ -67,9 +91,12 @@ function particleOrThrow(file: InputFile): Particle {
   return p;
 }
 
-function inverseRows(rows: { id: string; predLattice: number[]; predSpacegroup: number; trueLattice: number[]; trueSpacegroup: number }[]): InverseRow[] {
+function inverseRows(
+  rows: { id: string; predLattice: number[]; predSpacegroup: number; trueLattice: number[]; trueSpacegroup: number }[],
+): InverseRow[] {
   return rows.map((r) => {
-    let squaredError = 0, maxError = 0;
+    let squaredError = 0,
+      maxError = 0;
     for (let k = 0; k < 6; k++) {
       const e = r.predLattice[k] - r.trueLattice[k];
       squaredError += e * e;
@@ -77,8 +104,15 @@ function inverseRows(rows: { id: string; predLattice: number[]; predSpacegroup: 
     }
     const spacegroupCorrect = r.predSpacegroup === r.trueSpacegroup;
     return {
-      id: r.id, pred: r.predLattice as InverseRow['pred'], predSpacegroup: r.predSpacegroup, truth: r.trueLattice as InverseRow['truth'],
-      trueSpacegroup: r.trueSpacegroup, squaredError, maxError, spacegroupCorrect, jointCorrect: spacegroupCorrect && maxError <= JOINT_TOLERANCE,
+      id: r.id,
+      pred: r.predLattice as InverseRow['pred'],
+      predSpacegroup: r.predSpacegroup,
+      truth: r.trueLattice as InverseRow['truth'],
+      trueSpacegroup: r.trueSpacegroup,
+      squaredError,
+      maxError,
+      spacegroupCorrect,
+      jointCorrect: spacegroupCorrect && maxError <= JOINT_TOLERANCE,
     };
   });
 }
@@ -87,7 +121,16 @@ const api: CompareWorkerApi = {
   async comparePair(pred, truth, radius) {
     try {
       await initMoyo(); // readers expand CIF symmetry with it
-      return transferPair(pairView(`${pred.path} vs ${truth.path}`, pred.path, particleOrThrow(pred), truth.path, particleOrThrow(truth), radius ?? undefined));
+      return transferPair(
+        pairView(
+          `${pred.path} vs ${truth.path}`,
+          pred.path,
+          particleOrThrow(pred),
+          truth.path,
+          particleOrThrow(truth),
+          radius ?? undefined,
+        ),
+      );
     } catch (e) {
       return { ok: false, error: errorText(e) };
     }
@@ -101,7 +144,9 @@ const api: CompareWorkerApi = {
       const carved = carveParticle(parsed.structures[0], { radius, repeats: 20 });
       const truth: Particle = { symbols: carved.symbols, coords: Float64Array.from(carved.positions.flat()) };
       const pred = damagedCopy(truth, { noise: 0.08, remove: 3, strays: 2, seed: 1 });
-      const warnings = ['Demo: the truth is carved from the crystal (C2NP convention); the "prediction" is a copy with 0.08 Å noise, 3 atoms deleted and 2 stray atoms added.'];
+      const warnings = [
+        'Demo: the truth is carved from the crystal (C2NP convention); the "prediction" is a copy with 0.08 Å noise, 3 atoms deleted and 2 stray atoms added.',
+      ];
       return transferPair(pairView(`demo R=${radius}`, 'damaged copy', pred, `${cellName} R=${radius}`, truth, radius, warnings));
     } catch (e) {
       return { ok: false, error: errorText(e) };
@@ -115,9 +160,15 @@ const api: CompareWorkerApi = {
       if (parsed.kind === 'inverse') {
         batch = [];
         const rows = inverseRows(parsed.rows);
-        return { ok: true, value: { kind: 'inverse', count: rows.length, unpaired: [], inverse: { rows, summary: inverseMetrics(parsed.rows) } } };
+        return {
+          ok: true,
+          value: { kind: 'inverse', count: rows.length, unpaired: [], inverse: { rows, summary: inverseMetrics(parsed.rows) } },
+        };
       }
-      parsed.rows.forEach((r) => { checkSize(r.pred, `${r.id} (pred)`); checkSize(r.truth, `${r.id} (truth)`); });
+      parsed.rows.forEach((r) => {
+        checkSize(r.pred, `${r.id} (pred)`);
+        checkSize(r.truth, `${r.id} (truth)`);
+      });
       batch = parsed.rows;
       return { ok: true, value: { kind: 'forward', count: batch.length, unpaired: [] } satisfies BatchInfo };
     } catch (e) {
@@ -129,9 +180,16 @@ const api: CompareWorkerApi = {
     try {
       await initMoyo(); // readers expand CIF symmetry with it
       const { pairs, unpairedPreds, unpairedTruths } = pairFilesByName(preds, truths);
-      if (pairs.length === 0) return { ok: false, error: `No prediction file has a ground-truth file of the same name (${preds.length} predictions, ${truths.length} truths).` };
+      if (pairs.length === 0)
+        return {
+          ok: false,
+          error: `No prediction file has a ground-truth file of the same name (${preds.length} predictions, ${truths.length} truths).`,
+        };
       batch = pairs.map(([p, t]) => ({ id: p.path, pred: particleOrThrow(p), truth: particleOrThrow(t) }));
-      return { ok: true, value: { kind: 'forward', count: batch.length, unpaired: [...unpairedPreds, ...unpairedTruths].map((f) => f.path) } };
+      return {
+        ok: true,
+        value: { kind: 'forward', count: batch.length, unpaired: [...unpairedPreds, ...unpairedTruths].map((f) => f.path) },
+      };
     } catch (e) {
       return { ok: false, error: errorText(e) };
     }
@@ -145,15 +203,35 @@ const api: CompareWorkerApi = {
         const m = forwardMetrics(r.pred, r.truth, { radius: r.radius });
         const finite = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
         rows.push({
-          index, id: r.id, n_pred: m.n_pred, n_truth: m.n_truth, rmsd: m.rmsd, hausdorff: finite(m.hausdorff),
-          delta_hull_volume: finite(m.delta_hull_volume), rdf_error: finite(m.rdf_error), volume_ratio: m.volume_ratio,
-          aligned_rmsd: finite(m.aligned?.rmsd), max_displacement: finite(m.aligned?.max_displacement), matched_fraction: finite(m.aligned?.matched_fraction),
+          index,
+          id: r.id,
+          n_pred: m.n_pred,
+          n_truth: m.n_truth,
+          rmsd: m.rmsd,
+          hausdorff: finite(m.hausdorff),
+          delta_hull_volume: finite(m.delta_hull_volume),
+          rdf_error: finite(m.rdf_error),
+          volume_ratio: m.volume_ratio,
+          aligned_rmsd: finite(m.aligned?.rmsd),
+          max_displacement: finite(m.aligned?.max_displacement),
+          matched_fraction: finite(m.aligned?.matched_fraction),
           error: null,
         });
       } catch (e) {
         rows.push({
-          index, id: r.id, n_pred: r.pred.symbols.length, n_truth: r.truth.symbols.length, rmsd: null, hausdorff: null, delta_hull_volume: null,
-          rdf_error: null, volume_ratio: null, aligned_rmsd: null, max_displacement: null, matched_fraction: null, error: errorText(e),
+          index,
+          id: r.id,
+          n_pred: r.pred.symbols.length,
+          n_truth: r.truth.symbols.length,
+          rmsd: null,
+          hausdorff: null,
+          delta_hull_volume: null,
+          rdf_error: null,
+          volume_ratio: null,
+          aligned_rmsd: null,
+          max_displacement: null,
+          matched_fraction: null,
+          error: errorText(e),
         });
       }
       await onProgress?.(index + 1, batch.length);

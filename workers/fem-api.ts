@@ -6,7 +6,6 @@ import type { Result } from './result.ts';
 
 export type { Result };
 
-
 export interface LinearSolution {
   /** 6n displacements [UX UY UZ RX RY RZ] per node. */
   u: number[];
@@ -15,9 +14,16 @@ export interface LinearSolution {
   ms: number;
 }
 
-export interface BucklingSolution { modes: BucklingMode[]; note: string | null; ms: number }
+export interface BucklingSolution {
+  modes: BucklingMode[];
+  note: string | null;
+  ms: number;
+}
 
-export interface InputText { name: string; text: string }
+export interface InputText {
+  name: string;
+  text: string;
+}
 
 export interface FemWorkerApi {
   /** MSA_3D_linear_elastic on the model (the FEM-Bench reference). */
@@ -25,5 +31,10 @@ export interface FemWorkerApi {
   /** MSA_3D_elastic_critical_load for mode 1, then up to `count` modes in all. */
   buckling(model: FrameModel, count: number): Promise<Result<BucklingSolution>>;
   /** A model's outputs against the reference on the task's cases; progress after each case. */
-  checkOutputs(taskId: string | null, cases: InputText, outputs: InputText, onProgress?: (done: number, total: number) => void): Promise<Result<OutputsReport>>;
+  checkOutputs(
+    taskId: string | null,
+    cases: InputText,
+    outputs: InputText,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<Result<OutputsReport>>;
 }

@@ -12,13 +12,14 @@ import { attempt, errorText } from './result.ts';
 /** Solver errors as the page shows them: the reference's own sentence, with its Python class for context. */
 function femErrorText(e: unknown): string {
   if (e instanceof FemTaskError) {
-    if (e.type === 'KeyError' && e.message === "'I_rho'") return 'The buckling analysis needs I_rho (polar moment of inertia) on every element.';
+    if (e.type === 'KeyError' && e.message === "'I_rho'")
+      return 'The buckling analysis needs I_rho (polar moment of inertia) on every element.';
     return `${e.message} (${e.type})`;
   }
   return errorText(e);
 }
 
-const solve = <T,>(fn: () => T) => attempt(fn, (_message, e) => femErrorText(e));
+const solve = <T>(fn: () => T) => attempt(fn, (_message, e) => femErrorText(e));
 
 /** Above this many DOFs the solves use the banded solvers (the dense reference computes cond₂ by SVD: O(n³)). */
 const DENSE_MAX_DOFS = 600;
@@ -48,7 +49,11 @@ const api: FemWorkerApi = {
       const t0 = performance.now();
       if (6 * model.node_coords.length > DENSE_MAX_DOFS) {
         const b = bucklingFrameBanded(model.node_coords, frameElements(model), flagsOf(model), loadsOf(model));
-        return { modes: [{ lambda: b.lambda, mode: Array.from(b.mode) }], note: `Large frame (over ${DENSE_MAX_DOFS} DOFs): mode 1 by the banded Lanczos solver.`, ms: performance.now() - t0 };
+        return {
+          modes: [{ lambda: b.lambda, mode: Array.from(b.mode) }],
+          note: `Large frame (over ${DENSE_MAX_DOFS} DOFs): mode 1 by the banded Lanczos solver.`,
+          ms: performance.now() - t0,
+        };
       }
       const { modes, note } = bucklingModes(model, count);
       return { modes, note, ms: performance.now() - t0 };

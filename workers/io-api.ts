@@ -12,7 +12,12 @@ export interface Formulas {
   reducedFormula: string;
 }
 
-export interface ParsedFile { format: FormatId; warnings: string[]; structures: PackedStructure[]; formulas: Formulas[] }
+export interface ParsedFile {
+  format: FormatId;
+  warnings: string[];
+  structures: PackedStructure[];
+  formulas: Formulas[];
+}
 
 export type SpaceGroupSummary = { number: number; symbol: string; hallSymbol: string; crystalSystem: string; wyckoffs: string[] };
 

@@ -18,7 +18,8 @@ const api: IoWorkerApi = {
       await initMoyo();
       await onProgress?.(`parsing ${fileName}`);
       const result = parseStructureFile(text, fileName);
-      if (!result.ok) return { ok: false, error: `Could not read ${result.line ? `${fileName} line ${result.line}` : fileName}: ${result.error}` };
+      if (!result.ok)
+        return { ok: false, error: `Could not read ${result.line ? `${fileName} line ${result.line}` : fileName}: ${result.error}` };
       const structures: PackedStructure[] = result.structures.map(packStructure);
       const formulas = result.structures.map((s) => ({ formula: formula(s), reducedFormula: reducedFormula(s) }));
       // Transfer marks the answer object itself, so the Result is what is marked.
@@ -39,7 +40,13 @@ const api: IoWorkerApi = {
       if (s.lattice && !skipped) await onProgress?.('finding the space group');
       const sym = analyzeSymmetry(s, symprec);
       return {
-        spacegroup: sym && { number: sym.number, symbol: sym.symbol, hallSymbol: sym.hallSymbol, wyckoffs: sym.wyckoffs, crystalSystem: sym.crystalSystem },
+        spacegroup: sym && {
+          number: sym.number,
+          symbol: sym.symbol,
+          hallSymbol: sym.hallSymbol,
+          wyckoffs: sym.wyckoffs,
+          crystalSystem: sym.crystalSystem,
+        },
         note: skipped && `No space group: ${skipped}.`,
       };
     });

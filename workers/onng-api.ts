@@ -10,7 +10,11 @@ export interface OnngWorkerApi {
   analyse(text: string, fileName: string, options: AnalysisOptions, onProgress?: (stage: string) => void): Promise<Result<OnngAnalysis>>;
   /** Analyses a results folder in the upstream layout plus verdict files given apart (statistics.json-like). */
   analyseUpstream(
-    files: UpstreamFile[], verdicts: UpstreamFile[], folderName: string, options: AnalysisOptions,
-    problemNames: Record<number, string> | undefined, onProgress?: (stage: string) => void,
+    files: UpstreamFile[],
+    verdicts: UpstreamFile[],
+    folderName: string,
+    options: AnalysisOptions,
+    problemNames: Record<number, string> | undefined,
+    onProgress?: (stage: string) => void,
   ): Promise<Result<OnngAnalysis>>;
 }

@@ -5,7 +5,10 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** The answer of `fn`, or its error as a sentence (`sentence` rewords it, e.g. with the file's name). */
-export async function attempt<T>(fn: () => T | Promise<T>, sentence: (message: string, e: unknown) => string = (m) => m): Promise<Result<T>> {
+export async function attempt<T>(
+  fn: () => T | Promise<T>,
+  sentence: (message: string, e: unknown) => string = (m) => m,
+): Promise<Result<T>> {
   try {
     return { ok: true, value: await fn() };
   } catch (e) {

@@ -56,11 +56,13 @@ async function visit(browser, url, timeoutMs) {
     const path = new URL(request.url()).pathname;
     const kind = path.endsWith('.wasm') ? 'wasm' : path.endsWith('.js') ? 'js' : null;
     if (!kind) return;
-    pending.push((async () => {
-      const [sizes, response] = await Promise.all([request.sizes(), request.response()]);
-      const body = response ? await response.body().catch(() => null) : null;
-      loaded.push({ url: path, kind, wire: sizes.responseBodySize, decoded: body?.length ?? sizes.responseBodySize });
-    })());
+    pending.push(
+      (async () => {
+        const [sizes, response] = await Promise.all([request.sizes(), request.response()]);
+        const body = response ? await response.body().catch(() => null) : null;
+        loaded.push({ url: path, kind, wire: sizes.responseBodySize, decoded: body?.length ?? sizes.responseBodySize });
+      })(),
+    );
   });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -108,18 +110,24 @@ async function main() {
     await browser.close();
   }
   const last = runs[runs.length - 1];
-  console.log(JSON.stringify({
-    benchmark: 'first-view',
-    url: `${opts.url}?fresh#/structure`,
-    browser: browser.version(),
-    runs: runs.length,
-    medianFirstFrameMs: round(median(runs.map((r) => r.firstFrameMs))),
-    medianJsBytes: median(runs.map((r) => r.jsBytes)),
-    medianWasmBytes: median(runs.map((r) => r.wasmBytes)),
-    medianWireBytes: median(runs.map((r) => r.wireBytes)),
-    filesLoaded: last.files,
-    errors: [...new Set(runs.flatMap((r) => r.errors))],
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: 'first-view',
+        url: `${opts.url}?fresh#/structure`,
+        browser: browser.version(),
+        runs: runs.length,
+        medianFirstFrameMs: round(median(runs.map((r) => r.firstFrameMs))),
+        medianJsBytes: median(runs.map((r) => r.jsBytes)),
+        medianWasmBytes: median(runs.map((r) => r.wasmBytes)),
+        medianWireBytes: median(runs.map((r) => r.wireBytes)),
+        filesLoaded: last.files,
+        errors: [...new Set(runs.flatMap((r) => r.errors))],
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 main().catch((e) => {

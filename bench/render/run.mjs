@@ -10,7 +10,14 @@
 import { chromium } from 'playwright-core';
 
 function parseArgs(argv) {
-  const out = { url: process.env.STRUCTLAB_URL ?? 'http://127.0.0.1:4173/', sizes: [10_000, 100_000, 1_000_000], frames: 20, budgetMs: 120_000, gpu: false, timeoutMs: 600_000 };
+  const out = {
+    url: process.env.STRUCTLAB_URL ?? 'http://127.0.0.1:4173/',
+    sizes: [10_000, 100_000, 1_000_000],
+    frames: 20,
+    budgetMs: 120_000,
+    gpu: false,
+    timeoutMs: 600_000,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--url') out.url = argv[++i];
@@ -20,7 +27,9 @@ function parseArgs(argv) {
     else if (a === '--budget') out.budgetMs = Number(argv[++i]) * 1000;
     else if (a === '--timeout') out.timeoutMs = Number(argv[++i]) * 1000;
     else if (a === '--help' || a === '-h') {
-      console.log('usage: node bench/render/run.mjs --url URL [--sizes 10000,100000,1000000] [--frames 20] [--budget seconds-per-size (120)] [--gpu] [--timeout seconds]');
+      console.log(
+        'usage: node bench/render/run.mjs --url URL [--sizes 10000,100000,1000000] [--frames 20] [--budget seconds-per-size (120)] [--gpu] [--timeout seconds]',
+      );
       process.exit(0);
     } else {
       console.error(`error: unknown argument ${a}`);
@@ -133,7 +142,9 @@ async function main() {
   } finally {
     await browser.close();
   }
-  console.log(JSON.stringify({ benchmark: 'render', url: opts.url, browser: browser.version(), renderer, viewport: [1280, 800], results }, null, 2));
+  console.log(
+    JSON.stringify({ benchmark: 'render', url: opts.url, browser: browser.version(), renderer, viewport: [1280, 800], results }, null, 2),
+  );
 }
 
 main().catch((e) => {

@@ -33,7 +33,11 @@ async function start(): Promise<void> {
  */
 const PAGES = [
   { id: 'structure', title: 'Structure', load: () => import('../pages/structure/StructurePage.tsx').then((m) => m.StructurePage) },
-  { id: 'nanoparticle', title: 'Nanoparticle', load: () => import('../pages/nanoparticle/NanoparticlePage.tsx').then((m) => m.NanoparticlePage) },
+  {
+    id: 'nanoparticle',
+    title: 'Nanoparticle',
+    load: () => import('../pages/nanoparticle/NanoparticlePage.tsx').then((m) => m.NanoparticlePage),
+  },
   { id: 'compare', title: 'Compare (C2NP)', load: () => import('../pages/compare/ComparePage.tsx').then((m) => m.ComparePage) },
   { id: 'onng', title: 'O-NNG', load: () => import('../pages/onng/OnngPage.tsx').then((m) => m.OnngPage) },
   { id: 'atomworld', title: 'AtomWorld', load: () => import('../pages/atomworld/AtomworldPage.tsx').then((m) => m.AtomworldPage) },
@@ -41,23 +45,33 @@ const PAGES = [
 ] as const satisfies readonly { id: string; title: string; load: () => Promise<ComponentType> }[];
 type PageId = (typeof PAGES)[number]['id'];
 
-const pageFromHash = (): PageId => (PAGES.find((p) => window.location.hash === `#/${p.id}`)?.id ?? 'structure');
+const pageFromHash = (): PageId => PAGES.find((p) => window.location.hash === `#/${p.id}`)?.id ?? 'structure';
 
 /** A page's lazy component. React.lazy keeps a failed load (a chunk the network dropped) for good: a retry makes a new one. */
 const lazyPage = (id: PageId): LazyExoticComponent<ComponentType> =>
-  lazy(() => PAGES.find((p) => p.id === id)!.load().then((component) => ({ default: component })));
+  lazy(() =>
+    PAGES.find((p) => p.id === id)!
+      .load()
+      .then((component) => ({ default: component })),
+  );
 
 const LAZY_PAGES = Object.fromEntries(PAGES.map((p) => [p.id, lazyPage(p.id)])) as Record<PageId, LazyExoticComponent<ComponentType>>;
 
 /** Shown while a page's chunk is fetched (the first visit of each page). */
 function PageLoading() {
-  return <div className="page-loading" role="status" data-testid="page-loading">Loading…</div>;
+  return (
+    <div className="page-loading" role="status" data-testid="page-loading">
+      Loading…
+    </div>
+  );
 }
 
 export function App() {
   const [page, setPage] = useState<PageId>(pageFromHash);
   const [pages, setPages] = useState(LAZY_PAGES);
-  useEffect(() => { void start(); }, []);
+  useEffect(() => {
+    void start();
+  }, []);
   useEffect(() => {
     const onHash = () => setPage(pageFromHash());
     window.addEventListener('hashchange', onHash);
@@ -68,7 +82,9 @@ export function App() {
     <>
       <nav className="page-tabs" aria-label="pages">
         {PAGES.map((p) => (
-          <a key={p.id} href={`#/${p.id}`} data-testid={`tab-${p.id}`} className={p.id === page ? 'active' : ''}>{p.title}</a>
+          <a key={p.id} href={`#/${p.id}`} data-testid={`tab-${p.id}`} className={p.id === page ? 'active' : ''}>
+            {p.title}
+          </a>
         ))}
       </nav>
       {/* Keyed by page: an error in one page stays with it and never shows under another tab. */}

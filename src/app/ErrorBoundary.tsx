@@ -23,8 +23,18 @@ export class ErrorBoundary extends Component<Props, { error: Error | null }> {
     if (!this.state.error) return this.props.children;
     return (
       <div className="boundary-error" role="alert">
-        <p>The {this.props.label} hit an error: {this.state.error.message}</p>
-        <button type="button" onClick={() => { this.setState({ error: null }); this.props.onRetry?.(); }}>Try again</button>
+        <p>
+          The {this.props.label} hit an error: {this.state.error.message}
+        </p>
+        <button
+          type="button"
+          onClick={() => {
+            this.setState({ error: null });
+            this.props.onRetry?.();
+          }}
+        >
+          Try again
+        </button>
       </div>
     );
   }

@@ -7,7 +7,10 @@ export interface DatasetEntry {
 }
 
 const indexModules = import.meta.glob('../../datasets/index.json', { eager: true, import: 'default' }) as Record<string, DatasetEntry[]>;
-const fileModules = import.meta.glob('../../datasets/*.{cif,vasp}', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
+const fileModules = import.meta.glob('../../datasets/*.{cif,vasp}', { query: '?raw', import: 'default' }) as Record<
+  string,
+  () => Promise<string>
+>;
 
 const keyOf = (file: string) => `../../datasets/${file}`;
 

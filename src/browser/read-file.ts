@@ -34,7 +34,8 @@ export function filesSizeProblem(files: readonly Sized[], together?: string, lim
     if (problem) return problem;
     total += size;
   }
-  if (together !== undefined && files.length > 1) return inputBytesProblem(`${printable(together, 120)} (${files.length} files together)`, total, limit);
+  if (together !== undefined && files.length > 1)
+    return inputBytesProblem(`${printable(together, 120)} (${files.length} files together)`, total, limit);
   return null;
 }
 
@@ -45,8 +46,10 @@ export function textBytes(text: string): number {
     const c = text.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { n += 4; i++; }
-    else n += 3;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
   }
   return n;
 }
@@ -73,7 +76,11 @@ export async function readTextFile(file: File, limit: number = LIMITS.inputBytes
 }
 
 /** The texts of several files read as one input named `together` (a folder): each and their sum are checked first. */
-export async function readTextFiles(files: readonly File[], together: string, limit: number = LIMITS.inputBytes): Promise<{ path: string; text: string }[]> {
+export async function readTextFiles(
+  files: readonly File[],
+  together: string,
+  limit: number = LIMITS.inputBytes,
+): Promise<{ path: string; text: string }[]> {
   const problem = filesSizeProblem(files, together, limit);
   if (problem) throw new InputSizeError(problem);
   // One at a time: a folder's files are read in order, and a failure stops before the rest are read.

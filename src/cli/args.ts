@@ -22,7 +22,10 @@ export function parseArgs(argv: string[], specs: OptionSpec[]): ParsedArgs {
   const byShort = new Map(specs.filter((s) => s.short).map((s) => [s.short!, s]));
   for (let k = 0; k < argv.length; k++) {
     const arg = argv[k];
-    if (arg === '--') { positionals.push(...argv.slice(k + 1)); break; }
+    if (arg === '--') {
+      positionals.push(...argv.slice(k + 1));
+      break;
+    }
     let spec: OptionSpec | undefined;
     let inline: string | undefined;
     if (arg.startsWith('--')) {
@@ -55,7 +58,8 @@ export function numberOption(options: ParsedArgs['options'], name: string, fallb
   const raw = options[name];
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value)) throw new CliError(`--${name} must be a number, got "${String(raw)}"`);
+  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value))
+    throw new CliError(`--${name} must be a number, got "${String(raw)}"`);
   if (value < min || value > max) throw new CliError(`--${name} must be between ${min} and ${max}, got ${value}`);
   return value;
 }

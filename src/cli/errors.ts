@@ -19,8 +19,14 @@ export class CliError extends Error {
  * that this module does not load them): each carries a sentence about the input, not a bug.
  */
 const INPUT_ERROR_NAMES = new Set([
-  'SingularMatrixError', 'FemTaskError', 'AtomworldActionError', 'InputFormatError', 'ParticleFormatError',
-  'BatchFormatError', 'CompareSizeError', 'InverseError',
+  'SingularMatrixError',
+  'FemTaskError',
+  'AtomworldActionError',
+  'InputFormatError',
+  'ParticleFormatError',
+  'BatchFormatError',
+  'CompareSizeError',
+  'InverseError',
 ]);
 
 /** A bundler may suffix a renamed class ("InverseError2"); the name without the suffix. */
@@ -36,8 +42,12 @@ export function inputFailure(e: unknown): { message: string; exitCode: number } 
   if (!(e instanceof Error)) return null;
   const strip = (m: string) => m.replace(/\.\s*$/, '');
   if (e instanceof ParseError) return { message: strip(e.line !== undefined ? `line ${e.line}: ${e.message}` : e.message), exitCode: 2 };
-  if (e instanceof LimitError || INPUT_ERROR_NAMES.has(e.name) || INPUT_ERROR_NAMES.has(className(e))) return { message: strip(e.message), exitCode: 2 };
-  if (e instanceof RangeError && /invalid (typed )?array length|array buffer allocation failed|maximum call stack size exceeded|invalid string length/i.test(e.message)) {
+  if (e instanceof LimitError || INPUT_ERROR_NAMES.has(e.name) || INPUT_ERROR_NAMES.has(className(e)))
+    return { message: strip(e.message), exitCode: 2 };
+  if (
+    e instanceof RangeError &&
+    /invalid (typed )?array length|array buffer allocation failed|maximum call stack size exceeded|invalid string length/i.test(e.message)
+  ) {
     return { message: `the input is too large or too deeply nested to process (${strip(e.message)})`, exitCode: 2 };
   }
   if (e instanceof SyntaxError && /JSON/.test(e.message)) return { message: `not valid JSON (${strip(e.message)})`, exitCode: 2 };

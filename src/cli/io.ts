@@ -1,8 +1,22 @@
 /** File and stream plumbing for the CLI: reading inputs, writing outputs safely, strict JSON. */
 import { randomBytes } from 'node:crypto';
 import {
-  closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, readdirSync, realpathSync,
-  renameSync, rmSync, rmdirSync, statSync, unlinkSync, writeFileSync, type Stats,
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  type Stats,
 } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { parseStructureFile } from '../core/io/registry.ts';
@@ -18,17 +32,29 @@ export const inputName = (path: string): string => (path === '-' ? 'stdin' : pat
 function reason(e: unknown): string {
   const code = (e as NodeJS.ErrnoException)?.code;
   switch (code) {
-    case 'ENOENT': return 'no such file or folder';
-    case 'EACCES': case 'EPERM': return 'permission denied';
-    case 'ENOSPC': return 'no space left on the device';
-    case 'EDQUOT': return 'disk quota exceeded';
-    case 'EROFS': return 'read-only file system';
-    case 'EISDIR': return 'it is a folder';
-    case 'ENOTDIR': return 'a part of the path is not a folder';
-    case 'ENAMETOOLONG': return 'the name is too long';
-    case 'EFBIG': return 'the file is too large for the device';
-    case 'EIO': return 'input/output error';
-    default: return code ? `system error ${code}` : 'it cannot be accessed';
+    case 'ENOENT':
+      return 'no such file or folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EDQUOT':
+      return 'disk quota exceeded';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'ENOTDIR':
+      return 'a part of the path is not a folder';
+    case 'ENAMETOOLONG':
+      return 'the name is too long';
+    case 'EFBIG':
+      return 'the file is too large for the device';
+    case 'EIO':
+      return 'input/output error';
+    default:
+      return code ? `system error ${code}` : 'it cannot be accessed';
   }
 }
 
@@ -48,7 +74,10 @@ function readCapped(fd: number, name: string): Buffer {
     try {
       n = readSync(fd, chunk, 0, chunk.length, null);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') { Atomics.wait(sleeper, 0, 0, 10); continue; }
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
+        Atomics.wait(sleeper, 0, 0, 10);
+        continue;
+      }
       if ((e as NodeJS.ErrnoException).code === 'EOF') break;
       throw new CliError(`${name} cannot be read (${reason(e)})`);
     }
@@ -75,7 +104,9 @@ export function readInputText(path: string): string {
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    throw new CliError((e as NodeJS.ErrnoException).code === 'ENOENT' ? `${path}: no such file` : `${path} cannot be opened (${reason(e)})`);
+    throw new CliError(
+      (e as NodeJS.ErrnoException).code === 'ENOENT' ? `${path}: no such file` : `${path} cannot be opened (${reason(e)})`,
+    );
   }
   try {
     const st = fstatSync(fd);
@@ -137,7 +168,11 @@ export interface OutputOptions {
   sources?: readonly string[];
 }
 
-interface Identity { real: string; dev: number; ino: number }
+interface Identity {
+  real: string;
+  dev: number;
+  ino: number;
+}
 
 function identity(path: string): Identity | null {
   try {
@@ -174,11 +209,14 @@ function refuseOverInputs(path: string, options: OutputOptions): void {
   for (const input of options.inputs ?? []) {
     if (input === '-') continue;
     const id = identity(input);
-    const same = id ? (target && ((id.dev === target.dev && id.ino === target.ino) || id.real === target.real)) || id.real === real : resolve(input) === resolve(path);
+    const same = id
+      ? (target && ((id.dev === target.dev && id.ino === target.ino) || id.real === target.real)) || id.real === real
+      : resolve(input) === resolve(path);
     if (same) throw new CliError(`${path} is the input ${input}; refusing to write over an input (choose another output)`);
   }
   for (const source of options.sources ?? []) {
-    if (inside(real, realPathOf(source))) throw new CliError(`${path} lies inside the source folder ${source}; refusing to write into an input folder`);
+    if (inside(real, realPathOf(source)))
+      throw new CliError(`${path} lies inside the source folder ${source}; refusing to write into an input folder`);
   }
 }
 
@@ -187,7 +225,8 @@ function refuseOverInputs(path: string, options: OutputOptions): void {
  * not an input, not a folder, not an existing file unless --force; its folder must exist.
  */
 export function checkOutputFile(path: string, options: OutputOptions = {}): void {
-  if (path === '' || path === '-') throw new CliError(`the output needs a file name${path === '-' ? ' (standard output is not supported here)' : ''}`);
+  if (path === '' || path === '-')
+    throw new CliError(`the output needs a file name${path === '-' ? ' (standard output is not supported here)' : ''}`);
   refuseOverInputs(path, options);
   let st: Stats | null = null;
   try {
@@ -209,13 +248,18 @@ export function checkOutputFile(path: string, options: OutputOptions = {}): void
   }
 }
 
-const temporaryName = (path: string): string => join(dirname(resolve(path)), `.${basename(path).slice(0, 100)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+const temporaryName = (path: string): string =>
+  join(dirname(resolve(path)), `.${basename(path).slice(0, 100)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 
 /** Writes `text` to `path` through a temporary file and a rename; on failure nothing is left behind. */
 export function writeOutputSafely(path: string, text: string | Uint8Array, options: OutputOptions = {}): void {
   checkOutputFile(path, options);
   let st: Stats | null = null;
-  try { st = statSync(path); } catch { /* a new file */ }
+  try {
+    st = statSync(path);
+  } catch {
+    /* a new file */
+  }
   if (st && !st.isFile()) {
     // A device or a pipe (/dev/null, /dev/stdout, /dev/full): written in place, never replaced by a rename.
     try {
@@ -230,7 +274,11 @@ export function writeOutputSafely(path: string, text: string | Uint8Array, optio
     writeFileSync(tmp, text, { flag: 'wx' });
     renameSync(tmp, path);
   } catch (e) {
-    try { unlinkSync(tmp); } catch { /* never created */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never created */
+    }
     throw new CliError(`${path}: cannot write the output file (${reason(e)}); nothing was written`);
   }
 }
@@ -251,7 +299,10 @@ export function checkOutputDir(dir: string, options: OutputOptions = {}): { nonE
   const real = realPathOf(dir);
   for (const source of options.sources ?? []) {
     const src = realPathOf(source);
-    if (inside(real, src)) throw new CliError(`--out ${dir} is ${real === src ? 'the source folder' : 'inside the source folder'} ${source}; choose an output folder outside the inputs`);
+    if (inside(real, src))
+      throw new CliError(
+        `--out ${dir} is ${real === src ? 'the source folder' : 'inside the source folder'} ${source}; choose an output folder outside the inputs`,
+      );
   }
   for (const input of options.inputs ?? []) {
     if (input !== '-' && realPathOf(input) === real) throw new CliError(`--out ${dir} is the input ${input}; choose another output folder`);
@@ -315,7 +366,8 @@ export function writeOutputDir<T>(dir: string, options: OutputOptions, fill: (ou
     } catch (e) {
       rmSync(staging, { recursive: true, force: true });
       if (e instanceof CliError) throw e;
-      if ((e as NodeJS.ErrnoException)?.code) throw new CliError(`${dir}: cannot create the output folder (${reason(e)}); nothing was written`);
+      if ((e as NodeJS.ErrnoException)?.code)
+        throw new CliError(`${dir}: cannot create the output folder (${reason(e)}); nothing was written`);
       throw e;
     }
   }
@@ -337,7 +389,13 @@ export function writeOutputDir<T>(dir: string, options: OutputOptions, fill: (ou
   try {
     return fill(out);
   } catch (e) {
-    for (const file of created) { try { unlinkSync(file); } catch { /* already gone */ } }
+    for (const file of created) {
+      try {
+        unlinkSync(file);
+      } catch {
+        /* already gone */
+      }
+    }
     throw e;
   }
 }

@@ -42,19 +42,46 @@ interface Command {
  * starts without compiling the others.
  */
 const COMMAND_TABLE: Record<string, () => Promise<Command>> = {
-  info: async () => { const m = await import('./commands/info.ts'); return { help: m.INFO_HELP, run: (argv) => m.runInfo(argv) }; },
-  convert: async () => { const m = await import('./commands/convert.ts'); return { help: m.CONVERT_HELP, run: m.runConvert }; },
-  metrics: async () => { const m = await import('./commands/metrics.ts'); return { help: m.METRICS_HELP, run: m.runMetrics }; },
-  carve: async () => { const m = await import('./commands/carve.ts'); return { help: m.CARVE_HELP, run: m.runCarve }; },
-  c2np: async () => { const m = await import('./commands/c2np.ts'); return { help: m.C2NP_HELP, run: m.runC2np }; },
-  inverse: async () => { const m = await import('./commands/inverse.ts'); return { help: m.INVERSE_HELP, run: m.runInverse }; },
-  match: async () => { const m = await import('./commands/match.ts'); return { help: m.MATCH_HELP, run: m.runMatch }; },
+  info: async () => {
+    const m = await import('./commands/info.ts');
+    return { help: m.INFO_HELP, run: (argv) => m.runInfo(argv) };
+  },
+  convert: async () => {
+    const m = await import('./commands/convert.ts');
+    return { help: m.CONVERT_HELP, run: m.runConvert };
+  },
+  metrics: async () => {
+    const m = await import('./commands/metrics.ts');
+    return { help: m.METRICS_HELP, run: m.runMetrics };
+  },
+  carve: async () => {
+    const m = await import('./commands/carve.ts');
+    return { help: m.CARVE_HELP, run: m.runCarve };
+  },
+  c2np: async () => {
+    const m = await import('./commands/c2np.ts');
+    return { help: m.C2NP_HELP, run: m.runC2np };
+  },
+  inverse: async () => {
+    const m = await import('./commands/inverse.ts');
+    return { help: m.INVERSE_HELP, run: m.runInverse };
+  },
+  match: async () => {
+    const m = await import('./commands/match.ts');
+    return { help: m.MATCH_HELP, run: m.runMatch };
+  },
   atomworld: async () => {
     const m = await import('./commands/atomworld.ts');
     return { help: m.ATOMWORLD_HELP, helpFor: m.atomworldHelp, run: m.runAtomworld };
   },
-  fem: async () => { const m = await import('./commands/fem.ts'); return { help: m.FEM_HELP, run: m.runFem }; },
-  onng: async () => { const m = await import('./commands/onng.ts'); return { help: m.ONNG_HELP, run: m.runOnng }; },
+  fem: async () => {
+    const m = await import('./commands/fem.ts');
+    return { help: m.FEM_HELP, run: m.runFem };
+  },
+  onng: async () => {
+    const m = await import('./commands/onng.ts');
+    return { help: m.ONNG_HELP, run: m.runOnng };
+  },
 };
 /** Looked up with user input, so a Map: "constructor" or "__proto__" must not find Object.prototype's. */
 const COMMANDS = new Map(Object.entries(COMMAND_TABLE));
@@ -79,11 +106,17 @@ function takeLimitOptions(argv: string[]): { rest: string[]; overrides: Record<s
   const overrides: Record<string, number> = Object.create(null);
   for (let k = 0; k < argv.length; k++) {
     const arg = argv[k];
-    if (arg === '--') { rest.push(...argv.slice(k)); break; }
+    if (arg === '--') {
+      rest.push(...argv.slice(k));
+      break;
+    }
     let spec: string | undefined;
     if (arg === '--limit') spec = argv[++k];
     else if (arg.startsWith('--limit=')) spec = arg.slice('--limit='.length);
-    else { rest.push(arg); continue; }
+    else {
+      rest.push(arg);
+      continue;
+    }
     const eq = spec?.indexOf('=') ?? -1;
     const value = eq > 0 ? Number(spec!.slice(eq + 1)) : NaN;
     if (spec === undefined || eq <= 0 || spec.slice(eq + 1).trim() === '' || !Number.isFinite(value)) {
@@ -138,7 +171,9 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     initMoyoNodeLazily();
     // Warnings are held until the command succeeds: a failure prints its one sentence alone.
     const warnings: string[] = [];
-    const output = await command.run(rest, (text) => { warnings.push(line(text)); });
+    const output = await command.run(rest, (text) => {
+      warnings.push(line(text));
+    });
     for (const w of warnings) io.stderr(w);
     io.stdout(`${output}\n`);
     return 0;

@@ -22,7 +22,12 @@ export function adoptCommandLimits(): void {
  * Starts a worker thread. `resourceLimits` caps its heap: a thread past it ends with an
  * ERR_WORKER_OUT_OF_MEMORY error event instead of bringing the whole process down.
  */
-export function startCliWorker(name: string, workerData: unknown, transferList: TransferListItem[] = [], resourceLimits?: ResourceLimits): Worker {
+export function startCliWorker(
+  name: string,
+  workerData: unknown,
+  transferList: TransferListItem[] = [],
+  resourceLimits?: ResourceLimits,
+): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
   const env = { ...process.env, [LIMITS_VARIABLE]: JSON.stringify(limitOverrides()) };
   const options = { workerData, transferList, env, ...(resourceLimits ? { resourceLimits } : {}) };

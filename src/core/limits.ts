@@ -86,8 +86,13 @@ export class LimitError extends Error {
 const count = (n: number): string => (Number.isInteger(n) ? n.toLocaleString('en') : String(n));
 
 /** Limits that are facts, not budgets: no option raises them (no space group has more than 192 operations). */
-const FIXED: ReadonlySet<LimitName> = new Set<LimitName>(['symmetryOperations', 'numberChars', 'tokenChars', 'coordinateAbs', 'cellFlatness']);
-
+const FIXED: ReadonlySet<LimitName> = new Set<LimitName>([
+  'symmetryOperations',
+  'numberChars',
+  'tokenChars',
+  'coordinateAbs',
+  'cellFlatness',
+]);
 
 /** How the running front end tells a user to raise a limit (the CLI: "--limit atoms=N"); none by default. */
 let raiseHint: (name: LimitName) => string | null = () => null;
@@ -103,7 +108,12 @@ export function setLimitHint(hint: (name: LimitName) => string | null): void {
  */
 export function overrideLimits(overrides: Readonly<Record<string, number>>): void {
   for (const [name, value] of Object.entries(overrides)) {
-    if (!Object.hasOwn(DEFAULT_LIMITS, name)) throw new Error(`there is no limit called "${printable(name, 40)}" (limits: ${Object.keys(DEFAULT_LIMITS).filter((n) => !FIXED.has(n as LimitName)).join(', ')})`);
+    if (!Object.hasOwn(DEFAULT_LIMITS, name))
+      throw new Error(
+        `there is no limit called "${printable(name, 40)}" (limits: ${Object.keys(DEFAULT_LIMITS)
+          .filter((n) => !FIXED.has(n as LimitName))
+          .join(', ')})`,
+      );
     if (FIXED.has(name as LimitName)) throw new Error(`the limit ${name} is fixed`);
     if (!(Number.isFinite(value) && value > 0)) throw new Error(`the limit ${name} must be a positive number, got ${value}`);
     (LIMITS as Record<LimitName, number>)[name as LimitName] = value;

@@ -8,7 +8,16 @@ import { create } from 'zustand';
 import { type AtomworldActionSummary, summariseAtomworld } from '../core/tasks/atomworld/batch.ts';
 import type { CaseSortKey } from '../core/tasks/atomworld/lab/inputs.ts';
 import { MATCHER_DEFAULTS } from '../core/match/defaults.ts';
-import type { AtomworldWorkerApi, CaseRow, CaseView, CompareView, InputFile, LoadedBatch, MatcherTolerances, Result } from '../../workers/atomworld-api.ts';
+import type {
+  AtomworldWorkerApi,
+  CaseRow,
+  CaseView,
+  CompareView,
+  InputFile,
+  LoadedBatch,
+  MatcherTolerances,
+  Result,
+} from '../../workers/atomworld-api.ts';
 import { readTextFile } from '../browser/read-file.ts';
 import { errorText, type Status, type Ticket, WorkerClient } from './worker-client.ts';
 
@@ -66,7 +75,9 @@ export const CASES_PER_MESSAGE = 4;
 type Source = { kind: 'files'; cases: InputFile; answers: InputFile | null } | { kind: 'demo'; text: string; name: string };
 
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
-const client = new WorkerClient<AtomworldWorkerApi>(() => new Worker(new URL('../../workers/atomworld.worker.ts', import.meta.url), { type: 'module', name: 'structlab-atomworld' }));
+const client = new WorkerClient<AtomworldWorkerApi>(
+  () => new Worker(new URL('../../workers/atomworld.worker.ts', import.meta.url), { type: 'module', name: 'structlab-atomworld' }),
+);
 /** What the current worker holds; a fresh worker (after cancel) is loaded with it again before use. */
 let source: Source | null = null;
 /** The worker (by the client's epoch) that holds `source`; -1 when none does. */
@@ -99,7 +110,15 @@ async function loadSource(next: Source, label: string): Promise<void> {
   if (!r?.ok) return;
   source = next;
   sourceEpoch = client.epoch;
-  useAtomworld.setState({ batch: r.value, rows: new Array(r.value.count), summary: null, done: 0, selected: null, view: null, mode: 'cases' });
+  useAtomworld.setState({
+    batch: r.value,
+    rows: new Array(r.value.count),
+    summary: null,
+    done: 0,
+    selected: null,
+    view: null,
+    mode: 'cases',
+  });
   await evaluateAll(ticket);
 }
 
@@ -160,7 +179,10 @@ export async function selectCase(index: number): Promise<void> {
   useAtomworld.setState({ selected: index });
   const r = await client.request((w) => loaded(w, () => w.caseView(index)), { lane: VIEW_LANE });
   if (!r) return;
-  if (!r.ok) { useAtomworld.setState({ error: r.error, view: null }); return; }
+  if (!r.ok) {
+    useAtomworld.setState({ error: r.error, view: null });
+    return;
+  }
   useAtomworld.setState((s) => ({ view: r.value, fitToken: s.fitToken + 1 }));
 }
 
@@ -183,10 +205,15 @@ export async function runCompare(): Promise<void> {
   const { compareA, compareB, tolerances } = useAtomworld.getState();
   if (!compareA || !compareB) return;
   const r = await client.request((w) => w.compare(compareA, compareB, tolerances), {
-    lane: VIEW_LANE, status: setStatus, busy: `matching ${compareA.path} with ${compareB.path}`,
+    lane: VIEW_LANE,
+    status: setStatus,
+    busy: `matching ${compareA.path} with ${compareB.path}`,
   });
   if (!r) return;
-  if (!r.ok) { useAtomworld.setState({ compare: null }); return; }
+  if (!r.ok) {
+    useAtomworld.setState({ compare: null });
+    return;
+  }
   useAtomworld.setState((s) => ({ compare: r.value, fitToken: s.fitToken + 1 }));
 }
 
@@ -197,7 +224,8 @@ export function cancel(): void {
   const { done, batch } = useAtomworld.getState();
   const partial = batch && done < batch.count;
   useAtomworld.setState((s) => ({
-    busy: null, progress: null,
+    busy: null,
+    progress: null,
     summary: partial ? summariseAtomworld(s.rows.filter((r): r is CaseRow => !!r)) : s.summary,
     error: partial ? `Cancelled after ${done} of ${batch!.count} cases; the table and summary cover those.` : 'Cancelled.',
   }));

@@ -54,11 +54,12 @@ export const useCompare = create<CompareState>(() => ({
   fitToken: 0,
 }));
 
-
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
-const client = new WorkerClient<CompareWorkerApi>(() => new Worker(new URL('../../workers/compare.worker.ts', import.meta.url), { type: 'module', name: 'structlab-compare' }));
+const client = new WorkerClient<CompareWorkerApi>(
+  () => new Worker(new URL('../../workers/compare.worker.ts', import.meta.url), { type: 'module', name: 'structlab-compare' }),
+);
 const setStatus = (patch: Status) => useCompare.setState(patch);
-const request = async <T,>(busy: string, call: (w: Comlink.Remote<CompareWorkerApi>) => Promise<Result<T>>, done: (value: T) => void) => {
+const request = async <T>(busy: string, call: (w: Comlink.Remote<CompareWorkerApi>) => Promise<Result<T>>, done: (value: T) => void) => {
   const r = await client.request(call, { status: setStatus, busy });
   if (r?.ok) done(r.value);
 };
@@ -111,10 +112,14 @@ export async function loadDemo(cellText: string, cellName: string, radius = 8): 
 export async function loadBatchJsonl(file: File): Promise<void> {
   try {
     const input = await readInputFile(file);
-    await request(`reading ${input.path}`, (w) => w.loadBatchJsonl(input), (batch) => {
-      useCompare.setState({ batch, rows: null, selectedRow: null });
-      if (batch.kind === 'forward') void runBatch();
-    });
+    await request(
+      `reading ${input.path}`,
+      (w) => w.loadBatchJsonl(input),
+      (batch) => {
+        useCompare.setState({ batch, rows: null, selectedRow: null });
+        if (batch.kind === 'forward') void runBatch();
+      },
+    );
   } catch (e) {
     useCompare.setState({ error: errorText(e) });
   }
@@ -126,7 +131,11 @@ const pending: { preds: File[] | null; truths: File[] | null } = { preds: null, 
 export async function setBatchFolder(role: 'preds' | 'truths', files: File[]): Promise<void> {
   pending[role] = files;
   if (!pending.preds || !pending.truths) {
-    useCompare.setState({ error: null, busy: null, progress: `${files.length} ${role === 'preds' ? 'prediction' : 'ground-truth'} files chosen; now choose the ${role === 'preds' ? 'ground truths' : 'predictions'}` });
+    useCompare.setState({
+      error: null,
+      busy: null,
+      progress: `${files.length} ${role === 'preds' ? 'prediction' : 'ground-truth'} files chosen; now choose the ${role === 'preds' ? 'ground truths' : 'predictions'}`,
+    });
     return;
   }
   try {
@@ -137,10 +146,14 @@ export async function setBatchFolder(role: 'preds' | 'truths', files: File[]): P
     ]);
     pending.preds = pending.truths = null;
     useCompare.setState({ progress: null });
-    await request(`pairing ${preds.length} predictions with ${truths.length} truths`, (w) => w.loadBatchFiles(preds, truths), (batch) => {
-      useCompare.setState({ batch, rows: null, selectedRow: null });
-      void runBatch();
-    });
+    await request(
+      `pairing ${preds.length} predictions with ${truths.length} truths`,
+      (w) => w.loadBatchFiles(preds, truths),
+      (batch) => {
+        useCompare.setState({ batch, rows: null, selectedRow: null });
+        void runBatch();
+      },
+    );
   } catch (e) {
     useCompare.setState({ error: errorText(e) });
   }
@@ -178,14 +191,16 @@ export function cancel(): void {
   client.cancel();
   const { batch } = useCompare.getState();
   useCompare.setState({
-    busy: null, progress: null,
+    busy: null,
+    progress: null,
     // The batch lived in the terminated worker.
     batch: batch?.kind === 'inverse' ? batch : null,
     error: batch?.kind === 'forward' ? 'Cancelled. The batch was dropped; load it again to score it.' : 'Cancelled.',
   });
 }
 
-export const setMode = (mode: DisplacementMode) => useCompare.setState((s) => ({ mode: s.pair && !s.pair.pairedDisplacement ? 'aligned' : mode }));
+export const setMode = (mode: DisplacementMode) =>
+  useCompare.setState((s) => ({ mode: s.pair && !s.pair.pairedDisplacement ? 'aligned' : mode }));
 export const setLayout = (layout: CompareLayout) => useCompare.setState((s) => ({ layout, fitToken: s.fitToken + 1 }));
 export const setSort = (key: SortKey) =>
   useCompare.setState((s) => ({ sort: { key, descending: s.sort.key === key ? !s.sort.descending : false } }));

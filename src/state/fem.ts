@@ -45,7 +45,7 @@ export interface FemState {
   error: string | null;
 }
 
-const clone = <T,>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
+const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 
 export const useFem = create<FemState>(() => ({
   tab: 'frame',
@@ -73,9 +73,11 @@ export const useFem = create<FemState>(() => ({
 }));
 
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
-const client = new WorkerClient<FemWorkerApi>(() => new Worker(new URL('../../workers/fem.worker.ts', import.meta.url), { type: 'module', name: 'structlab-fem' }));
+const client = new WorkerClient<FemWorkerApi>(
+  () => new Worker(new URL('../../workers/fem.worker.ts', import.meta.url), { type: 'module', name: 'structlab-fem' }),
+);
 const setStatus = (patch: Status) => useFem.setState(patch);
-const request = async <T,>(busy: string, call: (w: Comlink.Remote<FemWorkerApi>) => Promise<Result<T>>, done: (value: T) => void) => {
+const request = async <T>(busy: string, call: (w: Comlink.Remote<FemWorkerApi>) => Promise<Result<T>>, done: (value: T) => void) => {
   const r = await client.request(call, { status: setStatus, busy });
   if (r?.ok) done(r.value);
 };
@@ -90,7 +92,16 @@ export const setTab = (tab: FemTab) => useFem.setState({ tab, error: null });
 export function loadExample(id: string): void {
   const ex = FRAME_EXAMPLES.find((e) => e.id === id);
   if (!ex) return;
-  useFem.setState((s) => ({ model: clone(ex), linear: null, buckling: null, show: 'model', playing: false, scale: null, error: null, fitToken: s.fitToken + 1 }));
+  useFem.setState((s) => ({
+    model: clone(ex),
+    linear: null,
+    buckling: null,
+    show: 'model',
+    playing: false,
+    scale: null,
+    error: null,
+    fitToken: s.fitToken + 1,
+  }));
 }
 
 /** Any edit invalidates the results computed for the previous model. */
@@ -102,12 +113,20 @@ export function editModel(change: (m: FrameModel) => void): void {
 
 export function runLinear(): Promise<void> {
   const model = useFem.getState().model;
-  return request('linear solve', (w) => w.linearSolve(model), (linear) => useFem.setState({ linear, show: 'deformed', playing: false }));
+  return request(
+    'linear solve',
+    (w) => w.linearSolve(model),
+    (linear) => useFem.setState({ linear, show: 'deformed', playing: false }),
+  );
 }
 
 export function runBuckling(count = 3): Promise<void> {
   const model = useFem.getState().model;
-  return request('buckling analysis', (w) => w.buckling(model, count), (buckling) => useFem.setState({ buckling, show: 'mode', modeIndex: 0, playing: true }));
+  return request(
+    'buckling analysis',
+    (w) => w.buckling(model, count),
+    (buckling) => useFem.setState({ buckling, show: 'mode', modeIndex: 0, playing: true }),
+  );
 }
 
 export async function setOutputsFile(role: 'cases' | 'outputs', file: File): Promise<void> {
@@ -123,5 +142,9 @@ export async function setOutputsFile(role: 'cases' | 'outputs', file: File): Pro
 export function checkOutputs(): Promise<void> {
   const { outputsCases, outputsFile, outputsTask } = useFem.getState();
   if (!outputsCases || !outputsFile) return Promise.resolve();
-  return request('checking the outputs', (w) => w.checkOutputs(outputsTask, outputsCases, outputsFile), (report) => useFem.setState({ report }));
+  return request(
+    'checking the outputs',
+    (w) => w.checkOutputs(outputsTask, outputsCases, outputsFile),
+    (report) => useFem.setState({ report }),
+  );
 }

@@ -48,7 +48,9 @@ export const useNanoparticle = create<NanoparticleState>(() => ({
 }));
 
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
-const client = new WorkerClient<C2npWorkerApi>(() => new Worker(new URL('../../workers/c2np.worker.ts', import.meta.url), { type: 'module', name: 'structlab-c2np' }));
+const client = new WorkerClient<C2npWorkerApi>(
+  () => new Worker(new URL('../../workers/c2np.worker.ts', import.meta.url), { type: 'module', name: 'structlab-c2np' }),
+);
 
 /** A crystal load and a carve supersede only their own kind: a new radius never drops the crystal's series. */
 const CRYSTAL_LANE = 'crystal';
@@ -71,7 +73,12 @@ export async function loadCrystal(name: string, text: string): Promise<void> {
     useNanoparticle.setState({ seriesProgress: null });
     return thrown === undefined ? message : `Could not prepare ${name}: ${message}`;
   };
-  const loaded = await client.request((w) => w.loadCrystal(text, name), { ticket, status: setStatus, busy: `reading ${name}`, error: failed });
+  const loaded = await client.request((w) => w.loadCrystal(text, name), {
+    ticket,
+    status: setStatus,
+    busy: `reading ${name}`,
+    error: failed,
+  });
   if (!loaded?.ok) return;
   useNanoparticle.setState((s) => ({ crystal: loaded.value, particle: null, fitToken: s.fitToken + 1 }));
   await carve(true);
@@ -79,7 +86,8 @@ export async function loadCrystal(name: string, text: string): Promise<void> {
   useNanoparticle.setState({ seriesProgress: `0 / 25` });
   // Each radius reported renews the worker's time budget: the budget bounds one radius, not the series.
   const series = await client.request(
-    (w, progress) => w.series(progress((done: number, total: number) => useNanoparticle.setState({ seriesProgress: `${done} / ${total}` }))),
+    (w, progress) =>
+      w.series(progress((done: number, total: number) => useNanoparticle.setState({ seriesProgress: `${done} / ${total}` }))),
     { ticket, status: setStatus, keepBusy: true, error: (message) => failed(message, true) },
   );
   if (series?.ok) useNanoparticle.setState({ series: series.value, seriesProgress: null });
@@ -91,7 +99,9 @@ export async function carve(refit = false): Promise<void> {
   if (!crystal) return;
   const setRadius = setRadiusFor(crystal, split, radius);
   const result = await client.request((w) => w.carve(radius, rotation > 0 && setRadius !== null ? { setRadius, index: rotation } : null), {
-    lane: CARVE_LANE, status: setStatus, busy: `carving R = ${radius} Å`,
+    lane: CARVE_LANE,
+    status: setStatus,
+    busy: `carving R = ${radius} Å`,
     error: (message, thrown) => (thrown === undefined ? message : `Could not carve: ${message}`),
   });
   if (result?.ok) useNanoparticle.setState((s) => ({ particle: result.value, fitToken: s.fitToken + (refit ? 1 : 0) }));

@@ -48,7 +48,9 @@ export const useOnng = create<OnngState>(() => ({
 }));
 
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
-const client = new WorkerClient<OnngWorkerApi>(() => new Worker(new URL('../../workers/onng.worker.ts', import.meta.url), { type: 'module', name: 'structlab-onng' }));
+const client = new WorkerClient<OnngWorkerApi>(
+  () => new Worker(new URL('../../workers/onng.worker.ts', import.meta.url), { type: 'module', name: 'structlab-onng' }),
+);
 
 export const setLevel = (level: number) => useOnng.setState({ level });
 export const selectProblem = (problemId: number) => useOnng.setState({ problemId });
@@ -57,7 +59,11 @@ export const dismissError = () => useOnng.setState({ error: null });
 
 /** Reads the user's O-NNG dataset folder; levels it lacks are computed with the exact port (a second or two). */
 export async function openDatasetFolder(files: File[]): Promise<void> {
-  const wanted = files.filter((f) => /(?:^|\/)(?:original|obfuscated_[1-5])\/[^/]+\.jsonl?$/.test((f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name));
+  const wanted = files.filter((f) =>
+    /(?:^|\/)(?:original|obfuscated_[1-5])\/[^/]+\.jsonl?$/.test(
+      (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name,
+    ),
+  );
   useOnng.setState({ busy: 'reading the O-NNG dataset folder', progress: null, error: null });
   try {
     const texts = await readTextFiles(wanted, folderOf(files, 'the O-NNG dataset folder'));
@@ -73,15 +79,19 @@ export async function openDatasetFolder(files: File[]): Promise<void> {
 export const closeDatasetFolder = () => useOnng.setState({ exact: null });
 
 type Loaded =
-  | { kind: 'csv'; name: string; text: string }
-  | { kind: 'upstream'; name: string; files: UpstreamFile[]; verdicts: UpstreamFile[] };
+  { kind: 'csv'; name: string; text: string } | { kind: 'upstream'; name: string; files: UpstreamFile[]; verdicts: UpstreamFile[] };
 /** The last good results, kept for re-analysis when an option changes or a verdict file arrives. */
 let loaded: Loaded | null = null;
 
 /** Analyses an outcomes CSV in the worker, with stage progress; a bad file leaves the last analysis in place. */
 export async function loadResults(file: File): Promise<void> {
   let text: string;
-  try { text = await readTextFile(file); } catch (e) { useOnng.setState({ error: errorText(e) }); return; }
+  try {
+    text = await readTextFile(file);
+  } catch (e) {
+    useOnng.setState({ error: errorText(e) });
+    return;
+  }
   await analyse({ kind: 'csv', name: file.name, text });
 }
 
@@ -92,13 +102,21 @@ const folderOf = (files: File[], fallback: string): string => filePath(files[0] 
 export async function loadResultsFolder(files: File[]): Promise<void> {
   const wanted = files.filter((f) => /\.jsonl?$/.test(f.name));
   const folder = folderOf(files, 'results');
-  if (wanted.length === 0) { useOnng.setState({ error: `${folder}: no .json or .jsonl file in the folder (expected <model>/<level>/result_<run>.jsonl and time_<run>.json).` }); return; }
+  if (wanted.length === 0) {
+    useOnng.setState({
+      error: `${folder}: no .json or .jsonl file in the folder (expected <model>/<level>/result_<run>.jsonl and time_<run>.json).`,
+    });
+    return;
+  }
   useOnng.setState({ busy: `reading ${folder}`, progress: `${wanted.length} files`, error: null });
   let texts: UpstreamFile[];
   try {
     // The folder is one input: its JSON files are held to the size limit together.
     texts = await readTextFiles(wanted, folder);
-  } catch (e) { useOnng.setState({ busy: null, progress: null, error: errorText(e) }); return; }
+  } catch (e) {
+    useOnng.setState({ busy: null, progress: null, error: errorText(e) });
+    return;
+  }
   await analyse({ kind: 'upstream', name: folder, files: texts, verdicts: [] });
 }
 
@@ -109,7 +127,12 @@ export async function loadVerdictFile(file: File): Promise<void> {
     return;
   }
   let text: string;
-  try { text = await readTextFile(file); } catch (e) { useOnng.setState({ error: errorText(e) }); return; }
+  try {
+    text = await readTextFile(file);
+  } catch (e) {
+    useOnng.setState({ error: errorText(e) });
+    return;
+  }
   await analyse({ ...loaded, verdicts: [...loaded.verdicts, { path: file.name, text }] }, file.name);
 }
 
@@ -120,7 +143,8 @@ export async function setExcludeFirst(excludeFirst: boolean): Promise<void> {
 
 const NNG4_NAMES: Record<number, string> = Object.fromEntries(
   (levelsJson as { onng_id: number | null; statement_name: string | null }[])
-    .filter((l) => l.onng_id !== null && l.statement_name).map((l) => [l.onng_id, l.statement_name]),
+    .filter((l) => l.onng_id !== null && l.statement_name)
+    .map((l) => [l.onng_id, l.statement_name]),
 );
 
 /** Problem names for a results folder (it carries none): the open O-NNG dataset's, else NNG4's where they agree. */
@@ -144,9 +168,12 @@ async function analyse(source: Loaded, errorName = source.name): Promise<void> {
     {
       busy: `analysing ${source.name}`,
       status: (patch) => useOnng.setState(patch.busy === null ? { ...patch, progress: null } : patch),
-      error: (message, thrown) => thrown !== undefined
-        ? `Could not analyse ${errorName}: ${message}`
-        : source.kind === 'upstream' && errorName !== source.name ? `${errorName}: ${message}` : message,
+      error: (message, thrown) =>
+        thrown !== undefined
+          ? `Could not analyse ${errorName}: ${message}`
+          : source.kind === 'upstream' && errorName !== source.name
+            ? `${errorName}: ${message}`
+            : message,
     },
   );
   if (!result?.ok) return;
@@ -154,8 +181,10 @@ async function analyse(source: Loaded, errorName = source.name): Promise<void> {
   const models = result.value.models.map((m) => m.model);
   const heatModel = useOnng.getState().heatModel;
   useOnng.setState({
-    analysis: result.value, resultsFile: source.name, resultsKind: source.kind,
+    analysis: result.value,
+    resultsFile: source.name,
+    resultsKind: source.kind,
     verdictFiles: source.kind === 'upstream' ? source.verdicts.map((v) => v.path) : [],
-    heatModel: heatModel && (models.includes(heatModel) || heatModel === '(all models)') ? heatModel : models[0] ?? null,
+    heatModel: heatModel && (models.includes(heatModel) || heatModel === '(all models)') ? heatModel : (models[0] ?? null),
   });
 }

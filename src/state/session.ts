@@ -86,7 +86,9 @@ const SESSION_KEY = 'structlab/session/v1';
 const LAST_LOAD_KEY = 'structlab/session/last-load/v1';
 const MAX_FILES = 8;
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
-const io = new WorkerClient<IoWorkerApi>(() => new Worker(new URL('../../workers/io.worker.ts', import.meta.url), { type: 'module', name: 'structlab-io' }));
+const io = new WorkerClient<IoWorkerApi>(
+  () => new Worker(new URL('../../workers/io.worker.ts', import.meta.url), { type: 'module', name: 'structlab-io' }),
+);
 /** Loads and selections supersede each other; scene rebuilds (settings changes) and space-group refreshes each have
  * their own lane, so a rebuild never drops a load. */
 const LOAD = 'load';
@@ -140,7 +142,8 @@ export async function loadText(name: string, text: string, activeStructure = 0):
   if (!ticket.current) return false;
   // A file that cannot be read answers its own "Could not read …" sentence; a job that failed gets the same start.
   const parsed = await io.request((api, progress) => api.parse(text, name, progress(setBusy)), {
-    ticket, error: (message, thrown) => (thrown === undefined ? message : `Could not read ${name}: ${message}`),
+    ticket,
+    error: (message, thrown) => (thrown === undefined ? message : `Could not read ${name}: ${message}`),
   });
   // Superseded or cancelled (cancelWork has cleared the record and says so).
   if (!parsed) return false;
@@ -156,9 +159,10 @@ export async function loadText(name: string, text: string, activeStructure = 0):
   if (shown) {
     if (useSession.getState().retry?.name === name) dismissOffer();
     // Cleared once a frame of the new scene is drawn: a scene that freezes the tab leaves the load pending.
-    void afterFrame().then(() => { if (ticket.current) void recordLoad(null); });
-  }
-  else void recordLoad({ name, text, activeStructure, status: 'failed', error: useSession.getState().error });
+    void afterFrame().then(() => {
+      if (ticket.current) void recordLoad(null);
+    });
+  } else void recordLoad({ name, text, activeStructure, status: 'failed', error: useSession.getState().error });
   return shown;
 }
 
@@ -219,13 +223,24 @@ async function showStructure(pending: PendingFile | null, k: number, ticket: Tic
     files.push({ name: pending.name, text: pending.text });
     while (files.length > MAX_FILES) files.shift();
     Object.assign(fileUpdate, {
-      files, activeFile: files.length - 1, structures, formulas, format: pending.parsed.format,
-      warnings: pending.parsed.warnings, synthetic: false,
+      files,
+      activeFile: files.length - 1,
+      structures,
+      formulas,
+      format: pending.parsed.format,
+      warnings: pending.parsed.warnings,
+      synthetic: false,
     });
   }
   useSession.setState((st) => ({
-    ...fileUpdate, activeStructure: k, summary: { ...formulas[k], ...symmetry.value }, display: display.value,
-    busy: null, error: null, selection: [], fitToken: st.fitToken + 1,
+    ...fileUpdate,
+    activeStructure: k,
+    summary: { ...formulas[k], ...symmetry.value },
+    display: display.value,
+    busy: null,
+    error: null,
+    selection: [],
+    fitToken: st.fitToken + 1,
   }));
   persistSoon();
   return true;
@@ -248,10 +263,14 @@ async function rebuildDisplay(refit: boolean): Promise<void> {
   } else {
     const r = await io.request((api, progress) => api.display(p, displayOptions(settings, false), progress(setBusy)), { ticket });
     if (!r || !stillShown()) return;
-    if (!r.ok) { useSession.setState({ busy: null, error: `Could not build the scene: ${r.error}` }); return; }
+    if (!r.ok) {
+      useSession.setState({ busy: null, error: `Could not build the scene: ${r.error}` });
+      return;
+    }
     display = r.value;
   }
-  if (stillShown()) useSession.setState((st) => ({ display, busy: null, error: null, selection: [], fitToken: st.fitToken + (refit ? 1 : 0) }));
+  if (stillShown())
+    useSession.setState((st) => ({ display, busy: null, error: null, selection: [], fitToken: st.fitToken + (refit ? 1 : 0) }));
 }
 
 export function setSetting<K extends keyof ViewSettings>(key: K, value: ViewSettings[K]): void {
@@ -269,7 +288,10 @@ async function refreshSummary(): Promise<void> {
   const r = await io.request((api, progress) => api.symmetry(p, settings.symprec, progress(setBusy)), { lane: SUMMARY });
   // Cancelled, or another structure shown since: nothing changes. Failed: the previous summary stays.
   if (!r || useSession.getState().structures[useSession.getState().activeStructure] !== p) return;
-  if (!r.ok) { useSession.setState({ busy: null, error: `Could not find the space group: ${r.error}` }); return; }
+  if (!r.ok) {
+    useSession.setState({ busy: null, error: `Could not find the space group: ${r.error}` });
+    return;
+  }
   useSession.setState({ summary: { ...formulas[activeStructure], ...r.value }, busy: null });
 }
 
@@ -295,8 +317,18 @@ export function loadSynthetic(n: number): void {
   }
   const formulas = [{ formula: `Cu${p.natoms}`, reducedFormula: 'Cu' }];
   useSession.setState({
-    synthetic: true, structures: [p], formulas, activeStructure: 0, settings, format: 'synthetic', warnings: [],
-    summary: { ...formulas[0], spacegroup: null, note: null }, display, busy: null, error: null, selection: [],
+    synthetic: true,
+    structures: [p],
+    formulas,
+    activeStructure: 0,
+    settings,
+    format: 'synthetic',
+    warnings: [],
+    summary: { ...formulas[0], spacegroup: null, note: null },
+    display,
+    busy: null,
+    error: null,
+    selection: [],
   });
   useSession.setState((st) => ({ fitToken: st.fitToken + 1 }));
 }
@@ -307,8 +339,11 @@ export function readLastLoad(value: unknown): LastLoad | null {
   const r = value as Record<string, unknown>;
   if (typeof r.name !== 'string' || typeof r.text !== 'string' || (r.status !== 'pending' && r.status !== 'failed')) return null;
   return {
-    name: r.name, text: r.text, status: r.status,
-    activeStructure: typeof r.activeStructure === 'number' && Number.isInteger(r.activeStructure) && r.activeStructure >= 0 ? r.activeStructure : 0,
+    name: r.name,
+    text: r.text,
+    status: r.status,
+    activeStructure:
+      typeof r.activeStructure === 'number' && Number.isInteger(r.activeStructure) && r.activeStructure >= 0 ? r.activeStructure : 0,
     error: typeof r.error === 'string' ? r.error : null,
   };
 }
@@ -337,7 +372,8 @@ export function planRestore(saved: unknown, lastLoad: LastLoad | null): RestoreP
   const active = typeof s.activeFile === 'number' && files[s.activeFile] ? s.activeFile : files.length - 1;
   const file = files[active];
   if (lastLoad && lastLoad.name === file.name && lastLoad.text === file.text) return { files, load: null, retry };
-  const activeStructure = typeof s.activeStructure === 'number' && Number.isInteger(s.activeStructure) && s.activeStructure >= 0 ? s.activeStructure : 0;
+  const activeStructure =
+    typeof s.activeStructure === 'number' && Number.isInteger(s.activeStructure) && s.activeStructure >= 0 ? s.activeStructure : 0;
   return { files, load: { file, activeStructure }, retry };
 }
 
@@ -381,7 +417,15 @@ export async function resetSession(loadDefault: () => Promise<unknown>): Promise
   await del(SESSION_KEY).catch(() => undefined);
   await recordLoad(null);
   retryFile = null;
-  useSession.setState({ files: [], activeFile: -1, settings: { ...DEFAULT_SETTINGS }, selection: [], measureMode: false, error: null, retry: null });
+  useSession.setState({
+    files: [],
+    activeFile: -1,
+    settings: { ...DEFAULT_SETTINGS },
+    selection: [],
+    measureMode: false,
+    error: null,
+    retry: null,
+  });
   await loadDefault();
 }
 
@@ -400,7 +444,10 @@ export function pickAtom(index: number | null): void {
 
 export function toggleElement(symbol: string): void {
   const hidden = useSession.getState().hiddenElements;
-  useSession.setState({ hiddenElements: hidden.includes(symbol) ? hidden.filter((e) => e !== symbol) : [...hidden, symbol], selection: [] });
+  useSession.setState({
+    hiddenElements: hidden.includes(symbol) ? hidden.filter((e) => e !== symbol) : [...hidden, symbol],
+    selection: [],
+  });
 }
 
 export const clearSelection = () => useSession.setState({ selection: [] });

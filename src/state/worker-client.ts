@@ -30,7 +30,9 @@ export class WorkerTimeoutError extends Error {
   readonly budgetMs: number;
   constructor(budgetMs: number, sinceProgress: boolean) {
     const seconds = budgetMs >= 10_000 ? Math.round(budgetMs / 1000) : Number((budgetMs / 1000).toFixed(1));
-    super(`The job took longer than ${seconds} s${sinceProgress ? ' since its last progress report' : ''} and was stopped; the next job starts a fresh worker.`);
+    super(
+      `The job took longer than ${seconds} s${sinceProgress ? ' since its last progress report' : ''} and was stopped; the next job starts a fresh worker.`,
+    );
     this.name = 'WorkerTimeoutError';
     this.budgetMs = budgetMs;
   }
@@ -133,7 +135,16 @@ export class WorkerClient<Api> {
         reject(e);
         return;
       }
-      answer.then((v) => { settle(); resolve(v); }, (e) => { settle(); reject(e); });
+      answer.then(
+        (v) => {
+          settle();
+          resolve(v);
+        },
+        (e) => {
+          settle();
+          reject(e);
+        },
+      );
     });
   }
 
@@ -158,7 +169,11 @@ export class WorkerClient<Api> {
     const gen = ++this.generation;
     this.latest.set(lane, gen);
     const latest = this.latest;
-    return { get current() { return latest.get(lane) === gen; } };
+    return {
+      get current() {
+        return latest.get(lane) === gen;
+      },
+    };
   }
 
   /** Drops the answers of every request in flight, in every lane, and lets the worker run on. */
@@ -186,10 +201,11 @@ export class WorkerClient<Api> {
     const { status } = options;
     if (status && options.busy !== undefined) status({ busy: options.busy, error: null });
     let finished = false;
-    const progress: Progress = (fn) => Comlink.proxy((...args) => {
-      this.touch();
-      if (!finished && ticket.current) fn(...args);
-    });
+    const progress: Progress = (fn) =>
+      Comlink.proxy((...args) => {
+        this.touch();
+        if (!finished && ticket.current) fn(...args);
+      });
     let result: Result<T>;
     let thrown: unknown;
     try {

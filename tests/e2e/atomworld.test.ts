@@ -12,8 +12,17 @@ import { type Lab, openLab, textFile } from './harness.ts';
 
 const GOLDEN = join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl');
 const goldenText = readFileSync(GOLDEN, 'utf8');
-interface GoldenRow { id: string; action: string; after_cif: string; model_generated_cif: string; evaluator: { correct: boolean; wrong_type: string | null; rmsd: number | null } }
-const golden: GoldenRow[] = goldenText.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+interface GoldenRow {
+  id: string;
+  action: string;
+  after_cif: string;
+  model_generated_cif: string;
+  evaluator: { correct: boolean; wrong_type: string | null; rmsd: number | null };
+}
+const golden: GoldenRow[] = goldenText
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l));
 const verdictOf = (e: GoldenRow['evaluator']) => (e.correct ? 'correct' : e.wrong_type);
 /** ASE-written targets end every atom line with the occupancy 1.0000. */
 const atomCount = (cif: string) => cif.split('\n').filter((l) => /\s1\.0000\s*$/.test(l)).length;
@@ -26,16 +35,26 @@ const idle = () => page.waitForFunction(() => !document.querySelector('[data-tes
 const text = (id: string) => page.locator(`[data-testid=${id}]`).innerText();
 type Viewers = Record<string, { frames: number; natoms: number; camera: { position: number[]; target: number[] } | null }>;
 const viewers = () => page.evaluate(() => window.__structlab!.viewers()) as Promise<Viewers>;
-const rowAttrs = () => page.locator('[data-testid=aw-row]').evaluateAll((rows) => rows.map((r) => ({
-  id: r.getAttribute('data-id'), verdict: r.getAttribute('data-verdict'), official: r.getAttribute('data-official'),
-})));
+const rowAttrs = () =>
+  page.locator('[data-testid=aw-row]').evaluateAll((rows) =>
+    rows.map((r) => ({
+      id: r.getAttribute('data-id'),
+      verdict: r.getAttribute('data-verdict'),
+      official: r.getAttribute('data-official'),
+    })),
+  );
 /** Waits until the named viewers have drawn a frame for a case whose id is shown. */
 async function waitViewers(names: string[], caseId?: string): Promise<void> {
-  if (caseId) await page.waitForFunction((id) => document.querySelector('[data-testid=aw-case-id]')?.textContent === id, caseId, { timeout: 30_000 });
-  await page.waitForFunction((ns) => {
-    const v = window.__structlab!.viewers();
-    return ns.every((n) => v[n]?.frames > 0 && v[n]?.natoms > 0);
-  }, names, { timeout: 30_000 });
+  if (caseId)
+    await page.waitForFunction((id) => document.querySelector('[data-testid=aw-case-id]')?.textContent === id, caseId, { timeout: 30_000 });
+  await page.waitForFunction(
+    (ns) => {
+      const v = window.__structlab!.viewers();
+      return ns.every((n) => v[n]?.frames > 0 && v[n]?.natoms > 0);
+    },
+    names,
+    { timeout: 30_000 },
+  );
 }
 
 beforeAll(async () => {
@@ -56,8 +75,14 @@ describe('AtomWorld page', () => {
     expect(rows).toHaveLength(8);
     const byAction = Object.fromEntries(rows.map((r) => [r.id!.replace(/^demo-\d+-/, ''), r.verdict]));
     expect(byAction).toMatchObject({
-      move: 'correct', insert_between: 'correct', super_cell: 'correct', swap: 'OutputFormatError', change: 'CIFParsingError',
-      remove: 'AtomCountMismatch', delete_below: 'AtomCountMismatch', rotate_around: 'StructureMismatch',
+      move: 'correct',
+      insert_between: 'correct',
+      super_cell: 'correct',
+      swap: 'OutputFormatError',
+      change: 'CIFParsingError',
+      remove: 'AtomCountMismatch',
+      delete_below: 'AtomCountMismatch',
+      rotate_around: 'StructureMismatch',
     });
     await waitViewers(['aw-before', 'aw-target', 'aw-answer', 'aw-overlay'], rows[0].id!);
     const v = await viewers();
@@ -83,8 +108,16 @@ describe('AtomWorld page', () => {
       expect(rows[k].official).toBe(verdictOf(g.evaluator));
     }
     // Per action: rotate_around 2/2, insert_between 0/2 (both StructureMismatch), swap 2/2.
-    const rates = await page.locator('[data-testid=aw-action-row]').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-action'), tr.querySelector('[data-testid=aw-success-rate]')!.textContent]));
-    expect(rates).toEqual([['rotate_around', '100.0 %'], ['insert_between', '0.0 %'], ['swap', '100.0 %']]);
+    const rates = await page
+      .locator('[data-testid=aw-action-row]')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [tr.getAttribute('data-action'), tr.querySelector('[data-testid=aw-success-rate]')!.textContent]),
+      );
+    expect(rates).toEqual([
+      ['rotate_around', '100.0 %'],
+      ['insert_between', '0.0 %'],
+      ['swap', '100.0 %'],
+    ]);
   });
 
   it('a clicked case shows before, target and answer with linked cameras, and the overlay', async () => {
@@ -113,7 +146,9 @@ describe('AtomWorld page', () => {
 
   it('exports the per-case CSV and the per-action JSON', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=aw-export-cases]').click()]);
-    const csv = readFileSync(await download.path(), 'utf8').trim().split(/\r\n/);
+    const csv = readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split(/\r\n/);
     expect(csv[0]).toBe('id,action,correct,wrong_type,rmsd,max_dist,lint,official_correct,official_wrong_type');
     expect(csv).toHaveLength(7);
     for (const line of csv.slice(1)) {
@@ -132,7 +167,7 @@ describe('AtomWorld page', () => {
     }
   });
 
-  it('compares two structures with editable tolerances (AtomWorld\'s stol 0.5, primitive off: the official rms 0.3092)', async () => {
+  it("compares two structures with editable tolerances (AtomWorld's stol 0.5, primitive off: the official rms 0.3092)", async () => {
     const g = golden[0];
     await page.locator('[data-testid=aw-compare-a]').setInputFiles(textFile('target.cif', g.after_cif));
     await page.locator('[data-testid=aw-compare-b]').setInputFiles(textFile('answer.cif', g.model_generated_cif));
@@ -140,7 +175,11 @@ describe('AtomWorld page', () => {
     await page.locator('[data-testid=aw-tol-primitive]').uncheck();
     await page.locator('[data-testid=aw-tol-stol]').fill('0.5');
     await page.locator('[data-testid=aw-tol-stol]').press('Enter');
-    await page.waitForFunction(() => /stol 0\.5 .*primitive_cell off/.test(document.querySelector('[data-testid=aw-compare-tolerances]')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /stol 0\.5 .*primitive_cell off/.test(document.querySelector('[data-testid=aw-compare-tolerances]')?.textContent ?? ''),
+      undefined,
+      { timeout: 30_000 },
+    );
     await idle();
     expect(await text('aw-compare-verdict')).toBe('match');
     expect(Number(await text('aw-compare-rms'))).toBeCloseTo(g.evaluator.rmsd!, 3);
@@ -167,7 +206,9 @@ describe('AtomWorld page', () => {
 
   it('a junk line is skipped with a warning naming the file and line; a file with no usable case is a clear error', async () => {
     await page.locator('[data-testid=aw-mode-cases]').click();
-    await page.locator('[data-testid=aw-cases-input]').setInputFiles(textFile('bad.jsonl', '{"id": "x", "action": "move", "after_cif": "data_x"}\nnot json\n'));
+    await page
+      .locator('[data-testid=aw-cases-input]')
+      .setInputFiles(textFile('bad.jsonl', '{"id": "x", "action": "move", "after_cif": "data_x"}\nnot json\n'));
     await page.locator('[data-testid=aw-warnings]').waitFor({ timeout: 30_000 });
     expect(await text('aw-warnings')).toMatch(/bad\.jsonl line 2: not valid JSON .*the line was skipped/);
     await page.locator('[data-testid=aw-cases-input]').setInputFiles(textFile('junk.jsonl', 'not json\n'));

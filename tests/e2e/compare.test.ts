@@ -53,7 +53,9 @@ describe('compare view', () => {
     await page.locator('[data-testid=cmp-truth-input]').setInputFiles(textFile('truth.xyz', xyz(c.gt)));
     await page.locator('[data-testid=cmp-pred-input]').setInputFiles(textFile('pred.xyz', xyz(c.pred)));
     await page.waitForFunction(() => document.querySelector('[data-testid=cmp-pred-name]')?.textContent === 'pred.xyz');
-    await page.waitForFunction(() => !/undefined/.test(document.querySelector('[data-testid=cmp-rmsd]')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => !/undefined/.test(document.querySelector('[data-testid=cmp-rmsd]')?.textContent ?? ''), undefined, {
+      timeout: 30_000,
+    });
     await idle();
     // Shown to 4 significant digits.
     expect(Number((await text('cmp-rmsd')).replace(' Å', ''))).toBeCloseTo(c.metrics.rmsd_c2np, 4);
@@ -65,10 +67,14 @@ describe('compare view', () => {
 
   it('side by side: two viewers whose cameras follow each other', async () => {
     await page.locator('[data-testid=cmp-layout-side-by-side]').click();
-    await page.waitForFunction(() => {
-      const v = window.__structlab!.viewers();
-      return v.truth?.frames > 0 && v.pred?.frames > 0;
-    }, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => {
+        const v = window.__structlab!.viewers();
+        return v.truth?.frames > 0 && v.pred?.frames > 0;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
     await page.evaluate(() => window.__structlab!.viewer('truth')!.orbit(40));
     const v = await viewers();
     expect(v.truth.natoms).toBe(119);
@@ -77,13 +83,24 @@ describe('compare view', () => {
     await page.evaluate(() => window.__structlab!.viewer('pred')!.orbit(-75));
     const w = await viewers();
     for (let k = 0; k < 3; k++) expect(w.truth.camera!.position[k]).toBeCloseTo(w.pred.camera!.position[k], 6);
-    expect(Math.abs(w.truth.camera!.position[0] - v.truth.camera!.position[0]) + Math.abs(w.truth.camera!.position[2] - v.truth.camera!.position[2])).toBeGreaterThan(1);
+    expect(
+      Math.abs(w.truth.camera!.position[0] - v.truth.camera!.position[0]) +
+        Math.abs(w.truth.camera!.position[2] - v.truth.camera!.position[2]),
+    ).toBeGreaterThan(1);
     await page.locator('[data-testid=cmp-layout-overlay]').click();
   });
 
   it('scores a JSONL batch, sorts by a metric and exports CSV', async () => {
     const names = ['gauss_noise_0.5A', 'translate_0.5A_x', 'remove_3_atoms', 'scale_1.02_about_centre'];
-    const jsonl = names.map((n) => JSON.stringify({ id: n, pred: xyz(caseNamed(n).pred), truth: { symbols: caseNamed(n).gt.symbols, positions: caseNamed(n).gt.coords } })).join('\n');
+    const jsonl = names
+      .map((n) =>
+        JSON.stringify({
+          id: n,
+          pred: xyz(caseNamed(n).pred),
+          truth: { symbols: caseNamed(n).gt.symbols, positions: caseNamed(n).gt.coords },
+        }),
+      )
+      .join('\n');
     await page.locator('[data-testid=cmp-jsonl-input]').setInputFiles(textFile('batch.jsonl', jsonl));
     await page.locator('[data-testid=cmp-row]').first().waitFor({ timeout: 60_000 });
     await idle();
@@ -94,7 +111,9 @@ describe('compare view', () => {
     const expected = [...names].sort((a, b) => caseNamed(b).metrics.hausdorff - caseNamed(a).metrics.hausdorff);
     expect(ids).toEqual(expected);
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=cmp-export-csv]').click()]);
-    const csv = readFileSync(await download.path(), 'utf8').trim().split(/\r\n/);
+    const csv = readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split(/\r\n/);
     expect(csv[0].split(',').slice(0, 6)).toEqual(['index', 'id', 'n_pred', 'n_truth', 'rmsd', 'hausdorff']);
     for (const line of csv.slice(1)) {
       const cells = line.split(',');
@@ -107,8 +126,17 @@ describe('compare view', () => {
 
   it('scores an inverse-task batch (golden task2_example: RMSE 0.1713, SG 0.8, joint 0.4)', async () => {
     const t = golden.task2_example;
-    const jsonl = t.per_sample.map((s: { pred_lattice: number[]; pred_sg: number }, i: number) =>
-      JSON.stringify({ id: `s${i}`, pred_lattice: s.pred_lattice, pred_sg: s.pred_sg, true_lattice: t.true_lattice, true_sg: t.true_spacegroup })).join('\n');
+    const jsonl = t.per_sample
+      .map((s: { pred_lattice: number[]; pred_sg: number }, i: number) =>
+        JSON.stringify({
+          id: `s${i}`,
+          pred_lattice: s.pred_lattice,
+          pred_sg: s.pred_sg,
+          true_lattice: t.true_lattice,
+          true_sg: t.true_spacegroup,
+        }),
+      )
+      .join('\n');
     await page.locator('[data-testid=cmp-jsonl-input]').setInputFiles(textFile('inverse.jsonl', jsonl));
     await page.locator('[data-testid=cmp-inverse-summary]').waitFor({ timeout: 30_000 });
     const summary = await text('cmp-inverse-summary');

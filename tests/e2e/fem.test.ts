@@ -70,7 +70,7 @@ describe('FEM-Bench page', () => {
     expect(await page.locator('[data-testid=fem-play]').innerText()).toBe('play');
   });
 
-  it('an unsupported frame gives the solver\'s ill-conditioning message', async () => {
+  it("an unsupported frame gives the solver's ill-conditioning message", async () => {
     await page.locator('[data-testid=fem-example]').selectOption('cantilever-beam');
     await page.locator('[aria-label="node 0 fix UX"]').uncheck();
     await page.locator('[aria-label="node 0 fix UY"]').uncheck();
@@ -95,7 +95,7 @@ describe('FEM-Bench page', () => {
     expect(await text('fem-2d-inverted')).toMatch(/element[s]? 0/);
   });
 
-  it('benchmark vs physics: the inverted Q8 element brings the signed-det-J note; the Euler column\'s repeated λ_cr brings its note', async () => {
+  it("benchmark vs physics: the inverted Q8 element brings the signed-det-J note; the Euler column's repeated λ_cr brings its note", async () => {
     // still on the 2D tab with element 0 inverted by the previous step
     await page.locator('[data-testid=fem-quirk-2d-signed-detj]').waitFor();
     expect(await text('fem-quirks')).toMatch(/Benchmark vs physics/);
@@ -126,7 +126,9 @@ describe('FEM-Bench page', () => {
       const outputs = join(MODELS, 'gemini-2.5-pro', `${task}.json`);
       await page.locator('[data-testid=fem-cases-input]').setInputFiles(join(MODELS, 'verification', `${task}.json`));
       await page.locator('[data-testid=fem-outputs-input]').setInputFiles(outputs);
-      await page.waitForFunction((t) => document.querySelector('[data-testid=fem-outputs] strong')?.textContent === t, task, { timeout: 30_000 });
+      await page.waitForFunction((t) => document.querySelector('[data-testid=fem-outputs] strong')?.textContent === t, task, {
+        timeout: 30_000,
+      });
       await idle();
       const expected = readJson(outputs).benchmark_verdict ? 'pass' : 'fail';
       expect(await text('fem-verdict')).toBe(expected);

@@ -36,7 +36,9 @@ function initScript(huge: number): void {
   const size = Object.getOwnPropertyDescriptor(Blob.prototype, 'size')!.get!;
   Object.defineProperty(File.prototype, 'size', {
     configurable: true,
-    get(this: File) { return this.name.startsWith('huge') ? huge : size.call(this); },
+    get(this: File) {
+      return this.name.startsWith('huge') ? huge : size.call(this);
+    },
   });
   for (const method of ['text', 'arrayBuffer', 'stream', 'slice'] as const) {
     const real = Blob.prototype[method] as (...a: unknown[]) => unknown;
@@ -58,7 +60,9 @@ async function visit(hash: string, fresh = true): Promise<void> {
 
 /** Waits until the Structure page shows a structure and its worker is idle. */
 async function structureShown(): Promise<void> {
-  await page.waitForFunction(() => /\S/.test(document.querySelector('[data-testid=formula]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => /\S/.test(document.querySelector('[data-testid=formula]')?.textContent ?? ''), undefined, {
+    timeout: 60_000,
+  });
   await waitIdle(page);
 }
 
@@ -70,8 +74,14 @@ beforeAll(async () => {
   lab = await openLab('?fresh#/structure');
   page = lab.page;
   await page.addInitScript(initScript, HUGE);
-  page.on('console', (m) => { if (CSP_TEXT.test(m.text())) consoleViolations.push(`console: ${m.text()}`); });
-  page.on('worker', (w) => w.on('console', (m) => { if (CSP_TEXT.test(m.text())) consoleViolations.push(`worker ${w.url()}: ${m.text()}`); }));
+  page.on('console', (m) => {
+    if (CSP_TEXT.test(m.text())) consoleViolations.push(`console: ${m.text()}`);
+  });
+  page.on('worker', (w) =>
+    w.on('console', (m) => {
+      if (CSP_TEXT.test(m.text())) consoleViolations.push(`worker ${w.url()}: ${m.text()}`);
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -99,8 +109,12 @@ describe('Content-Security-Policy', () => {
 
   it('Structure: the default dataset is parsed (io worker, moyo wasm) and drawn without a violation', async () => {
     await visit('structure');
-    await page.waitForFunction(() => /\S/.test(document.querySelector('[data-testid=formula]')?.textContent ?? ''), undefined, { timeout: 60_000 });
-    await page.waitForFunction(() => /\(\d+\)/.test(document.querySelector('[data-testid=spacegroup]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => /\S/.test(document.querySelector('[data-testid=formula]')?.textContent ?? ''), undefined, {
+      timeout: 60_000,
+    });
+    await page.waitForFunction(() => /\(\d+\)/.test(document.querySelector('[data-testid=spacegroup]')?.textContent ?? ''), undefined, {
+      timeout: 60_000,
+    });
     await waitForFrame(page);
     await waitIdle(page);
     expect(await violations()).toEqual([]);
@@ -109,7 +123,9 @@ describe('Content-Security-Policy', () => {
   it('Nanoparticle: a particle carved in the c2np worker and drawn without a violation', async () => {
     await visit('nanoparticle');
     await page.locator('[data-testid=nanoparticle-page]').waitFor();
-    await page.waitForFunction(() => /^\d+$/.test(document.querySelector('[data-testid=np-natoms]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => /^\d+$/.test(document.querySelector('[data-testid=np-natoms]')?.textContent ?? ''), undefined, {
+      timeout: 60_000,
+    });
     await waitForFrame(page);
     expect(await violations()).toEqual([]);
   });
@@ -125,7 +141,9 @@ describe('Content-Security-Policy', () => {
     await visit('atomworld');
     await page.locator('[data-testid=aw-actions]').waitFor({ timeout: 60_000 });
     await page.waitForFunction(() => !document.querySelector('[data-testid=aw-progress]'), undefined, { timeout: 60_000 });
-    await page.waitForFunction(() => Object.values(window.__structlab!.viewers()).some((v) => v.frames > 0), undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => Object.values(window.__structlab!.viewers()).some((v) => v.frames > 0), undefined, {
+      timeout: 30_000,
+    });
     expect(await violations()).toEqual([]);
   });
 
@@ -140,7 +158,9 @@ describe('Content-Security-Policy', () => {
   it('O-NNG: an outcomes table analysed in the onng worker without a violation', async () => {
     await visit('onng');
     await page.locator('[data-testid=onng-page]').waitFor({ timeout: 60_000 });
-    await page.locator('[data-testid=onng-results-input]').setInputFiles(join(SHARED, 'golden', 'onng', 'derived', 'per_problem_outcomes.csv'));
+    await page
+      .locator('[data-testid=onng-results-input]')
+      .setInputFiles(join(SHARED, 'golden', 'onng', 'derived', 'per_problem_outcomes.csv'));
     await page.locator('[data-testid=onng-anova]').waitFor({ timeout: 60_000 });
     expect(await violations()).toEqual([]);
     expect(lab.pageErrors).toEqual([]);
@@ -158,12 +178,19 @@ describe('Content-Security-Policy', () => {
     // A worker's violations fire in the worker, out of the listeners' reach; the pages' checks above therefore
     // also require each worker's result (its chunks, the moyo wasm fetched and compiled). Here a worker shows
     // that the policy is in force there.
-    const inWorker = await page.evaluate(() => new Promise<string>((resolve) => {
-      const code = "self.addEventListener('securitypolicyviolation', (e) => postMessage('violation ' + e.violatedDirective));"
-        + "fetch('https://example.invalid/x').catch((e) => setTimeout(() => postMessage('failed ' + e), 500));";
-      const w = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
-      w.onmessage = (e) => { resolve(String(e.data)); w.terminate(); };
-    }));
+    const inWorker = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const code =
+            "self.addEventListener('securitypolicyviolation', (e) => postMessage('violation ' + e.violatedDirective));" +
+            "fetch('https://example.invalid/x').catch((e) => setTimeout(() => postMessage('failed ' + e), 500));";
+          const w = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
+          w.onmessage = (e) => {
+            resolve(String(e.data));
+            w.terminate();
+          };
+        }),
+    );
     expect(inWorker).toMatch(/^violation connect-src/);
     consoleViolations.length = 0;
   });
@@ -173,10 +200,14 @@ describe('file size is checked before reading', () => {
   const huge = () => textFile('huge.cif', 'data_x\n');
   const refused = async (input: string, error: string) => {
     await page.locator(`[data-testid=${input}]`).setInputFiles(huge());
-    const shown = await page.waitForFunction((id) => {
-      const t = document.querySelector(`[data-testid=${id}]`)?.textContent ?? '';
-      return /huge\.cif/.test(t) && t;
-    }, error, { timeout: 30_000 });
+    const shown = await page.waitForFunction(
+      (id) => {
+        const t = document.querySelector(`[data-testid=${id}]`)?.textContent ?? '';
+        return /huge\.cif/.test(t) && t;
+      },
+      error,
+      { timeout: 30_000 },
+    );
     expect(await shown.jsonValue()).toContain(HUGE_SENTENCE);
   };
 
@@ -186,7 +217,9 @@ describe('file size is checked before reading', () => {
     await refused('file-input', 'error');
     await visit('nanoparticle');
     // Each page is left to finish its own start-up first, which would clear an earlier error.
-    await page.waitForFunction(() => /^\d+$/.test(document.querySelector('[data-testid=np-natoms]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => /^\d+$/.test(document.querySelector('[data-testid=np-natoms]')?.textContent ?? ''), undefined, {
+      timeout: 60_000,
+    });
     await page.waitForFunction(() => !document.querySelector('[data-testid=progress]'), undefined, { timeout: 60_000 });
     await refused('np-file-input', 'np-error');
     await visit('compare');
@@ -220,15 +253,23 @@ describe('file size is checked before reading', () => {
 });
 
 /** The value idb-keyval keeps under `key` (its default database), read in the page. */
-const stored = (key: string) => page.evaluate((k) => new Promise<unknown>((resolve, reject) => {
-  const open = indexedDB.open('keyval-store');
-  open.onerror = () => reject(open.error);
-  open.onsuccess = () => {
-    const req = open.result.transaction('keyval', 'readonly').objectStore('keyval').get(k);
-    req.onsuccess = () => { resolve(req.result); open.result.close(); };
-    req.onerror = () => reject(req.error);
-  };
-}), key);
+const stored = (key: string) =>
+  page.evaluate(
+    (k) =>
+      new Promise<unknown>((resolve, reject) => {
+        const open = indexedDB.open('keyval-store');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const req = open.result.transaction('keyval', 'readonly').objectStore('keyval').get(k);
+          req.onsuccess = () => {
+            resolve(req.result);
+            open.result.close();
+          };
+          req.onerror = () => reject(req.error);
+        };
+      }),
+    key,
+  );
 
 const LAST_LOAD = 'structlab/session/last-load/v1';
 
@@ -240,7 +281,9 @@ describe('a file whose last load failed is not parsed again on start', () => {
     await page.locator('[data-testid=file-input]').setInputFiles(textFile('bad.cif', 'data_bad\n_cell_length_a oops\n'));
     await page.locator('[data-testid=error]').waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-testid=error]').innerText()).toMatch(/^Could not read bad\.cif/);
-    await expect.poll(async () => (await stored(LAST_LOAD) as { status?: string } | undefined)?.status, { timeout: 10_000 }).toBe('failed');
+    await expect
+      .poll(async () => ((await stored(LAST_LOAD)) as { status?: string } | undefined)?.status, { timeout: 10_000 })
+      .toBe('failed');
     await expect.poll(async () => !!(await stored('structlab/session/v1')), { timeout: 10_000 }).toBe(true);
 
     await visit('structure', false);
@@ -259,15 +302,25 @@ describe('a file whose last load failed is not parsed again on start', () => {
 
   it('a load still pending at start (the tab froze or closed) is offered, not parsed', async () => {
     // What a tab that died mid-parse leaves behind.
-    await page.evaluate((k) => new Promise<void>((resolve, reject) => {
-      const open = indexedDB.open('keyval-store');
-      open.onsuccess = () => {
-        const tx = open.result.transaction('keyval', 'readwrite');
-        tx.objectStore('keyval').put({ name: 'frozen.xyz', text: '1\n\nFe 0 0 0\n', activeStructure: 0, status: 'pending', error: null }, k);
-        tx.oncomplete = () => { open.result.close(); resolve(); };
-        tx.onerror = () => reject(tx.error);
-      };
-    }), LAST_LOAD);
+    await page.evaluate(
+      (k) =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('keyval-store');
+          open.onsuccess = () => {
+            const tx = open.result.transaction('keyval', 'readwrite');
+            tx.objectStore('keyval').put(
+              { name: 'frozen.xyz', text: '1\n\nFe 0 0 0\n', activeStructure: 0, status: 'pending', error: null },
+              k,
+            );
+            tx.oncomplete = () => {
+              open.result.close();
+              resolve();
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+        }),
+      LAST_LOAD,
+    );
     await visit('structure', false);
     await page.locator('[data-testid=retry-offer]').waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-testid=retry-offer]').innerText()).toContain('Last time, frozen.xyz did not finish loading');

@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { REPO_ROOT } from '../shared.ts';
 
-export const CHROMIUM_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-background-networking', '--disable-gpu-sandbox'];
+export const CHROMIUM_ARGS = [
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-gpu-sandbox',
+];
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -28,11 +34,16 @@ export async function startPreview(): Promise<Preview> {
   const port = await freePort();
   const vite = join(REPO_ROOT, 'node_modules', '.bin', 'vite');
   const child: ChildProcess = spawn(vite, ['preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
-    cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (d) => { output += d; });
-  child.stderr?.on('data', (d) => { output += d; });
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
   const url = `http://127.0.0.1:${port}/`;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -40,17 +51,23 @@ export async function startPreview(): Promise<Preview> {
     try {
       const res = await fetch(url);
       if (res.ok) break;
-    } catch { /* not listening yet */ }
-    if (Date.now() > deadline) { child.kill(); throw new Error(`vite preview did not answer on ${url}: ${output}`); }
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`vite preview did not answer on ${url}: ${output}`);
+    }
     await new Promise((r) => setTimeout(r, 150));
   }
   return {
     url,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -96,7 +113,15 @@ export async function openLab(path: string, viewport = { width: 1280, height: 80
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(labUrl(preview.url, path));
-  return { page, url: preview.url, pageErrors, close: async () => { await browser.close(); await preview.stop(); } };
+  return {
+    page,
+    url: preview.url,
+    pageErrors,
+    close: async () => {
+      await browser.close();
+      await preview.stop();
+    },
+  };
 }
 
 /** A file for `setInputFiles` made from text. */

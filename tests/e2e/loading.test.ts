@@ -47,11 +47,14 @@ describe('loading', () => {
   it('loads a file dropped on the page', async () => {
     const name = 'cod-1011060-graphite.cif';
     const golden = readCorpusGolden(name).pymatgen.structures[0];
-    await page.evaluate(([fileName, content]) => {
-      const dt = new DataTransfer();
-      dt.items.add(new File([content], fileName, { type: 'chemical/x-cif' }));
-      document.querySelector('.lab')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    }, [name, readCorpusText(name)] as const);
+    await page.evaluate(
+      ([fileName, content]) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([content], fileName, { type: 'chemical/x-cif' }));
+        document.querySelector('.lab')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      },
+      [name, readCorpusText(name)] as const,
+    );
     await formulaIs(golden.formula);
     expect(await page.locator('[data-testid=spacegroup]').innerText()).toContain(`(${golden.symmetry['0.01'].number})`);
   });
@@ -73,7 +76,9 @@ describe('loading', () => {
     const n = 199_000;
     const lines = [String(n), 'big argon cluster'];
     for (let i = 0; i < n; i++) lines.push(`Ar ${(i % 100) * 3.1} ${(Math.floor(i / 100) % 100) * 3.1} ${Math.floor(i / 10_000) * 3.1}`);
-    await page.locator('[data-testid=file-input]').setInputFiles({ name: 'big.xyz', mimeType: 'text/plain', buffer: Buffer.from(lines.join('\n')) });
+    await page
+      .locator('[data-testid=file-input]')
+      .setInputFiles({ name: 'big.xyz', mimeType: 'text/plain', buffer: Buffer.from(lines.join('\n')) });
     await page.locator('[data-testid=cancel]').click({ timeout: 30_000 });
     await page.locator('[data-testid=error]').waitFor();
     expect(await page.locator('[data-testid=error]').innerText()).toMatch(/cancel/i);

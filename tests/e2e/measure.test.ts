@@ -20,7 +20,9 @@ beforeAll(async () => {
   page = await (await browser.newContext({ viewport: { width: 1100, height: 760 } })).newPage();
   await page.goto(labUrl(preview.url, '?fresh'));
   await waitIdle(page);
-  await page.waitForFunction(() => document.querySelector('[data-testid=formula]')?.textContent === 'Cs1 Ca1 H3', undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid=formula]')?.textContent === 'Cs1 Ca1 H3', undefined, {
+    timeout: 60_000,
+  });
   await waitForFrame(page);
 });
 
@@ -31,18 +33,24 @@ afterAll(async () => {
 
 /** Screen points of the drawn atoms, front to back, at least `gap` CSS pixels apart. */
 async function separatedAtoms(count: number, gap: number): Promise<{ i: number; x: number; y: number }[]> {
-  return page.evaluate(({ count, gap }) => {
-    const sl = window.__structlab!;
-    const all: { i: number; x: number; y: number; depth: number }[] = [];
-    for (let i = 0; i < sl.natoms(); i++) { const p = sl.projectAtom(i); if (p) all.push({ i, ...p }); }
-    all.sort((a, b) => a.depth - b.depth);
-    const chosen: typeof all = [];
-    for (const a of all) {
-      if (chosen.every((c) => Math.hypot(c.x - a.x, c.y - a.y) > gap)) chosen.push(a);
-      if (chosen.length === count) break;
-    }
-    return chosen;
-  }, { count, gap });
+  return page.evaluate(
+    ({ count, gap }) => {
+      const sl = window.__structlab!;
+      const all: { i: number; x: number; y: number; depth: number }[] = [];
+      for (let i = 0; i < sl.natoms(); i++) {
+        const p = sl.projectAtom(i);
+        if (p) all.push({ i, ...p });
+      }
+      all.sort((a, b) => a.depth - b.depth);
+      const chosen: typeof all = [];
+      for (const a of all) {
+        if (chosen.every((c) => Math.hypot(c.x - a.x, c.y - a.y) > gap)) chosen.push(a);
+        if (chosen.length === count) break;
+      }
+      return chosen;
+    },
+    { count, gap },
+  );
 }
 
 describe('measurement', () => {
@@ -52,7 +60,9 @@ describe('measurement', () => {
     expect(atoms).toHaveLength(3);
     for (const a of atoms) await page.mouse.click(a.x, a.y);
     const panel = page.locator('[data-testid=measurement]');
-    await page.waitForFunction(() => /∠/.test(document.querySelector('[data-testid=measurement]')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => /∠/.test(document.querySelector('[data-testid=measurement]')?.textContent ?? ''), undefined, {
+      timeout: 10_000,
+    });
     const textContent = await panel.innerText();
     const distances = [...textContent.matchAll(/=\s*([0-9.]+)\s*Å/g)].map((m) => Number(m[1]));
     const angle = Number(/=\s*([0-9.]+)\s*°/.exec(textContent)![1]);

@@ -16,12 +16,20 @@ let pageErrors: string[] = [];
 
 /** Atoms of a cubic ABX3 perovskite (B at the origin, A at the body centre, X at the edge midpoints) strictly inside R. */
 function bruteForcePerovskiteCount(a: number, radius: number, repeats = 20): number {
-  const basis = [[0, 0, 0], [0.5, 0.5, 0.5], [0.5, 0, 0], [0, 0.5, 0], [0, 0, 0.5]];
+  const basis = [
+    [0, 0, 0],
+    [0.5, 0.5, 0.5],
+    [0.5, 0, 0],
+    [0, 0.5, 0],
+    [0, 0, 0.5],
+  ];
   const c = (repeats * a) / 2;
   let n = 0;
-  for (let i = 0; i < repeats; i++) for (let j = 0; j < repeats; j++) for (let k = 0; k < repeats; k++) {
-    for (const [x, y, z] of basis) if (Math.hypot((i + x) * a - c, (j + y) * a - c, (k + z) * a - c) < radius) n++;
-  }
+  for (let i = 0; i < repeats; i++)
+    for (let j = 0; j < repeats; j++)
+      for (let k = 0; k < repeats; k++) {
+        for (const [x, y, z] of basis) if (Math.hypot((i + x) * a - c, (j + y) * a - c, (k + z) * a - c) < radius) n++;
+      }
   return n;
 }
 
@@ -31,7 +39,9 @@ beforeAll(async () => {
   lab = await openLab('?fresh#/nanoparticle', { width: 1280, height: 800 });
   ({ page, pageErrors } = lab);
   await page.locator('[data-testid=nanoparticle-page]').waitFor();
-  await page.waitForFunction(() => /^\d+$/.test(document.querySelector('[data-testid=np-natoms]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => /^\d+$/.test(document.querySelector('[data-testid=np-natoms]')?.textContent ?? ''), undefined, {
+    timeout: 60_000,
+  });
   await waitForFrame(page);
 });
 
@@ -49,7 +59,9 @@ describe('nanoparticle teaching view', () => {
     const a = Number(/_cell_length_a\s+([0-9.]+)/.exec(cif)![1]);
     const expected = bruteForcePerovskiteCount(a, 8);
     await page.locator('[data-testid=np-radius]').fill('8');
-    await page.waitForFunction((n) => document.querySelector('[data-testid=np-natoms]')?.textContent === String(n), expected, { timeout: 30_000 });
+    await page.waitForFunction((n) => document.querySelector('[data-testid=np-natoms]')?.textContent === String(n), expected, {
+      timeout: 30_000,
+    });
     expect(await natoms()).toBe(String(expected));
   });
 
@@ -78,7 +90,9 @@ describe('nanoparticle teaching view', () => {
     const material = 'illustrative_KMgH3_a4.0213_Aorigin';
     const expected = manifest.materials[material].counts_by_R['8'].n;
     await page.locator('[data-testid=np-file-input]').setInputFiles(join(SHARED, 'golden', 'c2np', 'sample', 'cifs', `${material}.cif`));
-    await page.waitForFunction((n) => document.querySelector('[data-testid=np-natoms]')?.textContent === String(n), expected, { timeout: 30_000 });
+    await page.waitForFunction((n) => document.querySelector('[data-testid=np-natoms]')?.textContent === String(n), expected, {
+      timeout: 30_000,
+    });
     await page.locator('[data-testid=np-file-input]').setInputFiles({ name: 'empty.cif', mimeType: 'text/plain', buffer: Buffer.from('') });
     await page.locator('[data-testid=np-error]').waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-testid=np-error]').innerText()).toMatch(/empty\.cif/);

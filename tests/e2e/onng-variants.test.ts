@@ -11,7 +11,11 @@ import { SHARED } from '../shared.ts';
 import { type Lab, openLab } from './harness.ts';
 
 const FEM = join(SHARED, 'golden', 'fembench');
-const FEM_FILES = readdirSync(FEM).filter((f) => f.endsWith('.json')).sort().slice(0, 4).map((f) => join(FEM, f));
+const FEM_FILES = readdirSync(FEM)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .slice(0, 4)
+  .map((f) => join(FEM, f));
 const CASES = join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl');
 
 let lab: Lab;
@@ -42,7 +46,10 @@ describe('O-NNG obfuscated variants panel', () => {
     expect(obfuscated).not.toContain(task.signature.name);
     const [download] = await Promise.all([page.waitForEvent('download'), byId('onng-variants-download-tasks.jsonl').click()]);
     expect(download.suggestedFilename()).toBe('fembench-lambda0.6-tasks.jsonl');
-    const rows = readFileSync((await download.path())!, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rows = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(4);
     expect(rows[0].cases[0].output).toEqual(task.cases[0].output);
     expect(obfuscated).toContain(`def ${rows[0].signature.name}(`);
@@ -59,8 +66,14 @@ describe('O-NNG obfuscated variants panel', () => {
     const first = JSON.parse(readFileSync(CASES, 'utf8').split('\n')[0]);
     expect(await byId('onng-variants-original').first().innerText()).toBe(first.prompt);
     expect(await byId('onng-variants-obfuscated').first().innerText()).not.toContain('Change the atom');
-    await byId('onng-variants-input').setInputFiles({ name: 'bad.jsonl', mimeType: 'application/json', buffer: Buffer.from('{"prompt": "x"}\n{"id": 2}\n') });
-    await expect.poll(async () => (await byId('onng-variants-error').count()) ? byId('onng-variants-error').innerText() : '').toMatch(/bad\.jsonl: line 2 is not an AtomWorld case/);
+    await byId('onng-variants-input').setInputFiles({
+      name: 'bad.jsonl',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"prompt": "x"}\n{"id": 2}\n'),
+    });
+    await expect
+      .poll(async () => ((await byId('onng-variants-error').count()) ? byId('onng-variants-error').innerText() : ''))
+      .toMatch(/bad\.jsonl: line 2 is not an AtomWorld case/);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -82,7 +82,9 @@ describe('O-NNG page', () => {
   });
 
   it('refuses a bad file with a sentence naming it, keeping the last analysis', async () => {
-    await page.locator('[data-testid=onng-results-input]').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('hello,world\n1,2\n') });
+    await page
+      .locator('[data-testid=onng-results-input]')
+      .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('hello,world\n1,2\n') });
     await page.locator('[data-testid=onng-error]').waitFor({ timeout: 30_000 });
     expect(await text('onng-error')).toMatch(/bad\.csv.*line 1/);
     expect(await page.locator('[data-testid=onng-anova]').count()).toBe(1);
@@ -100,7 +102,9 @@ describe('O-NNG page', () => {
     const t = summary['claude-sonnet-4.5']._tests;
     expect(await text('anova-acc-F-claude-sonnet-4.5')).toBe(t.anova_acc_scipy.F.toPrecision(5));
     await page.locator('[data-testid=onng-verdict-input]').setInputFiles(verdictPath);
-    await expect.poll(() => text('anova-acc-F-gpt-4o'), { timeout: 60_000 }).toBe(summary['gpt-4o']._tests.anova_acc_scipy.F.toPrecision(5));
+    await expect
+      .poll(() => text('anova-acc-F-gpt-4o'), { timeout: 60_000 })
+      .toBe(summary['gpt-4o']._tests.anova_acc_scipy.F.toPrecision(5));
     await idle();
     expect(await text('anova-time-p-gpt-4o')).toBe(summary['gpt-4o']._tests.anova_time_scipy.p.toPrecision(3));
     expect(await text('onng-verdict-files')).toContain('gpt-4o-verdicts.json');

@@ -17,7 +17,10 @@ const boundaryError = () => page.locator('.boundary-error');
 beforeAll(async () => {
   lab = await openLab('?fresh#/structure');
   page = lab.page;
-  page.on('request', (r) => { const m = /\/assets\/([^/]+?)-[\w-]+\.(js|css)$/.exec(new URL(r.url()).pathname); if (m) requested.push(m[1]); });
+  page.on('request', (r) => {
+    const m = /\/assets\/([^/]+?)-[\w-]+\.(js|css)$/.exec(new URL(r.url()).pathname);
+    if (m) requested.push(m[1]);
+  });
   await page.locator('[data-testid=formula]').waitFor({ timeout: 60_000 });
   await waitForFrame(page);
   await waitIdle(page);
@@ -32,7 +35,10 @@ describe('lazy pages', () => {
     const chunks = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
     expect(chunks.some((p) => /\/StructurePage-[\w-]+\.js$/.test(p))).toBe(true);
     for (const other of ['NanoparticlePage', 'ComparePage', 'OnngPage', 'AtomworldPage', 'FemPage']) {
-      expect(chunks.filter((p) => p.includes(`/${other}-`)), other).toEqual([]);
+      expect(
+        chunks.filter((p) => p.includes(`/${other}-`)),
+        other,
+      ).toEqual([]);
     }
   });
 
@@ -61,10 +67,22 @@ describe('lazy pages', () => {
 
   it('a plain visit (no testhooks) installs no test hooks', async () => {
     await page.goto(`${lab.url}?fresh#/structure`);
-    await page.waitForFunction(() => document.querySelector('[data-testid=formula]')?.textContent === 'Cs1 Ca1 H3', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=formula]')?.textContent === 'Cs1 Ca1 H3', undefined, {
+      timeout: 60_000,
+    });
     await page.locator('canvas').first().waitFor();
     // A few more animation frames, so a per-frame hook would have run.
-    await page.evaluate(() => new Promise<void>((done) => { let n = 0; const tick = () => (++n < 5 ? requestAnimationFrame(tick) : done()); requestAnimationFrame(tick); }));
-    expect(await page.evaluate(() => ({ hooks: typeof window.__structlab, rendered: document.body.dataset.rendered ?? null }))).toEqual({ hooks: 'undefined', rendered: null });
+    await page.evaluate(
+      () =>
+        new Promise<void>((done) => {
+          let n = 0;
+          const tick = () => (++n < 5 ? requestAnimationFrame(tick) : done());
+          requestAnimationFrame(tick);
+        }),
+    );
+    expect(await page.evaluate(() => ({ hooks: typeof window.__structlab, rendered: document.body.dataset.rendered ?? null }))).toEqual({
+      hooks: 'undefined',
+      rendered: null,
+    });
   });
 });

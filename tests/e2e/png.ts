@@ -15,7 +15,11 @@ const SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 export function decodePng(buf: Buffer): DecodedPng {
   if (!SIGNATURE.every((b, i) => buf[i] === b)) throw new Error('not a PNG (bad signature)');
   let offset = 8;
-  let width = 0, height = 0, bitDepth = 0, colorType = 0, interlace = 0;
+  let width = 0,
+    height = 0,
+    bitDepth = 0,
+    colorType = 0,
+    interlace = 0;
   const idat: Buffer[] = [];
   while (offset < buf.length) {
     const length = buf.readUInt32BE(offset);
@@ -48,7 +52,9 @@ export function decodePng(buf: Buffer): DecodedPng {
       else if (filter === 3) v += (a + b) >> 1;
       else if (filter === 4) {
         const p = a + b - c;
-        const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+        const pa = Math.abs(p - a),
+          pb = Math.abs(p - b),
+          pc = Math.abs(p - c);
         v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
       }
       out[y * stride + x] = v & 255;

@@ -22,7 +22,9 @@ let pageErrors: string[] = [];
 
 /** Atom meshes built so far by each named viewer (absent: the viewer never mounted). */
 const builds = (names: string[]) =>
-  page.evaluate((ns) => Object.fromEntries(ns.map((n) => [n, window.__structlab!.viewer(n)?.atomBuilds ?? 0])), names) as Promise<Record<string, number>>;
+  page.evaluate((ns) => Object.fromEntries(ns.map((n) => [n, window.__structlab!.viewer(n)?.atomBuilds ?? 0])), names) as Promise<
+    Record<string, number>
+  >;
 const idle = (testId: string) => page.waitForFunction((id) => !document.querySelector(`[data-testid=${id}]`), testId, { timeout: 60_000 });
 
 beforeAll(async () => {
@@ -40,10 +42,15 @@ afterAll(async () => {
 describe('atom meshes are built once per structure shown', () => {
   it('compare: the demo pair is built once; a batch of 8 pairs scored under it adds one build (the first row, shown at the end)', async () => {
     expect(await builds(['overlay'])).toEqual({ overlay: 1 });
-    const cases = golden.cases.filter((c: { pred: { symbols: string[] }; gt: { symbols: string[] } }) => c.pred.symbols.length > 0 && c.gt.symbols.length > 0).slice(0, 8);
+    const cases = golden.cases
+      .filter((c: { pred: { symbols: string[] }; gt: { symbols: string[] } }) => c.pred.symbols.length > 0 && c.gt.symbols.length > 0)
+      .slice(0, 8);
     expect(cases).toHaveLength(8);
-    const jsonl = cases.map((c: { name: string; pred: never; gt: { symbols: string[]; coords: number[][] } }) =>
-      JSON.stringify({ id: c.name, pred: xyz(c.pred), truth: { symbols: c.gt.symbols, positions: c.gt.coords } })).join('\n');
+    const jsonl = cases
+      .map((c: { name: string; pred: never; gt: { symbols: string[]; coords: number[][] } }) =>
+        JSON.stringify({ id: c.name, pred: xyz(c.pred), truth: { symbols: c.gt.symbols, positions: c.gt.coords } }),
+      )
+      .join('\n');
     await page.locator('[data-testid=cmp-jsonl-input]').setInputFiles(textFile('batch.jsonl', jsonl));
     await page.locator('[data-testid=cmp-row]').first().waitFor({ timeout: 60_000 });
     await page.waitForFunction(() => document.querySelector('[data-testid=cmp-row].active'), undefined, { timeout: 30_000 });
@@ -57,14 +64,20 @@ describe('atom meshes are built once per structure shown', () => {
   });
 
   it('atomworld: the demo batch builds each of the four case viewers once; sorting and the busy flag add none', async () => {
-    await page.evaluate(() => { location.hash = '#/atomworld'; });
+    await page.evaluate(() => {
+      location.hash = '#/atomworld';
+    });
     await page.locator('[data-testid=aw-actions]').waitFor({ timeout: 60_000 });
     await idle('aw-progress');
     const names = ['aw-before', 'aw-target', 'aw-answer', 'aw-overlay'];
-    await page.waitForFunction((ns) => {
-      const v = window.__structlab!.viewers();
-      return ns.every((n) => v[n]?.frames > 0 && v[n]?.natoms > 0);
-    }, names, { timeout: 30_000 });
+    await page.waitForFunction(
+      (ns) => {
+        const v = window.__structlab!.viewers();
+        return ns.every((n) => v[n]?.frames > 0 && v[n]?.natoms > 0);
+      },
+      names,
+      { timeout: 30_000 },
+    );
     expect(await builds(names)).toEqual(Object.fromEntries(names.map((n) => [n, 1])));
     for (const key of ['action', 'rmsd', 'rmsd', 'id']) await page.locator(`[data-testid=aw-sort-${key}]`).click();
     await page.waitForFunction(() => document.querySelector('[data-testid=aw-sort-id]')?.getAttribute('aria-sort') === 'ascending');

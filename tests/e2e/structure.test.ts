@@ -36,7 +36,9 @@ describe('structure lab', () => {
 
   it('loads a CIF through the file input and shows formula, atom count and space group', async () => {
     await page.locator('[data-testid=file-input]').setInputFiles(join(CORPUS_FILES, GRAPHITE));
-    await page.waitForFunction((f) => document.querySelector('[data-testid=formula]')?.textContent === f, golden.formula, { timeout: 60_000 });
+    await page.waitForFunction((f) => document.querySelector('[data-testid=formula]')?.textContent === f, golden.formula, {
+      timeout: 60_000,
+    });
     await waitIdle(page);
     expect(await text('formula')).toBe(golden.formula);
     expect(await text('natoms')).toBe(String(golden.n_sites));
@@ -111,10 +113,19 @@ describe('structure lab', () => {
     await page.waitForFunction(() => (window.__structlab?.natoms() ?? 0) > 20, undefined, { timeout: 30_000 });
     await page.waitForTimeout(400); // the session is saved 200 ms after the last change
     await page.goto(labUrl(lab.url));
-    await page.waitForFunction((f) => document.querySelector('[data-testid=formula]')?.textContent === f, golden.formula, { timeout: 60_000 });
+    await page.waitForFunction((f) => document.querySelector('[data-testid=formula]')?.textContent === f, golden.formula, {
+      timeout: 60_000,
+    });
     expect(await page.locator('[data-testid=setting-supercellA]').inputValue()).toBe('2');
     await page.locator('[data-testid=reset-session]').click();
-    await page.waitForFunction((f) => { const t = document.querySelector('[data-testid=formula]')?.textContent; return !!t && t !== f; }, golden.formula, { timeout: 60_000 });
+    await page.waitForFunction(
+      (f) => {
+        const t = document.querySelector('[data-testid=formula]')?.textContent;
+        return !!t && t !== f;
+      },
+      golden.formula,
+      { timeout: 60_000 },
+    );
     expect(await page.locator('[data-testid=setting-supercellA]').inputValue()).toBe('1');
   });
 });

@@ -17,13 +17,16 @@ const rotations: any = JSON.parse(readFileSync(join(C2NP, 'rotation_sets.json'),
 
 /** Raw R=10 particle (317 atoms, uncentred supercell frame) read directly, independent of the XYZ reader. */
 function readXyz(path: string): Particle {
-  const lines = readFileSync(path, 'utf8').split('\n').slice(2).filter((l) => l.trim().split(/\s+/).length >= 4);
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .slice(2)
+    .filter((l) => l.trim().split(/\s+/).length >= 4);
   const symbols = lines.map((l) => l.trim().split(/\s+/)[0]);
   return { symbols, coords: new Float64Array(lines.flatMap((l) => l.trim().split(/\s+/).slice(1, 4).map(Number))) };
 }
 
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 
 /** Rotation matrix of a scalar-last unit quaternion (scipy Rotation.from_quat order, as C2NP stores them). */
@@ -41,7 +44,10 @@ function quaternionMatrix([x, y, z, w]: number[]): number[][] {
 function transformed(p: Particle, quaternion: number[], shift: number[], remove: number, noise = 0): Particle {
   const R = quaternionMatrix(quaternion);
   const order = [...p.symbols.keys()];
-  for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(random() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
   const kept = order.slice(remove);
   const coords = new Float64Array(kept.length * 3);
   kept.forEach((i, k) => {
@@ -97,7 +103,10 @@ describe('aligned comparison', () => {
 
   it('the golden pair rot_1 vs rot_0 (C2NP rmsd 70.8 Å) is the same particle', () => {
     const c = cases.cases.find((x: { name: string }) => x.name === 'dataset_rot1_vs_rot0');
-    const p = (s: { symbols: string[]; coords: number[][] }): Particle => ({ symbols: s.symbols, coords: new Float64Array(s.coords.flat()) });
+    const p = (s: { symbols: string[]; coords: number[][] }): Particle => ({
+      symbols: s.symbols,
+      coords: new Float64Array(s.coords.flat()),
+    });
     const a = alignParticles(p(c.pred), p(c.gt));
     // The files carry 8 decimals, so the superposition is exact only to ~1e-8 Å.
     expect(a.rmsd).toBeLessThan(1e-6);
@@ -110,17 +119,20 @@ describe('aligned comparison', () => {
       const a = new Float64Array(Array.from({ length: 3 * na }, () => random() * 3));
       const b = new Float64Array(Array.from({ length: 3 * nb }, () => random() * 3));
       const all = (n: number) => new Map([['X', [...Array(n).keys()]]]);
-      const d2 = (i: number, j: number) => (a[3 * i] - b[3 * j]) ** 2 + (a[3 * i + 1] - b[3 * j + 1]) ** 2 + (a[3 * i + 2] - b[3 * j + 2]) ** 2;
+      const d2 = (i: number, j: number) =>
+        (a[3 * i] - b[3 * j]) ** 2 + (a[3 * i + 1] - b[3 * j + 1]) ** 2 + (a[3 * i + 2] - b[3 * j + 2]) ** 2;
       const pairs = assignBySpecies(all(na), a, all(nb), b);
       expect(pairs.length).toBe(3);
       const cost = pairs.reduce((s, [i, j]) => s + d2(i, j), 0);
       let best = Infinity;
       // Every injective map of the 3-element side into the 6-element side.
-      for (let x = 0; x < 6; x++) for (let y = 0; y < 6; y++) for (let z = 0; z < 6; z++) {
-        if (x === y || y === z || x === z) continue;
-        const c = na === 3 ? d2(0, x) + d2(1, y) + d2(2, z) : d2(x, 0) + d2(y, 1) + d2(z, 2);
-        best = Math.min(best, c);
-      }
+      for (let x = 0; x < 6; x++)
+        for (let y = 0; y < 6; y++)
+          for (let z = 0; z < 6; z++) {
+            if (x === y || y === z || x === z) continue;
+            const c = na === 3 ? d2(0, x) + d2(1, y) + d2(2, z) : d2(x, 0) + d2(y, 1) + d2(z, 2);
+            best = Math.min(best, c);
+          }
       expect(Math.abs(cost - best)).toBeLessThan(1e-12);
     }
   });
@@ -133,7 +145,10 @@ describe('aligned comparison', () => {
     expect(det(t.rotation)).toBeCloseTo(1, 12);
     const same = superpose(chiral, chiral, pairs);
     expect(det(same.rotation)).toBeCloseTo(1, 12);
-    const a = alignParticles({ symbols: ['C', 'C', 'C', 'C', 'C'], coords: mirror }, { symbols: ['C', 'C', 'C', 'C', 'C'], coords: chiral });
+    const a = alignParticles(
+      { symbols: ['C', 'C', 'C', 'C', 'C'], coords: mirror },
+      { symbols: ['C', 'C', 'C', 'C', 'C'], coords: chiral },
+    );
     expect(a.rmsd).toBeGreaterThan(0.1);
   });
 
@@ -144,20 +159,29 @@ describe('aligned comparison', () => {
       const a = new Float64Array(Array.from({ length: 3 * n }, () => random() * 4));
       const b = new Float64Array(Array.from({ length: 3 * n }, () => random() * 4));
       const sym = ['A', 'B', 'A', 'A', 'B', 'A'];
-      const groups = (s: string[]) => { const m = new Map<string, number[]>(); s.forEach((x, i) => m.set(x, [...(m.get(x) ?? []), i])); return m; };
-      const d2 = (i: number, j: number) => (a[3 * i] - b[3 * j]) ** 2 + (a[3 * i + 1] - b[3 * j + 1]) ** 2 + (a[3 * i + 2] - b[3 * j + 2]) ** 2;
+      const groups = (s: string[]) => {
+        const m = new Map<string, number[]>();
+        s.forEach((x, i) => m.set(x, [...(m.get(x) ?? []), i]));
+        return m;
+      };
+      const d2 = (i: number, j: number) =>
+        (a[3 * i] - b[3 * j]) ** 2 + (a[3 * i + 1] - b[3 * j + 1]) ** 2 + (a[3 * i + 2] - b[3 * j + 2]) ** 2;
       const pairs = assignBySpecies(groups(sym), a, groups(sym), b);
       // Count trials where two atoms share a nearest partner: those need the Hungarian step, not the shortcut.
-      const nearest = [0, 1, 2, 3, 4, 5].map((i) => [0, 1, 2, 3, 4, 5].filter((j) => sym[j] === sym[i]).sort((x, y) => d2(i, x) - d2(i, y))[0]);
+      const nearest = [0, 1, 2, 3, 4, 5].map(
+        (i) => [0, 1, 2, 3, 4, 5].filter((j) => sym[j] === sym[i]).sort((x, y) => d2(i, x) - d2(i, y))[0],
+      );
       if (new Set(nearest).size < n) collisions++;
       const cost = pairs.reduce((s, [i, j]) => s + d2(i, j), 0);
       for (const [i, j] of pairs) expect(sym[i]).toBe(sym[j]);
       let best = Infinity;
-      const perms = (xs: number[]): number[][] => (xs.length <= 1 ? [xs] : xs.flatMap((x, k) => perms([...xs.slice(0, k), ...xs.slice(k + 1)]).map((r) => [x, ...r])));
-      for (const pa of perms([0, 2, 3, 5])) for (const pb of perms([1, 4])) {
-        const c = [0, 2, 3, 5].reduce((s, i, k) => s + d2(i, pa[k]), 0) + [1, 4].reduce((s, i, k) => s + d2(i, pb[k]), 0);
-        best = Math.min(best, c);
-      }
+      const perms = (xs: number[]): number[][] =>
+        xs.length <= 1 ? [xs] : xs.flatMap((x, k) => perms([...xs.slice(0, k), ...xs.slice(k + 1)]).map((r) => [x, ...r]));
+      for (const pa of perms([0, 2, 3, 5]))
+        for (const pb of perms([1, 4])) {
+          const c = [0, 2, 3, 5].reduce((s, i, k) => s + d2(i, pa[k]), 0) + [1, 4].reduce((s, i, k) => s + d2(i, pb[k]), 0);
+          best = Math.min(best, c);
+        }
       expect(Math.abs(cost - best)).toBeLessThan(1e-12);
     }
     expect(collisions).toBeGreaterThan(5);

@@ -18,8 +18,9 @@ function walk(dir: string): string[] {
 }
 
 const importsOf = (file: string): string[] =>
-  [...readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)]
-    .map((m) => m[1] ?? m[2]);
+  [
+    ...readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1] ?? m[2]);
 
 /** Rank of a core file: its top folder's position in LAYERS; files directly in src/core rank lowest. */
 function layerRank(file: string): number {
@@ -58,15 +59,27 @@ describe('architecture', () => {
   it('the library entry points (src/lib) import only the core and each other: no DOM, React, three or node:', () => {
     const lib = join(REPO_ROOT, 'src', 'lib');
     const entries = walk(lib);
-    expect(entries.map((f) => relative(lib, f)).sort()).toEqual(
-      ['atomworld.ts', 'c2np.ts', 'core.ts', 'fembench.ts', 'io.ts', 'limits.ts', 'match.ts', 'onng.ts', 'structure.ts', 'symmetry.ts'],
-    );
+    expect(entries.map((f) => relative(lib, f)).sort()).toEqual([
+      'atomworld.ts',
+      'c2np.ts',
+      'core.ts',
+      'fembench.ts',
+      'io.ts',
+      'limits.ts',
+      'match.ts',
+      'onng.ts',
+      'structure.ts',
+      'symmetry.ts',
+    ]);
     for (const f of entries) {
       const where = relative(REPO_ROOT, f);
       for (const spec of importsOf(f)) {
         expect(spec.startsWith('.'), `${where} imports the package ${spec}`).toBe(true);
         const target = resolve(dirname(f), spec);
-        expect([CORE + '/', lib + '/'].some((a) => target.startsWith(a)), `${where} imports ${spec}`).toBe(true);
+        expect(
+          [CORE + '/', lib + '/'].some((a) => target.startsWith(a)),
+          `${where} imports ${spec}`,
+        ).toBe(true);
       }
       const code = readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       expect(code, where).not.toMatch(/\b(document|window|localStorage|HTMLElement)\s*[.[]/);
@@ -80,7 +93,10 @@ describe('architecture', () => {
       for (const spec of importsOf(f)) {
         if (!spec.startsWith('.')) continue;
         const target = resolve(dirname(f), spec);
-        expect(allowed.some((a) => target.startsWith(a)), `${relative(REPO_ROOT, f)} imports ${spec}`).toBe(true);
+        expect(
+          allowed.some((a) => target.startsWith(a)),
+          `${relative(REPO_ROOT, f)} imports ${spec}`,
+        ).toBe(true);
       }
     }
   });
@@ -92,7 +108,10 @@ describe('architecture', () => {
         for (const spec of importsOf(f)) {
           if (!spec.startsWith('.')) continue;
           const target = resolve(dirname(f), spec);
-          expect(above.some((a) => target.startsWith(a)), `${relative(REPO_ROOT, f)} imports ${spec}`).toBe(false);
+          expect(
+            above.some((a) => target.startsWith(a)),
+            `${relative(REPO_ROOT, f)} imports ${spec}`,
+          ).toBe(false);
         }
       }
     }

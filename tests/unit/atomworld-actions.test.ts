@@ -13,36 +13,64 @@ import { parseCif } from '../../src/core/io/cif/reader.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { majorSpecies } from '../../src/core/structure/structure.ts';
 import {
-  ATOMWORLD_ACTIONS, AtomworldActionError, applyAtomworldActionToCif, applyAtomworldActionWithTrace, minimumImageDistance, readAtomworldCif, rotateVector,
+  ATOMWORLD_ACTIONS,
+  AtomworldActionError,
+  applyAtomworldActionToCif,
+  applyAtomworldActionWithTrace,
+  minimumImageDistance,
+  readAtomworldCif,
+  rotateVector,
 } from '../../src/core/tasks/atomworld/actions.ts';
 import { aseCellFromParameters, aseReducedFormula, aseWrap } from '../../src/core/tasks/atomworld/ase-frame.ts';
 import { SHARED } from '../shared.ts';
 
-interface GoldenCase { id: string; action: string; params: Record<string, unknown>; prompt: string; before_cif: string; after_cif: string }
+interface GoldenCase {
+  id: string;
+  action: string;
+  params: Record<string, unknown>;
+  prompt: string;
+  before_cif: string;
+  after_cif: string;
+}
 const GOLDEN = join(SHARED, 'golden', 'atomworld');
 const readCases = (file: string): GoldenCase[] =>
-  readFileSync(join(GOLDEN, file), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  readFileSync(join(GOLDEN, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 
-interface Tolerance { atom: number; length: number; angle: number }
+interface Tolerance {
+  atom: number;
+  length: number;
+  angle: number;
+}
 const FULL: Tolerance = { atom: 1e-6, length: 1e-8, angle: 1e-7 };
 // Lengths: a 4-decimal length times a supercell factor of up to 4 (22.8312 vs 22.83139792 → 22.8314).
 const FOUR_DP: Tolerance = { atom: 0.005, length: 5e-4, angle: 1e-4 };
 
 /** Largest per-atom distance (periodic in fractional space, measured in Å) or a reason for mismatch. */
 function compare(ours: Structure, target: Structure, tol: Tolerance): { ok: boolean; worst: number; why?: string } {
-  if (ours.sites.length !== target.sites.length) return { ok: false, worst: Infinity, why: `atom count ${ours.sites.length} vs ${target.sites.length}` };
-  const po = ours.lattice!.parameters, pt = target.lattice!.parameters;
-  for (const k of ['a', 'b', 'c'] as const) if (Math.abs(po[k] - pt[k]) > tol.length) return { ok: false, worst: Infinity, why: `${k} ${po[k]} vs ${pt[k]}` };
-  for (const k of ['alpha', 'beta', 'gamma'] as const) if (Math.abs(po[k] - pt[k]) > tol.angle) return { ok: false, worst: Infinity, why: `${k} ${po[k]} vs ${pt[k]}` };
+  if (ours.sites.length !== target.sites.length)
+    return { ok: false, worst: Infinity, why: `atom count ${ours.sites.length} vs ${target.sites.length}` };
+  const po = ours.lattice!.parameters,
+    pt = target.lattice!.parameters;
+  for (const k of ['a', 'b', 'c'] as const)
+    if (Math.abs(po[k] - pt[k]) > tol.length) return { ok: false, worst: Infinity, why: `${k} ${po[k]} vs ${pt[k]}` };
+  for (const k of ['alpha', 'beta', 'gamma'] as const)
+    if (Math.abs(po[k] - pt[k]) > tol.angle) return { ok: false, worst: Infinity, why: `${k} ${po[k]} vs ${pt[k]}` };
   const cell = aseCellFromParameters(pt);
   const inv = inverse(ours.lattice!.matrix);
   let worst = 0;
   for (let i = 0; i < ours.sites.length; i++) {
-    const so = majorSpecies(ours.sites[i]), st = majorSpecies(target.sites[i]);
+    const so = majorSpecies(ours.sites[i]),
+      st = majorSpecies(target.sites[i]);
     if (so !== st) return { ok: false, worst, why: `atom ${i}: ${so} vs ${st}` };
     const fo = ours.sites[i].frac ?? vecMat(ours.sites[i].xyz, inv);
     const ft = target.sites[i].frac!;
-    const d = fo.map((x, k) => { const t = x - ft[k]; return t - Math.round(t); }) as Vec3;
+    const d = fo.map((x, k) => {
+      const t = x - ft[k];
+      return t - Math.round(t);
+    }) as Vec3;
     worst = Math.max(worst, norm(vecMat(d, cell)));
   }
   return { ok: worst <= tol.atom, worst, why: worst > tol.atom ? `worst atom ${worst} Å` : undefined };
@@ -78,7 +106,8 @@ describe('AtomWorld actions reproduce the benchmark targets', () => {
   });
 
   it("the written AFTER CIF follows the benchmark's ASE layout: header lines identical, ≥ 90% of all lines identical", () => {
-    let same = 0, total = 0;
+    let same = 0,
+      total = 0;
     for (const c of readCases('generated_cases.jsonl')) {
       const ours = applyAtomworldActionToCif(c.before_cif, c.action, c.params).cif.trim().split('\n');
       const gold = c.after_cif.trim().split('\n');
@@ -88,12 +117,16 @@ describe('AtomWorld actions reproduce the benchmark targets', () => {
       // that a recomputed cell parameter may differ in its last bit (libm cos/acos): 1e-14 relative.
       for (let k = 0; k < atomsStart; k++) {
         if (ours[k] === gold[k]) continue;
-        const [tagO, valueO] = ours[k].split(/\s+/), [tagG, valueG] = gold[k].split(/\s+/);
+        const [tagO, valueO] = ours[k].split(/\s+/),
+          [tagG, valueG] = gold[k].split(/\s+/);
         expect(tagO, `${c.id}: ${ours[k]} vs ${gold[k]}`).toBe(tagG);
         expect(tagO.startsWith('_cell_'), `${c.id}: ${ours[k]} vs ${gold[k]}`).toBe(true);
         expect(Math.abs(Number(valueO) - Number(valueG)) / Number(valueG), c.id).toBeLessThan(1e-14);
       }
-      gold.forEach((line, k) => { total++; if (ours[k] === line) same++; });
+      gold.forEach((line, k) => {
+        total++;
+        if (ours[k] === line) same++;
+      });
     }
     console.log(`written CIF lines identical to the benchmark's: ${same}/${total}`);
     expect(same / total).toBeGreaterThan(0.9);
@@ -164,7 +197,9 @@ ${rows.join('\n')}
     // Raw vector (3.6, 0, 0) from centre (0.2, 2, 2) rotated +90° about z → (0.2, 5.6, 2) → wrapped y = 1.6 Å.
     expect(after.sites[1].xyz[0]).toBeCloseTo(0.2, 12);
     expect(after.sites[1].xyz[1]).toBeCloseTo(1.6, 12);
-    expect(minimumImageDistance([0.2, 2, 2], [3.8, 2, 2], aseCellFromParameters({ a: 4, b: 4, c: 4, alpha: 90, beta: 90, gamma: 90 }))).toBeCloseTo(0.4, 12);
+    expect(
+      minimumImageDistance([0.2, 2, 2], [3.8, 2, 2], aseCellFromParameters({ a: 4, b: 4, c: 4, alpha: 90, beta: 90, gamma: 90 })),
+    ).toBeCloseTo(0.4, 12);
   });
 
   it('Rodrigues rotation is right-handed: x rotated +90° about z is y', () => {
@@ -187,7 +222,16 @@ ${rows.join('\n')}
     const after = applyAtomworldActionWithTrace(s, 'super_cell', { size: [2, 1, 2] }).after;
     expect(after.sites).toHaveLength(8);
     const xs = after.sites.map((x) => [majorSpecies(x), Math.round(x.xyz[0] * 10) / 10, Math.round(x.xyz[2] * 10) / 10]);
-    expect(xs).toEqual([['Na', 0, 0], ['Cl', 2, 2], ['Na', 0, 4], ['Cl', 2, 6], ['Na', 4, 0], ['Cl', 6, 2], ['Na', 4, 4], ['Cl', 6, 6]]);
+    expect(xs).toEqual([
+      ['Na', 0, 0],
+      ['Cl', 2, 2],
+      ['Na', 0, 4],
+      ['Cl', 2, 6],
+      ['Na', 4, 0],
+      ['Cl', 6, 2],
+      ['Na', 4, 4],
+      ['Cl', 6, 6],
+    ]);
   });
 
   it('ASE formula strings: runs in atom order', () => {

@@ -14,7 +14,11 @@ import { SHARED } from '../shared.ts';
 
 const GOLDEN = join(SHARED, 'golden', 'atomworld');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const readJsonl = (name: string): any[] => readFileSync(join(GOLDEN, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const readJsonl = (name: string): any[] =>
+  readFileSync(join(GOLDEN, name), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('AtomWorld evaluation oracle (pymatgen 2022.11)', () => {
   it('reproduces every verdict, rmsd and max_dist of eval_oracle.jsonl', () => {
@@ -27,10 +31,15 @@ describe('AtomWorld evaluation oracle (pymatgen 2022.11)', () => {
       const got = evaluateAtomworldAnswer(r.target_cif, `<cif>\n${r.candidate_cif}\n</cif>`);
       slowest = Math.max(slowest, performance.now() - t0);
       const e = r.expected;
-      const ok = got.correct === e.correct && got.wrongType === e.wrong_type
-        && (e.rmsd == null ? got.rmsd === null : Math.abs(got.rmsd! - e.rmsd) <= 1e-4)
-        && (e.max_dist == null ? got.maxDist === null : Math.abs(got.maxDist! - e.max_dist) <= 1e-4);
-      if (!ok) failures.push(`${r.case_id} (${r.candidate}): expected ${JSON.stringify(e)}, got ${got.correct} ${got.wrongType} ${got.rmsd} ${got.maxDist}`);
+      const ok =
+        got.correct === e.correct &&
+        got.wrongType === e.wrong_type &&
+        (e.rmsd == null ? got.rmsd === null : Math.abs(got.rmsd! - e.rmsd) <= 1e-4) &&
+        (e.max_dist == null ? got.maxDist === null : Math.abs(got.maxDist! - e.max_dist) <= 1e-4);
+      if (!ok)
+        failures.push(
+          `${r.case_id} (${r.candidate}): expected ${JSON.stringify(e)}, got ${got.correct} ${got.wrongType} ${got.rmsd} ${got.maxDist}`,
+        );
     }
     expect(failures).toEqual([]);
     // Reported, not asserted (a shared machine must not decide a test); the timeout is the hang guard.
@@ -67,8 +76,10 @@ loop_
 _symmetry_equiv_pos_as_xyz
 'x, y, z'
 `;
-const cifWith = (rows: string[], columns = ['_atom_site_type_symbol', '_atom_site_label', '_atom_site_fract_x', '_atom_site_fract_y', '_atom_site_fract_z']) =>
-  `${P1_HEADER}loop_\n${columns.join('\n')}\n${rows.join('\n')}\n`;
+const cifWith = (
+  rows: string[],
+  columns = ['_atom_site_type_symbol', '_atom_site_label', '_atom_site_fract_x', '_atom_site_fract_y', '_atom_site_fract_z'],
+) => `${P1_HEADER}loop_\n${columns.join('\n')}\n${rows.join('\n')}\n`;
 const TARGET = cifWith(['Na Na1 0 0 0', 'Cl Cl1 0.5 0.5 0.5']);
 
 describe('AtomWorld evaluation rules (AtomWorldBench src/evaluation/evaluator.py)', () => {
@@ -83,17 +94,30 @@ describe('AtomWorld evaluation rules (AtomWorldBench src/evaluation/evaluator.py
     expect(evaluateAtomworldAnswer(TARGET, 'I cannot do that.').wrongType).toBe('OutputFormatError');
     expect(evaluateAtomworldAnswer(TARGET, '<cif>```cif\nnot a cif\n```</cif>').wrongType).toBe('CIFParsingError');
     // Cartesian-only sites do not parse in pymatgen 2022.11.
-    const cart = cifWith(['Na Na1 0 0 0', 'Cl Cl1 2 2 2'], ['_atom_site_type_symbol', '_atom_site_label', '_atom_site_Cartn_x', '_atom_site_Cartn_y', '_atom_site_Cartn_z']);
+    const cart = cifWith(
+      ['Na Na1 0 0 0', 'Cl Cl1 2 2 2'],
+      ['_atom_site_type_symbol', '_atom_site_label', '_atom_site_Cartn_x', '_atom_site_Cartn_y', '_atom_site_Cartn_z'],
+    );
     expect(evaluateAtomworldAnswer(TARGET, `<cif>${cart}</cif>`).wrongType).toBe('CIFParsingError');
     // Two atoms at the same place make the whole parse fail.
-    expect(evaluateAtomworldAnswer(TARGET, `<cif>${cifWith(['Na Na1 0 0 0', 'Na Na2 0 0 0', 'Cl Cl1 0.5 0.5 0.5'])}</cif>`).wrongType).toBe('CIFParsingError');
-    expect(evaluateAtomworldAnswer(TARGET, `<cif>${cifWith(['Na Na1 0 0 0', 'Cl Cl1 0.00001 0 0'])}</cif>`).wrongType).toBe('CIFParsingError');
-    expect(evaluateAtomworldAnswer(TARGET, `<cif>${cifWith(['Na Na1 0 0 0', 'Cl Cl1 0.5 0.5 0.5', 'Cl Cl2 0.5 0 0'])}</cif>`).wrongType).toBe('AtomCountMismatch');
-    expect(evaluateAtomworldAnswer(TARGET, `<cif>${cifWith(['Na Na1 0 0 0', 'K K1 0.5 0.5 0.5'])}</cif>`).wrongType).toBe('AtomCountMismatch');
+    expect(evaluateAtomworldAnswer(TARGET, `<cif>${cifWith(['Na Na1 0 0 0', 'Na Na2 0 0 0', 'Cl Cl1 0.5 0.5 0.5'])}</cif>`).wrongType).toBe(
+      'CIFParsingError',
+    );
+    expect(evaluateAtomworldAnswer(TARGET, `<cif>${cifWith(['Na Na1 0 0 0', 'Cl Cl1 0.00001 0 0'])}</cif>`).wrongType).toBe(
+      'CIFParsingError',
+    );
+    expect(
+      evaluateAtomworldAnswer(TARGET, `<cif>${cifWith(['Na Na1 0 0 0', 'Cl Cl1 0.5 0.5 0.5', 'Cl Cl2 0.5 0 0'])}</cif>`).wrongType,
+    ).toBe('AtomCountMismatch');
+    expect(evaluateAtomworldAnswer(TARGET, `<cif>${cifWith(['Na Na1 0 0 0', 'K K1 0.5 0.5 0.5'])}</cif>`).wrongType).toBe(
+      'AtomCountMismatch',
+    );
     // Same composition, Cl put 0.08 Å from Na: in a 4 Å cubic cell, any lattice map leaves the Cl–Na
     // vector at least |(2,2,2)| - 0.08 = 3.38 Å from the target's, so after the mean shift each atom
     // is ≥ 1.69 Å off, i.e. ≥ 0.533 in units of (V/N)^(1/3) = 3.17 Å > stol = 0.5.
-    expect(evaluateAtomworldAnswer(TARGET, `<cif>${cifWith(['Na Na1 0 0 0', 'Cl Cl1 0.02 0 0'])}</cif>`).wrongType).toBe('StructureMismatch');
+    expect(evaluateAtomworldAnswer(TARGET, `<cif>${cifWith(['Na Na1 0 0 0', 'Cl Cl1 0.02 0 0'])}</cif>`).wrongType).toBe(
+      'StructureMismatch',
+    );
     const ok = evaluateAtomworldAnswer(TARGET, `<cif>${cifWith(['Cl Cl1 0.25 0.25 0.25', 'Na Na1 0.75 0.75 0.75'])}</cif>`);
     expect(ok.correct).toBe(true);
     expect(ok.wrongType).toBeNull();

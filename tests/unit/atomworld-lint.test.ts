@@ -14,7 +14,10 @@ import { SHARED } from '../shared.ts';
 
 type Row = LintCase & { id: string };
 const read = (file: string): Row[] =>
-  readFileSync(join(SHARED, 'golden', 'atomworld', file), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  readFileSync(join(SHARED, 'golden', 'atomworld', file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 const generated = read('generated_cases.jsonl');
 const real4dp = read('real_samples_simple4dp.jsonl');
 const icml = read('real_samples_icml_fullprec.jsonl');
@@ -32,9 +35,11 @@ function geometry(cif: string) {
 const cart = (f: Vec3, m: ReturnType<typeof geometry>['m']) => vecMat(f, m);
 function shortest(fa: Vec3, fb: Vec3, m: ReturnType<typeof geometry>['m']): number {
   let best = Infinity;
-  for (let i = -2; i <= 2; i++) for (let j = -2; j <= 2; j++) for (let k = -2; k <= 2; k++) {
-    best = Math.min(best, norm(sub(cart([fb[0] + i, fb[1] + j, fb[2] + k], m), cart(fa, m))));
-  }
+  for (let i = -2; i <= 2; i++)
+    for (let j = -2; j <= 2; j++)
+      for (let k = -2; k <= 2; k++) {
+        best = Math.min(best, norm(sub(cart([fb[0] + i, fb[1] + j, fb[2] + k], m), cart(fa, m))));
+      }
   return best;
 }
 
@@ -51,7 +56,11 @@ describe('AtomWorld prompt lint', () => {
 
   it('finds no prompt/parameter mismatch and no atom-count contradiction in any golden case (186)', () => {
     expect(all).toHaveLength(186);
-    const bad = all.flatMap((c) => lintAtomworldCase(c).filter((i) => i.code === 'prompt_params_mismatch' || i.code === 'target_atom_count').map((i) => `${c.id}: ${i.message}`));
+    const bad = all.flatMap((c) =>
+      lintAtomworldCase(c)
+        .filter((i) => i.code === 'prompt_params_mismatch' || i.code === 'target_atom_count')
+        .map((i) => `${c.id}: ${i.message}`),
+    );
     expect(bad).toEqual([]);
   });
 
@@ -59,7 +68,8 @@ describe('AtomWorld prompt lint', () => {
     let flaggedCount = 0;
     for (const c of all.filter((r) => r.action === 'insert_between' || r.action === 'move_towards')) {
       const g = geometry(c.before_cif!);
-      const i = c.params.index1 as number, j = c.params.index2 as number;
+      const i = c.params.index1 as number,
+        j = c.params.index2 as number;
       const raw = norm(sub(cart(g.frac[j], g.m), cart(g.frac[i], g.m)));
       const expected = raw - shortest(g.frac[i], g.frac[j], g.m) > 1e-6;
       const flagged = codes(c).includes(`${c.action}_raw_segment`);
@@ -74,9 +84,12 @@ describe('AtomWorld prompt lint', () => {
   it('flags rotate_around cases with a neighbour selected only through a periodic image (brute force)', () => {
     for (const c of all.filter((r) => r.action === 'rotate_around')) {
       const g = geometry(c.before_cif!);
-      const centre = c.params.index as number, radius = c.params.radius as number;
-      const expected = g.frac.some((f, k) => k !== centre && shortest(g.frac[centre], f, g.m) < radius
-        && !(norm(sub(cart(f, g.m), cart(g.frac[centre], g.m))) < radius));
+      const centre = c.params.index as number,
+        radius = c.params.radius as number;
+      const expected = g.frac.some(
+        (f, k) =>
+          k !== centre && shortest(g.frac[centre], f, g.m) < radius && !(norm(sub(cart(f, g.m), cart(g.frac[centre], g.m))) < radius),
+      );
       expect(codes(c).includes('rotate_periodic_neighbour'), c.id).toBe(expected);
     }
   });
@@ -88,27 +101,58 @@ describe('AtomWorld prompt lint', () => {
 
   it('catches mutated prompts, no-op actions and the "of the way" wording', () => {
     const change = generated.find((r) => r.action === 'change')!;
-    expect(codes({ ...change, prompt: change.prompt.replace(/index \d+/, 'index 0') === change.prompt ? change.prompt.replace(/index \d+/, 'index 1') : change.prompt.replace(/index \d+/, 'index 0') })).toContain('prompt_params_mismatch');
+    expect(
+      codes({
+        ...change,
+        prompt:
+          change.prompt.replace(/index \d+/, 'index 0') === change.prompt
+            ? change.prompt.replace(/index \d+/, 'index 1')
+            : change.prompt.replace(/index \d+/, 'index 0'),
+      }),
+    ).toContain('prompt_params_mismatch');
     const symbols = geometry(change.before_cif!).symbols;
     const idx = change.params.index as number;
-    expect(codes({ ...change, params: { ...change.params, symbol: symbols[idx] }, prompt: change.prompt.replace(/into \w+/, `into ${symbols[idx]}`), after_cif: undefined })).toContain('change_same_element');
+    expect(
+      codes({
+        ...change,
+        params: { ...change.params, symbol: symbols[idx] },
+        prompt: change.prompt.replace(/into \w+/, `into ${symbols[idx]}`),
+        after_cif: undefined,
+      }),
+    ).toContain('change_same_element');
 
     const swap = generated.find((r) => r.action === 'swap')!;
     const sg = geometry(swap.before_cif!);
     const first = sg.symbols.findIndex((s, k) => sg.symbols.indexOf(s) !== k);
     const pair = sg.symbols.indexOf(sg.symbols[first]);
     expect(pair).toBeGreaterThanOrEqual(0);
-    expect(codes({ ...swap, params: { index1: pair, index2: first }, prompt: `Swap the spatial positions of atoms at indices ${pair} and ${first} in the cif file.`, after_cif: undefined })).toContain('swap_same_element');
+    expect(
+      codes({
+        ...swap,
+        params: { index1: pair, index2: first },
+        prompt: `Swap the spatial positions of atoms at indices ${pair} and ${first} in the cif file.`,
+        after_cif: undefined,
+      }),
+    ).toContain('swap_same_element');
 
     const move = generated.find((r) => r.action === 'move')!;
     const d = move.params.d_pos_cart as number[];
     expect(codes({ ...move, params: { ...move.params, d_pos_cart: [d[0] + 0.01, d[1], d[2]] } })).toContain('prompt_params_mismatch');
 
     const ins = generated.find((r) => r.action === 'insert_between')!;
-    expect(codes({ ...ins, prompt: ins.prompt.replace(/that are ([\d.]+) Å from/, 'that are $1 of the way from') })).toContain('insert_between_fraction_wording');
+    expect(codes({ ...ins, prompt: ins.prompt.replace(/that are ([\d.]+) Å from/, 'that are $1 of the way from') })).toContain(
+      'insert_between_fraction_wording',
+    );
     expect(codes({ ...ins, prompt: ins.prompt.replace(/that are [\d.]+ Å/, 'that are 9.99 Å') })).toContain('prompt_params_mismatch');
 
     const rot = generated.find((r) => r.action === 'rotate_around')!;
-    expect(codes({ ...rot, params: { ...rot.params, radius: 0.01 }, prompt: rot.prompt.replace(/within [\d.]+ angstrom/, 'within 0.01 angstrom'), after_cif: undefined })).toContain('rotate_no_neighbour');
+    expect(
+      codes({
+        ...rot,
+        params: { ...rot.params, radius: 0.01 },
+        prompt: rot.prompt.replace(/within [\d.]+ angstrom/, 'within 0.01 angstrom'),
+        after_cif: undefined,
+      }),
+    ).toContain('rotate_no_neighbour');
   });
 });

@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { judgeAtomworldJob, summariseAtomworld } from '../../src/core/tasks/atomworld/batch.ts';
 import {
-  type CaseRow, InputFormatError, actionsCsv, casesCsv, readAtomworldInputs, resultsJson, sortCaseRows,
+  type CaseRow,
+  InputFormatError,
+  actionsCsv,
+  casesCsv,
+  readAtomworldInputs,
+  resultsJson,
+  sortCaseRows,
 } from '../../src/core/tasks/atomworld/lab/inputs.ts';
 import { SHARED } from '../shared.ts';
 
@@ -35,7 +41,11 @@ describe('reading AtomWorld inputs', () => {
   });
 
   it('eval_oracle layout (case_id, target_cif, candidate_cif, expected): first 12 verdicts equal the expected ones', () => {
-    const text = readFileSync(goldenPath('eval_oracle.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).slice(0, 12).join('\n');
+    const text = readFileSync(goldenPath('eval_oracle.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .slice(0, 12)
+      .join('\n');
     const { cases } = readAtomworldInputs({ path: 'oracle.jsonl', text }, null);
     expect(cases).toHaveLength(12);
     expect(new Set(cases.map((c) => c.id)).size).toBe(12);
@@ -46,9 +56,20 @@ describe('reading AtomWorld inputs', () => {
   });
 
   it('cases + answers files: answers by id, a missing answer is warned about and counts as OutputFormatError', () => {
-    const rows = readFileSync(goldenPath('generated_cases.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).slice(0, 3).map((l) => JSON.parse(l));
+    const rows = readFileSync(goldenPath('generated_cases.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .slice(0, 3)
+      .map((l) => JSON.parse(l));
     const casesFile = { path: 'cases.jsonl', text: rows.map((r) => JSON.stringify(r)).join('\n') };
-    const answersFile = { path: 'answers.jsonl', text: rows.slice(0, 2).map((r) => JSON.stringify({ id: r.id, answer: `ok\n<cif>\n${r.after_cif}\n</cif>` })).join('\n') + '\n{"id": "nobody", "answer": "x"}\n' };
+    const answersFile = {
+      path: 'answers.jsonl',
+      text:
+        rows
+          .slice(0, 2)
+          .map((r) => JSON.stringify({ id: r.id, answer: `ok\n<cif>\n${r.after_cif}\n</cif>` }))
+          .join('\n') + '\n{"id": "nobody", "answer": "x"}\n',
+    };
     const { cases, warnings } = readAtomworldInputs(casesFile, answersFile);
     expect(cases.map((c) => c.answer === null)).toEqual([false, false, true]);
     expect(warnings.join(' ')).toMatch(/1 case\(s\) have no answer/);
@@ -60,8 +81,11 @@ describe('reading AtomWorld inputs', () => {
 
   it('bad lines are skipped and named by file and line; nothing else is lost; a file with no usable case is an error', () => {
     const good = '{"id": 1, "action": "move", "after_cif": "x"}';
-    const read = (text: string, answers?: string) => readAtomworldInputs({ path: 'c.jsonl', text }, answers === undefined ? null : { path: 'a.jsonl', text: answers });
-    const junk = read(`${good}\n\n{oops\n{"id": 2, "action": "move"}\n{"id": "1", "action": "move", "after_cif": "y"}\n[1]\n{"id": 3, "action": "swap", "after_cif": "z"}`);
+    const read = (text: string, answers?: string) =>
+      readAtomworldInputs({ path: 'c.jsonl', text }, answers === undefined ? null : { path: 'a.jsonl', text: answers });
+    const junk = read(
+      `${good}\n\n{oops\n{"id": 2, "action": "move"}\n{"id": "1", "action": "move", "after_cif": "y"}\n[1]\n{"id": 3, "action": "swap", "after_cif": "z"}`,
+    );
     expect(junk.cases.map((c) => c.id)).toEqual(['1', '3']);
     expect(junk.skipped).toEqual([
       { file: 'c.jsonl', line: 3, error: expect.stringMatching(/not valid JSON/) },
@@ -71,7 +95,10 @@ describe('reading AtomWorld inputs', () => {
     ]);
     expect(junk.warnings.slice(0, 4)).toEqual(junk.skipped.map((s) => `${s.file} line ${s.line}: ${s.error}; the line was skipped.`));
     const answers = read(good, '{"id": 1, "answer": 5}\nnot json');
-    expect(answers.skipped.map((s) => [s.file, s.line])).toEqual([['a.jsonl', 1], ['a.jsonl', 2]]);
+    expect(answers.skipped.map((s) => [s.file, s.line])).toEqual([
+      ['a.jsonl', 1],
+      ['a.jsonl', 2],
+    ]);
     expect(answers.cases[0].answer).toBeNull();
     expect(() => read('{oops')).toThrow(/c.jsonl holds no usable case \(c.jsonl line 1: not valid JSON/);
     expect(() => read('[1, 2]')).toThrow(InputFormatError);
@@ -81,7 +108,16 @@ describe('reading AtomWorld inputs', () => {
 });
 
 const row = (index: number, over: Partial<CaseRow>): CaseRow => ({
-  index, id: `c${index}`, action: 'move', correct: false, wrong_type: 'StructureMismatch', rmsd: null, max_dist: null, lint: [], official: null, ...over,
+  index,
+  id: `c${index}`,
+  action: 'move',
+  correct: false,
+  wrong_type: 'StructureMismatch',
+  rmsd: null,
+  max_dist: null,
+  lint: [],
+  official: null,
+  ...over,
 });
 
 describe('case list and exports', () => {

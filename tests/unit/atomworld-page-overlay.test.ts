@@ -21,12 +21,26 @@ const cubic = (a: number, atoms: [string, Vec3][]): Structure => {
 };
 
 describe('overlay geometry', () => {
-  const target = cubic(4, [['Na', [0, 0, 0]], ['Cl', [0.5, 0.5, 0.5]]]);
+  const target = cubic(4, [
+    ['Na', [0, 0, 0]],
+    ['Cl', [0.5, 0.5, 0.5]],
+  ]);
 
   it('removes the mean shift: a rigid 0.4 Å shift plus 0.2 Å on one atom leaves 0.1 Å per pair (1e-12)', () => {
     // Na moves by 0.1 (fractional, 0.4 Å) along x, Cl by 0.15 (0.6 Å); the mean 0.125 is removed.
-    const answer = cubic(4, [['Na', [0.1, 0, 0]], ['Cl', [0.65, 0.5, 0.5]]]);
-    const o = overlayGeometry(target, answer, [{ a: 0, b: 0 }, { a: 1, b: 1 }], 1);
+    const answer = cubic(4, [
+      ['Na', [0.1, 0, 0]],
+      ['Cl', [0.65, 0.5, 0.5]],
+    ]);
+    const o = overlayGeometry(
+      target,
+      answer,
+      [
+        { a: 0, b: 0 },
+        { a: 1, b: 1 },
+      ],
+      1,
+    );
     expect(o.pairs.map((p) => p.distance)).toEqual([expect.closeTo(0.1, 12), expect.closeTo(0.1, 12)]);
     expect(o.shift[0]).toBeCloseTo(0.125, 12);
     expect(o.answerCart[0][0]).toBeCloseTo(-0.1, 12); // beside its partner at the origin, not wrapped to 3.9
@@ -34,27 +48,55 @@ describe('overlay geometry', () => {
   });
 
   it('pairs across the cell boundary by the periodic image (0.98 → −0.02)', () => {
-    const answer = cubic(4, [['Na', [0.98, 0, 0]], ['Cl', [0.48, 0.5, 0.5]]]);
-    const o = overlayGeometry(target, answer, [{ a: 0, b: 0 }, { a: 1, b: 1 }], 1);
+    const answer = cubic(4, [
+      ['Na', [0.98, 0, 0]],
+      ['Cl', [0.48, 0.5, 0.5]],
+    ]);
+    const o = overlayGeometry(
+      target,
+      answer,
+      [
+        { a: 0, b: 0 },
+        { a: 1, b: 1 },
+      ],
+      1,
+    );
     expect(o.shift[0]).toBeCloseTo(-0.02, 12);
     expect(o.pairs.map((p) => p.distance)).toEqual([expect.closeTo(0, 12), expect.closeTo(0, 12)]);
   });
 
   it('without a mapping: nearest same-element pairs within the limit; the rest are missing / extra', () => {
-    const bigger = cubic(4, [['Na', [0, 0, 0]], ['Cl', [0.5, 0.5, 0.5]], ['Na', [0.5, 0, 0]], ['Cl', [0, 0, 0.1]]]);
-    const answer = cubic(4, [['Cl', [0.52, 0.5, 0.5]], ['Na', [0.02, 0, 0]], ['Cl', [0, 0, 0.9]]]);
+    const bigger = cubic(4, [
+      ['Na', [0, 0, 0]],
+      ['Cl', [0.5, 0.5, 0.5]],
+      ['Na', [0.5, 0, 0]],
+      ['Cl', [0, 0, 0.1]],
+    ]);
+    const answer = cubic(4, [
+      ['Cl', [0.52, 0.5, 0.5]],
+      ['Na', [0.02, 0, 0]],
+      ['Cl', [0, 0, 0.9]],
+    ]);
     const o = overlayGeometry(bigger, answer, null, 1);
     // Na0 ↔ Na b1 (0.08 Å), Cl1 ↔ Cl b0 (0.08 Å), Cl3 (z 0.1) ↔ Cl b2 (z −0.1): 0.8 Å.
-    expect(o.pairs.map((p) => [p.a, p.b])).toEqual([[0, 1], [1, 0], [3, 2]]);
+    expect(o.pairs.map((p) => [p.a, p.b])).toEqual([
+      [0, 1],
+      [1, 0],
+      [3, 2],
+    ]);
     expect(o.pairs[2].distance).toBeCloseTo(0.8, 12);
     expect(o.missing).toEqual([2]);
     expect(o.extra).toEqual([]);
     expect(overlayGeometry(bigger, answer, null, 0.5).extra).toEqual([2]);
   });
 
-  it('uses ASE\'s frame (a ∥ x) for an oblique cell', () => {
+  it("uses ASE's frame (a ∥ x) for an oblique cell", () => {
     const lattice = Lattice.fromParameters(3, 4, 5, 80, 95, 110);
-    const s: Structure = { name: 'x', lattice, sites: [makeSiteFromFrac(lattice, [1, 0, 0], { Fe: 1 }), makeSiteFromFrac(lattice, [0.25, 0, 0], { Fe: 1 })] };
+    const s: Structure = {
+      name: 'x',
+      lattice,
+      sites: [makeSiteFromFrac(lattice, [1, 0, 0], { Fe: 1 }), makeSiteFromFrac(lattice, [0.25, 0, 0], { Fe: 1 })],
+    };
     const f = aseFrameOf(s);
     expect(f.cell[0][1]).toBe(0);
     expect(f.cell[0][2]).toBe(0);
@@ -92,7 +134,10 @@ describe('built-in demo', () => {
 });
 
 describe('overlay against the benchmark', () => {
-  const rows = readFileSync(join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const rows = readFileSync(join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 
   it('matched ICML answers: where the matcher pairs through a symmetry of the cell, the drawn offsets give the official max_dist and rms (normalised, 1e-6)', () => {
     const matched = rows.filter((r) => r.evaluator.correct);
@@ -103,7 +148,8 @@ describe('overlay against the benchmark', () => {
       const o = overlayGeometry(e.target, e.answer!, e.mapping!.pairs, Infinity);
       expect(o.pairs).toHaveLength(e.target.sites.length);
       const d = o.pairs.map((p) => p.distance / e.mapping!.lengthScale);
-      const max = Math.max(...d), rms = Math.sqrt(d.reduce((s, x) => s + x * x, 0) / d.length);
+      const max = Math.max(...d),
+        rms = Math.sqrt(d.reduce((s, x) => s + x * x, 0) / d.length);
       if (Math.abs(max - r.evaluator.max_dist) < 1e-6 && Math.abs(rms - r.evaluator.rmsd) < 1e-6) reproduced.push(r.id);
     }
     // frameNone: the matcher's best basis is a distorted one (within ltol / angle_tol), measured in an

@@ -5,7 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Mat3, inverse } from '../../src/core/math/mat3.ts';
-import { computeBonds, convexHullFaces, isMetal, parseBondCutoffs, coordination, coordinationNumbers, coordinationPolyhedra } from '../../src/core/structure/bonds.ts';
+import {
+  computeBonds,
+  convexHullFaces,
+  isMetal,
+  parseBondCutoffs,
+  coordination,
+  coordinationNumbers,
+  coordinationPolyhedra,
+} from '../../src/core/structure/bonds.ts';
 import { elementBySymbol } from '../../src/core/structure/elements.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { majorSpecies, makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
@@ -37,17 +45,20 @@ function bruteBonds(s: Structure, tol: number, minD: number): Map<string, number
   const n = s.sites.length;
   const symbol = s.sites.map((site) => elementBySymbol(majorSpecies(site))?.symbol ?? '');
   const hasNonMetal = symbol.some((x) => x !== '' && !isMetal(x));
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) {
-    // Metal–metal contacts are not bonds in compounds that hold a non-metal.
-    if (hasNonMetal && isMetal(symbol[i]) && isMetal(symbol[j])) continue;
-    const cut = (radius[i] + radius[j]) * tol;
-    if (!(cut > 0)) continue;
-    for (let a = -bound[0]; a <= bound[0]; a++) for (let b = -bound[1]; b <= bound[1]; b++) for (let c = -bound[2]; c <= bound[2]; c++) {
-      if (i === j && !(a > 0 || (a === 0 && (b > 0 || (b === 0 && c > 0))))) continue;
-      const d = Math.hypot(...[0, 1, 2].map((k) => s.sites[j].xyz[k] + a * L[0][k] + b * L[1][k] + c * L[2][k] - s.sites[i].xyz[k]));
-      if (d >= minD && d < cut) out.set(`${i},${j},${a},${b},${c}`, d);
+  for (let i = 0; i < n; i++)
+    for (let j = i; j < n; j++) {
+      // Metal–metal contacts are not bonds in compounds that hold a non-metal.
+      if (hasNonMetal && isMetal(symbol[i]) && isMetal(symbol[j])) continue;
+      const cut = (radius[i] + radius[j]) * tol;
+      if (!(cut > 0)) continue;
+      for (let a = -bound[0]; a <= bound[0]; a++)
+        for (let b = -bound[1]; b <= bound[1]; b++)
+          for (let c = -bound[2]; c <= bound[2]; c++) {
+            if (i === j && !(a > 0 || (a === 0 && (b > 0 || (b === 0 && c > 0))))) continue;
+            const d = Math.hypot(...[0, 1, 2].map((k) => s.sites[j].xyz[k] + a * L[0][k] + b * L[1][k] + c * L[2][k] - s.sites[i].xyz[k]));
+            if (d >= minD && d < cut) out.set(`${i},${j},${a},${b},${c}`, d);
+          }
     }
-  }
   return out;
 }
 
@@ -75,9 +86,16 @@ describe('computeBonds matches the rule on corpus structures', () => {
 
 function rockSalt(a: number): Structure {
   const L = Lattice.cubic(a);
-  const fcc: [number, number, number][] = [[0, 0, 0], [0, 0.5, 0.5], [0.5, 0, 0.5], [0.5, 0.5, 0]];
+  const fcc: [number, number, number][] = [
+    [0, 0, 0],
+    [0, 0.5, 0.5],
+    [0.5, 0, 0.5],
+    [0.5, 0.5, 0],
+  ];
   return {
-    name: 'NaCl', lattice: L, sites: [
+    name: 'NaCl',
+    lattice: L,
+    sites: [
       ...fcc.map((f) => makeSiteFromFrac(L, f, { Na: 1 })),
       ...fcc.map((f) => makeSiteFromFrac(L, [f[0] + 0.5, f[1], f[2]], { Cl: 1 })),
     ],
@@ -86,7 +104,12 @@ function rockSalt(a: number): Structure {
 
 function diamond(a: number): Structure {
   const L = Lattice.cubic(a);
-  const fcc: [number, number, number][] = [[0, 0, 0], [0, 0.5, 0.5], [0.5, 0, 0.5], [0.5, 0.5, 0]];
+  const fcc: [number, number, number][] = [
+    [0, 0, 0],
+    [0, 0.5, 0.5],
+    [0.5, 0, 0.5],
+    [0.5, 0.5, 0],
+  ];
   const pts = [...fcc, ...fcc.map((f) => [f[0] + 0.25, f[1] + 0.25, f[2] + 0.25] as [number, number, number])];
   return { name: 'Si', lattice: L, sites: pts.map((f) => makeSiteFromFrac(L, f, { Si: 1 })) };
 }
@@ -104,10 +127,11 @@ function meshVolume(v: Float64Array, f: Uint32Array): number {
 /** Every directed edge appears once and its reverse once: a closed, consistently oriented surface. */
 function expectClosedOriented(f: Uint32Array): void {
   const edges = new Map<string, number>();
-  for (let t = 0; t < f.length; t += 3) for (let e = 0; e < 3; e++) {
-    const key = `${f[t + e]},${f[t + ((e + 1) % 3)]}`;
-    edges.set(key, (edges.get(key) ?? 0) + 1);
-  }
+  for (let t = 0; t < f.length; t += 3)
+    for (let e = 0; e < 3; e++) {
+      const key = `${f[t + e]},${f[t + ((e + 1) % 3)]}`;
+      edges.set(key, (edges.get(key) ?? 0) + 1);
+    }
   for (const [key, count] of edges) {
     expect(count).toBe(1);
     const [a, b] = key.split(',');
@@ -157,7 +181,14 @@ describe('coordination', () => {
   });
 
   it('overrides and minimum distance', () => {
-    const pair = (d: number): Structure => ({ name: 'MgH', lattice: null, sites: [{ species: { Mg: 1 }, xyz: [0, 0, 0] }, { species: { H: 1 }, xyz: [d, 0, 0] }] });
+    const pair = (d: number): Structure => ({
+      name: 'MgH',
+      lattice: null,
+      sites: [
+        { species: { Mg: 1 }, xyz: [0, 0, 0] },
+        { species: { H: 1 }, xyz: [d, 0, 0] },
+      ],
+    });
     // (1.41 + 0.31) · 1.15 = 1.978 Å
     expect(computeBonds(pair(1.97)).i.length).toBe(1);
     expect(computeBonds(pair(2.05)).i.length).toBe(0);
@@ -185,7 +216,8 @@ describe('convexHullFaces', () => {
     const f = convexHullFaces(v);
     expect(f.length).toBe(12);
     // The second half repeats the first with reversed winding (opposite normals); all 4 points used.
-    const front = Array.from(f.slice(0, 6)), back = Array.from(f.slice(6));
+    const front = Array.from(f.slice(0, 6)),
+      back = Array.from(f.slice(6));
     expect(back).toEqual([front[0], front[2], front[1], front[3], front[5], front[4]]);
     expect(new Set(front).size).toBe(4);
     expect(Math.abs(meshVolume(v, f.slice(0, 6)))).toBeLessThan(1e-12);
@@ -193,7 +225,7 @@ describe('convexHullFaces', () => {
 
   it('random points: closed, outward, convex, all points inside', () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let t = 0; t < 20; t++) {
       const n = 5 + (t % 20);
       const v = new Float64Array(3 * n).map(() => rand() * 4 - 2);
@@ -202,7 +234,11 @@ describe('convexHullFaces', () => {
       expect(meshVolume(v, f)).toBeGreaterThan(0);
       for (let q = 0; q < f.length; q += 3) {
         const [a, b, c] = [f[q], f[q + 1], f[q + 2]].map((k) => [v[3 * k], v[3 * k + 1], v[3 * k + 2]]);
-        const nrm = [(b[1] - a[1]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[1] - a[1]), (b[2] - a[2]) * (c[0] - a[0]) - (b[0] - a[0]) * (c[2] - a[2]), (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])];
+        const nrm = [
+          (b[1] - a[1]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[1] - a[1]),
+          (b[2] - a[2]) * (c[0] - a[0]) - (b[0] - a[0]) * (c[2] - a[2]),
+          (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]),
+        ];
         for (let k = 0; k < n; k++) {
           const h = nrm[0] * (v[3 * k] - a[0]) + nrm[1] * (v[3 * k + 1] - a[1]) + nrm[2] * (v[3 * k + 2] - a[2]);
           expect(h).toBeLessThan(1e-9);
@@ -222,11 +258,19 @@ describe('metal–metal contacts', () => {
   const a = 4.617;
   const lattice = Lattice.cubic(a);
   const site = (el: string, f: [number, number, number]) => ({ species: { [el]: 1 }, frac: f, xyz: lattice.fracToCart(f) });
-  const perovskite: Structure = { name: 'CsCaH3', lattice, sites: [site('Ca', [0, 0, 0]), site('Cs', [0.5, 0.5, 0.5]), site('H', [0.5, 0, 0]), site('H', [0, 0.5, 0]), site('H', [0, 0, 0.5])] };
+  const perovskite: Structure = {
+    name: 'CsCaH3',
+    lattice,
+    sites: [site('Ca', [0, 0, 0]), site('Cs', [0.5, 0.5, 0.5]), site('H', [0.5, 0, 0]), site('H', [0, 0.5, 0]), site('H', [0, 0, 0.5])],
+  };
 
   it('are not bonds in a compound with non-metals (CsCaH3: Ca–H octahedron only)', () => {
     const bonds = computeBonds(perovskite);
-    const symbols = (m: number) => [perovskite.sites[bonds.i[m]], perovskite.sites[bonds.j[m]]].map((s) => Object.keys(s.species)[0]).sort().join('-');
+    const symbols = (m: number) =>
+      [perovskite.sites[bonds.i[m]], perovskite.sites[bonds.j[m]]]
+        .map((s) => Object.keys(s.species)[0])
+        .sort()
+        .join('-');
     const kinds = new Set(Array.from(bonds.i, (_, m) => symbols(m)));
     expect([...kinds]).toEqual(['Ca-H']);
     expect(coordinationNumbers(5, bonds)[0]).toBe(6);
@@ -241,7 +285,14 @@ describe('metal–metal contacts', () => {
   it('stay bonds in a pure metal (bcc Fe, a = 2.8665 Å: 8 neighbours at a√3/2 and 6 at a, both < 1.15 × 2 × 1.32 Å)', () => {
     const fe = 2.8665;
     const l = Lattice.cubic(fe);
-    const bcc: Structure = { name: 'Fe', lattice: l, sites: [{ species: { Fe: 1 }, frac: [0, 0, 0], xyz: [0, 0, 0] }, { species: { Fe: 1 }, frac: [0.5, 0.5, 0.5], xyz: l.fracToCart([0.5, 0.5, 0.5]) }] };
+    const bcc: Structure = {
+      name: 'Fe',
+      lattice: l,
+      sites: [
+        { species: { Fe: 1 }, frac: [0, 0, 0], xyz: [0, 0, 0] },
+        { species: { Fe: 1 }, frac: [0.5, 0.5, 0.5], xyz: l.fracToCart([0.5, 0.5, 0.5]) },
+      ],
+    };
     expect(Array.from(coordinationNumbers(2, computeBonds(bcc)))).toEqual([14, 14]);
   });
 });

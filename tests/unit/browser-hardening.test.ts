@@ -5,7 +5,14 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '../../src/core/limits.ts';
-import { filesSizeProblem, InputSizeError, pastedTextProblem, readTextFile, readTextFiles, textBytes } from '../../src/browser/read-file.ts';
+import {
+  filesSizeProblem,
+  InputSizeError,
+  pastedTextProblem,
+  readTextFile,
+  readTextFiles,
+  textBytes,
+} from '../../src/browser/read-file.ts';
 import { CancelledError, WorkerClient, WorkerTimeoutError } from '../../src/state/worker-client.ts';
 import { planRestore, readLastLoad, type LastLoad } from '../../src/state/session.ts';
 
@@ -17,27 +24,37 @@ function fakeFile(name: string, size: number, text = 'x'): File & { textCalls: n
   Object.defineProperty(f, 'size', { value: size });
   f.textCalls = 0;
   const read = f.text.bind(f);
-  f.text = () => { f.textCalls++; return read(); };
+  f.text = () => {
+    f.textCalls++;
+    return read();
+  };
   return f;
 }
 
 describe('file size before reading', () => {
   it('refuses one file over LIMITS.inputBytes with the policy sentence, and accepts one at the limit', () => {
-    expect(filesSizeProblem([{ name: 'huge.cif', size: LIMITS.inputBytes + 1 }])).toBe('huge.cif is 256 MiB; the limit is 256 MiB per input');
+    expect(filesSizeProblem([{ name: 'huge.cif', size: LIMITS.inputBytes + 1 }])).toBe(
+      'huge.cif is 256 MiB; the limit is 256 MiB per input',
+    );
     expect(filesSizeProblem([{ name: 'big.xyz', size: 300 * MiB }])).toBe('big.xyz is 300 MiB; the limit is 256 MiB per input');
     expect(filesSizeProblem([{ name: 'ok.cif', size: LIMITS.inputBytes }])).toBeNull();
     expect(filesSizeProblem([{ name: 'empty.cif', size: 0 }])).toBeNull();
   });
 
   it('a folder is one input: its files are held to the limit together', () => {
-    const files = [{ name: 'a.jsonl', size: 200 * MiB }, { name: 'b.jsonl', size: 100 * MiB }];
+    const files = [
+      { name: 'a.jsonl', size: 200 * MiB },
+      { name: 'b.jsonl', size: 100 * MiB },
+    ];
     expect(filesSizeProblem(files)).toBeNull();
     expect(filesSizeProblem(files, 'results')).toBe('results (2 files together) is 300 MiB; the limit is 256 MiB per input');
   });
 
   it('a size that is not a finite count is refused, and control characters in names are escaped', () => {
     expect(filesSizeProblem([{ name: 'odd', size: Number.NaN }])).toMatch(/^odd is .*; the limit is 256 MiB per input$/);
-    expect(filesSizeProblem([{ name: 'bad\x1b[31m.cif', size: 300 * MiB }])).toBe('bad\\x1b[31m.cif is 300 MiB; the limit is 256 MiB per input');
+    expect(filesSizeProblem([{ name: 'bad\x1b[31m.cif', size: 300 * MiB }])).toBe(
+      'bad\\x1b[31m.cif is 300 MiB; the limit is 256 MiB per input',
+    );
   });
 
   it('readTextFile refuses before reading; a file within the limit is read', async () => {
@@ -54,13 +71,15 @@ describe('file size before reading', () => {
     await expect(readTextFiles([a, b], 'tasks')).rejects.toThrow('tasks (2 files together) is 300 MiB; the limit is 256 MiB per input');
     expect(a.textCalls + b.textCalls).toBe(0);
     await expect(readTextFiles([new File(['1'], 'x.json'), new File(['2'], 'y.json')], 'tasks')).resolves.toEqual([
-      { path: 'x.json', text: '1' }, { path: 'y.json', text: '2' },
+      { path: 'x.json', text: '1' },
+      { path: 'y.json', text: '2' },
     ]);
   });
 
   it('pasted text counts UTF-8 bytes', () => {
     // Expected lengths from the platform's own encoder.
-    for (const s of ['', 'abc', 'é', '€', '😀', 'a\ud800b', '\udc00', 'Fe 0 0 0\r\n'.repeat(10)]) expect(textBytes(s), JSON.stringify(s)).toBe(new TextEncoder().encode(s).length);
+    for (const s of ['', 'abc', 'é', '€', '😀', 'a\ud800b', '\udc00', 'Fe 0 0 0\r\n'.repeat(10)])
+      expect(textBytes(s), JSON.stringify(s)).toBe(new TextEncoder().encode(s).length);
     expect(pastedTextProblem('the pasted text', 'x'.repeat(11), 10)).toBe('the pasted text is 11 bytes; the limit is 10 bytes per input');
     expect(pastedTextProblem('the pasted text', 'x'.repeat(10), 10)).toBeNull();
     expect(pastedTextProblem('the pasted text', '€'.repeat(4), 10)).toBe('the pasted text is 12 bytes; the limit is 10 bytes per input');
@@ -71,19 +90,29 @@ describe('file size before reading', () => {
 class StuckWorker {
   static started = 0;
   terminated = false;
-  constructor() { StuckWorker.started++; }
+  constructor() {
+    StuckWorker.started++;
+  }
   postMessage(): void {}
   addEventListener(): void {}
   removeEventListener(): void {}
-  terminate(): void { this.terminated = true; }
+  terminate(): void {
+    this.terminated = true;
+  }
 }
 
-interface Api { work(): Promise<number> }
+interface Api {
+  work(): Promise<number>;
+}
 
 describe('worker job time budget', () => {
   it('a job past its budget is stopped: the worker is terminated, the call rejects with a sentence, the next call starts a fresh worker', async () => {
     const workers: StuckWorker[] = [];
-    const client = new WorkerClient<Api>(() => { const w = new StuckWorker(); workers.push(w); return w as unknown as Worker; });
+    const client = new WorkerClient<Api>(() => {
+      const w = new StuckWorker();
+      workers.push(w);
+      return w as unknown as Worker;
+    });
     const stuck = client.run(() => new Promise<number>(() => {}), { budgetMs: 50 });
     await expect(stuck).rejects.toThrow(WorkerTimeoutError);
     await expect(stuck).rejects.toThrow('The job took longer than 0.1 s and was stopped; the next job starts a fresh worker.');
@@ -105,7 +134,9 @@ describe('worker job time budget', () => {
       vi.advanceTimersByTime(LIMITS.workerJobMilliseconds - 1);
       expect(client.busy).toBe(true);
       vi.advanceTimersByTime(1);
-      expect(((await seen) as Error).message).toBe(`The job took longer than ${LIMITS.workerJobMilliseconds / 1000} s and was stopped; the next job starts a fresh worker.`);
+      expect(((await seen) as Error).message).toBe(
+        `The job took longer than ${LIMITS.workerJobMilliseconds / 1000} s and was stopped; the next job starts a fresh worker.`,
+      );
     } finally {
       vi.useRealTimers();
     }
@@ -117,10 +148,15 @@ describe('worker job time budget', () => {
       const client = new WorkerClient<Api>(() => new StuckWorker() as unknown as Worker);
       const stuck = client.run(() => new Promise<number>(() => {}), { budgetMs: 1000 });
       const seen = stuck.catch((e: Error) => e);
-      for (let i = 0; i < 10; i++) { vi.advanceTimersByTime(900); client.touch(); }
+      for (let i = 0; i < 10; i++) {
+        vi.advanceTimersByTime(900);
+        client.touch();
+      }
       expect(client.busy).toBe(true);
       vi.advanceTimersByTime(1000);
-      expect(((await seen) as Error).message).toBe('The job took longer than 1 s since its last progress report and was stopped; the next job starts a fresh worker.');
+      expect(((await seen) as Error).message).toBe(
+        'The job took longer than 1 s since its last progress report and was stopped; the next job starts a fresh worker.',
+      );
     } finally {
       vi.useRealTimers();
     }
@@ -140,7 +176,10 @@ describe('worker job time budget', () => {
       const req = client.request(() => new Promise(() => {}), { status: (p) => states.push(p), busy: 'working', budgetMs: 2000 });
       vi.advanceTimersByTime(2000);
       await req;
-      expect(states.at(-1)).toEqual({ busy: null, error: 'The job took longer than 2 s and was stopped; the next job starts a fresh worker.' });
+      expect(states.at(-1)).toEqual({
+        busy: null,
+        error: 'The job took longer than 2 s and was stopped; the next job starts a fresh worker.',
+      });
     } finally {
       vi.useRealTimers();
     }
@@ -151,15 +190,28 @@ describe('restoring a session after a failed or unfinished load', () => {
   const good = { name: 'good.cif', text: 'data_good' };
   const bad = { name: 'bad.cif', text: 'data_bad' };
   const session = { files: [good, bad], activeFile: 1, activeStructure: 2 };
-  const last = (status: LastLoad['status'], f = bad): LastLoad => ({ ...f, activeStructure: 0, status, error: status === 'failed' ? 'boom' : null });
+  const last = (status: LastLoad['status'], f = bad): LastLoad => ({
+    ...f,
+    activeStructure: 0,
+    status,
+    error: status === 'failed' ? 'boom' : null,
+  });
 
   it('loads the active file when the last load ended well (no record)', () => {
     expect(planRestore(session, null)).toEqual({ files: [good, bad], load: { file: bad, activeStructure: 2 }, retry: null });
   });
 
   it('does not re-parse the active file when its last load failed or never finished: it is offered instead', () => {
-    expect(planRestore(session, last('failed'))).toEqual({ files: [good, bad], load: null, retry: { name: 'bad.cif', reason: 'failed', error: 'boom' } });
-    expect(planRestore(session, last('pending'))).toEqual({ files: [good, bad], load: null, retry: { name: 'bad.cif', reason: 'unfinished', error: null } });
+    expect(planRestore(session, last('failed'))).toEqual({
+      files: [good, bad],
+      load: null,
+      retry: { name: 'bad.cif', reason: 'failed', error: 'boom' },
+    });
+    expect(planRestore(session, last('pending'))).toEqual({
+      files: [good, bad],
+      load: null,
+      retry: { name: 'bad.cif', reason: 'unfinished', error: null },
+    });
   });
 
   it('a different file that failed is offered, and the session’s own file still loads', () => {
@@ -173,6 +225,12 @@ describe('restoring a session after a failed or unfinished load', () => {
     for (const v of [null, 1, 'x', {}, { name: 'a', text: 'b', status: 'ok' }, { name: 1, text: 'b', status: 'failed' }]) {
       expect(readLastLoad(v), JSON.stringify(v)).toBeNull();
     }
-    expect(readLastLoad({ name: 'a', text: 'b', status: 'pending', activeStructure: -3, error: 5 })).toEqual({ name: 'a', text: 'b', status: 'pending', activeStructure: 0, error: null });
+    expect(readLastLoad({ name: 'a', text: 'b', status: 'pending', activeStructure: -3, error: 5 })).toEqual({
+      name: 'a',
+      text: 'b',
+      status: 'pending',
+      activeStructure: 0,
+      error: null,
+    });
   });
 });

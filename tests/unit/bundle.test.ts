@@ -20,7 +20,14 @@ describe('bundle', () => {
       for (const spec of imports) expect(spec, file).not.toMatch(/\/pages\/|\/viewer\/|^three|^@react-three\//);
     }
     const app = readFileSync(join(REPO_ROOT, 'src/app/App.tsx'), 'utf8');
-    for (const page of ['structure/StructurePage', 'nanoparticle/NanoparticlePage', 'compare/ComparePage', 'onng/OnngPage', 'atomworld/AtomworldPage', 'fem/FemPage']) {
+    for (const page of [
+      'structure/StructurePage',
+      'nanoparticle/NanoparticlePage',
+      'compare/ComparePage',
+      'onng/OnngPage',
+      'atomworld/AtomworldPage',
+      'fem/FemPage',
+    ]) {
       expect(app, page).toContain(`import('../pages/${page}.tsx')`);
     }
   });

@@ -33,7 +33,11 @@ describe('carve reproduces the RADII Atomsk particles (60×60×60)', () => {
         const particle = carveParticle(cell, { radius, repeats: 60 });
         expect(particle.symbols).toEqual(expected.symbols);
         let worst = 0;
-        expected.positions.forEach((p, n) => p.forEach((v, k) => { worst = Math.max(worst, Math.abs(v - particle.positions[n][k])); }));
+        expected.positions.forEach((p, n) =>
+          p.forEach((v, k) => {
+            worst = Math.max(worst, Math.abs(v - particle.positions[n][k]));
+          }),
+        );
         expect(worst).toBeLessThan(2e-5);
       });
     }
@@ -53,11 +57,15 @@ describe('carve reproduces the C2NP sample', () => {
   });
 
   it('matches the manifest atom counts, strict and inclusive, for all 6 cells × 25 radii', () => {
-    for (const [material, info] of Object.entries<{ counts_by_R: Record<string, { n: number; n_if_inclusive: number }> }>(manifest.materials)) {
+    for (const [material, info] of Object.entries<{ counts_by_R: Record<string, { n: number; n_if_inclusive: number }> }>(
+      manifest.materials,
+    )) {
       const cell = loadCell(join(SAMPLE, 'cifs', `${material}.cif`));
       for (const [r, counts] of Object.entries(info.counts_by_R)) {
         expect(carveParticle(cell, { radius: Number(r), repeats: 20 }).symbols.length, `${material} R${r}`).toBe(counts.n);
-        expect(carveParticle(cell, { radius: Number(r), repeats: 20, inclusive: true }).symbols.length, `${material} R${r} inclusive`).toBe(counts.n_if_inclusive);
+        expect(carveParticle(cell, { radius: Number(r), repeats: 20, inclusive: true }).symbols.length, `${material} R${r} inclusive`).toBe(
+          counts.n_if_inclusive,
+        );
       }
     }
   });

@@ -22,20 +22,33 @@ const identity = golden.cases.find((c: { name: string }) => c.name === 'identity
 // The perfect particle is symmetric (any of its point-group operations would be an equally good alignment),
 // so it is first jittered by ±0.05 Å to make the right correspondence the unique best one.
 const jitter = mulberry32(3);
-const truth: Particle = { symbols: identity.gt.symbols, coords: Float64Array.from(identity.gt.coords.flat(), (v: number) => v + 0.1 * (jitter() - 0.5)) };
+const truth: Particle = {
+  symbols: identity.gt.symbols,
+  coords: Float64Array.from(identity.gt.coords.flat(), (v: number) => v + 0.1 * (jitter() - 0.5)),
+};
 
 function bruteHausdorffPair(a: Float64Array, b: Float64Array) {
   let best = { a: -1, b: -1, distance: -1 };
   const nearest = (x: Float64Array, i: number, y: Float64Array) => {
-    let d = Infinity, at = -1;
+    let d = Infinity,
+      at = -1;
     for (let j = 0; j < y.length / 3; j++) {
       const e = Math.hypot(x[3 * i] - y[3 * j], x[3 * i + 1] - y[3 * j + 1], x[3 * i + 2] - y[3 * j + 2]);
-      if (e < d) { d = e; at = j; }
+      if (e < d) {
+        d = e;
+        at = j;
+      }
     }
     return { d, at };
   };
-  for (let i = 0; i < a.length / 3; i++) { const n = nearest(a, i, b); if (n.d > best.distance) best = { a: i, b: n.at, distance: n.d }; }
-  for (let j = 0; j < b.length / 3; j++) { const n = nearest(b, j, a); if (n.d > best.distance) best = { a: n.at, b: j, distance: n.d }; }
+  for (let i = 0; i < a.length / 3; i++) {
+    const n = nearest(a, i, b);
+    if (n.d > best.distance) best = { a: i, b: n.at, distance: n.d };
+  }
+  for (let j = 0; j < b.length / 3; j++) {
+    const n = nearest(b, j, a);
+    if (n.d > best.distance) best = { a: n.at, b: j, distance: n.d };
+  }
   return best;
 }
 
@@ -46,11 +59,16 @@ describe('compareParticles on a particle with known damage', () => {
   const pushed = 12;
   const kept = [...Array(n).keys()].filter((i) => !removed.has(i));
   // Shuffle the kept atoms (Fisher–Yates with a seeded generator).
-  for (let k = kept.length - 1; k > 0; k--) { const r = Math.floor(random() * (k + 1)); [kept[k], kept[r]] = [kept[r], kept[k]]; }
+  for (let k = kept.length - 1; k > 0; k--) {
+    const r = Math.floor(random() * (k + 1));
+    [kept[k], kept[r]] = [kept[r], kept[k]];
+  }
   // A rotation by 30° about z through the file origin, plus a translation.
-  const c = Math.cos(Math.PI / 6), s = Math.sin(Math.PI / 6);
+  const c = Math.cos(Math.PI / 6),
+    s = Math.sin(Math.PI / 6);
   const move = (x: number, y: number, z: number) => [c * x - s * y + 3, s * x + c * y - 1, z + 2];
-  const symbols: string[] = [], coords: number[] = [];
+  const symbols: string[] = [],
+    coords: number[] = [];
   for (const j of kept) {
     let [x, y, z] = [truth.coords[3 * j], truth.coords[3 * j + 1], truth.coords[3 * j + 2]];
     if (j === pushed) x += 0.3;
@@ -73,7 +91,9 @@ describe('compareParticles on a particle with known damage', () => {
     const pushedIndex = kept.indexOf(pushed);
     expect(cmp.alignedDisplacement[pushedIndex]).toBeGreaterThan(0.29);
     expect(cmp.alignedDisplacement[pushedIndex]).toBeLessThan(0.31);
-    kept.forEach((j, i) => { if (j !== pushed) expect(cmp.alignedDisplacement[i]).toBeLessThan(0.01); });
+    kept.forEach((j, i) => {
+      if (j !== pushed) expect(cmp.alignedDisplacement[i]).toBeLessThan(0.01);
+    });
     expect(cmp.metrics.aligned?.matched_fraction).toBeCloseTo((n - 3) / n, 12);
   });
 
@@ -93,7 +113,9 @@ describe('compareParticles on a particle with known damage', () => {
     const expected: number[] = [];
     for (let i = 0; i < n; i++) {
       const d = [random() - 0.5, random() - 0.5, random() - 0.5].map((v) => 0.2 * v);
-      noisy[3 * i] += d[0]; noisy[3 * i + 1] += d[1]; noisy[3 * i + 2] += d[2];
+      noisy[3 * i] += d[0];
+      noisy[3 * i + 1] += d[1];
+      noisy[3 * i + 2] += d[2];
       expected.push(Math.hypot(d[0], d[1], d[2]));
     }
     const same = compareParticles({ symbols: truth.symbols, coords: noisy }, truth);
@@ -105,7 +127,9 @@ describe('compareParticles refuses what it cannot do', () => {
   it('names a particle that is too large or empty', () => {
     const huge: Particle = { symbols: new Array(1_000_000).fill('K'), coords: new Float64Array(3_000_000) };
     expect(() => compareParticles(huge, truth)).toThrow(CompareSizeError);
-    expect(() => compareParticles(huge, truth)).toThrow(`the prediction has 1,000,000 atoms; the limit is ${LIMITS.particleAtoms.toLocaleString('en')} atoms`);
+    expect(() => compareParticles(huge, truth)).toThrow(
+      `the prediction has 1,000,000 atoms; the limit is ${LIMITS.particleAtoms.toLocaleString('en')} atoms`,
+    );
     expect(() => compareParticles(truth, { symbols: [], coords: new Float64Array(0) })).toThrow('The truth holds no atoms.');
   });
 });
@@ -116,7 +140,8 @@ describe('hausdorffWorstPair', () => {
     for (let t = 0; t < 20; t++) {
       const a = Float64Array.from({ length: 3 * (5 + Math.floor(random() * 60)) }, () => 10 * random());
       const b = Float64Array.from({ length: 3 * (5 + Math.floor(random() * 60)) }, () => 10 * random() + (t % 3));
-      const got = hausdorffWorstPair(a, b)!, brute = bruteHausdorffPair(a, b);
+      const got = hausdorffWorstPair(a, b)!,
+        brute = bruteHausdorffPair(a, b);
       expect(got.distance).toBeCloseTo(brute.distance, 12);
       expect([got.a, got.b]).toEqual([brute.a, brute.b]);
     }
@@ -130,7 +155,18 @@ describe('C2NP batch files', () => {
   it('reads forward rows with XYZ text or symbol/position lists', () => {
     const xyz = '2\nc\nK 0 0 0\nH 1 0 0\n';
     const text = [
-      JSON.stringify({ id: 'a', pred: xyz, truth: { symbols: ['K', 'H'], positions: [[0, 0, 0], [1.1, 0, 0]] }, radius: 7 }),
+      JSON.stringify({
+        id: 'a',
+        pred: xyz,
+        truth: {
+          symbols: ['K', 'H'],
+          positions: [
+            [0, 0, 0],
+            [1.1, 0, 0],
+          ],
+        },
+        radius: 7,
+      }),
       '',
       JSON.stringify({ pred: { symbols: ['K'], positions: [[0, 0, 0]] }, truth: { symbols: ['K'], positions: [[0, 0, 1]] } }),
     ].join('\n');
@@ -144,10 +180,23 @@ describe('C2NP batch files', () => {
   });
 
   it('reads inverse rows with either space-group field name', () => {
-    const batch = parseC2npBatch([
-      '{"id": "x", "pred_lattice": [4, 4, 4, 90, 90, 90], "pred_sg": 221, "true_lattice": [4.02, 4.02, 4.02, 90, 90, 90], "true_spacegroup": 221}',
-    ].join('\n'));
-    expect(batch).toEqual({ kind: 'inverse', rows: [{ id: 'x', predLattice: [4, 4, 4, 90, 90, 90], predSpacegroup: 221, trueLattice: [4.02, 4.02, 4.02, 90, 90, 90], trueSpacegroup: 221 }] });
+    const batch = parseC2npBatch(
+      [
+        '{"id": "x", "pred_lattice": [4, 4, 4, 90, 90, 90], "pred_sg": 221, "true_lattice": [4.02, 4.02, 4.02, 90, 90, 90], "true_spacegroup": 221}',
+      ].join('\n'),
+    );
+    expect(batch).toEqual({
+      kind: 'inverse',
+      rows: [
+        {
+          id: 'x',
+          predLattice: [4, 4, 4, 90, 90, 90],
+          predSpacegroup: 221,
+          trueLattice: [4.02, 4.02, 4.02, 90, 90, 90],
+          trueSpacegroup: 221,
+        },
+      ],
+    });
   });
 
   it('names the line of a bad row', () => {
@@ -157,7 +206,10 @@ describe('C2NP batch files', () => {
     };
     bad('{"pred_lattice": [1,2,3], "pred_sg": 1, "true_lattice": [1,1,1,90,90,90], "true_sg": 1}', /line 1: "pred_lattice" must be six/);
     bad('\n{oops', /line 2: not valid JSON/);
-    bad('{"pred": {"symbols": ["K"], "positions": [[0, null, 0]]}, "truth": "1\\n\\nK 0 0 0"}', /line 1: "pred" position 0 must be three finite numbers/);
+    bad(
+      '{"pred": {"symbols": ["K"], "positions": [[0, null, 0]]}, "truth": "1\\n\\nK 0 0 0"}',
+      /line 1: "pred" position 0 must be three finite numbers/,
+    );
     bad('{"pred": "1\\n\\nK 0 0 nan", "truth": "1\\n\\nK 0 0 0"}', /line 1: pred/);
     bad('{"a": 1}', /line 1: a row needs/);
     bad('', /holds no rows/);
@@ -168,15 +220,24 @@ describe('C2NP batch files', () => {
     const truths = [{ path: 'gt/R8/rot_0.xyz' }, { path: 'gt/R7/rot_0.xyz' }, { path: 'gt/elsewhere/same.xyz' }, { path: 'gt/lonely.xyz' }];
     const { pairs, unpairedPreds, unpairedTruths } = pairFilesByName(preds, truths);
     expect(pairs.map(([p, t]) => `${p.path}=${t.path}`)).toEqual([
-      'pred/R7/rot_0.xyz=gt/R7/rot_0.xyz', 'pred/R8/rot_0.xyz=gt/R8/rot_0.xyz', 'pred/x/same.xyz=gt/elsewhere/same.xyz',
+      'pred/R7/rot_0.xyz=gt/R7/rot_0.xyz',
+      'pred/R8/rot_0.xyz=gt/R8/rot_0.xyz',
+      'pred/x/same.xyz=gt/elsewhere/same.xyz',
     ]);
     expect(unpairedPreds.map((p) => p.path)).toEqual(['pred/only.xyz']);
     expect(unpairedTruths.map((t) => t.path)).toEqual(['gt/lonely.xyz']);
   });
 
   it('writes RFC 4180 CSV', () => {
-    expect(formatCsv(['id', 'rmsd', 'note'], [['a,b', 0.5, 'say "hi"'], ['c', null, 'x\ny'], ['d', NaN, true]])).toBe(
-      'id,rmsd,note\r\n"a,b",0.5,"say ""hi"""\r\nc,,"x\ny"\r\nd,,true\r\n',
-    );
+    expect(
+      formatCsv(
+        ['id', 'rmsd', 'note'],
+        [
+          ['a,b', 0.5, 'say "hi"'],
+          ['c', null, 'x\ny'],
+          ['d', NaN, true],
+        ],
+      ),
+    ).toBe('id,rmsd,note\r\n"a,b",0.5,"say ""hi"""\r\nc,,"x\ny"\r\nd,,true\r\n');
   });
 });

@@ -11,7 +11,13 @@ import { describe, expect, it } from 'vitest';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { carveParticle } from '../../src/core/tasks/c2np/carve.ts';
 import {
-  ParticleFormatError, datasetFiles, formatFixedPython, formatRawXyz, parseParticleXyz, rotatedFileText, splitOfRadius,
+  ParticleFormatError,
+  datasetFiles,
+  formatFixedPython,
+  formatRawXyz,
+  parseParticleXyz,
+  rotatedFileText,
+  splitOfRadius,
 } from '../../src/core/tasks/c2np/dataset.ts';
 import { eulerXyzDegrees, parseRotationSets } from '../../src/core/tasks/c2np/rotation.ts';
 import { REPO_ROOT, SHARED, structlabInProcess } from '../shared.ts';
@@ -22,7 +28,16 @@ const shippedText = readFileSync(join(REPO_ROOT, 'datasets', 'c2np', 'rotation_s
 const sets = parseRotationSets(shippedText);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-interface Entry { path: string; material: string; R: number; split: string; rot: number | null; quat_xyzw: number[] | null; n_atoms: number; sha256: string }
+interface Entry {
+  path: string;
+  material: string;
+  R: number;
+  split: string;
+  rot: number | null;
+  quat_xyzw: number[] | null;
+  n_atoms: number;
+  sha256: string;
+}
 const rotatedEntries: Entry[] = manifest.files.filter((f: Entry) => f.rot !== null);
 
 function carveRaw(material: string, radius: number) {
@@ -65,8 +80,13 @@ describe('shipped rotation sets', () => {
     for (const [r, entry] of Object.entries<{ quats: number[][]; euler_xyz_deg: number[][] }>(data.radii)) {
       entry.quats.forEach((q, n) => {
         const euler = eulerXyzDegrees(q);
-        euler.forEach((v, k) => { worst = Math.max(worst, Math.abs(v - entry.euler_xyz_deg[n][k])); });
-        expect(euler.map((v) => formatFixedPython(v, 1)), `R${r} #${n + 1}`).toEqual(entry.euler_xyz_deg[n].map((v) => formatFixedPython(v, 1)));
+        euler.forEach((v, k) => {
+          worst = Math.max(worst, Math.abs(v - entry.euler_xyz_deg[n][k]));
+        });
+        expect(
+          euler.map((v) => formatFixedPython(v, 1)),
+          `R${r} #${n + 1}`,
+        ).toEqual(entry.euler_xyz_deg[n].map((v) => formatFixedPython(v, 1)));
       });
     }
     expect(worst).toBeLessThan(1e-9);
@@ -99,7 +119,9 @@ describe('rotated files byte for byte', () => {
   });
 
   it('datasetFiles yields the upstream layout for one radius: raw + rot_0 … rot_163', () => {
-    const files = [...datasetFiles('illustrative_KMgH3_a4.0213_Borigin', [6], (r) => carveRaw('illustrative_KMgH3_a4.0213_Borigin', r), sets)];
+    const files = [
+      ...datasetFiles('illustrative_KMgH3_a4.0213_Borigin', [6], (r) => carveRaw('illustrative_KMgH3_a4.0213_Borigin', r), sets),
+    ];
     expect(files.length).toBe(1 + 1 + 163);
     expect(files[0].path).toBe('raw/materials/illustrative_KMgH3_a4.0213_Borigin_R6.xyz');
     const byPath = new Map(files.map((f) => [f.path, f]));
@@ -113,11 +135,14 @@ describe('rotated files byte for byte', () => {
 describe('XYZ reader', () => {
   it('names the line of a malformed atom and a wrong count', () => {
     expect(() => parseParticleXyz('2\nc\nH 0 0 0\nH 0 x 0\n')).toThrow(ParticleFormatError);
-    try { parseParticleXyz('2\nc\nH 0 0 0\nH 0 x 0\n'); } catch (e) { expect((e as ParticleFormatError).line).toBe(4); }
+    try {
+      parseParticleXyz('2\nc\nH 0 0 0\nH 0 x 0\n');
+    } catch (e) {
+      expect((e as ParticleFormatError).line).toBe(4);
+    }
     expect(() => parseParticleXyz('3\nc\nH 0 0 0\n')).toThrow(/3 atoms but 1/);
   });
 });
-
 
 describe('structlab carve and c2np build', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-c2np-'));
@@ -143,7 +168,17 @@ describe('structlab carve and c2np build', () => {
     expect(JSON.parse(r.stdout)).toEqual({ written: out, natoms: 119, center: [40.213, 40.213, 40.213] });
     const entry = rotatedEntries.find((e) => e.material === 'illustrative_KMgH3_a4.0213_Borigin' && e.R === 7 && e.rot === 1)!;
     // The same output again: replacing it takes --force.
-    const rotated = await structlabInProcess(['carve', cell, '--radius', '7', '--quaternion', entry.quat_xyzw!.join(','), '-o', out, '--force']);
+    const rotated = await structlabInProcess([
+      'carve',
+      cell,
+      '--radius',
+      '7',
+      '--quaternion',
+      entry.quat_xyzw!.join(','),
+      '-o',
+      out,
+      '--force',
+    ]);
     expect(rotated.code, rotated.stderr).toBe(0);
     expect(sha256(readFileSync(out, 'utf8'))).toBe(entry.sha256);
     const bad = await structlabInProcess(['carve', cell, '--radius', '-3', '-o', out]);

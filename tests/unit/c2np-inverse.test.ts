@@ -19,7 +19,11 @@ import { SHARED } from '../shared.ts';
 import { withNoise } from '../random.ts';
 
 const SAMPLE = join(SHARED, 'golden', 'c2np', 'sample');
-interface MaterialTruth { cellpar: number[]; spglib_number: number; atoms_frac: [string, number[]][] }
+interface MaterialTruth {
+  cellpar: number[];
+  spglib_number: number;
+  atoms_frac: [string, number[]][];
+}
 const manifest = JSON.parse(readFileSync(join(SAMPLE, 'manifest.json'), 'utf8')) as { materials: Record<string, MaterialTruth> };
 
 const readParticle = (path: string): Structure => {
@@ -35,13 +39,14 @@ const jointCorrect = (s: Structure, truth: MaterialTruth): boolean => {
   return r.spacegroup?.number === truth.spglib_number && got.every((x, k) => Math.abs(x - truth.cellpar[k]) <= 0.5);
 };
 
-
 const materialOf = (file: string) => file.replace(/_R\d+\.xyz$/, '');
 
 describe('C2NP inverse solver on the sample particles', () => {
   it('recovers space group and cell of every raw particle, R 6–30 (joint accuracy ≥ 0.95)', () => {
     const dir = join(SAMPLE, 'raw', 'materials');
-    const files = readdirSync(dir).filter((f) => f.endsWith('.xyz')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.xyz'))
+      .sort();
     expect(files.length).toBeGreaterThanOrEqual(25);
     const failures = files.filter((f) => !jointCorrect(readParticle(join(dir, f)), manifest.materials[materialOf(f)]));
     expect(failures.length / files.length).toBeLessThanOrEqual(0.05);
@@ -75,7 +80,8 @@ describe('C2NP inverse solver on the sample particles', () => {
     for (const sigma of [0.05, 0.1]) {
       for (const [k, p] of picks.entries()) {
         const material = p.startsWith('raw') ? materialOf(p.split('/').pop()!) : p.split('/')[1];
-        if (!jointCorrect(withNoise(readParticle(join(SAMPLE, p)), sigma, 1000 + k), manifest.materials[material])) failures.push(`${p} σ=${sigma}`);
+        if (!jointCorrect(withNoise(readParticle(join(SAMPLE, p)), sigma, 1000 + k), manifest.materials[material]))
+          failures.push(`${p} σ=${sigma}`);
       }
     }
     expect(failures).toEqual([]);
@@ -87,12 +93,14 @@ function carveSphere(lattice: Lattice, atoms: [string, number[]][], centreFrac: 
   const centre = lattice.fracToCart(centreFrac);
   const span = 12;
   const sites = [];
-  for (let i = -span; i <= span; i++) for (let j = -span; j <= span; j++) for (let k = -span; k <= span; k++) {
-    for (const [el, f] of atoms) {
-      const xyz = lattice.fracToCart([f[0] + i, f[1] + j, f[2] + k]);
-      if (Math.hypot(xyz[0] - centre[0], xyz[1] - centre[1], xyz[2] - centre[2]) < radius) sites.push({ species: { [el]: 1 }, xyz });
-    }
-  }
+  for (let i = -span; i <= span; i++)
+    for (let j = -span; j <= span; j++)
+      for (let k = -span; k <= span; k++) {
+        for (const [el, f] of atoms) {
+          const xyz = lattice.fracToCart([f[0] + i, f[1] + j, f[2] + k]);
+          if (Math.hypot(xyz[0] - centre[0], xyz[1] - centre[1], xyz[2] - centre[2]) < radius) sites.push({ species: { [el]: 1 }, xyz });
+        }
+      }
   return { name: 'carved', lattice: null, sites };
 }
 
@@ -100,7 +108,11 @@ describe('C2NP inverse solver on a triclinic particle (setting-free checks)', ()
   const truth = manifest.materials.synthetic_triclinic_P1;
   const [a, b, c, al, be, ga] = truth.cellpar;
   const lattice = Lattice.fromParameters(a, b, c, al, be, ga);
-  for (const [radius, sigma] of [[9, 0], [14, 0], [14, 0.1]] as const) {
+  for (const [radius, sigma] of [
+    [9, 0],
+    [14, 0],
+    [14, 0.1],
+  ] as const) {
     it(`R ${radius} Å, noise ${sigma} Å: P1 and a unimodular transform of the true cell`, () => {
       const particle = withNoise(carveSphere(lattice, truth.atoms_frac, [0.5, 0.5, 0.5], radius), sigma, 7);
       const r = solveInverse(particle, 0.1);
@@ -123,7 +135,11 @@ describe('C2NP inverse solver input guards', () => {
     expect(() => solveInverse({ name: 'tiny', lattice: null, sites: [site, site] })).toThrow(/at least 8/);
     let t = 12345;
     const rnd = () => ((t = (t * 1103515245 + 12345) % 2147483648) / 2147483648) * 20;
-    const gas: Structure = { name: 'gas', lattice: null, sites: Array.from({ length: 300 }, () => ({ species: { Ar: 1 }, xyz: [rnd(), rnd(), rnd()] as Vec3 })) };
+    const gas: Structure = {
+      name: 'gas',
+      lattice: null,
+      sites: Array.from({ length: 300 }, () => ({ species: { Ar: 1 }, xyz: [rnd(), rnd(), rnd()] as Vec3 })),
+    };
     expect(() => solveInverse(gas)).toThrow(/no three independent lattice translations/);
   });
 });

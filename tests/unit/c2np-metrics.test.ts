@@ -8,18 +8,30 @@ import { describe, expect, it } from 'vitest';
 import { hausdorffDistance } from '../../src/core/analysis/hausdorff.ts';
 import { convexHullVolume } from '../../src/core/analysis/hull.ts';
 import { pairDistanceHistogram } from '../../src/core/analysis/rdf.ts';
-import { averageForwardMetrics, forwardMetrics, inverseMetrics, type LatticeParameters, type Particle } from '../../src/core/tasks/c2np/metrics.ts';
+import {
+  averageForwardMetrics,
+  forwardMetrics,
+  inverseMetrics,
+  type LatticeParameters,
+  type Particle,
+} from '../../src/core/tasks/c2np/metrics.ts';
 import { runMetrics } from '../../src/cli/commands/metrics.ts';
 import { SHARED } from '../shared.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const golden: any = JSON.parse(readFileSync(join(SHARED, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
 
-const particle = (p: { symbols: string[]; coords: number[][] }): Particle => ({ symbols: p.symbols, coords: new Float64Array(p.coords.flat()) });
+const particle = (p: { symbols: string[]; coords: number[][] }): Particle => ({
+  symbols: p.symbols,
+  coords: new Float64Array(p.coords.flat()),
+});
 
 /** |actual − expected| ≤ rel·|expected|, with an absolute floor for values that are zero upstream. */
 function close(actual: number | null, expected: number | null, rel: number, floor = 1e-12) {
-  if (expected === null) { expect(actual).toBeNull(); return; }
+  if (expected === null) {
+    expect(actual).toBeNull();
+    return;
+  }
   expect(actual).not.toBeNull();
   expect(Math.abs(actual! - expected)).toBeLessThanOrEqual(rel * Math.abs(expected) + floor);
 }
@@ -28,7 +40,8 @@ describe('C2NP forward metrics (metric_cases.json, 1e-9 relative; hulls 1e-6)', 
   for (const c of golden.cases) {
     it(c.name, () => {
       const m = c.metrics;
-      const pred = particle(c.pred), truth = particle(c.gt);
+      const pred = particle(c.pred),
+        truth = particle(c.gt);
       const got = forwardMetrics(pred, truth, { radius: c.R_for_vratio, aligned: false });
       expect(got.n_pred).toBe(m.n_pred);
       expect(got.n_truth).toBe(m.n_gt);
@@ -43,7 +56,8 @@ describe('C2NP forward metrics (metric_cases.json, 1e-9 relative; hulls 1e-6)', 
       close(got.delta_hull_volume, m.delta_hull_vol, 1e-6, 1e-6 * m.hull_volume_gt_QJ);
       close(got.volume_ratio, m.vratio_pred, 1e-6);
       if (c.rdf_hist_gt) {
-        const hg = pairDistanceHistogram(truth.coords), hp = pairDistanceHistogram(pred.coords);
+        const hg = pairDistanceHistogram(truth.coords),
+          hp = pairDistanceHistogram(pred.coords);
         expect(hg.inRange).toBe(m.rdf_pairs_in_range_gt);
         expect(hp.inRange).toBe(m.rdf_pairs_in_range_pred);
         c.rdf_hist_gt.forEach((v: number, k: number) => close(hg.density[k], v, 1e-12));
@@ -53,9 +67,14 @@ describe('C2NP forward metrics (metric_cases.json, 1e-9 relative; hulls 1e-6)', 
   }
 
   it('split averages skip undefined RMSDs (different counts) and equal the mean of the golden values', () => {
-    const results = golden.cases.map((c: { pred: never; gt: never; R_for_vratio: number }) => forwardMetrics(particle(c.pred), particle(c.gt), { radius: c.R_for_vratio, aligned: false }));
+    const results = golden.cases.map((c: { pred: never; gt: never; R_for_vratio: number }) =>
+      forwardMetrics(particle(c.pred), particle(c.gt), { radius: c.R_for_vratio, aligned: false }),
+    );
     const avg = averageForwardMetrics(results);
-    const mean = (xs: (number | null)[]) => { const v = xs.filter((x): x is number => x !== null); return v.reduce((a, b) => a + b, 0) / v.length; };
+    const mean = (xs: (number | null)[]) => {
+      const v = xs.filter((x): x is number => x !== null);
+      return v.reduce((a, b) => a + b, 0) / v.length;
+    };
     const values = (key: string) => golden.cases.map((c: { metrics: Record<string, number | null> }) => c.metrics[key]);
     close(avg.rmsd, mean(values('rmsd_c2np')), 1e-9);
     close(avg.hausdorff, mean(values('hausdorff')), 1e-9);
@@ -72,9 +91,14 @@ describe('C2NP forward metrics (metric_cases.json, 1e-9 relative; hulls 1e-6)', 
 describe('C2NP inverse metrics (task2_example)', () => {
   it('lattice RMSE, space-group and joint accuracy', () => {
     const t = golden.task2_example;
-    const got = inverseMetrics(t.per_sample.map((s: { pred_lattice: LatticeParameters; pred_sg: number }) => ({
-      predLattice: s.pred_lattice, predSpacegroup: s.pred_sg, trueLattice: t.true_lattice, trueSpacegroup: t.true_spacegroup,
-    })));
+    const got = inverseMetrics(
+      t.per_sample.map((s: { pred_lattice: LatticeParameters; pred_sg: number }) => ({
+        predLattice: s.pred_lattice,
+        predSpacegroup: s.pred_sg,
+        trueLattice: t.true_lattice,
+        trueSpacegroup: t.true_spacegroup,
+      })),
+    );
     close(got.lattice_rmse, t.lattice_rmse, 1e-9);
     expect(got.sg_accuracy).toBe(t.sg_accuracy);
     expect(got.joint_accuracy).toBe(t.joint_accuracy);
@@ -85,16 +109,19 @@ describe('C2NP inverse metrics (task2_example)', () => {
 function latticeSphere(radius: number, a: number): number[][] {
   const out: number[][] = [];
   const n = Math.ceil(radius / a);
-  for (let i = -n; i <= n; i++) for (let j = -n; j <= n; j++) for (let k = -n; k <= n; k++) {
-    if (Math.hypot(i, j, k) * a < radius) out.push([i * a + 40, j * a - 17, k * a + 3]);
-  }
+  for (let i = -n; i <= n; i++)
+    for (let j = -n; j <= n; j++)
+      for (let k = -n; k <= n; k++) {
+        if (Math.hypot(i, j, k) * a < radius) out.push([i * a + 40, j * a - 17, k * a + 3]);
+      }
   return out;
 }
 
 describe('convex hull volume', () => {
   it('is exact on a cube grid and an octahedron of lattice points (degenerate coplanar faces)', () => {
     const cube: number[][] = [];
-    for (let i = 0; i <= 8; i++) for (let j = 0; j <= 8; j++) for (let k = 0; k <= 8; k++) cube.push([i * 0.5 + 100, j * 0.5, k * 0.5 - 50]);
+    for (let i = 0; i <= 8; i++)
+      for (let j = 0; j <= 8; j++) for (let k = 0; k <= 8; k++) cube.push([i * 0.5 + 100, j * 0.5, k * 0.5 - 50]);
     expect(convexHullVolume(cube)).toBeCloseTo(64, 9);
     const octahedron = latticeSphere(20, 1).filter(([x, y, z]) => Math.abs(x - 40) + Math.abs(y + 17) + Math.abs(z - 3) <= 6);
     // |x|+|y|+|z| ≤ 6: volume (4/3)·6³.
@@ -115,11 +142,19 @@ describe('convex hull volume', () => {
     const fccSphere = (radius: number) => {
       const out: number[][] = [];
       const n = Math.ceil(radius / a) + 1;
-      const basis = [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]];
-      for (let i = -n; i <= n; i++) for (let j = -n; j <= n; j++) for (let k = -n; k <= n; k++) for (const b of basis) {
-        const p = [(i + b[0]) * a, (j + b[1]) * a, (k + b[2]) * a];
-        if (Math.hypot(p[0], p[1], p[2]) < radius) out.push(p);
-      }
+      const basis = [
+        [0, 0, 0],
+        [0.5, 0.5, 0],
+        [0.5, 0, 0.5],
+        [0, 0.5, 0.5],
+      ];
+      for (let i = -n; i <= n; i++)
+        for (let j = -n; j <= n; j++)
+          for (let k = -n; k <= n; k++)
+            for (const b of basis) {
+              const p = [(i + b[0]) * a, (j + b[1]) * a, (k + b[2]) * a];
+              if (Math.hypot(p[0], p[1], p[2]) < radius) out.push(p);
+            }
       return out;
     };
     const small = fccSphere(6.68 * a);
@@ -135,19 +170,39 @@ describe('convex hull volume', () => {
   });
 
   it('is 0 for fewer than 4 points and for a flat set', () => {
-    expect(convexHullVolume([[0, 0, 0], [1, 0, 0], [0, 1, 0]])).toBe(0);
-    expect(convexHullVolume([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [0.5, 0.3, 0]])).toBeLessThan(1e-12);
+    expect(
+      convexHullVolume([
+        [0, 0, 0],
+        [1, 0, 0],
+        [0, 1, 0],
+      ]),
+    ).toBe(0);
+    expect(
+      convexHullVolume([
+        [0, 0, 0],
+        [1, 0, 0],
+        [0, 1, 0],
+        [1, 1, 0],
+        [0.5, 0.3, 0],
+      ]),
+    ).toBeLessThan(1e-12);
   });
 });
 
 describe('Hausdorff distance (cell list) equals brute force', () => {
   it('on random clouds with different sizes, scales and offsets', () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    for (const [na, nb, spread, offset] of [[300, 250, 10, 0], [50, 400, 3, 25], [1, 200, 20, -60], [500, 3, 5, 0]]) {
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const [na, nb, spread, offset] of [
+      [300, 250, 10, 0],
+      [50, 400, 3, 25],
+      [1, 200, 20, -60],
+      [500, 3, 5, 0],
+    ]) {
       const a = Array.from({ length: na }, () => [rand() * spread, rand() * spread, rand() * spread]);
       const b = Array.from({ length: nb }, () => [rand() * spread + offset, rand() * spread, rand() * spread * 0.2]);
-      const directed = (p: number[][], q: number[][]) => Math.max(...p.map((x) => Math.min(...q.map((y) => Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2])))));
+      const directed = (p: number[][], q: number[][]) =>
+        Math.max(...p.map((x) => Math.min(...q.map((y) => Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2])))));
       const brute = Math.max(directed(a, b), directed(b, a));
       expect(Math.abs(hausdorffDistance(a, b) - brute)).toBeLessThanOrEqual(1e-12 * brute);
     }
@@ -160,7 +215,18 @@ describe('structlab metrics (command core)', () => {
     const m = golden.cases.find((c: { name: string }) => c.name === 'dataset_rot1_vs_rot0').metrics;
     const warnings: string[] = [];
     const out = JSON.parse(await runMetrics([join(dir, 'rot_0.xyz'), join(dir, 'rot_1.xyz'), '--radius', '7'], (l) => warnings.push(l)));
-    expect(Object.keys(out)).toEqual(['n_pred', 'n_truth', 'rmsd', 'hausdorff', 'hull_volume_pred', 'hull_volume_truth', 'delta_hull_volume', 'rdf_error', 'volume_ratio', 'aligned']);
+    expect(Object.keys(out)).toEqual([
+      'n_pred',
+      'n_truth',
+      'rmsd',
+      'hausdorff',
+      'hull_volume_pred',
+      'hull_volume_truth',
+      'delta_hull_volume',
+      'rdf_error',
+      'volume_ratio',
+      'aligned',
+    ]);
     expect(Object.keys(out.aligned)).toEqual(['rmsd', 'max_displacement', 'matched_fraction']);
     expect(warnings).toEqual([]);
     close(out.rmsd, m.rmsd_c2np, 1e-9);

@@ -7,18 +7,33 @@ import type { Vec3 } from '../../src/core/math/mat3.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
 import {
-  analyzeParticle, bulkCoordinationByElement, coordinationHistogram, particleCoordination,
-  radiusSeries, rdfCurve, surfaceMask, teachingBondOptions,
+  analyzeParticle,
+  bulkCoordinationByElement,
+  coordinationHistogram,
+  particleCoordination,
+  radiusSeries,
+  rdfCurve,
+  surfaceMask,
+  teachingBondOptions,
 } from '../../src/core/tasks/c2np/teaching.ts';
 import { convexHullTriangles } from '../../src/core/analysis/hull.ts';
 
 const A = 2.6;
-const simpleCubic: Structure = { name: 'sc-Cu', lattice: Lattice.cubic(A), sites: [makeSiteFromFrac(Lattice.cubic(A), [0, 0, 0], { Cu: 1 })] };
+const simpleCubic: Structure = {
+  name: 'sc-Cu',
+  lattice: Lattice.cubic(A),
+  sites: [makeSiteFromFrac(Lattice.cubic(A), [0, 0, 0], { Cu: 1 })],
+};
 
 const rockSalt = (() => {
   const lattice = Lattice.cubic(5.64);
   const sites = [];
-  for (const t of [[0, 0, 0], [0, 0.5, 0.5], [0.5, 0, 0.5], [0.5, 0.5, 0]] as Vec3[]) {
+  for (const t of [
+    [0, 0, 0],
+    [0, 0.5, 0.5],
+    [0.5, 0, 0.5],
+    [0.5, 0.5, 0],
+  ] as Vec3[]) {
     sites.push(makeSiteFromFrac(lattice, t, { Na: 1 }));
     sites.push(makeSiteFromFrac(lattice, [(t[0] + 0.5) % 1, (t[1] + 0.5) % 1, (t[2] + 0.5) % 1], { Cl: 1 }));
   }
@@ -29,14 +44,28 @@ const rockSalt = (() => {
 function bruteForceSimpleCubic(radius: number): { natoms: number; surface: number; meanCn: number; cnCounts: number[] } {
   const inside = new Set<string>();
   const points: number[][] = [];
-  for (let i = 0; i < 20; i++) for (let j = 0; j < 20; j++) for (let k = 0; k < 20; k++) {
-    if (Math.hypot(i - 10, j - 10, k - 10) * A < radius) { inside.add(`${i},${j},${k}`); points.push([i, j, k]); }
-  }
-  let surface = 0, total = 0;
+  for (let i = 0; i < 20; i++)
+    for (let j = 0; j < 20; j++)
+      for (let k = 0; k < 20; k++) {
+        if (Math.hypot(i - 10, j - 10, k - 10) * A < radius) {
+          inside.add(`${i},${j},${k}`);
+          points.push([i, j, k]);
+        }
+      }
+  let surface = 0,
+    total = 0;
   const cnCounts = new Array(7).fill(0);
   for (const [i, j, k] of points) {
     let cn = 0;
-    for (const [di, dj, dk] of [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]]) if (inside.has(`${i + di},${j + dj},${k + dk}`)) cn++;
+    for (const [di, dj, dk] of [
+      [1, 0, 0],
+      [-1, 0, 0],
+      [0, 1, 0],
+      [0, -1, 0],
+      [0, 0, 1],
+      [0, 0, -1],
+    ])
+      if (inside.has(`${i + di},${j + dj},${k + dk}`)) cn++;
     if (cn < 6) surface++;
     total += cn;
     cnCounts[cn]++;
@@ -82,13 +111,23 @@ describe('C2NP teaching numbers', () => {
   });
 
   it('rock-salt particle: an isolated ion pair has coordination 1 and both are surface atoms', () => {
-    const cn = particleCoordination(['Na', 'Cl'], [[0, 0, 0], [2.82, 0, 0]], teachingBondOptions(rockSalt));
+    const cn = particleCoordination(
+      ['Na', 'Cl'],
+      [
+        [0, 0, 0],
+        [2.82, 0, 0],
+      ],
+      teachingBondOptions(rockSalt),
+    );
     expect(Array.from(cn)).toEqual([1, 1]);
     expect(Array.from(surfaceMask(['Na', 'Cl'], cn, { Na: 6, Cl: 6 }))).toEqual([1, 1]);
   });
 
   it('pair-distance curve: two points 2.6 Å apart fill only the bin holding 2.6 Å', () => {
-    const curve = rdfCurve([[0, 0, 0], [2.6, 0, 0]]);
+    const curve = rdfCurve([
+      [0, 0, 0],
+      [2.6, 0, 0],
+    ]);
     expect(curve.r.length).toBe(128);
     const bin = Math.floor(2.6 / (10 / 128));
     expect(curve.density[bin]).toBeCloseTo(128 / 10, 12); // one pair, density = 1 / width
@@ -102,16 +141,30 @@ describe('C2NP teaching numbers', () => {
     const tri = convexHullTriangles(cube);
     expect(tri.length).toBe(36);
     expect(tri.includes(8)).toBe(false);
-    expect(convexHullTriangles([[0, 0, 0], [1, 0, 0], [0, 1, 0]])).toEqual([]);
+    expect(
+      convexHullTriangles([
+        [0, 0, 0],
+        [1, 0, 0],
+        [0, 1, 0],
+      ]),
+    ).toEqual([]);
   });
 });
 
 describe('first-shell coordination of a perovskite (CsCaH3, Pm-3m, a = 4.617 Å)', () => {
   // Textbook counts: B cation (Ca) 6 X at a/2, A cation (Cs) 12 X at a/√2, X (H) 2 B + 4 A; A–B at a√3/2 is not a neighbour.
   const a = 4.617;
-  const lattice = new Lattice([[a, 0, 0], [0, a, 0], [0, 0, a]]);
+  const lattice = new Lattice([
+    [a, 0, 0],
+    [0, a, 0],
+    [0, 0, a],
+  ]);
   const site = (el: string, f: [number, number, number]) => ({ species: { [el]: 1 }, frac: f, xyz: lattice.fracToCart(f) });
-  const crystal: Structure = { name: 'CsCaH3', lattice, sites: [site('Ca', [0, 0, 0]), site('Cs', [0.5, 0.5, 0.5]), site('H', [0.5, 0, 0]), site('H', [0, 0.5, 0]), site('H', [0, 0, 0.5])] };
+  const crystal: Structure = {
+    name: 'CsCaH3',
+    lattice,
+    sites: [site('Ca', [0, 0, 0]), site('Cs', [0.5, 0.5, 0.5]), site('H', [0.5, 0, 0]), site('H', [0, 0.5, 0]), site('H', [0, 0, 0.5])],
+  };
 
   it('counts 6 for Ca, 12 for Cs and 6 for H in the bulk', () => {
     expect(bulkCoordinationByElement(crystal, teachingBondOptions(crystal))).toEqual({ Ca: 6, Cs: 12, H: 6 });

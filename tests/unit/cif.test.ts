@@ -134,7 +134,11 @@ _l_a _l_b
     ];
     for (const [text, re, line] of cases) {
       let err: unknown;
-      try { parseCifDocument(text); } catch (e) { err = e; }
+      try {
+        parseCifDocument(text);
+      } catch (e) {
+        err = e;
+      }
       expect(err, text).toBeInstanceOf(ParseError);
       expect((err as ParseError).message).toMatch(re);
       expect((err as ParseError).line, text).toBe(line);
@@ -150,8 +154,16 @@ _l_a _l_b
 
 describe('numbers', () => {
   it.each([
-    ['0.1234(5)', 0.1234], ['90.', 90], ['90.(0)', 90], ['.5', 0.5], ['-.25', -0.25], ['1/3', 1 / 3], ['-1/4', -0.25],
-    ['1.5e-3', 0.0015], ['12', 12], ['+0.5', 0.5],
+    ['0.1234(5)', 0.1234],
+    ['90.', 90],
+    ['90.(0)', 90],
+    ['.5', 0.5],
+    ['-.25', -0.25],
+    ['1/3', 1 / 3],
+    ['-1/4', -0.25],
+    ['1.5e-3', 0.0015],
+    ['12', 12],
+    ['+0.5', 0.5],
   ])('%s', (text, value) => expect(cifNumber(text)).toBeCloseTo(value, 14));
   it.each(['?', '.', 'abc', '1/', '', '0.5.5'])('not a number: %s', (text) => expect(Number.isNaN(cifNumber(text))).toBe(true));
 });
@@ -177,7 +189,10 @@ describe('reader', () => {
     // Expanded cells come in pymatgen's order: by electronegativity (K 0.82 < Na 0.93 < Cl 3.16).
     expect(s.sites.map((x) => Object.keys(x.species)[0])).toEqual(['K', 'Na', 'Na', 'Cl']);
     const na = s.sites.filter((x) => x.species.Na).map((x) => x.frac!.map((v) => Number(v.toFixed(12))));
-    expect(na).toEqual([[0.1, 0.2, 0.3], [0.9, 0.8, 0.7]]);
+    expect(na).toEqual([
+      [0.1, 0.2, 0.3],
+      [0.9, 0.8, 0.7],
+    ]);
   });
 
   it('takes symmetry from a Hall symbol, an H-M symbol or an IT number (in that order of trust)', () => {
@@ -220,13 +235,19 @@ describe('reader', () => {
     expect(bad.message).toMatch(/malformed/);
     expect(bad.line).toBe(11);
     // With a symbol to fall back on, the symbol is used (with a warning).
-    const fallback = one(cif(`_symmetry_space_group_name_H-M 'P -1'\nloop_\n_symmetry_equiv_pos_as_xyz\nx,y,z\n'-x,-y,-z malformed'\n` + atoms('Na1 0.1 0.2 0.3\n')));
+    const fallback = one(
+      cif(
+        `_symmetry_space_group_name_H-M 'P -1'\nloop_\n_symmetry_equiv_pos_as_xyz\nx,y,z\n'-x,-y,-z malformed'\n` +
+          atoms('Na1 0.1 0.2 0.3\n'),
+      ),
+    );
     expect(fallback.s.sites).toHaveLength(2);
     expect(fallback.warnings.some((w) => /using the space-group symbol instead/.test(w))).toBe(true);
   });
 
   it('reads positions of magnetic CIFs (operations × centrings) and the average structure of modulated ones', () => {
-    const magnetic = cif(`loop_
+    const magnetic = cif(
+      `loop_
 _space_group_symop_magn_operation.id
 _space_group_symop_magn_operation.xyz
 1 x,y,z,+1
@@ -236,17 +257,28 @@ _space_group_symop_magn_centering.id
 _space_group_symop_magn_centering.xyz
 1 x,y,z,+1
 2 x+1/2,y+1/2,z+1/2,-1
-` + atoms('Fe1 0.1 0.2 0.3\n'));
+` + atoms('Fe1 0.1 0.2 0.3\n'),
+    );
     const m = one(magnetic);
-    expect(m.s.sites.map((x) => x.frac!.map((v) => Number(v.toFixed(12))))).toEqual([[0.1, 0.2, 0.3], [0.6, 0.7, 0.8], [0.9, 0.8, 0.7], [0.4, 0.3, 0.2]]);
-    const modulated = cif(`loop_
+    expect(m.s.sites.map((x) => x.frac!.map((v) => Number(v.toFixed(12))))).toEqual([
+      [0.1, 0.2, 0.3],
+      [0.6, 0.7, 0.8],
+      [0.9, 0.8, 0.7],
+      [0.4, 0.3, 0.2],
+    ]);
+    const modulated = cif(
+      `loop_
 _space_group_symop_ssg_id
 _space_group_symop_ssg_operation_algebraic
 1 x1,x2,x3,x4
 2 -x1,-x2,x3+1/2,-x4
-` + atoms('Nb1 0.1 0.2 0.3\n'));
+` + atoms('Nb1 0.1 0.2 0.3\n'),
+    );
     const mod = one(modulated);
-    expect(mod.s.sites.map((x) => x.frac!.map((v) => Number(v.toFixed(12))))).toEqual([[0.1, 0.2, 0.3], [0.9, 0.8, 0.8]]);
+    expect(mod.s.sites.map((x) => x.frac!.map((v) => Number(v.toFixed(12))))).toEqual([
+      [0.1, 0.2, 0.3],
+      [0.9, 0.8, 0.8],
+    ]);
     expect(mod.warnings.some((w) => /modulated structure/.test(w))).toBe(true);
   });
 
@@ -265,7 +297,7 @@ _space_group_symop_ssg_operation_algebraic
   });
 
   it('rounds 0.3333/0.6667 to thirds only when symmetry is applied (as pymatgen)', () => {
-    const ops = "loop_\n_symmetry_equiv_pos_as_xyz\nx,y,z\n-y,x-y,z\n-x+y,-x,z\n";
+    const ops = 'loop_\n_symmetry_equiv_pos_as_xyz\nx,y,z\n-y,x-y,z\n-x+y,-x,z\n';
     const hex = `data_h\n_cell_length_a 3\n_cell_length_b 3\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 120\n`;
     const withSym = one(hex + ops + atoms('C1 0.3333 0.6667 0\n'));
     expect(withSym.s.sites).toHaveLength(1);
@@ -276,7 +308,14 @@ _space_group_symop_ssg_operation_algebraic
 
   it('reads element symbols from type symbols and labels', () => {
     const rows = `Fe1A Fe3+ 0.1 0 0\nO1 O2- 0.2 0 0\nCO1 ? 0.3 0 0\nD1 D 0.4 0 0\nWat1 ? 0.5 0 0\nCs1 Cs+1 0.6 0 0\n`;
-    const { s, warnings } = one(cif(atoms(rows, '_atom_site_type_symbol\n').replace('_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\n_atom_site_type_symbol\n', '_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\n')));
+    const { s, warnings } = one(
+      cif(
+        atoms(rows, '_atom_site_type_symbol\n').replace(
+          '_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\n_atom_site_type_symbol\n',
+          '_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\n',
+        ),
+      ),
+    );
     expect(s.sites.map((x) => Object.keys(x.species)[0])).toEqual(['Fe', 'O', 'Co', 'D', 'O', 'Cs']);
     expect(s.sites[0].oxidation).toEqual({ Fe: 3 });
     expect(s.sites[1].oxidation).toEqual({ O: -2 });
@@ -316,7 +355,11 @@ _space_group_symop_ssg_operation_algebraic
     expect(noZ.message).toMatch(/_atom_site_fract_z missing/);
     const unknown = parseError(cif(atoms('Na1 ? ? ?\n')));
     expect(unknown.message).toMatch(/unknown/);
-    const split = parseError(cif('loop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\nA 0 0\nB 0 0\nC 0 0\nD 0 0\nloop_\n_atom_site_fract_z\n0\n0\n0\n'));
+    const split = parseError(
+      cif(
+        'loop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\nA 0 0\nB 0 0\nC 0 0\nD 0 0\nloop_\n_atom_site_fract_z\n0\n0\n0\n',
+      ),
+    );
     expect(split.message).toBe('_atom_site_fract_z has 3 values for 4 atoms');
     expect(split.line).toBe(17);
     const notNumber = parseError(cif(atoms('Na1 0.1 abc 0\n')));
@@ -327,7 +370,9 @@ _space_group_symop_ssg_operation_algebraic
     expect(overflow.line).toBe(13);
     const bigOcc = parseError(cif(atoms('Na1 0.1 0.2 0 1e400\n', '_atom_site_occupancy\n')));
     expect(bigOcc.message).toMatch(/occupancy '1e400' is too large to represent/);
-    const bigCell = parseError(`data_a\n_cell_length_a 5\n_cell_length_b 1e400\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n${atoms('Na1 0 0 0\n')}`);
+    const bigCell = parseError(
+      `data_a\n_cell_length_a 5\n_cell_length_b 1e400\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n${atoms('Na1 0 0 0\n')}`,
+    );
     expect(bigCell.message).toBe("block a: _cell_length_b '1e400' is too large to represent");
     expect(bigCell.line).toBe(3);
     expect(parseError('').message).toMatch(/empty/);
@@ -344,17 +389,39 @@ _space_group_symop_ssg_operation_algebraic
 describe('damaged files', () => {
   it('fail only with ParseError (truncation, deleted lines, stray quotes/semicolons/?, garbled digits)', () => {
     let seed = 12345;
-    const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
     const at = (t: string) => Math.floor(rnd() * t.length);
     const damages = [
       (t: string) => t.slice(0, at(t)),
-      (t: string) => { const l = t.split('\n'); l.splice(Math.floor(rnd() * l.length), 1); return l.join('\n'); },
-      (t: string) => { const i = at(t); return t.slice(0, i) + "'" + t.slice(i); },
-      (t: string) => { const i = at(t); return t.slice(0, i) + '\n;' + t.slice(i); },
-      (t: string) => { const l = t.split('\n'); const i = Math.floor(rnd() * l.length); l[i] = l[i].replace(/[0-9]/g, () => String.fromCharCode(33 + Math.floor(rnd() * 90))); return l.join('\n'); },
-      (t: string) => { const i = at(t); return t.slice(0, i) + ' ? ' + t.slice(i); },
+      (t: string) => {
+        const l = t.split('\n');
+        l.splice(Math.floor(rnd() * l.length), 1);
+        return l.join('\n');
+      },
+      (t: string) => {
+        const i = at(t);
+        return t.slice(0, i) + "'" + t.slice(i);
+      },
+      (t: string) => {
+        const i = at(t);
+        return t.slice(0, i) + '\n;' + t.slice(i);
+      },
+      (t: string) => {
+        const l = t.split('\n');
+        const i = Math.floor(rnd() * l.length);
+        l[i] = l[i].replace(/[0-9]/g, () => String.fromCharCode(33 + Math.floor(rnd() * 90)));
+        return l.join('\n');
+      },
+      (t: string) => {
+        const i = at(t);
+        return t.slice(0, i) + ' ? ' + t.slice(i);
+      },
     ];
-    let parsed = 0, rejected = 0;
+    let parsed = 0,
+      rejected = 0;
     for (const f of corpusFileNames().filter((x) => x.endsWith('.cif'))) {
       const text = readCorpusText(f);
       for (const damage of damages) {
@@ -375,20 +442,28 @@ describe('damaged files', () => {
 describe('writer', () => {
   /** Wrapped fractional coordinates equal to 1e-8 (periodic), species and oxidation equal. */
   function expectSameStructure(a: Structure, b: Structure): void {
-    const pa = a.lattice!.parameters, pb = b.lattice!.parameters;
+    const pa = a.lattice!.parameters,
+      pb = b.lattice!.parameters;
     for (const k of ['a', 'b', 'c', 'alpha', 'beta', 'gamma'] as const) expect(Math.abs(pa[k] - pb[k])).toBeLessThan(1e-8 * pa[k]);
     expect(b.sites).toHaveLength(a.sites.length);
     a.sites.forEach((s, i) => {
       const t = b.sites[i];
       expect(t.species).toEqual(s.species);
       expect(t.oxidation ?? {}).toEqual(s.oxidation ?? {});
-      s.frac!.forEach((x, k) => { const d = x - t.frac![k]; expect(Math.abs(d - Math.round(d))).toBeLessThan(1e-8); });
+      s.frac!.forEach((x, k) => {
+        const d = x - t.frac![k];
+        expect(Math.abs(d - Math.round(d))).toBeLessThan(1e-8);
+      });
     });
   }
 
   it('writes a P1 CIF that reads back identically (hand-made, rotated lattice)', () => {
     // A lattice not in pymatgen's orientation: parameters and fractional coordinates must survive.
-    const lattice = new Lattice([[4.1, 0.3, 0.0], [0.2, 5.3, 0.1], [0.0, 0.4, 6.7]]);
+    const lattice = new Lattice([
+      [4.1, 0.3, 0.0],
+      [0.2, 5.3, 0.1],
+      [0.0, 0.4, 6.7],
+    ]);
     const s: Structure = {
       name: 'hand made',
       lattice,
@@ -419,7 +494,11 @@ describe('writer', () => {
     let n = 0;
     for (const f of corpusFileNames().filter((x) => x.endsWith('.cif'))) {
       let structures: Structure[];
-      try { structures = cifFormat.parse(readCorpusText(f)).structures; } catch { continue; }
+      try {
+        structures = cifFormat.parse(readCorpusText(f)).structures;
+      } catch {
+        continue;
+      }
       for (const s of structures) {
         const back = cifFormat.parse(cifFormat.write(s)).structures;
         expect(back, f).toHaveLength(1);

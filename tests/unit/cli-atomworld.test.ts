@@ -8,29 +8,55 @@ import { parseCif } from '../../src/core/io/cif/reader.ts';
 import { majorSpecies } from '../../src/core/structure/structure.ts';
 import { SHARED, structlab, structlabInProcess } from '../shared.ts';
 
-interface GoldenCase { id: string; action: string; params: Record<string, unknown>; before_cif: string; after_cif: string; prompt: string }
+interface GoldenCase {
+  id: string;
+  action: string;
+  params: Record<string, unknown>;
+  before_cif: string;
+  after_cif: string;
+  prompt: string;
+}
 const CASES_FILE = join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl');
-const cases: GoldenCase[] = readFileSync(CASES_FILE, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const cases: GoldenCase[] = readFileSync(CASES_FILE, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l));
 
 /** Worst per-atom periodic distance (Å) between two CIF texts, or -1 when counts/species/cells differ. */
 function worstDistance(ours: string, target: string): number {
-  const a = parseCif(ours).structures[0], b = parseCif(target).structures[0];
+  const a = parseCif(ours).structures[0],
+    b = parseCif(target).structures[0];
   if (a.sites.length !== b.sites.length) return -1;
-  const pa = a.lattice!.parameters, pb = b.lattice!.parameters;
+  const pa = a.lattice!.parameters,
+    pb = b.lattice!.parameters;
   for (const k of ['a', 'b', 'c', 'alpha', 'beta', 'gamma'] as const) if (Math.abs(pa[k] - pb[k]) > 1e-7) return -1;
   const inv = inverse(a.lattice!.matrix);
   let worst = 0;
   for (let i = 0; i < a.sites.length; i++) {
     if (majorSpecies(a.sites[i]) !== majorSpecies(b.sites[i])) return -1;
-    const fa = a.sites[i].frac ?? vecMat(a.sites[i].xyz, inv), fb = b.sites[i].frac!;
-    const d = fa.map((x, k) => { const t = x - fb[k]; return t - Math.round(t); }) as Vec3;
+    const fa = a.sites[i].frac ?? vecMat(a.sites[i].xyz, inv),
+      fb = b.sites[i].frac!;
+    const d = fa.map((x, k) => {
+      const t = x - fb[k];
+      return t - Math.round(t);
+    }) as Vec3;
     worst = Math.max(worst, norm(vecMat(d, b.lattice!.matrix)));
   }
   return worst;
 }
 
-interface OracleRow { case_id: string; action: string; candidate: string; target_cif: string; candidate_cif: string; expected: { correct: boolean; wrong_type: string | null; rmsd: number | null; max_dist: number | null } }
-const oracle: OracleRow[] = readFileSync(join(SHARED, 'golden', 'atomworld', 'eval_oracle.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+interface OracleRow {
+  case_id: string;
+  action: string;
+  candidate: string;
+  target_cif: string;
+  candidate_cif: string;
+  expected: { correct: boolean; wrong_type: string | null; rmsd: number | null; max_dist: number | null };
+}
+const oracle: OracleRow[] = readFileSync(join(SHARED, 'golden', 'atomworld', 'eval_oracle.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l));
 
 describe('structlab atomworld apply', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-aw-'));
@@ -73,10 +99,17 @@ describe('structlab atomworld eval', () => {
   // Every third oracle pair (pymatgen 2022.11 verdicts): ground truth, unchanged input and the typical mistakes.
   const rows = oracle.filter((_, k) => k % 3 === 0);
   const idOf = (r: OracleRow) => `${r.case_id}|${r.candidate}`;
-  const casesFile = join(tmp, 'cases.jsonl'), answersFile = join(tmp, 'answers.jsonl');
+  const casesFile = join(tmp, 'cases.jsonl'),
+    answersFile = join(tmp, 'answers.jsonl');
   writeFileSync(casesFile, rows.map((r) => JSON.stringify({ id: idOf(r), action: r.action, after_cif: r.target_cif })).join('\n'));
   // The last case gets no answer row: it must count as OutputFormatError.
-  writeFileSync(answersFile, rows.slice(0, -1).map((r) => JSON.stringify({ id: idOf(r), answer: `Sure.\n<cif>\n${r.candidate_cif}\n</cif>` })).join('\n'));
+  writeFileSync(
+    answersFile,
+    rows
+      .slice(0, -1)
+      .map((r) => JSON.stringify({ id: idOf(r), answer: `Sure.\n<cif>\n${r.candidate_cif}\n</cif>` }))
+      .join('\n'),
+  );
 
   it('judges a batch in worker threads as pymatgen did (verdicts, max_dist 1e-6) with a per-action summary', async () => {
     const r = await structlabInProcess(['atomworld', 'eval', casesFile, answersFile, '--workers', '2']);
@@ -84,7 +117,9 @@ describe('structlab atomworld eval', () => {
     expect(r.stderr).toMatch(/1 case\(s\) have no answer/);
     const out = JSON.parse(r.stdout);
     expect(out.cases.map((c: { id: string }) => c.id)).toEqual(rows.map(idOf));
-    const expected = rows.map((row, k) => (k === rows.length - 1 ? { correct: false, wrong_type: 'OutputFormatError', max_dist: null } : row.expected));
+    const expected = rows.map((row, k) =>
+      k === rows.length - 1 ? { correct: false, wrong_type: 'OutputFormatError', max_dist: null } : row.expected,
+    );
     out.cases.forEach((c: { id: string; correct: boolean; wrong_type: string | null; max_dist: number | null }, k: number) => {
       expect([c.correct, c.wrong_type], c.id).toEqual([expected[k].correct, expected[k].wrong_type]);
       if (c.correct) expect(Math.abs(c.max_dist! - expected[k].max_dist!), c.id).toBeLessThan(1e-6);
@@ -94,7 +129,10 @@ describe('structlab atomworld eval', () => {
     rows.forEach((row, k) => {
       const a = (byAction[row.action] ??= { n: 0, ok: 0, dist: [], errors: {} });
       a.n++;
-      if (expected[k].correct) { a.ok++; a.dist.push(expected[k].max_dist!); } else a.errors[expected[k].wrong_type!] = (a.errors[expected[k].wrong_type!] ?? 0) + 1;
+      if (expected[k].correct) {
+        a.ok++;
+        a.dist.push(expected[k].max_dist!);
+      } else a.errors[expected[k].wrong_type!] = (a.errors[expected[k].wrong_type!] ?? 0) + 1;
     });
     expect(Object.keys(out.by_action).sort()).toEqual(Object.keys(byAction).sort());
     for (const [action, a] of Object.entries(byAction)) {
@@ -114,7 +152,8 @@ describe('structlab atomworld eval', () => {
   it('--lint adds each case’s lint codes and a per-action count; the golden delete_below "Including itself" prompts are flagged', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'aw-lint-'));
     const deleteBelow = cases.filter((c) => c.action === 'delete_below');
-    const withPrompt = join(tmp, 'cases.jsonl'), answers = join(tmp, 'answers.jsonl');
+    const withPrompt = join(tmp, 'cases.jsonl'),
+      answers = join(tmp, 'answers.jsonl');
     writeFileSync(withPrompt, deleteBelow.map((c) => JSON.stringify(c)).join('\n'));
     writeFileSync(answers, deleteBelow.map((c) => JSON.stringify({ id: c.id, answer: `<cif>${c.after_cif}</cif>` })).join('\n'));
     const r = await structlabInProcess(['atomworld', 'eval', withPrompt, answers, '--workers', '0', '--lint']);

@@ -8,7 +8,6 @@ import { SHARED, structlab, structlabInProcess } from '../shared.ts';
 const GOLDEN = join(SHARED, 'golden', 'fembench');
 const MODELS = join(SHARED, 'golden', 'fembench_models');
 
-
 describe('structlab fem', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-fem-'));
 
@@ -35,18 +34,25 @@ describe('structlab fem', () => {
         return;
       }
       const flat = (v: unknown): number[] => (Array.isArray(v) ? v.flatMap(flat) : [v as number]);
-      const want = flat(c.output), got = flat(results[k].output);
+      const want = flat(c.output),
+        got = flat(results[k].output);
       expect(got).toHaveLength(want.length);
       want.forEach((w, i) => expect(Math.abs(w - got[i])).toBeLessThanOrEqual(1e-8 + 1e-5 * Math.abs(w)));
     });
   });
 
   it('fem check gives the benchmark verdict on real model answers, and reads stdin', () => {
-    for (const [model, id] of [['gemini-2.5-pro', 'FEM_2D_quad_quadrature_CC0_H0_T0'], ['llama-4-scout', 'FEM_2D_quad_quadrature_CC0_H0_T0'], ['llama-4-scout', 'FEM_1D_uniform_mesh_CC0_H0_T0'],
+    for (const [model, id] of [
+      ['gemini-2.5-pro', 'FEM_2D_quad_quadrature_CC0_H0_T0'],
+      ['llama-4-scout', 'FEM_2D_quad_quadrature_CC0_H0_T0'],
+      ['llama-4-scout', 'FEM_1D_uniform_mesh_CC0_H0_T0'],
       // Case 0 has a repeated critical eigenvalue: the model's mode is another vector of the eigenspace than ours.
-      ['gemini-2.5-pro', 'MSA_3D_elastic_critical_load_CC1_H10_T1']]) {
+      ['gemini-2.5-pro', 'MSA_3D_elastic_critical_load_CC1_H10_T1'],
+    ]) {
       const answers = readFileSync(join(MODELS, model, `${id}.json`), 'utf8');
-      const r = structlab(['fem', 'check', id, '--cases', join(MODELS, 'verification', `${id}.json`), '--outputs', '-'], { input: answers });
+      const r = structlab(['fem', 'check', id, '--cases', join(MODELS, 'verification', `${id}.json`), '--outputs', '-'], {
+        input: answers,
+      });
       expect(r.code, r.stderr).toBe(0);
       const verdict = JSON.parse(r.stdout);
       expect(verdict.passed, `${model} ${id}`).toBe(JSON.parse(answers).benchmark_verdict);

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHARED, structlabInProcess } from '../shared.ts';
 
-
-const records = readFileSync(join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const records = readFileSync(join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l));
 const tmp = mkdtempSync(join(tmpdir(), 'structlab-match-'));
 const rotate = records[0];
 const targetPath = join(tmp, 'target.cif');
@@ -25,8 +27,9 @@ describe('structlab match / atomworld evaluate', () => {
     expect(Math.abs(out.max_dist - rotate.evaluator.max_dist)).toBeLessThan(1e-6);
     const noTags = join(tmp, 'plain.txt');
     writeFileSync(noTags, 'no answer');
-    expect(JSON.parse((await structlabInProcess(['atomworld', 'evaluate', '--target', targetPath, '--candidate', noTags])).stdout))
-      .toEqual({ correct: false, wrong_type: 'OutputFormatError', rmsd: null, max_dist: null });
+    expect(JSON.parse((await structlabInProcess(['atomworld', 'evaluate', '--target', targetPath, '--candidate', noTags])).stdout)).toEqual(
+      { correct: false, wrong_type: 'OutputFormatError', rmsd: null, max_dist: null },
+    );
   });
 
   it('match follows AtomWorld settings when given them, and defaults otherwise', async () => {

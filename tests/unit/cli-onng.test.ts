@@ -9,7 +9,6 @@ import { SHARED, structlab, structlabInProcess } from '../shared.ts';
 const ONNG = join(SHARED, 'golden', 'onng');
 const ORIGINAL = join(ONNG, 'dataset', 'original');
 
-
 describe('structlab onng', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-onng-'));
 
@@ -29,7 +28,9 @@ describe('structlab onng', () => {
     const bad = await structlabInProcess(['onng', 'obfuscate', '--level', '7', '--source', ORIGINAL]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--level must be an integer from 1 to 5/);
-    const noSource = structlab(['onng', 'obfuscate', '--level', '1'], { env: { STRUCTLAB_ONNG_DATASET: '', STRUCTLAB_SHARED: mkdtempSync(join(tmpdir(), 'no-shared-')) } });
+    const noSource = structlab(['onng', 'obfuscate', '--level', '1'], {
+      env: { STRUCTLAB_ONNG_DATASET: '', STRUCTLAB_SHARED: mkdtempSync(join(tmpdir(), 'no-shared-')) },
+    });
     expect(noSource.code).toBe(2);
     expect(noSource.stderr).toMatch(/not bundled/);
   });
@@ -83,15 +84,21 @@ describe('structlab onng variants / deobfuscate', () => {
     expect(r.code, r.stderr).toBe(0);
     const json = JSON.parse(r.stdout);
     expect([json.benchmark, json.level, json.lambda, json.python_safe, json.count]).toEqual(['fem-bench', 3, 0.6, true, 33]);
-    const rows = readFileSync(join(out, 'tasks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rows = readFileSync(join(out, 'tasks.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(33);
     const mapping = JSON.parse(readFileSync(join(out, 'mapping.json'), 'utf8'));
     expect(mapping.forward).toEqual(json.mapping);
     for (const name of Object.values(mapping.forward) as string[]) expect(name).toMatch(/^[A-Za-z_][A-Za-z0-9_]*$/);
     const mesh = rows.find((row) => row.signature.name === mapping.forward.FEM_1D_uniform_mesh_CC0_H0_T0);
-    expect(mesh.signature.params.map((p: { name: string }) => p.name)).toEqual(['x_min', 'x_max', 'num_elements'].map((n) => mapping.forward[n]));
+    expect(mesh.signature.params.map((p: { name: string }) => p.name)).toEqual(
+      ['x_min', 'x_max', 'num_elements'].map((n) => mapping.forward[n]),
+    );
     const answer = join(tmp, 'answer.py');
-    const original = 'def FEM_1D_uniform_mesh_CC0_H0_T0(x_min, x_max, num_elements):\n    return np.linspace(x_min, x_max, num_elements + 1)\n';
+    const original =
+      'def FEM_1D_uniform_mesh_CC0_H0_T0(x_min, x_max, num_elements):\n    return np.linspace(x_min, x_max, num_elements + 1)\n';
     const renamed = original.replace(/\b(FEM_1D_uniform_mesh_CC0_H0_T0|x_min|x_max|num_elements)\b/g, (m) => mapping.forward[m]);
     expect(renamed).not.toContain('num_elements');
     writeFileSync(answer, renamed);
@@ -104,8 +111,14 @@ describe('structlab onng variants / deobfuscate', () => {
     const out = join(tmp, 'aw');
     const r = await structlabInProcess(['onng', 'variants', 'atomworld', CASES, '--level', '4', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
-    const originals = readFileSync(CASES, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    const rows = readFileSync(join(out, 'cases.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const originals = readFileSync(CASES, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const rows = readFileSync(join(out, 'cases.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(originals.length);
     const { forward } = JSON.parse(readFileSync(join(out, 'mapping.json'), 'utf8'));
     rows.forEach((row, i) => {

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CORPUS_FILES, readCorpusGolden, structlab, structlabInProcess } from '../shared.ts';
 
-
 describe('structlab CLI process contract', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-cli-'));
 
@@ -16,7 +15,7 @@ describe('structlab CLI process contract', () => {
     expect((await structlabInProcess(['info', '--help'])).stdout).toMatch(/--symprec/);
   });
 
-  it('info on a real CIF gives pymatgen\'s formula and spglib\'s space group', async () => {
+  it("info on a real CIF gives pymatgen's formula and spglib's space group", async () => {
     const file = 'cod-1000035.cif';
     const g = readCorpusGolden(file).pymatgen.structures[0];
     const r = await structlabInProcess(['info', join(CORPUS_FILES, file)]);
@@ -57,7 +56,10 @@ describe('structlab CLI process contract', () => {
   // (An unclosed quote is no longer malformed: it is read as pymatgen reads it, with a warning.)
   it('names the file and line of a malformed CIF', async () => {
     const bad = join(tmp, 'bad.cif');
-    writeFileSync(bad, 'data_x\n_cell_length_a 5\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nNa1 0 0 0\nCl1 0.5 0.5\n');
+    writeFileSync(
+      bad,
+      'data_x\n_cell_length_a 5\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nNa1 0 0 0\nCl1 0.5 0.5\n',
+    );
     const r = await structlabInProcess(['info', bad]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.cif line \d+/);

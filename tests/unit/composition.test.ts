@@ -3,7 +3,16 @@
  * frames). Compositions are built from the golden sites, so the file readers are not involved.
  */
 import { describe, expect, it } from 'vitest';
-import { formula, formatAmount, pythonFixed, pythonFloatRepr, pythonRound8, pythonSort, reducedFormula, speciesString } from '../../src/core/structure/composition.ts';
+import {
+  formula,
+  formatAmount,
+  pythonFixed,
+  pythonFloatRepr,
+  pythonRound8,
+  pythonSort,
+  reducedFormula,
+  speciesString,
+} from '../../src/core/structure/composition.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import type { Site, Structure } from '../../src/core/structure/structure.ts';
 import { corpusFileNames, readCorpusGolden } from '../shared.ts';
@@ -44,20 +53,27 @@ function moleculeFromAmounts(amounts: Record<string, number>): Structure {
   return { name: 'frame', lattice: null, sites: Object.entries(amounts).map(([el, n]) => ({ species: { [el]: n }, xyz: [0, 0, 0] })) };
 }
 
-interface Case { file: string; expectedFormula: string; expectedReduced?: string; structure: Structure }
+interface Case {
+  file: string;
+  expectedFormula: string;
+  expectedReduced?: string;
+  structure: Structure;
+}
 const cases: Case[] = [];
 for (const file of corpusFileNames()) {
   const golden = readCorpusGolden(file);
   const pmg = golden.pymatgen;
   if (!pmg?.ok) continue;
   (pmg.structures ?? []).forEach((s: { formula: string; reduced_formula: string }, k: number) =>
-    cases.push({ file: `${file}#${k}`, expectedFormula: s.formula, expectedReduced: s.reduced_formula, structure: structureFromGolden(s) }));
+    cases.push({ file: `${file}#${k}`, expectedFormula: s.formula, expectedReduced: s.reduced_formula, structure: structureFromGolden(s) }),
+  );
   (pmg.frames ?? []).forEach((fr: { formula: string; species?: string[]; element_amounts: Record<string, number> }, k: number) =>
     cases.push({
       file: `${file}@frame${k}`,
       expectedFormula: fr.formula,
       structure: fr.species?.length ? moleculeFromSymbols(fr.species) : moleculeFromAmounts(fr.element_amounts),
-    }));
+    }),
+  );
 }
 
 describe('formulas match pymatgen on the corpus', () => {
@@ -69,24 +85,97 @@ describe('formulas match pymatgen on the corpus', () => {
 });
 
 const mol = (amounts: [string, number][]): Structure => ({
-  name: 'm', lattice: null, sites: amounts.map(([el, n]) => ({ species: { [el]: n }, xyz: [0, 0, 0] })),
+  name: 'm',
+  lattice: null,
+  sites: amounts.map(([el, n]) => ({ species: { [el]: n }, xyz: [0, 0, 0] })),
 });
 
 describe('pymatgen special cases (expected strings from pymatgen 2022.11 run offline)', () => {
   // Each expected value below was printed by Composition(...).formula / .reduced_formula.
   it.each([
-    [[['Fe', 4], ['O', 6]], 'Fe4 O6', 'Fe2O3'],
+    [
+      [
+        ['Fe', 4],
+        ['O', 6],
+      ],
+      'Fe4 O6',
+      'Fe2O3',
+    ],
     [[['O', 4]], 'O4', 'O2'],
     [[['H', 2]], 'H2', 'H2'],
-    [[['Li', 2], ['O', 2]], 'Li2 O2', 'Li2O2'],
-    [[['Fe', 4], ['S', 12], ['O', 48]], 'Fe4 S12 O48', 'Fe(SO4)3'],
-    [[['Fe', 4], ['S', 6], ['O', 24]], 'Fe4 S6 O24', 'Fe2(SO4)3'],
-    [[['Li', 4], ['Fe', 4], ['P', 4], ['O', 16]], 'Li4 Fe4 P4 O16', 'LiFePO4'],
-    [[['Na', 0.36], ['Ca', 2.464]], 'Na0.36 Ca2.464', 'Na0.36Ca2.464'],
-    [[['Xe', 1], ['Ar', 2], ['He', 3], ['O', 1]], 'Xe1 Ar2 He3 O1', 'XeAr2He3O'],
-    [[['Ar', 2], ['Xe', 1], ['He', 3], ['O', 1]], 'Ar2 Xe1 He3 O1', 'Ar2XeHe3O'],
+    [
+      [
+        ['Li', 2],
+        ['O', 2],
+      ],
+      'Li2 O2',
+      'Li2O2',
+    ],
+    [
+      [
+        ['Fe', 4],
+        ['S', 12],
+        ['O', 48],
+      ],
+      'Fe4 S12 O48',
+      'Fe(SO4)3',
+    ],
+    [
+      [
+        ['Fe', 4],
+        ['S', 6],
+        ['O', 24],
+      ],
+      'Fe4 S6 O24',
+      'Fe2(SO4)3',
+    ],
+    [
+      [
+        ['Li', 4],
+        ['Fe', 4],
+        ['P', 4],
+        ['O', 16],
+      ],
+      'Li4 Fe4 P4 O16',
+      'LiFePO4',
+    ],
+    [
+      [
+        ['Na', 0.36],
+        ['Ca', 2.464],
+      ],
+      'Na0.36 Ca2.464',
+      'Na0.36Ca2.464',
+    ],
+    [
+      [
+        ['Xe', 1],
+        ['Ar', 2],
+        ['He', 3],
+        ['O', 1],
+      ],
+      'Xe1 Ar2 He3 O1',
+      'XeAr2He3O',
+    ],
+    [
+      [
+        ['Ar', 2],
+        ['Xe', 1],
+        ['He', 3],
+        ['O', 1],
+      ],
+      'Ar2 Xe1 He3 O1',
+      'Ar2XeHe3O',
+    ],
     [[['Cu', 2.9999999999]], 'Cu3.0', 'Cu'],
-    [[['C', 0.00001], ['H', 1]], 'H1 C1e-05', 'H1C1e-05'],
+    [
+      [
+        ['C', 0.00001],
+        ['H', 1],
+      ],
+      'H1 C1e-05',
+      'H1C1e-05',
+    ],
   ] as [[string, number][], string, string][])('%j', (amounts, f, rf) => {
     expect(formula(mol(amounts))).toBe(f);
     expect(reducedFormula(mol(amounts))).toBe(rf);
@@ -139,6 +228,13 @@ describe('speciesString (expected strings from pymatgen 2022.11 Site.species_str
   ];
   for (const [site, expected] of cases) it(expected, () => expect(speciesString(site)).toBe(expected));
   it("pythonFixed rounds exact ties to even like Python's format", () => {
-    expect([0.0625, 0.9375, 0.1875, 0.8125, -0.0625, 0.1234].map((x) => pythonFixed(x, 3))).toEqual(['0.062', '0.938', '0.188', '0.812', '-0.062', '0.123']);
+    expect([0.0625, 0.9375, 0.1875, 0.8125, -0.0625, 0.1234].map((x) => pythonFixed(x, 3))).toEqual([
+      '0.062',
+      '0.938',
+      '0.188',
+      '0.812',
+      '-0.062',
+      '0.123',
+    ]);
   });
 });

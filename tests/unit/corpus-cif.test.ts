@@ -118,7 +118,12 @@ const OVERRIDES: Record<string, Expectation> = {
   'cod-2100852-no-fract-coordinates.cif': { kind: 'error', message: /Cartesian/, why: 'only Cartesian coordinates' },
   'gemmi-5i55.cif': { kind: 'error', message: /Cartesian/, why: 'mmCIF: Cartesian coordinates only' },
   'cod-unclosed-quote.cif': { kind: 'error', message: /unclosed quote/, line: 3, why: 'syntax error' },
-  'pmg-bad_superflat_inf_loop.cif': { kind: 'error', message: /the cell is degenerate \(nearly flat: volume \/ \(\|a\|\|b\|\|c\|\) is 1\.28e-8/, line: 5, why: 'pymatgen reads it; volume/(abc) 1.3e-8 is below LIMITS.cellFlatness, and near-singular cells are refused (issue 10)' },
+  'pmg-bad_superflat_inf_loop.cif': {
+    kind: 'error',
+    message: /the cell is degenerate \(nearly flat: volume \/ \(\|a\|\|b\|\|c\|\) is 1\.28e-8/,
+    line: 5,
+    why: 'pymatgen reads it; volume/(abc) 1.3e-8 is below LIMITS.cellFlatness, and near-singular cells are refused (issue 10)',
+  },
   'cod-CIF2-Unicode.cif': { kind: 'error', message: /no data block has atom sites/, why: 'CIF2 file without atoms (parses)' },
   'cod-ctrl-Z.cif': { kind: 'error', message: /no data block has atom sites/, why: 'no atoms; the Ctrl-Z is read' },
   'cod-malformed_symop.cif': { kind: 'error', message: /no data block has atom sites/, why: 'no atoms' },
@@ -132,13 +137,17 @@ const stripOxidation = (sp: string): string => sp.replace(/[\d.]*[+-]$/, '').rep
 
 function strippedSpecies(species: Record<string, number>): Amounts {
   const out: Amounts = {};
-  for (const [k, v] of Object.entries(species)) { const el = stripOxidation(k); out[el] = (out[el] ?? 0) + v; }
+  for (const [k, v] of Object.entries(species)) {
+    const el = stripOxidation(k);
+    out[el] = (out[el] ?? 0) + v;
+  }
   return out;
 }
 
 function amountsClose(ours: Amounts, ref: Amounts, rel: number): string | null {
   for (const k of new Set([...Object.keys(ours), ...Object.keys(ref)])) {
-    const a = ours[k] ?? 0, b = ref[k] ?? 0;
+    const a = ours[k] ?? 0,
+      b = ref[k] ?? 0;
     if (Math.abs(a - b) > rel * Math.max(1, Math.abs(b))) return `${k}: ours ${a}, reference ${b}`;
   }
   return null;
@@ -174,19 +183,24 @@ function sitesMatchPymatgen(s: Structure, ref: any, tolA = POSITION_TOL_A): stri
     const f = site.frac!;
     const c = f.map(cell);
     let found = -1;
-    search: for (let di = -1; di <= 1; di++) for (let dj = -1; dj <= 1; dj++) for (let dk = -1; dk <= 1; dk++) {
-      const list = bucket.get([(c[0] + di + B) % B, (c[1] + dj + B) % B, (c[2] + dk + B) % B].join(','));
-      if (!list) continue;
-      for (const i of list) {
-        if (used[i]) continue;
-        const d = [0, 1, 2].map((a) => { const x = f[a] - refSites[i].frac[a]; return x - Math.round(x); });
-        const cart = [0, 1, 2].map((j) => d[0] * m[0][j] + d[1] * m[1][j] + d[2] * m[2][j]);
-        if (Math.hypot(cart[0], cart[1], cart[2]) > tolA) continue;
-        if (amountsClose(site.species, refSites[i].species, SPECIES_TOL) !== null) continue;
-        found = i;
-        break search;
-      }
-    }
+    search: for (let di = -1; di <= 1; di++)
+      for (let dj = -1; dj <= 1; dj++)
+        for (let dk = -1; dk <= 1; dk++) {
+          const list = bucket.get([(c[0] + di + B) % B, (c[1] + dj + B) % B, (c[2] + dk + B) % B].join(','));
+          if (!list) continue;
+          for (const i of list) {
+            if (used[i]) continue;
+            const d = [0, 1, 2].map((a) => {
+              const x = f[a] - refSites[i].frac[a];
+              return x - Math.round(x);
+            });
+            const cart = [0, 1, 2].map((j) => d[0] * m[0][j] + d[1] * m[1][j] + d[2] * m[2][j]);
+            if (Math.hypot(cart[0], cart[1], cart[2]) > tolA) continue;
+            if (amountsClose(site.species, refSites[i].species, SPECIES_TOL) !== null) continue;
+            found = i;
+            break search;
+          }
+        }
     if (found < 0) return `no pymatgen site matches ours at ${f.map((x) => x.toFixed(5))} ${JSON.stringify(site.species)}`;
     used[found] = 1;
   }
@@ -201,7 +215,9 @@ function comparePymatgen(s: Structure, ref: any, looseThirds = false): string | 
 
 /** pymatgen applied operations with decimal translations (it prints them as n/10000). */
 const usesDecimalTranslations = (g: any, block: string): boolean =>
-  (g.pymatgen.symops_used ?? []).some((b: any) => (b.block === block || b.block === undefined) && b.ops.some((o: string) => /\/1000+/.test(o)));
+  (g.pymatgen.symops_used ?? []).some(
+    (b: any) => (b.block === block || b.block === undefined) && b.ops.some((o: string) => /\/1000+/.test(o)),
+  );
 
 function compareGemmi(s: Structure, block: any): string | null {
   if (s.sites.length !== block.n_cell_positions) return `site count: ours ${s.sites.length}, gemmi positions ${block.n_cell_positions}`;
@@ -244,12 +260,22 @@ function anyToolReadACrystal(g: any): boolean {
   if (pm.ok && !pm.known_bug_p1_fallback && pm.n_structures > 0) return true;
   const img = g.ase.ok ? g.ase.images?.[0] : undefined;
   if (img && img.pbc?.every(Boolean) && img.volume > 0) return true;
-  return (g.gemmi.ok ? g.gemmi.blocks ?? [] : []).some((b: any) =>
-    b.has_atom_site_fract && b.n_asym_sites > 0 && b.cell && !(b.cell.a === 1 && b.cell.b === 1 && b.cell.c === 1) &&
-    b.asym_sites?.some((a: any) => a.frac.every((x: unknown) => typeof x === 'number')));
+  return (g.gemmi.ok ? (g.gemmi.blocks ?? []) : []).some(
+    (b: any) =>
+      b.has_atom_site_fract &&
+      b.n_asym_sites > 0 &&
+      b.cell &&
+      !(b.cell.a === 1 && b.cell.b === 1 && b.cell.c === 1) &&
+      b.asym_sites?.some((a: any) => a.frac.every((x: unknown) => typeof x === 'number')),
+  );
 }
 
-interface Outcome { file: string; reference: string; ok: boolean; detail: string }
+interface Outcome {
+  file: string;
+  reference: string;
+  ok: boolean;
+  detail: string;
+}
 const outcomes: Outcome[] = [];
 
 function runParse(name: string): { out?: ParseOutput; error?: unknown } {
@@ -268,7 +294,8 @@ function check(name: string): Outcome {
   const pass = (reference: string, detail = ''): Outcome => ({ file: name, reference, ok: true, detail });
 
   if (override?.kind === 'error') {
-    if (!(error instanceof ParseError)) return fail('error', out ? `parsed ${out.structures.length} structure(s) instead of failing` : `threw ${String(error)}`);
+    if (!(error instanceof ParseError))
+      return fail('error', out ? `parsed ${out.structures.length} structure(s) instead of failing` : `threw ${String(error)}`);
     if (!override.message.test(error.message)) return fail('error', `message '${error.message}'`);
     if (override.line !== undefined && error.line !== override.line) return fail('error', `line ${error.line}, expected ${override.line}`);
     return pass('error', error.message);
@@ -281,7 +308,8 @@ function check(name: string): Outcome {
 
   if (override?.kind === 'pinned') {
     if (override.warning && !out.warnings.some((w) => override.warning!.test(w))) return fail('pinned', `no warning ${override.warning}`);
-    if (structures.length !== override.structures.length) return fail('pinned', `${structures.length} structures, expected ${override.structures.length}`);
+    if (structures.length !== override.structures.length)
+      return fail('pinned', `${structures.length} structures, expected ${override.structures.length}`);
     for (let i = 0; i < structures.length; i++) {
       const exp = override.structures[i];
       const s = structures[i];
@@ -289,8 +317,12 @@ function check(name: string): Outcome {
         const d = comparePymatgen(s, g.pymatgen.structures[exp.pymatgenStructure]);
         if (d) return fail('pinned', `structure ${i}: ${d}`);
       }
-      if (exp.nSites !== undefined && s.sites.length !== exp.nSites) return fail('pinned', `structure ${i}: ${s.sites.length} sites, expected ${exp.nSites}`);
-      if (exp.amounts) { const d = amountsClose(elementAmounts(s), exp.amounts, REL_TOL); if (d) return fail('pinned', `structure ${i}: ${d}`); }
+      if (exp.nSites !== undefined && s.sites.length !== exp.nSites)
+        return fail('pinned', `structure ${i}: ${s.sites.length} sites, expected ${exp.nSites}`);
+      if (exp.amounts) {
+        const d = amountsClose(elementAmounts(s), exp.amounts, REL_TOL);
+        if (d) return fail('pinned', `structure ${i}: ${d}`);
+      }
     }
     return pass('pinned');
   }
@@ -298,8 +330,12 @@ function check(name: string): Outcome {
   if (override?.kind === 'ase') {
     const img = g.ase.images?.[0];
     if (structures.length !== 1 || !img) return fail('ase', `${structures.length} structures`);
-    if (structures[0].sites.length !== img.n_atoms) return fail('ase', `site count: ours ${structures[0].sites.length}, ASE ${img.n_atoms}`);
-    if (override.amounts) { const d = amountsClose(elementAmounts(structures[0]), override.amounts, REL_TOL); if (d) return fail('ase', d); }
+    if (structures[0].sites.length !== img.n_atoms)
+      return fail('ase', `site count: ours ${structures[0].sites.length}, ASE ${img.n_atoms}`);
+    if (override.amounts) {
+      const d = amountsClose(elementAmounts(structures[0]), override.amounts, REL_TOL);
+      if (d) return fail('ase', d);
+    }
     return pass('ase');
   }
 
@@ -325,7 +361,8 @@ function check(name: string): Outcome {
     const pmRef = override?.kind === 'gemmi' ? undefined : pmByBlock.get(s.name);
     if (pmRef) {
       // pymatgen also rounds 0.3333 → 1/3 in P1 blocks, where we keep the file's value (nothing to align there).
-      const p1Rounded = s.properties?.symmetryOperations === 1 && (pm.parser_warnings ?? []).some((w: string) => /rounded to ideal values/.test(w));
+      const p1Rounded =
+        s.properties?.symmetryOperations === 1 && (pm.parser_warnings ?? []).some((w: string) => /rounded to ideal values/.test(w));
       const d = comparePymatgen(s, pmRef, usesDecimalTranslations(g, s.name) || p1Rounded);
       if (d) {
         // Tie-break for files not yet reviewed: gemmi, an independent reader, expanded with the same

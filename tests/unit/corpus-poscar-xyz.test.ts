@@ -33,11 +33,13 @@ function periodicDistance(s: Structure, fa: Vec3, fb: Vec3): number {
   const m = s.lattice!.matrix;
   let best = Infinity;
   const d0 = [0, 1, 2].map((k) => fa[k] - fb[k] - Math.round(fa[k] - fb[k]));
-  for (let i = -1; i <= 1; i++) for (let j = -1; j <= 1; j++) for (let k = -1; k <= 1; k++) {
-    const f = [d0[0] + i, d0[1] + j, d0[2] + k];
-    const x = [0, 1, 2].map((c) => f[0] * m[0][c] + f[1] * m[1][c] + f[2] * m[2][c]);
-    best = Math.min(best, Math.hypot(x[0], x[1], x[2]));
-  }
+  for (let i = -1; i <= 1; i++)
+    for (let j = -1; j <= 1; j++)
+      for (let k = -1; k <= 1; k++) {
+        const f = [d0[0] + i, d0[1] + j, d0[2] + k];
+        const x = [0, 1, 2].map((c) => f[0] * m[0][c] + f[1] * m[1][c] + f[2] * m[2][c]);
+        best = Math.min(best, Math.hypot(x[0], x[1], x[2]));
+      }
   return best;
 }
 
@@ -135,7 +137,8 @@ describe('corpus XYZ vs pymatgen frames (and ASE images for extxyz)', () => {
         if (periodic) expectMatrix(s.lattice!.matrix, img.cell, 1e-6);
         else expect(s.lattice).toBeNull();
         for (const [key, value] of Object.entries(img.info)) {
-          if (typeof value === 'number') expect(Math.abs((s.properties?.[key] as number) - value)).toBeLessThan(1e-9 * Math.max(1, Math.abs(value)));
+          if (typeof value === 'number')
+            expect(Math.abs((s.properties?.[key] as number) - value)).toBeLessThan(1e-9 * Math.max(1, Math.abs(value)));
           else if (typeof value === 'string' || typeof value === 'boolean') expect(s.properties?.[key]).toBe(value);
         }
       });
@@ -146,7 +149,11 @@ describe('corpus XYZ vs pymatgen frames (and ASE images for extxyz)', () => {
       });
       // Extra per-atom columns that ASE kept must be in site.properties.
       const extra = (img0.arrays_keys as string[]).filter((key) => !['numbers', 'positions'].includes(key));
-      for (const key of extra) expect(first.sites.every((x) => x.properties?.[key] !== undefined), key).toBe(true);
+      for (const key of extra)
+        expect(
+          first.sites.every((x) => x.properties?.[key] !== undefined),
+          key,
+        ).toBe(true);
       stats.extxyz++;
     });
   }
@@ -162,8 +169,9 @@ describe('choices where the tools disagree', () => {
       const golden = readCorpusGolden(name);
       expect(golden.ase.ok).toBe(false);
       const res = parseOk(name);
-      expect(res.structures[0].sites.map((x) => Object.keys(x.species)[0]).join(' '))
-        .toBe(golden.pymatgen.structures[0].sites.map((x: { species: object }) => Object.keys(x.species)[0]).join(' '));
+      expect(res.structures[0].sites.map((x) => Object.keys(x.species)[0]).join(' ')).toBe(
+        golden.pymatgen.structures[0].sites.map((x: { species: object }) => Object.keys(x.species)[0]).join(' '),
+      );
     }
   });
   it('extended XYZ read as periodic, where pymatgen ignores Lattice= (ASE agrees with us)', () => {

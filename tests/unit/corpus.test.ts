@@ -43,7 +43,7 @@ describe('whole corpus through `structlab info`', () => {
   for (const file of files) {
     const golden = readCorpusGolden(file);
     const pm = golden.pymatgen ?? {};
-    const everyToolFailed = !pm.ok && !(golden.ase?.ok) && !(golden.gemmi?.ok);
+    const everyToolFailed = !pm.ok && !golden.ase?.ok && !golden.gemmi?.ok;
     const pymatgenTrusted = pm.ok && !pm.known_bug_p1_fallback;
 
     it(file, async () => {
@@ -67,13 +67,17 @@ describe('whole corpus through `structlab info`', () => {
         if (run.code === 0) expect(JSON.parse(run.stdout).warnings.length).toBeGreaterThan(0);
         return;
       }
-      if (!pymatgenTrusted) { outcomes.set(file, run.code === 0 ? 'read (other reference)' : 'rejected (other reference)'); return; }
+      if (!pymatgenTrusted) {
+        outcomes.set(file, run.code === 0 ? 'read (other reference)' : 'rejected (other reference)');
+        return;
+      }
 
       expect(run.code, run.stderr).toBe(0);
       const info = JSON.parse(run.stdout);
       // pymatgen merges or drops blocks in some multi-block files (corpus-cif.test.ts pins those).
       if (pm.structures && info.structures.length === pm.structures.length) {
-        pm.structures.forEach((gs: any, k: number) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        pm.structures.forEach((gs: any, k: number) => {
           const ours = info.structures[k];
           if (ours.nsites !== gs.n_sites) return; // a reading that differs from pymatgen's on purpose (see corpus-cif.test.ts)
           expect(formulaTerms(ours.formula), 'formula').toEqual(formulaTerms(gs.formula));
@@ -93,9 +97,12 @@ describe('whole corpus through `structlab info`', () => {
   }
 
   it('space groups agree with spglib (symprec 0.01) on at least 98% of the files pymatgen read', () => {
-    console.log(`corpus: ${files.length} files`, Object.fromEntries(
-      [...outcomes.values()].reduce((m, v) => m.set(v, (m.get(v) ?? 0) + 1), new Map<string, number>()),
-    ), `space groups ${spaceGroupAgree}/${spaceGroupGraded}`, spaceGroupMisses);
+    console.log(
+      `corpus: ${files.length} files`,
+      Object.fromEntries([...outcomes.values()].reduce((m, v) => m.set(v, (m.get(v) ?? 0) + 1), new Map<string, number>())),
+      `space groups ${spaceGroupAgree}/${spaceGroupGraded}`,
+      spaceGroupMisses,
+    );
     expect(spaceGroupGraded).toBeGreaterThan(50);
     expect(spaceGroupAgree / spaceGroupGraded).toBeGreaterThanOrEqual(0.98);
   });

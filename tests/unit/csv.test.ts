@@ -10,7 +10,12 @@ const fields = (text: string) => parseCsv(text).map((r) => r.fields);
 describe('parseCsv reads what formatCsv writes', () => {
   it('fields with commas, quotes, CRLF, LF and CR inside round-trip', () => {
     const header = ['id', 'note', 'n'];
-    const rows = [['a,b', 'say "hi"', '1'], ['multi\nline', 'crlf\r\ninside', '2'], ['"', '""', ''], ['lone\rcr', ',', ' spaced ']];
+    const rows = [
+      ['a,b', 'say "hi"', '1'],
+      ['multi\nline', 'crlf\r\ninside', '2'],
+      ['"', '""', ''],
+      ['lone\rcr', ',', ' spaced '],
+    ];
     const text = formatCsv(header, rows);
     expect(fields(text)).toEqual([header, ...rows]);
   });
@@ -76,7 +81,10 @@ describe('the O-NNG outcomes reader uses it', () => {
   it('a problem name with a line break, a comma and quotes round-trips through formatCsv', () => {
     const header = ['model', 'lam', 'run', 'problem_id', 'problem', 'verified', 'correct', 'time_s'];
     const problem = 'theorem "two",\nlines';
-    const text = formatCsv(header, [['gpt', 0.2, 1, 7, problem, 1, 0, 3.5], ['gpt', 0.2, 1, 8, 'plain', 1, 1, null]]);
+    const text = formatCsv(header, [
+      ['gpt', 0.2, 1, 7, problem, 1, 0, 3.5],
+      ['gpt', 0.2, 1, 8, 'plain', 1, 1, null],
+    ]);
     const rows = parseOutcomesCsv(text);
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatchObject({ model: 'gpt', lambda: 0.2, run: 1, problemId: 7, problem, verified: true, correct: false, timeS: 3.5 });

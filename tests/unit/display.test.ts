@@ -7,7 +7,12 @@ import { buildDisplay } from '../../src/core/analysis/display-scene.ts';
 /** Conventional rock salt: Na on the FCC lattice, Cl shifted by (½,0,0); a = 5.64 Å, Na–Cl = 2.82 Å. */
 function rockSalt(cation = 'Na', anion = 'Cl', a = 5.64): Structure {
   const L = Lattice.cubic(a);
-  const fcc = [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]];
+  const fcc = [
+    [0, 0, 0],
+    [0.5, 0.5, 0],
+    [0.5, 0, 0.5],
+    [0, 0.5, 0.5],
+  ];
   const sites = [
     ...fcc.map((f) => makeSiteFromFrac(L, f as [number, number, number], { [cation]: 1 })),
     ...fcc.map((f) => makeSiteFromFrac(L, [(f[0] + 0.5) % 1, f[1], f[2]], { [anion]: 1 })),
@@ -40,7 +45,8 @@ describe('display pipeline', () => {
     const keys = new Set<string>();
     for (let i = 0; i < d.natoms; i++) {
       const k = [0, 1, 2].map((ax) => Math.round(d.positions[3 * i + ax] / 2.82)).join(',');
-      for (let ax = 0; ax < 3; ax++) expect(Math.abs(d.positions[3 * i + ax] / 2.82 - Math.round(d.positions[3 * i + ax] / 2.82))).toBeLessThan(1e-5);
+      for (let ax = 0; ax < 3; ax++)
+        expect(Math.abs(d.positions[3 * i + ax] / 2.82 - Math.round(d.positions[3 * i + ax] / 2.82))).toBeLessThan(1e-5);
       keys.add(k);
     }
     expect(keys.size).toBe(27);
@@ -58,7 +64,11 @@ describe('display pipeline', () => {
     const at = (buf: Float32Array, b: number, i: number) =>
       Math.hypot(buf[3 * b] - d.positions[3 * i], buf[3 * b + 1] - d.positions[3 * i + 1], buf[3 * b + 2] - d.positions[3 * i + 2]) < 1e-4;
     for (let b = 0; b < d.nbonds; b++) {
-      const len = Math.hypot(d.bondEnd[3 * b] - d.bondStart[3 * b], d.bondEnd[3 * b + 1] - d.bondStart[3 * b + 1], d.bondEnd[3 * b + 2] - d.bondStart[3 * b + 2]);
+      const len = Math.hypot(
+        d.bondEnd[3 * b] - d.bondStart[3 * b],
+        d.bondEnd[3 * b + 1] - d.bondStart[3 * b + 1],
+        d.bondEnd[3 * b + 2] - d.bondStart[3 * b + 2],
+      );
       const endsAtAtom = Array.from({ length: d.natoms }, (_, i) => at(d.bondEnd, b, i)).some(Boolean);
       // A bond between two drawn atoms is 2.82 Å; a stub towards an atom that is not drawn is half of it.
       expect(len).toBeCloseTo(endsAtAtom ? 2.82 : 1.41, 4);
@@ -74,13 +84,22 @@ describe('display pipeline', () => {
     const d = buildDisplay(packStructure(rockSalt()), { boundaryImages: true, bonds: true, bondTolerance: 1.15 });
     // Brute force over the drawn positions: rock salt's 27 drawn atoms on the half-cell grid.
     let pairs = 0;
-    for (let i = 0; i < d.natoms; i++) for (let j = i + 1; j < d.natoms; j++) {
-      const r = Math.hypot(d.positions[3 * i] - d.positions[3 * j], d.positions[3 * i + 1] - d.positions[3 * j + 1], d.positions[3 * i + 2] - d.positions[3 * j + 2]);
-      if (Math.abs(r - 2.82) < 1e-4) pairs++;
-    }
+    for (let i = 0; i < d.natoms; i++)
+      for (let j = i + 1; j < d.natoms; j++) {
+        const r = Math.hypot(
+          d.positions[3 * i] - d.positions[3 * j],
+          d.positions[3 * i + 1] - d.positions[3 * j + 1],
+          d.positions[3 * i + 2] - d.positions[3 * j + 2],
+        );
+        if (Math.abs(r - 2.82) < 1e-4) pairs++;
+      }
     let full = 0;
     for (let b = 0; b < d.nbonds; b++) {
-      const len = Math.hypot(d.bondEnd[3 * b] - d.bondStart[3 * b], d.bondEnd[3 * b + 1] - d.bondStart[3 * b + 1], d.bondEnd[3 * b + 2] - d.bondStart[3 * b + 2]);
+      const len = Math.hypot(
+        d.bondEnd[3 * b] - d.bondStart[3 * b],
+        d.bondEnd[3 * b + 1] - d.bondStart[3 * b + 1],
+        d.bondEnd[3 * b + 2] - d.bondStart[3 * b + 2],
+      );
       if (Math.abs(len - 2.82) < 1e-4) full++;
     }
     expect(pairs).toBe(54); // 3 axes × 3 × 3 lines × 2 segments

@@ -4,7 +4,15 @@
  * element/charge for every atom-site type symbol in the corpus goldens.
  */
 import { describe, expect, it } from 'vitest';
-import { ELEMENTS, chargeFromSuffix, elementByNumber, elementBySymbol, elementSymbolOf, isElementSymbol, parseElementSymbol } from '../../src/core/structure/elements.ts';
+import {
+  ELEMENTS,
+  chargeFromSuffix,
+  elementByNumber,
+  elementBySymbol,
+  elementSymbolOf,
+  isElementSymbol,
+  parseElementSymbol,
+} from '../../src/core/structure/elements.ts';
 import { corpusFileNames, readCorpusGolden } from '../shared.ts';
 
 describe('element table', () => {
@@ -100,10 +108,11 @@ describe('parseElementSymbol', () => {
     const seen = new Map<string, { element: string; charge: number }>();
     for (const file of corpusFileNames()) {
       const blocks = readCorpusGolden(file).gemmi?.blocks ?? [];
-      for (const b of blocks) for (const s of b.asym_sites ?? []) {
-        // gemmi marks unknown symbols as X; those are not elements.
-        if (s.type_symbol && s.element !== 'X') seen.set(s.type_symbol, { element: s.element, charge: s.charge ?? 0 });
-      }
+      for (const b of blocks)
+        for (const s of b.asym_sites ?? []) {
+          // gemmi marks unknown symbols as X; those are not elements.
+          if (s.type_symbol && s.element !== 'X') seen.set(s.type_symbol, { element: s.element, charge: s.charge ?? 0 });
+        }
     }
     expect(seen.size).toBeGreaterThan(100);
     const mismatches: string[] = [];
@@ -124,7 +133,16 @@ describe('parseElementSymbol', () => {
 
 describe('elementSymbolOf and the isotope rule', () => {
   it('keeps D and T as written, otherwise gives the canonical symbol of any capitalisation', () => {
-    expect(['D', 'T', 'd', 'fe', 'FE', 'Fe', 'Xx', 'D1'].map(elementSymbolOf)).toEqual(['D', 'T', 'H', 'Fe', 'Fe', 'Fe', undefined, undefined]);
+    expect(['D', 'T', 'd', 'fe', 'FE', 'Fe', 'Xx', 'D1'].map(elementSymbolOf)).toEqual([
+      'D',
+      'T',
+      'H',
+      'Fe',
+      'Fe',
+      'Fe',
+      undefined,
+      undefined,
+    ]);
   });
   it('parseElementSymbol reads a lower-case d/t isotope only when asked (CIF labels, as pymatgen)', () => {
     expect(parseElementSymbol('d1')).toBeUndefined();
@@ -132,6 +150,16 @@ describe('elementSymbolOf and the isotope rule', () => {
     expect(parseElementSymbol('t2+', { isotopesAnyCase: true })).toEqual({ symbol: 'T', oxidation: 2 });
   });
   it('chargeFromSuffix reads only a whole charge', () => {
-    expect(['3+', '+3', '2-', '-', '1.7+', '3', '2+3', 'A', ''].map(chargeFromSuffix)).toEqual([3, 3, -2, -1, 1.7, undefined, undefined, undefined, undefined]);
+    expect(['3+', '+3', '2-', '-', '1.7+', '3', '2+3', 'A', ''].map(chargeFromSuffix)).toEqual([
+      3,
+      3,
+      -2,
+      -1,
+      1.7,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

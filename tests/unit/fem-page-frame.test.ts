@@ -8,7 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { femTask } from '../../src/core/tasks/fembench/registry.ts';
 import { bucklingModes, LINEAR_TASK } from '../../src/core/tasks/fembench/lab/buckling-modes.ts';
 import {
-  autoScale, deformedPieces, reactionRows, supportKind, taskInputs, validateModel, type FrameModel,
+  autoScale,
+  deformedPieces,
+  reactionRows,
+  supportKind,
+  taskInputs,
+  validateModel,
+  type FrameModel,
 } from '../../src/core/tasks/fembench/lab/frame-model.ts';
 import { SHARED, REPO_ROOT } from '../shared.ts';
 
@@ -41,7 +47,8 @@ describe('embedded frame examples', () => {
     for (const ex of examples.filter((e) => e.source!.task.startsWith('MSA_3D_linear_elastic'))) {
       const [refU, refR] = golden(ex.source!.task).cases[ex.source!.case].output as number[][];
       const [u, r] = femTask(LINEAR_TASK)!.run(taskInputs(ex)) as number[][];
-      const scaleU = Math.max(...refU.map(Math.abs)), scaleR = Math.max(...refR.map(Math.abs));
+      const scaleU = Math.max(...refU.map(Math.abs)),
+        scaleR = Math.max(...refR.map(Math.abs));
       u.forEach((v, i) => expect(Math.abs(v - refU[i])).toBeLessThanOrEqual(1e-9 * scaleU));
       r.forEach((v, i) => expect(Math.abs(v - refR[i])).toBeLessThanOrEqual(1e-9 * scaleR));
       checked++;
@@ -75,7 +82,8 @@ describe('buckling modes', () => {
   it('a circular column gives two distinct modes at the repeated λ, then the third at ≈ 9 λ₁ (Euler 2nd mode, 1%)', () => {
     expect(res.modes).toHaveLength(3);
     expect(relClose(res.modes[1].lambda, res.modes[0].lambda, 1e-6)).toBe(true);
-    const a = res.modes[0].mode, b = res.modes[1].mode;
+    const a = res.modes[0].mode,
+      b = res.modes[1].mode;
     const dot = a.reduce((s, x, i) => s + x * b[i], 0) / Math.hypot(...a) / Math.hypot(...b);
     expect(Math.abs(dot)).toBeLessThan(0.05);
     expect(relClose(res.modes[2].lambda / res.modes[0].lambda, 9, 0.01)).toBe(true);
@@ -89,11 +97,20 @@ describe('buckling modes', () => {
 
 describe('deformed shape', () => {
   it('follows the Euler–Bernoulli cantilever curve P x²(3L − x)/(6EI) inside one element (rtol 1e-6, float32 pieces)', () => {
-    const E = 2e11, Iz = 3e-6, L = 2, P = -1500;
+    const E = 2e11,
+      Iz = 3e-6,
+      L = 2,
+      P = -1500;
     const model: FrameModel = {
-      id: 't', name: 't', node_coords: [[0, 0, 0], [L, 0, 0]],
+      id: 't',
+      name: 't',
+      node_coords: [
+        [0, 0, 0],
+        [L, 0, 0],
+      ],
       elements: [{ node_i: 0, node_j: 1, E, nu: 0.3, A: 1e-2, I_y: 2e-6, I_z: Iz, J: 1e-6, local_z: null }],
-      boundary_conditions: { 0: [1, 1, 1, 1, 1, 1] }, nodal_loads: { 1: [0, P, 0, 0, 0, 0] },
+      boundary_conditions: { 0: [1, 1, 1, 1, 1, 1] },
+      nodal_loads: { 1: [0, P, 0, 0, 0, 0] },
     };
     const [u] = femTask(LINEAR_TASK)!.run(taskInputs(model)) as number[][];
     const pieces = deformedPieces(model, u, 1, 4);

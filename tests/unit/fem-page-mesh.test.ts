@@ -5,7 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gaussPoints, jacobianChecks, rectangleMesh, shapeAt, shapeFunctionSamples } from '../../src/core/tasks/fembench/lab/mesh2d-view.ts';
+import {
+  gaussPoints,
+  jacobianChecks,
+  rectangleMesh,
+  shapeAt,
+  shapeFunctionSamples,
+} from '../../src/core/tasks/fembench/lab/mesh2d-view.ts';
 import { analyticBar, solveBar, type BarSpec } from '../../src/core/tasks/fembench/lab/one-d-view.ts';
 import { SHARED } from '../shared.ts';
 
@@ -15,7 +21,10 @@ const golden = (task: string): any => JSON.parse(readFileSync(join(SHARED, 'gold
 describe('2D meshes', () => {
   it('have the golden node and element counts (Q8 and T6 mesh_rectangle cases)', () => {
     let checked = 0;
-    for (const [task, kind] of [['FEM_2D_quad8_mesh_rectangle_CC0_H0_T0', 'Q8'], ['FEM_2D_tri6_mesh_rectangle_CC0_H0_T0', 'T6']] as const) {
+    for (const [task, kind] of [
+      ['FEM_2D_quad8_mesh_rectangle_CC0_H0_T0', 'Q8'],
+      ['FEM_2D_tri6_mesh_rectangle_CC0_H0_T0', 'T6'],
+    ] as const) {
       for (const c of golden(task).cases) {
         if (!c.output) continue;
         const { xl, yl, xh, yh, nx, ny } = c.inputs;
@@ -42,7 +51,7 @@ describe('2D meshes', () => {
 
   it('T6: det J = twice the triangle area', () => {
     const mesh = rectangleMesh({ kind: 'T6', nx: 2, ny: 1, xl: 0, yl: 0, xh: 4, yh: 1 });
-    for (const c of jacobianChecks(mesh, 3)) expect(Math.abs(c.min)).toBeCloseTo(2 * (2 * 1) / 2, 12);
+    for (const c of jacobianChecks(mesh, 3)) expect(Math.abs(c.min)).toBeCloseTo((2 * (2 * 1)) / 2, 12);
   });
 
   it('moving a corner node past the opposite corner flags that element as inverted', () => {
@@ -53,7 +62,16 @@ describe('2D meshes', () => {
   });
 
   it('shape functions: N_a(node b) = δ_ab and Σ N_a = 1 (partition of unity, 1e-12)', () => {
-    const q8Nodes = [[-1, -1], [1, -1], [1, 1], [-1, 1], [0, -1], [1, 0], [0, 1], [-1, 0]];
+    const q8Nodes = [
+      [-1, -1],
+      [1, -1],
+      [1, 1],
+      [-1, 1],
+      [0, -1],
+      [1, 0],
+      [0, 1],
+      [-1, 0],
+    ];
     q8Nodes.forEach(([x, y], b) => shapeAt('Q8', x, y).N.forEach((v, a) => expect(v).toBeCloseTo(a === b ? 1 : 0, 12)));
     const mesh = rectangleMesh({ kind: 'T6', nx: 1, ny: 1, xl: 0, yl: 0, xh: 1, yh: 1 });
     const sum = new Array(6).fill(0).map((_, a) => shapeFunctionSamples(mesh, 0, a, 4));
@@ -68,7 +86,9 @@ describe('2D meshes', () => {
 describe('1D bar', () => {
   const base: BarSpec = { xMin: 0, xMax: 3, nElements: 3, E: 1e11, A: 1e-3, bodyForce: [1000], uLeft: 0, tipLoad: 0 };
   it('body force: the solver and the closed form both give golden test_analytical_solution (rtol 1e-12)', () => {
-    const c = golden('FEM_1D_linear_elastic_CC0_H0_T0').cases.find((x: { source: string }) => x.source === 'test:test_analytical_solution#0');
+    const c = golden('FEM_1D_linear_elastic_CC0_H0_T0').cases.find(
+      (x: { source: string }) => x.source === 'test:test_analytical_solution#0',
+    );
     const sol = solveBar(base);
     const exact = analyticBar(base);
     c.output.displacements.forEach((u: number, i: number) => {
@@ -82,7 +102,8 @@ describe('1D bar', () => {
   it('tip load: golden verification case 3 (E = 1e8, P = −500 at x = 3); constant stress P/A', () => {
     const c = golden('FEM_1D_linear_elastic_CC0_H0_T0').cases[3];
     const spec: BarSpec = { ...base, E: 1e8, A: 1, bodyForce: [0], tipLoad: -500 };
-    const sol = solveBar(spec), exact = analyticBar(spec);
+    const sol = solveBar(spec),
+      exact = analyticBar(spec);
     c.output.displacements.forEach((u: number, i: number) => {
       expect(sol.u[i]).toBeCloseTo(u, 15);
       expect(exact.u(sol.x[i])).toBeCloseTo(u, 15);

@@ -22,7 +22,8 @@ describe('model outputs against the reference', () => {
         const cases = parseCasesDoc(text(join(MODELS, 'verification', f)), f);
         const outputs = parseOutputsDoc(text(join(MODELS, model, f)), f);
         const report = compareOutputs(outputs.taskId!, cases.cases, outputs);
-        if (report.passed === outputs.benchmarkVerdict) agree++; else disagreements.push(f);
+        if (report.passed === outputs.benchmarkVerdict) agree++;
+        else disagreements.push(f);
       }
       expect(disagreements).toEqual([]);
       expect(agree).toBe(33);
@@ -30,8 +31,14 @@ describe('model outputs against the reference', () => {
   }
 
   it('lists the differing entries with |Δ| and builds a heat map for a matrix', () => {
-    const ref = [[1, 2], [3, 4]];
-    const gen = [[1, 2], [3, 4.01]];
+    const ref = [
+      [1, 2],
+      [3, 4],
+    ];
+    const gen = [
+      [1, 2],
+      [3, 4.01],
+    ];
     const { entries, matrices } = entryDiffs(ref, gen);
     expect(entries).toHaveLength(4);
     const bad = entries.filter((e) => !e.ok);

@@ -17,14 +17,26 @@ const readJson = (p: string): any => JSON.parse(readFileSync(p, 'utf8'));
 const examples: FrameModel[] = readJson(join(REPO_ROOT, 'datasets', 'fem', 'frames.json')).examples;
 const example = (id: string): FrameModel => JSON.parse(JSON.stringify(examples.find((e) => e.id === id)!));
 const ids = (ctx: QuirkContext): QuirkId[] => benchmarkQuirkNotes(ctx).map((n) => n.id);
-const frame = (model: FrameModel, patch: Partial<Extract<QuirkContext, { view: 'frame' }>> = {}): QuirkContext =>
-  ({ view: 'frame', model, showAxes: false, bucklingLambdas: null, error: null, ...patch });
+const frame = (model: FrameModel, patch: Partial<Extract<QuirkContext, { view: 'frame' }>> = {}): QuirkContext => ({
+  view: 'frame',
+  model,
+  showAxes: false,
+  bucklingLambdas: null,
+  error: null,
+  ...patch,
+});
 
 /** A two-node column from the origin to (dx, dy, 1), with no local_z: tilted by ≈ hypot(dx, dy) rad. */
 const column = (dx: number, dy: number, localZ: number[] | null = null): FrameModel => ({
-  id: 'col', name: 'col', node_coords: [[0, 0, 0], [dx, dy, 1]],
+  id: 'col',
+  name: 'col',
+  node_coords: [
+    [0, 0, 0],
+    [dx, dy, 1],
+  ],
   elements: [{ node_i: 0, node_j: 1, E: 1, nu: 0.3, A: 1, I_y: 1, I_z: 1, J: 1, I_rho: 2, local_z: localZ }],
-  boundary_conditions: { 0: [1, 1, 1, 1, 1, 1] }, nodal_loads: { 1: [0, 0, -1, 0, 0, 0] },
+  boundary_conditions: { 0: [1, 1, 1, 1, 1, 1] },
+  nodal_loads: { 1: [0, 0, -1, 0, 0, 0] },
 });
 
 describe('note texts', () => {
@@ -100,14 +112,21 @@ describe('3D frame view', () => {
     expect(ids(frame(column(1, 0), { bucklingLambdas: [1, 1 + 1e-4] }))).toEqual(['3d-i-rho', '3d-realness']);
   });
   it('errors: a missing I_rho brings its note; a "significantly complex" rejection brings the realness note', () => {
-    expect(ids(frame(column(1, 0), { error: 'The buckling analysis needs I_rho (polar moment of inertia) on every element.' }))).toEqual(['3d-i-rho']);
-    expect(ids(frame(column(1, 0), { error: 'Eigen-solution returned significantly complex eigenpairs (relative imag=2.389e-13). (ValueError)' }))).toEqual(['3d-realness']);
+    expect(ids(frame(column(1, 0), { error: 'The buckling analysis needs I_rho (polar moment of inertia) on every element.' }))).toEqual([
+      '3d-i-rho',
+    ]);
+    expect(
+      ids(
+        frame(column(1, 0), { error: 'Eigen-solution returned significantly complex eigenpairs (relative imag=2.389e-13). (ValueError)' }),
+      ),
+    ).toEqual(['3d-realness']);
     expect(ids(frame(column(1, 0), { error: 'Node 0 needs three finite coordinates.' }))).toEqual([]);
   });
   for (const id of ['cantilever-euler', 'inclined-cantilever']) {
     it(`${id}: the computed modes' multiplicity equals the golden case note, and the repeated-eigenvalue note follows it`, () => {
       const ex = example(id);
-      const expected = readJson(join(SHARED, 'golden', 'fembench', `${ex.source!.task}.json`)).cases[ex.source!.case].notes.selected_eigenvalue_multiplicity;
+      const expected = readJson(join(SHARED, 'golden', 'fembench', `${ex.source!.task}.json`)).cases[ex.source!.case].notes
+        .selected_eigenvalue_multiplicity;
       const lambdas = bucklingModes(ex, 3).modes.map((m) => m.lambda);
       expect(criticalMultiplicity(lambdas)).toBe(expected);
       expect(ids(frame(ex, { bucklingLambdas: lambdas })).includes('3d-repeated-eigenvalue')).toBe(expected > 1);
@@ -137,7 +156,14 @@ describe('model outputs view', () => {
     MSA_3D_transformation_matrix_CC0_H0_T0: ['3d-local-z', '3d-vertical-test'],
     MSA_3D_assemble_global_geometric_stiffness_CC1_H4_T2: ['3d-local-z', '3d-vertical-test', '3d-i-rho'],
     MSA_3D_solve_eigenvalue_CC1_H1_T3: ['3d-partition-out-of-range', '3d-eigen-sign', '3d-realness'],
-    MSA_3D_elastic_critical_load_CC1_H10_T1: ['3d-local-z', '3d-vertical-test', '3d-partition-out-of-range', '3d-i-rho', '3d-repeated-eigenvalue', '3d-realness'],
+    MSA_3D_elastic_critical_load_CC1_H10_T1: [
+      '3d-local-z',
+      '3d-vertical-test',
+      '3d-partition-out-of-range',
+      '3d-i-rho',
+      '3d-repeated-eigenvalue',
+      '3d-realness',
+    ],
   };
   for (const [task, want] of Object.entries(expected)) {
     it(`${task}: ${want.join(', ') || 'none'}`, () => expect(ids({ view: 'outputs', taskId: task })).toEqual(want));

@@ -15,9 +15,14 @@ import { SHARED } from '../shared.ts';
 
 const GOLDEN = join(SHARED, 'golden', 'fembench');
 const MODELS = join(SHARED, 'golden', 'fembench_models');
-const TASK_IDS = readdirSync(GOLDEN).filter((f) => /^(FEM|MSA)_.*\.json$/.test(f)).map((f) => f.replace(/\.json$/, '')).sort();
+const TASK_IDS = readdirSync(GOLDEN)
+  .filter((f) => /^(FEM|MSA)_.*\.json$/.test(f))
+  .map((f) => f.replace(/\.json$/, ''))
+  .sort();
+/** A case of a golden or answers file: JSON as the reference tools wrote it, checked by the assertions that read it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const readJson = (path: string): any => JSON.parse(readFileSync(path, 'utf8'));
+type GoldenCase = any;
+const readJson = (path: string): GoldenCase => JSON.parse(readFileSync(path, 'utf8'));
 
 /** Scales the largest-magnitude number by (1 + factor); null if none is ≥ 1e-3 in magnitude. */
 function perturbLargest(value: FemValue, factor: number): FemValue | null {
@@ -59,8 +64,33 @@ describe('harness number semantics', () => {
     expect(valuesMatch([3, 4], [3, 4])).toBe(true);
     expect(valuesMatch([1, 0], [true, false])).toBe(true);
     // A complex 2×2 array arrives flattened.
-    expect(valuesMatch([[1, 2], [3, 4]], [{ re: 1, im: 0 }, { re: 2, im: 0 }, { re: 3, im: 0 }, { re: 4, im: 0 }])).toBe(true);
-    expect(valuesMatch([[1, 2], [3, 4]], [{ re: 1, im: 0 }, { re: 2, im: 0 }, { re: 3, im: 0 }])).toBe(false);
+    expect(
+      valuesMatch(
+        [
+          [1, 2],
+          [3, 4],
+        ],
+        [
+          { re: 1, im: 0 },
+          { re: 2, im: 0 },
+          { re: 3, im: 0 },
+          { re: 4, im: 0 },
+        ],
+      ),
+    ).toBe(true);
+    expect(
+      valuesMatch(
+        [
+          [1, 2],
+          [3, 4],
+        ],
+        [
+          { re: 1, im: 0 },
+          { re: 2, im: 0 },
+          { re: 3, im: 0 },
+        ],
+      ),
+    ).toBe(false);
   });
 
   it('structure: exact shapes and dict keys, tuples may be lists, ragged candidates fail', () => {
@@ -69,7 +99,15 @@ describe('harness number semantics', () => {
     expect(valuesMatch({ a: [1], b: 2 }, { a: [1], b: 2, c: 3 })).toBe(false);
     expect(valuesMatch({ a: [1], b: 2 }, { b: 2, a: [1] })).toBe(true);
     expect(valuesMatch([[1, 2], [3]], [[1, 2], [3]])).toBe(true);
-    expect(valuesMatch([[1, 2], [3, 4]], [[1, 2], [3]])).toBe(false);
+    expect(
+      valuesMatch(
+        [
+          [1, 2],
+          [3, 4],
+        ],
+        [[1, 2], [3]],
+      ),
+    ).toBe(false);
     expect(valuesMatch(null, null)).toBe(true);
     expect(valuesMatch(null, 0)).toBe(false);
     expect(valuesMatch('x', 'x')).toBe(true);
@@ -106,9 +144,13 @@ describe('golden reference outputs', () => {
   }
 });
 
-describe('verdicts on the published model answers equal the benchmark\'s', () => {
+describe("verdicts on the published model answers equal the benchmark's", () => {
   const models = readdirSync(MODELS).filter((m) => m !== 'verification' && statSync(join(MODELS, m)).isDirectory());
-  const files = models.flatMap((model) => readdirSync(join(MODELS, model)).filter((f) => f.endsWith('.json')).map((f) => ({ model, file: f })));
+  const files = models.flatMap((model) =>
+    readdirSync(join(MODELS, model))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => ({ model, file: f })),
+  );
 
   it('has answers of two models for all 33 tasks', () => {
     expect(models.length).toBeGreaterThanOrEqual(2);
@@ -121,23 +163,28 @@ describe('verdicts on the published model answers equal the benchmark\'s', () =>
       const answers = readJson(join(MODELS, model, file));
       const verification = readJson(join(MODELS, 'verification', file));
       const golden = readJson(join(GOLDEN, file));
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const goldenCases = verification.cases.map((vc: any) => golden.cases.find((gc: any) => gc.source === vc.source || (gc.also_from ?? []).includes(vc.source)));
+      const goldenCases = verification.cases.map((vc: GoldenCase) =>
+        golden.cases.find((gc: GoldenCase) => gc.source === vc.source || (gc.also_from ?? []).includes(vc.source)),
+      );
       expect(goldenCases.every(Boolean)).toBe(true);
 
       // Against the golden reference outputs (covers every task, with and without the type descriptors).
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const goldenRefs: FemResult[] = goldenCases.map((c: any) => (c.error ? { error: c.error } : { output: c.output }));
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      expect(compareResults(id, goldenRefs, answers.results, goldenCases.map((c: any) => c.output_types)).passed).toBe(answers.benchmark_verdict);
+      const goldenRefs: FemResult[] = goldenCases.map((c: GoldenCase) => (c.error ? { error: c.error } : { output: c.output }));
+      expect(
+        compareResults(
+          id,
+          goldenRefs,
+          answers.results,
+          goldenCases.map((c: GoldenCase) => c.output_types),
+        ).passed,
+      ).toBe(answers.benchmark_verdict);
       expect(compareResults(id, goldenRefs, answers.results).passed).toBe(answers.benchmark_verdict);
 
       // Against our own reference: every task of the golden set is registered.
       const found = femTask(id);
       expect(found, `${id} is not registered`).toBeDefined();
       const task = found!;
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const ours: FemResult[] = verification.cases.map((c: any) => {
+      const ours: FemResult[] = verification.cases.map((c: GoldenCase) => {
         try {
           return { output: encodeFemValue(task.run(decodeFemInputs(c.inputs, c.input_types))) };
         } catch (e) {
@@ -146,12 +193,12 @@ describe('verdicts on the published model answers equal the benchmark\'s', () =>
         }
       });
       const same = alternativeSolutionCheck(task);
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const alternatives = verification.cases.map((c: any) => (same ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined));
+      const alternatives = verification.cases.map((c: GoldenCase) =>
+        same ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined,
+      );
       // A repeated eigenvalue's mode is not unique: without an equivalence check our reference may pick
       // another vector of the eigenspace, so every such task must have one.
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const nonUnique = goldenCases.some((c: any) => c.notes?.mode_vector_unique_up_to_sign_and_scale === false);
+      const nonUnique = goldenCases.some((c: GoldenCase) => c.notes?.mode_vector_unique_up_to_sign_and_scale === false);
       expect(!nonUnique || same !== undefined, `${id} has repeated eigenvalues but no equivalence check`).toBe(true);
       const verdict = compareResults(id, ours, answers.results, undefined, alternatives);
       expect(verdict.passed, JSON.stringify(verdict.cases)).toBe(answers.benchmark_verdict);
@@ -171,7 +218,8 @@ describe('non-unique buckling modes (repeated critical eigenvalue)', () => {
     const check = alternativeSolutionCheck(task!);
     expect(check, `${id} has no equivalence check`).toBeDefined();
     const same = check!;
-    let repeated = 0, simple = 0;
+    let repeated = 0,
+      simple = 0;
     for (const c of cases) {
       const inputs = decodeFemInputs(c.inputs, c.input_types);
       const ours = encodeFemValue(task!.run(inputs)) as [number, number[]];

@@ -26,7 +26,8 @@ function mismatch(expected: unknown, actual: unknown, path = '$'): string | null
   }
   if (expected !== null && typeof expected === 'object') {
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return `${path}: expected a dict`;
-    const ek = Object.keys(expected).sort(), ak = Object.keys(actual).sort();
+    const ek = Object.keys(expected).sort(),
+      ak = Object.keys(actual).sort();
     if (ek.join() !== ak.join()) return `${path}: keys ${ak} ≠ ${ek}`;
     for (const k of ek) {
       const m = mismatch((expected as Record<string, unknown>)[k], (actual as Record<string, unknown>)[k], `${path}.${k}`);
@@ -45,11 +46,18 @@ function mismatch(expected: unknown, actual: unknown, path = '$'): string | null
 describe('FEM-Bench 1D/2D reference tasks reproduce the golden outputs', () => {
   it('registers the 12 FEM tasks once each', () => {
     expect(FEM_TASKS.map((t) => t.id).sort()).toEqual([
-      'FEM_1D_linear_elastic_CC0_H0_T0', 'FEM_1D_local_elastic_stiffness_CC0_H3_T1', 'FEM_1D_uniform_mesh_CC0_H0_T0',
-      'FEM_2D_quad8_element_distributed_load_CC0_H0_T0', 'FEM_2D_quad8_integral_of_derivative_CC0_H3_T3',
-      'FEM_2D_quad8_mesh_rectangle_CC0_H0_T0', 'FEM_2D_quad8_physical_gradient_CC0_H1_T3',
-      'FEM_2D_quad8_shape_fcns_and_derivatives_CC0_H0_T0', 'FEM_2D_quad_quadrature_CC0_H0_T0',
-      'FEM_2D_tri6_mesh_rectangle_CC0_H0_T0', 'FEM_2D_tri6_shape_fcns_and_derivatives_CC0_H0_T0', 'FEM_2D_tri_quadrature_CC0_H0_T0',
+      'FEM_1D_linear_elastic_CC0_H0_T0',
+      'FEM_1D_local_elastic_stiffness_CC0_H3_T1',
+      'FEM_1D_uniform_mesh_CC0_H0_T0',
+      'FEM_2D_quad8_element_distributed_load_CC0_H0_T0',
+      'FEM_2D_quad8_integral_of_derivative_CC0_H3_T3',
+      'FEM_2D_quad8_mesh_rectangle_CC0_H0_T0',
+      'FEM_2D_quad8_physical_gradient_CC0_H1_T3',
+      'FEM_2D_quad8_shape_fcns_and_derivatives_CC0_H0_T0',
+      'FEM_2D_quad_quadrature_CC0_H0_T0',
+      'FEM_2D_tri6_mesh_rectangle_CC0_H0_T0',
+      'FEM_2D_tri6_shape_fcns_and_derivatives_CC0_H0_T0',
+      'FEM_2D_tri_quadrature_CC0_H0_T0',
     ]);
   });
 
@@ -67,7 +75,8 @@ describe('FEM-Bench 1D/2D reference tasks reproduce the golden outputs', () => {
           error = e;
         }
         if (c.error) {
-          if (!(error instanceof FemTaskError) || error.type !== c.error.type) failures.push(`${c.source}: expected ${c.error.type}, got ${error ? String(error) : 'no error'}`);
+          if (!(error instanceof FemTaskError) || error.type !== c.error.type)
+            failures.push(`${c.source}: expected ${c.error.type}, got ${error ? String(error) : 'no error'}`);
         } else if (error) {
           failures.push(`${c.source}: raised ${String(error)}`);
         } else {
@@ -82,9 +91,25 @@ describe('FEM-Bench 1D/2D reference tasks reproduce the golden outputs', () => {
   it('error messages follow the reference', () => {
     const byId = (id: string) => FEM_TASKS.find((t) => t.id === id)!;
     expect(() => byId('FEM_2D_quad_quadrature_CC0_H0_T0').run({ num_pts: 2 })).toThrow('num_pts must be one of {1, 4, 9}.');
-    expect(() => byId('FEM_2D_tri6_mesh_rectangle_CC0_H0_T0').run({ xl: 0, yl: 0, xh: 1, yh: 1, nx: 0, ny: 1 })).toThrow('nx and ny must be ≥ 1');
-    expect(() => byId('FEM_2D_quad8_element_distributed_load_CC0_H0_T0').run({
-      face: 4, node_coords: [[-1, -1], [1, -1], [1, 1], [-1, 1], [0, -1], [1, 0], [0, 1], [-1, 0]], traction: [1, 0], num_gauss_pts: 2,
-    })).toThrow(FemTaskError);
+    expect(() => byId('FEM_2D_tri6_mesh_rectangle_CC0_H0_T0').run({ xl: 0, yl: 0, xh: 1, yh: 1, nx: 0, ny: 1 })).toThrow(
+      'nx and ny must be ≥ 1',
+    );
+    expect(() =>
+      byId('FEM_2D_quad8_element_distributed_load_CC0_H0_T0').run({
+        face: 4,
+        node_coords: [
+          [-1, -1],
+          [1, -1],
+          [1, 1],
+          [-1, 1],
+          [0, -1],
+          [1, 0],
+          [0, 1],
+          [-1, 0],
+        ],
+        traction: [1, 0],
+        num_gauss_pts: 2,
+      }),
+    ).toThrow(FemTaskError);
   });
 });

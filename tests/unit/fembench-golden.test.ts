@@ -36,7 +36,9 @@ interface GoldenCase {
   };
 }
 
-const goldenFiles = readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.json') && !f.startsWith('_')).sort();
+const goldenFiles = readdirSync(GOLDEN_DIR)
+  .filter((f) => f.endsWith('.json') && !f.startsWith('_'))
+  .sort();
 const filter = process.env.FEM_GOLDEN_FILTER;
 
 function maxAbs(v: FemValue): number {
@@ -58,13 +60,15 @@ function mismatch(ref: FemValue, got: FemValue, atol: number, path = ''): string
   }
   if (typeof ref === 'number' || typeof ref === 'boolean') {
     if (typeof got !== 'number' && typeof got !== 'boolean') return `${path}: expected a number, got ${JSON.stringify(got)}`;
-    const r = Number(ref), g = Number(got);
+    const r = Number(ref),
+      g = Number(got);
     if (Number.isNaN(r) && Number.isNaN(g)) return null;
     return Math.abs(r - g) <= atol + RTOL * Math.abs(g) ? null : `${path}: ${g} vs reference ${r} (diff ${Math.abs(r - g)})`;
   }
   if (typeof ref === 'string') return ref === got ? null : `${path}: ${JSON.stringify(got)} vs ${JSON.stringify(ref)}`;
   if (typeof got !== 'object' || Array.isArray(got)) return `${path}: expected a dict`;
-  const rk = Object.keys(ref).sort(), gk = Object.keys(got).sort();
+  const rk = Object.keys(ref).sort(),
+    gk = Object.keys(got).sort();
   if (rk.join('\u0000') !== gk.join('\u0000')) return `${path}: keys ${gk} vs ${rk}`;
   for (const k of rk) {
     const m = mismatch(ref[k], got[k], atol, `${path}.${k}`);
@@ -92,7 +96,12 @@ function checkEigen(c: GoldenCase, got: FemValue): void {
   if (c.notes?.mode_vector_unique_up_to_sign_and_scale === false) return;
   const atol = tolerance(ref[1]);
   const plus = mismatch(ref[1], mode, atol, 'mode');
-  const minus = mismatch(ref[1], mode.map((x) => -x), atol, 'mode');
+  const minus = mismatch(
+    ref[1],
+    mode.map((x) => -x),
+    atol,
+    'mode',
+  );
   expect(plus === null || minus === null, `mode differs up to sign: ${plus}`).toBe(true);
 }
 
@@ -114,7 +123,11 @@ describe('FEM-Bench golden files', () => {
           if (c.error) {
             let thrown: unknown = null;
             let result: FemValue = null;
-            try { result = task!.run(inputs); } catch (e) { thrown = e; }
+            try {
+              result = task!.run(inputs);
+            } catch (e) {
+              thrown = e;
+            }
             if (thrown === null && c.notes?.platform_dependent) {
               const [lambda] = result as [number, number[]];
               expect(lambda).toBeGreaterThan(0);

@@ -26,7 +26,10 @@ function expectRefusal(r: CliRun, label: string, code = 2): void {
   expect(r.code, `${label}: ${r.stderr}`).toBe(code);
   expect(r.stdout, label).toBe('');
   expect(r.stderr, label).toMatch(/^error: /);
-  expect(r.stderr.split('\n').filter((l) => l !== ''), label).toHaveLength(1);
+  expect(
+    r.stderr.split('\n').filter((l) => l !== ''),
+    label,
+  ).toHaveLength(1);
   expect(r.stderr, label).not.toMatch(/\n\s+at /);
 }
 
@@ -52,11 +55,23 @@ function snapshot(dir: string): Map<string, string> {
 describe('exit codes (reproduction 9)', () => {
   it('unknown commands and subcommands named like Object.prototype members exit 2 with one sentence', async () => {
     for (const args of [
-      ['constructor'], ['toString', '--help'], ['__proto__'], ['hasOwnProperty'], ['valueOf', 'x'],
-      ['atomworld', 'constructor'], ['atomworld', '__proto__', '--help'], ['atomworld', 'toString', 'a', 'b'],
-      ['onng', '__proto__'], ['onng', 'constructor', '--level', '1'], ['c2np', 'toString'], ['fem', 'constructor'],
-      ['fem', 'run', '__proto__', '--cases', 'x.json'], ['info', '--__proto__', 'x'], ['info', '--constructor=1', CELL],
-      ['convert', '--toString', CELL, join(tmp, 'x.cif')], [],
+      ['constructor'],
+      ['toString', '--help'],
+      ['__proto__'],
+      ['hasOwnProperty'],
+      ['valueOf', 'x'],
+      ['atomworld', 'constructor'],
+      ['atomworld', '__proto__', '--help'],
+      ['atomworld', 'toString', 'a', 'b'],
+      ['onng', '__proto__'],
+      ['onng', 'constructor', '--level', '1'],
+      ['c2np', 'toString'],
+      ['fem', 'constructor'],
+      ['fem', 'run', '__proto__', '--cases', 'x.json'],
+      ['info', '--__proto__', 'x'],
+      ['info', '--constructor=1', CELL],
+      ['convert', '--toString', CELL, join(tmp, 'x.cif')],
+      [],
     ]) {
       expectRefusal(await run(args), args.join(' ') || '(no arguments)');
     }
@@ -64,7 +79,9 @@ describe('exit codes (reproduction 9)', () => {
 
   it('a bug is exit 1 with one line; STRUCTLAB_DEBUG=1 adds the stack trace', async () => {
     // The only way to make the CLI fail internally without changing it: an output stream that throws.
-    const boom = () => { throw new TypeError('stdout exploded'); };
+    const boom = () => {
+      throw new TypeError('stdout exploded');
+    };
     const r = await run(['info', POSCAR], { stdout: boom });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: internal error: stdout exploded .*STRUCTLAB_DEBUG=1/);
@@ -81,7 +98,10 @@ describe('exit codes (reproduction 9)', () => {
   });
 
   it('core errors about the input are exit 2, JavaScript faults are not', () => {
-    expect(inputFailure(new LimitError('atoms', 'x has 9 atoms; the limit is 1 atoms'))).toEqual({ message: 'x has 9 atoms; the limit is 1 atoms', exitCode: 2 });
+    expect(inputFailure(new LimitError('atoms', 'x has 9 atoms; the limit is 1 atoms'))).toEqual({
+      message: 'x has 9 atoms; the limit is 1 atoms',
+      exitCode: 2,
+    });
     expect(inputFailure(new ParseError('bad number.', 7))).toEqual({ message: 'line 7: bad number', exitCode: 2 });
     expect(inputFailure(new RangeError('Invalid array length'))?.exitCode).toBe(2);
     expect(inputFailure(new RangeError('Maximum call stack size exceeded'))?.exitCode).toBe(2);
@@ -114,9 +134,13 @@ describe('data safety (reproduction 8)', () => {
     symlinkSync(cell, join(dir, 'soft.cif'));
     const before = readFileSync(cell, 'latin1');
     for (const args of [
-      ['convert', cell, cell], ['convert', cell, cell, '--force'], ['convert', cell, join(dir, 'hard.cif'), '--force'],
-      ['convert', cell, join(dir, 'soft.cif'), '--force'], ['convert', cell, join(dir, '.', 'cell.cif')],
-      ['carve', cell, '--radius', '5', '-o', cell], ['carve', cell, '--radius', '5', '-o', cell, '--force'],
+      ['convert', cell, cell],
+      ['convert', cell, cell, '--force'],
+      ['convert', cell, join(dir, 'hard.cif'), '--force'],
+      ['convert', cell, join(dir, 'soft.cif'), '--force'],
+      ['convert', cell, join(dir, '.', 'cell.cif')],
+      ['carve', cell, '--radius', '5', '-o', cell],
+      ['carve', cell, '--radius', '5', '-o', cell, '--force'],
       ['c2np', 'build', cell, '--out', cell],
     ]) {
       const r = await run(args);
@@ -161,14 +185,24 @@ describe('data safety (reproduction 8)', () => {
     expectRefusal(await run(['onng', 'obfuscate', '--level', '1', '--source', d, '--out', other]), 'non-empty --out');
     const ok = await run(['onng', 'obfuscate', '--level', '1', '--source', d, '--out', other, '--force']);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(readdirSync(other).sort()).toEqual(['header_definitions.jsonl', 'name_mapping.json', 'notes.txt', 'queries.jsonl', 'theorems.jsonl']);
+    expect(readdirSync(other).sort()).toEqual([
+      'header_definitions.jsonl',
+      'name_mapping.json',
+      'notes.txt',
+      'queries.jsonl',
+      'theorems.jsonl',
+    ]);
     expect(readFileSync(join(other, 'notes.txt'), 'utf8')).toBe('mine');
   }, 60_000);
 
   it('onng variants refuses to write into its input folder', async () => {
     const fem = mkdtempSync(join(tmp, 'fem-tasks-'));
     const tasks = join(SHARED, 'golden', 'fembench');
-    const anyTask = existsSync(tasks) ? readdirSync(tasks, { recursive: true }).map(String).find((f) => f.endsWith('.json')) : undefined;
+    const anyTask = existsSync(tasks)
+      ? readdirSync(tasks, { recursive: true })
+          .map(String)
+          .find((f) => f.endsWith('.json'))
+      : undefined;
     writeFileSync(join(fem, 'task.json'), anyTask ? readFileSync(join(tasks, anyTask)) : '{}');
     const before = snapshot(fem);
     for (const out of [fem, join(fem, 'v')]) {
@@ -190,18 +224,27 @@ describe('data safety (reproduction 8)', () => {
   it('a folder whose filling fails is not left behind, nor its staging copy', () => {
     const parent = mkdtempSync(join(tmp, 'stage-'));
     const out = join(parent, 'dataset');
-    expect(() => writeOutputDir(out, {}, (dir) => {
-      dir.write('a/b.txt', 'half');
-      throw new Error('disk full, say');
-    })).toThrow(/disk full/);
+    expect(() =>
+      writeOutputDir(out, {}, (dir) => {
+        dir.write('a/b.txt', 'half');
+        throw new Error('disk full, say');
+      }),
+    ).toThrow(/disk full/);
     expect(readdirSync(parent)).toEqual([]);
-    const written = writeOutputDir(out, {}, (dir) => { dir.write('a/b.txt', 'whole'); return dir.pathOf('a/b.txt'); });
+    const written = writeOutputDir(out, {}, (dir) => {
+      dir.write('a/b.txt', 'whole');
+      return dir.pathOf('a/b.txt');
+    });
     expect(readFileSync(written, 'utf8')).toBe('whole');
     expect(readdirSync(parent)).toEqual(['dataset']);
   });
 
   it('standard input and endless devices stop at the input size limit with a sentence', () => {
-    const r = spawnSync('bash', ['-c', `head -c 300000000 /dev/zero | "${process.execPath}" bin/structlab.mjs info -`], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync('bash', ['-c', `head -c 300000000 /dev/zero | "${process.execPath}" bin/structlab.mjs info -`], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(r.status, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^error: standard input is over 256 MiB; the limit is 256 MiB/);
@@ -214,13 +257,32 @@ describe('data safety (reproduction 8)', () => {
 const cifOf = (n: number): string => {
   // An n×n×n rock-salt-like P1 supercell: a valid structure whose matching takes seconds for n = 10.
   const a = 4;
-  const lines = ['data_big', `_cell_length_a ${a * n}`, `_cell_length_b ${a * n}`, `_cell_length_c ${a * n}`,
-    '_cell_angle_alpha 90', '_cell_angle_beta 90', '_cell_angle_gamma 90', "_symmetry_space_group_name_H-M 'P 1'",
-    'loop_', '_atom_site_label', '_atom_site_type_symbol', '_atom_site_fract_x', '_atom_site_fract_y', '_atom_site_fract_z'];
+  const lines = [
+    'data_big',
+    `_cell_length_a ${a * n}`,
+    `_cell_length_b ${a * n}`,
+    `_cell_length_c ${a * n}`,
+    '_cell_angle_alpha 90',
+    '_cell_angle_beta 90',
+    '_cell_angle_gamma 90',
+    "_symmetry_space_group_name_H-M 'P 1'",
+    'loop_',
+    '_atom_site_label',
+    '_atom_site_type_symbol',
+    '_atom_site_fract_x',
+    '_atom_site_fract_y',
+    '_atom_site_fract_z',
+  ];
   let k = 0;
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let l = 0; l < n; l++) {
-    for (const [s, f] of [['Na', 0], ['Cl', 0.5]] as const) lines.push(`${s}${++k} ${s} ${(i + f) / n} ${(j + f) / n} ${(l + f) / n}`);
-  }
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++)
+      for (let l = 0; l < n; l++) {
+        for (const [s, f] of [
+          ['Na', 0],
+          ['Cl', 0.5],
+        ] as const)
+          lines.push(`${s}${++k} ${s} ${(i + f) / n} ${(j + f) / n} ${(l + f) / n}`);
+      }
   return `${lines.join('\n')}\n`;
 };
 
@@ -237,19 +299,28 @@ describe('atomworld eval survives bad cases', () => {
       { id: 'b', action: 'change', after_cif: small },
       { id: 'c', action: 'move', after_cif: small },
     ];
-    const casesFile = join(dir, 'cases.jsonl'), answersFile = join(dir, 'answers.jsonl');
+    const casesFile = join(dir, 'cases.jsonl'),
+      answersFile = join(dir, 'answers.jsonl');
     writeFileSync(casesFile, cases.map((c) => (typeof c === 'string' ? c : JSON.stringify(c))).join('\n'));
-    writeFileSync(answersFile, [
-      JSON.stringify({ id: 'a', answer: `<cif>\n${small}</cif>` }),
-      JSON.stringify({ id: 'slow', answer: `<cif>\n${answer}</cif>` }),
-      JSON.stringify({ id: 'b', answer: `<cif>\n${small}</cif>` }),
-      '[1, 2]',
-      JSON.stringify({ id: 'c', answer: `<cif>\n${small}</cif>` }),
-    ].join('\n'));
+    writeFileSync(
+      answersFile,
+      [
+        JSON.stringify({ id: 'a', answer: `<cif>\n${small}</cif>` }),
+        JSON.stringify({ id: 'slow', answer: `<cif>\n${answer}</cif>` }),
+        JSON.stringify({ id: 'b', answer: `<cif>\n${small}</cif>` }),
+        '[1, 2]',
+        JSON.stringify({ id: 'c', answer: `<cif>\n${small}</cif>` }),
+      ].join('\n'),
+    );
     const r = structlab(['atomworld', 'eval', casesFile, answersFile, '--workers', '1', '--case-timeout', '1'], { timeout: 180_000 });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.cases.map((c: { id: string; wrong_type: string | null }) => [c.id, c.wrong_type])).toEqual([['a', null], ['slow', 'Timeout'], ['b', null], ['c', null]]);
+    expect(out.cases.map((c: { id: string; wrong_type: string | null }) => [c.id, c.wrong_type])).toEqual([
+      ['a', null],
+      ['slow', 'Timeout'],
+      ['b', null],
+      ['c', null],
+    ]);
     expect(out.by_action.super_cell.errors).toEqual({ Timeout: 1 });
     expect(out.by_action.change).toMatchObject({ n: 2, success_rate: 1 });
     expect(out.skipped).toEqual([
@@ -276,13 +347,19 @@ describe('data from files is data (reproduction 7)', () => {
     const json = JSON.parse(JSON.stringify(summary));
     expect(Object.keys(json)).toEqual(NAMES);
     for (const [k, name] of NAMES.entries()) {
-      expect(Object.getOwnPropertyDescriptor(json, name)?.value).toEqual({ n: 2, success_rate: 0.5, mean_max_dist: 0.1 * (k + 1), errors: { [NAMES[(k + 1) % NAMES.length]]: 1 } });
+      expect(Object.getOwnPropertyDescriptor(json, name)?.value).toEqual({
+        n: 2,
+        success_rate: 0.5,
+        mean_max_dist: 0.1 * (k + 1),
+        errors: { [NAMES[(k + 1) % NAMES.length]]: 1 },
+      });
     }
   });
 
   it('atomworld eval with those names as ids and actions', async () => {
     const small = cifOf(1);
-    const casesFile = join(tmp, 'proto-cases.jsonl'), answersFile = join(tmp, 'proto-answers.jsonl');
+    const casesFile = join(tmp, 'proto-cases.jsonl'),
+      answersFile = join(tmp, 'proto-answers.jsonl');
     writeFileSync(casesFile, NAMES.map((n) => JSON.stringify({ id: n, action: n, after_cif: small })).join('\n'));
     writeFileSync(answersFile, NAMES.map((n) => JSON.stringify({ id: n, answer: `<cif>${small}</cif>` })).join('\n'));
     const r = await run(['atomworld', 'eval', casesFile, answersFile, '--workers', '0']);
@@ -297,13 +374,19 @@ describe('data from files is data (reproduction 7)', () => {
   it('onng analyze and the page analysis with those names as models', async () => {
     const header = 'model,lam,run,problem_id,verified,correct,time_s';
     const rows: string[] = [];
-    for (const model of NAMES) for (const lam of [0, 0.2]) for (const run of [1, 2]) for (const p of [1, 2, 3]) rows.push(`${model},${lam},${run},${p},1,${(p + run) % 2},${p + lam}`);
+    for (const model of NAMES)
+      for (const lam of [0, 0.2])
+        for (const run of [1, 2]) for (const p of [1, 2, 3]) rows.push(`${model},${lam},${run},${p},1,${(p + run) % 2},${p + lam}`);
     const csv = `${header}\n${rows.join('\n')}\n`;
     const file = join(tmp, 'proto-outcomes.csv');
     writeFileSync(file, csv);
     const r = await run(['onng', 'analyze', file]);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).models.map((m: { model: string }) => m.model).sort()).toEqual([...NAMES].sort());
+    expect(
+      JSON.parse(r.stdout)
+        .models.map((m: { model: string }) => m.model)
+        .sort(),
+    ).toEqual([...NAMES].sort());
     const analysis = analyseOutcomesText(csv);
     for (const n of NAMES) expect(Object.getOwnPropertyDescriptor(analysis.heat.cells, n)?.value).toHaveLength(3);
     expect(Object.getPrototypeOf({})).toBe(Object.prototype);

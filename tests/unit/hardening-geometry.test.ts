@@ -25,7 +25,8 @@ const bruteHausdorff = (a: Float64Array, b: Float64Array): number => {
     let worst = 0;
     for (let i = 0; i < p.length; i += 3) {
       let best = Infinity;
-      for (let j = 0; j < q.length; j += 3) best = Math.min(best, (p[i] - q[j]) ** 2 + (p[i + 1] - q[j + 1]) ** 2 + (p[i + 2] - q[j + 2]) ** 2);
+      for (let j = 0; j < q.length; j += 3)
+        best = Math.min(best, (p[i] - q[j]) ** 2 + (p[i + 1] - q[j + 1]) ** 2 + (p[i + 2] - q[j + 2]) ** 2);
       worst = Math.max(worst, best);
     }
     return worst;
@@ -40,7 +41,11 @@ describe('Hausdorff terminates and is exact for any finite coordinates', () => {
     for (const v of [1e16, 3e16, 2 ** 53 + 2, 1e20, 1e100]) {
       for (const w of [0, 1e-9, 0.3, 1]) {
         const a = new Float64Array([0, 0, 0, w, 0, 0]);
-        for (const b of [new Float64Array([0, 0, 0, v, 0, 0]), new Float64Array([v, v, v, v + 1, v, v]), new Float64Array([v, 0, 0, -v, 0, 0])]) {
+        for (const b of [
+          new Float64Array([0, 0, 0, v, 0, 0]),
+          new Float64Array([v, v, v, v + 1, v, v]),
+          new Float64Array([v, 0, 0, -v, 0, 0]),
+        ]) {
           expect(hausdorffDistance(a, b)).toBe(bruteHausdorff(a, b));
         }
       }
@@ -50,8 +55,10 @@ describe('Hausdorff terminates and is exact for any finite coordinates', () => {
   it('random clouds at every scale and offset (grid, far queries through the k-d tree) match brute force', () => {
     const rnd = mulberry32(11);
     for (let trial = 0; trial < 150; trial++) {
-      const n = 1 + Math.floor(rnd() * 200), m = 1 + Math.floor(rnd() * 200);
-      const scale = [1e-6, 1, 100, 1e6][trial % 4], off = [0, 5, 1e3, -1e7, 1e15][Math.floor(trial / 4) % 5];
+      const n = 1 + Math.floor(rnd() * 200),
+        m = 1 + Math.floor(rnd() * 200);
+      const scale = [1e-6, 1, 100, 1e6][trial % 4],
+        off = [0, 5, 1e3, -1e7, 1e15][Math.floor(trial / 4) % 5];
       const a = new Float64Array(3 * n).map(() => (rnd() - 0.5) * scale);
       const b = new Float64Array(3 * m).map((_, k) => (rnd() - 0.5) * scale * (k % 3 === 0 ? 0.01 : 1) + off);
       const expected = bruteHausdorff(a, b);
@@ -81,7 +88,17 @@ describe('degenerate particles give defined metrics', () => {
   });
 
   it('forward metrics of degenerate pairs hold no NaN except the documented rdf_error', () => {
-    for (const [p, t] of [[line, line], [plane, plane], [pile, pile], [[0, 0, 0], [0, 0, 0]], [line, plane], [[1, 2, 3], pile]]) {
+    for (const [p, t] of [
+      [line, line],
+      [plane, plane],
+      [pile, pile],
+      [
+        [0, 0, 0],
+        [0, 0, 0],
+      ],
+      [line, plane],
+      [[1, 2, 3], pile],
+    ]) {
       const m = forwardMetrics(particle(p), particle(t));
       for (const [k, v] of Object.entries(m)) if (typeof v === 'number' && k !== 'rdf_error') expect(Number.isFinite(v), k).toBe(true);
       for (const v of Object.values(m.aligned!)) expect(Number.isFinite(v)).toBe(true);
@@ -90,7 +107,9 @@ describe('degenerate particles give defined metrics', () => {
 
   it('coordinates beyond the policy and non-finite ones are refused by the metrics with a sentence', () => {
     expect(() => forwardMetrics(particle([0, 0, 0, 1, 0, 0]), particle([0, 0, 0, 1e16, 0, 0]))).toThrow(LimitError);
-    expect(() => forwardMetrics(particle([0, 0, 0, 1, 0, 0]), particle([0, 0, 0, 1e16, 0, 0]))).toThrow(/atom 2 of the truth .*the limit is 1,000,000/);
+    expect(() => forwardMetrics(particle([0, 0, 0, 1, 0, 0]), particle([0, 0, 0, 1e16, 0, 0]))).toThrow(
+      /atom 2 of the truth .*the limit is 1,000,000/,
+    );
     expect(() => forwardMetrics(particle([0, 0, 0, NaN, 0, 0]), particle([0, 0, 0, 1, 0, 0]))).toThrow(/non-finite/);
   });
 
@@ -102,7 +121,11 @@ describe('degenerate particles give defined metrics', () => {
     expect(a.optimal).toBe(false);
     expect(Number.isFinite(a.rmsd)).toBe(true);
     // The truth piled on three spots, the prediction a triangle: every triad fits, the seeds stay bounded.
-    const spots = [[0, 0, 0], [2, 0, 0], [0, 2, 0]];
+    const spots = [
+      [0, 0, 0],
+      [2, 0, 0],
+      [0, 2, 0],
+    ];
     const truth = particle(Array.from({ length: 1500 }, (_, i) => spots[i % 3]).flat());
     const b = alignParticles(particle([0, 0, 0, 2, 0, 0, 0, 2, 0, 5, 5, 5]), truth);
     expect(b.pairs.length).toBe(4);
@@ -111,15 +134,28 @@ describe('degenerate particles give defined metrics', () => {
 
 describe('carving refuses absurd sizes before allocating', () => {
   const cubic = (a: number): Structure => {
-    const lattice = new Lattice([[a, 0, 0], [0, a, 0], [0, 0, a]]);
+    const lattice = new Lattice([
+      [a, 0, 0],
+      [0, a, 0],
+      [0, 0, a],
+    ]);
     return { name: 'c', lattice, sites: [makeSiteFromFrac(lattice, [0, 0, 0], { Cu: 1 })] };
   };
   it('radius 1e9, repeats 1e6, flat cells', () => {
     expect(() => carveParticle(cubic(3), { radius: 1e9, repeats: 1000 })).toThrow(/the limit is 200,000 atoms/);
     expect(() => carveParticle(cubic(3), { radius: 1e9, repeats: 1_000_000 })).toThrow(LimitError);
     expect(carveParticle(cubic(3), { radius: 6, repeats: 1_000_000 }).symbols.length).toBeGreaterThan(0);
-    const flat = new Lattice([[3, 0, 0], [0, 3, 0], [3, 3, 1e-9]]);
-    expect(() => carveParticle({ name: 'f', lattice: flat, sites: [makeSiteFromFrac(flat, [0, 0, 0], { Cu: 1 })] }, { radius: 10, keepLatticeFrame: true })).toThrow(/flat/);
+    const flat = new Lattice([
+      [3, 0, 0],
+      [0, 3, 0],
+      [3, 3, 1e-9],
+    ]);
+    expect(() =>
+      carveParticle(
+        { name: 'f', lattice: flat, sites: [makeSiteFromFrac(flat, [0, 0, 0], { Cu: 1 })] },
+        { radius: 10, keepLatticeFrame: true },
+      ),
+    ).toThrow(/flat/);
   });
 });
 
@@ -135,18 +171,72 @@ describe('the structure matcher is bounded for programmatic callers', () => {
     expect(() => matcherRmsDist(s, s)).toThrow(LimitError);
   });
   it('a needle cell, a huge cell and too many sites are refused; a normal cell still matches', () => {
-    expect(() => matcherFit(structure([[1e7, 0, 0], [0, 3, 0], [0, 0, 3]]), structure([[3, 0, 0], [0, 3, 0], [0, 0, 3]]))).toThrow(/at most 1,000,000/);
-    const big = structure([[3 * LIMITS.matchSites, 0, 0], [0, 3, 0], [0, 0, 3]], LIMITS.matchSites + 1);
+    expect(() =>
+      matcherFit(
+        structure([
+          [1e7, 0, 0],
+          [0, 3, 0],
+          [0, 0, 3],
+        ]),
+        structure([
+          [3, 0, 0],
+          [0, 3, 0],
+          [0, 0, 3],
+        ]),
+      ),
+    ).toThrow(/at most 1,000,000/);
+    const big = structure(
+      [
+        [3 * LIMITS.matchSites, 0, 0],
+        [0, 3, 0],
+        [0, 0, 3],
+      ],
+      LIMITS.matchSites + 1,
+    );
     expect(() => matcherFit(big, big)).toThrow(/the limit is 2,000 sites/);
-    const needle = structure([[2000, 0, 0], [0, 2, 0], [0, 0, 2]]);
-    expect(() => matcherRmsDist(needle, structure([[2, 0, 0], [0, 2, 0], [0, 0, 2000]]))).not.toThrow(RangeError);
-    expect(matcherFit(structure([[3, 0, 0], [0, 3, 0], [0, 0, 3]]), structure([[0, 3, 0], [3, 0, 0], [0, 0, -3]]))).toBe(true);
+    const needle = structure([
+      [2000, 0, 0],
+      [0, 2, 0],
+      [0, 0, 2],
+    ]);
+    expect(() =>
+      matcherRmsDist(
+        needle,
+        structure([
+          [2, 0, 0],
+          [0, 2, 0],
+          [0, 0, 2000],
+        ]),
+      ),
+    ).not.toThrow(RangeError);
+    expect(
+      matcherFit(
+        structure([
+          [3, 0, 0],
+          [0, 3, 0],
+          [0, 0, 3],
+        ]),
+        structure([
+          [0, 3, 0],
+          [3, 0, 0],
+          [0, 0, -3],
+        ]),
+      ),
+    ).toBe(true);
   }, 60_000);
 });
 
 describe('AtomWorld actions with hostile parameters', () => {
-  const lattice = new Lattice([[4, 0, 0], [0, 4, 0], [0, 0, 4]]);
-  const before: Structure = { name: 'b', lattice, sites: [makeSiteFromFrac(lattice, [0, 0, 0], { Fe: 1 }), makeSiteFromFrac(lattice, [0.5, 0.5, 0.5], { O: 1 })] };
+  const lattice = new Lattice([
+    [4, 0, 0],
+    [0, 4, 0],
+    [0, 0, 4],
+  ]);
+  const before: Structure = {
+    name: 'b',
+    lattice,
+    sites: [makeSiteFromFrac(lattice, [0, 0, 0], { Fe: 1 }), makeSiteFromFrac(lattice, [0.5, 0.5, 0.5], { O: 1 })],
+  };
   it.each([
     ['super_cell', { size: [1e6, 1, 1] }, /the limit is 200,000 atoms/],
     ['super_cell', { size: [NaN, 1, 1] }, /three numbers/],
@@ -158,7 +248,11 @@ describe('AtomWorld actions with hostile parameters', () => {
     ['change', { index: 0, symbol: 'x'.repeat(100_000) }, /./],
   ])('%s with hostile parameters → a sentence (case %#)', (action, params, message) => {
     let error: unknown = null;
-    try { applyAtomworldAction(before, action, params as Record<string, unknown>); } catch (e) { error = e; }
+    try {
+      applyAtomworldAction(before, action, params as Record<string, unknown>);
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message.length).toBeLessThan(400);

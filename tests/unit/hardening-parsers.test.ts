@@ -19,8 +19,10 @@ const refused = (text: string, name: string) => {
   return r;
 };
 
-const cif = (body: string, cell = '_cell_length_a 5\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n') =>
-  `data_t\n${cell}${body}loop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\n`;
+const cif = (
+  body: string,
+  cell = '_cell_length_a 5\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n',
+) => `data_t\n${cell}${body}loop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\n`;
 
 describe('1. numbers are read in linear time, with a length cap', () => {
   const digits = '1'.repeat(200_000);
@@ -86,19 +88,33 @@ describe('2. symmetry operations from CIF are bounded', () => {
 describe('2b. many blocks of different symmetry-operation lists', () => {
   it('are bounded by LIMITS.symmetryCompositions (each list costs a group check of n² compositions)', () => {
     // Pm-3m's 48 operations written about a different origin in every block: each list is a valid group, and new.
-    const perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    const perms = [
+      [0, 1, 2],
+      [0, 2, 1],
+      [1, 0, 2],
+      [1, 2, 0],
+      [2, 0, 1],
+      [2, 1, 0],
+    ];
     const block = (k: number): string => {
       const shift = [(k % 97) / 97, (k % 89) / 89, (k % 83) / 83];
       const ops: string[] = [];
-      for (const p of perms) for (let signs = 0; signs < 8; signs++) {
-        ops.push([0, 1, 2].map((r) => {
-          const sign = signs & (1 << r) ? -1 : 1;
-          const t = shift[r] - sign * shift[p[r]];
-          return `${sign < 0 ? '-' : ''}${'xyz'[p[r]]}${t === 0 ? '' : `+${(t - Math.floor(t)).toFixed(6)}`}`;
-        }).join(','));
-      }
-      return `data_b${k}\n_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n`
-        + `loop_\n_symmetry_equiv_pos_as_xyz\n${ops.join('\n')}\nloop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 Fe 0 0 0\n`;
+      for (const p of perms)
+        for (let signs = 0; signs < 8; signs++) {
+          ops.push(
+            [0, 1, 2]
+              .map((r) => {
+                const sign = signs & (1 << r) ? -1 : 1;
+                const t = shift[r] - sign * shift[p[r]];
+                return `${sign < 0 ? '-' : ''}${'xyz'[p[r]]}${t === 0 ? '' : `+${(t - Math.floor(t)).toFixed(6)}`}`;
+              })
+              .join(','),
+          );
+        }
+      return (
+        `data_b${k}\n_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n` +
+        `loop_\n_symmetry_equiv_pos_as_xyz\n${ops.join('\n')}\nloop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 Fe 0 0 0\n`
+      );
     };
     const lists = Math.floor(LIMITS.symmetryCompositions / 48 ** 2) + 1;
     const r = refused(Array.from({ length: lists }, (_, k) => block(k)).join(''), 'many.cif');
@@ -110,10 +126,19 @@ describe('3. atoms after symmetry expansion are checked before expanding', () =>
   it('sites × operations above LIMITS.atoms is refused without expanding', () => {
     const n = Math.floor(LIMITS.atoms / 96) + 1; // Im-3m: 96 operations
     let rows = '';
-    for (let i = 0; i < n; i++) rows += `Fe${i} Fe ${(0.1 + (i % 97) / 400).toFixed(4)} ${(0.05 + (i % 89) / 300).toFixed(4)} ${(0.02 + i / (3 * n)).toFixed(5)}\n`;
-    const text = cif("_symmetry_space_group_name_H-M 'I m -3 m'\n", '_cell_length_a 120\n_cell_length_b 120\n_cell_length_c 120\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n') + rows;
+    for (let i = 0; i < n; i++)
+      rows += `Fe${i} Fe ${(0.1 + (i % 97) / 400).toFixed(4)} ${(0.05 + (i % 89) / 300).toFixed(4)} ${(0.02 + i / (3 * n)).toFixed(5)}\n`;
+    const text =
+      cif(
+        "_symmetry_space_group_name_H-M 'I m -3 m'\n",
+        '_cell_length_a 120\n_cell_length_b 120\n_cell_length_c 120\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n',
+      ) + rows;
     const r = refused(text, 'big.cif');
-    expect(r.error).toMatch(new RegExp(`${n.toLocaleString('en')} atom sites × 96 symmetry operations\\) has ${(n * 96).toLocaleString('en')} atoms; the limit is 200,000 atoms`));
+    expect(r.error).toMatch(
+      new RegExp(
+        `${n.toLocaleString('en')} atom sites × 96 symmetry operations\\) has ${(n * 96).toLocaleString('en')} atoms; the limit is 200,000 atoms`,
+      ),
+    );
   });
   it('an XYZ header claiming 1e12 atoms is refused before anything is allocated', () => {
     const r = refused('1000000000000\nc\nFe 0 0 0\n', 'a.xyz');
@@ -144,7 +169,11 @@ describe('3. atoms after symmetry expansion are checked before expanding', () =>
 
 describe('4. one validation step for every structure', () => {
   it('a flat cell (α = β = γ = 120°) is refused with the line, not searched', () => {
-    const text = cif('', '_cell_length_a 5\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha 120\n_cell_angle_beta 120\n_cell_angle_gamma 120\n') + 'Fe1 Fe 0 0 0\n';
+    const text =
+      cif(
+        '',
+        '_cell_length_a 5\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha 120\n_cell_angle_beta 120\n_cell_angle_gamma 120\n',
+      ) + 'Fe1 Fe 0 0 0\n';
     const r = refused(text, 'flat.cif');
     expect(r.error).toMatch(/the cell is degenerate \(nearly flat/);
     expect(r.line).toBe(2);
@@ -155,15 +184,31 @@ describe('4. one validation step for every structure', () => {
     expect(r.error).toBe('The structure "c", site 2: a coordinate is 1.00000e+16 Å from the origin; the limit is ±1,000,000 Å.');
     const p = parseParticleFile(text, 'a.xyz');
     expect(p.ok ? '' : p.error).toBe(r.error);
-    expect(refused('x\n1.0\n2e6 0 0\n0 1 0\n0 0 1\nFe\n1\nDirect\n0 0 0\n', 'POSCAR').error).toMatch(/cell length a is 2\.00000e\+6 Å; the limit is 1,000,000 Å/);
+    expect(refused('x\n1.0\n2e6 0 0\n0 1 0\n0 0 1\nFe\n1\nDirect\n0 0 0\n', 'POSCAR').error).toMatch(
+      /cell length a is 2\.00000e\+6 Å; the limit is 1,000,000 Å/,
+    );
   });
   it('an empty structure is a sentence', () => {
     expect(refused('0\nempty\n', 'a.xyz').error).toBe('The structure "empty" has no atoms.');
     expect(refused('{"@class":"Molecule","sites":[]}', 'a.json').error).toMatch(/has no atoms/);
   });
   it('a singular lattice matrix is refused by the constructor', () => {
-    expect(() => new Lattice([[1, 0, 0], [2, 0, 0], [0, 0, 1]])).toThrow(/do not span a 3D cell/);
-    expect(() => new Lattice([[1, 0, 0], [0, 1, 0], [0, 0, 0]])).toThrow(/do not span a 3D cell/);
+    expect(
+      () =>
+        new Lattice([
+          [1, 0, 0],
+          [2, 0, 0],
+          [0, 0, 1],
+        ]),
+    ).toThrow(/do not span a 3D cell/);
+    expect(
+      () =>
+        new Lattice([
+          [1, 0, 0],
+          [0, 1, 0],
+          [0, 0, 0],
+        ]),
+    ).toThrow(/do not span a 3D cell/);
   });
 });
 
@@ -220,7 +265,10 @@ Co1 Co 0.5 0.5 0.5
     const counts1 = '1 1 2 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1';
     const counts2 = '1 2';
     const n = 24;
-    const positions = Array.from({ length: n }, (_, i) => `${(i / n).toFixed(6)} ${((i * 7) % n / n).toFixed(6)} ${((i * 5) % n / n).toFixed(6)}`).join('\n');
+    const positions = Array.from(
+      { length: n },
+      (_, i) => `${(i / n).toFixed(6)} ${(((i * 7) % n) / n).toFixed(6)} ${(((i * 5) % n) / n).toFixed(6)}`,
+    ).join('\n');
     const text = `Cr Fe Ni\n1.0\n8 0 0\n0 8 0\n0 0 8\n${species1}\n${species2}\n${counts1}\n${counts2}\nDirect\n${positions}\n`;
     const r = parseStructureFile(text, 'POSCAR');
     expect(r.ok, r.ok ? '' : r.error).toBe(true);
@@ -229,7 +277,9 @@ Co1 Co 0.5 0.5 0.5
     const counts = [...counts1.split(' '), ...counts2.split(' ')].map(Number);
     const expected = groups.flatMap((g, i) => new Array<string>(counts[i]).fill(g));
     expect(r.structures[0].sites.map((s) => Object.keys(s.species)[0])).toEqual(expected);
-    expect(r.structures[0].sites[n - 1].frac).toEqual([23 / 24, ((23 * 7) % 24) / 24, ((23 * 5) % 24) / 24].map((x) => Number(x.toFixed(6))));
+    expect(r.structures[0].sites[n - 1].frac).toEqual(
+      [23 / 24, ((23 * 7) % 24) / 24, ((23 * 5) % 24) / 24].map((x) => Number(x.toFixed(6))),
+    );
     expect(r.warnings).toContain('lines 6-7: the species and the atom counts each run over 2 lines; read as pymatgen reads them');
   });
 });

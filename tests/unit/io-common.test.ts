@@ -15,7 +15,8 @@ describe('io common helpers', () => {
   });
   it('orderedSymbol names the format and the 1-based site of a mixed site', () => {
     expect(orderedSymbol({ species: { Fe: 1 }, xyz: [0, 0, 0] }, 0, 'XYZ')).toBe('Fe');
-    expect(() => orderedSymbol({ species: { Fe: 0.5, Ni: 0.5 }, xyz: [0, 0, 0] }, 2, 'POSCAR'))
-      .toThrow('POSCAR cannot hold partial occupancy (site 3 has Fe:0.5, Ni:0.5); write CIF or JSON instead.');
+    expect(() => orderedSymbol({ species: { Fe: 0.5, Ni: 0.5 }, xyz: [0, 0, 0] }, 2, 'POSCAR')).toThrow(
+      'POSCAR cannot hold partial occupancy (site 3 has Fe:0.5, Ni:0.5); write CIF or JSON instead.',
+    );
   });
 });

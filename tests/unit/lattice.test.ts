@@ -22,8 +22,14 @@ describe('Lattice.fromParameters', () => {
 
 describe('perpendicularWidths', () => {
   it('are the face-to-face distances (analytic: a sin γ for a hexagonal-like cell), tol 1e-12', () => {
-    const a = 3, c = 5, gamma = (120 * Math.PI) / 180;
-    const m: Mat3 = [[a, 0, 0], [a * Math.cos(gamma), a * Math.sin(gamma), 0], [0, 0, c]];
+    const a = 3,
+      c = 5,
+      gamma = (120 * Math.PI) / 180;
+    const m: Mat3 = [
+      [a, 0, 0],
+      [a * Math.cos(gamma), a * Math.sin(gamma), 0],
+      [0, 0, c],
+    ];
     const w = perpendicularWidths(m);
     // a and b both stand a·sin γ off the opposite face; c is perpendicular to the ab plane.
     expect(Math.abs(w[0] - a * Math.sin(gamma))).toBeLessThan(1e-12);

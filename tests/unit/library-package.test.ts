@@ -15,7 +15,10 @@ const record = JSON.parse(readFileSync(join(SHARED, 'golden', 'atomworld', 'real
 const metricCases = JSON.parse(readFileSync(join(SHARED, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
 const CELL = join(SHARED, 'golden', 'c2np', 'sample', 'cifs', 'illustrative_KMgH3_a4.0213_Borigin.cif');
 
-interface LockEntry { dependencies?: Record<string, string>; [key: string]: unknown }
+interface LockEntry {
+  dependencies?: Record<string, string>;
+  [key: string]: unknown;
+}
 
 /**
  * package.json and package-lock.json of a consumer that depends on the tarball only: the tarball's
@@ -45,7 +48,10 @@ function writeConsumer(dir: string, tarball: string): void {
     packages[p] = entry;
     for (const n of Object.keys(entry.dependencies ?? {})) todo.push(locate(p, n));
   }
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { structlab: spec } }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { structlab: spec } }),
+  );
   writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ name: 'consumer', lockfileVersion: 3, requires: true, packages }));
 }
 
@@ -62,7 +68,10 @@ describe('the packed library', () => {
 
   beforeAll(() => {
     // The CLI bundle ships as built by `npm ci` (prepare); rebuilding it here would race the CLI tests.
-    expect(existsSync(join(REPO_ROOT, '.cli-build', 'structlab.mjs')), 'the CLI bundle is missing: run node scripts/build-cli.mjs (npm ci does)').toBe(true);
+    expect(
+      existsSync(join(REPO_ROOT, '.cli-build', 'structlab.mjs')),
+      'the CLI bundle is missing: run node scripts/build-cli.mjs (npm ci does)',
+    ).toBe(true);
     execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-lib.mjs')], { cwd: REPO_ROOT, stdio: 'pipe' });
     // --ignore-scripts: prepack would build the library again, prepare the CLI bundle.
     [packed] = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], REPO_ROOT));
@@ -75,13 +84,21 @@ describe('the packed library', () => {
 
   it('ships the built library, its types, the CLI bundle and its data, and no sources', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const p of ['lib/core.js', 'lib/match.js', 'lib/types/lib/core.d.ts', 'bin/structlab.mjs', '.cli-build/structlab.mjs', 'datasets/c2np/rotation_sets.json']) {
+    for (const p of [
+      'lib/core.js',
+      'lib/match.js',
+      'lib/types/lib/core.d.ts',
+      'bin/structlab.mjs',
+      '.cli-build/structlab.mjs',
+      'datasets/c2np/rotation_sets.json',
+    ]) {
       expect(paths, p).toContain(p);
     }
     expect(paths.filter((p) => p.startsWith('src/') || p.startsWith('tests/'))).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
     for (const [subpath, target] of Object.entries(pkg.exports as Record<string, string | { types: string; import: string }>)) {
-      for (const file of typeof target === 'string' ? [target] : [target.types, target.import]) expect(paths, `${subpath} → ${file}`).toContain(file.replace(/^\.\//, ''));
+      for (const file of typeof target === 'string' ? [target] : [target.types, target.import])
+        expect(paths, `${subpath} → ${file}`).toContain(file.replace(/^\.\//, ''));
     }
   });
 
@@ -105,22 +122,35 @@ describe('the packed library', () => {
   });
 
   it('fails with one clear sentence when symmetry is used before initSymmetry()', () => {
-    writeFileSync(join(consumer, 'early.mjs'), `import { analyzeSymmetry, parseStructureFile } from 'structlab/core';
+    writeFileSync(
+      join(consumer, 'early.mjs'),
+      `import { analyzeSymmetry, parseStructureFile } from 'structlab/core';
 import { readFileSync } from 'node:fs';
 const parsed = parseStructureFile(readFileSync('a.cif', 'utf8'), 'a.cif');
 try { analyzeSymmetry(parsed.structures[0]); console.log('no error'); } catch (e) { console.log(e.message); }
-`);
-    expect(run(process.execPath, ['early.mjs'], consumer)).toMatch(/^symmetry engine \(moyo-wasm\) is not initialised: await initSymmetry\(\)/);
+`,
+    );
+    expect(run(process.execPath, ['early.mjs'], consumer)).toMatch(
+      /^symmetry engine \(moyo-wasm\) is not initialised: await initSymmetry\(\)/,
+    );
   });
 
   it('installs the structlab command, which runs from the bundle without sources or tsx', () => {
     expect(existsSync(join(consumer, 'node_modules', 'tsx'))).toBe(false);
-    const out = JSON.parse(run(join(consumer, 'node_modules', '.bin', 'structlab'), ['match', 'a.cif', 'b.cif', '--primitive-cell', 'false', '--stol', '0.5'], consumer));
+    const out = JSON.parse(
+      run(
+        join(consumer, 'node_modules', '.bin', 'structlab'),
+        ['match', 'a.cif', 'b.cif', '--primitive-cell', 'false', '--stol', '0.5'],
+        consumer,
+      ),
+    );
     expect(Math.abs(out.rms - record.evaluator.rmsd)).toBeLessThan(1e-6);
   });
 
   it('gives TypeScript consumers the declarations of every subpath (nodenext resolution)', () => {
-    writeFileSync(join(consumer, 'check.ts'), `import { initSymmetry, MATCHER_DEFAULTS, type Structure } from 'structlab/core';
+    writeFileSync(
+      join(consumer, 'check.ts'),
+      `import { initSymmetry, MATCHER_DEFAULTS, type Structure } from 'structlab/core';
 import { carveParticle, forwardMetrics } from 'structlab/c2np';
 import { matcherFitAndRmsDist } from 'structlab/match';
 import { parseStructureFile } from 'structlab/io';
@@ -138,11 +168,23 @@ const n: number = s ? carveParticle(s, { radius: 6 }).symbols.length + forwardMe
 console.log(fit, n, evaluateAtomworldAnswer('', '').correct, FEM_BENCH_TASKS.length, obfuscateIdentifiers(['a'], 1), LIMITS.atoms, Lattice, analyzeSymmetry);
 // @ts-expect-error: a misspelt option is a type error
 matcherFitAndRmsDist(s!, s!, { sTol: 0.3 });
-`);
-    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] },
-      files: ['check.ts'],
-    }));
+`,
+    );
+    writeFileSync(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ['check.ts'],
+      }),
+    );
     run(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer], consumer);
   });
 

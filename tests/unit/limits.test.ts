@@ -23,8 +23,9 @@ const tmp = mkdtempSync(join(tmpdir(), 'structlab-limits-'));
 
 const run = structlabInProcess;
 
-const CELL = '_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n'
-  + 'loop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 Fe 0 0 0\nO1 O 0.5 0.5 0.5\n';
+const CELL =
+  '_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n' +
+  'loop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 Fe 0 0 0\nO1 O 0.5 0.5 0.5\n';
 
 /** The parsed shiftedFccCif structure. */
 function shiftedFcc(n: number, extra: number): Structure {
@@ -72,8 +73,13 @@ describe('structlab --limit', () => {
   });
 
   it('bad --limit values are usage errors (exit 2, one line)', async () => {
-    for (const args of [['--limit', 'bogus=3', 'info', big], ['--limit', 'atoms', 'info', big], ['--limit', 'atoms=x', 'info', big],
-      ['--limit', 'symmetryOperations=400', 'info', big], ['info', big, '--limit']]) {
+    for (const args of [
+      ['--limit', 'bogus=3', 'info', big],
+      ['--limit', 'atoms', 'info', big],
+      ['--limit', 'atoms=x', 'info', big],
+      ['--limit', 'symmetryOperations=400', 'info', big],
+      ['info', big, '--limit'],
+    ]) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
@@ -98,7 +104,9 @@ describe('work budgets', () => {
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.structures[0].spacegroup).toBeNull();
-    expect(out.warnings).toContainEqual(expect.stringMatching(/sites 1 and 2 of one kind are 0\.00600 Å apart, closer than twice symprec \(0\.01 Å\)/));
+    expect(out.warnings).toContainEqual(
+      expect.stringMatching(/sites 1 and 2 of one kind are 0\.00600 Å apart, closer than twice symprec \(0\.01 Å\)/),
+    );
     const loose = await run(['info', file, '--symprec', '0.001']);
     expect(JSON.parse(loose.stdout).structures[0].spacegroup).not.toBeNull();
   });
@@ -110,7 +118,11 @@ describe('work budgets', () => {
     expect(matcherFit(target, answer, { primitiveCell: false, stol: 0.5 })).toBe(true);
     overrideLimits({ matchWork: 1e5 });
     let caught: unknown;
-    try { matcherRmsDist(target, answer, { primitiveCell: false, stol: 0.5 }); } catch (e) { caught = e; }
+    try {
+      matcherRmsDist(target, answer, { primitiveCell: false, stol: 0.5 });
+    } catch (e) {
+      caught = e;
+    }
     expect(caught).toBeInstanceOf(LimitError);
     expect((caught as LimitError).limit).toBe('matchWork');
   });
@@ -120,10 +132,17 @@ describe('work budgets', () => {
     const frac = new Float64Array(s.sites.flatMap((site) => fracOf(site, s.lattice!)));
     const input = { matrix: s.lattice!.matrix, frac, labels: s.sites.map(() => 'Na') };
     let units = 0;
-    pymatgenPrimitive(input, 0.25, undefined, (u) => { units += u; });
+    pymatgenPrimitive(input, 0.25, undefined, (u) => {
+      units += u;
+    });
     expect(units).toBeGreaterThan(s.sites.length ** 2);
     let spent = 0;
-    expect(() => pymatgenPrimitive(input, 0.25, undefined, (u) => { spent += u; if (spent > 100) throw new LimitError('matchWork', 'over'); })).toThrow('over');
+    expect(() =>
+      pymatgenPrimitive(input, 0.25, undefined, (u) => {
+        spent += u;
+        if (spent > 100) throw new LimitError('matchWork', 'over');
+      }),
+    ).toThrow('over');
     // Through the matcher, a budget below that work refuses the match.
     overrideLimits({ matchWork: 100 });
     expect(() => matcherFit(s, s, { stol: 0.5 })).toThrow(LimitError);
@@ -132,12 +151,21 @@ describe('work budgets', () => {
   it('the inverse solver gives up on a particle with no lattice once its search budget is spent', () => {
     let t = 7;
     const rnd = () => ((t = (t * 1103515245 + 12345) % 2147483648) / 2147483648) * 26;
-    const cloud: Structure = { name: 'cloud', lattice: null, sites: Array.from({ length: 1500 }, () => ({ species: { Au: 1 }, xyz: [rnd(), rnd(), rnd()] as Vec3 })) };
-    expect(() => solveInverse(cloud)).toThrow(/within the search budget \(the search is over the limit; the limit is 20,000,000 grid cells, points and translations looked at/);
+    const cloud: Structure = {
+      name: 'cloud',
+      lattice: null,
+      sites: Array.from({ length: 1500 }, () => ({ species: { Au: 1 }, xyz: [rnd(), rnd(), rnd()] as Vec3 })),
+    };
+    expect(() => solveInverse(cloud)).toThrow(
+      /within the search budget \(the search is over the limit; the limit is 20,000,000 grid cells, points and translations looked at/,
+    );
   });
 
   it('the inverse solver refuses piled-up atoms (no tolerance to work with) at once', () => {
-    const sites = Array.from({ length: 2000 }, (_, k) => ({ species: { Au: 1 }, xyz: [(k % 7) * 3, Math.floor(k / 7) % 5 * 3, 0] as Vec3 }));
+    const sites = Array.from({ length: 2000 }, (_, k) => ({
+      species: { Au: 1 },
+      xyz: [(k % 7) * 3, (Math.floor(k / 7) % 5) * 3, 0] as Vec3,
+    }));
     expect(() => solveInverse({ name: 'piled', lattice: null, sites })).toThrow(/nearest-neighbour distance is 0\.00 Å: the atoms overlap/);
   });
 
@@ -158,16 +186,30 @@ describe('work budgets', () => {
 
   it('c2np build counts the atoms of every file before writing any: over buildAtoms nothing is written', async () => {
     const out = join(tmp, 'c2np-out');
-    const r = await run(['--limit', 'buildAtoms=20000', 'c2np', 'build', join(REPO_ROOT, 'datasets', 'SrTiO3.cif'), '--out', out, '--radii', '6-8']);
+    const r = await run([
+      '--limit',
+      'buildAtoms=20000',
+      'c2np',
+      'build',
+      join(REPO_ROOT, 'datasets', 'SrTiO3.cif'),
+      '--out',
+      out,
+      '--radii',
+      '6-8',
+    ]);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/the dataset up to R = \d+ Å .* atoms to write; the limit is 20,000 atoms to write \(raise it with --limit buildAtoms=N\)/);
+    expect(r.stderr).toMatch(
+      /the dataset up to R = \d+ Å .* atoms to write; the limit is 20,000 atoms to write \(raise it with --limit buildAtoms=N\)/,
+    );
     expect(existsSync(out)).toBe(false);
   });
 
   it('carving a sphere that holds no atom is a sentence, not an empty particle; an absurd centre is refused', () => {
     const cell = parseStructureFile(`data_x\n${CELL}`, 'x.cif');
     if (!cell.ok) throw new Error(cell.error);
-    expect(() => carveParticle(cell.structures[0], { radius: 6, center: { kind: 'point', point: [1000, 0, 0] } })).toThrow(/no atom .* the particle would be empty/);
+    expect(() => carveParticle(cell.structures[0], { radius: 6, center: { kind: 'point', point: [1000, 0, 0] } })).toThrow(
+      /no atom .* the particle would be empty/,
+    );
     expect(() => carveParticle(cell.structures[0], { radius: 6, center: { kind: 'point', point: [1e300, 0, 0] } })).toThrow(LimitError);
   });
 });

@@ -5,11 +5,34 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  bandedAdd, bandedCholeskyFactor, bandedCholeskySolve, bandedZeros, bucklingMuSymmetric, choleskyFactor, choleskySolve,
-  cond2, dense, generalEigenvalues, inverseIteration, luFactor, luSolve, matVec, multiplicity, SingularMatrixError,
-  singularValues, symmetricEigenvalues, type Dense,
+  bandedAdd,
+  bandedCholeskyFactor,
+  bandedCholeskySolve,
+  bandedZeros,
+  bucklingMuSymmetric,
+  choleskyFactor,
+  choleskySolve,
+  cond2,
+  dense,
+  generalEigenvalues,
+  inverseIteration,
+  luFactor,
+  luSolve,
+  matVec,
+  multiplicity,
+  SingularMatrixError,
+  singularValues,
+  symmetricEigenvalues,
+  type Dense,
 } from '../../src/core/math/linalg.ts';
-import { assembleElasticStiffness, assembleGeometricStiffness, assembleLoad, solveBuckling, solveLinear, type FrameElement } from '../../src/core/tasks/fembench/msa/frame.ts';
+import {
+  assembleElasticStiffness,
+  assembleGeometricStiffness,
+  assembleLoad,
+  solveBuckling,
+  solveLinear,
+  type FrameElement,
+} from '../../src/core/tasks/fembench/msa/frame.ts';
 import { bucklingFrameBanded, linearFrameBanded } from '../../src/core/tasks/fembench/msa/frame-banded.ts';
 import { mulberry32 } from '../random.ts';
 
@@ -42,11 +65,12 @@ function withSpectrum(values: number[]): Dense {
   const vv = v.reduce((s, x) => s + x * x, 0);
   const q = (i: number, j: number) => (i === j ? 1 : 0) - (2 * v[i] * v[j]) / vv;
   const m = dense(n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
-    let s = 0;
-    for (let k = 0; k < n; k++) s += q(i, k) * values[k] * q(j, k);
-    m.a[i * n + j] = s;
-  }
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let k = 0; k < n; k++) s += q(i, k) * values[k] * q(j, k);
+      m.a[i * n + j] = s;
+    }
   return m;
 }
 
@@ -77,24 +101,27 @@ describe('Cholesky', () => {
     const b = Array.from({ length: 80 }, uniform);
     expect(residual(a, choleskySolve(l, b), b)).toBeLessThan(1e-13);
     let maxErr = 0;
-    for (let i = 0; i < 80; i++) for (let j = 0; j < 80; j++) {
-      let s = 0;
-      for (let k = 0; k < 80; k++) s += l.a[i * 80 + k] * l.a[j * 80 + k];
-      maxErr = Math.max(maxErr, Math.abs(s - a.a[i * 80 + j]));
-    }
+    for (let i = 0; i < 80; i++)
+      for (let j = 0; j < 80; j++) {
+        let s = 0;
+        for (let k = 0; k < 80; k++) s += l.a[i * 80 + k] * l.a[j * 80 + k];
+        maxErr = Math.max(maxErr, Math.abs(s - a.a[i * 80 + j]));
+      }
     expect(maxErr).toBeLessThan(1e-11);
   });
   it('rejects an indefinite matrix', () => {
     expect(() => choleskyFactor(dense(2, [1, 2, 2, 1]))).toThrow(SingularMatrixError);
   });
   it('banded Cholesky agrees with the dense solve on a banded SPD matrix (half-bandwidth 5, n = 200)', () => {
-    const n = 200, w = 5;
+    const n = 200,
+      w = 5;
     const a = dense(n);
     const band = bandedZeros(n, w);
     for (let i = 0; i < n; i++) {
       for (let j = Math.max(0, i - w); j < i; j++) {
         const v = uniform();
-        a.a[i * n + j] = v; a.a[j * n + i] = v;
+        a.a[i * n + j] = v;
+        a.a[j * n + i] = v;
         bandedAdd(band, i, j, v);
       }
       a.a[i * n + i] = 2 * w + 1;
@@ -136,7 +163,12 @@ describe('eigenvalues', () => {
     for (let i = 0; i < n; i++) m.a[i * n + n - 1] = -c[i];
     const { re, im } = generalEigenvalues(m);
     const roots = Array.from(re, (r, i) => [r, im[i]]).sort((a, b) => Math.round(a[0] * 1e6) - Math.round(b[0] * 1e6) || a[1] - b[1]);
-    const expected = [[-3, 0], [0, -1], [0, 1], [2, 0]];
+    const expected = [
+      [-3, 0],
+      [0, -1],
+      [0, 1],
+      [2, 0],
+    ];
     roots.forEach(([r, i], k) => {
       expect(Math.abs(r - expected[k][0])).toBeLessThan(1e-10);
       expect(Math.abs(i - expected[k][1])).toBeLessThan(1e-10);
@@ -162,8 +194,14 @@ describe('eigenvalues', () => {
 
 describe('buckling pencil K φ = λ (−K_g) φ', () => {
   it('diagonal pencil: λ = k_i / g_i exactly (relative 1e-14)', () => {
-    const k = [2, 3, 5, 7], g = [1, 4, 0.5, 2];
-    const mu = Array.from(bucklingMuSymmetric(dense(4, [2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 7]), dense(4, [-1, 0, 0, 0, 0, -4, 0, 0, 0, 0, -0.5, 0, 0, 0, 0, -2])));
+    const k = [2, 3, 5, 7],
+      g = [1, 4, 0.5, 2];
+    const mu = Array.from(
+      bucklingMuSymmetric(
+        dense(4, [2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 7]),
+        dense(4, [-1, 0, 0, 0, 0, -4, 0, 0, 0, 0, -0.5, 0, 0, 0, 0, -2]),
+      ),
+    );
     const expected = k.map((v, i) => g[i] / v).sort((a, b) => a - b);
     mu.forEach((m, i) => expect(Math.abs(m - expected[i]) / expected[i]).toBeLessThan(1e-14));
   });
@@ -175,7 +213,10 @@ describe('buckling pencil K φ = λ (−K_g) φ', () => {
     const mu = bucklingMuSymmetric(K, Kg);
     const lambda = 1 / mu[n - 1];
     expect(lambda).toBeGreaterThan(0);
-    const negKg = dense(n, Kg.a.map((v) => -v));
+    const negKg = dense(
+      n,
+      Kg.a.map((v) => -v),
+    );
     const phi = inverseIteration(K, lambda, negKg);
     const r = matVec(K, phi).map((v, i) => v + lambda * matVec(Kg, phi)[i]);
     const kNorm = Math.max(...Array.from(K.a, Math.abs));

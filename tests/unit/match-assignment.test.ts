@@ -11,16 +11,27 @@ import { type Mat3, type Vec3, inverse, matMul } from '../../src/core/math/mat3.
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { type Structure, makeSiteFromCart, makeSiteFromFrac } from '../../src/core/structure/structure.ts';
 import { minimumCostAssignment } from '../../src/core/match/assignment.ts';
-import { type MatcherOptions, matcherBestMapping, matcherFit, matcherFitAndRmsDist, matcherRmsDist } from '../../src/core/match/structure-matcher.ts';
+import {
+  type MatcherOptions,
+  matcherBestMapping,
+  matcherFit,
+  matcherFitAndRmsDist,
+  matcherRmsDist,
+} from '../../src/core/match/structure-matcher.ts';
 import { gaussian, mulberry32 } from '../random.ts';
 
 function* injections(rows: number, cols: number, used = new Set<number>(), prefix: number[] = []): Generator<number[]> {
-  if (prefix.length === rows) { yield [...prefix]; return; }
+  if (prefix.length === rows) {
+    yield [...prefix];
+    return;
+  }
   for (let c = 0; c < cols; c++) {
     if (used.has(c)) continue;
-    used.add(c); prefix.push(c);
+    used.add(c);
+    prefix.push(c);
     yield* injections(rows, cols, used, prefix);
-    used.delete(c); prefix.pop();
+    used.delete(c);
+    prefix.pop();
   }
 }
 
@@ -43,7 +54,14 @@ describe('minimumCostAssignment', () => {
 
 /** A random triclinic crystal with no symmetry (species A×3, B×2). */
 function randomCrystal(rand: () => number): Structure {
-  const lattice = Lattice.fromParameters(4 + 2 * rand(), 4.5 + 2 * rand(), 5 + 2 * rand(), 80 + 15 * rand(), 85 + 15 * rand(), 95 + 15 * rand());
+  const lattice = Lattice.fromParameters(
+    4 + 2 * rand(),
+    4.5 + 2 * rand(),
+    5 + 2 * rand(),
+    80 + 15 * rand(),
+    85 + 15 * rand(),
+    95 + 15 * rand(),
+  );
   const species = ['Na', 'Na', 'Na', 'Cl', 'Cl'];
   return { name: 'random', lattice, sites: species.map((el) => makeSiteFromFrac(lattice, [rand(), rand(), rand()], { [el]: 1 })) };
 }
@@ -55,13 +73,19 @@ function permutations(n: number): number[][] {
 
 /** Minimum-image Cartesian vector for a fractional difference, by search over images in [-2, 2]³. */
 function minimumImage(m: Mat3, df: Vec3): Vec3 {
-  let best: Vec3 = [0, 0, 0], bestD = Infinity;
-  for (let i = -2; i <= 2; i++) for (let j = -2; j <= 2; j++) for (let k = -2; k <= 2; k++) {
-    const f = [df[0] - Math.round(df[0]) + i, df[1] - Math.round(df[1]) + j, df[2] - Math.round(df[2]) + k];
-    const v = [0, 1, 2].map((x) => f[0] * m[0][x] + f[1] * m[1][x] + f[2] * m[2][x]) as Vec3;
-    const d = v[0] ** 2 + v[1] ** 2 + v[2] ** 2;
-    if (d < bestD) { bestD = d; best = v; }
-  }
+  let best: Vec3 = [0, 0, 0],
+    bestD = Infinity;
+  for (let i = -2; i <= 2; i++)
+    for (let j = -2; j <= 2; j++)
+      for (let k = -2; k <= 2; k++) {
+        const f = [df[0] - Math.round(df[0]) + i, df[1] - Math.round(df[1]) + j, df[2] - Math.round(df[2]) + k];
+        const v = [0, 1, 2].map((x) => f[0] * m[0][x] + f[1] * m[1][x] + f[2] * m[2][x]) as Vec3;
+        const d = v[0] ** 2 + v[1] ** 2 + v[2] ** 2;
+        if (d < bestD) {
+          bestD = d;
+          best = v;
+        }
+      }
   return best;
 }
 
@@ -71,7 +95,11 @@ describe('StructureMatcher against brute force', () => {
     const gauss = gaussian(mulberry32(22));
     for (let trial = 0; trial < 25; trial++) {
       const a = randomCrystal(rand);
-      const T: Mat3 = [[1, 1, 0], [0, 1, 0], [0, -1, 1]];
+      const T: Mat3 = [
+        [1, 1, 0],
+        [0, 1, 0],
+        [0, -1, 1],
+      ];
       const bLattice = new Lattice(matMul(T, a.lattice!.matrix));
       const shift: Vec3 = [rand() * 3, rand() * 3, rand() * 3];
       const order = [2, 0, 4, 1, 3];
@@ -79,7 +107,11 @@ describe('StructureMatcher against brute force', () => {
         const x = a.sites[k].xyz;
         return [x[0] + shift[0] + 0.01 * gauss(), x[1] + shift[1] + 0.01 * gauss(), x[2] + shift[2] + 0.01 * gauss()] as Vec3;
       });
-      const b: Structure = { name: 'copy', lattice: bLattice, sites: order.map((k, i) => makeSiteFromCart(bLattice, moved[i], { ...a.sites[k].species })) };
+      const b: Structure = {
+        name: 'copy',
+        lattice: bLattice,
+        sites: order.map((k, i) => makeSiteFromCart(bLattice, moved[i], { ...a.sites[k].species })),
+      };
 
       // Brute force in a's lattice (same volume, so scale=True changes nothing): displacements of every
       // species-preserving correspondence after the known shift, mean removed.
@@ -95,7 +127,9 @@ describe('StructureMatcher against brute force', () => {
           return minimumImage(a.lattice!.matrix, df);
         });
         const mean = [0, 1, 2].map((x) => vecs.reduce((s, v) => s + v[x], 0) / n);
-        const rms = Math.sqrt(vecs.reduce((s, v) => s + (v[0] - mean[0]) ** 2 + (v[1] - mean[1]) ** 2 + (v[2] - mean[2]) ** 2, 0) / n) * normalization;
+        const rms =
+          Math.sqrt(vecs.reduce((s, v) => s + (v[0] - mean[0]) ** 2 + (v[1] - mean[1]) ** 2 + (v[2] - mean[2]) ** 2, 0) / n) *
+          normalization;
         best = Math.min(best, rms);
       }
       const got = matcherRmsDist(a, b, { primitiveCell: false });
@@ -114,7 +148,12 @@ describe('StructureMatcher against brute force', () => {
   it('fit rejects a copy with one atom moved far, and different compositions', () => {
     const rand = mulberry32(8);
     const a = randomCrystal(rand);
-    const far = { ...a, sites: a.sites.map((s, i) => (i === 0 ? makeSiteFromFrac(a.lattice!, [s.frac![0] + 0.5, s.frac![1] + 0.5, s.frac![2]], s.species) : s)) };
+    const far = {
+      ...a,
+      sites: a.sites.map((s, i) =>
+        i === 0 ? makeSiteFromFrac(a.lattice!, [s.frac![0] + 0.5, s.frac![1] + 0.5, s.frac![2]], s.species) : s,
+      ),
+    };
     expect(matcherFit(a, far, { primitiveCell: false, stol: 0.1 })).toBe(false);
     const swapped = { ...a, sites: a.sites.map((s, i) => (i === 0 ? { ...s, species: { K: 1 } } : s)) };
     expect(matcherFit(a, swapped)).toBe(false);
@@ -123,7 +162,10 @@ describe('StructureMatcher against brute force', () => {
   it('matcherFitAndRmsDist (one reduction) answers as matcherFit and matcherRmsDist do, also when the fit fails but an rms exists', () => {
     const rand = mulberry32(41);
     const a = randomCrystal(rand);
-    const moved = (d: number): Structure => ({ ...a, sites: a.sites.map((s, i) => (i === 0 ? makeSiteFromFrac(a.lattice!, [s.frac![0] + d, s.frac![1], s.frac![2]], s.species) : s)) });
+    const moved = (d: number): Structure => ({
+      ...a,
+      sites: a.sites.map((s, i) => (i === 0 ? makeSiteFromFrac(a.lattice!, [s.frac![0] + d, s.frac![1], s.frac![2]], s.species) : s)),
+    });
     // One atom moved: its distance (the max) exceeds stol while the rms stays below it.
     const loose = matcherRmsDist(a, moved(0.12), { primitiveCell: false, stol: 1 })!;
     expect(loose.maxDist).toBeGreaterThan(1.5 * loose.rms);
@@ -148,7 +190,9 @@ describe('StructureMatcher against brute force', () => {
     const a = randomCrystal(mulberry32(31));
     const m = a.lattice!.matrix;
     const big = new Lattice([[2 * m[0][0], 2 * m[0][1], 2 * m[0][2]], m[1], m[2]]);
-    const sites = [0, 1].flatMap((shift) => a.sites.map((s) => makeSiteFromFrac(big, [(s.frac![0] + shift) / 2, s.frac![1], s.frac![2]], s.species)));
+    const sites = [0, 1].flatMap((shift) =>
+      a.sites.map((s) => makeSiteFromFrac(big, [(s.frac![0] + shift) / 2, s.frac![1], s.frac![2]], s.species)),
+    );
     const supercell: Structure = { name: 'supercell', lattice: big, sites };
     expect(matcherFit(a, supercell)).toBe(true);
     expect(matcherFit(a, supercell, { primitiveCell: false })).toBe(false);

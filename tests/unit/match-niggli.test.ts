@@ -15,10 +15,19 @@ import { mulberry32 } from '../random.ts';
 
 /** A random unimodular integer matrix: a product of elementary shears and a sign flip. */
 function randomUnimodular(rand: () => number, steps = 6): Mat3 {
-  let m: Mat3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+  let m: Mat3 = [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ];
   for (let s = 0; s < steps; s++) {
-    const i = Math.floor(rand() * 3), j = (i + 1 + Math.floor(rand() * 2)) % 3;
-    const e: Mat3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+    const i = Math.floor(rand() * 3),
+      j = (i + 1 + Math.floor(rand() * 2)) % 3;
+    const e: Mat3 = [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ];
     e[i][j] = Math.floor(rand() * 5) - 2;
     m = matMul(e, m);
   }
@@ -42,8 +51,12 @@ function expectSameLattice(reduced: Mat3, original: Mat3) {
  */
 function expectNiggliConditions(p: number[], eps: number) {
   const [a, b, c, al, be, ga] = p;
-  const A = a * a, B = b * b, C = c * c;
-  const xi = 2 * b * c * Math.cos((al * Math.PI) / 180), eta = 2 * a * c * Math.cos((be * Math.PI) / 180), zeta = 2 * a * b * Math.cos((ga * Math.PI) / 180);
+  const A = a * a,
+    B = b * b,
+    C = c * c;
+  const xi = 2 * b * c * Math.cos((al * Math.PI) / 180),
+    eta = 2 * a * c * Math.cos((be * Math.PI) / 180),
+    zeta = 2 * a * b * Math.cos((ga * Math.PI) / 180);
   expect(A).toBeLessThanOrEqual(Math.min(B, C) + eps);
   expect(Math.abs(xi)).toBeLessThanOrEqual(Math.min(B, C) + eps);
   expect(Math.abs(eta)).toBeLessThanOrEqual(A + eps);
@@ -51,25 +64,36 @@ function expectNiggliConditions(p: number[], eps: number) {
 }
 
 const sortedLengths = (p: number[]) => p.slice(0, 3).sort((x, y) => x - y);
-const sortedAbsCos = (p: number[]) => p.slice(3).map((x) => Math.abs(Math.cos((x * Math.PI) / 180))).sort((x, y) => x - y);
+const sortedAbsCos = (p: number[]) =>
+  p
+    .slice(3)
+    .map((x) => Math.abs(Math.cos((x * Math.PI) / 180)))
+    .sort((x, y) => x - y);
 
 /** Successive minima of a lattice by brute force over integer combinations in [-4, 4]³ of a reasonable basis. */
 function successiveMinima(m: Mat3): number[] {
   const pts: { v: number[]; d: number }[] = [];
-  for (let i = -4; i <= 4; i++) for (let j = -4; j <= 4; j++) for (let k = -4; k <= 4; k++) {
-    if (!i && !j && !k) continue;
-    const v = [0, 1, 2].map((x) => i * m[0][x] + j * m[1][x] + k * m[2][x]);
-    pts.push({ v, d: Math.hypot(v[0], v[1], v[2]) });
-  }
+  for (let i = -4; i <= 4; i++)
+    for (let j = -4; j <= 4; j++)
+      for (let k = -4; k <= 4; k++) {
+        if (!i && !j && !k) continue;
+        const v = [0, 1, 2].map((x) => i * m[0][x] + j * m[1][x] + k * m[2][x]);
+        pts.push({ v, d: Math.hypot(v[0], v[1], v[2]) });
+      }
   pts.sort((x, y) => x.d - y.d);
   const chosen: number[][] = [];
   const out: number[] = [];
   for (const p of pts) {
     if (chosen.length === 1) {
-      const c = [chosen[0][1] * p.v[2] - chosen[0][2] * p.v[1], chosen[0][2] * p.v[0] - chosen[0][0] * p.v[2], chosen[0][0] * p.v[1] - chosen[0][1] * p.v[0]];
+      const c = [
+        chosen[0][1] * p.v[2] - chosen[0][2] * p.v[1],
+        chosen[0][2] * p.v[0] - chosen[0][0] * p.v[2],
+        chosen[0][0] * p.v[1] - chosen[0][1] * p.v[0],
+      ];
       if (Math.hypot(c[0], c[1], c[2]) < 1e-6 * p.d * p.d) continue;
     } else if (chosen.length === 2 && Math.abs(det([chosen[0], chosen[1], p.v] as Mat3)) < 1e-6 * p.d ** 3) continue;
-    chosen.push(p.v); out.push(p.d);
+    chosen.push(p.v);
+    out.push(p.d);
     if (chosen.length === 3) break;
   }
   return out;
@@ -94,11 +118,17 @@ describe('LLL reduction', () => {
       for (let i = 0; i < 3; i++) for (let k = 0; k < 3; k++) expect(Math.abs(rebuilt[i][k] - matrix[i][k])).toBeLessThan(1e-8);
       // Gram-Schmidt of the result, computed here.
       const bstar: number[][] = [];
-      const mu = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
+      const mu = [
+        [0, 0, 0],
+        [0, 0, 0],
+        [0, 0, 0],
+      ];
       for (let i = 0; i < 3; i++) {
         const v = [...matrix[i]];
         for (let j = 0; j < i; j++) {
-          mu[i][j] = (matrix[i][0] * bstar[j][0] + matrix[i][1] * bstar[j][1] + matrix[i][2] * bstar[j][2]) / (bstar[j][0] ** 2 + bstar[j][1] ** 2 + bstar[j][2] ** 2);
+          mu[i][j] =
+            (matrix[i][0] * bstar[j][0] + matrix[i][1] * bstar[j][1] + matrix[i][2] * bstar[j][2]) /
+            (bstar[j][0] ** 2 + bstar[j][1] ** 2 + bstar[j][2] ** 2);
           for (let k = 0; k < 3; k++) v[k] -= mu[i][j] * bstar[j][k];
         }
         bstar.push(v);
@@ -113,7 +143,7 @@ describe('LLL reduction', () => {
 });
 
 describe('Niggli reduction', () => {
-  it('keeps pymatgen\'s quirk: after an A1 swap some cells keep B > C or mixed angle signs', () => {
+  it("keeps pymatgen's quirk: after an A1 swap some cells keep B > C or mixed angle signs", () => {
     // pymatgen 2022.11 tests A2 and A3/A4 with A, B, C, E, N, Y from before A1; such cells occur
     // among these random bases (a minority), and the test above still finds the successive minima.
     const rand = mulberry32(7);
@@ -122,7 +152,10 @@ describe('Niggli reduction', () => {
       const base = randomLattice(rand);
       for (let t = 0; t < 10; t++) {
         const p = niggliParameters(new Lattice(matMul(randomUnimodular(rand, 8), base.matrix)));
-        const cosines = p.slice(3).map((x) => Math.cos((x * Math.PI) / 180)).filter((c) => Math.abs(c) > 1e-6);
+        const cosines = p
+          .slice(3)
+          .map((x) => Math.cos((x * Math.PI) / 180))
+          .filter((c) => Math.abs(c) > 1e-6);
         if ((cosines.some((c) => c > 0) && cosines.some((c) => c < 0)) || p[1] > p[2] + 1e-9) mixed++;
       }
     }
@@ -130,10 +163,13 @@ describe('Niggli reduction', () => {
     expect(mixed).toBeLessThan(200);
   });
 
-
   it('reduces a skewed basis of an orthorhombic lattice to (a, b, c, 90, 90, 90)', () => {
     const rand = mulberry32(5);
-    const base = new Lattice([[3.1, 0, 0], [0, 4.7, 0], [0, 0, 6.2]]);
+    const base = new Lattice([
+      [3.1, 0, 0],
+      [0, 4.7, 0],
+      [0, 0, 6.2],
+    ]);
     for (let trial = 0; trial < 50; trial++) {
       const skewed = new Lattice(matMul(randomUnimodular(rand, 8), base.matrix));
       const p = niggliParameters(skewed);
@@ -175,7 +211,11 @@ describe('Niggli reduction', () => {
     let checked = 0;
     for (const name of corpusFileNames().filter((n) => n.endsWith('.cif'))) {
       let lattice: Lattice | null;
-      try { lattice = parseCif(readCorpusText(name)).structures[0].lattice; } catch { continue; }
+      try {
+        lattice = parseCif(readCorpusText(name)).structures[0].lattice;
+      } catch {
+        continue;
+      }
       if (!lattice) continue;
       const r = niggliReducedLattice(lattice);
       expectSameLattice(r.matrix, lattice.matrix);

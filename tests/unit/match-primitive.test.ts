@@ -24,22 +24,31 @@ describe('pymatgen primitive search', () => {
     expect(pymatgenPrimitive({ matrix: c.lattice.matrix, frac: Float64Array.from(c.frac.flat()), labels: c.labels })).toBeNull();
   });
 
-  for (const [na, nb, nc] of [[2, 1, 1], [2, 2, 1], [1, 3, 1], [2, 1, 2]]) {
+  for (const [na, nb, nc] of [
+    [2, 1, 1],
+    [2, 2, 1],
+    [1, 3, 1],
+    [2, 1, 2],
+  ]) {
     it(`recovers the cell from a ${na}x${nb}x${nc} supercell with 0.01 Å noise`, () => {
       const c = crystal(na * 7 + nb * 3 + nc);
       const gauss = gaussian(mulberry32(99));
       const m = c.lattice.matrix;
       const sc: Mat3 = [m[0].map((x) => x * na), m[1].map((x) => x * nb), m[2].map((x) => x * nc)] as Mat3;
-      const labels: string[] = [], frac: number[] = [], copies: number[][][] = c.frac.map(() => []);
-      for (let i = 0; i < na; i++) for (let j = 0; j < nb; j++) for (let k = 0; k < nc; k++) {
-        c.frac.forEach((f, s) => {
-          // Noise in fractional units of the supercell, about 0.01 Å.
-          const g = [f[0] + i + 0.0025 * gauss(), f[1] + j + 0.0025 * gauss(), f[2] + k + 0.0025 * gauss()];
-          copies[s].push(g);
-          labels.push(c.labels[s]);
-          frac.push(g[0] / na, g[1] / nb, g[2] / nc);
-        });
-      }
+      const labels: string[] = [],
+        frac: number[] = [],
+        copies: number[][][] = c.frac.map(() => []);
+      for (let i = 0; i < na; i++)
+        for (let j = 0; j < nb; j++)
+          for (let k = 0; k < nc; k++) {
+            c.frac.forEach((f, s) => {
+              // Noise in fractional units of the supercell, about 0.01 Å.
+              const g = [f[0] + i + 0.0025 * gauss(), f[1] + j + 0.0025 * gauss(), f[2] + k + 0.0025 * gauss()];
+              copies[s].push(g);
+              labels.push(c.labels[s]);
+              frac.push(g[0] / na, g[1] / nb, g[2] / nc);
+            });
+          }
       const prim = pymatgenPrimitive({ matrix: sc, frac: Float64Array.from(frac), labels })!;
       expect(prim).not.toBeNull();
       expect(prim.labels.length).toBe(c.labels.length);
@@ -50,11 +59,20 @@ describe('pymatgen primitive search', () => {
       const toOriginal = matMul(prim.matrix, inverse(m));
       const matched = new Set<number>();
       for (let p = 0; p < prim.labels.length; p++) {
-        const f = [0, 1, 2].map((k) => prim.frac[3 * p] * toOriginal[0][k] + prim.frac[3 * p + 1] * toOriginal[1][k] + prim.frac[3 * p + 2] * toOriginal[2][k]);
+        const f = [0, 1, 2].map(
+          (k) => prim.frac[3 * p] * toOriginal[0][k] + prim.frac[3 * p + 1] * toOriginal[1][k] + prim.frac[3 * p + 2] * toOriginal[2][k],
+        );
         const hit = c.frac.findIndex((_, s) => {
           if (c.labels[s] !== prim.labels[p]) return false;
-          const mean = [0, 1, 2].map((k) => copies[s].reduce((acc, g) => acc + (g[k] - Math.round(g[k] - copies[s][0][k]) - copies[s][0][k]), 0) / copies[s].length + copies[s][0][k]);
-          return [0, 1, 2].every((k) => { const d = f[k] - mean[k]; return Math.abs(d - Math.round(d)) < 1e-9; });
+          const mean = [0, 1, 2].map(
+            (k) =>
+              copies[s].reduce((acc, g) => acc + (g[k] - Math.round(g[k] - copies[s][0][k]) - copies[s][0][k]), 0) / copies[s].length +
+              copies[s][0][k],
+          );
+          return [0, 1, 2].every((k) => {
+            const d = f[k] - mean[k];
+            return Math.abs(d - Math.round(d)) < 1e-9;
+          });
         });
         expect(hit).toBeGreaterThanOrEqual(0);
         matched.add(hit);

@@ -11,7 +11,6 @@ import type { Structure } from '../../src/core/structure/structure.ts';
 import { corpusFileNames, readCorpusGolden } from '../shared.ts';
 import { mulberry32 } from '../random.ts';
 
-
 /** Canonical key of a pair: i < j, or for i == j the image whose first non-zero component is positive. */
 function canonical(i: number, j: number, s: [number, number, number]): string {
   if (i > j || (i === j && (s[0] < 0 || (s[0] === 0 && (s[1] < 0 || (s[1] === 0 && s[2] < 0)))))) {
@@ -25,37 +24,43 @@ function bruteForce(pos: Float64Array, L: Mat3 | null, cutoff: number): Map<stri
   const out = new Map<string, number>();
   const P = (k: number): [number, number, number] => [pos[3 * k], pos[3 * k + 1], pos[3 * k + 2]];
   if (!L) {
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) {
-      const [a, b] = [P(i), P(j)];
-      const d = Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
-      if (d < cutoff) out.set(canonical(i, j, [0, 0, 0]), d);
-    }
+    for (let i = 0; i < n; i++)
+      for (let j = i + 1; j < n; j++) {
+        const [a, b] = [P(i), P(j)];
+        const d = Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
+        if (d < cutoff) out.set(canonical(i, j, [0, 0, 0]), d);
+      }
     return out;
   }
   const inv = inverse(L);
   const bound = [0, 1, 2].map((k) => cutoff * Math.hypot(inv[0][k], inv[1][k], inv[2][k]) + 1);
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) {
-    const a = P(i), b = P(j);
-    const d0 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-    const df = [0, 1, 2].map((k) => d0[0] * inv[0][k] + d0[1] * inv[1][k] + d0[2] * inv[2][k]);
-    const lo = df.map((f, k) => Math.ceil(-f - bound[k]));
-    const hi = df.map((f, k) => Math.floor(-f + bound[k]));
-    for (let s0 = lo[0]; s0 <= hi[0]; s0++) for (let s1 = lo[1]; s1 <= hi[1]; s1++) for (let s2 = lo[2]; s2 <= hi[2]; s2++) {
-      if (i === j && s0 === 0 && s1 === 0 && s2 === 0) continue;
-      const x = d0[0] + s0 * L[0][0] + s1 * L[1][0] + s2 * L[2][0];
-      const y = d0[1] + s0 * L[0][1] + s1 * L[1][1] + s2 * L[2][1];
-      const z = d0[2] + s0 * L[0][2] + s1 * L[1][2] + s2 * L[2][2];
-      const d = Math.hypot(x, y, z);
-      if (d < cutoff) out.set(canonical(i, j, [s0, s1, s2]), d);
+  for (let i = 0; i < n; i++)
+    for (let j = i; j < n; j++) {
+      const a = P(i),
+        b = P(j);
+      const d0 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+      const df = [0, 1, 2].map((k) => d0[0] * inv[0][k] + d0[1] * inv[1][k] + d0[2] * inv[2][k]);
+      const lo = df.map((f, k) => Math.ceil(-f - bound[k]));
+      const hi = df.map((f, k) => Math.floor(-f + bound[k]));
+      for (let s0 = lo[0]; s0 <= hi[0]; s0++)
+        for (let s1 = lo[1]; s1 <= hi[1]; s1++)
+          for (let s2 = lo[2]; s2 <= hi[2]; s2++) {
+            if (i === j && s0 === 0 && s1 === 0 && s2 === 0) continue;
+            const x = d0[0] + s0 * L[0][0] + s1 * L[1][0] + s2 * L[2][0];
+            const y = d0[1] + s0 * L[0][1] + s1 * L[1][1] + s2 * L[2][1];
+            const z = d0[2] + s0 * L[0][2] + s1 * L[1][2] + s2 * L[2][2];
+            const d = Math.hypot(x, y, z);
+            if (d < cutoff) out.set(canonical(i, j, [s0, s1, s2]), d);
+          }
     }
-  }
   return out;
 }
 
 function expectSame(found: NeighborList, expected: Map<string, number>, cutoff: number): void {
   const got = new Map<string, number>();
   for (let m = 0; m < found.i.length; m++) {
-    const i = found.i[m], j = found.j[m];
+    const i = found.i[m],
+      j = found.j[m];
     const s: [number, number, number] = [found.image[3 * m], found.image[3 * m + 1], found.image[3 * m + 2]];
     // Output convention: i <= j, self pairs only with the "positive" image.
     expect(i <= j).toBe(true);
@@ -88,7 +93,14 @@ describe('findNeighborsRaw vs brute force', () => {
   const rand = mulberry32(12345);
   it('random triclinic cells, cutoffs below and above the cell widths', () => {
     for (let t = 0; t < 40; t++) {
-      const lat = Lattice.fromParameters(3 + 6 * rand(), 3 + 6 * rand(), 3 + 6 * rand(), 60 + 60 * rand(), 60 + 60 * rand(), 60 + 60 * rand());
+      const lat = Lattice.fromParameters(
+        3 + 6 * rand(),
+        3 + 6 * rand(),
+        3 + 6 * rand(),
+        60 + 60 * rand(),
+        60 + 60 * rand(),
+        60 + 60 * rand(),
+      );
       const n = 1 + Math.floor(rand() * 30);
       const pos = randomCase(rand, lat.matrix, n);
       const cutoff = 0.5 + rand() * (t % 4 === 0 ? 12 : 5);
@@ -98,11 +110,23 @@ describe('findNeighborsRaw vs brute force', () => {
 
   it('very skewed cells (sheared bases, angles near 20° and 160°)', () => {
     const cells: Mat3[] = [
-      [[5, 0, 0], [4.8, 0.6, 0], [4.7, 0.4, 0.5]],
-      [[3, 0, 0], [-2.9, 0.8, 0], [0.2, 0.3, 7]],
+      [
+        [5, 0, 0],
+        [4.8, 0.6, 0],
+        [4.7, 0.4, 0.5],
+      ],
+      [
+        [3, 0, 0],
+        [-2.9, 0.8, 0],
+        [0.2, 0.3, 7],
+      ],
       Lattice.fromParameters(4, 5, 6, 20, 25, 22).matrix,
       Lattice.fromParameters(4, 5, 6, 150, 100, 100).matrix,
-      [[10, 0, 0], [0, 10, 0], [9.5, 9.5, 0.8]],
+      [
+        [10, 0, 0],
+        [0, 10, 0],
+        [9.5, 9.5, 0.8],
+      ],
     ];
     for (const [t, L] of cells.entries()) {
       for (const cutoff of [0.7, 2.5, 6]) {
@@ -124,7 +148,11 @@ describe('findNeighborsRaw vs brute force', () => {
   });
 
   it('single atom in a small cell sees its own images once per ± pair', () => {
-    const L: Mat3 = [[2, 0, 0], [0, 2, 0], [0, 0, 2]];
+    const L: Mat3 = [
+      [2, 0, 0],
+      [0, 2, 0],
+      [0, 0, 2],
+    ];
     const nl = findNeighborsRaw(new Float64Array([0.3, 0.1, 1.9]), L, 2.5);
     // Images at distance 2 (6 of them, 3 pairs) and 2√2 > 2.5? no: 2.83 > 2.5, so 3 pairs.
     expect(nl.i.length).toBe(3);
@@ -133,7 +161,17 @@ describe('findNeighborsRaw vs brute force', () => {
 
   it('rejects bad input with clear messages', () => {
     expect(() => findNeighborsRaw(new Float64Array(3), null, 0)).toThrow(/cutoff/);
-    expect(() => findNeighborsRaw(new Float64Array(3), [[1, 0, 0], [2, 0, 0], [0, 0, 1]], 1)).toThrow(/singular/);
+    expect(() =>
+      findNeighborsRaw(
+        new Float64Array(3),
+        [
+          [1, 0, 0],
+          [2, 0, 0],
+          [0, 0, 1],
+        ],
+        1,
+      ),
+    ).toThrow(/singular/);
     expect(findNeighborsRaw(new Float64Array(0), null, 2).i.length).toBe(0);
   });
 });

@@ -6,12 +6,19 @@ import { SHARED } from '../shared.ts';
 
 const DERIVED = join(SHARED, 'golden', 'onng', 'derived');
 
-interface GoldenTests { anova_acc_scipy: { F: number; p: number }; anova_time_scipy: { F: number; p: number }; linreg_acc_vs_lambda: { p: number } }
+interface GoldenTests {
+  anova_acc_scipy: { F: number; p: number };
+  anova_time_scipy: { F: number; p: number };
+  linreg_acc_vs_lambda: { p: number };
+}
 type GoldenLevel = { lam: number; n_runs_verified: number; acc_mean: number; acc_se: number; time_mean_verified_runs: number };
 
 describe('O-NNG analytics on the published outcomes', () => {
   const rows = parseOutcomesCsv(readFileSync(join(DERIVED, 'per_problem_outcomes.csv'), 'utf8'));
-  const golden = JSON.parse(readFileSync(join(DERIVED, 'summary_by_model_lambda.json'), 'utf8')) as Record<string, Record<string, GoldenLevel> & { _tests: GoldenTests }>;
+  const golden = JSON.parse(readFileSync(join(DERIVED, 'summary_by_model_lambda.json'), 'utf8')) as Record<
+    string,
+    Record<string, GoldenLevel> & { _tests: GoldenTests }
+  >;
   const summaries = analyzeOutcomes(rows);
 
   it('reads 10,200 rows for 5 models', () => {
@@ -30,7 +37,9 @@ describe('O-NNG analytics on the published outcomes', () => {
       expect(rel(s.anova_time.F, t.anova_time_scipy.F)).toBeLessThan(1e-9);
       expect(rel(s.anova_time.p, t.anova_time_scipy.p)).toBeLessThan(1e-9);
       expect(rel(s.trend_accuracy.p, t.linreg_acc_vs_lambda.p)).toBeLessThan(1e-9);
-      const levels = Object.entries(golden[model]).filter(([k]) => k !== '_tests').map(([, v]) => v as GoldenLevel);
+      const levels = Object.entries(golden[model])
+        .filter(([k]) => k !== '_tests')
+        .map(([, v]) => v as GoldenLevel);
       for (const g of levels) {
         const l = s.levels.find((x) => Math.abs(x.lambda - g.lam) < 1e-9)!;
         expect(l.runs).toBe(g.n_runs_verified);
@@ -55,9 +64,16 @@ describe('O-NNG analytics on the published outcomes', () => {
 
 describe('static proof pre-checks', () => {
   it('flags sorry, admit, simp and tactics outside the allowed list; brackets spanning lines are terms', () => {
-    const r = precheckProof('  induction n with\n  | zero => simp\n  | succ d ih =>\n    rw [add_succ,\n      ih]\n    omega\n    admit -- sorry in a comment');
+    const r = precheckProof(
+      '  induction n with\n  | zero => simp\n  | succ d ih =>\n    rw [add_succ,\n      ih]\n    omega\n    admit -- sorry in a comment',
+    );
     expect(r).toEqual({ containsSorry: false, containsAdmit: true, usesSimp: true, disallowedTactics: ['simp', 'omega', 'admit'] });
-    expect(precheckProof('  rw [add_zero]\n  sorry')).toEqual({ containsSorry: true, containsAdmit: false, usesSimp: false, disallowedTactics: ['sorry'] });
+    expect(precheckProof('  rw [add_zero]\n  sorry')).toEqual({
+      containsSorry: true,
+      containsAdmit: false,
+      usesSimp: false,
+      disallowedTactics: ['sorry'],
+    });
     expect(precheckProof('  intro h\n  exact h').disallowedTactics).toEqual([]);
   });
 });

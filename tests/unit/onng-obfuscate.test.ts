@@ -3,8 +3,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LONG_NAME_POOL, SHORT_NAME_POOL, nlpaugTokenize } from '../../src/core/tasks/onng/augment.ts';
 import {
-  type ChatMessage, type HeaderItem, type OnngDataset, type Problem,
-  datasetFiles, deobfuscateText, obfuscateDataset, obfuscateIdentifiers, obfuscationLevel, parseJsonl, renamableNames,
+  type ChatMessage,
+  type HeaderItem,
+  type OnngDataset,
+  type Problem,
+  datasetFiles,
+  deobfuscateText,
+  obfuscateDataset,
+  obfuscateIdentifiers,
+  obfuscationLevel,
+  parseJsonl,
+  renamableNames,
 } from '../../src/core/tasks/onng/obfuscate.ts';
 import { SHARED } from '../shared.ts';
 
@@ -60,8 +69,11 @@ describe('O-NNG obfuscation', () => {
 
   it('renames FEM-Bench function and parameter names consistently, and restores them exactly', () => {
     const dir = join(SHARED, 'golden', 'fembench');
-    const signatures = readdirSync(dir).filter((f) => f.endsWith('.json'))
-      .map((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { signature: { name: string; params: { name: string }[] } }).signature);
+    const signatures = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map(
+        (f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { signature: { name: string; params: { name: string }[] } }).signature,
+      );
     const identifiers = signatures.flatMap((s) => [s.name, ...s.params.map((p) => p.name)]);
     for (const level of [1, 5]) {
       const { mapping, inverse, rename, restore } = obfuscateIdentifiers(identifiers, level);
@@ -80,7 +92,9 @@ describe('O-NNG obfuscation', () => {
   });
 
   it('renames AtomWorld action words in prompts and restores them', () => {
-    const cases = readFileSync(join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl'), 'utf8').trim().split('\n')
+    const cases = readFileSync(join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
       .map((l) => JSON.parse(l) as { action: string; prompt: string });
     const actions = [...new Set(cases.map((c) => c.action))];
     const { mapping, rename, restore } = obfuscateIdentifiers(actions, 4);
@@ -112,7 +126,10 @@ describe('O-NNG levels 4 and 5 (their datasets are not shared): the published st
     const chars = pairs.flatMap(([, n]) => [...n]);
     return {
       names: pairs.length,
-      unchanged: pairs.filter(([o, n]) => o === n).map(([o]) => o).sort(),
+      unchanged: pairs
+        .filter(([o, n]) => o === n)
+        .map(([o]) => o)
+        .sort(),
       mean_norm_edit: Math.round(edit * 1000) / 1000,
       nonascii_char_frac: Math.round((chars.filter((c) => c.codePointAt(0)! > 127).length / chars.length) * 1000) / 1000,
     };
@@ -123,8 +140,10 @@ describe('O-NNG levels 4 and 5 (their datasets are not shared): the published st
       const published = strength[(0.2 * level).toFixed(1)];
       const ours = statsOf(obfuscateDataset(original, level).mapping);
       expect(ours).toEqual({
-        names: published.names, unchanged: [...published.unchanged_list].sort(),
-        mean_norm_edit: published.mean_norm_edit, nonascii_char_frac: published.nonascii_char_frac,
+        names: published.names,
+        unchanged: [...published.unchanged_list].sort(),
+        mean_norm_edit: published.mean_norm_edit,
+        nonascii_char_frac: published.nonascii_char_frac,
       });
     });
   }

@@ -9,7 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, SHARED } from '../shared.ts';
 import { analyseOutcomesText, ALL_MODELS, holmAdjust, summaryCsv } from '../../src/core/tasks/onng/lab/analysis.ts';
 import {
-  deobfuscatedSegments, exactSetsFromFolder, groupByWorld, nng4Identifiers, nng4Mapping, renameSegments, type FolderFile, type Nng4Level,
+  deobfuscatedSegments,
+  exactSetsFromFolder,
+  groupByWorld,
+  nng4Identifiers,
+  nng4Mapping,
+  renameSegments,
+  type FolderFile,
+  type Nng4Level,
 } from '../../src/core/tasks/onng/lab/problems.ts';
 import { makeSinglePassRenamer } from '../../src/core/tasks/onng/obfuscate.ts';
 
@@ -20,18 +27,34 @@ const csvText = readFileSync(join(ONNG, 'derived', 'per_problem_outcomes.csv'), 
 const summary: any = JSON.parse(readFileSync(join(ONNG, 'derived', 'summary_by_model_lambda.json'), 'utf8'));
 
 function folderFiles(sets: string[]): FolderFile[] {
-  return sets.flatMap((set) => readdirSync(join(ONNG, 'dataset', set)).map((name) => ({
-    path: `dataset/${set}/${name}`, text: readFileSync(join(ONNG, 'dataset', set, name), 'utf8'),
-  })));
+  return sets.flatMap((set) =>
+    readdirSync(join(ONNG, 'dataset', set)).map((name) => ({
+      path: `dataset/${set}/${name}`,
+      text: readFileSync(join(ONNG, 'dataset', set, name), 'utf8'),
+    })),
+  );
 }
 
 describe('shipped NNG4 metadata', () => {
   it('is the golden file unchanged, with 55 O-NNG problems in 8 worlds', () => {
-    expect(readFileSync(join(REPO_ROOT, 'datasets', 'onng', 'nng4_levels.json'), 'utf8')).toBe(readFileSync(join(ONNG, 'derived', 'nng4_levels.json'), 'utf8'));
+    expect(readFileSync(join(REPO_ROOT, 'datasets', 'onng', 'nng4_levels.json'), 'utf8')).toBe(
+      readFileSync(join(ONNG, 'derived', 'nng4_levels.json'), 'utf8'),
+    );
     const groups = groupByWorld(levels, true);
     expect(groups.reduce((n, g) => n + g.levels.length, 0)).toBe(55);
-    expect(groups.map((g) => g.world)).toEqual(['Tutorial', 'Addition', 'Multiplication', 'Power', 'Implication', 'AdvAddition', 'LessOrEqual', 'AdvMultiplication', 'Algorithm']
-      .filter((w) => levels.some((l) => l.world === w && l.onng_id !== null)));
+    expect(groups.map((g) => g.world)).toEqual(
+      [
+        'Tutorial',
+        'Addition',
+        'Multiplication',
+        'Power',
+        'Implication',
+        'AdvAddition',
+        'LessOrEqual',
+        'AdvMultiplication',
+        'Algorithm',
+      ].filter((w) => levels.some((l) => l.world === w && l.onng_id !== null)),
+    );
   });
 
   it('renames statements consistently: the segments spell the one-pass renaming and keep each original', () => {
@@ -42,7 +65,11 @@ describe('shipped NNG4 metadata', () => {
       const segments = renameSegments(level.statement, mapping);
       expect(segments.map((s) => s.text).join('')).toBe(rename(level.statement));
       expect(segments.map((s) => s.original ?? s.text).join('')).toBe(level.statement);
-      for (const s of segments) if (s.original !== undefined) { renamedNames++; expect(mapping.get(s.original)).toBe(s.text); }
+      for (const s of segments)
+        if (s.original !== undefined) {
+          renamedNames++;
+          expect(mapping.get(s.original)).toBe(s.text);
+        }
     }
     expect(renamedNames).toBeGreaterThan(55); // every problem's own name at least (λ = 0.6 changes all long names)
     expect(nng4Mapping(levels, 0).size).toBe(0);
@@ -59,8 +86,13 @@ describe('exact sets from a user folder', () => {
       expect(computed.levels[k].source).toBe('computed');
       expect(Object.fromEntries(computed.levels[k].mapping)).toEqual(golden);
       expect(read.levels[k].source).toBe('file');
-      const goldenTheorems = readFileSync(join(ONNG, 'dataset', `obfuscated_${k}`, 'theorems.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      expect(computed.levels[k].dataset.problems.map((p) => p.statement)).toEqual(goldenTheorems.map((p: { statement: string }) => p.statement));
+      const goldenTheorems = readFileSync(join(ONNG, 'dataset', `obfuscated_${k}`, 'theorems.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(computed.levels[k].dataset.problems.map((p) => p.statement)).toEqual(
+        goldenTheorems.map((p: { statement: string }) => p.statement),
+      );
     }
     expect(read.levels[4].source).toBe('computed');
   });
@@ -76,7 +108,12 @@ describe('exact sets from a user folder', () => {
 
   it('refuses a folder without original/ with a sentence naming the files', () => {
     expect(() => exactSetsFromFolder([{ path: 'x/notes.txt', text: '' }])).toThrow(/original\/theorems\.jsonl/);
-    expect(() => exactSetsFromFolder([{ path: 'd/original/theorems.jsonl', text: '{bad\n' }, { path: 'd/original/header_definitions.jsonl', text: '' }])).toThrow(/line 1/);
+    expect(() =>
+      exactSetsFromFolder([
+        { path: 'd/original/theorems.jsonl', text: '{bad\n' },
+        { path: 'd/original/header_definitions.jsonl', text: '' },
+      ]),
+    ).toThrow(/line 1/);
   });
 });
 
@@ -87,7 +124,10 @@ describe('results analysis (golden outcomes)', () => {
     expect(analysis.rows).toBe(10200);
     for (const m of analysis.models) {
       const g = summary[m.model];
-      for (const [ours, theirs] of [[m.anova_accuracy, g._tests.anova_acc_scipy], [m.anova_time, g._tests.anova_time_scipy]]) {
+      for (const [ours, theirs] of [
+        [m.anova_accuracy, g._tests.anova_acc_scipy],
+        [m.anova_time, g._tests.anova_time_scipy],
+      ]) {
         expect(Math.abs(ours.F - theirs.F) / theirs.F).toBeLessThan(1e-9);
         expect(Math.abs(ours.p - theirs.p) / theirs.p).toBeLessThan(1e-9);
       }
@@ -96,15 +136,26 @@ describe('results analysis (golden outcomes)', () => {
   });
 
   it('heat map cells are the fraction correct of verified runs, counted directly', () => {
-    const lines = csvText.trim().split('\n').slice(1).map((l) => l.split(','));
+    const lines = csvText
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     // columns: model,dataset,lam,run,problem_id,problem,module,verified,correct,...
     const pick = (model: string | null, id: number, lam: number) => {
       const rows = lines.filter((f) => (model === null || f[0] === model) && Number(f[4]) === id && Number(f[2]) === lam && f[7] !== '');
       return rows.filter((f) => f[8] === '1').length / rows.length;
     };
     const { heat } = analysis;
-    for (const [model, id, lam] of [['gpt-5', 52, 0.6], ['claude-sonnet-4.5', 1, 0], ['deepseek-prover-v2', 30, 1]] as const) {
-      expect(heat.cells[model][heat.problems.findIndex((p) => p.id === id)][heat.lambdas.indexOf(lam)]).toBeCloseTo(pick(model, id, lam), 12);
+    for (const [model, id, lam] of [
+      ['gpt-5', 52, 0.6],
+      ['claude-sonnet-4.5', 1, 0],
+      ['deepseek-prover-v2', 30, 1],
+    ] as const) {
+      expect(heat.cells[model][heat.problems.findIndex((p) => p.id === id)][heat.lambdas.indexOf(lam)]).toBeCloseTo(
+        pick(model, id, lam),
+        12,
+      );
     }
     expect(heat.cells[ALL_MODELS][heat.problems.findIndex((p) => p.name === 'le_total')].every((v) => v === 0)).toBe(true);
     expect(heat.problems).toHaveLength(68);
@@ -112,7 +163,12 @@ describe('results analysis (golden outcomes)', () => {
 
   it('draft lengths average the draft_chars column per λ; the CSV export has one line per model and λ', () => {
     const gpt4o = analysis.drafts.find((d) => d.model === 'gpt-4o')!;
-    const lines = csvText.trim().split('\n').slice(1).map((l) => l.split(',')).filter((f) => f[0] === 'gpt-4o' && f[2] === '0.0');
+    const lines = csvText
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','))
+      .filter((f) => f[0] === 'gpt-4o' && f[2] === '0.0');
     const direct = lines.reduce((s, f) => s + Number(f[13]), 0) / lines.length;
     expect(gpt4o.levels[0].mean).toBeCloseTo(direct, 9);
     expect(gpt4o.levels[0].n).toBe(340);
@@ -122,7 +178,9 @@ describe('results analysis (golden outcomes)', () => {
   it('names the bad line of a broken table', () => {
     expect(() => analyseOutcomesText('')).toThrow(/empty/);
     expect(() => analyseOutcomesText('model,lam\nx,1\n')).toThrow(/line 1/);
-    expect(() => analyseOutcomesText(csvText.split('\n').slice(0, 3).join('\n') + '\ngpt-4o,original,abc,1,3,add_comm,Addition,1,0,1,0,0,1,1,1\n')).toThrow(/line 4/);
+    expect(() =>
+      analyseOutcomesText(csvText.split('\n').slice(0, 3).join('\n') + '\ngpt-4o,original,abc,1,3,add_comm,Addition,1,0,1,0,0,1,1,1\n'),
+    ).toThrow(/line 4/);
   });
 });
 
@@ -137,7 +195,12 @@ describe('options', () => {
   it('leaving out problem 1 recomputes accuracy over 67 problems (direct count)', () => {
     const analysis = analyseOutcomesText(csvText, undefined, { excludeProblemIds: [1] });
     expect(analysis.rows).toBe(10200 - 150);
-    const lines = csvText.trim().split('\n').slice(1).map((l) => l.split(',')).filter((f) => f[0] === 'claude-sonnet-4.5' && f[2] === '0.0' && f[3] === '2' && f[4] !== '1');
+    const lines = csvText
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','))
+      .filter((f) => f[0] === 'claude-sonnet-4.5' && f[2] === '0.0' && f[3] === '2' && f[4] !== '1');
     const direct = lines.filter((f) => f[8] === '1').length / lines.length;
     const level = analysis.models.find((m) => m.model === 'claude-sonnet-4.5')!.levels[0];
     expect(level.accuracy_per_run[1]).toBeCloseTo(direct, 12);

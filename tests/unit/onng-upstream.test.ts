@@ -23,9 +23,31 @@ const golden: any = JSON.parse(readFileSync(join(DERIVED, 'summary_by_model_lamb
 
 const tree = upstreamTreeFromCsv(csvText);
 const csvRows = parseOutcomesCsv(csvText);
-const FIELDS = ['model', 'lambda', 'run', 'problemId', 'verified', 'correct', 'containsSorry', 'usesSimp', 'timeS', 'module', 'leanError', 'draftChars', 'codeChars'] as const;
-const comparable = (rows: OutcomeRow[]) => rows.map((r) => FIELDS.map((f) => r[f]))
-  .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : (a[1] as number) - (b[1] as number) || (a[2] as number) - (b[2] as number) || (a[3] as number) - (b[3] as number)));
+const FIELDS = [
+  'model',
+  'lambda',
+  'run',
+  'problemId',
+  'verified',
+  'correct',
+  'containsSorry',
+  'usesSimp',
+  'timeS',
+  'module',
+  'leanError',
+  'draftChars',
+  'codeChars',
+] as const;
+const comparable = (rows: OutcomeRow[]) =>
+  rows
+    .map((r) => FIELDS.map((f) => r[f]))
+    .sort((a, b) =>
+      String(a[0]) < String(b[0])
+        ? -1
+        : String(a[0]) > String(b[0])
+          ? 1
+          : (a[1] as number) - (b[1] as number) || (a[2] as number) - (b[2] as number) || (a[3] as number) - (b[3] as number),
+    );
 const byModel = <T extends { model: string }>(xs: T[]) => [...xs].sort((a, b) => (a.model < b.model ? -1 : 1));
 
 describe('readUpstreamResults on a tree generated from the golden outcomes', () => {
@@ -77,26 +99,47 @@ describe('readUpstreamResults on a tree generated from the golden outcomes', () 
 
 describe('readUpstreamResults tolerance', () => {
   const run = (model: string, level: string, n: number, codes: string[] = []) => [
-    { path: `${model}/${level}/result_1.jsonl`, text: Array.from({ length: n }, (_v, i) => JSON.stringify({ Draft: 'plan', Code: codes[i] ?? 'rfl' })).join('\n') },
+    {
+      path: `${model}/${level}/result_1.jsonl`,
+      text: Array.from({ length: n }, (_v, i) => JSON.stringify({ Draft: 'plan', Code: codes[i] ?? 'rfl' })).join('\n'),
+    },
     { path: `${model}/${level}/time_1.json`, text: JSON.stringify(Array.from({ length: n }, (_v, i) => i + 1)) },
   ];
 
   it('maps level folders to λ as upstream names them', () => {
-    expect([levelLambda('original'), levelLambda('obfuscated_3'), levelLambda('obfuscated_5'), levelLambda('lambda_0.6'), levelLambda('misc')])
-      .toEqual([0, 0.6, 1, 0.6, null]);
+    expect([
+      levelLambda('original'),
+      levelLambda('obfuscated_3'),
+      levelLambda('obfuscated_5'),
+      levelLambda('lambda_0.6'),
+      levelLambda('misc'),
+    ]).toEqual([0, 0.6, 1, 0.6, null]);
   });
 
   it('runs without statistics are unverified; a verdict file fills them, banned usage in any accepted shape', () => {
     const files = run('m', 'obfuscated_2', 4, ['simp', 'sorry', 'rw [h]', 'omega']);
     const bare = readUpstreamResults(files);
     expect(bare.rows.map((r) => [r.verified, r.correct, r.timeS, r.draftChars])).toEqual([1, 2, 3, 4].map((t) => [null, null, t, 4]));
-    expect(bare.prechecks.map((p) => [p.usesSimp, p.containsSorry, p.disallowedTactics, p.verifiedSorry]))
-      .toEqual([[true, false, ['simp'], null], [false, true, ['sorry'], null], [false, false, [], null], [false, false, ['omega'], null]]);
+    expect(bare.prechecks.map((p) => [p.usesSimp, p.containsSorry, p.disallowedTactics, p.verifiedSorry])).toEqual([
+      [true, false, ['simp'], null],
+      [false, true, ['sorry'], null],
+      [false, false, [], null],
+      [false, false, ['omega'], null],
+    ]);
     for (const usage of [{ simp: [1] }, [1], { 1: 'simp' }]) {
-      const verdict = { path: 'verdicts.json', text: JSON.stringify({ obfuscated_2: { runs: [{ run: 1, total: 4, error_ids: ['4'], sorry_ids: [2], banned_tactics_usage: usage }] } }) };
+      const verdict = {
+        path: 'verdicts.json',
+        text: JSON.stringify({
+          obfuscated_2: { runs: [{ run: 1, total: 4, error_ids: ['4'], sorry_ids: [2], banned_tactics_usage: usage }] },
+        }),
+      };
       const r = readUpstreamResults(files, { verdicts: [verdict] });
-      expect(r.rows.map((x) => [x.verified, x.correct, x.leanError, x.containsSorry, x.usesSimp]))
-        .toEqual([[true, true, false, false, true], [true, false, false, true, false], [true, true, false, false, false], [true, false, true, false, false]]);
+      expect(r.rows.map((x) => [x.verified, x.correct, x.leanError, x.containsSorry, x.usesSimp])).toEqual([
+        [true, true, false, false, true],
+        [true, false, false, true, false],
+        [true, true, false, false, false],
+        [true, false, true, false, false],
+      ]);
       expect(r.prechecks.map((p) => p.verifiedSorry)).toEqual([false, true, false, false]);
     }
   });
@@ -113,21 +156,41 @@ describe('readUpstreamResults tolerance', () => {
   });
 
   it('places statistics by folder or "model", and refuses an ambiguous verdict file', () => {
-    const files = [...run('a', 'original', 2), ...run('b', 'original', 2), { path: 'b/original/statistics.json', text: JSON.stringify({ runs: [{ run: 1, error_ids: [1] }] }) }];
+    const files = [
+      ...run('a', 'original', 2),
+      ...run('b', 'original', 2),
+      { path: 'b/original/statistics.json', text: JSON.stringify({ runs: [{ run: 1, error_ids: [1] }] }) },
+    ];
     const r = readUpstreamResults(files);
-    expect(r.rows.filter((x) => x.verified).map((x) => [x.model, x.problemId, x.correct])).toEqual([['b', 1, false], ['b', 2, true]]);
-    const named = readUpstreamResults(files, { verdicts: [{ path: 'v.json', text: JSON.stringify({ model: 'a', datasets: { original: { runs: [{ run: 1, error_ids: [] }] } } }) }] });
+    expect(r.rows.filter((x) => x.verified).map((x) => [x.model, x.problemId, x.correct])).toEqual([
+      ['b', 1, false],
+      ['b', 2, true],
+    ]);
+    const named = readUpstreamResults(files, {
+      verdicts: [{ path: 'v.json', text: JSON.stringify({ model: 'a', datasets: { original: { runs: [{ run: 1, error_ids: [] }] } } }) }],
+    });
     expect(named.rows.filter((x) => x.model === 'a').map((x) => x.correct)).toEqual([true, true]);
-    expect(() => readUpstreamResults(files, { verdicts: [{ path: 'v.json', text: '{"original": {"runs": []}}' }] })).toThrow(/v\.json: say which model.*a, b/);
+    expect(() => readUpstreamResults(files, { verdicts: [{ path: 'v.json', text: '{"original": {"runs": []}}' }] })).toThrow(
+      /v\.json: say which model.*a, b/,
+    );
   });
 
   it('names the file of a malformed piece, and warns about what it skips', () => {
-    expect(() => readUpstreamResults([{ path: 'm/original/time_1.json', text: '{"a": 1}' }])).toThrow(/m\/original\/time_1\.json should be a list/);
+    expect(() => readUpstreamResults([{ path: 'm/original/time_1.json', text: '{"a": 1}' }])).toThrow(
+      /m\/original\/time_1\.json should be a list/,
+    );
     expect(() => readUpstreamResults([{ path: 'm/statistics.json', text: '{oops' }])).toThrow(/m\/statistics\.json is not valid JSON/);
-    expect(() => readUpstreamResults([{ path: 'm/statistics.json', text: JSON.stringify({ datasets: { original: { runs: [{ error_ids: ['x'] }] } } }) }]))
-      .toThrow(/m\/statistics\.json, original, run 1: error_ids holds "x"/);
+    expect(() =>
+      readUpstreamResults([
+        { path: 'm/statistics.json', text: JSON.stringify({ datasets: { original: { runs: [{ error_ids: ['x'] }] } } }) },
+      ]),
+    ).toThrow(/m\/statistics\.json, original, run 1: error_ids holds "x"/);
     expect(() => readUpstreamResults([{ path: 'notes.txt', text: '' }])).toThrow(/no result_<run>\.jsonl/);
-    const r = readUpstreamResults([...run('m', 'original', 2), { path: 'm/drafts/result_1.jsonl', text: '' }, { path: 'm/original/result_2.jsonl', text: '{"draft":"x","code":"rfl"}\nnot json\n' }]);
+    const r = readUpstreamResults([
+      ...run('m', 'original', 2),
+      { path: 'm/drafts/result_1.jsonl', text: '' },
+      { path: 'm/original/result_2.jsonl', text: '{"draft":"x","code":"rfl"}\nnot json\n' },
+    ]);
     expect(r.warnings.join('\n')).toMatch(/m\/drafts\/result_1\.jsonl: its folder "drafts" is not a level/);
     expect(r.warnings.join('\n')).toMatch(/m\/original\/result_2\.jsonl line 2 is not valid JSON/);
     expect(summarizePrechecks(r.prechecks).map((s) => s.proofs)).toEqual([3]);

@@ -7,15 +7,25 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  type AtomWorldCaseRow, type FemTaskFile,
-  ATOMWORLD_ACTION_WORDS, ATOMWORLD_PARAMETER_WORDS, atomworldVariant, deobfuscate, femBenchVariant, femPromptStub,
-  inverseFromMappingJson, parseAtomWorldCases, validateFemTask,
+  type AtomWorldCaseRow,
+  type FemTaskFile,
+  ATOMWORLD_ACTION_WORDS,
+  ATOMWORLD_PARAMETER_WORDS,
+  atomworldVariant,
+  deobfuscate,
+  femBenchVariant,
+  femPromptStub,
+  inverseFromMappingJson,
+  parseAtomWorldCases,
+  validateFemTask,
 } from '../../src/core/tasks/onng/variants.ts';
 import { makeSinglePassRenamer } from '../../src/core/tasks/onng/obfuscate.ts';
 import { SHARED } from '../shared.ts';
 
 const FEM_DIR = join(SHARED, 'golden', 'fembench');
-const FEM_FILES = readdirSync(FEM_DIR).filter((f) => f.endsWith('.json')).sort();
+const FEM_FILES = readdirSync(FEM_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const FEM_TEXTS = FEM_FILES.map((f) => readFileSync(join(FEM_DIR, f), 'utf8'));
 const FEM_TASKS = FEM_TEXTS.map((t) => JSON.parse(t) as FemTaskFile);
 const AW_TEXT = readFileSync(join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl'), 'utf8');
@@ -24,13 +34,54 @@ const AW_CASES = AW_LINES.map((l) => JSON.parse(l) as AtomWorldCaseRow);
 const LEVELS = [1, 2, 3, 4, 5];
 
 /** Python 3.12 keywords and soft keywords (keyword.kwlist + softkwlist). */
-const PYTHON_KEYWORDS = new Set(['False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class',
-  'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is',
-  'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', '_', 'case', 'match', 'type']);
+const PYTHON_KEYWORDS = new Set([
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
+  '_',
+  'case',
+  'match',
+  'type',
+]);
 
 /** Independent renaming: split into identifier runs ([letters, digits, _]) and the rest, map whole runs only. */
 function tokenRename(text: string, map: Record<string, string>): string {
-  return text.split(/([\p{L}\p{N}_]+)/u).map((part, i) => (i % 2 === 1 && Object.hasOwn(map, part) ? map[part] : part)).join('');
+  return text
+    .split(/([\p{L}\p{N}_]+)/u)
+    .map((part, i) => (i % 2 === 1 && Object.hasOwn(map, part) ? map[part] : part))
+    .join('');
 }
 
 function tokens(text: string): Set<string> {
@@ -39,19 +90,25 @@ function tokens(text: string): Set<string> {
 
 /** The numbers of a JSON text as written (outside strings), e.g. "1500.0" and "-0.0" stay distinct from "1500" and "0". */
 function numberTokens(text: string): string[] {
-  return [...text.matchAll(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|NaN|-?Infinity/g)].map((m) => m[0]).filter((t) => !t.startsWith('"'));
+  return [...text.matchAll(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|NaN|-?Infinity/g)]
+    .map((m) => m[0])
+    .filter((t) => !t.startsWith('"'));
 }
 
 /** Restores every string and key of a parsed JSON value through the inverse map. */
 function restoreDeep(value: unknown, restore: (s: string) => string): unknown {
   if (typeof value === 'string') return restore(value);
   if (Array.isArray(value)) return value.map((v) => restoreDeep(v, restore));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [restore(k), restoreDeep(v, restore)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [restore(k), restoreDeep(v, restore)]));
   return value;
 }
 
 function femRows(files: Record<string, string>): Record<string, unknown>[] {
-  return files['tasks.jsonl'].trim().split('\n').map((l) => JSON.parse(l));
+  return files['tasks.jsonl']
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 describe('FEM-Bench variants on the 33 golden task files', () => {
@@ -64,7 +121,10 @@ describe('FEM-Bench variants on the 33 golden task files', () => {
         const rows = femRows(result.files);
         expect(rows.length).toBe(33);
         expect(result.lambda).toBeCloseTo(0.2 * level, 12);
-        const { forward, inverse } = JSON.parse(result.files['mapping.json']) as { forward: Record<string, string>; inverse: Record<string, string> };
+        const { forward, inverse } = JSON.parse(result.files['mapping.json']) as {
+          forward: Record<string, string>;
+          inverse: Record<string, string>;
+        };
         expect(forward).toEqual(result.mapping);
         expect(inverse).toEqual(result.inverse);
         // Bijective: one obfuscated name per original, and back.
@@ -76,9 +136,16 @@ describe('FEM-Bench variants on the 33 golden task files', () => {
         const restore = makeSinglePassRenamer(new Map(Object.entries(inverse))); // what deobfuscate applies
         const seen = new Map<string, string>();
         FEM_TASKS.forEach((task, i) => {
-          const row = rows[i] as { signature: FemTaskFile['signature']; prompt: string; cases: { inputs: Record<string, unknown>; input_types: Record<string, unknown> }[] };
+          const row = rows[i] as {
+            signature: FemTaskFile['signature'];
+            prompt: string;
+            cases: { inputs: Record<string, unknown>; input_types: Record<string, unknown> }[];
+          };
           // Consistent: a name gets the same obfuscated name in every task where it occurs.
-          const pairs: [string, string][] = [[task.signature.name, row.signature.name], ...task.signature.params.map((p, k) => [p.name, row.signature.params[k].name] as [string, string])];
+          const pairs: [string, string][] = [
+            [task.signature.name, row.signature.name],
+            ...task.signature.params.map((p, k) => [p.name, row.signature.params[k].name] as [string, string]),
+          ];
           for (const [from, to] of pairs) {
             expect(to).toBe(forward[from]);
             if (seen.has(from)) expect(seen.get(from)).toBe(to);
@@ -135,7 +202,11 @@ describe('FEM-Bench variants on the 33 golden task files', () => {
     const result = femBenchVariant(FEM_TASKS, 3);
     const rows = femRows(result.files) as { signature: FemTaskFile['signature'] }[];
     const renamed = new Set<string>();
-    FEM_TASKS.forEach((task, i) => task.signature.params.forEach((p, k) => { if (p.name === 'node_coords') renamed.add(rows[i].signature.params[k].name); }));
+    FEM_TASKS.forEach((task, i) =>
+      task.signature.params.forEach((p, k) => {
+        if (p.name === 'node_coords') renamed.add(rows[i].signature.params[k].name);
+      }),
+    );
     expect(FEM_TASKS.filter((t) => t.signature.params.some((p) => p.name === 'node_coords')).length).toBeGreaterThan(5);
     expect([...renamed]).toEqual([result.mapping.node_coords]);
     expect(result.mapping.node_coords).not.toBe('node_coords');
@@ -146,7 +217,9 @@ describe('FEM-Bench variants on the 33 golden task files', () => {
     const task = FEM_TASKS.find((t) => t.signature.name === 'FEM_1D_uniform_mesh_CC0_H0_T0')!;
     const m = result.mapping;
     const answer = `def ${m[task.signature.name]}(${m.x_min}, ${m.x_max}, ${m.num_elements}):\n    return np.linspace(${m.x_min}, ${m.x_max}, ${m.num_elements} + 1)\n`;
-    expect(deobfuscate(answer, result.inverse)).toBe('def FEM_1D_uniform_mesh_CC0_H0_T0(x_min, x_max, num_elements):\n    return np.linspace(x_min, x_max, num_elements + 1)\n');
+    expect(deobfuscate(answer, result.inverse)).toBe(
+      'def FEM_1D_uniform_mesh_CC0_H0_T0(x_min, x_max, num_elements):\n    return np.linspace(x_min, x_max, num_elements + 1)\n',
+    );
     expect(deobfuscate(answer, inverseFromMappingJson(result.files['mapping.json']))).toContain('num_elements + 1');
   });
 
@@ -163,14 +236,21 @@ describe('AtomWorld variants on the 150 golden cases', () => {
   for (const level of LEVELS) {
     it(`level ${level}: every prompt renamed consistently and restored exactly, CIFs and other fields untouched`, () => {
       const result = atomworldVariant(AW_LINES, level);
-      const rows = result.files['cases.jsonl'].trim().split('\n').map((l) => JSON.parse(l) as AtomWorldCaseRow & { obfuscation: { words: Record<string, string> } });
+      const rows = result.files['cases.jsonl']
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as AtomWorldCaseRow & { obfuscation: { words: Record<string, string> } });
       expect(rows.length).toBe(150);
-      const { forward, inverse } = JSON.parse(result.files['mapping.json']) as { forward: Record<string, string>; inverse: Record<string, string> };
+      const { forward, inverse } = JSON.parse(result.files['mapping.json']) as {
+        forward: Record<string, string>;
+        inverse: Record<string, string>;
+      };
       expect(new Set(Object.values(forward)).size).toBe(Object.keys(forward).length);
       // Every vocabulary word that occurs in a prompt is in the mapping (the verbs of all ten actions).
       const promptWords = new Set(AW_CASES.flatMap((c) => [...tokens(c.prompt)]));
       expect(Object.keys(forward).sort()).toEqual([...vocabulary].filter((w) => promptWords.has(w)).sort());
-      for (const verb of ['Change', 'Remove', 'Add', 'Insert', 'Swap', 'Delete', 'Move', 'Rotate', 'Create']) expect(forward[verb]).toBeDefined();
+      for (const verb of ['Change', 'Remove', 'Add', 'Insert', 'Swap', 'Delete', 'Move', 'Rotate', 'Create'])
+        expect(forward[verb]).toBeDefined();
       rows.forEach((row, i) => {
         const original = AW_CASES[i];
         expect(row.prompt).toBe(tokenRename(original.prompt, forward));
@@ -197,7 +277,9 @@ describe('AtomWorld variants on the 150 golden cases', () => {
 
   it('names the line of a bad case row', () => {
     expect(parseAtomWorldCases('{"prompt": "Move it", "x": NaN}\n', 'cases.jsonl')[0].line).toBe('{"prompt": "Move it", "x": NaN}');
-    expect(() => parseAtomWorldCases('{"prompt": "Move it"}\n\n{"action": "x"}\n', 'cases.jsonl')).toThrow(/cases\.jsonl: line 3 is not an AtomWorld case/);
+    expect(() => parseAtomWorldCases('{"prompt": "Move it"}\n\n{"action": "x"}\n', 'cases.jsonl')).toThrow(
+      /cases\.jsonl: line 3 is not an AtomWorld case/,
+    );
     expect(() => parseAtomWorldCases('{"prompt": "a"}\n{oops\n', 'cases.jsonl')).toThrow(/cases\.jsonl: line 2 is not valid JSON/);
     expect(() => parseAtomWorldCases('\n', 'cases.jsonl')).toThrow(/holds no AtomWorld case/);
   });

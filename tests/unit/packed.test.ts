@@ -33,7 +33,14 @@ describe('packed structures', () => {
   });
 
   it('keeps finite structures finite', () => {
-    const mol: Structure = { name: 'h2', lattice: null, sites: [{ species: { H: 1 }, xyz: [0, 0, 0] }, { species: { H: 1 }, xyz: [0, 0, 0.74] }] };
+    const mol: Structure = {
+      name: 'h2',
+      lattice: null,
+      sites: [
+        { species: { H: 1 }, xyz: [0, 0, 0] },
+        { species: { H: 1 }, xyz: [0, 0, 0.74] },
+      ],
+    };
     const p = packStructure(mol);
     expect(p.lattice).toBeNull();
     expect(p.frac).toBeNull();
@@ -45,10 +52,11 @@ describe('packed structures', () => {
     expect(p.natoms).toBe(500);
     // brute force: minimum pair distance over all pairs
     let min = Infinity;
-    for (let i = 0; i < p.natoms; i++) for (let j = i + 1; j < p.natoms; j++) {
-      const d = Math.hypot(p.cart[3 * i] - p.cart[3 * j], p.cart[3 * i + 1] - p.cart[3 * j + 1], p.cart[3 * i + 2] - p.cart[3 * j + 2]);
-      if (d < min) min = d;
-    }
+    for (let i = 0; i < p.natoms; i++)
+      for (let j = i + 1; j < p.natoms; j++) {
+        const d = Math.hypot(p.cart[3 * i] - p.cart[3 * j], p.cart[3 * i + 1] - p.cart[3 * j + 1], p.cart[3 * i + 2] - p.cart[3 * j + 2]);
+        if (d < min) min = d;
+      }
     expect(min).toBeCloseTo(3.615 / Math.SQRT2, 10);
   });
 });

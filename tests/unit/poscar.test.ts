@@ -74,7 +74,10 @@ describe('POSCAR reader', () => {
   it('keeps selective dynamics flags per site', () => {
     const text = 'sd\n1\n3 0 0\n0 3 0\n0 0 3\nSi O\n1 1\nSelective dynamics\nDirect\n0 0 0 T T F\n0.5 0.5 0.5 F F F\n';
     const s = parsePoscar(text).structures[0];
-    expect(s.sites.map((x) => x.properties?.selective_dynamics)).toEqual([[true, true, false], [false, false, false]]);
+    expect(s.sites.map((x) => x.properties?.selective_dynamics)).toEqual([
+      [true, true, false],
+      [false, false, false],
+    ]);
   });
 
   it('reads POTCAR-style species names (Fe/hash, Fe_pv) and upper-case names', () => {
@@ -183,12 +186,17 @@ describe('POSCAR reader errors carry the line', () => {
 });
 
 describe('POSCAR writer', () => {
-  const lattice = new Lattice([[4.1, 0.2, -0.3], [0.7, 5.3, 0.1], [-1.1, 0.4, 6.2]]);
+  const lattice = new Lattice([
+    [4.1, 0.2, -0.3],
+    [0.7, 5.3, 0.1],
+    [-1.1, 0.4, 6.2],
+  ]);
   const site = (f: [number, number, number], el: string, extra = {}) => makeSiteFromFrac(lattice, f, { [el]: 1 }, extra);
 
   it('keeps the site order exactly by writing consecutive runs as separate groups', () => {
     const s: Structure = {
-      name: 'runs', lattice,
+      name: 'runs',
+      lattice,
       sites: [site([0, 0, 0], 'Na'), site([0.5, 0, 0], 'Na'), site([0.1, 0.2, 0.3], 'Cl'), site([-0.25, 0.9, 1.3], 'Na')],
     };
     const text = writePoscar(s);
@@ -205,15 +213,22 @@ describe('POSCAR writer', () => {
 
   it('writes selective dynamics and velocities when present', () => {
     const s: Structure = {
-      name: 'sd', lattice,
+      name: 'sd',
+      lattice,
       sites: [
         site([0, 0, 0], 'Si', { properties: { selective_dynamics: [true, false, true], velocities: [0.1, 0, -0.2] } }),
         site([0.5, 0.5, 0.5], 'O', { properties: { selective_dynamics: [false, false, false], velocities: [0, 0, 0] } }),
       ],
     };
     const back = parsePoscar(writePoscar(s)).structures[0];
-    expect(back.sites.map((x) => x.properties?.selective_dynamics)).toEqual([[true, false, true], [false, false, false]]);
-    expect(back.sites.map((x) => x.properties?.velocities)).toEqual([[0.1, 0, -0.2], [0, 0, 0]]);
+    expect(back.sites.map((x) => x.properties?.selective_dynamics)).toEqual([
+      [true, false, true],
+      [false, false, false],
+    ]);
+    expect(back.sites.map((x) => x.properties?.velocities)).toEqual([
+      [0.1, 0, -0.2],
+      [0, 0, 0],
+    ]);
   });
 
   it('refuses partial occupancy and finite structures with a clear message', () => {

@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { corpusFileNames, readCorpusGolden, readCorpusText } from '../shared.ts';
 import {
-  FORMATS, parseParticleFile, detectFormat, formatForOutputName, parseStructureFile, writeStructureFile,
+  FORMATS,
+  parseParticleFile,
+  detectFormat,
+  formatForOutputName,
+  parseStructureFile,
+  writeStructureFile,
 } from '../../src/core/io/registry.ts';
 import { ParseError } from '../../src/core/io/types.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
@@ -12,15 +17,26 @@ import { mulberry32 } from '../random.ts';
 const POSCAR = 'NaCl\n5.64\n0 0.5 0.5\n0.5 0 0.5\n0.5 0.5 0\nNa Cl\n1 1\nDirect\n0 0 0\n0.5 0.5 0.5\n';
 const XYZ = '2\nmol\nC 0 0 0\nO 0 0 1.13\n';
 const EXTXYZ = '1\nLattice="3 0 0 0 3 0 0 0 3" Properties=species:S:1:pos:R:3\nCu 0 0 0\n';
-const JSON_DICT = '{"@module": "pymatgen.core.structure", "@class": "Molecule", "charge": 0, "sites": [{"species": [{"element": "H", "occu": 1}], "xyz": [0, 0, 0]}]}';
-const CIF = 'data_x\n_cell_length_a 3\n_cell_length_b 3\n_cell_length_c 3\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nCu1 0 0 0\n';
+const JSON_DICT =
+  '{"@module": "pymatgen.core.structure", "@class": "Molecule", "charge": 0, "sites": [{"species": [{"element": "H", "occu": 1}], "xyz": [0, 0, 0]}]}';
+const CIF =
+  'data_x\n_cell_length_a 3\n_cell_length_b 3\n_cell_length_c 3\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nCu1 0 0 0\n';
 
 describe('detectFormat by name', () => {
   const cases: [string, string][] = [
-    ['x.cif', 'cif'], ['X.CIF', 'cif'], ['m.mcif', 'cif'],
-    ['POSCAR', 'poscar'], ['CONTCAR', 'poscar'], ['dir/POSCAR_LaH10', 'poscar'], ['custodian-files-POSCAR', 'poscar'],
-    ['pmg-vasp-outputs-CONTCAR.MD', 'poscar'], ['a.vasp', 'poscar'], ['b.poscar', 'poscar'], ['C:\\runs\\CONTCAR', 'poscar'],
-    ['t.extxyz', 'extxyz'], ['s.json', 'pymatgen-json'],
+    ['x.cif', 'cif'],
+    ['X.CIF', 'cif'],
+    ['m.mcif', 'cif'],
+    ['POSCAR', 'poscar'],
+    ['CONTCAR', 'poscar'],
+    ['dir/POSCAR_LaH10', 'poscar'],
+    ['custodian-files-POSCAR', 'poscar'],
+    ['pmg-vasp-outputs-CONTCAR.MD', 'poscar'],
+    ['a.vasp', 'poscar'],
+    ['b.poscar', 'poscar'],
+    ['C:\\runs\\CONTCAR', 'poscar'],
+    ['t.extxyz', 'extxyz'],
+    ['s.json', 'pymatgen-json'],
   ];
   for (const [name, id] of cases) it(`${name} → ${id}`, () => expect(detectFormat(name, '')?.id).toBe(id));
 
@@ -34,7 +50,13 @@ describe('detectFormat by name', () => {
 });
 
 describe('detectFormat by content when the name says nothing', () => {
-  const cases: [string, string][] = [[POSCAR, 'poscar'], [XYZ, 'xyz'], [EXTXYZ, 'extxyz'], [JSON_DICT, 'pymatgen-json'], [CIF, 'cif']];
+  const cases: [string, string][] = [
+    [POSCAR, 'poscar'],
+    [XYZ, 'xyz'],
+    [EXTXYZ, 'extxyz'],
+    [JSON_DICT, 'pymatgen-json'],
+    [CIF, 'cif'],
+  ];
   for (const [text, id] of cases) it(id, () => expect(detectFormat('upload.txt', text)?.id).toBe(id));
   it('unknown content', () => expect(detectFormat('notes.txt', 'hello world\n')).toBeNull());
 });
@@ -81,7 +103,13 @@ describe('parseStructureFile', () => {
       expect(u.format).toBeNull();
       expect(u.error).toMatch(/could not be recognised/);
     }
-    for (const [text, name] of [['', 'POSCAR'], ['', 'a.xyz'], ['', 'a.json'], ['{', 'a.json'], ['\u0000\u0001', 'a.extxyz']]) {
+    for (const [text, name] of [
+      ['', 'POSCAR'],
+      ['', 'a.xyz'],
+      ['', 'a.json'],
+      ['{', 'a.json'],
+      ['\u0000\u0001', 'a.extxyz'],
+    ]) {
       const e = parseStructureFile(text, name);
       expect(e.ok).toBe(false);
       if (!e.ok) expect(e.error.length).toBeGreaterThan(10);
@@ -121,13 +149,25 @@ describe('numbers that overflow (1e400) are rejected, never passed on as Infinit
 });
 
 describe('writing', () => {
-  const lattice = new Lattice([[3, 0, 0], [0, 3, 0], [0, 0, 3]]);
+  const lattice = new Lattice([
+    [3, 0, 0],
+    [0, 3, 0],
+    [0, 0, 3],
+  ]);
   const s: Structure = { name: 'Cu', lattice, sites: [makeSiteFromFrac(lattice, [0, 0, 0], { Cu: 1 })] };
 
   it('formatForOutputName', () => {
     const cases: [string, string | null][] = [
-      ['out.cif', 'cif'], ['out.xyz', 'xyz'], ['out.extxyz', 'extxyz'], ['POSCAR', 'poscar'], ['CONTCAR', 'poscar'],
-      ['x.vasp', 'poscar'], ['x.poscar', 'poscar'], ['x.json', 'pymatgen-json'], ['x.txt', null], ['x', null],
+      ['out.cif', 'cif'],
+      ['out.xyz', 'xyz'],
+      ['out.extxyz', 'extxyz'],
+      ['POSCAR', 'poscar'],
+      ['CONTCAR', 'poscar'],
+      ['x.vasp', 'poscar'],
+      ['x.poscar', 'poscar'],
+      ['x.json', 'pymatgen-json'],
+      ['x.txt', null],
+      ['x', null],
     ];
     for (const [name, id] of cases) expect(formatForOutputName(name)?.id ?? null, name).toBe(id);
   });
@@ -154,11 +194,29 @@ describe('damaged files: readers fail only with ParseError, the registry never t
   // Deterministic pseudo-random damage (mulberry32) to every non-CIF corpus file.
   const rng = mulberry32;
   const damages: ((lines: string[], r: () => number) => string[])[] = [
-    (l, r) => l.slice(0, Math.floor(r() * l.length)),                                    // truncated
-    (l, r) => { const k = Math.floor(r() * l.length); return [...l.slice(0, k), ...l.slice(k + 1)]; }, // a line lost
-    (l, r) => { const k = Math.floor(r() * l.length); const c = [...l]; c[k] = c[k].replace(/\S+/, 'x#1'); return c; },
-    (l, r) => { const k = Math.floor(r() * l.length); const c = [...l]; c[k] = c[k].split(/\s+/).slice(0, 2).join(' '); return c; },
-    (l, r) => { const k = Math.floor(r() * l.length); const c = [...l]; c[k] = c[k].replace(/\d/, 'nan'); return c; },
+    (l, r) => l.slice(0, Math.floor(r() * l.length)), // truncated
+    (l, r) => {
+      const k = Math.floor(r() * l.length);
+      return [...l.slice(0, k), ...l.slice(k + 1)];
+    }, // a line lost
+    (l, r) => {
+      const k = Math.floor(r() * l.length);
+      const c = [...l];
+      c[k] = c[k].replace(/\S+/, 'x#1');
+      return c;
+    },
+    (l, r) => {
+      const k = Math.floor(r() * l.length);
+      const c = [...l];
+      c[k] = c[k].split(/\s+/).slice(0, 2).join(' ');
+      return c;
+    },
+    (l, r) => {
+      const k = Math.floor(r() * l.length);
+      const c = [...l];
+      c[k] = c[k].replace(/\d/, 'nan');
+      return c;
+    },
   ];
 
   it('over 5 kinds x 20 damages of each POSCAR/XYZ file', () => {
@@ -190,10 +248,14 @@ describe('parseParticleFile (the particle fast path)', () => {
   it('agrees with parseStructureFile on every corpus file: same success or error and line, same species and positions', () => {
     for (const name of corpusFileNames()) {
       const text = readCorpusText(name);
-      const slow = parseStructureFile(text, name), fast = parseParticleFile(text, name);
+      const slow = parseStructureFile(text, name),
+        fast = parseParticleFile(text, name);
       expect(fast.ok, name).toBe(slow.ok);
       if (!slow.ok || !fast.ok) {
-        if (!slow.ok && !fast.ok) { expect(fast.error, name).toBe(slow.error); expect(fast.line, name).toBe(slow.line); }
+        if (!slow.ok && !fast.ok) {
+          expect(fast.error, name).toBe(slow.error);
+          expect(fast.line, name).toBe(slow.line);
+        }
         continue;
       }
       expect(fast.warnings, name).toEqual(slow.warnings);

@@ -14,7 +14,10 @@ import { isOrdered, makeSiteFromCart, makeSiteFromFrac, type Structure } from '.
 
 const TOL = 1e-8;
 
-interface Target { file: string; canHold: (s: Structure) => boolean }
+interface Target {
+  file: string;
+  canHold: (s: Structure) => boolean;
+}
 const TARGETS: Target[] = [
   { file: 'POSCAR', canHold: (s) => s.lattice !== null && isOrdered(s) && s.sites.length > 0 },
   { file: 'out.xyz', canHold: (s) => isOrdered(s) },
@@ -24,7 +27,10 @@ const TARGETS: Target[] = [
 ];
 
 function speciesKey(sp: Record<string, number>): string {
-  return Object.entries(sp).sort(([a], [b]) => a.localeCompare(b)).map(([el, occ]) => `${el}:${occ}`).join(',');
+  return Object.entries(sp)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([el, occ]) => `${el}:${occ}`)
+    .join(',');
 }
 
 /** Differences beyond tolerance, as readable strings (empty when identical). */
@@ -40,10 +46,11 @@ function compare(original: Structure, back: Structure, viaCif: boolean): string[
         if (Math.abs(p[k] - q[k]) > TOL) problems.push(`lattice ${k} ${q[k]} vs ${p[k]}`);
       }
     } else {
-      for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
-        const d = Math.abs(back.lattice.matrix[i][j] - original.lattice.matrix[i][j]);
-        if (d > TOL) problems.push(`lattice[${i}][${j}] off by ${d}`);
-      }
+      for (let i = 0; i < 3; i++)
+        for (let j = 0; j < 3; j++) {
+          const d = Math.abs(back.lattice.matrix[i][j] - original.lattice.matrix[i][j]);
+          if (d > TOL) problems.push(`lattice[${i}][${j}] off by ${d}`);
+        }
     }
   }
   original.sites.forEach((site, i) => {
@@ -107,21 +114,28 @@ describe('round trip of every corpus file that parses', () => {
     }
   }
   it('reports counts', () => {
-    console.log(`round trip: ${counts.files} corpus files parsed, ${counts.conversions} structure conversions, ` +
-      `failed: ${counts.failed.length ? counts.failed.join('; ') : 'none'}`);
+    console.log(
+      `round trip: ${counts.files} corpus files parsed, ${counts.conversions} structure conversions, ` +
+        `failed: ${counts.failed.length ? counts.failed.join('; ') : 'none'}`,
+    );
     expect(counts.files).toBeGreaterThan(0);
   });
 });
 
 describe('round trip of hand-made edge cases', () => {
-  const triclinic = new Lattice([[4.1, 0.3, -0.7], [1.9, 5.2, 0.4], [-1.3, 2.2, 6.6]]);
+  const triclinic = new Lattice([
+    [4.1, 0.3, -0.7],
+    [1.9, 5.2, 0.4],
+    [-1.3, 2.2, 6.6],
+  ]);
   const oblique = Lattice.fromParameters(5.1, 6.3, 7.7, 73.5, 101.2, 118.9);
 
   const cases: { label: string; s: Structure; targets: string[] }[] = [
     {
       label: 'negative and > 1 fractional coordinates in a triclinic cell',
       s: {
-        name: 'neg', lattice: triclinic,
+        name: 'neg',
+        lattice: triclinic,
         sites: [
           makeSiteFromFrac(triclinic, [-0.125, 1.375, -2.5e-9], { Na: 1 }),
           makeSiteFromFrac(triclinic, [0.1 + 0.2, -0.999999999, 1 / 3], { Cl: 1 }),
@@ -133,7 +147,8 @@ describe('round trip of hand-made edge cases', () => {
     {
       label: 'mixed occupancy with oxidation states',
       s: {
-        name: 'mixed', lattice: oblique,
+        name: 'mixed',
+        lattice: oblique,
         sites: [
           makeSiteFromFrac(oblique, [0, 0, 0], { Fe: 0.6, Ni: 0.4 }, { oxidation: { Fe: 3, Ni: 2 } }),
           makeSiteFromFrac(oblique, [0.25, 0.5, 0.75], { O: 1 }, { oxidation: { O: -2 } }),
@@ -145,10 +160,21 @@ describe('round trip of hand-made edge cases', () => {
     {
       label: 'selective dynamics and velocities',
       s: {
-        name: 'sd', lattice: triclinic,
+        name: 'sd',
+        lattice: triclinic,
         sites: [
-          makeSiteFromFrac(triclinic, [0.1, 0.2, 0.3], { Si: 1 }, { properties: { selective_dynamics: [true, false, true], velocities: [1e-3, -2e-3, 0] } }),
-          makeSiteFromFrac(triclinic, [0.6, 0.7, 0.8], { O: 1 }, { properties: { selective_dynamics: [false, false, false], velocities: [0, 0, 5e-4] } }),
+          makeSiteFromFrac(
+            triclinic,
+            [0.1, 0.2, 0.3],
+            { Si: 1 },
+            { properties: { selective_dynamics: [true, false, true], velocities: [1e-3, -2e-3, 0] } },
+          ),
+          makeSiteFromFrac(
+            triclinic,
+            [0.6, 0.7, 0.8],
+            { O: 1 },
+            { properties: { selective_dynamics: [false, false, false], velocities: [0, 0, 5e-4] } },
+          ),
         ],
       },
       targets: ['POSCAR', 'out.extxyz', 'out.json'],
@@ -156,7 +182,8 @@ describe('round trip of hand-made edge cases', () => {
     {
       label: 'finite structure',
       s: {
-        name: 'mol', lattice: null,
+        name: 'mol',
+        lattice: null,
         sites: [makeSiteFromCart(null, [0, 0, 0], { C: 1 }), makeSiteFromCart(null, [1.2091, -0.0000001, 3e-12], { O: 1 })],
       },
       targets: ['out.xyz', 'out.extxyz', 'out.json'],

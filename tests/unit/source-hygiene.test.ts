@@ -25,7 +25,6 @@ const sources = [
 const rel = (f: string) => relative(REPO_ROOT, f).replace(/\\/g, '/');
 const repoDocs = new Set(walk(REPO_ROOT, /\.md$/).map((f) => basename(f)));
 
-
 /**
  * Every `name.md` a file mentions that the repository lacks, and (in code: the README documents where the
  * reference data lives) every mention of the reference-data folder by a relative or absolute path.
@@ -70,10 +69,15 @@ describe('source hygiene', () => {
 
   it('no byte limit besides LIMITS.inputBytes: no other size constant in MiB or MB', () => {
     // Sizes that are not input limits: the Lean compiler's output buffer; the hostile sweep's memory cap and output buffer.
-    const allowed = new Set(['src/cli/commands/onng.ts: 64 * 2 ** 20', 'scripts/hostile-sweep.mjs: 2 * 1024 * 1024', 'scripts/hostile-sweep.mjs: 512 * 2 ** 20']);
+    const allowed = new Set([
+      'src/cli/commands/onng.ts: 64 * 2 ** 20',
+      'scripts/hostile-sweep.mjs: 2 * 1024 * 1024',
+      'scripts/hostile-sweep.mjs: 512 * 2 ** 20',
+    ]);
     const found: string[] = [];
     for (const f of sources) {
-      if (!/\.(tsx?|mjs)$/.test(f) || rel(f) === 'src/core/limits.ts' || rel(f).startsWith('tests/') || rel(f).startsWith('bench/')) continue;
+      if (!/\.(tsx?|mjs)$/.test(f) || rel(f) === 'src/core/limits.ts' || rel(f).startsWith('tests/') || rel(f).startsWith('bench/'))
+        continue;
       const text = readFileSync(f, 'utf8');
       for (const m of text.matchAll(/\b\d[\d_]*\s*\*\s*(?:1024\s*\*\s*1024|2\s*\*\*\s*20|1e6|1_000_000|1000\s*\*\s*1000)\b/g)) {
         const key = `${rel(f)}: ${m[0]}`;

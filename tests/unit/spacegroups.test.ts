@@ -6,7 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { moyo } from '../../src/core/symmetry/moyo.ts';
 import {
-  defaultHallNumber, hallEntries, lookupHM, lookupHall, normalizeHM, operationsFromHall, operationsFromHallNumber, operationsFromITNumber,
+  defaultHallNumber,
+  hallEntries,
+  lookupHM,
+  lookupHall,
+  normalizeHM,
+  operationsFromHall,
+  operationsFromHallNumber,
+  operationsFromITNumber,
 } from '../../src/core/symmetry/spacegroups.ts';
 import { type SymOp, applyOp, isGroup, normalizeOp, opKey, parseSymop } from '../../src/core/symmetry/symop.ts';
 import { corpusFileNames, readCorpusGolden } from '../shared.ts';
@@ -15,21 +22,24 @@ import { corpusFileNames, readCorpusGolden } from '../shared.ts';
 
 const keySet = (ops: SymOp[]): Set<string> => new Set(ops.map((o) => opKey(normalizeOp(o))));
 const sameSet = (a: SymOp[], b: SymOp[]): boolean => {
-  const ka = keySet(a), kb = keySet(b);
+  const ka = keySet(a),
+    kb = keySet(b);
   return ka.size === kb.size && [...ka].every((k) => kb.has(k));
 };
 
 /** moyo's operations read independently of operationsFromHallNumber (rotation flattened column by column). */
 function moyoOps(hall: number): SymOp[] {
   const e = moyo().hall_symbol_entry(hall);
-  return moyo().operations_from_number(e.number, { type: 'HallNumber', value: hall }, false).map((o) => ({
-    rot: [0, 1, 2].map((i) => [0, 1, 2].map((j) => o.rotation[j * 3 + i])) as SymOp['rot'],
-    trans: [o.translation[0], o.translation[1], o.translation[2]],
-  }));
+  return moyo()
+    .operations_from_number(e.number, { type: 'HallNumber', value: hall }, false)
+    .map((o) => ({
+      rot: [0, 1, 2].map((i) => [0, 1, 2].map((j) => o.rotation[j * 3 + i])) as SymOp['rot'],
+      trans: [o.translation[0], o.translation[1], o.translation[2]],
+    }));
 }
 
 describe('Hall symbols', () => {
-  it('parses all 530 tabulated Hall symbols to exactly moyo\'s operations', () => {
+  it("parses all 530 tabulated Hall symbols to exactly moyo's operations", () => {
     const mismatches: string[] = [];
     for (let h = 1; h <= 530; h++) {
       const e = moyo().hall_symbol_entry(h);
@@ -61,7 +71,11 @@ describe('Hall symbols', () => {
       // Build T S T⁻¹ numerically from images of points.
       const f = (p: number[]) => applyOp(op, [p[0] - s[0], p[1] - s[1], p[2] - s[2]]).map((x, i) => x + s[i]);
       const o = f([0, 0, 0]);
-      const cols = [[1, 0, 0], [0, 1, 0], [0, 0, 1]].map((e) => f(e).map((x, i) => Math.round(x - o[i])));
+      const cols = [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ].map((e) => f(e).map((x, i) => Math.round(x - o[i])));
       const conj: SymOp = { rot: [0, 1, 2].map((i) => cols.map((c) => c[i])) as SymOp['rot'], trans: o as SymOp['trans'] };
       expect(keys.has(opKey(normalizeOp(conj)))).toBe(true);
     }
@@ -85,14 +99,50 @@ describe('Hall symbols', () => {
 describe('Hermann–Mauguin symbols', () => {
   const hmFull = (h: number) => hallEntries()[h - 1].hmFull;
   it.each([
-    ['P 21/c', 81], ['P 1 21/c 1', 81], ['P2_1/c', 81], ['P121/c1', 81], ['P 21/n', 82], ['P 1 21/n 1', 82],
-    ['C 2/c', 90], ['I 2/c 1 1', 104], ['I 1 2/a 1', 92], ['P m', 18], ['Pm', 18],
-    ['F d -3 m', 525], ['Fd-3m', 525], ['F d -3 m :1', 525], ['Fd-3m:2', 526], ['F d -3 m S', 525], ['Fd-3mZ', 526],
-    ['R -3 m', 458], ['R -3 m :H', 458], ['R -3 m :R', 459], ['R3:H', 433], ['R 3 :R', 434],
-    ['P 4/n b m :2', 403], ['P 42/n :2', 362], ['I 41/a c d', 428], ['I 41/a m d :2', 427],
-    ['P c a b', 291], ['P b c a', 290], ['B b m m', 302], ['A m m 2', 185], ['Amm2', 185],
-    ['C 2/c :b1', 90], ['C 1 2/c 1 :b1', 90], ['C 2/c:-b2', 94], ['P 21/c :c1', 84], ['C m c m :ba-c', 299], ['P 31 1 2', 440], ['P 63/m m c', 488], ['P m -3 m', 517], ['P m 3 m', 517], ['F m 3 m', 523], ['I a 3 d', 530],
-    ['C m c a', 304], ['C m c e', 304],
+    ['P 21/c', 81],
+    ['P 1 21/c 1', 81],
+    ['P2_1/c', 81],
+    ['P121/c1', 81],
+    ['P 21/n', 82],
+    ['P 1 21/n 1', 82],
+    ['C 2/c', 90],
+    ['I 2/c 1 1', 104],
+    ['I 1 2/a 1', 92],
+    ['P m', 18],
+    ['Pm', 18],
+    ['F d -3 m', 525],
+    ['Fd-3m', 525],
+    ['F d -3 m :1', 525],
+    ['Fd-3m:2', 526],
+    ['F d -3 m S', 525],
+    ['Fd-3mZ', 526],
+    ['R -3 m', 458],
+    ['R -3 m :H', 458],
+    ['R -3 m :R', 459],
+    ['R3:H', 433],
+    ['R 3 :R', 434],
+    ['P 4/n b m :2', 403],
+    ['P 42/n :2', 362],
+    ['I 41/a c d', 428],
+    ['I 41/a m d :2', 427],
+    ['P c a b', 291],
+    ['P b c a', 290],
+    ['B b m m', 302],
+    ['A m m 2', 185],
+    ['Amm2', 185],
+    ['C 2/c :b1', 90],
+    ['C 1 2/c 1 :b1', 90],
+    ['C 2/c:-b2', 94],
+    ['P 21/c :c1', 84],
+    ['C m c m :ba-c', 299],
+    ['P 31 1 2', 440],
+    ['P 63/m m c', 488],
+    ['P m -3 m', 517],
+    ['P m 3 m', 517],
+    ['F m 3 m', 523],
+    ['I a 3 d', 530],
+    ['C m c a', 304],
+    ['C m c e', 304],
   ])('%s', (symbol, hall) => {
     const hit = lookupHM(symbol as string);
     expect(hit, `${symbol}`).not.toBeNull();

@@ -22,13 +22,20 @@ function goldenStructure(gs: any, name: string): Structure {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     sites: gs.sites.map((site: any) => {
       const species: Record<string, number> = {};
-      for (const [sp, occ] of Object.entries(site.species)) species[stripOxidation(sp)] = (species[stripOxidation(sp)] ?? 0) + (occ as number);
+      for (const [sp, occ] of Object.entries(site.species))
+        species[stripOxidation(sp)] = (species[stripOxidation(sp)] ?? 0) + (occ as number);
       return { species, frac: site.frac, xyz: lattice.fracToCart(site.frac) };
     }),
   };
 }
 
-interface Case { file: string; declared: number | null; structure: Structure; expected: { number: number; international: string; wyckoffs?: string[]; equivalent_atoms?: number[] } | null; expected01: { number: number } | null }
+interface Case {
+  file: string;
+  declared: number | null;
+  structure: Structure;
+  expected: { number: number; international: string; wyckoffs?: string[]; equivalent_atoms?: number[] } | null;
+  expected01: { number: number } | null;
+}
 
 const cases: Case[] = [];
 for (const file of corpusFileNames()) {
@@ -39,7 +46,8 @@ for (const file of corpusFileNames()) {
     if (!gs.symmetry) return;
     const s01 = gs.symmetry['0.01'];
     const s1 = gs.symmetry['0.1'];
-    const declared = g.declared_symmetry?.blocks?.[0]?.sg_from_symops?.number ?? g.declared_symmetry?.blocks?.[0]?.sg_from_hm?.number ?? null;
+    const declared =
+      g.declared_symmetry?.blocks?.[0]?.sg_from_symops?.number ?? g.declared_symmetry?.blocks?.[0]?.sg_from_hm?.number ?? null;
     cases.push({
       file: `${file}#${k}`,
       declared,
@@ -63,7 +71,7 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
       if (got?.number === c.expected!.number) agree++;
       else failures.push(`${c.file}: moyo ${got?.number ?? 'fail'} vs spglib ${c.expected!.number}`);
     }
-    console.log(`symprec 0.01: ${agree}/${graded.length} agree (${(100 * agree / graded.length).toFixed(1)}%)`, failures);
+    console.log(`symprec 0.01: ${agree}/${graded.length} agree (${((100 * agree) / graded.length).toFixed(1)}%)`, failures);
     expect(agree / graded.length).toBeGreaterThanOrEqual(0.98);
   });
 
@@ -72,7 +80,10 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
     let found = 0;
     for (const c of failed) {
       const got = analyzeSymmetry(c.structure, 0.01);
-      if (got) { found++; expect(got.number, c.file).toBe(c.declared); }
+      if (got) {
+        found++;
+        expect(got.number, c.file).toBe(c.declared);
+      }
     }
     console.log(`spglib failed on ${failed.length} structures; moyo found the declared group on ${found}, nothing on the rest`);
     expect(failed.length).toBeGreaterThan(0);
@@ -113,7 +124,10 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
       // Same partition of sites into orbits (representatives may differ).
       const canon = (orbits: number[]) => {
         const first = new Map<number, number>();
-        return orbits.map((o, i) => { if (!first.has(o)) first.set(o, i); return first.get(o)!; });
+        return orbits.map((o, i) => {
+          if (!first.has(o)) first.set(o, i);
+          return first.get(o)!;
+        });
       };
       expect(canon(got.orbits), c.file).toEqual(canon(c.expected.equivalent_atoms));
       // Wyckoff multiplicity per orbit must match; letters can differ only by an equivalent origin choice.
@@ -123,7 +137,11 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
   });
 
   it('does not search above the site limit, and says why', () => {
-    const lattice = new Lattice([[200, 0, 0], [0, 200, 0], [0, 0, 200]]);
+    const lattice = new Lattice([
+      [200, 0, 0],
+      [0, 200, 0],
+      [0, 0, 200],
+    ]);
     const n = LIMITS.symmetrySites + 1;
     const sites = Array.from({ length: n }, (_, k) => {
       const frac: [number, number, number] = [(k % 100) / 100, (Math.floor(k / 100) % 100) / 100, Math.floor(k / 10000) / 100];
@@ -142,11 +160,19 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
   it('standardizes rock salt to the 8-site conventional cell and the 2-site primitive cell', () => {
     // NaCl built by hand in its primitive FCC cell (a = 5.64 Å): the conventional cell has 4 Na + 4 Cl.
     const a = 5.64;
-    const lattice = new Lattice([[0, a / 2, a / 2], [a / 2, 0, a / 2], [a / 2, a / 2, 0]]);
-    const s: Structure = { name: 'NaCl', lattice, sites: [
-      { species: { Na: 1 }, frac: [0, 0, 0], xyz: [0, 0, 0] },
-      { species: { Cl: 1 }, frac: [0.5, 0.5, 0.5], xyz: lattice.fracToCart([0.5, 0.5, 0.5]) },
-    ] };
+    const lattice = new Lattice([
+      [0, a / 2, a / 2],
+      [a / 2, 0, a / 2],
+      [a / 2, a / 2, 0],
+    ]);
+    const s: Structure = {
+      name: 'NaCl',
+      lattice,
+      sites: [
+        { species: { Na: 1 }, frac: [0, 0, 0], xyz: [0, 0, 0] },
+        { species: { Cl: 1 }, frac: [0.5, 0.5, 0.5], xyz: lattice.fracToCart([0.5, 0.5, 0.5]) },
+      ],
+    };
     expect(analyzeSymmetry(s)?.number).toBe(225);
     const conv = standardizedCell(s)!;
     expect(conv.sites.length).toBe(8);
@@ -157,7 +183,10 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
   describe('supercells (reduced to the primitive cell before the search)', () => {
     const unitCells = ['pmg-La4Fe4O12.cif', 'p2-POSCAR_LaH10', 'pmg-LiFePO4.cif'].map((file) => cases.find((c) => c.file === `${file}#0`)!);
     for (const unit of unitCells) {
-      for (const size of [[2, 2, 2], [3, 1, 2]] as [number, number, number][]) {
+      for (const size of [
+        [2, 2, 2],
+        [3, 1, 2],
+      ] as [number, number, number][]) {
         it(`${unit.file} ×${size.join('×')}: same group, orbits and Wyckoff letters as the unit cell`, () => {
           const sup = makeSupercell(unit.structure, size);
           const u = analyzeSymmetry(unit.structure, 0.01)!;
@@ -167,24 +196,38 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
           // Source unit-cell site of every supercell site, by position modulo the unit cell.
           const source = sup.sites.map((site) => {
             const f = unit.structure.lattice!.cartToFrac(site.xyz);
-            return unit.structure.sites.findIndex((us) => us.frac!.every((x, k) => { const d = f[k] - x; return Math.abs(d - Math.round(d)) < 1e-6; }));
+            return unit.structure.sites.findIndex((us) =>
+              us.frac!.every((x, k) => {
+                const d = f[k] - x;
+                return Math.abs(d - Math.round(d)) < 1e-6;
+              }),
+            );
           });
           expect(source.every((k) => k >= 0)).toBe(true);
           sup.sites.forEach((_, i) => expect(g.wyckoffs[i]).toBe(u.wyckoffs[source[i]]));
           // Two supercell sites share an orbit exactly when their source sites do.
           const orbitOf = (i: number) => u.orbits[source[i]];
-          for (let i = 0; i < sup.sites.length; i += 7) for (let j = 0; j < sup.sites.length; j += 5) {
-            expect(g.orbits[i] === g.orbits[j]).toBe(orbitOf(i) === orbitOf(j));
-          }
+          for (let i = 0; i < sup.sites.length; i += 7)
+            for (let j = 0; j < sup.sites.length; j += 5) {
+              expect(g.orbits[i] === g.orbits[j]).toBe(orbitOf(i) === orbitOf(j));
+            }
         });
       }
     }
 
     it('analyses a 2560-site perovskite supercell (moyo alone needed ~96 s) as Pm-3m', () => {
       const a = 4.617;
-      const lattice = new Lattice([[a, 0, 0], [0, a, 0], [0, 0, a]]);
+      const lattice = new Lattice([
+        [a, 0, 0],
+        [0, a, 0],
+        [0, 0, a],
+      ]);
       const site = (el: string, f: [number, number, number]) => ({ species: { [el]: 1 }, frac: f, xyz: lattice.fracToCart(f) });
-      const unit: Structure = { name: 'CsCaH3', lattice, sites: [site('Ca', [0, 0, 0]), site('Cs', [0.5, 0.5, 0.5]), site('H', [0.5, 0, 0]), site('H', [0, 0.5, 0]), site('H', [0, 0, 0.5])] };
+      const unit: Structure = {
+        name: 'CsCaH3',
+        lattice,
+        sites: [site('Ca', [0, 0, 0]), site('Cs', [0.5, 0.5, 0.5]), site('H', [0.5, 0, 0]), site('H', [0, 0.5, 0]), site('H', [0, 0, 0.5])],
+      };
       const g = analyzeSymmetry(makeSupercell(unit, [8, 8, 8]), 0.01)!;
       expect(g.number).toBe(221);
       expect(new Set(g.orbits).size).toBe(3);

@@ -4,7 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  type SymOp, applyOp, closeGroup, composeOps, invertOp, isGroup, normalizeOp, opsEqual, parseSymop, symopToString,
+  type SymOp,
+  applyOp,
+  closeGroup,
+  composeOps,
+  invertOp,
+  isGroup,
+  normalizeOp,
+  opsEqual,
+  parseSymop,
+  symopToString,
 } from '../../src/core/symmetry/symop.ts';
 import { corpusFileNames, readCorpusGolden } from '../shared.ts';
 
@@ -28,30 +37,125 @@ function tripletDeterminant(triplet: string): number {
   return c0[0] * (c1[1] * c2[2] - c1[2] * c2[1]) - c1[0] * (c0[1] * c2[2] - c0[2] * c2[1]) + c2[0] * (c0[1] * c1[2] - c0[2] * c1[1]);
 }
 
-const POINTS: [number, number, number][] = [[0.1234, 0.5678, 0.9012], [0.31, 0.07, 0.77], [0, 0, 0]];
+const POINTS: [number, number, number][] = [
+  [0.1234, 0.5678, 0.9012],
+  [0.31, 0.07, 0.77],
+  [0, 0, 0],
+];
 
 /** Same affine map modulo lattice translations (within tol). */
 function sameMapping(op: SymOp, triplet: string, tol: number): boolean {
   return POINTS.every((p) => {
     const a = applyOp(op, p);
     const b = evalTriplet(triplet, p);
-    return a.every((x, i) => { const d = x - b[i]; return Math.abs(d - Math.round(d)) < tol; });
+    return a.every((x, i) => {
+      const d = x - b[i];
+      return Math.abs(d - Math.round(d)) < tol;
+    });
   });
 }
 
 describe('parseSymop', () => {
   it.each([
-    ['x,y,z', [[1, 0, 0], [0, 1, 0], [0, 0, 1]], [0, 0, 0]],
-    ['-x+1/2,y,-z', [[-1, 0, 0], [0, 1, 0], [0, 0, -1]], [0.5, 0, 0]],
-    ['1/2+x, 1/2-y, z', [[1, 0, 0], [0, -1, 0], [0, 0, 1]], [0.5, 0.5, 0]],
-    ['x-y,x,z+1/6', [[1, -1, 0], [1, 0, 0], [0, 0, 1]], [0, 0, 1 / 6]],
-    ['0.5+x,+y,z', [[1, 0, 0], [0, 1, 0], [0, 0, 1]], [0.5, 0, 0]],
-    ['X, Y, Z+1/2', [[1, 0, 0], [0, 1, 0], [0, 0, 1]], [0, 0, 0.5]],
-    ["'-y, x, z'", [[0, -1, 0], [1, 0, 0], [0, 0, 1]], [0, 0, 0]],
-    ['  -x , -y , -z  ', [[-1, 0, 0], [0, -1, 0], [0, 0, -1]], [0, 0, 0]],
-    ['x,y,z+3/2', [[1, 0, 0], [0, 1, 0], [0, 0, 1]], [0, 0, 1.5]],
-    ['x+0.3333,y+0.6667,z', [[1, 0, 0], [0, 1, 0], [0, 0, 1]], [1 / 3, 2 / 3, 0]],
-    ['2*x-y,x,z', [[2, -1, 0], [1, 0, 0], [0, 0, 1]], [0, 0, 0]],
+    [
+      'x,y,z',
+      [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      [0, 0, 0],
+    ],
+    [
+      '-x+1/2,y,-z',
+      [
+        [-1, 0, 0],
+        [0, 1, 0],
+        [0, 0, -1],
+      ],
+      [0.5, 0, 0],
+    ],
+    [
+      '1/2+x, 1/2-y, z',
+      [
+        [1, 0, 0],
+        [0, -1, 0],
+        [0, 0, 1],
+      ],
+      [0.5, 0.5, 0],
+    ],
+    [
+      'x-y,x,z+1/6',
+      [
+        [1, -1, 0],
+        [1, 0, 0],
+        [0, 0, 1],
+      ],
+      [0, 0, 1 / 6],
+    ],
+    [
+      '0.5+x,+y,z',
+      [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      [0.5, 0, 0],
+    ],
+    [
+      'X, Y, Z+1/2',
+      [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      [0, 0, 0.5],
+    ],
+    [
+      "'-y, x, z'",
+      [
+        [0, -1, 0],
+        [1, 0, 0],
+        [0, 0, 1],
+      ],
+      [0, 0, 0],
+    ],
+    [
+      '  -x , -y , -z  ',
+      [
+        [-1, 0, 0],
+        [0, -1, 0],
+        [0, 0, -1],
+      ],
+      [0, 0, 0],
+    ],
+    [
+      'x,y,z+3/2',
+      [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      [0, 0, 1.5],
+    ],
+    [
+      'x+0.3333,y+0.6667,z',
+      [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      [1 / 3, 2 / 3, 0],
+    ],
+    [
+      '2*x-y,x,z',
+      [
+        [2, -1, 0],
+        [1, 0, 0],
+        [0, 0, 1],
+      ],
+      [0, 0, 0],
+    ],
   ])('%s', (text, rot, trans) => {
     const op = parseSymop(text as string);
     expect(op.rot).toEqual(rot);
@@ -133,7 +237,11 @@ describe('corpus symmetry operations', () => {
     for (const { file, block, pm } of blocks) {
       if (!pm || pm.ops.length !== block.symops_raw.length) continue;
       let ops: SymOp[];
-      try { ops = block.symops_raw.map((r: string) => parseSymop(r)); } catch { continue; }
+      try {
+        ops = block.symops_raw.map((r: string) => parseSymop(r));
+      } catch {
+        continue;
+      }
       ops.forEach((op, i) => {
         expect(sameMapping(op, pm.ops[i], 1e-4), `${file} ${block.symops_raw[i]} vs ${pm.ops[i]}`).toBe(true);
         compared++;
@@ -145,7 +253,14 @@ describe('corpus symmetry operations', () => {
   it('rejects the malformed corpus operations', () => {
     const malformed = blocks.filter(({ block }) => block.symops_gemmi_error);
     for (const { block } of malformed) {
-      const bad = block.symops_raw.filter((r: string) => { try { parseSymop(r); return false; } catch { return true; } });
+      const bad = block.symops_raw.filter((r: string) => {
+        try {
+          parseSymop(r);
+          return false;
+        } catch {
+          return true;
+        }
+      });
       const decimal = block.symops_raw.every((r: string) => /\d\.\d/.test(r) || /^[\sxyz+\-,/0-9'"]*$/i.test(r));
       // Either a genuinely malformed string, or decimals gemmi cannot read but we can.
       expect(bad.length > 0 || decimal).toBe(true);

@@ -16,7 +16,9 @@ import { REPO_ROOT } from '../shared.ts';
 /** A promise the test settles by hand. */
 function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => void } {
   let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => { resolve = r; });
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }
 
@@ -47,14 +49,27 @@ class FakeWorker {
       return this.gates.get(key)!.promise;
     };
     const api: FakeApi = {
-      async echo(key, value) { await gate(key); return { ok: true, value }; },
+      async echo(key, value) {
+        await gate(key);
+        return { ok: true, value };
+      },
       async steps(count, onProgress) {
-        for (let i = 1; i <= count; i++) { await gate(`step ${i}`); await onProgress(i); }
+        for (let i = 1; i <= count; i++) {
+          await gate(`step ${i}`);
+          await onProgress(i);
+        }
         return { ok: true, value: count };
       },
-      async refuse() { return { ok: false, error: 'x.cif holds no cases.' }; },
-      async crash() { throw new Error('the worker code failed'); },
-      limit: () => attempt(() => { throw new LimitError('atoms', LIMIT_SENTENCE); }),
+      async refuse() {
+        return { ok: false, error: 'x.cif holds no cases.' };
+      },
+      async crash() {
+        throw new Error('the worker code failed');
+      },
+      limit: () =>
+        attempt(() => {
+          throw new LimitError('atoms', LIMIT_SENTENCE);
+        }),
     };
     Comlink.expose(api, this.channel.port2);
   }
@@ -77,7 +92,7 @@ class FakeWorker {
 }
 
 const newClient = () => new WorkerClient<FakeApi>(() => new FakeWorker().asWorker());
-const last = <T,>(xs: T[]) => xs[xs.length - 1];
+const last = <T>(xs: T[]) => xs[xs.length - 1];
 
 afterEach(() => {
   for (const w of FakeWorker.started) if (!w.terminated) w.asWorker().terminate();
@@ -93,7 +108,10 @@ describe('WorkerClient.request', () => {
     expect(states).toEqual([{ busy: 'working', error: null }]);
     FakeWorker.started[0].release('a');
     expect(await r).toEqual({ ok: true, value: 7 });
-    expect(states).toEqual([{ busy: 'working', error: null }, { busy: null, error: null }]);
+    expect(states).toEqual([
+      { busy: 'working', error: null },
+      { busy: null, error: null },
+    ]);
   });
 
   it('drops the answer of a request superseded in its lane; another lane is untouched', async () => {
@@ -111,7 +129,11 @@ describe('WorkerClient.request', () => {
     worker.release('view');
     expect(await view).toEqual({ ok: true, value: 3 });
     // The stale answer changed nothing: the last status is the second request's.
-    expect(states).toEqual([{ busy: 'first', error: null }, { busy: 'second', error: null }, { busy: null, error: null }]);
+    expect(states).toEqual([
+      { busy: 'first', error: null },
+      { busy: 'second', error: null },
+      { busy: null, error: null },
+    ]);
   });
 
   it('a ticket spans the steps of one action until a later action in its lane starts', async () => {
@@ -160,7 +182,17 @@ describe('WorkerClient.request', () => {
     const client = newClient();
     const seen: number[] = [];
     let reported = deferred();
-    const r = client.request((w, progress) => w.steps(20, progress((done: number) => { seen.push(done); reported.resolve(); })), { budgetMs: 1000 });
+    const r = client.request(
+      (w, progress) =>
+        w.steps(
+          20,
+          progress((done: number) => {
+            seen.push(done);
+            reported.resolve();
+          }),
+        ),
+      { budgetMs: 1000 },
+    );
     const worker = FakeWorker.started[0];
     for (let i = 1; i <= 10; i++) {
       vi.advanceTimersByTime(900);
@@ -172,14 +204,22 @@ describe('WorkerClient.request', () => {
     expect(client.busy).toBe(true);
     expect(worker.terminated).toBe(false);
     vi.advanceTimersByTime(1000);
-    expect(await r).toEqual({ ok: false, error: 'The job took longer than 1 s since its last progress report and was stopped; the next job starts a fresh worker.' });
+    expect(await r).toEqual({
+      ok: false,
+      error: 'The job took longer than 1 s since its last progress report and was stopped; the next job starts a fresh worker.',
+    });
     expect(worker.terminated).toBe(true);
   });
 
   it('progress of a superseded request renews the budget but never reaches the store', async () => {
     const client = newClient();
     const seen: string[] = [];
-    const old = client.request((w, progress) => w.steps(2, progress((d: number) => seen.push(`old ${d}`))));
+    const old = client.request((w, progress) =>
+      w.steps(
+        2,
+        progress((d: number) => seen.push(`old ${d}`)),
+      ),
+    );
     const worker = FakeWorker.started[0];
     worker.release('step 1');
     await vi.waitFor(() => expect(seen).toEqual(['old 1']));
@@ -203,10 +243,19 @@ describe('WorkerClient.request', () => {
     expect(last(states)).toEqual({ busy: null, error: LIMIT_SENTENCE });
     // `error` words the failure; it learns whether the job itself failed (thrown) or the worker answered one.
     const causes: unknown[] = [];
-    const error = (message: string, thrown: unknown) => { causes.push(thrown); return `Could not read x.cif: ${message}`; };
-    expect(await client.request((w) => w.crash(), { status, busy: 'reading', error })).toEqual({ ok: false, error: 'Could not read x.cif: the worker code failed' });
+    const error = (message: string, thrown: unknown) => {
+      causes.push(thrown);
+      return `Could not read x.cif: ${message}`;
+    };
+    expect(await client.request((w) => w.crash(), { status, busy: 'reading', error })).toEqual({
+      ok: false,
+      error: 'Could not read x.cif: the worker code failed',
+    });
     expect(last(states)).toEqual({ busy: null, error: 'Could not read x.cif: the worker code failed' });
-    expect(await client.request((w) => w.refuse(), { status, error })).toEqual({ ok: false, error: 'Could not read x.cif: x.cif holds no cases.' });
+    expect(await client.request((w) => w.refuse(), { status, error })).toEqual({
+      ok: false,
+      error: 'Could not read x.cif: x.cif holds no cases.',
+    });
     expect(causes).toHaveLength(2);
     expect(causes[0]).toBeInstanceOf(Error);
     expect(causes[1]).toBeUndefined();
@@ -236,14 +285,18 @@ const withoutComments = (code: string) => code.replace(/\/\*[\s\S]*?\*\/|\/\/.*$
 function interfaceMembers(code: string, name: string): string[] {
   const start = code.indexOf(`interface ${name} {`);
   expect(start, `interface ${name}`).toBeGreaterThanOrEqual(0);
-  let depth = 0, member = '';
+  let depth = 0,
+    member = '';
   const members: string[] = [];
   for (let i = code.indexOf('{', start) + 1; i < code.length; i++) {
     const c = code[i];
     if (depth === 0 && c === '}') break;
     if ('{(<['.includes(c)) depth++;
     if ('})>]'.includes(c) && !(c === '>' && code[i - 1] === '=')) depth--;
-    if (depth === 0 && c === ';') { members.push(member.replace(/\s+/g, ' ').trim()); member = ''; } else member += c;
+    if (depth === 0 && c === ';') {
+      members.push(member.replace(/\s+/g, ' ').trim());
+      member = '';
+    } else member += c;
   }
   return members;
 }
@@ -254,8 +307,12 @@ describe('one way to talk to a worker (source scan)', () => {
   const stores = filesIn(join(REPO_ROOT, 'src', 'state'), /\.ts$/).filter((f) => !f.endsWith('worker-client.ts'));
 
   it('every worker has its API file, and every API method answers a Result', () => {
-    const entries = filesIn(workers, /\.worker\.ts$/).map((f) => f.replace(/\.worker\.ts$/, '-api.ts')).sort();
-    expect(entries.map((f) => relative(REPO_ROOT, f))).toEqual(['atomworld', 'c2np', 'compare', 'fem', 'io', 'onng'].map((n) => `workers/${n}-api.ts`));
+    const entries = filesIn(workers, /\.worker\.ts$/)
+      .map((f) => f.replace(/\.worker\.ts$/, '-api.ts'))
+      .sort();
+    expect(entries.map((f) => relative(REPO_ROOT, f))).toEqual(
+      ['atomworld', 'c2np', 'compare', 'fem', 'io', 'onng'].map((n) => `workers/${n}-api.ts`),
+    );
     expect(apis.sort()).toEqual(entries);
     for (const f of apis) {
       const code = withoutComments(readFileSync(f, 'utf8'));
@@ -281,11 +338,14 @@ describe('one way to talk to a worker (source scan)', () => {
       expect(code, where).not.toMatch(/generation/i);
       return [...code.matchAll(/const (\w+) = new WorkerClient</g)].map((m) => ({ where, code, name: m[1] }));
     });
-    expect(clients.map((c) => c.where).sort()).toEqual(['atomworld', 'compare', 'fem', 'nanoparticle', 'onng', 'session'].map((n) => `src/state/${n}.ts`));
+    expect(clients.map((c) => c.where).sort()).toEqual(
+      ['atomworld', 'compare', 'fem', 'nanoparticle', 'onng', 'session'].map((n) => `src/state/${n}.ts`),
+    );
     for (const { where, code, name } of clients) {
       const used = new Set([...code.matchAll(new RegExp(`(?<![\\w./-])${name}\\.(\\w+)`, 'g'))].map((m) => m[1]));
       expect(used.has('request'), `${where} uses ${name}.request`).toBe(true);
-      for (const member of used) expect(['request', 'begin', 'cancel', 'supersede', 'epoch'], `${where}: ${name}.${member}`).toContain(member);
+      for (const member of used)
+        expect(['request', 'begin', 'cancel', 'supersede', 'epoch'], `${where}: ${name}.${member}`).toContain(member);
     }
     // Pages and the app neither make their own clients nor read a counter.
     for (const f of filesIn(join(REPO_ROOT, 'src'), /\.tsx?$/)) {

@@ -1,7 +1,14 @@
 /** Plain and extended XYZ readers/writers on hand-made files; expected values worked out by hand. */
 import { describe, expect, it } from 'vitest';
 import {
-  extxyzFormat, parseExtxyz, parseXyz, splitKeyValues, writeExtxyz, writeXyz, writeXyzFrames, xyzFormat,
+  extxyzFormat,
+  parseExtxyz,
+  parseXyz,
+  splitKeyValues,
+  writeExtxyz,
+  writeXyz,
+  writeXyzFrames,
+  xyzFormat,
 } from '../../src/core/io/xyz.ts';
 import { ParseError } from '../../src/core/io/types.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
@@ -16,7 +23,12 @@ function expectVec(actual: number[], expected: number[], tol = TOL) {
 }
 
 function errorOf(fn: () => unknown): ParseError {
-  try { fn(); } catch (e) { expect(e).toBeInstanceOf(ParseError); return e as ParseError; }
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ParseError);
+    return e as ParseError;
+  }
   throw new Error('expected a ParseError');
 }
 
@@ -94,8 +106,14 @@ describe('extended XYZ reader', () => {
     expect(s.sites[0].properties).toEqual({ forces: [0.1, 0.2, 0.3], tag: 7, fixed: true, kind: 'a' });
     expect(s.sites[1].properties).toEqual({ forces: [0, 0, -0.001], tag: -2, fixed: false, kind: 'b' });
     expect(s.properties).toEqual({
-      energy: -12.5, step: 3, converged: true, name: 'my cell', stress: [1, 2, 3, 4, 5, 6],
-      pbc: [true, true, false], note: 'hello', flag: true,
+      energy: -12.5,
+      step: 3,
+      converged: true,
+      name: 'my cell',
+      stress: [1, 2, 3, 4, 5, 6],
+      pbc: [true, true, false],
+      note: 'hello',
+      flag: true,
     });
     expect(s.name).toBe('my cell');
   });
@@ -125,11 +143,16 @@ describe('extended XYZ reader', () => {
 });
 
 describe('XYZ writers', () => {
-  const lattice = new Lattice([[5, 0.1, 0], [-2.4, 4.3, 0.2], [0.3, -0.1, 7]]);
+  const lattice = new Lattice([
+    [5, 0.1, 0],
+    [-2.4, 4.3, 0.2],
+    [0.3, -0.1, 7],
+  ]);
 
   it('plain XYZ round trip of a finite structure is exact', () => {
     const s: Structure = {
-      name: 'mol', lattice: null,
+      name: 'mol',
+      lattice: null,
       sites: [makeSiteFromCart(null, [0.1, -2.5e-7, 1 / 3], { C: 1 }), makeSiteFromCart(null, [-1e5, 0, 2], { Og: 1 })],
     };
     const text = writeXyz(s);
@@ -150,10 +173,21 @@ describe('XYZ writers', () => {
 
   it('extended XYZ keeps numeric/boolean/string per-site columns and info values', () => {
     const s: Structure = {
-      name: 'cell', lattice,
+      name: 'cell',
+      lattice,
       sites: [
-        makeSiteFromCart(lattice, [1, 2, 3], { Fe: 1 }, { properties: { forces: [0.5, -1, 2], charge: 1, selective_dynamics: [true, false, true], tag: 'x', nested: { a: 1 } } }),
-        makeSiteFromCart(lattice, [-0.5, 0, 9.75], { O: 1 }, { properties: { forces: [0, 0, 0], charge: -0.25, selective_dynamics: [false, false, false], tag: 'y', nested: { a: 2 } } }),
+        makeSiteFromCart(
+          lattice,
+          [1, 2, 3],
+          { Fe: 1 },
+          { properties: { forces: [0.5, -1, 2], charge: 1, selective_dynamics: [true, false, true], tag: 'x', nested: { a: 1 } } },
+        ),
+        makeSiteFromCart(
+          lattice,
+          [-0.5, 0, 9.75],
+          { O: 1 },
+          { properties: { forces: [0, 0, 0], charge: -0.25, selective_dynamics: [false, false, false], tag: 'y', nested: { a: 2 } } },
+        ),
       ],
       properties: { energy: -3.25, comment: 'has "quotes" and spaces', converged: false, pbc: [true, true, false], deep: { x: 1 } },
     };

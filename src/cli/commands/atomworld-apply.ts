@@ -1,6 +1,11 @@
 /** `structlab atomworld apply BEFORE.cif --action NAME --params JSON`: the benchmark's ground truth as CIF. */
 import { ParseError } from '../../core/io/types.ts';
-import { ATOMWORLD_ACTIONS, AtomworldActionError, applyAtomworldActionWithTrace, readAtomworldCif } from '../../core/tasks/atomworld/actions.ts';
+import {
+  ATOMWORLD_ACTIONS,
+  AtomworldActionError,
+  applyAtomworldActionWithTrace,
+  readAtomworldCif,
+} from '../../core/tasks/atomworld/actions.ts';
 import { writeAseCif } from '../../core/tasks/atomworld/ase-frame.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
@@ -39,7 +44,8 @@ export function runAtomworldApply(argv: string[], warn: (line: string) => void):
       throw new CliError(`--params is not valid JSON: ${options.params}`);
     }
   }
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new CliError('--params must be a JSON object such as \'{"index": 0}\'');
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    throw new CliError('--params must be a JSON object such as \'{"index": 0}\'');
   const text = readInputText(path);
   let before;
   try {

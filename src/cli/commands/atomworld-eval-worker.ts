@@ -8,7 +8,10 @@ import { adoptCommandLimits } from '../threads.ts';
 import { initMoyoNodeLazily } from '../../node/moyo.ts';
 import { type AtomworldCaseVerdict, type AtomworldJob, judgeAtomworldJob } from '../../core/tasks/atomworld/batch.ts';
 
-export interface EvalRequest { k: number; job: AtomworldJob }
+export interface EvalRequest {
+  k: number;
+  job: AtomworldJob;
+}
 export type EvalReply = { ready: true } | { k: number; verdict: AtomworldCaseVerdict };
 
 /** A two-atom case judged once before the thread reports ready, so start-up work is not charged to a case's budget. */

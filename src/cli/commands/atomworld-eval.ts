@@ -45,14 +45,19 @@ const WORKER_HEAP_MB = 2048;
 const SKIP_WARNINGS_SHOWN = 20;
 
 type Row = Record<string, unknown>;
-export interface SkippedLine { file: string; line: number; error: string }
+export interface SkippedLine {
+  file: string;
+  line: number;
+  error: string;
+}
 
 /** One JSON object per line; junk lines are recorded in `skipped`, not fatal. */
 function readJsonl(path: string, what: string, skipped: SkippedLine[]): { row: Row; line: number }[] {
   const name = inputName(path);
   const text = readInputText(path);
   const lines = text.split('\n');
-  if (lines.length > LIMITS.batchRows) throw new CliError(`${name}: ${limitSentence(`the ${what} file`, lines.length, LIMITS.batchRows, 'lines', 'batchRows')}`);
+  if (lines.length > LIMITS.batchRows)
+    throw new CliError(`${name}: ${limitSentence(`the ${what} file`, lines.length, LIMITS.batchRows, 'lines', 'batchRows')}`);
   const rows: { row: Row; line: number }[] = [];
   lines.forEach((raw, k) => {
     if (raw.trim() === '') return;
@@ -74,7 +79,12 @@ function readJsonl(path: string, what: string, skipped: SkippedLine[]): { row: R
 
 const idOf = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null);
 
-function buildJobs(casesPath: string, answersPath: string, skipped: SkippedLine[], warn: (line: string) => void): { jobs: AtomworldJob[]; lintCases: Map<string, LintCase> } {
+function buildJobs(
+  casesPath: string,
+  answersPath: string,
+  skipped: SkippedLine[],
+  warn: (line: string) => void,
+): { jobs: AtomworldJob[]; lintCases: Map<string, LintCase> } {
   const casesName = inputName(casesPath);
   const answersName = inputName(answersPath);
   const cases = readJsonl(casesPath, 'cases', skipped);
@@ -83,9 +93,18 @@ function buildJobs(casesPath: string, answersPath: string, skipped: SkippedLine[
   const answerById = new Map<string, string>();
   for (const { row, line } of answers) {
     const id = idOf(row.id);
-    if (id === null) { skip(answersName, line, 'the row has no "id" (a string or a number)'); continue; }
-    if (typeof row.answer !== 'string') { skip(answersName, line, `"answer" of id "${id}" must be the model's text as a string`); continue; }
-    if (answerById.has(id)) { skip(answersName, line, `id "${id}" appears twice; the first row is used`); continue; }
+    if (id === null) {
+      skip(answersName, line, 'the row has no "id" (a string or a number)');
+      continue;
+    }
+    if (typeof row.answer !== 'string') {
+      skip(answersName, line, `"answer" of id "${id}" must be the model's text as a string`);
+      continue;
+    }
+    if (answerById.has(id)) {
+      skip(answersName, line, `id "${id}" appears twice; the first row is used`);
+      continue;
+    }
     answerById.set(id, row.answer);
   }
   const seen = new Set<string>();
@@ -93,26 +112,54 @@ function buildJobs(casesPath: string, answersPath: string, skipped: SkippedLine[
   const lintCases = new Map<string, LintCase>();
   for (const { row, line } of cases) {
     const id = idOf(row.id);
-    if (id === null) { skip(casesName, line, 'the case has no "id" (a string or a number)'); continue; }
-    if (seen.has(id)) { skip(casesName, line, `id "${id}" appears twice; the first case is used`); continue; }
-    if (typeof row.action !== 'string') { skip(casesName, line, `case "${id}" has no "action"`); continue; }
-    if (typeof row.after_cif !== 'string') { skip(casesName, line, `case "${id}" has no "after_cif" (the target CIF)`); continue; }
+    if (id === null) {
+      skip(casesName, line, 'the case has no "id" (a string or a number)');
+      continue;
+    }
+    if (seen.has(id)) {
+      skip(casesName, line, `id "${id}" appears twice; the first case is used`);
+      continue;
+    }
+    if (typeof row.action !== 'string') {
+      skip(casesName, line, `case "${id}" has no "action"`);
+      continue;
+    }
+    if (typeof row.after_cif !== 'string') {
+      skip(casesName, line, `case "${id}" has no "after_cif" (the target CIF)`);
+      continue;
+    }
     seen.add(id);
     jobs.push({ id, action: row.action, targetCif: row.after_cif, answer: answerById.get(id) ?? null });
-    if (typeof row.prompt === 'string' && row.params && typeof row.params === 'object' && !Array.isArray(row.params) && typeof row.before_cif === 'string') {
-      lintCases.set(id, { id, action: row.action, params: row.params as Row, prompt: row.prompt, before_cif: row.before_cif, after_cif: row.after_cif });
+    if (
+      typeof row.prompt === 'string' &&
+      row.params &&
+      typeof row.params === 'object' &&
+      !Array.isArray(row.params) &&
+      typeof row.before_cif === 'string'
+    ) {
+      lintCases.set(id, {
+        id,
+        action: row.action,
+        params: row.params as Row,
+        prompt: row.prompt,
+        before_cif: row.before_cif,
+        after_cif: row.after_cif,
+      });
     }
   }
   skipped.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file === casesName ? -1 : 1));
   if (jobs.length === 0) {
     const first = skipped.find((s) => s.file === casesName);
-    throw new CliError(first
-      ? `${casesName} holds no usable case: every line was skipped (the first, line ${first.line}: ${first.error})`
-      : `${casesName} holds no cases (one JSON object per line with id, action and after_cif)`);
+    throw new CliError(
+      first
+        ? `${casesName} holds no usable case: every line was skipped (the first, line ${first.line}: ${first.error})`
+        : `${casesName} holds no cases (one JSON object per line with id, action and after_cif)`,
+    );
   }
   // Warnings only once the batch will run: a failure prints its one sentence alone.
   skipped.slice(0, SKIP_WARNINGS_SHOWN).forEach((s) => warn(`warning: ${s.file} line ${s.line}: ${s.error}; line skipped`));
-  if (skipped.length > SKIP_WARNINGS_SHOWN) warn(`warning: ${skipped.length - SKIP_WARNINGS_SHOWN} more line(s) skipped (all are listed in "skipped")`);
+  if (skipped.length > SKIP_WARNINGS_SHOWN)
+    warn(`warning: ${skipped.length - SKIP_WARNINGS_SHOWN} more line(s) skipped (all are listed in "skipped")`);
   const missing = jobs.filter((j) => j.answer === null).length;
   if (missing) warn(`warning: ${missing} case(s) have no answer in ${answersName}; counted as OutputFormatError`);
   const extra = [...answerById.keys()].filter((id) => !seen.has(id)).length;
@@ -124,15 +171,26 @@ function progressLine(done: number, total: number): void {
   if (process.stderr.isTTY) process.stderr.write(`\ratomworld eval: ${done}/${total} cases`);
 }
 
-const failedVerdict = (job: AtomworldJob, wrongType: string): AtomworldCaseVerdict =>
-  ({ id: job.id, action: job.action, correct: false, wrong_type: wrongType, rmsd: null, max_dist: null });
+const failedVerdict = (job: AtomworldJob, wrongType: string): AtomworldCaseVerdict => ({
+  id: job.id,
+  action: job.action,
+  correct: false,
+  wrong_type: wrongType,
+  rmsd: null,
+  max_dist: null,
+});
 
 /**
  * Judges the jobs in a pool of `workers` threads, one case per message. A case past `budgetMs` is a
  * "Timeout" and its thread is replaced; a thread that dies (out of memory) makes its case "Unknown".
  * Resolves to null when no thread could start at all (the caller judges in this thread).
  */
-function runInWorkers(jobs: AtomworldJob[], workers: number, budgetMs: number, warn: (line: string) => void): Promise<AtomworldCaseVerdict[] | null> {
+function runInWorkers(
+  jobs: AtomworldJob[],
+  workers: number,
+  budgetMs: number,
+  warn: (line: string) => void,
+): Promise<AtomworldCaseVerdict[] | null> {
   return new Promise((resolve) => {
     const results: (AtomworldCaseVerdict | undefined)[] = new Array(jobs.length);
     let next = 0;
@@ -170,7 +228,10 @@ function runInWorkers(jobs: AtomworldJob[], workers: number, budgetMs: number, w
       let ready = false;
       let current: { k: number; timer: NodeJS.Timeout } | null = null;
       let retired = false;
-      const startTimer = setTimeout(() => { retire(); startFailed(`no thread started within ${WORKER_START_TIMEOUT_MS / 1000} s`); }, WORKER_START_TIMEOUT_MS);
+      const startTimer = setTimeout(() => {
+        retire();
+        startFailed(`no thread started within ${WORKER_START_TIMEOUT_MS / 1000} s`);
+      }, WORKER_START_TIMEOUT_MS);
       const retire = () => {
         if (retired) return;
         retired = true;
@@ -178,12 +239,17 @@ function runInWorkers(jobs: AtomworldJob[], workers: number, budgetMs: number, w
         if (current) clearTimeout(current.timer);
         live.delete(worker);
         worker.removeAllListeners();
-        worker.on('error', () => { /* ending it may still report */ });
+        worker.on('error', () => {
+          /* ending it may still report */
+        });
         void worker.terminate();
       };
       const dispatch = () => {
         if (finished || retired) return;
-        if (next >= jobs.length) { retire(); return; }
+        if (next >= jobs.length) {
+          retire();
+          return;
+        }
         const k = next++;
         current = {
           k,
@@ -200,7 +266,10 @@ function runInWorkers(jobs: AtomworldJob[], workers: number, budgetMs: number, w
         if (retired) return;
         const k = current?.k;
         retire();
-        if (!ready) { startFailed(why); return; }
+        if (!ready) {
+          startFailed(why);
+          return;
+        }
         if (k !== undefined) {
           warn(`warning: case "${jobs[k].id}": the judging thread failed (${why}); counted as Unknown`);
           record(k, failedVerdict(jobs[k], 'Unknown'));
@@ -235,7 +304,11 @@ function runInWorkers(jobs: AtomworldJob[], workers: number, budgetMs: number, w
       } else if (failedStarts > 3 && live.size === 0) {
         // Threads ran before but no longer start: judge what is left here.
         warn(`warning: worker threads stopped starting (${why}); judging the remaining cases in this thread, without a time budget`);
-        for (let k = 0; k < jobs.length; k++) if (!results[k]) { next = jobs.length; record(k, judgeAtomworldJob(jobs[k])); }
+        for (let k = 0; k < jobs.length; k++)
+          if (!results[k]) {
+            next = jobs.length;
+            record(k, judgeAtomworldJob(jobs[k]));
+          }
       } else if (live.size === 0) launch();
     };
 
@@ -255,15 +328,19 @@ function runInProcess(jobs: AtomworldJob[]): AtomworldCaseVerdict[] {
 
 export async function runAtomworldEval(argv: string[], warn: (line: string) => void): Promise<string> {
   const { positionals, options } = parseArgs(argv, [
-    { name: 'workers', kind: 'string' }, { name: 'lint', kind: 'flag' }, { name: 'case-timeout', kind: 'string' },
+    { name: 'workers', kind: 'string' },
+    { name: 'lint', kind: 'flag' },
+    { name: 'case-timeout', kind: 'string' },
   ]);
-  if (positionals.length !== 2) throw new CliError('atomworld eval takes CASES.jsonl and ANSWERS.jsonl (see structlab atomworld eval --help)');
+  if (positionals.length !== 2)
+    throw new CliError('atomworld eval takes CASES.jsonl and ANSWERS.jsonl (see structlab atomworld eval --help)');
   if (positionals[0] === '-' && positionals[1] === '-') throw new CliError('only one of CASES and ANSWERS can be standard input');
   const defaultWorkers = Math.max(1, Math.min(8, availableParallelism() - 1));
   const requested = numberOption(options, 'workers', defaultWorkers, 0, 64);
   if (!Number.isInteger(requested)) throw new CliError(`--workers must be a whole number, got ${requested}`);
   const budgetSeconds = numberOption(options, 'case-timeout', LIMITS.caseMilliseconds / 1000, 0.001, 86_400);
-  if (requested === 0 && options['case-timeout'] !== undefined) warn('warning: --workers 0 judges in this thread, where --case-timeout cannot apply');
+  if (requested === 0 && options['case-timeout'] !== undefined)
+    warn('warning: --workers 0 judges in this thread, where --case-timeout cannot apply');
   const skipped: SkippedLine[] = [];
   const { jobs, lintCases } = buildJobs(positionals[0], positionals[1], skipped, warn);
   const workers = Math.min(requested, jobs.length);
@@ -271,7 +348,8 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
   if (workers >= 1) cases = await runInWorkers(jobs, workers, Math.round(budgetSeconds * 1000), warn);
   if (!cases) cases = runInProcess(jobs);
   const timeouts = cases.filter((c) => c.wrong_type === 'Timeout').length;
-  if (timeouts) warn(`warning: ${timeouts} case(s) ran past the ${budgetSeconds} s budget and count as Timeout (raise it with --case-timeout)`);
+  if (timeouts)
+    warn(`warning: ${timeouts} case(s) ran past the ${budgetSeconds} s budget and count as Timeout (raise it with --case-timeout)`);
   const byAction = summariseAtomworld(cases);
   const extra = skipped.length ? { skipped } : {};
   if (!options.lint) return toStrictJson({ cases, by_action: byAction, ...extra });
@@ -279,7 +357,11 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
     const lc = lintCases.get(c.id);
     let lint: string[] | null = null;
     if (lc) {
-      try { lint = lintAtomworldCase(lc).map((issue) => issue.code); } catch { lint = ['lint-failed']; }
+      try {
+        lint = lintAtomworldCase(lc).map((issue) => issue.code);
+      } catch {
+        lint = ['lint-failed'];
+      }
     }
     return { ...c, lint };
   });

@@ -17,9 +17,16 @@ On success, rmsd and max_dist are get_rms_dist(target, answer), normalised by (V
 `;
 
 export function runAtomworldEvaluate(argv: string[], _warn: (line: string) => void): string {
-  const { positionals, options } = parseArgs(argv, [{ name: 'target', kind: 'string' }, { name: 'candidate', kind: 'string' }]);
-  if (positionals.length > 0) throw new CliError(`atomworld evaluate takes --target and --candidate, not "${positionals[0]}" (see structlab atomworld evaluate --help)`);
-  if (typeof options.target !== 'string' || typeof options.candidate !== 'string') throw new CliError('atomworld evaluate needs --target T.cif and --candidate C.txt');
+  const { positionals, options } = parseArgs(argv, [
+    { name: 'target', kind: 'string' },
+    { name: 'candidate', kind: 'string' },
+  ]);
+  if (positionals.length > 0)
+    throw new CliError(
+      `atomworld evaluate takes --target and --candidate, not "${positionals[0]}" (see structlab atomworld evaluate --help)`,
+    );
+  if (typeof options.target !== 'string' || typeof options.candidate !== 'string')
+    throw new CliError('atomworld evaluate needs --target T.cif and --candidate C.txt');
   if (options.target === '-' && options.candidate === '-') throw new CliError('only one of --target and --candidate can be standard input');
   const targetText = readInputText(options.target);
   const answerText = readInputText(options.candidate);
@@ -27,7 +34,8 @@ export function runAtomworldEvaluate(argv: string[], _warn: (line: string) => vo
   try {
     result = evaluateAtomworldAnswer(targetText, answerText);
   } catch (e) {
-    if (e instanceof ParseError) throw new CliError(`${options.target}${e.line ? ` line ${e.line}` : ''}: the target CIF cannot be parsed: ${e.message}`);
+    if (e instanceof ParseError)
+      throw new CliError(`${options.target}${e.line ? ` line ${e.line}` : ''}: the target CIF cannot be parsed: ${e.message}`);
     throw e;
   }
   return toStrictJson({ correct: result.correct, wrong_type: result.wrongType, rmsd: result.rmsd, max_dist: result.maxDist });

@@ -27,9 +27,11 @@ export function runAtomworld(argv: string[], warn: (line: string) => void): stri
   const sub = name === undefined ? undefined : SUBCOMMANDS.get(name);
   const names = [...SUBCOMMANDS.keys()].join(', ');
   if (!sub) {
-    throw new CliError(name === undefined
-      ? `atomworld needs a subcommand: ${names} (see structlab atomworld --help)`
-      : `unknown atomworld subcommand "${name}" (available: ${names}; see structlab atomworld --help)`);
+    throw new CliError(
+      name === undefined
+        ? `atomworld needs a subcommand: ${names} (see structlab atomworld --help)`
+        : `unknown atomworld subcommand "${name}" (available: ${names}; see structlab atomworld --help)`,
+    );
   }
   return sub.run(rest, warn);
 }
@@ -38,6 +40,9 @@ export function atomworldHelp(argv: string[]): string {
   const name = argv[0];
   if (name === undefined || name.startsWith('-')) return ATOMWORLD_HELP;
   const sub = SUBCOMMANDS.get(name);
-  if (!sub) throw new CliError(`unknown atomworld subcommand "${name}" (available: ${[...SUBCOMMANDS.keys()].join(', ')}; see structlab atomworld --help)`);
+  if (!sub)
+    throw new CliError(
+      `unknown atomworld subcommand "${name}" (available: ${[...SUBCOMMANDS.keys()].join(', ')}; see structlab atomworld --help)`,
+    );
   return sub.help;
 }

@@ -28,12 +28,14 @@ so a failure (a full disk) leaves nothing behind.
 A full material is ~2,100 files and a few hundred MB. Prints {"out": DIR, "material": M, "files": N, "radii": [...]}.
 `;
 
-
 export function loadShippedRotationSets(): Map<number, RotationSet> {
   try {
     return parseRotationSets(readFileSync(packageFile('datasets/c2np/rotation_sets.json'), 'utf8'));
   } catch (e) {
-    throw new CliError(`the shipped rotation sets (datasets/c2np/rotation_sets.json) cannot be read: ${e instanceof Error ? e.message : String(e)}`, 1);
+    throw new CliError(
+      `the shipped rotation sets (datasets/c2np/rotation_sets.json) cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+      1,
+    );
   }
 }
 
@@ -66,7 +68,8 @@ export function runC2np(argv: string[], warn: (line: string) => void): string {
   if (typeof options.out !== 'string') throw new CliError('c2np build needs --out DIR');
   const radii = parseRadii(typeof options.radii === 'string' ? options.radii : '6-30');
   const repeats = options.repeats === undefined ? 20 : Number(options.repeats);
-  if (!Number.isInteger(repeats) || repeats < 1 || repeats > 1000) throw new CliError(`--repeats must be a whole number from 1 to 1000, got "${String(options.repeats)}"`);
+  if (!Number.isInteger(repeats) || repeats < 1 || repeats > 1000)
+    throw new CliError(`--repeats must be a whole number from 1 to 1000, got "${String(options.repeats)}"`);
 
   const cellPath = positionals[0];
   if (cellPath === '-') throw new CliError('c2np build needs a CELL file (its name is the material name), not standard input');
@@ -76,7 +79,8 @@ export function runC2np(argv: string[], warn: (line: string) => void): string {
   const loaded = loadStructureFile(cellPath);
   for (const w of loaded.warnings) warn(`warning: ${w}`);
   const material = basename(cellPath).replace(/\.[^.]*$/, '');
-  if (material === '' || material === '.' || material === '..') throw new CliError(`${cellPath}: the file name gives no material name (name the file after the material, e.g. NaCl.cif)`);
+  if (material === '' || material === '.' || material === '..')
+    throw new CliError(`${cellPath}: the file name gives no material name (name the file after the material, e.g. NaCl.cif)`);
   const structure = loaded.structures[0];
   const sets = loadShippedRotationSets();
   const out = options.out;
@@ -89,7 +93,10 @@ export function runC2np(argv: string[], warn: (line: string) => void): string {
     carved.set(radius, particle);
     atomsToWrite += particle.symbols.length * ((sets.get(radius)?.quaternions.length ?? 0) + 2);
     if (atomsToWrite > LIMITS.buildAtoms) {
-      throw new LimitError('buildAtoms', `${cellPath}: ${limitSentence(`the dataset up to R = ${radius} Å (the raw particle and its rotated copies)`, atomsToWrite, LIMITS.buildAtoms, 'atoms to write', 'buildAtoms')}`);
+      throw new LimitError(
+        'buildAtoms',
+        `${cellPath}: ${limitSentence(`the dataset up to R = ${radius} Å (the raw particle and its rotated copies)`, atomsToWrite, LIMITS.buildAtoms, 'atoms to write', 'buildAtoms')}`,
+      );
     }
   }
 

@@ -63,7 +63,12 @@ export function runCarve(argv: string[], warn: (line: string) => void): string {
   const loaded = loadStructureFile(positionals[0]);
   for (const w of loaded.warnings) warn(`warning: ${w}`);
   if (loaded.structures.length > 1) warn(`warning: ${loaded.path} holds ${loaded.structures.length} structures; carving the first`);
-  const particle = carveStructure(loaded.path, loaded.format, loaded.structures[0], { radius, repeats, center, inclusive: options.inclusive === true });
+  const particle = carveStructure(loaded.path, loaded.format, loaded.structures[0], {
+    radius,
+    repeats,
+    center,
+    inclusive: options.inclusive === true,
+  });
   for (const w of particle.warnings) warn(`warning: ${w}`);
 
   let text: string;

@@ -13,7 +13,10 @@ Prints {"written": OUT, "nsites": N}.
 `;
 
 export function runConvert(argv: string[], warn: (line: string) => void): string {
-  const { positionals, options } = parseArgs(argv, [{ name: 'index', kind: 'string' }, { name: 'force', kind: 'flag' }]);
+  const { positionals, options } = parseArgs(argv, [
+    { name: 'index', kind: 'string' },
+    { name: 'force', kind: 'flag' },
+  ]);
   if (positionals.length !== 2) throw new CliError('convert takes IN and OUT (see structlab convert --help)');
   const [input, output] = positionals;
   const outputOptions = { force: options.force === true, inputs: [input] };

@@ -51,19 +51,25 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 function readCases(path: string): CaseRecord[] {
   const name = path === '-' ? 'stdin' : path;
   const doc = parseJsonFile(path);
-  if (!isRecord(doc) || !Object.hasOwn(doc, 'cases') || !Array.isArray(doc.cases)) throw new CliError(`${name} has no "cases" list (expected the golden layout {"cases": [{"inputs": {...}}]})`);
+  if (!isRecord(doc) || !Object.hasOwn(doc, 'cases') || !Array.isArray(doc.cases))
+    throw new CliError(`${name} has no "cases" list (expected the golden layout {"cases": [{"inputs": {...}}]})`);
   return doc.cases.map((c: unknown, k: number) => {
     if (!isRecord(c) || !Object.hasOwn(c, 'inputs') || !isRecord(c.inputs)) {
       throw new CliError(`${name}: case ${k + 1} has no "inputs" object keyed by parameter name`);
     }
     for (const field of ['input_types', 'output_types'] as const) {
-      if (Object.hasOwn(c, field) && c[field] !== null && (field === 'input_types' ? !isRecord(c[field]) : typeof c[field] !== 'string' && !isRecord(c[field]))) {
+      if (
+        Object.hasOwn(c, field) &&
+        c[field] !== null &&
+        (field === 'input_types' ? !isRecord(c[field]) : typeof c[field] !== 'string' && !isRecord(c[field]))
+      ) {
         throw new CliError(`${name}: case ${k + 1} has an "${field}" that is not a type descriptor`);
       }
     }
     return {
       inputs: c.inputs,
-      input_types: Object.hasOwn(c, 'input_types') && c.input_types !== null ? (c.input_types as Record<string, FemTypeDescriptor>) : undefined,
+      input_types:
+        Object.hasOwn(c, 'input_types') && c.input_types !== null ? (c.input_types as Record<string, FemTypeDescriptor>) : undefined,
       output_types: Object.hasOwn(c, 'output_types') && c.output_types !== null ? (c.output_types as FemTypeDescriptor) : undefined,
     };
   });
@@ -72,14 +78,16 @@ function readCases(path: string): CaseRecord[] {
 function readCandidateResults(path: string): unknown[] {
   const name = path === '-' ? 'stdin' : path;
   const doc = parseJsonFile(path);
-  if (!isRecord(doc) || !Object.hasOwn(doc, 'results') || !Array.isArray(doc.results)) throw new CliError(`${name} has no "results" list (expected the layout fem run prints)`);
+  if (!isRecord(doc) || !Object.hasOwn(doc, 'results') || !Array.isArray(doc.results))
+    throw new CliError(`${name} has no "results" list (expected the layout fem run prints)`);
   return doc.results;
 }
 
 function taskOrFail(id: string | undefined): FemTask {
   if (!id) throw new CliError('a TASK_ID is needed (see structlab fem tasks)');
   const task = femTask(id);
-  if (!task) throw new CliError(`unknown FEM-Bench task "${printable(id)}" (see structlab fem tasks for the ${FEM_BENCH_TASKS.length} task ids)`);
+  if (!task)
+    throw new CliError(`unknown FEM-Bench task "${printable(id)}" (see structlab fem tasks for the ${FEM_BENCH_TASKS.length} task ids)`);
   return task;
 }
 
@@ -99,7 +107,10 @@ export function runFem(argv: string[], _warn: (line: string) => void): string {
     return toStrictJson({ results: runFemCases(task, cases) });
   }
   if (sub === 'check') {
-    const { positionals, options } = parseArgs(rest, [{ name: 'cases', kind: 'string' }, { name: 'outputs', kind: 'string' }]);
+    const { positionals, options } = parseArgs(rest, [
+      { name: 'cases', kind: 'string' },
+      { name: 'outputs', kind: 'string' },
+    ]);
     if (positionals.length !== 1) throw new CliError('fem check takes exactly one TASK_ID (see structlab fem --help)');
     const task = taskOrFail(positionals[0]);
     if (typeof options.cases !== 'string') throw new CliError('fem check needs --cases FILE.json');
@@ -110,12 +121,26 @@ export function runFem(argv: string[], _warn: (line: string) => void): string {
     // Results pair with cases by position: a different count means the two files do not belong together.
     if (candidates.length !== cases.length) {
       const outName = options.outputs === '-' ? 'stdin' : options.outputs;
-      throw new CliError(`${outName} has ${candidates.length} result${candidates.length === 1 ? '' : 's'} for the ${cases.length} case${cases.length === 1 ? '' : 's'} of ${options.cases === '-' ? 'stdin' : options.cases}`);
+      throw new CliError(
+        `${outName} has ${candidates.length} result${candidates.length === 1 ? '' : 's'} for the ${cases.length} case${cases.length === 1 ? '' : 's'} of ${options.cases === '-' ? 'stdin' : options.cases}`,
+      );
     }
     const references = runFemCases(task, cases);
     const same = alternativeSolutionCheck(task);
-    const alternatives = cases.map((c, k) => (same && 'output' in references[k] ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined));
-    return toStrictJson(compareResults(task.id, references, candidates, cases.map((c) => c.output_types), alternatives));
+    const alternatives = cases.map((c, k) =>
+      same && 'output' in references[k]
+        ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand)
+        : undefined,
+    );
+    return toStrictJson(
+      compareResults(
+        task.id,
+        references,
+        candidates,
+        cases.map((c) => c.output_types),
+        alternatives,
+      ),
+    );
   }
   throw new CliError(`unknown fem subcommand "${printable(sub ?? '')}" (available: tasks, run, check; see structlab fem --help)`);
 }

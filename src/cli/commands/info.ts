@@ -18,9 +18,7 @@ says when there are more: --limit symmetrySearches=N raises it).
 
 /** `searchSymmetry` false: the run's budget of space-group searches is spent (spacegroup null, warned once by the caller). */
 export function structureSummary(s: Structure, symprec: number, warnings: string[], searchSymmetry = true) {
-  const lattice = s.lattice
-    ? { ...s.lattice.parameters, volume: s.lattice.volume, matrix: s.lattice.matrix }
-    : null;
+  const lattice = s.lattice ? { ...s.lattice.parameters, volume: s.lattice.volume, matrix: s.lattice.matrix } : null;
   let spacegroup: { number: number; symbol: string } | null = null;
   const sym = searchSymmetry ? analyzeSymmetry(s, symprec) : null;
   if (sym) spacegroup = { number: sym.number, symbol: sym.symbol };
@@ -53,9 +51,13 @@ export function runInfo(argv: string[]): string {
   // Each search costs milliseconds in moyo: a file of many thousand cells (a long trajectory, many CIF blocks)
   // gets space groups for the first LIMITS.symmetrySearches periodic structures and says so.
   let periodic = 0;
-  const structures = loaded.structures.map((s) => structureSummary(s, symprec, warnings, !s.lattice || ++periodic <= LIMITS.symmetrySearches));
+  const structures = loaded.structures.map((s) =>
+    structureSummary(s, symprec, warnings, !s.lattice || ++periodic <= LIMITS.symmetrySearches),
+  );
   if (periodic > LIMITS.symmetrySearches) {
-    warnings.push(`${limitSentence('the file', periodic, LIMITS.symmetrySearches, 'periodic structures to search for a space group', 'symmetrySearches')}: spacegroup is null after the first ${LIMITS.symmetrySearches.toLocaleString('en')}`);
+    warnings.push(
+      `${limitSentence('the file', periodic, LIMITS.symmetrySearches, 'periodic structures to search for a space group', 'symmetrySearches')}: spacegroup is null after the first ${LIMITS.symmetrySearches.toLocaleString('en')}`,
+    );
   }
   return toStrictJson({ file: loaded.path, format: loaded.format, warnings, structures });
 }

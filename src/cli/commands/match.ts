@@ -44,13 +44,19 @@ function loadCrystal(path: string, warn: (line: string) => void): Structure {
 
 export function runMatch(argv: string[], warn: (line: string) => void): string {
   const { positionals, options } = parseArgs(argv, [
-    { name: 'ltol', kind: 'string' }, { name: 'stol', kind: 'string' }, { name: 'angle-tol', kind: 'string' },
-    { name: 'primitive-cell', kind: 'string' }, { name: 'scale', kind: 'string' }, { name: 'attempt-supercell', kind: 'string' },
-    { name: 'allow-subset', kind: 'string' }, { name: 'comparator', kind: 'string' },
+    { name: 'ltol', kind: 'string' },
+    { name: 'stol', kind: 'string' },
+    { name: 'angle-tol', kind: 'string' },
+    { name: 'primitive-cell', kind: 'string' },
+    { name: 'scale', kind: 'string' },
+    { name: 'attempt-supercell', kind: 'string' },
+    { name: 'allow-subset', kind: 'string' },
+    { name: 'comparator', kind: 'string' },
   ]);
   if (positionals.length !== 2) throw new CliError('match takes two structure files A and B (see structlab match --help)');
   const comparator = options.comparator ?? MATCHER_DEFAULTS.comparator;
-  if (comparator !== 'species' && comparator !== 'element') throw new CliError(`--comparator must be species or element, got "${String(comparator)}"`);
+  if (comparator !== 'species' && comparator !== 'element')
+    throw new CliError(`--comparator must be species or element, got "${String(comparator)}"`);
   const matcher: MatcherOptions = {
     ltol: numberOption(options, 'ltol', MATCHER_DEFAULTS.ltol, 0, 10),
     stol: numberOption(options, 'stol', MATCHER_DEFAULTS.stol, 0, 10),
@@ -62,7 +68,8 @@ export function runMatch(argv: string[], warn: (line: string) => void): string {
     comparator,
   };
   if (matcher.allowSubset && matcher.attemptSupercell) throw new CliError('--allow-subset cannot be combined with --attempt-supercell');
-  const a = loadCrystal(positionals[0], warn), b = loadCrystal(positionals[1], warn);
+  const a = loadCrystal(positionals[0], warn),
+    b = loadCrystal(positionals[1], warn);
   const { fit, rms } = matcherFitAndRmsDist(a, b, matcher);
   return toStrictJson({ match: fit, rms: rms?.rms ?? null, max_dist: rms?.maxDist ?? null });
 }

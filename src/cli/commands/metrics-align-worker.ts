@@ -14,8 +14,7 @@ export interface AlignRequest {
 }
 
 export type AlignWorkerResult =
-  | { ok: true; rmsd: number; max_displacement: number; matched_fraction: number; tolerance: number }
-  | { ok: false; error: string };
+  { ok: true; rmsd: number; max_displacement: number; matched_fraction: number; tolerance: number } | { ok: false; error: string };
 
 adoptCommandLimits();
 parentPort!.once('message', (request: AlignRequest) => {

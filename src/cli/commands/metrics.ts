@@ -47,15 +47,25 @@ export async function runMetrics(argv: string[], warn: (line: string) => void): 
   const radius = options.radius === undefined ? undefined : numberOption(options, 'radius', 0, 1e-6, 1e6);
   const [predPath, truthPath] = positionals;
   // Judge the size from the files before parsing, so the thread starts while this one parses.
-  const big = [predPath, truthPath].some((p) => { try { return statSync(p).size > PARALLEL_ALIGN_ATOMS * 30; } catch { return false; } });
+  const big = [predPath, truthPath].some((p) => {
+    try {
+      return statSync(p).size > PARALLEL_ALIGN_ATOMS * 30;
+    } catch {
+      return false;
+    }
+  });
   const worker = big ? startAlignWorker() : null;
   try {
-    const pred = loadParticle(predPath, warn), truth = loadParticle(truthPath, warn);
+    const pred = loadParticle(predPath, warn),
+      truth = loadParticle(truthPath, warn);
     worker?.thread.postMessage({ pred, truth, tolerance: DEFAULT_MATCH_TOLERANCE } satisfies AlignRequest);
     const m = forwardMetrics(pred, truth, { radius, aligned: !worker });
     let aligned = m.aligned;
     if (worker) {
-      const r = await worker.result.catch((e: unknown): AlignWorkerResult => ({ ok: false, error: e instanceof Error ? e.message : String(e) }));
+      const r = await worker.result.catch((e: unknown): AlignWorkerResult => ({
+        ok: false,
+        error: e instanceof Error ? e.message : String(e),
+      }));
       if (r.ok) aligned = r;
       else {
         warn(`warning: the worker thread failed (${r.error}); aligning in this thread`);

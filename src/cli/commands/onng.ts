@@ -4,11 +4,21 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { analyzeOutcomes, parseOutcomesCsv, type OutcomeRow } from '../../core/tasks/onng/analytics.ts';
 import { readUpstreamResults, summarizePrechecks, type PrecheckSummary, type UpstreamFile } from '../../core/tasks/onng/upstream.ts';
 import {
-  type ChatMessage, type HeaderItem, type OnngDataset, type Problem,
-  datasetFiles, obfuscateDataset, parseJsonl,
+  type ChatMessage,
+  type HeaderItem,
+  type OnngDataset,
+  type Problem,
+  datasetFiles,
+  obfuscateDataset,
+  parseJsonl,
 } from '../../core/tasks/onng/obfuscate.ts';
 import {
-  atomworldVariant, deobfuscate, femBenchVariant, inverseFromMappingJson, parseAtomWorldCases, parseFemTask,
+  atomworldVariant,
+  deobfuscate,
+  femBenchVariant,
+  inverseFromMappingJson,
+  parseAtomWorldCases,
+  parseFemTask,
 } from '../../core/tasks/onng/variants.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
@@ -62,9 +72,11 @@ export function runOnng(argv: string[], warn: (line: string) => void): string {
   if (sub === 'verify') return runVerify(rest);
   if (sub === 'variants') return runVariants(rest);
   if (sub === 'deobfuscate') return runDeobfuscate(rest);
-  throw new CliError(sub === undefined
-    ? 'onng needs a subcommand: obfuscate, analyze, verify, variants or deobfuscate (see structlab onng --help)'
-    : `unknown onng subcommand "${sub}" (expected obfuscate, analyze, verify, variants or deobfuscate)`);
+  throw new CliError(
+    sub === undefined
+      ? 'onng needs a subcommand: obfuscate, analyze, verify, variants or deobfuscate (see structlab onng --help)'
+      : `unknown onng subcommand "${sub}" (expected obfuscate, analyze, verify, variants or deobfuscate)`,
+  );
 }
 
 function readJsonlFile<T>(path: string): T[] {
@@ -83,7 +95,8 @@ function loadSourceDataset(dir: string): OnngDataset {
   const queriesPath = join(dir, 'queries.jsonl');
   const queries = existsSync(queriesPath) ? readJsonlFile<ChatMessage[]>(queriesPath) : undefined;
   for (const [i, item] of header.entries()) {
-    if (typeof item?.name !== 'string' || typeof item.code !== 'string') throw new CliError(`${join(dir, 'header_definitions.jsonl')} line ${i + 1}: an item needs string "name" and "code"`);
+    if (typeof item?.name !== 'string' || typeof item.code !== 'string')
+      throw new CliError(`${join(dir, 'header_definitions.jsonl')} line ${i + 1}: an item needs string "name" and "code"`);
   }
   for (const [i, p] of problems.entries()) {
     if (typeof p?.name !== 'string' || typeof p.statement !== 'string' || typeof p.proof !== 'string' || !Array.isArray(p.known_theorems)) {
@@ -105,7 +118,9 @@ function sharedOnngDataset(): string | undefined {
 
 function runObfuscate(argv: string[]): string {
   const { positionals, options } = parseArgs(argv, [
-    { name: 'level', kind: 'string' }, { name: 'out', kind: 'string' }, { name: 'source', kind: 'string' },
+    { name: 'level', kind: 'string' },
+    { name: 'out', kind: 'string' },
+    { name: 'source', kind: 'string' },
     { name: 'force', kind: 'flag' },
   ]);
   if (positionals.length > 0) throw new CliError(`onng obfuscate takes no positional argument (got "${positionals[0]}")`);
@@ -115,7 +130,9 @@ function runObfuscate(argv: string[]): string {
   if (!Number.isInteger(level) || level < 1 || level > 5) throw new CliError(`--level must be an integer from 1 to 5, got "${levelText}"`);
   const source = typeof options.source === 'string' ? options.source : process.env[ONNG_DATASET_ENV] || sharedOnngDataset();
   if (!source) {
-    throw new CliError(`the original O-NNG problem set is not bundled (its repository has no licence); pass --source DIR naming the dataset/original folder of a clone of github.com/lllx125/Obfuscated-NNG, or set ${ONNG_DATASET_ENV}`);
+    throw new CliError(
+      `the original O-NNG problem set is not bundled (its repository has no licence); pass --source DIR naming the dataset/original folder of a clone of github.com/lllx125/Obfuscated-NNG, or set ${ONNG_DATASET_ENV}`,
+    );
   }
   const outputOptions = { force: options.force === true, sources: [source] };
   if (typeof options.out === 'string') checkOutputDir(options.out, outputOptions);
@@ -153,7 +170,8 @@ function readResultsFolder(dir: string): UpstreamFile[] {
     }
     seen += entries.length;
     // A results folder is a few thousand files; walking a whole disk by mistake stops here.
-    if (seen > LIMITS.batchRows) throw new CliError(`${dir}: ${limitSentence('the results folder', null, LIMITS.batchRows, 'entries', 'batchRows')}`);
+    if (seen > LIMITS.batchRows)
+      throw new CliError(`${dir}: ${limitSentence('the results folder', null, LIMITS.batchRows, 'entries', 'batchRows')}`);
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(at, entry.name);
       if (entry.isDirectory()) walk(path);
@@ -161,7 +179,10 @@ function readResultsFolder(dir: string): UpstreamFile[] {
         const text = readInputText(path);
         total += text.length;
         // The folder as a whole is one input: the same byte budget as a single file.
-        if (total > LIMITS.inputBytes) throw new CliError(`${dir}: the results folder holds over ${formatBytes(LIMITS.inputBytes)} of .json/.jsonl files; the limit is ${formatBytes(LIMITS.inputBytes)} per input`);
+        if (total > LIMITS.inputBytes)
+          throw new CliError(
+            `${dir}: the results folder holds over ${formatBytes(LIMITS.inputBytes)} of .json/.jsonl files; the limit is ${formatBytes(LIMITS.inputBytes)} per input`,
+          );
         files.push({ path: relative(base, path).split('\\').join('/'), text });
       }
     }
@@ -191,7 +212,8 @@ function runAnalyze(argv: string[], warn: (line: string) => void): string {
     if (e instanceof LimitError) throw new CliError(`${inputName(path)}: ${e.message}`);
     throw new CliError(`${path === '-' ? 'stdin' : path}${isFolder ? ':' : ''} ${(e as Error).message}`);
   }
-  if (rows.length === 0) throw new CliError(`${path}: ${isFolder ? 'the results folder holds no problem' : 'the outcomes table has no rows'}`);
+  if (rows.length === 0)
+    throw new CliError(`${path}: ${isFolder ? 'the results folder holds no problem' : 'the outcomes table has no rows'}`);
   let models;
   try {
     models = analyzeOutcomes(rows);
@@ -204,7 +226,12 @@ function runAnalyze(argv: string[], warn: (line: string) => void): string {
   return toStrictJson(prechecks ? { models, prechecks } : { models });
 }
 
-interface LeanMessage { line: number; column: number; severity: string; message: string }
+interface LeanMessage {
+  line: number;
+  column: number;
+  severity: string;
+  message: string;
+}
 
 function runVerify(argv: string[]): string {
   const { positionals, options } = parseArgs(argv, [{ name: 'project', kind: 'string' }]);
@@ -212,7 +239,9 @@ function runVerify(argv: string[]): string {
   const project = typeof options.project === 'string' ? options.project : '.';
   const probe = spawnSync('lake', ['--version'], { encoding: 'utf8', timeout: 30_000 });
   if (probe.error || probe.status !== 0) {
-    throw new CliError('Lean 4 with Mathlib is unavailable here (no working `lake` on PATH); install the toolchain pinned by the O-NNG problem set (leanprover/lean4:v4.27.0-rc1 + Mathlib v4.27.0-rc1) to verify proofs');
+    throw new CliError(
+      'Lean 4 with Mathlib is unavailable here (no working `lake` on PATH); install the toolchain pinned by the O-NNG problem set (leanprover/lean4:v4.27.0-rc1 + Mathlib v4.27.0-rc1) to verify proofs',
+    );
   }
   const file = positionals[0];
   if (!existsSync(file)) throw new CliError(`${file}: no such file`);
@@ -220,10 +249,18 @@ function runVerify(argv: string[]): string {
   if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') throw new CliError(`${file}: Lean did not finish within 60 s`);
   const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   const messages: LeanMessage[] = [];
-  for (const m of output.matchAll(/^(.*?):(\d+):(\d+): (error|warning)(?:\([^)]*\))?: ([\s\S]*?)(?=^.*?:\d+:\d+: (?:error|warning)|(?![\s\S]))/gm)) {
+  for (const m of output.matchAll(
+    /^(.*?):(\d+):(\d+): (error|warning)(?:\([^)]*\))?: ([\s\S]*?)(?=^.*?:\d+:\d+: (?:error|warning)|(?![\s\S]))/gm,
+  )) {
     messages.push({ line: Number(m[2]), column: Number(m[3]), severity: m[4], message: m[5].trim() });
   }
-  return toStrictJson({ file, ok: r.status === 0, exit_code: r.status, errors: messages.filter((m) => m.severity === 'error'), warnings: messages.filter((m) => m.severity === 'warning').length });
+  return toStrictJson({
+    file,
+    ok: r.status === 0,
+    exit_code: r.status,
+    errors: messages.filter((m) => m.severity === 'error'),
+    warnings: messages.filter((m) => m.severity === 'warning').length,
+  });
 }
 
 function parseLevelOption(value: unknown, command: string): number {
@@ -237,7 +274,10 @@ function parseLevelOption(value: unknown, command: string): number {
 function readFemTasks(input: string): string[] {
   if (!existsSync(input)) throw new CliError(`${input}: no such file or folder`);
   const paths = statSync(input).isDirectory()
-    ? readdirSync(input).filter((f) => f.endsWith('.json')).sort().map((f) => join(input, f))
+    ? readdirSync(input)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => join(input, f))
     : [input];
   if (paths.length === 0) throw new CliError(`${input}: the folder holds no FEM-Bench task .json file`);
   return paths.map((path) => {
@@ -253,14 +293,23 @@ function readFemTasks(input: string): string[] {
 
 function runVariants(argv: string[]): string {
   const { positionals, options } = parseArgs(argv, [
-    { name: 'level', kind: 'string' }, { name: 'out', kind: 'string' }, { name: 'python-safe', kind: 'flag' },
+    { name: 'level', kind: 'string' },
+    { name: 'out', kind: 'string' },
+    { name: 'python-safe', kind: 'flag' },
     { name: 'force', kind: 'flag' },
   ]);
   const [benchmark, input, ...extra] = positionals;
   if (benchmark !== 'fem' && benchmark !== 'atomworld') {
-    throw new CliError(benchmark === undefined ? 'onng variants needs a benchmark, fem or atomworld, and an INPUT' : `unknown benchmark "${benchmark}" for onng variants (expected fem or atomworld)`);
+    throw new CliError(
+      benchmark === undefined
+        ? 'onng variants needs a benchmark, fem or atomworld, and an INPUT'
+        : `unknown benchmark "${benchmark}" for onng variants (expected fem or atomworld)`,
+    );
   }
-  if (input === undefined) throw new CliError(`onng variants ${benchmark} needs an INPUT (${benchmark === 'fem' ? 'a FEM-Bench task JSON or a folder of them' : 'an AtomWorld cases JSONL'})`);
+  if (input === undefined)
+    throw new CliError(
+      `onng variants ${benchmark} needs an INPUT (${benchmark === 'fem' ? 'a FEM-Bench task JSON or a folder of them' : 'an AtomWorld cases JSONL'})`,
+    );
   if (extra.length > 0) throw new CliError(`onng variants takes one INPUT (got also "${extra[0]}")`);
   const level = parseLevelOption(options.level, 'onng variants');
   if (typeof options.out !== 'string') throw new CliError('onng variants needs --out DIR for the variant files');
@@ -274,7 +323,11 @@ function runVariants(argv: string[]): string {
   } else {
     const label = input === '-' ? 'stdin' : input;
     try {
-      result = atomworldVariant(parseAtomWorldCases(readInputText(input), label).map((c) => c.line), level, variantOptions);
+      result = atomworldVariant(
+        parseAtomWorldCases(readInputText(input), label).map((c) => c.line),
+        level,
+        variantOptions,
+      );
     } catch (e) {
       if (e instanceof CliError) throw e;
       throw new CliError((e as Error).message);
@@ -290,14 +343,19 @@ function runVariants(argv: string[]): string {
   });
   return toStrictJson({
     benchmark: benchmark === 'fem' ? 'fem-bench' : 'atomworld',
-    level: result.level, lambda: result.lambda, python_safe: variantOptions.pythonSafe,
-    count: result.items.length, mapping: result.mapping, files: written,
+    level: result.level,
+    lambda: result.lambda,
+    python_safe: variantOptions.pythonSafe,
+    count: result.items.length,
+    mapping: result.mapping,
+    files: written,
   });
 }
 
 function runDeobfuscate(argv: string[]): string {
   const { positionals, options } = parseArgs(argv, [{ name: 'mapping', kind: 'string' }]);
-  if (typeof options.mapping !== 'string') throw new CliError('onng deobfuscate needs --mapping DIR/mapping.json (written by onng variants)');
+  if (typeof options.mapping !== 'string')
+    throw new CliError('onng deobfuscate needs --mapping DIR/mapping.json (written by onng variants)');
   if (positionals.length !== 1) throw new CliError('onng deobfuscate takes exactly one FILE (or - for stdin)');
   let inverse: Record<string, string>;
   try {

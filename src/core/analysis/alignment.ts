@@ -52,7 +52,9 @@ const LOOSE_SEED_SCORE = 0.01;
 export function applyTransform(coords: Float64Array, { rotation: R, translation: t }: RigidTransform): Float64Array {
   const out = new Float64Array(coords.length);
   for (let i = 0; i < coords.length; i += 3) {
-    const x = coords[i], y = coords[i + 1], z = coords[i + 2];
+    const x = coords[i],
+      y = coords[i + 1],
+      z = coords[i + 2];
     out[i] = R[0][0] * x + R[0][1] * y + R[0][2] * z + t[0];
     out[i + 1] = R[1][0] * x + R[1][1] * y + R[1][2] * z + t[1];
     out[i + 2] = R[2][0] * x + R[2][1] * y + R[2][2] * z + t[2];
@@ -63,29 +65,42 @@ export function applyTransform(coords: Float64Array, { rotation: R, translation:
 /** Eigen-decomposition of a symmetric 4×4 matrix by cyclic Jacobi; returns the eigenvector of the largest eigenvalue. */
 function largestEigenvector4(a: number[][]): number[] {
   const m = a.map((r) => [...r]);
-  const v = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]];
+  const v = [
+    [1, 0, 0, 0],
+    [0, 1, 0, 0],
+    [0, 0, 1, 0],
+    [0, 0, 0, 1],
+  ];
   for (let sweep = 0; sweep < 60; sweep++) {
     let off = 0;
     for (let p = 0; p < 4; p++) for (let q = p + 1; q < 4; q++) off += m[p][q] * m[p][q];
     if (off < 1e-30) break;
-    for (let p = 0; p < 4; p++) for (let q = p + 1; q < 4; q++) {
-      if (Math.abs(m[p][q]) < 1e-300) continue;
-      const theta = (m[q][q] - m[p][p]) / (2 * m[p][q]);
-      const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-      const c = 1 / Math.sqrt(t * t + 1), s = t * c;
-      for (let k = 0; k < 4; k++) {
-        const mkp = m[k][p], mkq = m[k][q];
-        m[k][p] = c * mkp - s * mkq; m[k][q] = s * mkp + c * mkq;
+    for (let p = 0; p < 4; p++)
+      for (let q = p + 1; q < 4; q++) {
+        if (Math.abs(m[p][q]) < 1e-300) continue;
+        const theta = (m[q][q] - m[p][p]) / (2 * m[p][q]);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1),
+          s = t * c;
+        for (let k = 0; k < 4; k++) {
+          const mkp = m[k][p],
+            mkq = m[k][q];
+          m[k][p] = c * mkp - s * mkq;
+          m[k][q] = s * mkp + c * mkq;
+        }
+        for (let k = 0; k < 4; k++) {
+          const mpk = m[p][k],
+            mqk = m[q][k];
+          m[p][k] = c * mpk - s * mqk;
+          m[q][k] = s * mpk + c * mqk;
+        }
+        for (let k = 0; k < 4; k++) {
+          const vkp = v[k][p],
+            vkq = v[k][q];
+          v[k][p] = c * vkp - s * vkq;
+          v[k][q] = s * vkp + c * vkq;
+        }
       }
-      for (let k = 0; k < 4; k++) {
-        const mpk = m[p][k], mqk = m[q][k];
-        m[p][k] = c * mpk - s * mqk; m[q][k] = s * mpk + c * mqk;
-      }
-      for (let k = 0; k < 4; k++) {
-        const vkp = v[k][p], vkq = v[k][q];
-        v[k][p] = c * vkp - s * vkq; v[k][q] = s * vkp + c * vkq;
-      }
-    }
   }
   let best = 0;
   for (let k = 1; k < 4; k++) if (m[k][k] > m[best][best]) best = k;
@@ -95,10 +110,22 @@ function largestEigenvector4(a: number[][]): number[] {
 /** Proper rotation + translation minimising Σ‖R·p_i + t − q_i‖² over the listed pairs (Horn 1987). */
 export function superpose(moving: Float64Array, target: Float64Array, pairs: [number, number][]): RigidTransform {
   const n = pairs.length;
-  const cp = [0, 0, 0], cq = [0, 0, 0];
-  for (const [i, j] of pairs) for (let d = 0; d < 3; d++) { cp[d] += moving[3 * i + d]; cq[d] += target[3 * j + d]; }
-  for (let d = 0; d < 3; d++) { cp[d] /= n || 1; cq[d] /= n || 1; }
-  const S = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
+  const cp = [0, 0, 0],
+    cq = [0, 0, 0];
+  for (const [i, j] of pairs)
+    for (let d = 0; d < 3; d++) {
+      cp[d] += moving[3 * i + d];
+      cq[d] += target[3 * j + d];
+    }
+  for (let d = 0; d < 3; d++) {
+    cp[d] /= n || 1;
+    cq[d] /= n || 1;
+  }
+  const S = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
   for (const [i, j] of pairs) {
     for (let r = 0; r < 3; r++) {
       const p = moving[3 * i + r] - cp[r];
@@ -118,7 +145,9 @@ export function superpose(moving: Float64Array, target: Float64Array, pairs: [nu
     [2 * (x * y + w * z), w * w - x * x + y * y - z * z, 2 * (y * z - w * x)],
     [2 * (x * z - w * y), 2 * (y * z + w * x), w * w - x * x - y * y + z * z],
   ];
-  const translation: Vec3 = [0, 1, 2].map((r) => cq[r] - (rotation[r][0] * cp[0] + rotation[r][1] * cp[1] + rotation[r][2] * cp[2])) as Vec3;
+  const translation: Vec3 = [0, 1, 2].map(
+    (r) => cq[r] - (rotation[r][0] * cp[0] + rotation[r][1] * cp[1] + rotation[r][2] * cp[2]),
+  ) as Vec3;
   return { rotation, translation };
 }
 
@@ -126,19 +155,26 @@ function indicesBySpecies(symbols: string[]): Map<string, number[]> {
   const out = new Map<string, number[]>();
   symbols.forEach((s, i) => {
     const list = out.get(s);
-    if (list) list.push(i); else out.set(s, [i]);
+    if (list) list.push(i);
+    else out.set(s, [i]);
   });
   return out;
 }
 
 function pick(coords: Float64Array, indices: number[]): Float64Array {
   const out = new Float64Array(indices.length * 3);
-  indices.forEach((i, k) => { out[3 * k] = coords[3 * i]; out[3 * k + 1] = coords[3 * i + 1]; out[3 * k + 2] = coords[3 * i + 2]; });
+  indices.forEach((i, k) => {
+    out[3 * k] = coords[3 * i];
+    out[3 * k + 1] = coords[3 * i + 1];
+    out[3 * k + 2] = coords[3 * i + 2];
+  });
   return out;
 }
 
 const dist2 = (a: Float64Array, i: number, b: Float64Array, j: number) => {
-  const dx = a[3 * i] - b[3 * j], dy = a[3 * i + 1] - b[3 * j + 1], dz = a[3 * i + 2] - b[3 * j + 2];
+  const dx = a[3 * i] - b[3 * j],
+    dy = a[3 * i + 1] - b[3 * j + 1],
+    dz = a[3 * i + 2] - b[3 * j + 2];
   return dx * dx + dy * dy + dz * dz;
 };
 
@@ -183,19 +219,34 @@ export interface Assignment {
  * With `cap`, a pair's cost is min(d², cap²): beyond the cap every pairing costs the same, so a stray atom
  * cannot push a chain of good pairs each one neighbour along (which plain least squares prefers).
  */
-export function assignBySpecies(predSpecies: Map<string, number[]>, pred: Float64Array, truthSpecies: Map<string, number[]>, truth: Float64Array, cap = Infinity): [number, number][] {
+export function assignBySpecies(
+  predSpecies: Map<string, number[]>,
+  pred: Float64Array,
+  truthSpecies: Map<string, number[]>,
+  truth: Float64Array,
+  cap = Infinity,
+): [number, number][] {
   return assignBySpeciesBounded(predSpecies, pred, truthSpecies, truth, cap).pairs;
 }
 
 /** assignBySpecies with its bounded-work report (see HUNGARIAN_WORK). */
-export function assignBySpeciesBounded(predSpecies: Map<string, number[]>, pred: Float64Array, truthSpecies: Map<string, number[]>, truth: Float64Array, cap = Infinity): Assignment {
+export function assignBySpeciesBounded(
+  predSpecies: Map<string, number[]>,
+  pred: Float64Array,
+  truthSpecies: Map<string, number[]>,
+  truth: Float64Array,
+  cap = Infinity,
+): Assignment {
   const pairs: [number, number][] = [];
   let optimal = true;
   for (const [symbol, rows] of predSpecies) {
     const cols = truthSpecies.get(symbol);
     if (!cols || rows.length === 0) continue;
     const shortcut = nearestIfOptimal(rows, pred, cols, truth);
-    if (shortcut) { pairs.push(...shortcut); continue; }
+    if (shortcut) {
+      pairs.push(...shortcut);
+      continue;
+    }
     // With a finite cap only pairs closer than it differ in cost, so the problem splits into the connected
     // groups of such pairs (each solved on its own, exactly) plus an arbitrary pairing of what is left.
     const blocks = Number.isFinite(cap) ? cappedBlocks(rows, pred, cols, truth, cap) : [{ rows, cols }];
@@ -204,15 +255,19 @@ export function assignBySpeciesBounded(predSpecies: Map<string, number[]>, pred:
       pairs.push(...greedyPairs(rows, pred, cols, truth));
       continue;
     }
-    const leftRows: number[] = [], leftCols: number[] = [];
+    const leftRows: number[] = [],
+      leftCols: number[] = [];
     const cap2 = cap * cap;
     for (const block of blocks) {
       const found = hungarianOrGreedy(block.rows, pred, block.cols, truth, cap);
       if (!found.optimal) optimal = false;
-      const usedRows = new Set<number>(), usedCols = new Set<number>();
+      const usedRows = new Set<number>(),
+        usedCols = new Set<number>();
       for (const [i, j] of found.pairs) {
         if (Number.isFinite(cap) && !(dist2(pred, i, truth, j) < cap2)) continue; // a tie at cap²: leftover
-        pairs.push([i, j]); usedRows.add(i); usedCols.add(j);
+        pairs.push([i, j]);
+        usedRows.add(i);
+        usedCols.add(j);
       }
       for (const i of block.rows) if (!usedRows.has(i)) leftRows.push(i);
       for (const j of block.cols) if (!usedCols.has(j)) leftCols.push(j);
@@ -249,12 +304,21 @@ function hungarianOrGreedy(rows: number[], pred: Float64Array, cols: number[], t
  * atoms with no such pair form no group (they are leftovers). Null when the close pairs exceed
  * CAPPED_PAIR_BUDGET (atoms piled together), where only a greedy pairing is affordable.
  */
-function cappedBlocks(rows: number[], pred: Float64Array, cols: number[], truth: Float64Array, cap: number): { rows: number[]; cols: number[] }[] | null {
+function cappedBlocks(
+  rows: number[],
+  pred: Float64Array,
+  cols: number[],
+  truth: Float64Array,
+  cap: number,
+): { rows: number[]; cols: number[] }[] | null {
   const cap2 = cap * cap;
   const grid = new PointGrid(pick(truth, cols), cap);
   const parent = Int32Array.from({ length: rows.length + cols.length }, (_, i) => i);
   const find = (i: number): number => {
-    while (parent[i] !== i) { parent[i] = parent[parent[i]]; i = parent[i]; }
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
     return i;
   };
   const linked = new Uint8Array(rows.length + cols.length);
@@ -264,7 +328,8 @@ function cappedBlocks(rows: number[], pred: Float64Array, cols: number[], truth:
     const ok = grid.forEachWithin(pred[3 * i], pred[3 * i + 1], pred[3 * i + 2], cap2, (c) => {
       if (--budget < 0) return false;
       linked[r] = linked[rows.length + c] = 1;
-      const x = find(r), y = find(rows.length + c);
+      const x = find(r),
+        y = find(rows.length + c);
       if (x !== y) parent[x] = y;
       return true;
     });
@@ -302,7 +367,10 @@ function greedyPairs(rows: number[], pred: Float64Array, cols: number[], truth: 
   for (const i of small) {
     grid.nearestSquared(smallXyz[3 * i], smallXyz[3 * i + 1], smallXyz[3 * i + 2]);
     const k = grid.lastNearest;
-    if (k < 0 || taken[k]) { waiting.push(i); continue; }
+    if (k < 0 || taken[k]) {
+      waiting.push(i);
+      continue;
+    }
     taken[k] = 1;
     out.push(predSmaller ? [i, large[k]] : [large[k], i]);
   }
@@ -318,18 +386,35 @@ function greedyPairs(rows: number[], pred: Float64Array, cols: number[], truth: 
 const centroid = (c: Float64Array): Vec3 => {
   const s: Vec3 = [0, 0, 0];
   const n = c.length / 3;
-  for (let i = 0; i < c.length; i += 3) { s[0] += c[i]; s[1] += c[i + 1]; s[2] += c[i + 2]; }
+  for (let i = 0; i < c.length; i += 3) {
+    s[0] += c[i];
+    s[1] += c[i + 1];
+    s[2] += c[i + 2];
+  }
   return n ? [s[0] / n, s[1] / n, s[2] / n] : s;
 };
 
 const compose = (outer: RigidTransform, inner: RigidTransform): RigidTransform => {
-  const R: Mat3 = [0, 1, 2].map((r) => [0, 1, 2].map((c) => outer.rotation[r][0] * inner.rotation[0][c] + outer.rotation[r][1] * inner.rotation[1][c] + outer.rotation[r][2] * inner.rotation[2][c])) as Mat3;
+  const R: Mat3 = [0, 1, 2].map((r) =>
+    [0, 1, 2].map(
+      (c) =>
+        outer.rotation[r][0] * inner.rotation[0][c] +
+        outer.rotation[r][1] * inner.rotation[1][c] +
+        outer.rotation[r][2] * inner.rotation[2][c],
+    ),
+  ) as Mat3;
   const t = inner.translation;
-  const translation = [0, 1, 2].map((r) => outer.rotation[r][0] * t[0] + outer.rotation[r][1] * t[1] + outer.rotation[r][2] * t[2] + outer.translation[r]) as Vec3;
+  const translation = [0, 1, 2].map(
+    (r) => outer.rotation[r][0] * t[0] + outer.rotation[r][1] * t[1] + outer.rotation[r][2] * t[2] + outer.translation[r],
+  ) as Vec3;
   return { rotation: R, translation };
 };
 
-const IDENTITY: Mat3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+const IDENTITY: Mat3 = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+];
 
 /**
  * Candidate starting transforms: the centroid-aligned identity, plus every way of laying a reference triad of
@@ -338,16 +423,24 @@ const IDENTITY: Mat3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
  * prediction is rotated; the inertia tensor cannot, being isotropic for cubic particles.
  */
 function seedTransforms(pred: Particle, truth: Particle, edgeTolerance: number): { seeds: RigidTransform[]; anchor: number } {
-  const cp = centroid(pred.coords), cg = centroid(truth.coords);
+  const cp = centroid(pred.coords),
+    cg = centroid(truth.coords);
   const seeds: RigidTransform[] = [{ rotation: IDENTITY, translation: [cg[0] - cp[0], cg[1] - cp[1], cg[2] - cp[2]] }];
-  const P = pred.coords, G = truth.coords, np = pred.symbols.length, ng = truth.symbols.length;
+  const P = pred.coords,
+    G = truth.coords,
+    np = pred.symbols.length,
+    ng = truth.symbols.length;
   if (np < 3 || ng < 3) return { seeds, anchor: -1 };
   const centre = new Float64Array(cp);
   let r = 0;
   for (let i = 1; i < np; i++) if (dist2(P, i, centre, 0) < dist2(P, r, centre, 0)) r = i;
   const byDistance = [...Array(np).keys()].filter((i) => i !== r).sort((a, b) => dist2(P, a, P, r) - dist2(P, b, P, r));
   const u = byDistance[0];
-  const vec = (c: Float64Array, i: number, j: number): Vec3 => [c[3 * j] - c[3 * i], c[3 * j + 1] - c[3 * i + 1], c[3 * j + 2] - c[3 * i + 2]];
+  const vec = (c: Float64Array, i: number, j: number): Vec3 => [
+    c[3 * j] - c[3 * i],
+    c[3 * j + 1] - c[3 * i + 1],
+    c[3 * j + 2] - c[3 * i + 2],
+  ];
   const ru = vec(P, r, u);
   const v = byDistance.slice(1, 60).find((k) => {
     const rv = vec(P, r, k);
@@ -355,7 +448,9 @@ function seedTransforms(pred: Particle, truth: Particle, edgeTolerance: number):
     return Math.hypot(cr[0], cr[1], cr[2]) > 0.3 * Math.hypot(...ru) * Math.hypot(...rv);
   });
   if (v === undefined) return { seeds, anchor: -1 };
-  const dru = Math.sqrt(dist2(P, r, P, u)), drv = Math.sqrt(dist2(P, r, P, v)), duv = Math.sqrt(dist2(P, u, P, v));
+  const dru = Math.sqrt(dist2(P, r, P, u)),
+    drv = Math.sqrt(dist2(P, r, P, v)),
+    duv = Math.sqrt(dist2(P, u, P, v));
   const framePred = frame(vec(P, r, u), vec(P, r, v));
   const rOffset = Math.sqrt(dist2(P, r, centre, 0));
   const truthCentre = new Float64Array(cg);
@@ -365,25 +460,32 @@ function seedTransforms(pred: Particle, truth: Particle, edgeTolerance: number):
     .slice(0, 24);
   const near = (c: number, symbol: string, d: number) => {
     const out: number[] = [];
-    for (let j = 0; j < ng; j++) if (j !== c && truth.symbols[j] === symbol && Math.abs(Math.sqrt(dist2(G, c, G, j)) - d) <= edgeTolerance) out.push(j);
+    for (let j = 0; j < ng; j++)
+      if (j !== c && truth.symbols[j] === symbol && Math.abs(Math.sqrt(dist2(G, c, G, j)) - d) <= edgeTolerance) out.push(j);
     return out;
   };
   // Atoms piled on a few spots make every triad fit: bound the candidate triads tried, not only the seeds kept.
   let tries = 50 * MAX_SEEDS;
   for (const c of centres) {
-    const us = near(c, pred.symbols[u], dru), vs = near(c, pred.symbols[v], drv);
-    for (const u2 of us) for (const v2 of vs) {
-      if (--tries < 0) return { seeds, anchor: r };
-      if (u2 === v2 || Math.abs(Math.sqrt(dist2(G, u2, G, v2)) - duv) > edgeTolerance) continue;
-      const frameTruth = frame(vec(G, c, u2), vec(G, c, v2));
-      // A collinear or coincident truth triad (within the loose tolerance) has no frame.
-      if (!frameTruth.every((axis) => axis.every(Number.isFinite))) continue;
-      // R = F_truth · F_predᵀ (columns are the frame axes).
-      const R = [0, 1, 2].map((i) => [0, 1, 2].map((j) => frameTruth[0][i] * framePred[0][j] + frameTruth[1][i] * framePred[1][j] + frameTruth[2][i] * framePred[2][j])) as Mat3;
-      const t: Vec3 = [0, 1, 2].map((i) => G[3 * c + i] - (R[i][0] * P[3 * r] + R[i][1] * P[3 * r + 1] + R[i][2] * P[3 * r + 2])) as Vec3;
-      seeds.push({ rotation: R, translation: t });
-      if (seeds.length >= MAX_SEEDS) return { seeds, anchor: r };
-    }
+    const us = near(c, pred.symbols[u], dru),
+      vs = near(c, pred.symbols[v], drv);
+    for (const u2 of us)
+      for (const v2 of vs) {
+        if (--tries < 0) return { seeds, anchor: r };
+        if (u2 === v2 || Math.abs(Math.sqrt(dist2(G, u2, G, v2)) - duv) > edgeTolerance) continue;
+        const frameTruth = frame(vec(G, c, u2), vec(G, c, v2));
+        // A collinear or coincident truth triad (within the loose tolerance) has no frame.
+        if (!frameTruth.every((axis) => axis.every(Number.isFinite))) continue;
+        // R = F_truth · F_predᵀ (columns are the frame axes).
+        const R = [0, 1, 2].map((i) =>
+          [0, 1, 2].map(
+            (j) => frameTruth[0][i] * framePred[0][j] + frameTruth[1][i] * framePred[1][j] + frameTruth[2][i] * framePred[2][j],
+          ),
+        ) as Mat3;
+        const t: Vec3 = [0, 1, 2].map((i) => G[3 * c + i] - (R[i][0] * P[3 * r] + R[i][1] * P[3 * r + 1] + R[i][2] * P[3 * r + 2])) as Vec3;
+        seeds.push({ rotation: R, translation: t });
+        if (seeds.length >= MAX_SEEDS) return { seeds, anchor: r };
+      }
   }
   return { seeds, anchor: r };
 }
@@ -406,7 +508,14 @@ function frame(a: Vec3, b: Vec3): [Vec3, Vec3, Vec3] {
  * outwards from the triad's anchor atom: a noisy triad gives a rotation several degrees off, which near the
  * anchor moves atoms far less than a lattice spacing, so the local pairs are right and each stage improves it.
  */
-function refineSeed(pred: Particle, grids: Map<string, { grid: PointGrid; indices: number[] }>, seed: RigidTransform, stages: number[][], scoreSample: number[], cap: number): { transform: RigidTransform; score: number } {
+function refineSeed(
+  pred: Particle,
+  grids: Map<string, { grid: PointGrid; indices: number[] }>,
+  seed: RigidTransform,
+  stages: number[][],
+  scoreSample: number[],
+  cap: number,
+): { transform: RigidTransform; score: number } {
   let transform = seed;
   // Only the subset's atoms are moved (a seed is tried on a few hundred atoms, not the whole particle).
   const nearestPairs = (subset: number[]) => {
@@ -416,18 +525,27 @@ function refineSeed(pred: Particle, grids: Map<string, { grid: PointGrid; indice
     const pairs: [number, number][] = [];
     let sum = 0;
     subset.forEach((i, k) => {
-      const x = pred.coords[3 * i], y = pred.coords[3 * i + 1], z = pred.coords[3 * i + 2];
+      const x = pred.coords[3 * i],
+        y = pred.coords[3 * i + 1],
+        z = pred.coords[3 * i + 2];
       const mx = R[0][0] * x + R[0][1] * y + R[0][2] * z + t[0];
       const my = R[1][0] * x + R[1][1] * y + R[1][2] * z + t[1];
       const mz = R[2][0] * x + R[2][1] * y + R[2][2] * z + t[2];
-      moved[3 * k] = mx; moved[3 * k + 1] = my; moved[3 * k + 2] = mz;
+      moved[3 * k] = mx;
+      moved[3 * k + 1] = my;
+      moved[3 * k + 2] = mz;
       const entry = grids.get(pred.symbols[i]);
-      if (!entry) { sum += cap * cap; return; }
+      if (!entry) {
+        sum += cap * cap;
+        return;
+      }
       const d2 = entry.grid.nearestSquared(mx, my, mz, -1, cap);
       sum += Math.min(d2, cap * cap);
       if (d2 <= cap * cap) {
         const j = entry.grid.lastNearest;
-        target[3 * k] = entry.grid.xyz[3 * j]; target[3 * k + 1] = entry.grid.xyz[3 * j + 1]; target[3 * k + 2] = entry.grid.xyz[3 * j + 2];
+        target[3 * k] = entry.grid.xyz[3 * j];
+        target[3 * k + 1] = entry.grid.xyz[3 * j + 1];
+        target[3 * k + 2] = entry.grid.xyz[3 * j + 2];
         pairs.push([k, k]);
       }
     });
@@ -449,7 +567,8 @@ const thin = (xs: number[], limit: number) => (xs.length <= limit ? xs : xs.filt
  * different atom counts (unmatched atoms are left out of rmsd and count against matchedFraction).
  */
 export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFAULT_MATCH_TOLERANCE): AlignmentResult {
-  const predSpecies = indicesBySpecies(pred.symbols), truthSpecies = indicesBySpecies(truth.symbols);
+  const predSpecies = indicesBySpecies(pred.symbols),
+    truthSpecies = indicesBySpecies(truth.symbols);
   const grids = new Map<string, { grid: PointGrid; indices: number[] }>();
   for (const [symbol, indices] of truthSpecies) grids.set(symbol, { grid: new PointGrid(pick(truth.coords, indices)), indices });
   const np = pred.symbols.length;
@@ -464,7 +583,13 @@ export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFA
     const stages: number[][] = [];
     if (anchor >= 0) {
       const fromAnchor = [...Array(np).keys()].map((i) => [i, dist2(pred.coords, i, pred.coords, anchor)]).sort((x, y) => x[1] - y[1]);
-      for (const radius of [4.5, 7, 10, 14]) stages.push(thin(fromAnchor.filter((x) => x[1] <= radius * radius).map((x) => x[0]), 400));
+      for (const radius of [4.5, 7, 10, 14])
+        stages.push(
+          thin(
+            fromAnchor.filter((x) => x[1] <= radius * radius).map((x) => x[0]),
+            400,
+          ),
+        );
     }
     stages.push(sample, sample, sample);
     for (const seed of seeds) {
@@ -477,7 +602,8 @@ export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFA
   // Pairs farther apart than this after superposition are outliers (missing, extra or misplaced atoms).
   const outlierCutoff = Math.max(2 * tolerance, 1);
   let pairs: [number, number][] = [];
-  let iterations = 0, optimal = true;
+  let iterations = 0,
+    optimal = true;
   for (; iterations < MAX_ITERATIONS; iterations++) {
     const moved = applyTransform(pred.coords, transform);
     const step = assignBySpeciesBounded(predSpecies, moved, truthSpecies, truth.coords, outlierCutoff);
@@ -494,7 +620,9 @@ export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFA
     if (unchanged) break;
   }
   const moved = applyTransform(pred.coords, transform);
-  let sum = 0, worst = 0, within = 0;
+  let sum = 0,
+    worst = 0,
+    within = 0;
   for (const [i, j] of pairs) {
     const d2 = dist2(moved, i, truth.coords, j);
     sum += d2;

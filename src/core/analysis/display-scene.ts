@@ -25,7 +25,13 @@ export interface DisplayOptions {
 }
 
 export const DEFAULT_DISPLAY_OPTIONS: DisplayOptions = {
-  supercell: [1, 1, 1], boundaryImages: true, bonds: true, bondTolerance: DEFAULT_BOND_TOLERANCE, bondCutoffs: '', polyhedra: false, maxBondedAtoms: 50_000,
+  supercell: [1, 1, 1],
+  boundaryImages: true,
+  bonds: true,
+  bondTolerance: DEFAULT_BOND_TOLERANCE,
+  bondCutoffs: '',
+  polyhedra: false,
+  maxBondedAtoms: 50_000,
 };
 
 export interface DisplayData {
@@ -64,12 +70,37 @@ const wrap = wrapForDisplay;
 export const MAX_DRAWN_ATOMS = 4_000_000;
 
 export function displayTransferables(d: DisplayData): ArrayBuffer[] {
-  return [d.positions, d.element, d.site, d.cellOffset, d.bondStart, d.bondEnd, d.bondElements, d.polyTriangles, d.polyElement]
-    .map((a) => a.buffer as ArrayBuffer);
+  return [d.positions, d.element, d.site, d.cellOffset, d.bondStart, d.bondEnd, d.bondElements, d.polyTriangles, d.polyElement].map(
+    (a) => a.buffer as ArrayBuffer,
+  );
 }
 
 /** Large A-site cations whose polyhedra hide the framework (VESTA and matterviz leave them out too). */
-const SPECTATORS = new Set(['Na', 'K', 'Rb', 'Cs', 'Fr', 'Sr', 'Ba', 'Ra', 'La', 'Ce', 'Pr', 'Nd', 'Pm', 'Sm', 'Eu', 'Gd', 'Tb', 'Dy', 'Ho', 'Er', 'Tm', 'Yb', 'Lu']);
+const SPECTATORS = new Set([
+  'Na',
+  'K',
+  'Rb',
+  'Cs',
+  'Fr',
+  'Sr',
+  'Ba',
+  'Ra',
+  'La',
+  'Ce',
+  'Pr',
+  'Nd',
+  'Pm',
+  'Sm',
+  'Eu',
+  'Gd',
+  'Tb',
+  'Dy',
+  'Ho',
+  'Er',
+  'Tm',
+  'Yb',
+  'Lu',
+]);
 
 /** Anions: the most electronegative element present, and any with Pauling X ≥ 2.5 (O, N, S, halogens…). */
 function anionMask(p: PackedStructure): boolean[] {
@@ -107,11 +138,13 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
   const lattice = latticeOf(p);
   const notes: string[] = [];
   const n = p.natoms;
-  const [na, nb, nc] = lattice ? opt.supercell.map((v) => Math.max(1, Math.floor(v))) as [number, number, number] : [1, 1, 1];
+  const [na, nb, nc] = lattice ? (opt.supercell.map((v) => Math.max(1, Math.floor(v))) as [number, number, number]) : [1, 1, 1];
   const ncells = na * nb * nc;
   const ncore = n * ncells;
   if (ncore > MAX_DRAWN_ATOMS) {
-    throw new Error(`a ${na}×${nb}×${nc} supercell of ${n.toLocaleString('en')} atoms would draw ${ncore.toLocaleString('en')} atoms; the limit is ${MAX_DRAWN_ATOMS.toLocaleString('en')}, so choose a smaller supercell`);
+    throw new Error(
+      `a ${na}×${nb}×${nc} supercell of ${n.toLocaleString('en')} atoms would draw ${ncore.toLocaleString('en')} atoms; the limit is ${MAX_DRAWN_ATOMS.toLocaleString('en')}, so choose a smaller supercell`,
+    );
   }
   const M = lattice?.matrix;
 
@@ -120,15 +153,19 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
   const coreOffset = new Int16Array(3 * ncore);
   if (coreFrac && p.frac) {
     let t = 0;
-    for (let x = 0; x < na; x++) for (let y = 0; y < nb; y++) for (let z = 0; z < nc; z++, t++) {
-      for (let s = 0; s < n; s++) {
-        const k = 3 * (t * n + s);
-        coreFrac[k] = wrap(p.frac[3 * s]) + x;
-        coreFrac[k + 1] = wrap(p.frac[3 * s + 1]) + y;
-        coreFrac[k + 2] = wrap(p.frac[3 * s + 2]) + z;
-        coreOffset[k] = x; coreOffset[k + 1] = y; coreOffset[k + 2] = z;
-      }
-    }
+    for (let x = 0; x < na; x++)
+      for (let y = 0; y < nb; y++)
+        for (let z = 0; z < nc; z++, t++) {
+          for (let s = 0; s < n; s++) {
+            const k = 3 * (t * n + s);
+            coreFrac[k] = wrap(p.frac[3 * s]) + x;
+            coreFrac[k + 1] = wrap(p.frac[3 * s + 1]) + y;
+            coreFrac[k + 2] = wrap(p.frac[3 * s + 2]) + z;
+            coreOffset[k] = x;
+            coreOffset[k + 1] = y;
+            coreOffset[k + 2] = z;
+          }
+        }
   }
 
   // Boundary images: an atom at fractional 0 along an axis also appears at the far face.
@@ -145,7 +182,14 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
       for (let mask = 1; mask < 8; mask++) {
         let ok = true;
         const g = [...f];
-        for (let ax = 0; ax < 3; ax++) if (mask & (1 << ax)) { if (!onFace[ax]) { ok = false; break; } g[ax] += size[ax]; }
+        for (let ax = 0; ax < 3; ax++)
+          if (mask & (1 << ax)) {
+            if (!onFace[ax]) {
+              ok = false;
+              break;
+            }
+            g[ax] += size[ax];
+          }
         if (!ok) continue;
         imageFrac.push(g[0], g[1], g[2]);
         imageOf.push(i);
@@ -166,7 +210,8 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
     site[i] = core % n;
     element[i] = p.major[core % n];
     if (M && coreFrac) {
-      const f = i < ncore ? [coreFrac[3 * i], coreFrac[3 * i + 1], coreFrac[3 * i + 2]] : imageFrac.slice(3 * (i - ncore), 3 * (i - ncore) + 3);
+      const f =
+        i < ncore ? [coreFrac[3 * i], coreFrac[3 * i + 1], coreFrac[3 * i + 2]] : imageFrac.slice(3 * (i - ncore), 3 * (i - ncore) + 3);
       for (let ax = 0; ax < 3; ax++) {
         cart64[3 * i + ax] = f[0] * M[0][ax] + f[1] * M[1][ax] + f[2] * M[2][ax];
         if (i >= ncore) cellOffset[3 * i + ax] = Math.floor(f[ax] + 1e-9);
@@ -184,7 +229,9 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
   let polyElement = new Uint16Array(0);
   let nbonds = 0;
   if ((opt.bonds || opt.polyhedra) && ncore > opt.maxBondedAtoms) {
-    notes.push(`Bonds and polyhedra are off above ${opt.maxBondedAtoms.toLocaleString('en')} atoms (this scene has ${ncore.toLocaleString('en')}).`);
+    notes.push(
+      `Bonds and polyhedra are off above ${opt.maxBondedAtoms.toLocaleString('en')} atoms (this scene has ${ncore.toLocaleString('en')}).`,
+    );
   } else if (opt.bonds || opt.polyhedra) {
     const superLattice = M ? new Lattice([0, 1, 2].map((r) => M[r].map((v) => v * [na, nb, nc][r])) as Mat3) : null;
     const sites: Site[] = new Array(ncore);
@@ -219,7 +266,8 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
       let t = 0;
       for (const poly of polys) {
         for (let f = 0; f < poly.faces.length; f += 3, t++) {
-          for (let v = 0; v < 3; v++) polyTriangles.set(poly.vertices.subarray(3 * poly.faces[f + v], 3 * poly.faces[f + v] + 3), 9 * t + 3 * v);
+          for (let v = 0; v < 3; v++)
+            polyTriangles.set(poly.vertices.subarray(3 * poly.faces[f + v], 3 * poly.faces[f + v] + 3), 9 * t + 3 * v);
           polyElement[t] = element[poly.center];
         }
       }
@@ -227,8 +275,19 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
   }
 
   return {
-    natoms, elements: p.elements, positions, element, site, cellOffset, nimages,
-    bondStart, bondEnd, bondElements, nbonds, polyTriangles, polyElement,
+    natoms,
+    elements: p.elements,
+    positions,
+    element,
+    site,
+    cellOffset,
+    nimages,
+    bondStart,
+    bondEnd,
+    bondElements,
+    nbonds,
+    polyTriangles,
+    polyElement,
     cell: p.lattice ? Float64Array.from(p.lattice) : null,
     supercell: [na, nb, nc],
     notes,
@@ -242,7 +301,12 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
  * so every cell atom shows its whole coordination and no bond spans the cell.
  */
 function drawBondSegments(
-  bonds: BondList, ncore: number, imageOf: number[], imageShift: number[], cart: Float64Array, superMatrix: Mat3 | null,
+  bonds: BondList,
+  ncore: number,
+  imageOf: number[],
+  imageShift: number[],
+  cart: Float64Array,
+  superMatrix: Mat3 | null,
 ): { start: Float32Array<ArrayBuffer>; end: Float32Array<ArrayBuffer>; elementsOf: [number, number][] } {
   const key = (core: number, sx: number, sy: number, sz: number) => `${core},${sx},${sy},${sz}`;
   // Drawn copies of each core atom: [instance, shift] pairs.
@@ -271,18 +335,26 @@ function drawBondSegments(
     for (const [from, sx, sy, sz] of copies[i]) {
       const partner = instanceAt.get(key(j, sx + ix, sy + iy, sz + iz));
       if (partner !== undefined) {
-        start.push(...at(from)); end.push(...at(partner)); elementsOf.push([from, partner]);
+        start.push(...at(from));
+        end.push(...at(partner));
+        elementsOf.push([from, partner]);
       } else if (from < ncore) {
         const t = shiftVector(ix, iy, iz);
-        const p = at(from), q = at(j);
-        start.push(...p); end.push(...[0, 1, 2].map((ax) => (p[ax] + q[ax] + t[ax]) / 2)); elementsOf.push([from, from]);
+        const p = at(from),
+          q = at(j);
+        start.push(...p);
+        end.push(...[0, 1, 2].map((ax) => (p[ax] + q[ax] + t[ax]) / 2));
+        elementsOf.push([from, from]);
       }
     }
     for (const [from, sx, sy, sz] of copies[j]) {
       if (from >= ncore || instanceAt.has(key(i, sx - ix, sy - iy, sz - iz))) continue;
       const t = shiftVector(ix, iy, iz);
-      const p = at(from), q = at(i);
-      start.push(...p); end.push(...[0, 1, 2].map((ax) => (p[ax] + q[ax] - t[ax]) / 2)); elementsOf.push([from, from]);
+      const p = at(from),
+        q = at(i);
+      start.push(...p);
+      end.push(...[0, 1, 2].map((ax) => (p[ax] + q[ax] - t[ax]) / 2));
+      elementsOf.push([from, from]);
     }
   }
   return { start: new Float32Array(start), end: new Float32Array(end), elementsOf };

@@ -24,15 +24,21 @@ export class PointGrid {
     this.xyz = flatCoordinates(points);
     const n = (this.count = this.xyz.length / 3);
     for (let k = 0; k < this.xyz.length; k++) {
-      if (!Number.isFinite(this.xyz[k])) throw new RangeError(`point ${Math.floor(k / 3) + 1} has a non-finite coordinate (${this.xyz[k]})`);
+      if (!Number.isFinite(this.xyz[k]))
+        throw new RangeError(`point ${Math.floor(k / 3) + 1} has a non-finite coordinate (${this.xyz[k]})`);
     }
-    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < n; i++) for (let d = 0; d < 3; d++) {
-      const v = this.xyz[3 * i + d];
-      if (v < lo[d]) lo[d] = v;
-      if (v > hi[d]) hi[d] = v;
+    const lo = [Infinity, Infinity, Infinity],
+      hi = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < n; i++)
+      for (let d = 0; d < 3; d++) {
+        const v = this.xyz[3 * i + d];
+        if (v < lo[d]) lo[d] = v;
+        if (v > hi[d]) hi[d] = v;
+      }
+    if (n === 0) {
+      lo.fill(0);
+      hi.fill(0);
     }
-    if (n === 0) { lo.fill(0); hi.fill(0); }
     const extent = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-9);
     // At most 160 cells per axis however small the requested cell: memory must stay bounded.
     const size = Math.max(cellSize ?? extent / Math.max(1, Math.cbrt(n / 2)), extent / 159, 1e-9);
@@ -60,19 +66,33 @@ export class PointGrid {
    * returns false as soon as visit returns false.
    */
   forEachWithin(px: number, py: number, pz: number, r2: number, visit: (j: number) => boolean): boolean {
-    const r = Math.sqrt(r2), s = this.cellSize, o = this.origin, [nx, ny, nz] = this.dims;
-    const range = (p: number, d: number, n: number) => [Math.max(0, Math.floor((p - r - o[d]) / s)), Math.min(n - 1, Math.floor((p + r - o[d]) / s))];
+    const r = Math.sqrt(r2),
+      s = this.cellSize,
+      o = this.origin,
+      [nx, ny, nz] = this.dims;
+    const range = (p: number, d: number, n: number) => [
+      Math.max(0, Math.floor((p - r - o[d]) / s)),
+      Math.min(n - 1, Math.floor((p + r - o[d]) / s)),
+    ];
     // Clamped to the grid first, so a far or non-finite query visits nothing.
-    const [x0, x1] = range(px, 0, nx), [y0, y1] = range(py, 1, ny), [z0, z1] = range(pz, 2, nz);
-    const xyz = this.xyz, start = this.cellStart, order = this.order;
-    for (let x = x0; x <= x1; x++) for (let y = y0; y <= y1; y++) for (let z = z0; z <= z1; z++) {
-      const c = (x * ny + y) * nz + z;
-      for (let m = start[c]; m < start[c + 1]; m++) {
-        const j = 3 * order[m];
-        const dx = px - xyz[j], dy = py - xyz[j + 1], dz = pz - xyz[j + 2];
-        if (dx * dx + dy * dy + dz * dz <= r2 && !visit(order[m])) return false;
-      }
-    }
+    const [x0, x1] = range(px, 0, nx),
+      [y0, y1] = range(py, 1, ny),
+      [z0, z1] = range(pz, 2, nz);
+    const xyz = this.xyz,
+      start = this.cellStart,
+      order = this.order;
+    for (let x = x0; x <= x1; x++)
+      for (let y = y0; y <= y1; y++)
+        for (let z = z0; z <= z1; z++) {
+          const c = (x * ny + y) * nz + z;
+          for (let m = start[c]; m < start[c + 1]; m++) {
+            const j = 3 * order[m];
+            const dx = px - xyz[j],
+              dy = py - xyz[j + 1],
+              dz = pz - xyz[j + 2];
+            if (dx * dx + dy * dy + dz * dz <= r2 && !visit(order[m])) return false;
+          }
+        }
     return true;
   }
 
@@ -92,23 +112,32 @@ export class PointGrid {
    */
   nearestSquared(px: number, py: number, pz: number, stopBelow = -1, within = Infinity): number {
     if (this.count === 0) return Infinity;
-    if (!(Number.isFinite(px) && Number.isFinite(py) && Number.isFinite(pz))) throw new RangeError(`a point has a non-finite coordinate (${px}, ${py}, ${pz})`);
-    const s = this.cellSize, [nx, ny, nz] = this.dims;
+    if (!(Number.isFinite(px) && Number.isFinite(py) && Number.isFinite(pz)))
+      throw new RangeError(`a point has a non-finite coordinate (${px}, ${py}, ${pz})`);
+    const s = this.cellSize,
+      [nx, ny, nz] = this.dims;
     // Unclamped cell of the query: it may lie far outside the grid (a displaced prediction).
-    const qx = Math.floor((px - this.origin[0]) / s), qy = Math.floor((py - this.origin[1]) / s), qz = Math.floor((pz - this.origin[2]) / s);
+    const qx = Math.floor((px - this.origin[0]) / s),
+      qy = Math.floor((py - this.origin[1]) / s),
+      qz = Math.floor((pz - this.origin[2]) / s);
     const stop2 = stopBelow > 0 ? stopBelow * stopBelow : -1;
     // scipy's early break: any point closer than stopBelow will do, and the previous query's nearest point
     // usually is one (for two far-apart clouds it saves walking many empty shells).
     if (stop2 > 0 && this.lastNearest >= 0) {
       const j = 3 * this.lastNearest;
-      const dx = px - this.xyz[j], dy = py - this.xyz[j + 1], dz = pz - this.xyz[j + 2];
+      const dx = px - this.xyz[j],
+        dy = py - this.xyz[j + 1],
+        dz = pz - this.xyz[j + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 < stop2) return d2;
     }
     const outside = (q: number, n: number) => (q < 0 ? -q : q >= n ? q - n + 1 : 0);
     const firstShell = Math.max(outside(qx, nx), outside(qy, ny), outside(qz, nz));
     // Every point is at least (firstShell − 1)·s away.
-    if ((firstShell - 1) * s > within) { this.lastNearest = -1; return Infinity; }
+    if ((firstShell - 1) * s > within) {
+      this.lastNearest = -1;
+      return Infinity;
+    }
     // More than one grid size outside the grid the shell walk is slow (every far shell spans a whole face of
     // the grid) and, past 2^53 cells, could never advance (k + 1 === k); a k-d tree answers such queries exactly.
     if (!(qx >= -nx && qx < 2 * nx && qy >= -ny && qy < 2 * ny && qz >= -nz && qz < 2 * nz)) {
@@ -120,11 +149,16 @@ export class PointGrid {
     const lastShell = Math.max(qx, nx - 1 - qx, qy, ny - 1 - qy, qz, nz - 1 - qz);
     let best = Infinity;
     this.lastNearest = -1;
-    const xyz = this.xyz, start = this.cellStart, order = this.order;
+    const xyz = this.xyz,
+      start = this.cellStart,
+      order = this.order;
     for (let k = firstShell; k <= lastShell; k++) {
-      const x0 = Math.max(0, qx - k), x1 = Math.min(nx - 1, qx + k);
-      const y0 = Math.max(0, qy - k), y1 = Math.min(ny - 1, qy + k);
-      const z0 = Math.max(0, qz - k), z1 = Math.min(nz - 1, qz + k);
+      const x0 = Math.max(0, qx - k),
+        x1 = Math.min(nx - 1, qx + k);
+      const y0 = Math.max(0, qy - k),
+        y1 = Math.min(ny - 1, qy + k);
+      const z0 = Math.max(0, qz - k),
+        z1 = Math.min(nz - 1, qz + k);
       for (let x = x0; x <= x1; x++) {
         const edgeX = x === qx - k || x === qx + k;
         for (let y = y0; y <= y1; y++) {
@@ -135,7 +169,9 @@ export class PointGrid {
             const c = (x * ny + y) * nz + z;
             for (let m = start[c]; m < start[c + 1]; m++) {
               const j = 3 * order[m];
-              const dx = px - xyz[j], dy = py - xyz[j + 1], dz = pz - xyz[j + 2];
+              const dx = px - xyz[j],
+                dy = py - xyz[j + 1],
+                dz = pz - xyz[j + 2];
               const d2 = dx * dx + dy * dy + dz * dz;
               if (d2 < best) {
                 best = d2;
@@ -150,7 +186,7 @@ export class PointGrid {
       }
       if (best < stop2) return best;
       // Every point in shells > k is at least k·s away along some axis.
-      if (best <= (k * s) * (k * s)) return best;
+      if (best <= k * s * (k * s)) return best;
       if (k * s > within) return best;
     }
     return best;
@@ -179,7 +215,7 @@ class KdTree {
     this.order = Int32Array.from({ length: n }, (_, i) => i);
     // Heap layout: a node of m points has ⌈m/2⌉ and ⌊m/2⌋ below it, so depth ≤ ⌈log2(n/8)⌉ + 1.
     let depth = 1;
-    while ((n >> (depth - 1)) > 8) depth++;
+    while (n >> (depth - 1) > 8) depth++;
     const nodes = 2 ** (depth + 1);
     this.lo = new Int32Array(nodes).fill(-1);
     this.hi = new Int32Array(nodes);
@@ -190,15 +226,26 @@ class KdTree {
 
   private build(node: number, lo: number, hi: number): void {
     // Iterative over the left spine would save little: depth is ≤ ~20 for any accepted size.
-    this.lo[node] = lo; this.hi[node] = hi;
-    const b = this.box, o = 6 * node, xyz = this.xyz, order = this.order;
-    b[o] = b[o + 1] = b[o + 2] = Infinity; b[o + 3] = b[o + 4] = b[o + 5] = -Infinity;
+    this.lo[node] = lo;
+    this.hi[node] = hi;
+    const b = this.box,
+      o = 6 * node,
+      xyz = this.xyz,
+      order = this.order;
+    b[o] = b[o + 1] = b[o + 2] = Infinity;
+    b[o + 3] = b[o + 4] = b[o + 5] = -Infinity;
     for (let m = lo; m < hi; m++) {
       const j = 3 * order[m];
-      for (let d = 0; d < 3; d++) { const v = xyz[j + d]; if (v < b[o + d]) b[o + d] = v; if (v > b[o + 3 + d]) b[o + 3 + d] = v; }
+      for (let d = 0; d < 3; d++) {
+        const v = xyz[j + d];
+        if (v < b[o + d]) b[o + d] = v;
+        if (v > b[o + 3 + d]) b[o + 3 + d] = v;
+      }
     }
     if (hi - lo <= 8) return;
-    const ex = b[o + 3] - b[o], ey = b[o + 4] - b[o + 1], ez = b[o + 5] - b[o + 2];
+    const ex = b[o + 3] - b[o],
+      ey = b[o + 4] - b[o + 1],
+      ez = b[o + 5] - b[o + 2];
     const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
     const mid = (lo + hi) >> 1;
     this.select(lo, hi - 1, mid, axis);
@@ -208,7 +255,8 @@ class KdTree {
 
   /** Quickselect (Hoare partition, middle pivot): order[k] gets its sorted place along axis; equal keys are fine. */
   private select(left: number, right: number, k: number, axis: number): void {
-    const xyz = this.xyz, order = this.order;
+    const xyz = this.xyz,
+      order = this.order;
     const key = (m: number) => xyz[3 * order[m] + axis];
     // Crafted input can make any pivot rule quadratic: past ~2 log2 n rounds the rest is simply sorted.
     for (let rounds = 2 * Math.log2(right - left + 2) + 8; right > left; rounds--) {
@@ -218,13 +266,22 @@ class KdTree {
         return;
       }
       // Median of three guards against sorted input (particles are written shell by shell).
-      const a = key(left), c = key(right), m = key((left + right) >> 1);
+      const a = key(left),
+        c = key(right),
+        m = key((left + right) >> 1);
       const pivot = a < m ? (m < c ? m : a < c ? c : a) : a < c ? a : m < c ? c : m;
-      let i = left, j = right;
+      let i = left,
+        j = right;
       while (i <= j) {
         while (key(i) < pivot) i++;
         while (key(j) > pivot) j--;
-        if (i <= j) { const t = order[i]; order[i] = order[j]; order[j] = t; i++; j--; }
+        if (i <= j) {
+          const t = order[i];
+          order[i] = order[j];
+          order[j] = t;
+          i++;
+          j--;
+        }
       }
       if (k <= j) right = j;
       else if (k >= i) left = i;
@@ -234,8 +291,13 @@ class KdTree {
 
   /** As PointGrid.nearestSquared: returns early with any value below stop2 (when stop2 > 0). */
   nearestSquared(px: number, py: number, pz: number, stop2 = -1): number {
-    const xyz = this.xyz, order = this.order, b = this.box, stack = this.stack;
-    let best = Infinity, bestIndex = -1, top = 0;
+    const xyz = this.xyz,
+      order = this.order,
+      b = this.box,
+      stack = this.stack;
+    let best = Infinity,
+      bestIndex = -1,
+      top = 0;
     const boxDistance2 = (node: number) => {
       const o = 6 * node;
       const dx = px < b[o] ? b[o] - px : px > b[o + 3] ? px - b[o + 3] : 0;
@@ -247,20 +309,34 @@ class KdTree {
     while (top > 0) {
       const node = stack[--top];
       if (boxDistance2(node) > best) continue;
-      const left = 2 * node + 1, right = left + 1;
+      const left = 2 * node + 1,
+        right = left + 1;
       if (left >= this.lo.length || this.lo[left] < 0) {
         for (let m = this.lo[node]; m < this.hi[node]; m++) {
-          const i = order[m], j = 3 * i;
-          const dx = px - xyz[j], dy = py - xyz[j + 1], dz = pz - xyz[j + 2];
+          const i = order[m],
+            j = 3 * i;
+          const dx = px - xyz[j],
+            dy = py - xyz[j + 1],
+            dz = pz - xyz[j + 2];
           const d2 = dx * dx + dy * dy + dz * dz;
-          if (d2 < best || (d2 === best && i < bestIndex)) { best = d2; bestIndex = i; }
+          if (d2 < best || (d2 === best && i < bestIndex)) {
+            best = d2;
+            bestIndex = i;
+          }
         }
         if (best < stop2) break;
         continue;
       }
       // Nearer child on top of the stack, so it is opened first and the farther one is usually pruned.
-      const dl = boxDistance2(left), dr = boxDistance2(right);
-      if (dl <= dr) { stack[top++] = right; stack[top++] = left; } else { stack[top++] = left; stack[top++] = right; }
+      const dl = boxDistance2(left),
+        dr = boxDistance2(right);
+      if (dl <= dr) {
+        stack[top++] = right;
+        stack[top++] = left;
+      } else {
+        stack[top++] = left;
+        stack[top++] = right;
+      }
     }
     this.lastNearest = bestIndex;
     return best;
@@ -290,7 +366,9 @@ function shuffledOrder(n: number): Uint32Array {
   const uniform = mulberry32(0x5eed);
   for (let i = n - 1; i > 0; i--) {
     const j = Math.floor(uniform() * (i + 1));
-    const t = order[i]; order[i] = order[j]; order[j] = t;
+    const t = order[i];
+    order[i] = order[j];
+    order[j] = t;
   }
   return order;
 }
@@ -312,18 +390,27 @@ export interface HausdorffPair {
  * with its nearest neighbour there. Null when either set is empty.
  */
 export function hausdorffWorstPair(a: PointCloud, b: PointCloud): HausdorffPair | null {
-  const xa = flatCoordinates(a), xb = flatCoordinates(b);
+  const xa = flatCoordinates(a),
+    xb = flatCoordinates(b);
   if (xa.length === 0 || xb.length === 0) return null;
   const worstFrom = (from: Float64Array, grid: PointGrid) => {
-    let worst2 = -1, at = -1, nearest = -1;
+    let worst2 = -1,
+      at = -1,
+      nearest = -1;
     for (const i of shuffledOrder(from.length / 3)) {
       const d2 = grid.nearestSquared(from[3 * i], from[3 * i + 1], from[3 * i + 2], Math.sqrt(Math.max(0, worst2)));
       // Ties keep the lowest index, whatever the visiting order.
-      if (d2 > worst2 || (d2 === worst2 && i < at)) { worst2 = d2; at = i; nearest = grid.lastNearest; }
+      if (d2 > worst2 || (d2 === worst2 && i < at)) {
+        worst2 = d2;
+        at = i;
+        nearest = grid.lastNearest;
+      }
     }
     return { at, nearest, distance: Math.sqrt(worst2) };
   };
   const ab = worstFrom(xa, new PointGrid(xb));
   const ba = worstFrom(xb, new PointGrid(xa));
-  return ab.distance >= ba.distance ? { a: ab.at, b: ab.nearest, distance: ab.distance } : { a: ba.nearest, b: ba.at, distance: ba.distance };
+  return ab.distance >= ba.distance
+    ? { a: ab.at, b: ab.nearest, distance: ab.distance }
+    : { a: ba.nearest, b: ba.at, distance: ba.distance };
 }

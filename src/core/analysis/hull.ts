@@ -19,7 +19,9 @@ export function flatCoordinates(points: PointCloud): Float64Array {
   const out = new Float64Array(points.length * 3);
   for (let i = 0; i < points.length; i++) {
     const p = points[i];
-    out[3 * i] = p[0]; out[3 * i + 1] = p[1]; out[3 * i + 2] = p[2];
+    out[3 * i] = p[0];
+    out[3 * i + 1] = p[1];
+    out[3 * i + 2] = p[2];
   }
   return out;
 }
@@ -34,11 +36,23 @@ interface CentredHull {
 function centredHull(points: PointCloud): CentredHull {
   const xyz = flatCoordinates(points);
   const n = xyz.length / 3;
-  let cx = 0, cy = 0, cz = 0;
-  for (let i = 0; i < n; i++) { cx += xyz[3 * i]; cy += xyz[3 * i + 1]; cz += xyz[3 * i + 2]; }
-  cx /= n; cy /= n; cz /= n;
+  let cx = 0,
+    cy = 0,
+    cz = 0;
+  for (let i = 0; i < n; i++) {
+    cx += xyz[3 * i];
+    cy += xyz[3 * i + 1];
+    cz += xyz[3 * i + 2];
+  }
+  cx /= n;
+  cy /= n;
+  cz /= n;
   const centred = new Float64Array(3 * n);
-  for (let i = 0; i < n; i++) { centred[3 * i] = xyz[3 * i] - cx; centred[3 * i + 1] = xyz[3 * i + 1] - cy; centred[3 * i + 2] = xyz[3 * i + 2] - cz; }
+  for (let i = 0; i < n; i++) {
+    centred[3 * i] = xyz[3 * i] - cx;
+    centred[3 * i + 1] = xyz[3 * i + 1] - cy;
+    centred[3 * i + 2] = xyz[3 * i + 2] - cz;
+  }
   if (n < 4) return { centred, faces: [] };
   const point = (i: number): [number, number, number] => [centred[3 * i], centred[3 * i + 1], centred[3 * i + 2]];
   try {
@@ -52,9 +66,11 @@ function centredHull(points: PointCloud): CentredHull {
 
 /** Directions for the pre-filter's extreme points: a Fibonacci sphere (even coverage, no lattice symmetry). */
 const PREFILTER_DIRECTIONS: [number, number, number][] = (() => {
-  const m = 64, golden = Math.PI * (3 - Math.sqrt(5));
+  const m = 64,
+    golden = Math.PI * (3 - Math.sqrt(5));
   return Array.from({ length: m }, (_, k) => {
-    const z = 1 - (2 * k + 1) / m, r = Math.sqrt(1 - z * z);
+    const z = 1 - (2 * k + 1) / m,
+      r = Math.sqrt(1 - z * z);
     return [r * Math.cos(golden * k), r * Math.sin(golden * k), z] as [number, number, number];
   });
 })();
@@ -71,10 +87,14 @@ function hullCandidates(centred: Float64Array): number[] | null {
   if (n < 200) return null;
   const extreme = new Set<number>();
   for (const [dx, dy, dz] of PREFILTER_DIRECTIONS) {
-    let best = -Infinity, at = 0;
+    let best = -Infinity,
+      at = 0;
     for (let i = 0; i < n; i++) {
       const v = centred[3 * i] * dx + centred[3 * i + 1] * dy + centred[3 * i + 2] * dz;
-      if (v > best) { best = v; at = i; }
+      if (v > best) {
+        best = v;
+        at = i;
+      }
     }
     extreme.add(at);
   }
@@ -87,14 +107,26 @@ function hullCandidates(centred: Float64Array): number[] | null {
   const margin = 1e-9 * scale;
   const planes: number[] = [];
   for (const f of faces) {
-    const a = p(anchors[f[0]]), b = p(anchors[f[1]]), c = p(anchors[f[2]]);
-    const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-    let nx = u[1] * w[2] - u[2] * w[1], ny = u[2] * w[0] - u[0] * w[2], nz = u[0] * w[1] - u[1] * w[0];
+    const a = p(anchors[f[0]]),
+      b = p(anchors[f[1]]),
+      c = p(anchors[f[2]]);
+    const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]],
+      w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    let nx = u[1] * w[2] - u[2] * w[1],
+      ny = u[2] * w[0] - u[0] * w[2],
+      nz = u[0] * w[1] - u[1] * w[0];
     const len = Math.hypot(nx, ny, nz);
     if (!(len > 0)) return null;
-    nx /= len; ny /= len; nz /= len;
+    nx /= len;
+    ny /= len;
+    nz /= len;
     let d = nx * a[0] + ny * a[1] + nz * a[2];
-    if (d < 0) { nx = -nx; ny = -ny; nz = -nz; d = -d; }
+    if (d < 0) {
+      nx = -nx;
+      ny = -ny;
+      nz = -nz;
+      d = -d;
+    }
     if (!(d > margin)) return null; // the centroid is not safely inside: degenerate, use everything
     planes.push(nx, ny, nz, d - margin);
   }
@@ -104,10 +136,15 @@ function hullCandidates(centred: Float64Array): number[] | null {
   inscribed2 *= 1 - 1e-9;
   const keep: number[] = [];
   for (let i = 0; i < n; i++) {
-    const x = centred[3 * i], y = centred[3 * i + 1], z = centred[3 * i + 2];
+    const x = centred[3 * i],
+      y = centred[3 * i + 1],
+      z = centred[3 * i + 2];
     if (x * x + y * y + z * z < inscribed2) continue;
     for (let k = 0; k < planes.length; k += 4) {
-      if (planes[k] * x + planes[k + 1] * y + planes[k + 2] * z >= planes[k + 3]) { keep.push(i); break; }
+      if (planes[k] * x + planes[k + 1] * y + planes[k + 2] * z >= planes[k + 3]) {
+        keep.push(i);
+        break;
+      }
     }
   }
   return keep.length < 0.8 * n ? keep : null;
@@ -132,8 +169,12 @@ export function convexHullVolume(points: PointCloud): number {
   for (const f of faces) {
     const a = 3 * f[0];
     for (let k = 1; k + 1 < f.length; k++) {
-      const b = 3 * f[k], c = 3 * f[k + 1];
-      six += q[a] * (q[b + 1] * q[c + 2] - q[b + 2] * q[c + 1]) - q[a + 1] * (q[b] * q[c + 2] - q[b + 2] * q[c]) + q[a + 2] * (q[b] * q[c + 1] - q[b + 1] * q[c]);
+      const b = 3 * f[k],
+        c = 3 * f[k + 1];
+      six +=
+        q[a] * (q[b + 1] * q[c + 2] - q[b + 2] * q[c + 1]) -
+        q[a + 1] * (q[b] * q[c + 2] - q[b + 2] * q[c]) +
+        q[a + 2] * (q[b] * q[c + 1] - q[b + 1] * q[c]);
     }
   }
   const volume = Math.abs(six) / 6;

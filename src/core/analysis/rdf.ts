@@ -34,7 +34,8 @@ export function pairDistanceHistogram(points: PointCloud, bins = C2NP_RDF_BINS, 
   const n = xyz.length / 3;
   const counts = new Float64Array(bins);
   // Edges k·(rMax/bins) as numpy's linspace gives them (exact for the C2NP 10/128).
-  const width = rMax / bins, norm = bins / rMax;
+  const width = rMax / bins,
+    norm = bins / rMax;
   let inRange = 0;
   let looked = 0;
   if (n > 1) {
@@ -45,42 +46,61 @@ export function pairDistanceHistogram(points: PointCloud, bins = C2NP_RDF_BINS, 
     const { cellStart: start, order } = grid;
     const r2 = rMax * rMax;
     const offsets: [number, number, number][] = [];
-    for (let dx = 0; dx <= 2; dx++) for (let dy = -2; dy <= 2; dy++) for (let dz = -2; dz <= 2; dz++) {
-      if (dx > 0 || dy > 0 || (dy === 0 && dz >= 0)) offsets.push([dx, dy, dz]);
-    }
-    for (let x = 0; x < nx; x++) for (let y = 0; y < ny; y++) for (let z = 0; z < nz; z++) {
-      const c = (x * ny + y) * nz + z;
-      if (start[c] === start[c + 1]) continue;
-      for (const [dx, dy, dz] of offsets) {
-        const X = x + dx, Y = y + dy, Z = z + dz;
-        if (X >= nx || Y < 0 || Y >= ny || Z < 0 || Z >= nz) continue;
-        const same = dx === 0 && dy === 0 && dz === 0;
-        const c2 = (X * ny + Y) * nz + Z;
-        if (start[c2] === start[c2 + 1]) continue;
-        // Pairs looked at, held to the policy before they are looked at: atoms piled into a few cells (a collapsed
-        // prediction) would make the histogram quadratic in the particle's size.
-        const inCell = start[c + 1] - start[c];
-        looked += same ? (inCell * (inCell - 1)) / 2 : inCell * (start[c2 + 1] - start[c2]);
-        if (looked > LIMITS.rdfPairs) {
-          throw new LimitError('rdfPairs', limitSentence(`the pair-distance histogram of ${n.toLocaleString('en')} atoms (many of them within ${rMax} Å of each other)`, null, LIMITS.rdfPairs, 'atom pairs', 'rdfPairs'));
+    for (let dx = 0; dx <= 2; dx++)
+      for (let dy = -2; dy <= 2; dy++)
+        for (let dz = -2; dz <= 2; dz++) {
+          if (dx > 0 || dy > 0 || (dy === 0 && dz >= 0)) offsets.push([dx, dy, dz]);
         }
-        for (let m = start[c]; m < start[c + 1]; m++) {
-          const a = 3 * order[m];
-          const px = xyz[a], py = xyz[a + 1], pz = xyz[a + 2];
-          for (let q = same ? m + 1 : start[c2]; q < start[c2 + 1]; q++) {
-            // (x_i − x_j)² = (x_j − x_i)² exactly, so the pair's order (pdist uses i < j) does not matter.
-            const b = 3 * order[q];
-            const ex = px - xyz[b], ey = py - xyz[b + 1], ez = pz - xyz[b + 2];
-            const d2 = ex * ex + ey * ey + ez * ez;
-            if (d2 > r2) continue;
-            const d = Math.sqrt(d2);
-            if (d > rMax) continue;
-            counts[numpyBin(d, bins, rMax, norm, width)]++;
-            inRange++;
+    for (let x = 0; x < nx; x++)
+      for (let y = 0; y < ny; y++)
+        for (let z = 0; z < nz; z++) {
+          const c = (x * ny + y) * nz + z;
+          if (start[c] === start[c + 1]) continue;
+          for (const [dx, dy, dz] of offsets) {
+            const X = x + dx,
+              Y = y + dy,
+              Z = z + dz;
+            if (X >= nx || Y < 0 || Y >= ny || Z < 0 || Z >= nz) continue;
+            const same = dx === 0 && dy === 0 && dz === 0;
+            const c2 = (X * ny + Y) * nz + Z;
+            if (start[c2] === start[c2 + 1]) continue;
+            // Pairs looked at, held to the policy before they are looked at: atoms piled into a few cells (a collapsed
+            // prediction) would make the histogram quadratic in the particle's size.
+            const inCell = start[c + 1] - start[c];
+            looked += same ? (inCell * (inCell - 1)) / 2 : inCell * (start[c2 + 1] - start[c2]);
+            if (looked > LIMITS.rdfPairs) {
+              throw new LimitError(
+                'rdfPairs',
+                limitSentence(
+                  `the pair-distance histogram of ${n.toLocaleString('en')} atoms (many of them within ${rMax} Å of each other)`,
+                  null,
+                  LIMITS.rdfPairs,
+                  'atom pairs',
+                  'rdfPairs',
+                ),
+              );
+            }
+            for (let m = start[c]; m < start[c + 1]; m++) {
+              const a = 3 * order[m];
+              const px = xyz[a],
+                py = xyz[a + 1],
+                pz = xyz[a + 2];
+              for (let q = same ? m + 1 : start[c2]; q < start[c2 + 1]; q++) {
+                // (x_i − x_j)² = (x_j − x_i)² exactly, so the pair's order (pdist uses i < j) does not matter.
+                const b = 3 * order[q];
+                const ex = px - xyz[b],
+                  ey = py - xyz[b + 1],
+                  ez = pz - xyz[b + 2];
+                const d2 = ex * ex + ey * ey + ez * ez;
+                if (d2 > r2) continue;
+                const d = Math.sqrt(d2);
+                if (d > rMax) continue;
+                counts[numpyBin(d, bins, rMax, norm, width)]++;
+                inRange++;
+              }
+            }
           }
         }
-      }
-    }
   }
   const density = new Float64Array(bins);
   for (let k = 0; k < bins; k++) density[k] = counts[k] / width / inRange;
@@ -102,15 +122,19 @@ export function numpySum(values: ArrayLike<number>): number {
   const r = [values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7]];
   let i = 8;
   for (; i < n - (n % 8); i += 8) for (let j = 0; j < 8; j++) r[j] += values[i + j];
-  let s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+  let s = r[0] + r[1] + (r[2] + r[3]) + (r[4] + r[5] + (r[6] + r[7]));
   for (; i < n; i++) s += values[i];
   return s;
 }
 
 /** C2NP rdfE: Σ_k (h_k(P) − h_k(G))² over the density histograms; NaN when either has no pair ≤ rMax. */
 export function rdfError(pred: PointCloud, truth: PointCloud, bins = C2NP_RDF_BINS, rMax = C2NP_RDF_MAX): number {
-  const hp = pairDistanceHistogram(pred, bins, rMax).density, hg = pairDistanceHistogram(truth, bins, rMax).density;
+  const hp = pairDistanceHistogram(pred, bins, rMax).density,
+    hg = pairDistanceHistogram(truth, bins, rMax).density;
   const sq = new Float64Array(bins);
-  for (let k = 0; k < bins; k++) { const d = hp[k] - hg[k]; sq[k] = d * d; }
+  for (let k = 0; k < bins; k++) {
+    const d = hp[k] - hg[k];
+    sq[k] = d * d;
+  }
   return numpySum(sq);
 }

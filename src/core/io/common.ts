@@ -14,7 +14,10 @@ export const DECIMAL_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eEdD][+-]?\d+)?$
 /** Throws a ParseError when a would-be number is longer than LIMITS.numberChars (before any regex or conversion). */
 export function checkNumberToken(token: string, line: number | undefined, what: string): void {
   if (token.length > LIMITS.numberChars) {
-    throw new ParseError(`${limitSentence(`The ${what} "${printable(token, 24)}"`, token.length, LIMITS.numberChars, 'characters')}.`, line);
+    throw new ParseError(
+      `${limitSentence(`The ${what} "${printable(token, 24)}"`, token.length, LIMITS.numberChars, 'characters')}.`,
+      line,
+    );
   }
 }
 
@@ -58,7 +61,9 @@ export function shortestNumber(x: number, format: string): string {
 /** The element of an ordered site; throws, naming the 0-based `index` as site index+1, for a mixed or partial site. */
 export function orderedSymbol(site: Site, index: number, format: string): string {
   if (!isOrderedSite(site)) {
-    const desc = Object.entries(site.species).map(([el, occ]) => `${el}:${occ}`).join(', ');
+    const desc = Object.entries(site.species)
+      .map(([el, occ]) => `${el}:${occ}`)
+      .join(', ');
     throw new Error(`${format} cannot hold partial occupancy (site ${index + 1} has ${desc}); write CIF or JSON instead.`);
   }
   return Object.keys(site.species)[0];

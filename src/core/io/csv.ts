@@ -19,13 +19,19 @@ export interface CsvRecord {
 
 /** A CSV text that cannot be read (an unterminated quoted field); `line` is 1-based and also leads the message. */
 export class CsvError extends Error {
-  constructor(message: string, readonly line: number) {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
     super(`line ${line}: ${message}`);
     this.name = 'CsvError';
   }
 }
 
-const COMMA = 44, LF = 10, CR = 13, QUOTE = 34;
+const COMMA = 44,
+  LF = 10,
+  CR = 13,
+  QUOTE = 34;
 
 /**
  * Reads RFC 4180 CSV in one pass (linear time): records end at LF or CRLF; a quoted field may hold commas,
@@ -53,7 +59,13 @@ export function parseCsv(text: string, what = 'the CSV table'): CsvRecord[] {
           if (q < 0) throw new CsvError('a quoted field opened on this line is never closed (a " is missing)', open);
           for (let k = text.indexOf('\n', i); k >= 0 && k < q; k = text.indexOf('\n', k + 1)) line++;
           field += text.slice(i, q);
-          if (text.charCodeAt(q + 1) === QUOTE) { field += '"'; i = q + 2; } else { i = q + 1; break; }
+          if (text.charCodeAt(q + 1) === QUOTE) {
+            field += '"';
+            i = q + 2;
+          } else {
+            i = q + 1;
+            break;
+          }
         }
       }
       let j = i;
@@ -63,13 +75,20 @@ export function parseCsv(text: string, what = 'the CSV table'): CsvRecord[] {
       }
       fields.push(field + text.slice(i, j));
       i = j;
-      if (i < n && text.charCodeAt(i) === COMMA) { i++; continue; }
+      if (i < n && text.charCodeAt(i) === COMMA) {
+        i++;
+        continue;
+      }
       break;
     }
     const empty = i === start;
-    if (i < n) { i += text.charCodeAt(i) === CR ? 2 : 1; line++; }
+    if (i < n) {
+      i += text.charCodeAt(i) === CR ? 2 : 1;
+      line++;
+    }
     if (empty) continue;
-    if (records.length >= LIMITS.batchRows) throw new LimitError('batchRows', limitSentence(what, null, LIMITS.batchRows, 'rows', 'batchRows'));
+    if (records.length >= LIMITS.batchRows)
+      throw new LimitError('batchRows', limitSentence(what, null, LIMITS.batchRows, 'rows', 'batchRows'));
     records.push({ fields, line: startLine });
   }
   return records;

@@ -15,7 +15,6 @@ import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
 import { DECIMAL_NUMBER, cellProblem, checkNumberToken, checkToken, orderedSymbol, quoted, shortestNumber, splitLines } from './common.ts';
 import { LIMITS, limitSentence } from '../limits.ts';
 
-
 /** Reads lines with 1-based numbers and Fortran-style numbers, collecting warnings. */
 class LineReader {
   readonly lines: string[];
@@ -50,7 +49,10 @@ class LineReader {
 
   /** The first `count` numbers of line `n`; extra tokens are left to the caller. */
   numbers(n: number, count: number, what: string): { values: number[]; tokens: string[] } {
-    const tokens = this.line(n, what).trim().split(/\s+/).filter((t) => t !== '');
+    const tokens = this.line(n, what)
+      .trim()
+      .split(/\s+/)
+      .filter((t) => t !== '');
     if (tokens.length < count) {
       throw new ParseError(`Expected ${count} numbers (${what}) but found ${tokens.length} values.`, n);
     }
@@ -83,7 +85,8 @@ export function parsePoscar(text: string): ParseOutput {
 
   // Scale: one factor (negative = target volume) or three per-Cartesian-axis factors.
   const scaleTokens = r.line(2, 'scale factor').trim().split(/\s+/);
-  const scaleCount = scaleTokens.length >= 3 && scaleTokens.slice(0, 3).every((t) => t.length <= LIMITS.numberChars && DECIMAL_NUMBER.test(t)) ? 3 : 1;
+  const scaleCount =
+    scaleTokens.length >= 3 && scaleTokens.slice(0, 3).every((t) => t.length <= LIMITS.numberChars && DECIMAL_NUMBER.test(t)) ? 3 : 1;
   const scales = scaleTokens.slice(0, scaleCount).map((t) => r.number(t, 2, 'scale factor'));
   if (scales.some((s) => s === 0)) throw new ParseError('The scale factor must not be zero.', 2);
   if (scaleCount === 3 && scales.some((s) => s < 0)) {
@@ -136,7 +139,9 @@ export function parsePoscar(text: string): ParseOutput {
       }
     }
     if (speciesLines > 1) {
-      r.warnings.push(`lines 6-${5 + speciesLines}: the species and the atom counts each run over ${speciesLines} lines; read as pymatgen reads them`);
+      r.warnings.push(
+        `lines 6-${5 + speciesLines}: the species and the atom counts each run over ${speciesLines} lines; read as pymatgen reads them`,
+      );
     }
     countLines = speciesLines;
     n = 6 + speciesLines;
@@ -223,7 +228,9 @@ export function parsePoscar(text: string): ParseOutput {
   }
   if (!perSite) {
     perSite = [];
-    counts.forEach((c, i) => { for (let j = 0; j < c; j++) perSite!.push(symbols![i]); });
+    counts.forEach((c, i) => {
+      for (let j = 0; j < c; j++) perSite!.push(symbols![i]);
+    });
   }
 
   const sites: Site[] = coords.map((c, i) => {
@@ -279,7 +286,9 @@ function readVelocities(r: LineReader, after: number, nsites: number, sites: Sit
     if (!velocity.every(Number.isFinite)) throw new ParseError('A velocity component is too large to represent.', n);
     velocities.push(velocity);
   }
-  sites.forEach((site, i) => { site.properties = { ...site.properties, velocities: velocities[i] }; });
+  sites.forEach((site, i) => {
+    site.properties = { ...site.properties, velocities: velocities[i] };
+  });
 }
 
 /** Shortest round-trip text, right-aligned in VASP's columns. */

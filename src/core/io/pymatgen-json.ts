@@ -59,8 +59,10 @@ function jsonSizeProblem(text: string): string | null {
   }
   const maxContainers = 8 * LIMITS.fileAtoms + 1000;
   const maxValues = 20 * LIMITS.fileAtoms + 1000;
-  if (containers > maxContainers) return `${limitSentence('The JSON file', containers, maxContainers, 'objects and arrays')} (${LIMITS.fileAtoms.toLocaleString('en')} atoms' worth).`;
-  if (commas > maxValues) return `${limitSentence('The JSON file', commas, maxValues, 'values')} (${LIMITS.fileAtoms.toLocaleString('en')} atoms' worth).`;
+  if (containers > maxContainers)
+    return `${limitSentence('The JSON file', containers, maxContainers, 'objects and arrays')} (${LIMITS.fileAtoms.toLocaleString('en')} atoms' worth).`;
+  if (commas > maxValues)
+    return `${limitSentence('The JSON file', commas, maxValues, 'values')} (${LIMITS.fileAtoms.toLocaleString('en')} atoms' worth).`;
   return null;
 }
 
@@ -70,17 +72,26 @@ function jsonSizeProblem(text: string): string | null {
  */
 export function findJsonError(text: string): { offset: number; problem: string } | null {
   let i = 0;
-  const ws = () => { while (i < text.length && ' \t\r\n'.includes(text[i])) i++; };
-  const fail = (problem: string): never => { throw { offset: i, problem }; };
+  const ws = () => {
+    while (i < text.length && ' \t\r\n'.includes(text[i])) i++;
+  };
+  const fail = (problem: string): never => {
+    throw { offset: i, problem };
+  };
   const describeHere = () => (i >= text.length ? 'the text ends too early' : `unexpected "${printable(text[i])}"`);
-  const literal = (word: string) => { if (text.startsWith(word, i)) i += word.length; else fail(describeHere()); };
+  const literal = (word: string) => {
+    if (text.startsWith(word, i)) i += word.length;
+    else fail(describeHere());
+  };
   const string = () => {
     i++;
     while (i < text.length && text[i] !== '"') {
       if (text[i] === '\\') {
         i++;
-        if (text[i] === 'u') { if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail('a bad \\u escape'); i += 4; }
-        else if (!'"\\/bfnrt'.includes(text[i] ?? '')) fail('a bad escape in a string');
+        if (text[i] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail('a bad \\u escape');
+          i += 4;
+        } else if (!'"\\/bfnrt'.includes(text[i] ?? '')) fail('a bad escape in a string');
       } else if (text.charCodeAt(i) < 0x20) fail('a control character inside a string');
       i++;
     }
@@ -98,25 +109,53 @@ export function findJsonError(text: string): { offset: number; problem: string }
     const c = text[i];
     if ((c === '{' || c === '[') && ++depth > MAX_JSON_DEPTH) fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
     if (c === '{') {
-      i++; ws();
-      if (text[i] === '}') { i++; depth--; return; }
+      i++;
+      ws();
+      if (text[i] === '}') {
+        i++;
+        depth--;
+        return;
+      }
       for (;;) {
         ws();
         if (text[i] !== '"') fail(`${describeHere()} where a property name was expected`);
-        string(); ws();
+        string();
+        ws();
         if (text[i] !== ':') fail(`${describeHere()} where ":" was expected`);
-        i++; value(); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; depth--; return; }
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          depth--;
+          return;
+        }
         fail(`${describeHere()} where "," or "}" was expected`);
       }
     } else if (c === '[') {
-      i++; ws();
-      if (text[i] === ']') { i++; depth--; return; }
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        depth--;
+        return;
+      }
       for (;;) {
-        value(); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') { i++; depth--; return; }
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          depth--;
+          return;
+        }
         fail(`${describeHere()} where "," or "]" was expected`);
       }
     } else if (c === '"') string();
@@ -126,7 +165,8 @@ export function findJsonError(text: string): { offset: number; problem: string }
     else number();
   };
   try {
-    value(); ws();
+    value();
+    ws();
     if (i < text.length) fail(`${describeHere()} after the end of the JSON value`);
     return null;
   } catch (e) {
@@ -145,14 +185,22 @@ function parseJsonText(text: string): unknown {
     if (!found) throw new ParseError(`The file is not valid JSON (${printable(e instanceof Error ? e.message : String(e), 120)}).`);
     let line = 1;
     let lineStart = 0;
-    for (let k = 0; k < found.offset; k++) if (text.charCodeAt(k) === 10) { line++; lineStart = k + 1; }
+    for (let k = 0; k < found.offset; k++)
+      if (text.charCodeAt(k) === 10) {
+        line++;
+        lineStart = k + 1;
+      }
     const column = found.offset - lineStart + 1;
     throw new ParseError(`The file is not valid JSON: ${found.problem} (column ${column}).`, line);
   }
 }
 
 /** `{"element": "Fe", "occu": 1, "oxidation_state": 3}` entries → species and oxidation maps. */
-function readSpecies(site: Json, where: string, line: () => number | undefined): { species: SpeciesMap; oxidation?: Record<string, number> } {
+function readSpecies(
+  site: Json,
+  where: string,
+  line: () => number | undefined,
+): { species: SpeciesMap; oxidation?: Record<string, number> } {
   const list = site.species;
   if (!Array.isArray(list) || list.length === 0) throw new ParseError(`${where} has no "species" list.`);
   const species: SpeciesMap = {};
@@ -166,7 +214,8 @@ function readSpecies(site: Json, where: string, line: () => number | undefined):
     const symbol = parsed?.symbol;
     if (!symbol) throw new ParseError(`${where}: "${printable(entry.element, 40)}" is not an element symbol.`);
     const occu = entry.occu === undefined ? 1 : entry.occu;
-    if (occu === Infinity || occu === -Infinity) throw new ParseError(`${where}: the occupancy of ${symbol} is too large to represent.`, line());
+    if (occu === Infinity || occu === -Infinity)
+      throw new ParseError(`${where}: the occupancy of ${symbol} is too large to represent.`, line());
     if (typeof occu !== 'number' || !Number.isFinite(occu)) throw new ParseError(`${where}: the occupancy of ${symbol} is not a number.`);
     species[symbol] = (species[symbol] ?? 0) + occu;
     const ox = typeof entry.oxidation_state === 'number' ? entry.oxidation_state : parsed?.oxidation;
@@ -198,7 +247,11 @@ function readStructure(d: unknown, index: number, many: boolean, line: () => num
       throw new ParseError(`${what} has no 3x3 "lattice.matrix".`);
     }
     lattice = new Lattice(matrix as Vec3[]);
-    try { void lattice.inverseMatrix; } catch { throw new ParseError(`${what}: the lattice vectors do not span a 3D cell.`); }
+    try {
+      void lattice.inverseMatrix;
+    } catch {
+      throw new ParseError(`${what}: the lattice vectors do not span a 3D cell.`);
+    }
   }
 
   const sites: Site[] = d.sites.map((raw, i): Site => {
@@ -275,7 +328,13 @@ export function structureToDict(structure: Structure): Json {
     lattice: {
       matrix: lattice.matrix,
       pbc: Array.isArray(pbc) && pbc.length === 3 ? pbc : [true, true, true],
-      a: p.a, b: p.b, c: p.c, alpha: p.alpha, beta: p.beta, gamma: p.gamma, volume: lattice.volume,
+      a: p.a,
+      b: p.b,
+      c: p.c,
+      alpha: p.alpha,
+      beta: p.beta,
+      gamma: p.gamma,
+      volume: lattice.volume,
     },
     properties,
     sites: structure.sites.map((s) => siteDict(s, lattice)),

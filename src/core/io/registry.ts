@@ -61,7 +61,8 @@ const structureWhich = (name: string, k: number, many: boolean): string =>
 
 /** The atom counts of one file: no empty structure, each within LIMITS.atoms, all within LIMITS.fileAtoms. */
 function countProblem(counts: number[], names: string[]): string | null {
-  if (counts.length > LIMITS.fileStructures) return `${limitSentence('The file', counts.length, LIMITS.fileStructures, 'structures', 'fileStructures')}.`;
+  if (counts.length > LIMITS.fileStructures)
+    return `${limitSentence('The file', counts.length, LIMITS.fileStructures, 'structures', 'fileStructures')}.`;
   let total = 0;
   for (const [k, n] of counts.entries()) {
     const which = structureWhich(names[k], k, counts.length > 1);
@@ -75,7 +76,8 @@ function countProblem(counts: number[], names: string[]): string | null {
 
 /** A Cartesian coordinate triple that is not finite or lies beyond ±LIMITS.coordinateAbs, described; else null. */
 function coordinateProblem(which: string, i: number, x: number, y: number, z: number): string | null {
-  if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) return `${which}, site ${i + 1}: a coordinate is not a finite number.`;
+  if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z))
+    return `${which}, site ${i + 1}: a coordinate is not a finite number.`;
   const worst = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
   if (worst > LIMITS.coordinateAbs) {
     return `${which}, site ${i + 1}: a coordinate is ${worst.toPrecision(6)} Å from the origin; the limit is ±${LIMITS.coordinateAbs.toLocaleString('en')} Å.`;
@@ -89,12 +91,16 @@ function coordinateProblem(which: string, i: number, x: number, y: number, z: nu
  * Later steps (Cartesian conversion, scale factors) can still overflow, and Infinity must not reach a viewer.
  */
 function structureProblem(structures: Structure[]): string | null {
-  const counts = countProblem(structures.map((s) => s.sites.length), structures.map((s) => s.name));
+  const counts = countProblem(
+    structures.map((s) => s.sites.length),
+    structures.map((s) => s.name),
+  );
   if (counts) return counts;
   for (const [k, s] of structures.entries()) {
     const which = structureWhich(s.name, k, structures.length > 1);
     if (s.lattice) {
-      if (s.lattice.matrix.some((row) => row.some((x) => !Number.isFinite(x)))) return `${which} has a lattice vector that is not a finite number.`;
+      if (s.lattice.matrix.some((row) => row.some((x) => !Number.isFinite(x))))
+        return `${which} has a lattice vector that is not a finite number.`;
       const cell = cellProblem(s.lattice);
       if (cell) return `${which}: ${cell}.`;
     }
@@ -109,7 +115,10 @@ function structureProblem(structures: Structure[]): string | null {
 
 /** The same checks for particles read straight into arrays (the plain-XYZ fast path). */
 function particleProblem(particles: ParticleArrays[]): string | null {
-  const counts = countProblem(particles.map((p) => p.symbols.length), particles.map((p) => p.name));
+  const counts = countProblem(
+    particles.map((p) => p.symbols.length),
+    particles.map((p) => p.name),
+  );
   if (counts) return counts;
   for (const [k, p] of particles.entries()) {
     const which = structureWhich(p.name, k, particles.length > 1);
@@ -132,10 +141,17 @@ function cleanWarnings(warnings: string[]): string[] {
 }
 
 /** A thrown error as a refusal: one clean line, the line number where known. */
-function failure(format: FormatModule['id'] | null, e: unknown): { ok: false; format: FormatModule['id'] | null; error: string; line?: number } {
-  if (e instanceof ParseError) return e.line === undefined ? { ok: false, format, error: cleanError(e.message) } : { ok: false, format, error: cleanError(e.message), line: e.line };
+function failure(
+  format: FormatModule['id'] | null,
+  e: unknown,
+): { ok: false; format: FormatModule['id'] | null; error: string; line?: number } {
+  if (e instanceof ParseError)
+    return e.line === undefined
+      ? { ok: false, format, error: cleanError(e.message) }
+      : { ok: false, format, error: cleanError(e.message), line: e.line };
   // RangeError (call stack, invalid array length) and the like: still one sentence, never a trace.
-  const message = e instanceof RangeError ? 'The file is too large or too deeply nested to read.' : e instanceof Error ? e.message : String(e);
+  const message =
+    e instanceof RangeError ? 'The file is too large or too deeply nested to read.' : e instanceof Error ? e.message : String(e);
   return { ok: false, format, error: cleanError(message) };
 }
 

@@ -32,5 +32,4 @@ export interface FormatModule {
 }
 
 export type ParseResult =
-  | ({ ok: true; format: FormatId } & ParseOutput)
-  | { ok: false; format: FormatId | null; error: string; line?: number };
+  ({ ok: true; format: FormatId } & ParseOutput) | { ok: false; format: FormatId | null; error: string; line?: number };

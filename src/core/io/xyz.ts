@@ -11,7 +11,16 @@ import { Lattice } from '../structure/lattice.ts';
 import { type Site, type Structure, makeSiteFromCart } from '../structure/structure.ts';
 import { elementByNumber, elementBySymbol, elementSymbolOf, parseElementSymbol } from '../structure/elements.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
-import { DECIMAL_NUMBER, cellProblem, checkNumberToken, checkToken, orderedSymbol, quoted, shortestNumber, splitLines as splitAllLines } from './common.ts';
+import {
+  DECIMAL_NUMBER,
+  cellProblem,
+  checkNumberToken,
+  checkToken,
+  orderedSymbol,
+  quoted,
+  shortestNumber,
+  splitLines as splitAllLines,
+} from './common.ts';
 import { LIMITS, limitSentence } from '../limits.ts';
 
 // Unambiguous, as DECIMAL_NUMBER: linear even on a long run of digits.
@@ -24,12 +33,27 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-const tokenize = (line: string): string[] => line.trim().split(/\s+/).filter((t) => t !== '');
+const tokenize = (line: string): string[] =>
+  line
+    .trim()
+    .split(/\s+/)
+    .filter((t) => t !== '');
 
 /** Exactly the characters of the regular-expression class \s (so leadingFields splits as tokenize does). */
 function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /** The first `max` whitespace-separated fields of a line (the atom lines' hot path: no trim/split/filter arrays). */
@@ -93,7 +117,12 @@ function readCount(line: string, lineNo: number): number {
   return count;
 }
 
-interface RawFrame { count: number; comment: string; commentLine: number; firstAtomLine: number }
+interface RawFrame {
+  count: number;
+  comment: string;
+  commentLine: number;
+  firstAtomLine: number;
+}
 
 /** Splits the file into frames (count line, comment line, atom lines); blank lines between frames are skipped. */
 function frames(lines: string[]): RawFrame[] {
@@ -102,21 +131,30 @@ function frames(lines: string[]): RawFrame[] {
   // All frames together: each counts at least one atom, so a file of empty frames is bounded too.
   let total = 0;
   while (i < lines.length) {
-    if (lines[i].trim() === '') { i++; continue; }
+    if (lines[i].trim() === '') {
+      i++;
+      continue;
+    }
     const count = readCount(lines[i], i + 1);
     if (out.length >= LIMITS.fileStructures) {
       throw new ParseError(`${limitSentence('The XYZ file', null, LIMITS.fileStructures, 'frames', 'fileStructures')}.`, i + 1);
     }
     total += Math.max(1, count);
     if (total > LIMITS.fileAtoms) {
-      throw new ParseError(`${limitSentence(`The XYZ file up to frame ${out.length + 1}`, total, LIMITS.fileAtoms, 'atoms (frames count at least one each)', 'fileAtoms')}.`, i + 1);
+      throw new ParseError(
+        `${limitSentence(`The XYZ file up to frame ${out.length + 1}`, total, LIMITS.fileAtoms, 'atoms (frames count at least one each)', 'fileAtoms')}.`,
+        i + 1,
+      );
     }
     if (i + 1 >= lines.length) {
       throw new ParseError(`The file ends after the atom count on line ${i + 1}; the comment line is missing.`, i + 2);
     }
     if (i + 2 + count > lines.length) {
       const found = Math.max(0, lines.length - (i + 2));
-      throw new ParseError(`The frame starting on line ${i + 1} declares ${count} atoms but the file ends after ${found}.`, lines.length + 1);
+      throw new ParseError(
+        `The frame starting on line ${i + 1} declares ${count} atoms but the file ends after ${found}.`,
+        lines.length + 1,
+      );
     }
     out.push({ count, comment: lines[i + 1], commentLine: i + 2, firstAtomLine: i + 3 });
     i += 2 + count;
@@ -151,7 +189,10 @@ function readFrameArrays(lines: string[], f: RawFrame, warnings: string[]): XyzF
       throw new ParseError(`Expected an element and three coordinates but found ${tokens.length} values.`, lineNo);
     }
     let sp = species.get(tokens[0]);
-    if (!sp) { sp = speciesFromToken(tokens[0], lineNo); species.set(tokens[0], sp); }
+    if (!sp) {
+      sp = speciesFromToken(tokens[0], lineNo);
+      species.set(tokens[0], sp);
+    }
     symbols[a] = sp.symbol;
     if (sp.label) (labels ??= new Array(f.count))[a] = sp.label;
     coords[3 * a] = readNumber(tokens[1], lineNo, 'coordinate', warnings);
@@ -198,7 +239,10 @@ export function splitKeyValues(line: string, lineNo: number): { key: string; val
     const q = line[i++];
     let s = '';
     while (i < n && line[i] !== q) {
-      if (line[i] === '\\' && i + 1 < n) { i++; s += line[i] === 'n' ? '\n' : line[i]; } else s += line[i];
+      if (line[i] === '\\' && i + 1 < n) {
+        i++;
+        s += line[i] === 'n' ? '\n' : line[i];
+      } else s += line[i];
       i++;
     }
     if (i >= n) throw new ParseError('A quoted value on the comment line is not closed.', lineNo);
@@ -224,10 +268,16 @@ export function splitKeyValues(line: string, lineNo: number): { key: string; val
     }
     let j = i;
     while (j < n && isSpace(line[j])) j++;
-    if (line[j] !== '=') { out.push({ key, value: null, quoted: false }); continue; }
+    if (line[j] !== '=') {
+      out.push({ key, value: null, quoted: false });
+      continue;
+    }
     i = j + 1;
     while (i < n && isSpace(line[i])) i++;
-    if (i >= n) { out.push({ key, value: '', quoted: true }); break; }
+    if (i >= n) {
+      out.push({ key, value: '', quoted: true });
+      break;
+    }
     if (line[i] === '"' || line[i] === "'") out.push({ key, value: readQuoted(), quoted: true });
     else if (line[i] === '[' || line[i] === '{') out.push({ key, value: readBracketed(), quoted: true });
     else {
@@ -243,7 +293,8 @@ const BOOL_TRUE = new Set(['T', 'True', 'true', 'TRUE']);
 const BOOL_FALSE = new Set(['F', 'False', 'false', 'FALSE']);
 const isBool = (t: string) => BOOL_TRUE.has(t) || BOOL_FALSE.has(t);
 const isNum = (t: string) => DECIMAL_NUMBER.test(t) || /^[+-]?(inf|nan)$/i.test(t);
-const toNum = (t: string) => (/^[+-]?inf$/i.test(t) ? (t.startsWith('-') ? -Infinity : Infinity) : /nan/i.test(t) ? NaN : Number(t.replace(/[dD]/, 'e')));
+const toNum = (t: string) =>
+  /^[+-]?inf$/i.test(t) ? (t.startsWith('-') ? -Infinity : Infinity) : /nan/i.test(t) ? NaN : Number(t.replace(/[dD]/, 'e'));
 
 /**
  * Value typing as ASE's `key_val_str_to_dict`: the value (quotes removed) split on spaces/commas;
@@ -257,7 +308,11 @@ function typeValue(value: string): InfoValue {
   return value;
 }
 
-interface Column { name: string; type: 'S' | 'R' | 'I' | 'L'; count: number }
+interface Column {
+  name: string;
+  type: 'S' | 'R' | 'I' | 'L';
+  count: number;
+}
 
 /** Sets an own property even for keys such as `__proto__`: names read from a file never reach a prototype. */
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -274,7 +329,10 @@ function parsePropertiesSpec(spec: string, lineNo: number): Column[] {
     const type = parts[i + 1].toUpperCase();
     const count = Number(parts[i + 2]);
     if (!['S', 'R', 'I', 'L'].includes(type) || !Number.isInteger(count) || count < 1) {
-      throw new ParseError(`The column ${quoted(`${parts[i]}:${parts[i + 1]}:${parts[i + 2]}`)} in Properties= is not valid (types S, R, I, L).`, lineNo);
+      throw new ParseError(
+        `The column ${quoted(`${parts[i]}:${parts[i + 1]}:${parts[i + 2]}`)} in Properties= is not valid (types S, R, I, L).`,
+        lineNo,
+      );
     }
     cols.push({ name: parts[i], type: type as Column['type'], count });
   }
@@ -400,14 +458,24 @@ export function writeXyz(structure: Structure): string {
 
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-interface OutColumn { name: string; type: 'R' | 'I' | 'L' | 'S'; count: number }
+interface OutColumn {
+  name: string;
+  type: 'R' | 'I' | 'L' | 'S';
+  count: number;
+}
 
 /** The type of one per-site value as an extxyz column, or null when it cannot be one. */
 function columnOf(v: unknown): { type: OutColumn['type']; count: number } | null {
   const scalar = (x: unknown): OutColumn['type'] | null =>
-    typeof x === 'boolean' ? 'L'
-      : typeof x === 'number' && Number.isFinite(x) ? (Number.isInteger(x) ? 'I' : 'R')
-        : typeof x === 'string' && /^\S+$/.test(x) ? 'S' : null;
+    typeof x === 'boolean'
+      ? 'L'
+      : typeof x === 'number' && Number.isFinite(x)
+        ? Number.isInteger(x)
+          ? 'I'
+          : 'R'
+        : typeof x === 'string' && /^\S+$/.test(x)
+          ? 'S'
+          : null;
   if (Array.isArray(v)) {
     if (v.length === 0) return null;
     const types = v.map(scalar);
@@ -430,12 +498,18 @@ function extraColumns(sites: Site[]): OutColumn[] {
     let col: OutColumn | null = null;
     for (const site of sites) {
       const c = columnOf(site.properties?.[name]);
-      if (!c || (col && c.count !== col.count)) { col = null; break; }
+      if (!c || (col && c.count !== col.count)) {
+        col = null;
+        break;
+      }
       if (!col) col = { name, ...c };
       else if (col.type !== c.type) {
         const numeric = (t: string) => t === 'I' || t === 'R';
         if (numeric(col.type) && numeric(c.type)) col.type = 'R';
-        else { col = null; break; }
+        else {
+          col = null;
+          break;
+        }
       }
     }
     if (col) out.push(col);
@@ -479,9 +553,10 @@ export function writeExtxyz(structure: Structure): string {
     if (text !== null) header.push(`${key}=${text}`);
   }
   const givenPbc = structure.properties?.pbc;
-  const pbc = Array.isArray(givenPbc) && givenPbc.length === 3 && structure.lattice
-    ? givenPbc.map(Boolean)
-    : [0, 1, 2].map(() => structure.lattice !== null);
+  const pbc =
+    Array.isArray(givenPbc) && givenPbc.length === 3 && structure.lattice
+      ? givenPbc.map(Boolean)
+      : [0, 1, 2].map(() => structure.lattice !== null);
   header.push(`pbc=${quote(pbc.map((b) => (b ? 'T' : 'F')).join(' '))}`);
 
   const lines = [String(structure.sites.length), header.join(' ')];

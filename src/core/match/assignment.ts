@@ -24,10 +24,16 @@ function uniqueRowMinima(costRows: Float64Array[], out: Int32Array): boolean {
   const taken = new Uint8Array(columns);
   for (let i = 0; i < costRows.length; i++) {
     const row = costRows[i];
-    let best = Infinity, second = Infinity, at = -1;
+    let best = Infinity,
+      second = Infinity,
+      at = -1;
     for (let j = 0; j < columns; j++) {
       const x = row[j];
-      if (x < best) { second = best; best = x; at = j; } else if (x < second) second = x;
+      if (x < best) {
+        second = best;
+        best = x;
+        at = j;
+      } else if (x < second) second = x;
     }
     if (!(best < second) || taken[at]) return false;
     taken[at] = 1;

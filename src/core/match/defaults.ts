@@ -3,11 +3,24 @@
  * the lab's stores can show them without loading the matcher (src/core/match/structure-matcher.ts).
  */
 export interface MatcherOptions {
-  ltol?: number; stol?: number; angleTol?: number; primitiveCell?: boolean;
-  scale?: boolean; attemptSupercell?: boolean; allowSubset?: boolean; comparator?: 'species' | 'element';
+  ltol?: number;
+  stol?: number;
+  angleTol?: number;
+  primitiveCell?: boolean;
+  scale?: boolean;
+  attemptSupercell?: boolean;
+  allowSubset?: boolean;
+  comparator?: 'species' | 'element';
 }
 
 /** The one copy the CLI, the lab and the library use. */
 export const MATCHER_DEFAULTS: Readonly<Required<MatcherOptions>> = Object.freeze({
-  ltol: 0.2, stol: 0.3, angleTol: 5, primitiveCell: true, scale: true, attemptSupercell: false, allowSubset: false, comparator: 'species',
+  ltol: 0.2,
+  stol: 0.3,
+  angleTol: 5,
+  primitiveCell: true,
+  scale: true,
+  attemptSupercell: false,
+  allowSubset: false,
+  comparator: 'species',
 });

@@ -23,9 +23,21 @@ export interface LllResult {
 export function lllReduce(original: Mat3, delta = 0.75): LllResult {
   // Basis vectors a[i] (the columns of pymatgen's transposed matrix), Gram-Schmidt vectors b[i].
   const a = original.map((r) => [...r]);
-  const mapping = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
-  const b = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
-  const u = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
+  const mapping = [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ];
+  const b = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
+  const u = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
   const m = [0, 0, 0];
   const gramSchmidt = (i: number) => {
     for (let j = 0; j < i; j++) u[i][j] = dot3(a[i], b[j]) / m[j];

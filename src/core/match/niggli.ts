@@ -26,49 +26,87 @@ export function niggliParameters(lattice: Lattice, tol = 1e-5): [number, number,
   for (let count = 0; count < 100; count++) {
     let [A, B, C, E, N, Y] = params();
     if (A > B + e || (Math.abs(A - B) < e && Math.abs(E) > Math.abs(N) + e)) {
-      G = congruence(G, [[0, -1, 0], [-1, 0, 0], [0, 0, -1]]); // A1
+      G = congruence(G, [
+        [0, -1, 0],
+        [-1, 0, 0],
+        [0, 0, -1],
+      ]); // A1
     }
     // pymatgen tests A2 with the values from before A1.
     if (B > C + e || (Math.abs(B - C) < e && Math.abs(N) > Math.abs(Y) + e)) {
-      G = congruence(G, [[-1, 0, 0], [0, 0, -1], [0, -1, 0]]); // A2
+      G = congruence(G, [
+        [-1, 0, 0],
+        [0, 0, -1],
+        [0, -1, 0],
+      ]); // A2
       continue;
     }
     const l = Math.abs(E) < e ? 0 : sign(E);
     const m = Math.abs(N) < e ? 0 : sign(N);
     const n = Math.abs(Y) < e ? 0 : sign(Y);
     if (l * m * n === 1) {
-      const i = l === -1 ? -1 : 1, j = m === -1 ? -1 : 1, k = n === -1 ? -1 : 1;
-      G = congruence(G, [[i, 0, 0], [0, j, 0], [0, 0, k]]); // A3
+      const i = l === -1 ? -1 : 1,
+        j = m === -1 ? -1 : 1,
+        k = n === -1 ? -1 : 1;
+      G = congruence(G, [
+        [i, 0, 0],
+        [0, j, 0],
+        [0, 0, k],
+      ]); // A3
     } else if (l * m * n === 0 || l * m * n === -1) {
-      let i = l === 1 ? -1 : 1, j = m === 1 ? -1 : 1, k = n === 1 ? -1 : 1;
+      let i = l === 1 ? -1 : 1,
+        j = m === 1 ? -1 : 1,
+        k = n === 1 ? -1 : 1;
       if (i * j * k === -1) {
         if (n === 0) k = -1;
         else if (m === 0) j = -1;
         else if (l === 0) i = -1;
       }
-      G = congruence(G, [[i, 0, 0], [0, j, 0], [0, 0, k]]); // A4
+      G = congruence(G, [
+        [i, 0, 0],
+        [0, j, 0],
+        [0, 0, k],
+      ]); // A4
     }
     [A, B, , E, N, Y] = params();
     if (Math.abs(E) > B + e || (Math.abs(E - B) < e && 2 * N < Y - e) || (Math.abs(E + B) < e && Y < -e)) {
-      G = congruence(G, [[1, 0, 0], [0, 1, -sign(E)], [0, 0, 1]]); // A5
+      G = congruence(G, [
+        [1, 0, 0],
+        [0, 1, -sign(E)],
+        [0, 0, 1],
+      ]); // A5
       continue;
     }
     if (Math.abs(N) > A + e || (Math.abs(A - N) < e && 2 * E < Y - e) || (Math.abs(A + N) < e && Y < -e)) {
-      G = congruence(G, [[1, 0, -sign(N)], [0, 1, 0], [0, 0, 1]]); // A6
+      G = congruence(G, [
+        [1, 0, -sign(N)],
+        [0, 1, 0],
+        [0, 0, 1],
+      ]); // A6
       continue;
     }
     if (Math.abs(Y) > A + e || (Math.abs(A - Y) < e && 2 * E < N - e) || (Math.abs(A + Y) < e && N < -e)) {
-      G = congruence(G, [[1, -sign(Y), 0], [0, 1, 0], [0, 0, 1]]); // A7
+      G = congruence(G, [
+        [1, -sign(Y), 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ]); // A7
       continue;
     }
     if (E + N + Y + A + B < -e || (Math.abs(E + N + Y + A + B) < e && e < Y + (A + N) * 2)) {
-      G = congruence(G, [[1, 0, 1], [0, 1, 1], [0, 0, 1]]); // A8
+      G = congruence(G, [
+        [1, 0, 1],
+        [0, 1, 1],
+        [0, 0, 1],
+      ]); // A8
       continue;
     }
     break;
   }
   const [A, B, C, E, N, Y] = params();
-  const a = Math.sqrt(A), b = Math.sqrt(B), c = Math.sqrt(C);
+  const a = Math.sqrt(A),
+    b = Math.sqrt(B),
+    c = Math.sqrt(C);
   return [a, b, c, Math.acos(E / 2 / b / c) * RAD, Math.acos(N / 2 / a / c) * RAD, Math.acos(Y / 2 / a / b) * RAD];
 }
 
@@ -94,7 +132,16 @@ function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; ca
   // A near-singular cell or a huge radius would need unboundedly many points (a flat cell: gigabytes).
   const count = bound.reduce((n, b) => n * (2 * b + 1), 1);
   if (!(count <= LIMITS.latticePoints)) {
-    throw new LimitError('latticePoints', limitSentence('the lattice-mapping search (a flat or very elongated cell)', Number.isFinite(count) ? count : null, LIMITS.latticePoints, 'lattice points', 'latticePoints'));
+    throw new LimitError(
+      'latticePoints',
+      limitSentence(
+        'the lattice-mapping search (a flat or very elongated cell)',
+        Number.isFinite(count) ? count : null,
+        LIMITS.latticePoints,
+        'lattice points',
+        'latticePoints',
+      ),
+    );
   }
   const found: { f: Vec3; v: Vec3; d: number; cube: number }[] = [];
   const cubeOf = (x: number) => Math.floor((x + radius + tol) / radius);
@@ -103,7 +150,9 @@ function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; ca
     for (let q = -bound[1]; q <= bound[1]; q++) {
       for (let r = -bound[2]; r <= bound[2]; r++) {
         // Integer coordinates in the caller's basis; the vector is rebuilt from them as pymatgen does.
-        const i = p * m00 + q * m10 + r * m20, j = p * m01 + q * m11 + r * m21, k = p * m02 + q * m12 + r * m22;
+        const i = p * m00 + q * m10 + r * m20,
+          j = p * m01 + q * m11 + r * m21,
+          k = p * m02 + q * m12 + r * m22;
         const v0 = i * matrix[0][0] + j * matrix[1][0] + k * matrix[2][0];
         const v1 = i * matrix[0][1] + j * matrix[1][1] + k * matrix[2][1];
         const v2 = i * matrix[0][2] + j * matrix[1][2] + k * matrix[2][2];
@@ -130,16 +179,23 @@ export function* findAllMappings(self: Lattice, other: Lattice, ltol: number, an
   const pts = latticePointsInSphere(self.matrix, Math.max(...lengths) * (1 + ltol));
   const pick = (l: number) => {
     const idx: number[] = [];
-    pts.dist.forEach((d, i) => { if (d / l < 1 + ltol && d / l > 1 / (1 + ltol)) idx.push(i); });
+    pts.dist.forEach((d, i) => {
+      if (d / l < 1 + ltol && d / l > 1 / (1 + ltol)) idx.push(i);
+    });
     return idx;
   };
   const [ia, ib, ic] = lengths.map(pick);
   const len = (i: number) => norm(pts.cart[i]);
-  const la = ia.map(len), lb = ib.map(len), lc = ic.map(len);
+  const la = ia.map(len),
+    lb = ib.map(len),
+    lc = ic.map(len);
   // alphaOk[j][k]: angle(b_j, c_k) close to alpha; betaOk[i][k]; gammaOk[i][j].
   // Each candidate triple costs little, but a dense enumeration has billions: bound them like the points.
   if (!(ia.length * ib.length * ic.length <= 50 * LIMITS.latticePoints)) {
-    throw new LimitError('latticePoints', limitSentence('the lattice-mapping search', ia.length * ib.length * ic.length, 50 * LIMITS.latticePoints, 'candidate vector triples'));
+    throw new LimitError(
+      'latticePoints',
+      limitSentence('the lattice-mapping search', ia.length * ib.length * ic.length, 50 * LIMITS.latticePoints, 'candidate vector triples'),
+    );
   }
   const alphaOk = ib.map((j, x) => ic.map((k, y) => Math.abs(angleDeg(pts.cart[j], pts.cart[k], lb[x], lc[y]) - alpha) < angleTol));
   const betaOk = ia.map((i, x) => ic.map((k, y) => Math.abs(angleDeg(pts.cart[i], pts.cart[k], la[x], lc[y]) - beta) < angleTol));

@@ -27,7 +27,8 @@ function groupByLabel(labels: string[]): number[][] {
   const groups: number[][] = [];
   for (const i of order) {
     const last = groups[groups.length - 1];
-    if (last && labels[last[0]] === labels[i]) last.push(i); else groups.push([i]);
+    if (last && labels[last[0]] === labels[i]) last.push(i);
+    else groups.push([i]);
   }
   return groups;
 }
@@ -43,7 +44,11 @@ class PeriodicSiteGrid {
   /** Per axis and cell: the cell and its periodic neighbours, each once. */
   private readonly around: number[][][];
   private readonly buckets = new Map<number, number[]>();
-  constructor(private readonly frac: Float64Array, sites: readonly number[], reach: readonly number[]) {
+  constructor(
+    private readonly frac: Float64Array,
+    sites: readonly number[],
+    reach: readonly number[],
+  ) {
     // Cells per axis: as many as fit the reach (a reach of ½ or more: one cell), at most ~2 per site.
     const most = Math.max(1, Math.ceil(2 * Math.cbrt(sites.length)));
     this.cells = reach.map((w) => Math.max(1, Math.min(most, Math.floor(1 / Math.max(w, 1e-12)))));
@@ -69,18 +74,23 @@ class PeriodicSiteGrid {
   hasSiteNear(f: number, v: readonly number[], reach: readonly number[]): boolean {
     const fr = this.frac;
     const point = [fr[3 * f] + v[0], fr[3 * f + 1] + v[1], fr[3 * f + 2] + v[2]];
-    const a0 = this.cellIndex(point[0], 0), b0 = this.cellIndex(point[1], 1), c0 = this.cellIndex(point[2], 2);
-    for (const a of this.around[0][a0]) for (const b of this.around[1][b0]) for (const c of this.around[2][c0]) {
-      const bucket = this.buckets.get(this.keyOf(a, b, c));
-      if (!bucket) continue;
-      for (const j of bucket) {
-        if (
-          wrapDiff(v[0] - (fr[3 * j] - fr[3 * f])) < reach[0] &&
-          wrapDiff(v[1] - (fr[3 * j + 1] - fr[3 * f + 1])) < reach[1] &&
-          wrapDiff(v[2] - (fr[3 * j + 2] - fr[3 * f + 2])) < reach[2]
-        ) return true;
-      }
-    }
+    const a0 = this.cellIndex(point[0], 0),
+      b0 = this.cellIndex(point[1], 1),
+      c0 = this.cellIndex(point[2], 2);
+    for (const a of this.around[0][a0])
+      for (const b of this.around[1][b0])
+        for (const c of this.around[2][c0]) {
+          const bucket = this.buckets.get(this.keyOf(a, b, c));
+          if (!bucket) continue;
+          for (const j of bucket) {
+            if (
+              wrapDiff(v[0] - (fr[3 * j] - fr[3 * f])) < reach[0] &&
+              wrapDiff(v[1] - (fr[3 * j + 1] - fr[3 * f + 1])) < reach[1] &&
+              wrapDiff(v[2] - (fr[3 * j + 2] - fr[3 * f + 2])) < reach[2]
+            )
+              return true;
+          }
+        }
     return false;
   }
 }
@@ -97,7 +107,6 @@ export type SpendWork = (units: number) => void;
 
 /** One primitive-reduction step; null when no smaller cell is found. */
 function reduceOnce(s: PrimitiveInput, tolerance: number, spend: SpendWork): PrimitiveOutput | null {
-
   const frac = (i: number, k: number) => s.frac[3 * i + k];
   const abc = s.matrix.map((r) => Math.hypot(r[0], r[1], r[2]));
   const superFtol = abc.map((l) => tolerance / l);
@@ -121,10 +130,18 @@ function reduceOnce(s: PrimitiveInput, tolerance: number, spend: SpendWork): Pri
     const n = g.length;
     spend(n * n);
     const out = new Uint8Array(n * n);
-    for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) {
-      const i = g[x], j = g[y];
-      out[x * n + y] = i === j || wrapDiff(frac(j, 0) - frac(i, 0)) > reach[0] || wrapDiff(frac(j, 1) - frac(i, 1)) > reach[1] || wrapDiff(frac(j, 2) - frac(i, 2)) > reach[2] ? 1 : 0;
-    }
+    for (let x = 0; x < n; x++)
+      for (let y = 0; y < n; y++) {
+        const i = g[x],
+          j = g[y];
+        out[x * n + y] =
+          i === j ||
+          wrapDiff(frac(j, 0) - frac(i, 0)) > reach[0] ||
+          wrapDiff(frac(j, 1) - frac(i, 1)) > reach[1] ||
+          wrapDiff(frac(j, 2) - frac(i, 2)) > reach[2]
+            ? 1
+            : 0;
+      }
     return out;
   });
   const numFu = groups.map((g) => g.length).reduce(gcd);
@@ -133,16 +150,22 @@ function reduceOnce(s: PrimitiveInput, tolerance: number, spend: SpendWork): Pri
     for (const a of factors(size)) {
       for (const e of factors(size / a)) {
         const g = size / a / e;
-        for (let b = 0; b < a; b++) for (let c = 0; c < a; c++) for (let f = 0; f < e; f++) {
-          // Measured: a candidate (its inverse, then each surviving translation) costs about 64 + 2 per translation.
-          spend(64 + 2 * minVecs.length);
-          const m: Mat3 = [[a, b, c], [0, e, f], [0, 0, g]];
-          const invM = inverse(m);
-          // Every row of inv(m) must be one of the surviving translations.
-          if (!invM.every((row) => minVecs.some((v) => [0, 1, 2].every((k) => wrapDiff(row[k] - v[k]) < superFtol[k])))) continue;
-          const result = tryCell(s, groups, nonNeighbours, m, invM, size, tolerance, spend);
-          if (result) return result;
-        }
+        for (let b = 0; b < a; b++)
+          for (let c = 0; c < a; c++)
+            for (let f = 0; f < e; f++) {
+              // Measured: a candidate (its inverse, then each surviving translation) costs about 64 + 2 per translation.
+              spend(64 + 2 * minVecs.length);
+              const m: Mat3 = [
+                [a, b, c],
+                [0, e, f],
+                [0, 0, g],
+              ];
+              const invM = inverse(m);
+              // Every row of inv(m) must be one of the surviving translations.
+              if (!invM.every((row) => minVecs.some((v) => [0, 1, 2].every((k) => wrapDiff(row[k] - v[k]) < superFtol[k])))) continue;
+              const result = tryCell(s, groups, nonNeighbours, m, invM, size, tolerance, spend);
+              if (result) return result;
+            }
       }
     }
   }
@@ -150,9 +173,18 @@ function reduceOnce(s: PrimitiveInput, tolerance: number, spend: SpendWork): Pri
 }
 
 function tryCell(
-  s: PrimitiveInput, groups: number[][], nonNeighbours: Uint8Array[], m: Mat3, invM: Mat3, size: number, tolerance: number, spend: SpendWork,
+  s: PrimitiveInput,
+  groups: number[][],
+  nonNeighbours: Uint8Array[],
+  m: Mat3,
+  invM: Mat3,
+  size: number,
+  tolerance: number,
+  spend: SpendWork,
 ): PrimitiveOutput | null {
-  const newMatrix = [0, 1, 2].map((i) => [0, 1, 2].map((k) => invM[i][0] * s.matrix[0][k] + invM[i][1] * s.matrix[1][k] + invM[i][2] * s.matrix[2][k])) as Mat3;
+  const newMatrix = [0, 1, 2].map((i) =>
+    [0, 1, 2].map((k) => invM[i][0] * s.matrix[0][k] + invM[i][1] * s.matrix[1][k] + invM[i][2] * s.matrix[2][k]),
+  ) as Mat3;
   const ftol = newMatrix.map((r) => tolerance / Math.hypot(r[0], r[1], r[2]));
   const coords: number[] = [];
   const labels: string[] = [];
@@ -171,13 +203,20 @@ function tryCell(
       let count = 0;
       for (let x = 0; x < n; x++) {
         const ax = allFrac[x];
-        const v = nn[x * n + y] && wrapDiff(ay[0] - ax[0]) < ftol[0] && wrapDiff(ay[1] - ax[1]) < ftol[1] && wrapDiff(ay[2] - ax[2]) < ftol[2] ? 1 : 0;
+        const v =
+          nn[x * n + y] && wrapDiff(ay[0] - ax[0]) < ftol[0] && wrapDiff(ay[1] - ax[1]) < ftol[1] && wrapDiff(ay[2] - ax[2]) < ftol[2]
+            ? 1
+            : 0;
         adj[x * n + y] = v;
         count += v;
       }
       if (count !== size) return null;
     }
-    const membersOf = (x: number): number[] => { const out: number[] = []; for (let y = 0; y < n; y++) if (adj[x * n + y]) out.push(y); return out; };
+    const membersOf = (x: number): number[] => {
+      const out: number[] = [];
+      for (let y = 0; y < n; y++) if (adj[x * n + y]) out.push(y);
+      return out;
+    };
     for (let x = 0; x < n; x++) {
       const members = membersOf(x);
       if (!members.every((a) => members.every((b) => adj[a * n + b]))) return null;
@@ -190,7 +229,10 @@ function tryCell(
       for (const i of members) added[i] = true;
       const p = [...wrapped[members[0]]];
       members.slice(1).forEach((j, t) => {
-        for (let k = 0; k < 3; k++) { const off = wrapped[j][k] - p[k]; p[k] += (off - Math.round(off)) / (t + 2); }
+        for (let k = 0; k < 3; k++) {
+          const off = wrapped[j][k] - p[k];
+          p[k] += (off - Math.round(off)) / (t + 2);
+        }
       });
       coords.push(...p);
       labels.push(s.labels[g[members[0]]]);
@@ -205,7 +247,10 @@ function tryCell(
  * already primitive at `tolerance` Å. `source` maps output sites to input sites.
  */
 export function pymatgenPrimitive(
-  s: PrimitiveInput, tolerance = 0.25, niggli: (x: PrimitiveOutput) => PrimitiveOutput = (x) => x, spend: SpendWork = () => {},
+  s: PrimitiveInput,
+  tolerance = 0.25,
+  niggli: (x: PrimitiveOutput) => PrimitiveOutput = (x) => x,
+  spend: SpendWork = () => {},
 ): PrimitiveOutput | null {
   const once = reduceOnce(s, tolerance, spend);
   if (!once) return null;

@@ -71,12 +71,24 @@ function toMatchStructure(s: Structure, comparator: Resolved['comparator']): Mat
   if (!s.lattice) throw new Error(`structure '${s.name}' has no lattice; the matcher compares periodic crystals`);
   const n = s.sites.length;
   const frac = new Float64Array(3 * n);
-  s.sites.forEach((site, i) => { const f = fracOf(site, s.lattice!); frac[3 * i] = f[0]; frac[3 * i + 1] = f[1]; frac[3 * i + 2] = f[2]; });
-  return { matrix: s.lattice.matrix, frac, keys: s.sites.map((x) => siteKey(x, comparator)), labels: s.sites.map((x) => speciesString(x)), origin: Int32Array.from({ length: n }, (_, i) => i) };
+  s.sites.forEach((site, i) => {
+    const f = fracOf(site, s.lattice!);
+    frac[3 * i] = f[0];
+    frac[3 * i + 1] = f[1];
+    frac[3 * i + 2] = f[2];
+  });
+  return {
+    matrix: s.lattice.matrix,
+    frac,
+    keys: s.sites.map((x) => siteKey(x, comparator)),
+    labels: s.sites.map((x) => speciesString(x)),
+    origin: Int32Array.from({ length: n }, (_, i) => i),
+  };
 }
 
 /** numpy.allclose(a, b) on two matrices. */
-const allClose = (a: Mat3, b: Mat3): boolean => a.every((r, i) => r.every((x, j) => Math.abs(x - b[i][j]) <= 1e-8 + 1e-5 * Math.abs(b[i][j])));
+const allClose = (a: Mat3, b: Mat3): boolean =>
+  a.every((r, i) => r.every((x, j) => Math.abs(x - b[i][j]) <= 1e-8 + 1e-5 * Math.abs(b[i][j])));
 
 const wrap01 = (x: number): number => x - Math.floor(x);
 
@@ -85,10 +97,13 @@ function niggliReduce(s: MatchStructure): MatchStructure {
   const reduced = niggliReducedLattice(new Lattice(s.matrix));
   if (allClose(reduced.matrix, s.matrix)) return s;
   const n = s.frac.length / 3;
-  const m = s.matrix, inv = reduced.inverseMatrix;
+  const m = s.matrix,
+    inv = reduced.inverseMatrix;
   const frac = new Float64Array(3 * n);
   for (let i = 0; i < n; i++) {
-    const f0 = s.frac[3 * i], f1 = s.frac[3 * i + 1], f2 = s.frac[3 * i + 2];
+    const f0 = s.frac[3 * i],
+      f1 = s.frac[3 * i + 1],
+      f2 = s.frac[3 * i + 2];
     const x = f0 * m[0][0] + f1 * m[1][0] + f2 * m[2][0];
     const y = f0 * m[0][1] + f1 * m[1][1] + f2 * m[2][1];
     const z = f0 * m[0][2] + f1 * m[1][2] + f2 * m[2][2];
@@ -103,10 +118,18 @@ function primitiveReduce(s: MatchStructure, cache: MappingCache): MatchStructure
     const r = niggliReduce({ matrix: x.matrix, frac: x.frac, keys: [], labels: [], origin: new Int32Array(0) });
     return { ...x, matrix: r.matrix, frac: r.frac };
   };
-  const prim = pymatgenPrimitive({ matrix: s.matrix, frac: s.frac, labels: s.labels }, 0.25, niggli, (units) => spendMatchWork(cache, units));
+  const prim = pymatgenPrimitive({ matrix: s.matrix, frac: s.frac, labels: s.labels }, 0.25, niggli, (units) =>
+    spendMatchWork(cache, units),
+  );
   if (!prim) return s;
   const source = Array.from(prim.source);
-  return { matrix: prim.matrix, frac: prim.frac, labels: prim.labels, keys: source.map((i) => s.keys[i]), origin: Int32Array.from(source, (i) => s.origin[i]) };
+  return {
+    matrix: prim.matrix,
+    frac: prim.frac,
+    labels: prim.labels,
+    keys: source.map((i) => s.keys[i]),
+    origin: Int32Array.from(source, (i) => s.origin[i]),
+  };
 }
 
 function scaled(s: MatchStructure, factor: number): MatchStructure {
@@ -124,16 +147,26 @@ function latticePointsInSupercell(sc: Mat3): Vec3[] {
   const maxs = [0, 1, 2].map((k) => Math.max(...corners.map((p) => p[k])) + 1);
   const inv = inverse(sc);
   const out: Vec3[] = [];
-  for (let a = mins[0]; a < maxs[0]; a++) for (let b = mins[1]; b < maxs[1]; b++) for (let c = mins[2]; c < maxs[2]; c++) {
-    const f = [0, 1, 2].map((k) => a * inv[0][k] + b * inv[1][k] + c * inv[2][k]) as Vec3;
-    if (f.every((x) => x < 1 - 1e-10 && x >= -1e-10)) out.push(f);
-  }
+  for (let a = mins[0]; a < maxs[0]; a++)
+    for (let b = mins[1]; b < maxs[1]; b++)
+      for (let c = mins[2]; c < maxs[2]; c++) {
+        const f = [0, 1, 2].map((k) => a * inv[0][k] + b * inv[1][k] + c * inv[2][k]) as Vec3;
+        if (f.every((x) => x < 1 - 1e-10 && x >= -1e-10)) out.push(f);
+      }
   return out;
 }
 
 function averageLattice(l1: Lattice, l2: Lattice): Lattice {
-  const p1 = l1.parameters, p2 = l2.parameters;
-  return Lattice.fromParameters((p1.a + p2.a) / 2, (p1.b + p2.b) / 2, (p1.c + p2.c) / 2, (p1.alpha + p2.alpha) / 2, (p1.beta + p2.beta) / 2, (p1.gamma + p2.gamma) / 2);
+  const p1 = l1.parameters,
+    p2 = l2.parameters;
+  return Lattice.fromParameters(
+    (p1.a + p2.a) / 2,
+    (p1.b + p2.b) / 2,
+    (p1.c + p2.c) / 2,
+    (p1.alpha + p2.alpha) / 2,
+    (p1.beta + p2.beta) / 2,
+    (p1.gamma + p2.gamma) / 2,
+  );
 }
 
 /** Lengths of the reciprocal vectors without 2π (columns of the inverse matrix). */
@@ -181,7 +214,10 @@ function columnGrid(lllF1: Float64Array, n1: number, lllFracTol: number[]): Colu
   const total = cells[0] * cells[1] * cells[2];
   const start = new Int32Array(total + 1);
   const cellOfColumn = new Int32Array(n1);
-  for (let j = 0; j < n1; j++) { cellOfColumn[j] = cellOf(j); start[cellOfColumn[j] + 1]++; }
+  for (let j = 0; j < n1; j++) {
+    cellOfColumn[j] = cellOf(j);
+    start[cellOfColumn[j] + 1]++;
+  }
   for (let c = 0; c < total; c++) start[c + 1] += start[c];
   const fill = start.slice(0, total);
   const cols = new Int32Array(n1);
@@ -191,23 +227,37 @@ function columnGrid(lllF1: Float64Array, n1: number, lllFracTol: number[]): Colu
 
 /** The cells (per axis) that the periodic window [w − tol, w + tol] touches, or all of them. */
 function windowCells(w: number, tol: number, cells: number, out: Int32Array): number {
-  const lo = Math.floor((w - tol - GRID_MARGIN) * cells), hi = Math.floor((w + tol + GRID_MARGIN) * cells);
-  if (hi - lo + 1 >= cells) { for (let c = 0; c < cells; c++) out[c] = c; return cells; }
+  const lo = Math.floor((w - tol - GRID_MARGIN) * cells),
+    hi = Math.floor((w + tol + GRID_MARGIN) * cells);
+  if (hi - lo + 1 >= cells) {
+    for (let c = 0; c < cells; c++) out[c] = c;
+    return cells;
+  }
   let count = 0;
   for (let c = lo; c <= hi; c++) out[count++] = ((c % cells) + cells) % cells;
   return count;
 }
 
 /** The 27 periodic images (-1, 0, 1)³ of the LLL lattice in Cartesian form, and a safe lower bound on |x·L|² / |x|². */
-interface ImageSearch { cart: Float64Array; lambdaMin: number; boundSlack: number }
+interface ImageSearch {
+  cart: Float64Array;
+  lambdaMin: number;
+  boundSlack: number;
+}
 
 function imageSearch(L: Mat3): ImageSearch {
   const cart = new Float64Array(81);
-  IMAGES.forEach((im, x) => { for (let k = 0; k < 3; k++) cart[3 * x + k] = im[0] * L[0][k] + im[1] * L[1][k] + im[2] * L[2][k]; });
+  IMAGES.forEach((im, x) => {
+    for (let k = 0; k < 3; k++) cart[3 * x + k] = im[0] * L[0][k] + im[1] * L[1][k] + im[2] * L[2][k];
+  });
   const g = (i: number, j: number) => L[i][0] * L[j][0] + L[i][1] * L[j][1] + L[i][2] * L[j][2];
   const trace = g(0, 0) + g(1, 1) + g(2, 2);
   // Smallest eigenvalue of the Gram matrix, shrunk so that rounding can never make it an overestimate.
-  const lambda = smallestEigenvalueSym3([[g(0, 0), g(0, 1), g(0, 2)], [g(0, 1), g(1, 1), g(1, 2)], [g(0, 2), g(1, 2), g(2, 2)]]);
+  const lambda = smallestEigenvalueSym3([
+    [g(0, 0), g(0, 1), g(0, 2)],
+    [g(0, 1), g(1, 1), g(1, 2)],
+    [g(0, 2), g(1, 2), g(2, 2)],
+  ]);
   const lambdaMin = Math.max(0, lambda * (1 - 1e-6) - 1e-9 * trace);
   return { cart, lambdaMin, boundSlack: 1e-9 * trace };
 }
@@ -231,47 +281,84 @@ function smallestEigenvalueSym3(m: Mat3): number {
  * Rows are struct2 sites, columns struct1 sites.
  */
 function shortestVectors(
-  n1: number, n2: number, mask: Uint8Array, lllF1: Float64Array, lllF2: Float64Array, cart1: Float64Array, cart2: Float64Array,
-  lllFracTol: number[], images: ImageSearch, d2: Float64Array[], vecs: Float64Array, inBox: Uint8Array, grid: ColumnGrid | null,
-  wF1: Float64Array, wF2: Float64Array,
+  n1: number,
+  n2: number,
+  mask: Uint8Array,
+  lllF1: Float64Array,
+  lllF2: Float64Array,
+  cart1: Float64Array,
+  cart2: Float64Array,
+  lllFracTol: number[],
+  images: ImageSearch,
+  d2: Float64Array[],
+  vecs: Float64Array,
+  inBox: Uint8Array,
+  grid: ColumnGrid | null,
+  wF1: Float64Array,
+  wF2: Float64Array,
 ): void {
   const imageCart = images.cart;
-  const tol0 = lllFracTol[0], tol1 = lllFracTol[1], tol2 = lllFracTol[2];
+  const tol0 = lllFracTol[0],
+    tol1 = lllFracTol[1],
+    tol2 = lllFracTol[2];
   inBox.fill(0);
   const { lambdaMin, boundSlack } = images;
-  const wx = new Int32Array(grid ? grid.cells[0] : 0), wy = new Int32Array(grid ? grid.cells[1] : 0), wz = new Int32Array(grid ? grid.cells[2] : 0);
+  const wx = new Int32Array(grid ? grid.cells[0] : 0),
+    wy = new Int32Array(grid ? grid.cells[1] : 0),
+    wz = new Int32Array(grid ? grid.cells[2] : 0);
   const candidates = new Int32Array(n1);
   for (let i = 0; i < n2; i++) {
     const row = d2[i];
     row.fill(1e20);
-    const f0 = lllF2[3 * i], f1 = lllF2[3 * i + 1], f2 = lllF2[3 * i + 2];
-    const c0 = cart2[3 * i], c1 = cart2[3 * i + 1], c2 = cart2[3 * i + 2];
-    const w0 = wF2[3 * i], w1 = wF2[3 * i + 1], w2 = wF2[3 * i + 2];
+    const f0 = lllF2[3 * i],
+      f1 = lllF2[3 * i + 1],
+      f2 = lllF2[3 * i + 2];
+    const c0 = cart2[3 * i],
+      c1 = cart2[3 * i + 1],
+      c2 = cart2[3 * i + 2];
+    const w0 = wF2[3 * i],
+      w1 = wF2[3 * i + 1],
+      w2 = wF2[3 * i + 2];
     let count = 0;
     if (!grid) {
       for (let j = 0; j < n1; j++) candidates[count++] = j;
     } else {
-      const gx = grid.cells[0], gy = grid.cells[1], gz = grid.cells[2];
-      const nx = windowCells(w0, tol0, gx, wx), ny = windowCells(w1, tol1, gy, wy), nz = windowCells(w2, tol2, gz, wz);
-      for (let x = 0; x < nx; x++) for (let y = 0; y < ny; y++) for (let z = 0; z < nz; z++) {
-        const cell = (wx[x] * gy + wy[y]) * gz + wz[z];
-        for (let q = grid.start[cell]; q < grid.start[cell + 1]; q++) candidates[count++] = grid.cols[q];
-      }
+      const gx = grid.cells[0],
+        gy = grid.cells[1],
+        gz = grid.cells[2];
+      const nx = windowCells(w0, tol0, gx, wx),
+        ny = windowCells(w1, tol1, gy, wy),
+        nz = windowCells(w2, tol2, gz, wz);
+      for (let x = 0; x < nx; x++)
+        for (let y = 0; y < ny; y++)
+          for (let z = 0; z < nz; z++) {
+            const cell = (wx[x] * gy + wy[y]) * gz + wz[z];
+            for (let q = grid.start[cell]; q < grid.start[cell + 1]; q++) candidates[count++] = grid.cols[q];
+          }
     }
     for (let q = 0; q < count; q++) {
       const j = candidates[q];
       if (mask[i * n1 + j] !== 0) continue;
-      const a = lllF1[3 * j] - f0, b = lllF1[3 * j + 1] - f1, c = lllF1[3 * j + 2] - f2;
+      const a = lllF1[3 * j] - f0,
+        b = lllF1[3 * j + 1] - f1,
+        c = lllF1[3 * j + 2] - f2;
       if (!(toNearestInteger(a) <= tol0 && toNearestInteger(b) <= tol1 && toNearestInteger(c) <= tol2)) continue;
-      const p0 = cart1[3 * j] - c0, p1 = cart1[3 * j + 1] - c1, p2 = cart1[3 * j + 2] - c2;
+      const p0 = cart1[3 * j] - c0,
+        p1 = cart1[3 * j + 1] - c1,
+        p2 = cart1[3 * j + 2] - c2;
       // The image nearest in LLL-fractional terms bounds the answer (U); an image whose fractional offset
       // x has lambdaMin·|x|² > U cannot be shorter, so it is skipped. The rest are visited in pymatgen's
       // order with its exact arithmetic, so the chosen image (first minimum) is the same.
-      const q0 = wF1[3 * j] - w0, q1 = wF1[3 * j + 1] - w1, q2 = wF1[3 * j + 2] - w2;
+      const q0 = wF1[3 * j] - w0,
+        q1 = wF1[3 * j + 1] - w1,
+        q2 = wF1[3 * j + 2] - w2;
       const kU = (1 - Math.round(q0)) * 9 + (1 - Math.round(q1)) * 3 + (1 - Math.round(q2));
-      const ua = p0 + imageCart[3 * kU], ub = p1 + imageCart[3 * kU + 1], uc = p2 + imageCart[3 * kU + 2];
+      const ua = p0 + imageCart[3 * kU],
+        ub = p1 + imageCart[3 * kU + 1],
+        uc = p2 + imageCart[3 * kU + 2];
       const bound = (ua * ua + ub * ub + uc * uc) * (1 + 1e-6) + boundSlack;
-      let bestD = 1e100, bestK = 0;
+      let bestD = 1e100,
+        bestK = 0;
       for (let ia = -1; ia <= 1; ia++) {
         const sa = (q0 + ia) * (q0 + ia) * lambdaMin;
         if (sa > bound) continue;
@@ -281,16 +368,23 @@ function shortestVectors(
           for (let ic = -1; ic <= 1; ic++) {
             if (sab + (q2 + ic) * (q2 + ic) * lambdaMin > bound) continue;
             const k = (ia + 1) * 9 + (ib + 1) * 3 + (ic + 1);
-            const da = p0 + imageCart[3 * k], db = p1 + imageCart[3 * k + 1], dc = p2 + imageCart[3 * k + 2];
+            const da = p0 + imageCart[3 * k],
+              db = p1 + imageCart[3 * k + 1],
+              dc = p2 + imageCart[3 * k + 2];
             const d = da * da + db * db + dc * dc;
-            if (d < bestD) { bestD = d; bestK = k; }
+            if (d < bestD) {
+              bestD = d;
+              bestK = k;
+            }
           }
         }
       }
       row[j] = bestD;
       const v = 3 * (i * n1 + j);
       inBox[i * n1 + j] = 1;
-      vecs[v] = p0 + imageCart[3 * bestK]; vecs[v + 1] = p1 + imageCart[3 * bestK + 1]; vecs[v + 2] = p2 + imageCart[3 * bestK + 2];
+      vecs[v] = p0 + imageCart[3 * bestK];
+      vecs[v + 1] = p1 + imageCart[3 * bestK + 1];
+      vecs[v + 2] = p2 + imageCart[3 * bestK + 2];
     }
   }
 }
@@ -311,7 +405,14 @@ interface StrictMatch {
  * least as many sites as struct2.
  */
 function strictMatch(
-  struct1: MatchStructure, struct2: MatchStructure, fu: number, s1Supercell: boolean, o: Resolved, useRms: boolean, breakOnMatch: boolean, cache: MappingCache,
+  struct1: MatchStructure,
+  struct2: MatchStructure,
+  fu: number,
+  s1Supercell: boolean,
+  o: Resolved,
+  useRms: boolean,
+  breakOnMatch: boolean,
+  cache: MappingCache,
 ): StrictMatch | null {
   // Sizes after the supercell: rows are struct2 (×fu when it is the supercell), columns struct1 (×fu).
   const n1 = struct1.keys.length * (s1Supercell ? fu : 1);
@@ -330,11 +431,15 @@ function strictMatch(
   for (const k of keys2) count2.set(k, (count2.get(k) ?? 0) + 1);
   for (const [k, c] of count2) if ((count1.get(k) ?? 0) < c) return null;
   // Anchor: the first struct2 row with the most forbidden entries; translations to its allowed struct1 sites.
-  let anchor = 0, most = -1;
+  let anchor = 0,
+    most = -1;
   for (let i = 0; i < n2; i++) {
     let c = 0;
     for (let j = 0; j < n1; j++) c += mask[i * n1 + j];
-    if (c > most) { most = c; anchor = i; }
+    if (c > most) {
+      most = c;
+      anchor = i;
+    }
   }
   let s1Targets: number[] = [];
   for (let j = 0; j < n1; j++) if (!mask[anchor * n1 + j]) s1Targets.push(j);
@@ -348,17 +453,23 @@ function strictMatch(
   const bigLattice = new Lattice(big.matrix);
   const nb = big.keys.length;
   const bigCart = new Float64Array(3 * nb);
-  for (let i = 0; i < nb; i++) for (let k = 0; k < 3; k++) {
-    bigCart[3 * i + k] = big.frac[3 * i] * big.matrix[0][k] + big.frac[3 * i + 1] * big.matrix[1][k] + big.frac[3 * i + 2] * big.matrix[2][k];
-  }
-  const fc1 = new Float64Array(3 * n1), fc2 = new Float64Array(3 * n2);
+  for (let i = 0; i < nb; i++)
+    for (let k = 0; k < 3; k++) {
+      bigCart[3 * i + k] =
+        big.frac[3 * i] * big.matrix[0][k] + big.frac[3 * i + 1] * big.matrix[1][k] + big.frac[3 * i + 2] * big.matrix[2][k];
+    }
+  const fc1 = new Float64Array(3 * n1),
+    fc2 = new Float64Array(3 * n2);
   const tS2 = new Float64Array(3 * n2);
   const d2 = Array.from({ length: n2 }, () => new Float64Array(n1));
   const vecs = new Float64Array(3 * n2 * n1);
   const inBox = new Uint8Array(n2 * n1);
-  const cart1 = new Float64Array(3 * n1), cart2 = new Float64Array(3 * n2);
-  const lllF1 = new Float64Array(3 * n1), lllF2 = new Float64Array(3 * n2);
-  const wF1 = new Float64Array(3 * n1), wF2 = new Float64Array(3 * n2);
+  const cart1 = new Float64Array(3 * n1),
+    cart2 = new Float64Array(3 * n2);
+  const lllF1 = new Float64Array(3 * n1),
+    lllF2 = new Float64Array(3 * n2);
+  const wF1 = new Float64Array(3 * n1),
+    wF2 = new Float64Array(3 * n2);
   let best: StrictMatch | null = null;
 
   cache.mappings ??= new Replay(findAllMappings(bigLattice, smallLattice, o.ltol, o.angleTol));
@@ -369,18 +480,27 @@ function strictMatch(
     const bigFrac = new Float64Array(fu === 1 ? 3 * nb : 3 * nb * fu);
     if (fu === 1) {
       const inv = candLattice.inverseMatrix;
-      for (let i = 0; i < nb; i++) for (let k = 0; k < 3; k++) {
-        bigFrac[3 * i + k] = wrap01(bigCart[3 * i] * inv[0][k] + bigCart[3 * i + 1] * inv[1][k] + bigCart[3 * i + 2] * inv[2][k]);
-      }
+      for (let i = 0; i < nb; i++)
+        for (let k = 0; k < 3; k++) {
+          bigFrac[3 * i + k] = wrap01(bigCart[3 * i] * inv[0][k] + bigCart[3 * i + 1] * inv[1][k] + bigCart[3 * i + 2] * inv[2][k]);
+        }
     } else {
       const inv = inverse(cand.scale);
       const lp = latticePointsInSupercell(cand.scale);
       for (let i = 0; i < nb; i++) {
         const f = [0, 1, 2].map((k) => big.frac[3 * i] * inv[0][k] + big.frac[3 * i + 1] * inv[1][k] + big.frac[3 * i + 2] * inv[2][k]);
-        lp.forEach((p, x) => { for (let k = 0; k < 3; k++) bigFrac[3 * (i * fu + x) + k] = wrap01(f[k] + p[k]); });
+        lp.forEach((p, x) => {
+          for (let k = 0; k < 3; k++) bigFrac[3 * (i * fu + x) + k] = wrap01(f[k] + p[k]);
+        });
       }
     }
-    if (s1Supercell) { fc1.set(bigFrac); fc2.set(small.frac); } else { fc2.set(bigFrac); fc1.set(small.frac); }
+    if (s1Supercell) {
+      fc1.set(bigFrac);
+      fc2.set(small.frac);
+    } else {
+      fc2.set(bigFrac);
+      fc1.set(small.frac);
+    }
     const avg = averageLattice(candLattice, smallLattice);
     const avgM = avg.matrix;
     const normalization = Math.cbrt(n1 / avg.volume);
@@ -394,10 +514,16 @@ function strictMatch(
     const images = imageSearch(L);
     const toLllFrac = (src: Float64Array, dst: Float64Array, cart: Float64Array, n: number, wrapped: Float64Array) => {
       for (let i = 0; i < n; i++) {
-        const a = src[3 * i], b = src[3 * i + 1], c = src[3 * i + 2];
+        const a = src[3 * i],
+          b = src[3 * i + 1],
+          c = src[3 * i + 2];
         for (let k = 0; k < 3; k++) dst[3 * i + k] = a * toLll[0][k] + b * toLll[1][k] + c * toLll[2][k];
-        const w0 = wrap01(dst[3 * i]), w1 = wrap01(dst[3 * i + 1]), w2 = wrap01(dst[3 * i + 2]);
-        wrapped[3 * i] = w0; wrapped[3 * i + 1] = w1; wrapped[3 * i + 2] = w2;
+        const w0 = wrap01(dst[3 * i]),
+          w1 = wrap01(dst[3 * i + 1]),
+          w2 = wrap01(dst[3 * i + 2]);
+        wrapped[3 * i] = w0;
+        wrapped[3 * i + 1] = w1;
+        wrapped[3 * i + 2] = w2;
         for (let k = 0; k < 3; k++) cart[3 * i + k] = w0 * L[0][k] + w1 * L[1][k] + w2 * L[2][k];
       }
     };
@@ -418,7 +544,10 @@ function strictMatch(
           ok = true;
           for (let k = 0; k < 3; k++) {
             const d = tS2[3 * i + k] - fc1[3 * j + k];
-            if (toNearestInteger(d) > fracTol[k]) { ok = false; break; }
+            if (toNearestInteger(d) > fracTol[k]) {
+              ok = false;
+              break;
+            }
           }
         }
         compared += j;
@@ -434,17 +563,24 @@ function strictMatch(
       // A pair outside the box has pymatgen's 1e20 vector.
       for (let i = 0; i < n2; i++) {
         const ij = i * n1 + mapping[i];
-        if (!inBox[ij]) { vecs[3 * ij] = 1e20; vecs[3 * ij + 1] = 1e20; vecs[3 * ij + 2] = 1e20; }
+        if (!inBox[ij]) {
+          vecs[3 * ij] = 1e20;
+          vecs[3 * ij + 1] = 1e20;
+          vecs[3 * ij + 2] = 1e20;
+        }
       }
       // Remove the mean displacement (the best rigid translation), then normalise.
       const mean = [0, 0, 0];
       for (let i = 0; i < n2; i++) for (let k = 0; k < 3; k++) mean[k] += vecs[3 * (i * n1 + mapping[i]) + k];
       for (let k = 0; k < 3; k++) mean[k] /= n2;
       const dist = new Float64Array(n2);
-      let sumSq = 0, maxD = 0;
+      let sumSq = 0,
+        maxD = 0;
       for (let i = 0; i < n2; i++) {
         const v = 3 * (i * n1 + mapping[i]);
-        const dx = vecs[v] - mean[0], dy = vecs[v + 1] - mean[1], dz = vecs[v + 2] - mean[2];
+        const dx = vecs[v] - mean[0],
+          dy = vecs[v + 1] - mean[1],
+          dz = vecs[v + 2] - mean[2];
         dist[i] = Math.sqrt(dx * dx + dy * dy + dz * dz) * normalization;
         sumSq += dist[i] * dist[i];
         if (dist[i] > maxD) maxD = dist[i];
@@ -453,7 +589,10 @@ function strictMatch(
       if (best === null || value < best.value) {
         const invAvg = avg.inverseMatrix;
         const tAdj = [0, 1, 2].map((k) => mean[0] * invAvg[0][k] + mean[1] * invAvg[1][k] + mean[2] * invAvg[2][k]);
-        const total = [0, 1, 2].map((k) => { const x = t[k] + tAdj[k]; return x - roundHalfEven(x); }) as Vec3;
+        const total = [0, 1, 2].map((k) => {
+          const x = t[k] + tAdj[k];
+          return x - roundHalfEven(x);
+        }) as Vec3;
         best = { value, dist, mapping, translation: total, scaleMatrix: cand.scale };
         if ((breakOnMatch || value < 1e-5) && value < o.stol) return best;
       }
@@ -485,7 +624,10 @@ class Replay<T> implements Iterable<T> {
  * What one prepared pair shares between its passes: the lattice mappings, and the site-pair evaluations
  * spent so far (prefilter comparisons, shortest vectors, assignment rows), held to LIMITS.matchWork.
  */
-interface MappingCache { mappings?: Replay<LatticeMapping>; work?: number }
+interface MappingCache {
+  mappings?: Replay<LatticeMapping>;
+  work?: number;
+}
 
 /**
  * Adds `units` site-pair evaluations to the pair's account; past LIMITS.matchWork the match is refused.
@@ -496,11 +638,26 @@ interface MappingCache { mappings?: Replay<LatticeMapping>; work?: number }
 function spendMatchWork(cache: MappingCache, units: number): void {
   cache.work = (cache.work ?? 0) + units;
   if (cache.work > LIMITS.matchWork) {
-    throw new LimitError('matchWork', limitSentence('matching these structures (every lattice mapping × translation of a large, highly symmetric cell)', null, LIMITS.matchWork, 'site-pair evaluations', 'matchWork'));
+    throw new LimitError(
+      'matchWork',
+      limitSentence(
+        'matching these structures (every lattice mapping × translation of a large, highly symmetric cell)',
+        null,
+        LIMITS.matchWork,
+        'site-pair evaluations',
+        'matchWork',
+      ),
+    );
   }
 }
 
-interface Prepared { s1: MatchStructure; s2: MatchStructure; fu: number; s1Supercell: boolean; cache: MappingCache }
+interface Prepared {
+  s1: MatchStructure;
+  s2: MatchStructure;
+  fu: number;
+  s1Supercell: boolean;
+  cache: MappingCache;
+}
 
 /**
  * Refuses what the matcher cannot search in bounded time and memory (programmatic callers too, not only
@@ -513,11 +670,17 @@ export function checkMatchable(s: Structure, what: string): void {
   if (!m) throw new Error(`${what} has no lattice; only periodic structures can be matched`);
   const lengths = m.map((r) => Math.hypot(r[0], r[1], r[2]));
   if (!lengths.every((l) => Number.isFinite(l) && l > 0 && l <= LIMITS.coordinateAbs)) {
-    throw new LimitError('coordinateAbs', `${what} has cell lengths ${lengths.join(', ')} Å; they must be positive and at most ${LIMITS.coordinateAbs.toLocaleString('en')} Å`);
+    throw new LimitError(
+      'coordinateAbs',
+      `${what} has cell lengths ${lengths.join(', ')} Å; they must be positive and at most ${LIMITS.coordinateAbs.toLocaleString('en')} Å`,
+    );
   }
   const flatness = Math.abs(det(m)) / (lengths[0] * lengths[1] * lengths[2]);
   if (!(flatness >= LIMITS.cellFlatness)) {
-    throw new LimitError('cellFlatness', `${what} has a flat cell (volume / (a·b·c) = ${flatness.toPrecision(3)}; the limit is ${LIMITS.cellFlatness}): it cannot be matched`);
+    throw new LimitError(
+      'cellFlatness',
+      `${what} has a flat cell (volume / (a·b·c) = ${flatness.toPrecision(3)}; the limit is ${LIMITS.cellFlatness}): it cannot be matched`,
+    );
   }
   for (const site of s.sites) {
     if (!site.xyz.every((v) => Number.isFinite(v))) throw new Error(`${what} has a site with a non-finite position`);
@@ -531,11 +694,20 @@ function preprocess(a: Structure, b: Structure, o: Resolved): Prepared {
   const cache: MappingCache = {};
   let s1 = niggliReduce(toMatchStructure(a, o.comparator));
   let s2 = niggliReduce(toMatchStructure(b, o.comparator));
-  if (o.primitiveCell) { s1 = primitiveReduce(s1, cache); s2 = primitiveReduce(s2, cache); }
-  let fu = 1, s1Supercell = true;
+  if (o.primitiveCell) {
+    s1 = primitiveReduce(s1, cache);
+    s2 = primitiveReduce(s2, cache);
+  }
+  let fu = 1,
+    s1Supercell = true;
   if (o.attemptSupercell) {
     const ratio = s2.keys.length / s1.keys.length;
-    if (ratio < 2 / 3) { fu = roundHalfEven(1 / ratio); s1Supercell = false; } else { fu = roundHalfEven(ratio); }
+    if (ratio < 2 / 3) {
+      fu = roundHalfEven(1 / ratio);
+      s1Supercell = false;
+    } else {
+      fu = roundHalfEven(ratio);
+    }
   }
   const mult = s1Supercell ? fu : 1 / fu;
   if (o.scale) {
@@ -546,15 +718,36 @@ function preprocess(a: Structure, b: Structure, o: Resolved): Prepared {
   return { s1, s2, fu, s1Supercell, cache };
 }
 
-interface Oriented { match: StrictMatch | null; swapped: boolean; struct1: MatchStructure; struct2: MatchStructure; fu: number; s1Supercell: boolean }
+interface Oriented {
+  match: StrictMatch | null;
+  swapped: boolean;
+  struct1: MatchStructure;
+  struct2: MatchStructure;
+  fu: number;
+  s1Supercell: boolean;
+}
 
 /** `_match`: the structure with more sites (after the supercell factor) plays struct1. */
 function orientedMatch(p: Prepared, o: Resolved, useRms: boolean, breakOnMatch: boolean): Oriented {
   const ratio = p.s1Supercell ? p.fu : 1 / p.fu;
   if (p.s1.keys.length * ratio >= p.s2.keys.length) {
-    return { match: strictMatch(p.s1, p.s2, p.fu, p.s1Supercell, o, useRms, breakOnMatch, p.cache), swapped: false, struct1: p.s1, struct2: p.s2, fu: p.fu, s1Supercell: p.s1Supercell };
+    return {
+      match: strictMatch(p.s1, p.s2, p.fu, p.s1Supercell, o, useRms, breakOnMatch, p.cache),
+      swapped: false,
+      struct1: p.s1,
+      struct2: p.s2,
+      fu: p.fu,
+      s1Supercell: p.s1Supercell,
+    };
   }
-  return { match: strictMatch(p.s2, p.s1, p.fu, !p.s1Supercell, o, useRms, breakOnMatch, p.cache), swapped: true, struct1: p.s2, struct2: p.s1, fu: p.fu, s1Supercell: !p.s1Supercell };
+  return {
+    match: strictMatch(p.s2, p.s1, p.fu, !p.s1Supercell, o, useRms, breakOnMatch, p.cache),
+    swapped: true,
+    struct1: p.s2,
+    struct2: p.s1,
+    fu: p.fu,
+    s1Supercell: !p.s1Supercell,
+  };
 }
 
 const resolve = (o?: MatcherOptions): Resolved => {
@@ -582,7 +775,11 @@ export function matcherRmsDist(a: Structure, b: Structure, options?: MatcherOpti
  * answers (the rms pass runs even when the fit fails, as a separate call would), and each pass is held
  * to LIMITS.matchWork on its own, as it is when called separately.
  */
-export function matcherFitAndRmsDist(a: Structure, b: Structure, options?: MatcherOptions): { fit: boolean; rms: { rms: number; maxDist: number } | null } {
+export function matcherFitAndRmsDist(
+  a: Structure,
+  b: Structure,
+  options?: MatcherOptions,
+): { fit: boolean; rms: { rms: number; maxDist: number } | null } {
   const o = resolve(options);
   const p = preprocess(a, b, o);
   const reductionWork = p.cache.work;
@@ -604,7 +801,8 @@ function rmsOf(m: StrictMatch | null): { rms: number; maxDist: number } | null {
 
 export interface SitePair {
   /** Site index in a (the caller's order) and the site of b it is matched to. */
-  a: number; b: number;
+  a: number;
+  b: number;
   /** Normalised distance after the mean translation is removed (multiply by (V/n)^(1/3) for Å). */
   distance: number;
 }
@@ -633,7 +831,11 @@ export function matcherBestMapping(a: Structure, b: Structure, options?: Matcher
  * `fit(a, b)` and, only when it passes, the `get_rms_dist` mapping, with one reduction of both
  * structures (the AtomWorld evaluator's two calls).
  */
-export function matcherFitAndBestMapping(a: Structure, b: Structure, options?: MatcherOptions): { fit: boolean; mapping: BestMapping | null } {
+export function matcherFitAndBestMapping(
+  a: Structure,
+  b: Structure,
+  options?: MatcherOptions,
+): { fit: boolean; mapping: BestMapping | null } {
   const o = resolve(options);
   if (!o.allowSubset && !sameHash(compositionHash(a, o.comparator), compositionHash(b, o.comparator))) return { fit: false, mapping: null };
   const p = preprocess(a, b, o);
@@ -660,4 +862,3 @@ function bestMappingOf(a: Structure, p: Prepared, o: Resolved): BestMapping | nu
   const n = a.sites.length;
   return { rms: match.value, maxDist, pairs, lengthScale: Math.cbrt(a.lattice!.volume / n), approximateIndices: o.primitiveCell || fu > 1 };
 }
-

@@ -60,20 +60,28 @@ export function luFactor(m: Dense): LU {
     let best = Math.abs(lu[k * n + k]);
     for (let i = k + 1; i < n; i++) {
       const v = Math.abs(lu[i * n + k]);
-      if (v > best) { best = v; p = i; }
+      if (v > best) {
+        best = v;
+        p = i;
+      }
     }
     if (best === 0) throw new SingularMatrixError(`The matrix is singular (zero pivot in column ${k + 1}).`);
     if (p !== k) {
       for (let j = 0; j < n; j++) {
-        const t = lu[k * n + j]; lu[k * n + j] = lu[p * n + j]; lu[p * n + j] = t;
+        const t = lu[k * n + j];
+        lu[k * n + j] = lu[p * n + j];
+        lu[p * n + j] = t;
       }
-      const t = perm[k]; perm[k] = perm[p]; perm[p] = t;
+      const t = perm[k];
+      perm[k] = perm[p];
+      perm[p] = t;
     }
     const pivot = lu[k * n + k];
     for (let i = k + 1; i < n; i++) {
       const f = (lu[i * n + k] /= pivot);
       if (f === 0) continue;
-      const ri = i * n, rk = k * n;
+      const ri = i * n,
+        rk = k * n;
       for (let j = k + 1; j < n; j++) lu[ri + j] -= f * lu[rk + j];
     }
   }
@@ -111,7 +119,8 @@ export function choleskyFactor(m: Dense): Dense {
     l[j * n + j] = ljj;
     for (let i = j + 1; i < n; i++) {
       let s = m.a[i * n + j];
-      const ri = i * n, rj = j * n;
+      const ri = i * n,
+        rj = j * n;
       for (let k = 0; k < j; k++) s -= l[ri + k] * l[rj + k];
       l[ri + j] = s / ljj;
     }
@@ -163,7 +172,11 @@ export function bandedZeros(n: number, w: number): Banded {
 
 /** Adds v to entry (i, j) of a symmetric banded matrix; only the lower triangle (j ≤ i) is stored. */
 export function bandedAdd(m: Banded, i: number, j: number, v: number): void {
-  if (j > i) { const t = i; i = j; j = t; }
+  if (j > i) {
+    const t = i;
+    i = j;
+    j = t;
+  }
   const off = j - i + m.w;
   if (off < 0) throw new Error(`Entry (${i + 1}, ${j + 1}) lies outside the half-bandwidth ${m.w}.`);
   m.band[i * (m.w + 1) + off] += v;
@@ -223,19 +236,27 @@ export function singularValues(rows: number, cols: number, a: ArrayLike<number>)
     let rotated = false;
     for (let p = 0; p < cols - 1; p++) {
       for (let q = p + 1; q < cols; q++) {
-        let alpha = 0, beta = 0, gamma = 0;
-        const op = p * rows, oq = q * rows;
+        let alpha = 0,
+          beta = 0,
+          gamma = 0;
+        const op = p * rows,
+          oq = q * rows;
         for (let i = 0; i < rows; i++) {
-          const x = u[op + i], y = u[oq + i];
-          alpha += x * x; beta += y * y; gamma += x * y;
+          const x = u[op + i],
+            y = u[oq + i];
+          alpha += x * x;
+          beta += y * y;
+          gamma += x * y;
         }
         if (gamma === 0 || Math.abs(gamma) <= eps * Math.sqrt(alpha * beta)) continue;
         rotated = true;
         const zeta = (beta - alpha) / (2 * gamma);
         const t = Math.sign(zeta || 1) / (Math.abs(zeta) + Math.sqrt(1 + zeta * zeta));
-        const c = 1 / Math.sqrt(1 + t * t), s = c * t;
+        const c = 1 / Math.sqrt(1 + t * t),
+          s = c * t;
         for (let i = 0; i < rows; i++) {
-          const x = u[op + i], y = u[oq + i];
+          const x = u[op + i],
+            y = u[oq + i];
           u[op + i] = c * x - s * y;
           u[oq + i] = s * x + c * y;
         }
@@ -265,8 +286,12 @@ export function cond2(m: Dense): number {
     // Symmetric: σ = |eigenvalue|, about 10× cheaper than Jacobi at n ≈ 300. Absolute accuracy ε‖A‖ on
     // σmin (as for LAPACK's SVD); the exact-zero detection of the Jacobi path is kept for small matrices.
     const ev = symmetricEigenvalues(m);
-    let lo = Infinity, hi = 0;
-    for (const v of ev) { lo = Math.min(lo, Math.abs(v)); hi = Math.max(hi, Math.abs(v)); }
+    let lo = Infinity,
+      hi = 0;
+    for (const v of ev) {
+      lo = Math.min(lo, Math.abs(v));
+      hi = Math.max(hi, Math.abs(v));
+    }
     r = hi / lo;
   } else {
     const sv = singularValues(m.n, m.n, m.a);
@@ -291,14 +316,20 @@ export function tridiagonalize(m: Dense): { d: Float64Array; e: Float64Array } {
     for (let i = k + 1; i < n; i++) norm += a[i * n + k] * a[i * n + k];
     norm = Math.sqrt(norm);
     const x0 = a[(k + 1) * n + k];
-    if (norm === 0) { e[k] = 0; continue; }
+    if (norm === 0) {
+      e[k] = 0;
+      continue;
+    }
     const alpha = x0 > 0 ? -norm : norm;
     for (let i = k + 1; i < n; i++) v[i] = a[i * n + k];
     v[k + 1] -= alpha;
     let vn = 0;
     for (let i = k + 1; i < n; i++) vn += v[i] * v[i];
     vn = Math.sqrt(vn);
-    if (vn === 0) { e[k] = x0; continue; }
+    if (vn === 0) {
+      e[k] = x0;
+      continue;
+    }
     for (let i = k + 1; i < n; i++) v[i] /= vn;
     // A ← H A H with H = I − 2 v vᵀ on the trailing block: A − 2 v wᵀ − 2 w vᵀ + 4 (vᵀw) v vᵀ, w = A v
     let vw = 0;
@@ -314,8 +345,12 @@ export function tridiagonalize(m: Dense): { d: Float64Array; e: Float64Array } {
       }
     }
     e[k] = alpha;
-    for (let i = k + 1; i < n; i++) { a[i * n + k] = 0; a[k * n + i] = 0; }
-    a[(k + 1) * n + k] = alpha; a[k * n + k + 1] = alpha;
+    for (let i = k + 1; i < n; i++) {
+      a[i * n + k] = 0;
+      a[k * n + i] = 0;
+    }
+    a[(k + 1) * n + k] = alpha;
+    a[k * n + k + 1] = alpha;
   }
   for (let i = 0; i < n; i++) d[i] = a[i * n + i];
   if (n >= 2) e[n - 2] = a[(n - 1) * n + n - 2];
@@ -340,7 +375,8 @@ export function tridiagonalEigenvalues(d: Float64Array, e: Float64Array): Float6
   const n = d.length;
   const out = new Float64Array(n);
   if (n === 0) return out;
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (let i = 0; i < n; i++) {
     const r = (i > 0 ? Math.abs(e[i - 1]) : 0) + (i < n - 1 ? Math.abs(e[i]) : 0);
     lo = Math.min(lo, d[i] - r);
@@ -349,11 +385,13 @@ export function tridiagonalEigenvalues(d: Float64Array, e: Float64Array): Float6
   const scale = Math.max(Math.abs(lo), Math.abs(hi), Number.MIN_VALUE);
   const tiny = 1e-300 + 2.220446049250313e-16 * scale * 1e-10;
   for (let k = 0; k < n; k++) {
-    let a = lo, b = hi;
+    let a = lo,
+      b = hi;
     for (let it = 0; it < 200; it++) {
       const mid = 0.5 * (a + b);
       if (mid <= a || mid >= b) break;
-      if (sturmCount(d, e, mid, tiny) > k) b = mid; else a = mid;
+      if (sturmCount(d, e, mid, tiny) > k) b = mid;
+      else a = mid;
       if (b - a <= 2.220446049250313e-16 * 2 * Math.max(Math.abs(a), Math.abs(b)) + 1e-300) break;
     }
     out[k] = 0.5 * (a + b);
@@ -389,13 +427,15 @@ export function generalEigenvalues(m: Dense): { re: Float64Array; im: Float64Arr
     for (let i = k + 1; i < n; i++) vn += v[i] * v[i];
     if (vn === 0) continue;
     const beta = 2 / vn;
-    for (let j = 0; j < n; j++) { // H ← (I − β v vᵀ) H
+    for (let j = 0; j < n; j++) {
+      // H ← (I − β v vᵀ) H
       let s = 0;
       for (let i = k + 1; i < n; i++) s += v[i] * hr[i * n + j];
       s *= beta;
       for (let i = k + 1; i < n; i++) hr[i * n + j] -= s * v[i];
     }
-    for (let i = 0; i < n; i++) { // H ← H (I − β v vᵀ)
+    for (let i = 0; i < n; i++) {
+      // H ← H (I − β v vᵀ)
       let s = 0;
       for (let j = k + 1; j < n; j++) s += hr[i * n + j] * v[j];
       s *= beta;
@@ -407,7 +447,10 @@ export function generalEigenvalues(m: Dense): { re: Float64Array; im: Float64Arr
   const re = new Float64Array(n);
   const im = new Float64Array(n);
   const eps = 2.220446049250313e-16;
-  const cr = new Float64Array(n), ci = new Float64Array(n), sr = new Float64Array(n), si = new Float64Array(n);
+  const cr = new Float64Array(n),
+    ci = new Float64Array(n),
+    sr = new Float64Array(n),
+    si = new Float64Array(n);
   let hi = n - 1;
   let iter = 0;
   while (hi >= 0) {
@@ -416,48 +459,90 @@ export function generalEigenvalues(m: Dense): { re: Float64Array; im: Float64Arr
     while (lo > 0) {
       const sub = Math.hypot(hr[lo * n + lo - 1], hi_[lo * n + lo - 1]);
       const diag = Math.hypot(hr[lo * n + lo], hi_[lo * n + lo]) + Math.hypot(hr[(lo - 1) * n + lo - 1], hi_[(lo - 1) * n + lo - 1]);
-      if (sub <= eps * diag || sub < 1e-300) { hr[lo * n + lo - 1] = 0; hi_[lo * n + lo - 1] = 0; break; }
+      if (sub <= eps * diag || sub < 1e-300) {
+        hr[lo * n + lo - 1] = 0;
+        hi_[lo * n + lo - 1] = 0;
+        break;
+      }
       lo--;
     }
     if (lo === hi) {
-      re[hi] = hr[hi * n + hi]; im[hi] = hi_[hi * n + hi];
-      hi--; iter = 0;
+      re[hi] = hr[hi * n + hi];
+      im[hi] = hi_[hi * n + hi];
+      hi--;
+      iter = 0;
       continue;
     }
     if (++iter > 100 * n) throw new Error('The QR eigenvalue iteration did not converge.');
     // Wilkinson shift from the trailing 2×2 block
-    const ar = hr[(hi - 1) * n + hi - 1], ai = hi_[(hi - 1) * n + hi - 1];
-    const br = hr[(hi - 1) * n + hi], bi = hi_[(hi - 1) * n + hi];
-    const cr_ = hr[hi * n + hi - 1], ci_ = hi_[hi * n + hi - 1];
-    const dr = hr[hi * n + hi], di = hi_[hi * n + hi];
+    const ar = hr[(hi - 1) * n + hi - 1],
+      ai = hi_[(hi - 1) * n + hi - 1];
+    const br = hr[(hi - 1) * n + hi],
+      bi = hi_[(hi - 1) * n + hi];
+    const cr_ = hr[hi * n + hi - 1],
+      ci_ = hi_[hi * n + hi - 1];
+    const dr = hr[hi * n + hi],
+      di = hi_[hi * n + hi];
     let mur: number, mui: number;
-    if (iter % 11 === 10) { // exceptional shift
-      mur = dr + Math.abs(cr_); mui = di + Math.abs(ci_);
+    if (iter % 11 === 10) {
+      // exceptional shift
+      mur = dr + Math.abs(cr_);
+      mui = di + Math.abs(ci_);
     } else {
       // eigenvalues of [[a,b],[c,d]]: (a+d)/2 ± sqrt(((a−d)/2)² + bc)
-      const hr2 = (ar - dr) / 2, hi2 = (ai - di) / 2;
+      const hr2 = (ar - dr) / 2,
+        hi2 = (ai - di) / 2;
       const discr = hr2 * hr2 - hi2 * hi2 + (br * cr_ - bi * ci_);
       const disci = 2 * hr2 * hi2 + (br * ci_ + bi * cr_);
       const mod = Math.hypot(discr, disci);
       const sqr = Math.sqrt((mod + discr) / 2);
       let sqi = Math.sqrt(Math.max(0, (mod - discr) / 2));
       if (disci < 0) sqi = -sqi;
-      const mr = (ar + dr) / 2, mi = (ai + di) / 2;
-      const e1r = mr + sqr, e1i = mi + sqi, e2r = mr - sqr, e2i = mi - sqi;
-      if (Math.hypot(e1r - dr, e1i - di) <= Math.hypot(e2r - dr, e2i - di)) { mur = e1r; mui = e1i; } else { mur = e2r; mui = e2i; }
+      const mr = (ar + dr) / 2,
+        mi = (ai + di) / 2;
+      const e1r = mr + sqr,
+        e1i = mi + sqi,
+        e2r = mr - sqr,
+        e2i = mi - sqi;
+      if (Math.hypot(e1r - dr, e1i - di) <= Math.hypot(e2r - dr, e2i - di)) {
+        mur = e1r;
+        mui = e1i;
+      } else {
+        mur = e2r;
+        mui = e2i;
+      }
     }
-    for (let i = lo; i <= hi; i++) { hr[i * n + i] -= mur; hi_[i * n + i] -= mui; }
+    for (let i = lo; i <= hi; i++) {
+      hr[i * n + i] -= mur;
+      hi_[i * n + i] -= mui;
+    }
     // QR by Givens rotations on rows (left), recorded, then applied on columns (right)
     for (let k = lo; k < hi; k++) {
-      const xr = hr[k * n + k], xi = hi_[k * n + k];
-      const yr = hr[(k + 1) * n + k], yi = hi_[(k + 1) * n + k];
+      const xr = hr[k * n + k],
+        xi = hi_[k * n + k];
+      const yr = hr[(k + 1) * n + k],
+        yi = hi_[(k + 1) * n + k];
       const r = Math.hypot(Math.hypot(xr, xi), Math.hypot(yr, yi));
-      if (r === 0) { cr[k] = 1; ci[k] = 0; sr[k] = 0; si[k] = 0; continue; }
-      const c0r = xr / r, c0i = xi / r, s0r = yr / r, s0i = yi / r;
-      cr[k] = c0r; ci[k] = c0i; sr[k] = s0r; si[k] = s0i;
+      if (r === 0) {
+        cr[k] = 1;
+        ci[k] = 0;
+        sr[k] = 0;
+        si[k] = 0;
+        continue;
+      }
+      const c0r = xr / r,
+        c0i = xi / r,
+        s0r = yr / r,
+        s0i = yi / r;
+      cr[k] = c0r;
+      ci[k] = c0i;
+      sr[k] = s0r;
+      si[k] = s0i;
       for (let j = k; j < n; j++) {
-        const ar2 = hr[k * n + j], ai2 = hi_[k * n + j];
-        const br2 = hr[(k + 1) * n + j], bi2 = hi_[(k + 1) * n + j];
+        const ar2 = hr[k * n + j],
+          ai2 = hi_[k * n + j];
+        const br2 = hr[(k + 1) * n + j],
+          bi2 = hi_[(k + 1) * n + j];
         // new_k = conj(c) a + conj(s) b ; new_{k+1} = −s a + c b
         hr[k * n + j] = c0r * ar2 + c0i * ai2 + s0r * br2 + s0i * bi2;
         hi_[k * n + j] = c0r * ai2 - c0i * ar2 + s0r * bi2 - s0i * br2;
@@ -466,11 +551,16 @@ export function generalEigenvalues(m: Dense): { re: Float64Array; im: Float64Arr
       }
     }
     for (let k = lo; k < hi; k++) {
-      const c0r = cr[k], c0i = ci[k], s0r = sr[k], s0i = si[k];
+      const c0r = cr[k],
+        c0i = ci[k],
+        s0r = sr[k],
+        s0i = si[k];
       const top = Math.min(hi, k + 2);
       for (let i = 0; i <= top; i++) {
-        const ar2 = hr[i * n + k], ai2 = hi_[i * n + k];
-        const br2 = hr[i * n + k + 1], bi2 = hi_[i * n + k + 1];
+        const ar2 = hr[i * n + k],
+          ai2 = hi_[i * n + k];
+        const br2 = hr[i * n + k + 1],
+          bi2 = hi_[i * n + k + 1];
         // new col_k = a c + b s ; new col_{k+1} = −a conj(s) + b conj(c)
         hr[i * n + k] = ar2 * c0r - ai2 * c0i + br2 * s0r - bi2 * s0i;
         hi_[i * n + k] = ar2 * c0i + ai2 * c0r + br2 * s0i + bi2 * s0r;
@@ -478,7 +568,10 @@ export function generalEigenvalues(m: Dense): { re: Float64Array; im: Float64Arr
         hi_[i * n + k + 1] = -(ai2 * s0r - ar2 * s0i) + (bi2 * c0r - br2 * c0i);
       }
     }
-    for (let i = lo; i <= hi; i++) { hr[i * n + i] += mur; hi_[i * n + i] += mui; }
+    for (let i = lo; i <= hi; i++) {
+      hr[i * n + i] += mur;
+      hi_[i * n + i] += mui;
+    }
   }
   return { re, im };
 }
@@ -498,7 +591,7 @@ export function inverseIteration(a: Dense, sigma: number, b?: Dense): Float64Arr
   const shift = sigma + (Math.abs(sigma) + 1e-300) * 1e-12;
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
-      const bij = b ? b.a[i * n + j] : (i === j ? 1 : 0);
+      const bij = b ? b.a[i * n + j] : i === j ? 1 : 0;
       m.a[i * n + j] = a.a[i * n + j] - shift * bij;
     }
   }
@@ -508,11 +601,24 @@ export function inverseIteration(a: Dense, sigma: number, b?: Dense): Float64Arr
   for (let i = 0; i < n; i++) perm[i] = i;
   const tiny = Math.max(scale, 1e-300) * 1e-15;
   for (let k = 0; k < n; k++) {
-    let p = k, best = Math.abs(lu[k * n + k]);
-    for (let i = k + 1; i < n; i++) { const v = Math.abs(lu[i * n + k]); if (v > best) { best = v; p = i; } }
+    let p = k,
+      best = Math.abs(lu[k * n + k]);
+    for (let i = k + 1; i < n; i++) {
+      const v = Math.abs(lu[i * n + k]);
+      if (v > best) {
+        best = v;
+        p = i;
+      }
+    }
     if (p !== k) {
-      for (let j = 0; j < n; j++) { const t = lu[k * n + j]; lu[k * n + j] = lu[p * n + j]; lu[p * n + j] = t; }
-      const t = perm[k]; perm[k] = perm[p]; perm[p] = t;
+      for (let j = 0; j < n; j++) {
+        const t = lu[k * n + j];
+        lu[k * n + j] = lu[p * n + j];
+        lu[p * n + j] = t;
+      }
+      const t = perm[k];
+      perm[k] = perm[p];
+      perm[p] = t;
     }
     if (lu[k * n + k] === 0) lu[k * n + k] = tiny;
     const pivot = lu[k * n + k];
@@ -558,7 +664,8 @@ export function bucklingMuSymmetric(k: Dense, kg: Dense): Float64Array {
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < i; j++) {
       const s = 0.5 * (c.a[i * n + j] + c.a[j * n + i]);
-      c.a[i * n + j] = s; c.a[j * n + i] = s;
+      c.a[i * n + j] = s;
+      c.a[j * n + i] = s;
     }
   }
   return symmetricEigenvalues(c);

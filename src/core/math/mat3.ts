@@ -6,13 +6,12 @@ export const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] +
 export const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 export const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
 export const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-export const cross = (a: Vec3, b: Vec3): Vec3 => [
-  a[1] * b[2] - a[2] * b[1],
-  a[2] * b[0] - a[0] * b[2],
-  a[0] * b[1] - a[1] * b[0],
-];
+export const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 export const norm = (a: Vec3): number => Math.sqrt(dot(a, a));
-export const unit = (a: Vec3): Vec3 => { const l = norm(a); return [a[0] / l, a[1] / l, a[2] / l]; };
+export const unit = (a: Vec3): Vec3 => {
+  const l = norm(a);
+  return [a[0] / l, a[1] / l, a[2] / l];
+};
 
 export function det(m: Mat3): number {
   return dot(m[0], cross(m[1], m[2]));
@@ -42,9 +41,12 @@ export function inverse(m: Mat3): Mat3 {
 }
 
 export function matMul(a: Mat3, b: Mat3): Mat3 {
-  const r = [[0, 0, 0], [0, 0, 0], [0, 0, 0]] as Mat3;
-  for (let i = 0; i < 3; i++)
-    for (let j = 0; j < 3; j++) r[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+  const r = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ] as Mat3;
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) r[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
   return r;
 }
 

@@ -34,12 +34,17 @@ export function logGamma(x: number): number {
     product *= z;
     z += 1;
     // Keep the product finite for tiny arguments.
-    if (product > 1e280) { shift += Math.log(product); product = 1; }
+    if (product > 1e280) {
+      shift += Math.log(product);
+      product = 1;
+    }
   }
   shift += Math.log(product);
   const inv = 1 / z;
   const inv2 = inv * inv;
-  const series = inv * (1 / 12 + inv2 * (-1 / 360 + inv2 * (1 / 1260 + inv2 * (-1 / 1680 + inv2 * (1 / 1188 + inv2 * (-691 / 360360 + inv2 * (1 / 156)))))));
+  const series =
+    inv *
+    (1 / 12 + inv2 * (-1 / 360 + inv2 * (1 / 1260 + inv2 * (-1 / 1680 + inv2 * (1 / 1188 + inv2 * (-691 / 360360 + inv2 * (1 / 156)))))));
   return (z - 0.5) * Math.log(z) - z + HALF_LOG_TWO_PI + series - shift;
 }
 
@@ -116,7 +121,12 @@ export function studentTTwoSided(t: number, df: number): number {
   return regularizedBeta(df / 2, 0.5, df / (df + t * t)).lower;
 }
 
-export interface AnovaResult { F: number; p: number; df_between: number; df_within: number }
+export interface AnovaResult {
+  F: number;
+  p: number;
+  df_between: number;
+  df_within: number;
+}
 
 /** One-way ANOVA across groups (the semantics of scipy.stats.f_oneway). */
 export function oneWayAnova(groups: readonly (readonly number[])[]): AnovaResult {
@@ -142,7 +152,15 @@ export function oneWayAnova(groups: readonly (readonly number[])[]): AnovaResult
   return { F, p, df_between: dfBetween, df_within: dfWithin };
 }
 
-export interface LinearTrend { slope: number; intercept: number; slope_se: number; t: number; p: number; r: number; n: number }
+export interface LinearTrend {
+  slope: number;
+  intercept: number;
+  slope_se: number;
+  t: number;
+  p: number;
+  r: number;
+  n: number;
+}
 
 /** OLS y = intercept + slope·x with the two-sided t-test of slope = 0 (scipy.stats.linregress semantics). */
 export function linearTrend(x: readonly number[], y: readonly number[]): LinearTrend {

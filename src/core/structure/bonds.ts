@@ -40,7 +40,32 @@ export const DEFAULT_BOND_TOLERANCE = 1.15;
 const DEFAULT_MIN_BOND_DISTANCE = 0.1;
 
 /** Non-metals and metalloids: the elements that form covalent bonds in ionic and molecular solids. */
-const NON_METALS = new Set(['H', 'He', 'B', 'C', 'N', 'O', 'F', 'Ne', 'Si', 'P', 'S', 'Cl', 'Ar', 'Ge', 'As', 'Se', 'Br', 'Kr', 'Sb', 'Te', 'I', 'Xe', 'At', 'Rn']);
+const NON_METALS = new Set([
+  'H',
+  'He',
+  'B',
+  'C',
+  'N',
+  'O',
+  'F',
+  'Ne',
+  'Si',
+  'P',
+  'S',
+  'Cl',
+  'Ar',
+  'Ge',
+  'As',
+  'Se',
+  'Br',
+  'Kr',
+  'Sb',
+  'Te',
+  'I',
+  'Xe',
+  'At',
+  'Rn',
+]);
 export const isMetal = (symbol: string): boolean => !NON_METALS.has(symbol);
 
 const pairKey = (a: string, b: string) => (a < b ? `${a}-${b}` : `${b}-${a}`);
@@ -65,7 +90,10 @@ function parseOverrides(overrides: Record<string, number> | undefined): Map<stri
  */
 export function parseBondCutoffs(text: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const entry of text.split(/[,;\n]+/).map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(/[,;\n]+/)
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z]{1,3})\s*-\s*([A-Za-z]{1,3})(?:\s*[=:]\s*|\s+)(\d+(?:\.\d+)?|\.\d+)\s*(?:Å|A)?$/.exec(entry);
     if (!m) throw new Error(`bond cutoff "${printable(entry)}" should look like "Mg-H 2.1" (two elements and a length in Å)`);
     out[`${m[1]}-${m[2]}`] = Number(m[3]);
@@ -87,9 +115,16 @@ export function computeBonds(s: Structure, options: BondOptions = {}): BondList 
   const kindIndex = new Map<string, number>();
   for (let a = 0; a < n; a++) {
     const el = elementBySymbol(majorSpecies(s.sites[a]));
-    if (!el) { kindOf[a] = -1; continue; }
+    if (!el) {
+      kindOf[a] = -1;
+      continue;
+    }
     let k = kindIndex.get(el.symbol);
-    if (k === undefined) { k = kinds.length; kinds.push({ symbol: el.symbol, radius: el.covalentRadius }); kindIndex.set(el.symbol, k); }
+    if (k === undefined) {
+      k = kinds.length;
+      kinds.push({ symbol: el.symbol, radius: el.covalentRadius });
+      kindIndex.set(el.symbol, k);
+    }
     kindOf[a] = k;
   }
   // Maximum bond length for every pair of kinds.
@@ -97,13 +132,14 @@ export function computeBonds(s: Structure, options: BondOptions = {}): BondList 
   const metalMetal = options.metalMetal ?? kinds.every((k) => isMetal(k.symbol));
   const maxLength = new Float64Array(nk * nk);
   let cutoff = 0;
-  for (let p = 0; p < nk; p++) for (let q = 0; q < nk; q++) {
-    const o = overrides.get(pairKey(kinds[p].symbol, kinds[q].symbol));
-    const bothMetals = isMetal(kinds[p].symbol) && isMetal(kinds[q].symbol);
-    const len = o ?? (bothMetals && !metalMetal ? 0 : (kinds[p].radius + kinds[q].radius) * tolerance);
-    maxLength[p * nk + q] = len;
-    if (len > cutoff) cutoff = len;
-  }
+  for (let p = 0; p < nk; p++)
+    for (let q = 0; q < nk; q++) {
+      const o = overrides.get(pairKey(kinds[p].symbol, kinds[q].symbol));
+      const bothMetals = isMetal(kinds[p].symbol) && isMetal(kinds[q].symbol);
+      const len = o ?? (bothMetals && !metalMetal ? 0 : (kinds[p].radius + kinds[q].radius) * tolerance);
+      maxLength[p * nk + q] = len;
+      if (len > cutoff) cutoff = len;
+    }
   const empty: BondList = { i: new Uint32Array(0), j: new Uint32Array(0), image: new Int32Array(0), length: new Float64Array(0) };
   if (cutoff <= 0 || n === 0) return empty;
 
@@ -111,12 +147,21 @@ export function computeBonds(s: Structure, options: BondOptions = {}): BondList 
   const keep = new Uint8Array(pairs.i.length);
   let count = 0;
   for (let m = 0; m < pairs.i.length; m++) {
-    const ki = kindOf[pairs.i[m]], kj = kindOf[pairs.j[m]];
+    const ki = kindOf[pairs.i[m]],
+      kj = kindOf[pairs.j[m]];
     if (ki < 0 || kj < 0) continue;
     const d = pairs.distance[m];
-    if (d >= minDistance && d < maxLength[ki * nk + kj]) { keep[m] = 1; count++; }
+    if (d >= minDistance && d < maxLength[ki * nk + kj]) {
+      keep[m] = 1;
+      count++;
+    }
   }
-  const out: BondList = { i: new Uint32Array(count), j: new Uint32Array(count), image: new Int32Array(3 * count), length: new Float64Array(count) };
+  const out: BondList = {
+    i: new Uint32Array(count),
+    j: new Uint32Array(count),
+    image: new Int32Array(3 * count),
+    length: new Float64Array(count),
+  };
   let c = 0;
   for (let m = 0; m < pairs.i.length; m++) {
     if (!keep[m]) continue;
@@ -134,13 +179,17 @@ export function computeBonds(s: Structure, options: BondOptions = {}): BondList 
 /** Number of bonds of every site (a bond to one's own periodic image counts at both ends). */
 export function coordinationNumbers(nSites: number, bonds: BondList): Uint32Array {
   const cn = new Uint32Array(nSites);
-  for (let m = 0; m < bonds.i.length; m++) { cn[bonds.i[m]]++; cn[bonds.j[m]]++; }
+  for (let m = 0; m < bonds.i.length; m++) {
+    cn[bonds.i[m]]++;
+    cn[bonds.j[m]]++;
+  }
   return cn;
 }
 
 /** Coordination number of site `index` under the bond rule. */
 export function coordination(s: Structure, index: number, options: BondOptions = {}): number {
-  if (!Number.isInteger(index) || index < 0 || index >= s.sites.length) throw new Error(`site index ${index} is out of range (0..${s.sites.length - 1})`);
+  if (!Number.isInteger(index) || index < 0 || index >= s.sites.length)
+    throw new Error(`site index ${index} is out of range (0..${s.sites.length - 1})`);
   return coordinationNumbers(s.sites.length, computeBonds(s, options))[index];
 }
 
@@ -169,7 +218,9 @@ export function coordinationPolyhedra(
   const imagePos = (site: number, f: number, a: number, b: number, c: number): [number, number, number] => {
     const p = s.sites[site].xyz;
     if (!L || (a === 0 && b === 0 && c === 0)) return [p[0], p[1], p[2]];
-    const x = f * a, y = f * b, z = f * c;
+    const x = f * a,
+      y = f * b,
+      z = f * c;
     return [
       p[0] + x * L[0][0] + y * L[1][0] + z * L[2][0],
       p[1] + x * L[0][1] + y * L[1][1] + z * L[2][1],
@@ -177,7 +228,8 @@ export function coordinationPolyhedra(
     ];
   };
   for (let m = 0; m < bonds.i.length; m++) {
-    const i = bonds.i[m], j = bonds.j[m];
+    const i = bonds.i[m],
+      j = bonds.j[m];
     const [a, b, c] = [bonds.image[3 * m], bonds.image[3 * m + 1], bonds.image[3 * m + 2]];
     neighbors[i].push(...imagePos(j, 1, a, b, c));
     neighbors[j].push(...imagePos(i, -1, a, b, c));
@@ -210,10 +262,10 @@ export function convexHullFaces(points: Float64Array): Uint32Array {
   const cen = [0, 0, 0];
   for (let k = 0; k < n; k++) for (let d = 0; d < 3; d++) cen[d] += points[3 * k + d] / n;
   let scale = 0;
-  for (let k = 0; k < n; k++) scale = Math.max(scale, Math.hypot(points[3 * k] - cen[0], points[3 * k + 1] - cen[1], points[3 * k + 2] - cen[2]));
+  for (let k = 0; k < n; k++)
+    scale = Math.max(scale, Math.hypot(points[3 * k] - cen[0], points[3 * k + 1] - cen[1], points[3 * k + 2] - cen[2]));
   if (scale === 0) return new Uint32Array(0);
   const eps = 1e-7 * scale;
-
 
   const faces: number[] = [];
   /** Appends the fan triangulation of the points `onPlane`, counter-clockwise around `normal`. */
@@ -227,7 +279,10 @@ export function convexHullFaces(points: Float64Array): Uint32Array {
     const turn = (o: { x: number; y: number }, a: { x: number; y: number }, b: { x: number; y: number }) =>
       (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
     const hull: typeof pts2 = [];
-    for (const p of pts2) { while (hull.length >= 2 && turn(hull[hull.length - 2], hull[hull.length - 1], p) <= eps * scale) hull.pop(); hull.push(p); }
+    for (const p of pts2) {
+      while (hull.length >= 2 && turn(hull[hull.length - 2], hull[hull.length - 1], p) <= eps * scale) hull.pop();
+      hull.push(p);
+    }
     const lowerLen = hull.length + 1;
     for (let t = pts2.length - 2; t >= 0; t--) {
       const p = pts2[t];
@@ -240,37 +295,45 @@ export function convexHullFaces(points: Float64Array): Uint32Array {
 
   const seen = new Set<string>();
   let anyPlane = false;
-  for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) for (let c = b + 1; c < n; c++) {
-    const raw = cross(sub(P(b), P(a)), sub(P(c), P(a)));
-    const len = Math.hypot(raw[0], raw[1], raw[2]);
-    if (len <= eps * scale) continue; // (nearly) collinear triple
-    anyPlane = true;
-    let normal: Vec3 = [raw[0] / len, raw[1] / len, raw[2] / len];
-    const off = dot(normal, P(a));
-    let above = 0, below = 0;
-    const onPlane: number[] = [];
-    for (let k = 0; k < n; k++) {
-      const h = dot(normal, P(k)) - off;
-      if (h > eps) above++;
-      else if (h < -eps) below++;
-      else onPlane.push(k);
-    }
-    if (above > 0 && below > 0) continue;
-    if (above === 0 && below === 0) continue; // everything coplanar: handled below
-    if (above > 0) normal = [-normal[0], -normal[1], -normal[2]]; // make it point away from the rest
-    const key = onPlane.join(',');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    addPolygon(onPlane, normal);
-  }
+  for (let a = 0; a < n; a++)
+    for (let b = a + 1; b < n; b++)
+      for (let c = b + 1; c < n; c++) {
+        const raw = cross(sub(P(b), P(a)), sub(P(c), P(a)));
+        const len = Math.hypot(raw[0], raw[1], raw[2]);
+        if (len <= eps * scale) continue; // (nearly) collinear triple
+        anyPlane = true;
+        let normal: Vec3 = [raw[0] / len, raw[1] / len, raw[2] / len];
+        const off = dot(normal, P(a));
+        let above = 0,
+          below = 0;
+        const onPlane: number[] = [];
+        for (let k = 0; k < n; k++) {
+          const h = dot(normal, P(k)) - off;
+          if (h > eps) above++;
+          else if (h < -eps) below++;
+          else onPlane.push(k);
+        }
+        if (above > 0 && below > 0) continue;
+        if (above === 0 && below === 0) continue; // everything coplanar: handled below
+        if (above > 0) normal = [-normal[0], -normal[1], -normal[2]]; // make it point away from the rest
+        const key = onPlane.join(',');
+        if (seen.has(key)) continue;
+        seen.add(key);
+        addPolygon(onPlane, normal);
+      }
   if (faces.length === 0 && anyPlane) {
     // All points coplanar: one flat polygon, seen from both sides.
-    let best: Vec3 = [0, 0, 0], bestLen = 0;
-    for (let b = 1; b < n; b++) for (let c = b + 1; c < n; c++) {
-      const raw = cross(sub(P(b), P(0)), sub(P(c), P(0)));
-      const len = Math.hypot(raw[0], raw[1], raw[2]);
-      if (len > bestLen) { bestLen = len; best = raw; }
-    }
+    let best: Vec3 = [0, 0, 0],
+      bestLen = 0;
+    for (let b = 1; b < n; b++)
+      for (let c = b + 1; c < n; c++) {
+        const raw = cross(sub(P(b), P(0)), sub(P(c), P(0)));
+        const len = Math.hypot(raw[0], raw[1], raw[2]);
+        if (len > bestLen) {
+          bestLen = len;
+          best = raw;
+        }
+      }
     const normal = unit(best);
     const all = Array.from({ length: n }, (_, k) => k);
     addPolygon(all, normal);

@@ -25,8 +25,17 @@ import type { Site, Structure } from './structure.ts';
 const AMOUNT_TOLERANCE = 1e-8;
 
 const SPECIAL_FORMULAS: Record<string, string> = {
-  LiO: 'Li2O2', NaO: 'Na2O2', KO: 'K2O2', HO: 'H2O2', CsO: 'Cs2O2', RbO: 'Rb2O2',
-  O: 'O2', N: 'N2', F: 'F2', Cl: 'Cl2', H: 'H2',
+  LiO: 'Li2O2',
+  NaO: 'Na2O2',
+  KO: 'K2O2',
+  HO: 'H2O2',
+  CsO: 'Cs2O2',
+  RbO: 'Rb2O2',
+  O: 'O2',
+  N: 'N2',
+  F: 'F2',
+  Cl: 'Cl2',
+  H: 'H2',
 };
 
 /** pymatgen's `get_el_sp(symbol).X`: Pauling value for elements (NaN when none), 0 for dummy species. */
@@ -58,7 +67,8 @@ export function pythonSort<T>(items: readonly T[], lt: (a: T, b: T) => boolean):
   // binarysort: insert the rest one by one after the last element not greater than the pivot.
   for (let start = run; start < n; start++) {
     const pivot = a[start];
-    let l = 0, r = start;
+    let l = 0,
+      r = start;
     while (l < r) {
       const p = l + ((r - l) >> 1);
       if (lt(pivot, a[p])) r = p;
@@ -73,9 +83,11 @@ export function pythonSort<T>(items: readonly T[], lt: (a: T, b: T) => boolean):
 function mergeSort<T>(a: T[], lt: (a: T, b: T) => boolean): T[] {
   if (a.length < 2) return a;
   const mid = a.length >> 1;
-  const left = mergeSort(a.slice(0, mid), lt), right = mergeSort(a.slice(mid), lt);
+  const left = mergeSort(a.slice(0, mid), lt),
+    right = mergeSort(a.slice(mid), lt);
   const out: T[] = [];
-  let i = 0, j = 0;
+  let i = 0,
+    j = 0;
   while (i < left.length && j < right.length) out.push(lt(right[j], left[i]) ? right[j++] : left[i++]);
   return out.concat(left.slice(i), right.slice(j));
 }
@@ -160,11 +172,17 @@ function formulaFromAmounts(elements: Map<string, number>): string {
   return syms.map((sym) => sym + formatAmount(elements.get(sym)!, false)).join(' ');
 }
 
-const gcd = (a: number, b: number): number => { a = Math.abs(a); b = Math.abs(b); while (b) [a, b] = [b, a % b]; return a; };
+const gcd = (a: number, b: number): number => {
+  a = Math.abs(a);
+  b = Math.abs(b);
+  while (b) [a, b] = [b, a % b];
+  return a;
+};
 
 /** Python's comparison of the keys `[X, symbol]`: X first (NaN never less), symbol on equal X. */
 function keyLess(a: string, b: string): boolean {
-  const xa = pymatgenElectronegativity(a), xb = pymatgenElectronegativity(b);
+  const xa = pymatgenElectronegativity(a),
+    xb = pymatgenElectronegativity(b);
   if (xa === xb) return a < b;
   return xa < xb;
 }
@@ -179,7 +197,8 @@ function reduceFormula(symAmt: Map<string, number>): [string, number] {
 
   const polyanion: string[] = [];
   if (syms.length >= 3) {
-    const last = syms[syms.length - 1], prev = syms[syms.length - 2];
+    const last = syms[syms.length - 1],
+      prev = syms[syms.length - 2];
     if (pymatgenElectronegativity(last) - pymatgenElectronegativity(prev) < 1.65) {
       const poly = new Map<string, number>([
         [prev, symAmt.get(prev)! / factor],
@@ -229,7 +248,8 @@ export function pythonFixed(x: number, digits: number): string {
 /** pymatgen's `Species.__lt__` for species of different elements: electronegativity (none = +inf), then symbol. */
 function speciesLess(a: string, b: string): boolean {
   const inf = (x: number) => (Number.isNaN(x) ? Infinity : x);
-  const xa = inf(pymatgenElectronegativity(a)), xb = inf(pymatgenElectronegativity(b));
+  const xa = inf(pymatgenElectronegativity(a)),
+    xb = inf(pymatgenElectronegativity(b));
   return xa !== xb ? xa < xb : a < b;
 }
 
@@ -247,5 +267,7 @@ export function speciesString(site: Pick<Site, 'species' | 'oxidation'>): string
   const entries = Object.entries(site.species);
   const name = (el: string) => speciesName(el, site.oxidation?.[el]);
   if (entries.length === 1 && entries[0][1] === 1) return name(entries[0][0]);
-  return pythonSort(entries, (a, b) => speciesLess(a[0], b[0])).map(([el, occ]) => `${name(el)}:${pythonFixed(occ, 3)}`).join(', ');
+  return pythonSort(entries, (a, b) => speciesLess(a[0], b[0]))
+    .map(([el, occ]) => `${name(el)}:${pythonFixed(occ, 3)}`)
+    .join(', ');
 }

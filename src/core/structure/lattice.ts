@@ -1,8 +1,12 @@
 import { type Mat3, type Vec3, det, dot, inverse, norm, vecMat } from '../math/mat3.ts';
 
 export interface LatticeParameters {
-  a: number; b: number; c: number;
-  alpha: number; beta: number; gamma: number;
+  a: number;
+  b: number;
+  c: number;
+  alpha: number;
+  beta: number;
+  gamma: number;
 }
 
 const DEG = Math.PI / 180;
@@ -43,7 +47,11 @@ export class Lattice {
   }
 
   static cubic(a: number): Lattice {
-    return new Lattice([[a, 0, 0], [0, a, 0], [0, 0, a]]);
+    return new Lattice([
+      [a, 0, 0],
+      [0, a, 0],
+      [0, 0, a],
+    ]);
   }
 
   get volume(): number {

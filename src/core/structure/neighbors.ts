@@ -45,10 +45,18 @@ class PairBuffer {
 
   private grow(): void {
     const cap = this.i.length * 2;
-    const ni = new Uint32Array(cap); ni.set(this.i); this.i = ni;
-    const nj = new Uint32Array(cap); nj.set(this.j); this.j = nj;
-    const nim = new Int32Array(3 * cap); nim.set(this.image); this.image = nim;
-    const nd = new Float64Array(cap); nd.set(this.distance); this.distance = nd;
+    const ni = new Uint32Array(cap);
+    ni.set(this.i);
+    this.i = ni;
+    const nj = new Uint32Array(cap);
+    nj.set(this.j);
+    this.j = nj;
+    const nim = new Int32Array(3 * cap);
+    nim.set(this.image);
+    this.image = nim;
+    const nd = new Float64Array(cap);
+    nd.set(this.distance);
+    this.distance = nd;
   }
 
   result(): NeighborList {
@@ -93,7 +101,11 @@ export function findNeighborsRaw(positions: Float64Array, lattice: Mat3 | null, 
     }
     const ext = [0, 1, 2].map((k) => Math.max(hi[k] - lo[k], cutoff) * (1 + 1e-9) + 1e-9);
     origin = lo;
-    cell = [[ext[0], 0, 0], [0, ext[1], 0], [0, 0, ext[2]]];
+    cell = [
+      [ext[0], 0, 0],
+      [0, ext[1], 0],
+      [0, 0, ext[2]],
+    ];
   }
   const d = det(cell);
   if (!Number.isFinite(d) || Math.abs(d) < 1e-12) throw new Error('the lattice is singular (zero cell volume)');
@@ -114,8 +126,8 @@ export function findNeighborsRaw(positions: Float64Array, lattice: Mat3 | null, 
   if (expectedPairs > MAX_NEIGHBOR_PAIRS || binVisits > MAX_BIN_VISITS) {
     throw new Error(
       `neighbour search refused: a cutoff of ${cutoff} Å in a cell of volume ${Math.abs(d).toPrecision(3)} Å³ ` +
-      `(perpendicular widths ${width.map((w) => w.toPrecision(3)).join(', ')} Å) would need about ` +
-      `${Math.max(expectedPairs, binVisits).toExponential(1)} pairs or bin visits`,
+        `(perpendicular widths ${width.map((w) => w.toPrecision(3)).join(', ')} Å) would need about ` +
+        `${Math.max(expectedPairs, binVisits).toExponential(1)} pairs or bin visits`,
     );
   }
 
@@ -129,12 +141,17 @@ export function findNeighborsRaw(positions: Float64Array, lattice: Mat3 | null, 
     const z = positions[3 * a + 2] - origin[2];
     if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) throw new Error(`atom ${a + 1} has a non-finite coordinate`);
     let b = 0;
-    let wx = x, wy = y, wz = z;
+    let wx = x,
+      wy = y,
+      wz = z;
     for (let k = 0; k < 3; k++) {
       const f = x * inv[0][k] + y * inv[1][k] + z * inv[2][k];
       let s = periodic ? Math.floor(f) : 0;
       let g = f - s;
-      if (periodic && g >= 1) { g -= 1; s += 1; } // rounding at the upper face
+      if (periodic && g >= 1) {
+        g -= 1;
+        s += 1;
+      } // rounding at the upper face
       shift[3 * a + k] = s;
       if (s !== 0) {
         wx -= s * cell[k][0];
@@ -160,58 +177,66 @@ export function findNeighborsRaw(positions: Float64Array, lattice: Mat3 | null, 
   for (let a = 0; a < n; a++) order[fill[binOf[a]]++] = a;
 
   const cut2 = cutoff * cutoff;
-  for (let b0 = 0; b0 < nb[0]; b0++) for (let b1 = 0; b1 < nb[1]; b1++) for (let b2 = 0; b2 < nb[2]; b2++) {
-    const home = (b0 * nb[1] + b1) * nb[2] + b2;
-    const hs = start[home], he = start[home + 1];
-    if (hs === he) continue;
-    for (let d0 = -reach[0]; d0 <= reach[0]; d0++) {
-      const v0 = b0 + d0;
-      if (!periodic && (v0 < 0 || v0 >= nb[0])) continue;
-      const t0 = Math.floor(v0 / nb[0]);
-      const c0 = v0 - t0 * nb[0];
-      for (let d1 = -reach[1]; d1 <= reach[1]; d1++) {
-        const v1 = b1 + d1;
-        if (!periodic && (v1 < 0 || v1 >= nb[1])) continue;
-        const t1 = Math.floor(v1 / nb[1]);
-        const c1 = v1 - t1 * nb[1];
-        for (let d2 = -reach[2]; d2 <= reach[2]; d2++) {
-          const v2 = b2 + d2;
-          if (!periodic && (v2 < 0 || v2 >= nb[2])) continue;
-          const t2 = Math.floor(v2 / nb[2]);
-          const c2 = v2 - t2 * nb[2];
-          const target = (c0 * nb[1] + c1) * nb[2] + c2;
-          const ts = start[target], te = start[target + 1];
-          if (ts === te) continue;
-          // Cartesian offset of the image of the target bin.
-          const ox = t0 * cell[0][0] + t1 * cell[1][0] + t2 * cell[2][0];
-          const oy = t0 * cell[0][1] + t1 * cell[1][1] + t2 * cell[2][1];
-          const oz = t0 * cell[0][2] + t1 * cell[1][2] + t2 * cell[2][2];
-          const zeroImage = t0 === 0 && t1 === 0 && t2 === 0;
-          for (let p = hs; p < he; p++) {
-            const a = order[p];
-            const ax = wrapped[3 * a] - ox, ay = wrapped[3 * a + 1] - oy, az = wrapped[3 * a + 2] - oz;
-            for (let q = ts; q < te; q++) {
-              const c = order[q];
-              if (c < a) continue;
-              const dx = wrapped[3 * c] - ax, dy = wrapped[3 * c + 1] - ay, dz = wrapped[3 * c + 2] - az;
-              const r2 = dx * dx + dy * dy + dz * dz;
-              if (r2 >= cut2) continue;
-              // Image of c relative to a in the caller's (unwrapped) coordinates.
-              const s0 = t0 - shift[3 * c] + shift[3 * a];
-              const s1 = t1 - shift[3 * c + 1] + shift[3 * a + 1];
-              const s2 = t2 - shift[3 * c + 2] + shift[3 * a + 2];
-              if (c === a) {
-                if (zeroImage) continue;
-                // Keep one of the two opposite self-images.
-                if (!(s0 > 0 || (s0 === 0 && (s1 > 0 || (s1 === 0 && s2 > 0))))) continue;
+  for (let b0 = 0; b0 < nb[0]; b0++)
+    for (let b1 = 0; b1 < nb[1]; b1++)
+      for (let b2 = 0; b2 < nb[2]; b2++) {
+        const home = (b0 * nb[1] + b1) * nb[2] + b2;
+        const hs = start[home],
+          he = start[home + 1];
+        if (hs === he) continue;
+        for (let d0 = -reach[0]; d0 <= reach[0]; d0++) {
+          const v0 = b0 + d0;
+          if (!periodic && (v0 < 0 || v0 >= nb[0])) continue;
+          const t0 = Math.floor(v0 / nb[0]);
+          const c0 = v0 - t0 * nb[0];
+          for (let d1 = -reach[1]; d1 <= reach[1]; d1++) {
+            const v1 = b1 + d1;
+            if (!periodic && (v1 < 0 || v1 >= nb[1])) continue;
+            const t1 = Math.floor(v1 / nb[1]);
+            const c1 = v1 - t1 * nb[1];
+            for (let d2 = -reach[2]; d2 <= reach[2]; d2++) {
+              const v2 = b2 + d2;
+              if (!periodic && (v2 < 0 || v2 >= nb[2])) continue;
+              const t2 = Math.floor(v2 / nb[2]);
+              const c2 = v2 - t2 * nb[2];
+              const target = (c0 * nb[1] + c1) * nb[2] + c2;
+              const ts = start[target],
+                te = start[target + 1];
+              if (ts === te) continue;
+              // Cartesian offset of the image of the target bin.
+              const ox = t0 * cell[0][0] + t1 * cell[1][0] + t2 * cell[2][0];
+              const oy = t0 * cell[0][1] + t1 * cell[1][1] + t2 * cell[2][1];
+              const oz = t0 * cell[0][2] + t1 * cell[1][2] + t2 * cell[2][2];
+              const zeroImage = t0 === 0 && t1 === 0 && t2 === 0;
+              for (let p = hs; p < he; p++) {
+                const a = order[p];
+                const ax = wrapped[3 * a] - ox,
+                  ay = wrapped[3 * a + 1] - oy,
+                  az = wrapped[3 * a + 2] - oz;
+                for (let q = ts; q < te; q++) {
+                  const c = order[q];
+                  if (c < a) continue;
+                  const dx = wrapped[3 * c] - ax,
+                    dy = wrapped[3 * c + 1] - ay,
+                    dz = wrapped[3 * c + 2] - az;
+                  const r2 = dx * dx + dy * dy + dz * dz;
+                  if (r2 >= cut2) continue;
+                  // Image of c relative to a in the caller's (unwrapped) coordinates.
+                  const s0 = t0 - shift[3 * c] + shift[3 * a];
+                  const s1 = t1 - shift[3 * c + 1] + shift[3 * a + 1];
+                  const s2 = t2 - shift[3 * c + 2] + shift[3 * a + 2];
+                  if (c === a) {
+                    if (zeroImage) continue;
+                    // Keep one of the two opposite self-images.
+                    if (!(s0 > 0 || (s0 === 0 && (s1 > 0 || (s1 === 0 && s2 > 0))))) continue;
+                  }
+                  out.push(a, c, s0, s1, s2, Math.sqrt(r2));
+                }
               }
-              out.push(a, c, s0, s1, s2, Math.sqrt(r2));
             }
           }
         }
       }
-    }
-  }
   return out.result();
 }
 

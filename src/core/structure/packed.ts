@@ -72,14 +72,26 @@ export function packStructure(s: Structure): PackedStructure {
     name: s.name,
     natoms: n,
     lattice: m ? Float64Array.from([...m[0], ...m[1], ...m[2]]) : null,
-    cart, frac, elements, major, speciesStart, speciesElement, speciesOcc,
+    cart,
+    frac,
+    elements,
+    major,
+    speciesStart,
+    speciesElement,
+    speciesOcc,
     labels: hasLabel ? labels : null,
   };
 }
 
 export function latticeOf(p: PackedStructure): Lattice | null {
   const m = p.lattice;
-  return m ? new Lattice([[m[0], m[1], m[2]], [m[3], m[4], m[5]], [m[6], m[7], m[8]]] as Mat3) : null;
+  return m
+    ? new Lattice([
+        [m[0], m[1], m[2]],
+        [m[3], m[4], m[5]],
+        [m[6], m[7], m[8]],
+      ] as Mat3)
+    : null;
 }
 
 /** Rebuilds the plain Structure (species, positions, labels; oxidation states and per-site properties are not packed). */
@@ -113,7 +125,12 @@ export function packedTransferables(p: PackedStructure): ArrayBuffer[] {
 export function syntheticFcc(n: number, element = 'Cu', a = 3.615): PackedStructure {
   const natoms = Math.max(1, Math.floor(n));
   const k = Math.max(1, Math.ceil(Math.cbrt(natoms / 4)));
-  const basis = [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]];
+  const basis = [
+    [0, 0, 0],
+    [0.5, 0.5, 0],
+    [0.5, 0, 0.5],
+    [0, 0.5, 0.5],
+  ];
   const cart = new Float64Array(3 * natoms);
   const frac = new Float64Array(3 * natoms);
   let i = 0;
@@ -138,7 +155,8 @@ export function syntheticFcc(n: number, element = 'Cu', a = 3.615): PackedStruct
     name: `synthetic FCC ${element} block, ${natoms} atoms`,
     natoms,
     lattice: Float64Array.from([L, 0, 0, 0, L, 0, 0, 0, L]),
-    cart, frac,
+    cart,
+    frac,
     elements: [element],
     major: new Uint16Array(natoms),
     speciesStart,

@@ -55,7 +55,13 @@ export function majorSpecies(site: Site): string {
   let best = '';
   let bestOcc = -Infinity;
   // for…in keeps insertion order like Object.entries without building an array per site.
-  for (const el in site.species) { const occ = site.species[el]; if (occ > bestOcc) { best = el; bestOcc = occ; } }
+  for (const el in site.species) {
+    const occ = site.species[el];
+    if (occ > bestOcc) {
+      best = el;
+      bestOcc = occ;
+    }
+  }
   return best;
 }
 

@@ -12,8 +12,12 @@ import { type Site, type Structure, fracOf } from './structure.ts';
 
 function scalingMatrix(scaling: [number, number, number] | Mat3): Mat3 {
   const m: Mat3 = Array.isArray(scaling[0])
-    ? (scaling as Mat3).map((r) => [r[0], r[1], r[2]]) as Mat3
-    : [[scaling[0] as number, 0, 0], [0, scaling[1] as number, 0], [0, 0, scaling[2] as number]];
+    ? ((scaling as Mat3).map((r) => [r[0], r[1], r[2]]) as Mat3)
+    : [
+        [scaling[0] as number, 0, 0],
+        [0, scaling[1] as number, 0],
+        [0, 0, scaling[2] as number],
+      ];
   if (m.length !== 3 || m.some((r) => r.length !== 3 || r.some((v) => !Number.isInteger(v)))) {
     throw new Error('supercell scaling must be three integers or a 3x3 integer matrix');
   }
@@ -23,7 +27,8 @@ function scalingMatrix(scaling: [number, number, number] | Mat3): Mat3 {
 
 /** Integer translations (old-cell units) that are distinct lattice points of the supercell `m`, in pymatgen's order. */
 export function supercellTranslations(m: Mat3): Vec3[] {
-  const lo = [0, 0, 0], hi = [0, 0, 0];
+  const lo = [0, 0, 0],
+    hi = [0, 0, 0];
   for (let c = 0; c < 8; c++) {
     const d = [(c >> 2) & 1, (c >> 1) & 1, c & 1];
     for (let k = 0; k < 3; k++) {
@@ -35,14 +40,16 @@ export function supercellTranslations(m: Mat3): Vec3[] {
   const inv = inverse(m);
   const out: Vec3[] = [];
   const eps = 1e-10;
-  for (let a = lo[0]; a <= hi[0]; a++) for (let b = lo[1]; b <= hi[1]; b++) for (let c = lo[2]; c <= hi[2]; c++) {
-    let inside = true;
-    for (let k = 0; k < 3 && inside; k++) {
-      const f = a * inv[0][k] + b * inv[1][k] + c * inv[2][k];
-      inside = f >= -eps && f < 1 - eps;
-    }
-    if (inside) out.push([a, b, c]);
-  }
+  for (let a = lo[0]; a <= hi[0]; a++)
+    for (let b = lo[1]; b <= hi[1]; b++)
+      for (let c = lo[2]; c <= hi[2]; c++) {
+        let inside = true;
+        for (let k = 0; k < 3 && inside; k++) {
+          const f = a * inv[0][k] + b * inv[1][k] + c * inv[2][k];
+          inside = f >= -eps && f < 1 - eps;
+        }
+        if (inside) out.push([a, b, c]);
+      }
   const expected = Math.round(Math.abs(det(m)));
   if (out.length !== expected) throw new Error(`found ${out.length} lattice points for a supercell of ${expected} cells`);
   return out;
@@ -97,7 +104,9 @@ export function periodicImages(s: Structure, range: [number, number, number] = [
   if (range.some((r) => !Number.isInteger(r) || r < 1)) throw new Error('periodic image range must be positive integers');
   const L = s.lattice.matrix;
   const lattice = s.lattice;
-  const siteOut: number[] = [], imageOut: number[] = [], xyzOut: number[] = [];
+  const siteOut: number[] = [],
+    imageOut: number[] = [],
+    xyzOut: number[] = [];
   for (let idx = 0; idx < n; idx++) {
     const p = s.sites[idx].xyz;
     const f = fracOf(s.sites[idx], lattice);
@@ -105,17 +114,22 @@ export function periodicImages(s: Structure, range: [number, number, number] = [
     const shifts: number[][] = [0, 1, 2].map((k) => {
       let base = -Math.floor(f[k]);
       let w = f[k] + base;
-      if (w > 1 - tolerance) { base -= 1; w -= 1; } // ≈ 1 is the same point as ≈ 0
+      if (w > 1 - tolerance) {
+        base -= 1;
+        w -= 1;
+      } // ≈ 1 is the same point as ≈ 0
       const list: number[] = [];
       for (let t = 0; t < range[k]; t++) list.push(base + t);
       if (Math.abs(w) < tolerance) list.push(base + range[k]);
       return list;
     });
-    for (const a of shifts[0]) for (const b of shifts[1]) for (const c of shifts[2]) {
-      siteOut.push(idx);
-      imageOut.push(a, b, c);
-      for (let k = 0; k < 3; k++) xyzOut.push(p[k] + a * L[0][k] + b * L[1][k] + c * L[2][k]);
-    }
+    for (const a of shifts[0])
+      for (const b of shifts[1])
+        for (const c of shifts[2]) {
+          siteOut.push(idx);
+          imageOut.push(a, b, c);
+          for (let k = 0; k < 3; k++) xyzOut.push(p[k] + a * L[0][k] + b * L[1][k] + c * L[2][k]);
+        }
   }
   return { site: Uint32Array.from(siteOut), image: Int32Array.from(imageOut), xyz: Float64Array.from(xyzOut) };
 }

@@ -37,7 +37,8 @@ export function symmetryUnavailable(s: Structure, symprec?: number): string | nu
       return `the cell is too small for a search at symprec ${symprec} Å (${e instanceof Error ? e.message : String(e)})`;
     }
     for (let k = 0; k < close.i.length; k++) {
-      const a = s.sites[close.i[k]], b = s.sites[close.j[k]];
+      const a = s.sites[close.i[k]],
+        b = s.sites[close.j[k]];
       if (speciesKey(a.species) === speciesKey(b.species)) {
         return `sites ${close.i[k] + 1} and ${close.j[k] + 1} of one kind are ${close.distance[k].toPrecision(3)} Å apart, closer than twice symprec (${symprec} Å): no space group is searched`;
       }
@@ -108,9 +109,8 @@ interface MoyoRun {
 function runMoyo(s: Structure, symprec: number): MoyoRun | null {
   if (!s.lattice || s.sites.length === 0 || symmetryUnavailable(s, symprec)) return null;
   const { cell, speciesOfType } = toMoyoCell(s);
-  const reduction = cell.positions.length > PRIMITIVE_FIRST_SITES
-    ? findPrimitive(s.lattice.matrix, cell.positions, cell.numbers, symprec)
-    : null;
+  const reduction =
+    cell.positions.length > PRIMITIVE_FIRST_SITES ? findPrimitive(s.lattice.matrix, cell.positions, cell.numbers, symprec) : null;
   const input: MoyoCell = reduction
     ? { lattice: { basis: reduction.matrix.flat() as MoyoCell['lattice']['basis'] }, positions: reduction.frac, numbers: reduction.types }
     : cell;
@@ -167,7 +167,11 @@ export function analyzeSymmetry(s: Structure, symprec = 0.01): SymmetryInfo | nu
 
 function cellToStructure(cell: MoyoCell, speciesOfType: SpeciesMap[], name: string): Structure {
   const b = cell.lattice.basis;
-  const lattice = new Lattice([[b[0], b[1], b[2]], [b[3], b[4], b[5]], [b[6], b[7], b[8]]] as Mat3);
+  const lattice = new Lattice([
+    [b[0], b[1], b[2]],
+    [b[3], b[4], b[5]],
+    [b[6], b[7], b[8]],
+  ] as Mat3);
   const sites: Site[] = cell.positions.map((p, k) => {
     const frac: Vec3 = [p[0], p[1], p[2]];
     return { species: { ...speciesOfType[cell.numbers[k] - 1] }, frac, xyz: lattice.fracToCart(frac) };

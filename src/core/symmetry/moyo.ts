@@ -33,6 +33,9 @@ export type MoyoModule = typeof moyoWasm;
 /** The initialised module; throws a clear error when nobody initialised it. */
 export function moyo(): MoyoModule {
   if (!ready && lazyBytes) initMoyoSync(lazyBytes());
-  if (!ready) throw new Error('symmetry engine (moyo-wasm) is not initialised: await initSymmetry() once first (structlab/symmetry; inside this repository initMoyo or initMoyoSync)');
+  if (!ready)
+    throw new Error(
+      'symmetry engine (moyo-wasm) is not initialised: await initSymmetry() once first (structlab/symmetry; inside this repository initMoyo or initMoyoSync)',
+    );
   return moyoWasm;
 }

@@ -72,7 +72,9 @@ export function findPrimitive(matrix: Mat3, frac: Vec3[], types: number[], sympr
   // successive minima form a basis, checked below by the volume.
   const candidates: { v: Vec3; length: number }[] = [];
   const push = (v: Vec3) => candidates.push({ v, length: norm(vecMat(v, matrix)) });
-  push([1, 0, 0]); push([0, 1, 0]); push([0, 0, 1]);
+  push([1, 0, 0]);
+  push([0, 1, 0]);
+  push([0, 0, 1]);
   for (const t of translations.slice(1)) {
     for (let s = 0; s < 8; s++) push([t[0] - (s & 1), t[1] - ((s >> 1) & 1), t[2] - ((s >> 2) & 1)]);
   }
@@ -80,8 +82,12 @@ export function findPrimitive(matrix: Mat3, frac: Vec3[], types: number[], sympr
   const basis: Vec3[] = [];
   for (const { v } of candidates) {
     if (basis.length === 0) basis.push(v);
-    else if (basis.length === 1) { if (norm(cross(basis[0], v)) > 1e-6) basis.push(v); }
-    else if (Math.abs(det([basis[0], basis[1], v])) > 1e-6) { basis.push(v); break; }
+    else if (basis.length === 1) {
+      if (norm(cross(basis[0], v)) > 1e-6) basis.push(v);
+    } else if (Math.abs(det([basis[0], basis[1], v])) > 1e-6) {
+      basis.push(v);
+      break;
+    }
   }
   if (basis.length < 3) return null;
   const volumeRatio = det(basis as Mat3);
@@ -100,9 +106,15 @@ export function findPrimitive(matrix: Mat3, frac: Vec3[], types: number[], sympr
   for (let k = 0; k < n; k++) {
     const p = wrap3(vecMat(wrapped[k], toPrim));
     let g = primGrids.get(types[k]);
-    if (!g) { g = { grid: new PeriodicGrid(primTol, n / m), ids: [] }; primGrids.set(types[k], g); }
+    if (!g) {
+      g = { grid: new PeriodicGrid(primTol, n / m), ids: [] };
+      primGrids.set(types[k], g);
+    }
     const hit = g.grid.find(p);
-    if (hit >= 0) { siteMap[k] = g.ids[hit]; continue; }
+    if (hit >= 0) {
+      siteMap[k] = g.ids[hit];
+      continue;
+    }
     g.grid.add(p);
     g.ids.push(primFrac.length);
     siteMap[k] = primFrac.length;

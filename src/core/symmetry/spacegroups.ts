@@ -27,7 +27,14 @@ export function hallEntries(): HallEntry[] {
     const out: HallEntry[] = [];
     for (let h = 1; h <= 530; h++) {
       const e = m.hall_symbol_entry(h);
-      out.push({ hallNumber: e.hall_number, number: e.number, setting: e.setting, hallSymbol: e.hall_symbol, hmShort: e.hm_short, hmFull: e.hm_full });
+      out.push({
+        hallNumber: e.hall_number,
+        number: e.number,
+        setting: e.setting,
+        hallSymbol: e.hall_symbol,
+        hmShort: e.hm_short,
+        hmFull: e.hm_full,
+      });
     }
     entries = out;
   }
@@ -45,58 +52,165 @@ const CENTERING: Record<string, Vec3[]> = {
   B: [[1 / 2, 0, 1 / 2]],
   C: [[1 / 2, 1 / 2, 0]],
   I: [[1 / 2, 1 / 2, 1 / 2]],
-  R: [[2 / 3, 1 / 3, 1 / 3], [1 / 3, 2 / 3, 2 / 3]],
-  S: [[1 / 3, 1 / 3, 2 / 3], [2 / 3, 2 / 3, 1 / 3]],
-  T: [[1 / 3, 2 / 3, 1 / 3], [2 / 3, 1 / 3, 2 / 3]],
-  F: [[0, 1 / 2, 1 / 2], [1 / 2, 0, 1 / 2], [1 / 2, 1 / 2, 0]],
+  R: [
+    [2 / 3, 1 / 3, 1 / 3],
+    [1 / 3, 2 / 3, 2 / 3],
+  ],
+  S: [
+    [1 / 3, 1 / 3, 2 / 3],
+    [2 / 3, 2 / 3, 1 / 3],
+  ],
+  T: [
+    [1 / 3, 2 / 3, 1 / 3],
+    [2 / 3, 1 / 3, 2 / 3],
+  ],
+  F: [
+    [0, 1 / 2, 1 / 2],
+    [1 / 2, 0, 1 / 2],
+    [1 / 2, 1 / 2, 0],
+  ],
 };
 
 const TRANSLATION_SYMBOL: Record<string, Vec3> = {
-  a: [1 / 2, 0, 0], b: [0, 1 / 2, 0], c: [0, 0, 1 / 2], n: [1 / 2, 1 / 2, 1 / 2],
-  u: [1 / 4, 0, 0], v: [0, 1 / 4, 0], w: [0, 0, 1 / 4], d: [1 / 4, 1 / 4, 1 / 4],
+  a: [1 / 2, 0, 0],
+  b: [0, 1 / 2, 0],
+  c: [0, 0, 1 / 2],
+  n: [1 / 2, 1 / 2, 1 / 2],
+  u: [1 / 4, 0, 0],
+  v: [0, 1 / 4, 0],
+  w: [0, 0, 1 / 4],
+  d: [1 / 4, 1 / 4, 1 / 4],
 };
 
 /** Proper rotations about the principal axes, rows = new coordinates (ITB Table A1.4.2.4). */
 const PRINCIPAL: Record<'x' | 'y' | 'z', Record<number, Mat3>> = {
   x: {
-    1: [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
-    2: [[1, 0, 0], [0, -1, 0], [0, 0, -1]],
-    3: [[1, 0, 0], [0, 0, -1], [0, 1, -1]],
-    4: [[1, 0, 0], [0, 0, -1], [0, 1, 0]],
-    6: [[1, 0, 0], [0, 1, -1], [0, 1, 0]],
+    1: [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ],
+    2: [
+      [1, 0, 0],
+      [0, -1, 0],
+      [0, 0, -1],
+    ],
+    3: [
+      [1, 0, 0],
+      [0, 0, -1],
+      [0, 1, -1],
+    ],
+    4: [
+      [1, 0, 0],
+      [0, 0, -1],
+      [0, 1, 0],
+    ],
+    6: [
+      [1, 0, 0],
+      [0, 1, -1],
+      [0, 1, 0],
+    ],
   },
   y: {
-    1: [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
-    2: [[-1, 0, 0], [0, 1, 0], [0, 0, -1]],
-    3: [[-1, 0, 1], [0, 1, 0], [-1, 0, 0]],
-    4: [[0, 0, 1], [0, 1, 0], [-1, 0, 0]],
-    6: [[0, 0, 1], [0, 1, 0], [-1, 0, 1]],
+    1: [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ],
+    2: [
+      [-1, 0, 0],
+      [0, 1, 0],
+      [0, 0, -1],
+    ],
+    3: [
+      [-1, 0, 1],
+      [0, 1, 0],
+      [-1, 0, 0],
+    ],
+    4: [
+      [0, 0, 1],
+      [0, 1, 0],
+      [-1, 0, 0],
+    ],
+    6: [
+      [0, 0, 1],
+      [0, 1, 0],
+      [-1, 0, 1],
+    ],
   },
   z: {
-    1: [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
-    2: [[-1, 0, 0], [0, -1, 0], [0, 0, 1]],
-    3: [[0, -1, 0], [1, -1, 0], [0, 0, 1]],
-    4: [[0, -1, 0], [1, 0, 0], [0, 0, 1]],
-    6: [[1, -1, 0], [1, 0, 0], [0, 0, 1]],
+    1: [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ],
+    2: [
+      [-1, 0, 0],
+      [0, -1, 0],
+      [0, 0, 1],
+    ],
+    3: [
+      [0, -1, 0],
+      [1, -1, 0],
+      [0, 0, 1],
+    ],
+    4: [
+      [0, -1, 0],
+      [1, 0, 0],
+      [0, 0, 1],
+    ],
+    6: [
+      [1, -1, 0],
+      [1, 0, 0],
+      [0, 0, 1],
+    ],
   },
 };
 
 /** Two-fold rotations about face diagonals: ' (b−c, c−a, a−b) and " (b+c, c+a, a+b) for the preceding axis x, y, z. */
 const DIAGONAL: Record<"'" | '"', Record<'x' | 'y' | 'z', Mat3>> = {
   "'": {
-    x: [[-1, 0, 0], [0, 0, -1], [0, -1, 0]],
-    y: [[0, 0, -1], [0, -1, 0], [-1, 0, 0]],
-    z: [[0, -1, 0], [-1, 0, 0], [0, 0, -1]],
+    x: [
+      [-1, 0, 0],
+      [0, 0, -1],
+      [0, -1, 0],
+    ],
+    y: [
+      [0, 0, -1],
+      [0, -1, 0],
+      [-1, 0, 0],
+    ],
+    z: [
+      [0, -1, 0],
+      [-1, 0, 0],
+      [0, 0, -1],
+    ],
   },
   '"': {
-    x: [[-1, 0, 0], [0, 0, 1], [0, 1, 0]],
-    y: [[0, 0, 1], [0, -1, 0], [1, 0, 0]],
-    z: [[0, 1, 0], [1, 0, 0], [0, 0, -1]],
+    x: [
+      [-1, 0, 0],
+      [0, 0, 1],
+      [0, 1, 0],
+    ],
+    y: [
+      [0, 0, 1],
+      [0, -1, 0],
+      [1, 0, 0],
+    ],
+    z: [
+      [0, 1, 0],
+      [1, 0, 0],
+      [0, 0, -1],
+    ],
   },
 };
 
 /** Three-fold rotation about a+b+c. */
-const BODY_DIAGONAL_3: Mat3 = [[0, 0, 1], [1, 0, 0], [0, 1, 0]];
+const BODY_DIAGONAL_3: Mat3 = [
+  [0, 0, 1],
+  [1, 0, 0],
+  [0, 1, 0],
+];
 
 const AXIS_VECTOR: Record<'x' | 'y' | 'z', Vec3> = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] };
 
@@ -107,7 +221,14 @@ function parseChangeOfBasis(text: string): SymOp {
   const inner = text.trim();
   if (/^-?\d+\s+-?\d+\s+-?\d+$/.test(inner)) {
     const v = inner.split(/\s+/).map((x) => Number(x) / 12) as Vec3;
-    return { rot: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], trans: v };
+    return {
+      rot: [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      trans: v,
+    };
   }
   return parseSymop(inner);
 }
@@ -138,7 +259,15 @@ export function operationsFromHall(hall: string): SymOp[] {
   if (tokens.length > 4) throw new Error(`Hall symbol '${printable(hall)}': too many rotation symbols`);
 
   const generators: SymOp[] = [];
-  for (const t of CENTERING[latticeLetter]) generators.push({ rot: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], trans: [...t] as Vec3 });
+  for (const t of CENTERING[latticeLetter])
+    generators.push({
+      rot: [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      trans: [...t] as Vec3,
+    });
   if (centrosymmetric) generators.push({ rot: neg(PRINCIPAL.z[1]), trans: [0, 0, 0] });
 
   let prevOrder = 0;
@@ -169,14 +298,16 @@ export function operationsFromHall(hall: string): SymOp[] {
       if (order !== 2) throw new Error(`Hall symbol '${printable(hall)}': diagonal axis needs a 2-fold rotation in '${printable(tok)}'`);
       rot = DIAGONAL[axis][prevAxis ?? 'z'];
     } else {
-      if (order !== 3) throw new Error(`Hall symbol '${printable(hall)}': body-diagonal axis needs a 3-fold rotation in '${printable(tok)}'`);
+      if (order !== 3)
+        throw new Error(`Hall symbol '${printable(hall)}': body-diagonal axis needs a 3-fold rotation in '${printable(tok)}'`);
       rot = BODY_DIAGONAL_3;
     }
     if (!rot) throw new Error(`Hall symbol '${printable(hall)}': unknown rotation '${printable(tok)}'`);
     if (improper) rot = neg(rot);
     const trans: Vec3 = [0, 0, 0];
     if (screw) {
-      if (!(axis === 'x' || axis === 'y' || axis === 'z')) throw new Error(`Hall symbol '${printable(hall)}': screw on a diagonal axis in '${printable(tok)}'`);
+      if (!(axis === 'x' || axis === 'y' || axis === 'z'))
+        throw new Error(`Hall symbol '${printable(hall)}': screw on a diagonal axis in '${printable(tok)}'`);
       const v = AXIS_VECTOR[axis];
       for (let i = 0; i < 3; i++) trans[i] += (v[i] * screw) / order;
     }
@@ -203,7 +334,8 @@ function sortOps(ops: SymOp[]): SymOp[] {
   const key = (o: SymOp) => o.rot.flat().join(',') + '|' + o.trans.map((t) => t.toFixed(6)).join(',');
   const idKey = '1,0,0,0,1,0,0,0,1|0.000000,0.000000,0.000000';
   return [...ops].sort((a, b) => {
-    const ka = key(a), kb = key(b);
+    const ka = key(a),
+      kb = key(b);
     if (ka === idKey) return -1;
     if (kb === idKey) return 1;
     return ka < kb ? -1 : ka > kb ? 1 : 0;
@@ -216,10 +348,16 @@ export function operationsFromHallNumber(hallNumber: number): SymOp[] {
   if (!e) throw new Error(`Hall number ${hallNumber} is out of range 1..530`);
   const ops = moyo().operations_from_number(e.number, { type: 'HallNumber', value: hallNumber }, false);
   // moyo-wasm flattens rotation matrices column by column (checked: row-major reading breaks group closure).
-  return ops.map((o) => normalizeOp({
-    rot: [[o.rotation[0], o.rotation[3], o.rotation[6]], [o.rotation[1], o.rotation[4], o.rotation[7]], [o.rotation[2], o.rotation[5], o.rotation[8]]],
-    trans: [o.translation[0], o.translation[1], o.translation[2]],
-  }));
+  return ops.map((o) =>
+    normalizeOp({
+      rot: [
+        [o.rotation[0], o.rotation[3], o.rotation[6]],
+        [o.rotation[1], o.rotation[4], o.rotation[7]],
+        [o.rotation[2], o.rotation[5], o.rotation[8]],
+      ],
+      trans: [o.translation[0], o.translation[1], o.translation[2]],
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,7 +375,9 @@ export function normalizeHM(symbol: string): string {
   return s;
 }
 
-interface HMIndexEntry { hallNumber: number; }
+interface HMIndexEntry {
+  hallNumber: number;
+}
 
 let hmIndex: Map<string, HMIndexEntry> | null = null;
 
@@ -285,7 +425,17 @@ function buildHMIndex(): Map<string, HMIndexEntry> {
   for (const e of all) {
     const parts = e.hmFull.trim().split(/\s+/);
     if (parts.length === 4 && parts.slice(1).filter((x) => x === '1').length === 2) {
-      addKey(index, normalizeHM(parts[0] + parts.slice(1).filter((x) => x !== '1').join('')), e.hallNumber);
+      addKey(
+        index,
+        normalizeHM(
+          parts[0] +
+            parts
+              .slice(1)
+              .filter((x) => x !== '1')
+              .join(''),
+        ),
+        e.hallNumber,
+      );
     }
   }
   return index;
@@ -325,13 +475,14 @@ function hmVariants(s: string): { key: string; note?: string }[] {
   if (/^[pabcifr]/.test(s)) out.push({ key: s[0].toUpperCase() + s.slice(1) });
   // Old cubic notation without the bar on 3: Pm3m, Fd3m, Ia3d, Pa3.
   const cubic = /^([PFI])([^:]*?[a-z])3(m|c|n|d)?(:.*)?$/.exec(s);
-  if (cubic && !s.includes('-3')) out.push({ key: `${cubic[1]}${cubic[2]}-3${cubic[3] ?? ''}${cubic[4] ?? ''}`, note: 'old cubic notation (3 for -3)' });
+  if (cubic && !s.includes('-3'))
+    out.push({ key: `${cubic[1]}${cubic[2]}-3${cubic[3] ?? ''}${cubic[4] ?? ''}`, note: 'old cubic notation (3 for -3)' });
   // The 'e' glide was written as 'a' or 'b' before 2002 (Cmca → Cmce, Ccca → Ccce, Abma → Aema).
   if (/[ab]/.test(s.slice(1))) {
     for (const glide of ['a', 'b']) {
       const body = s.slice(1);
       for (let i = 0; i < body.length; i++) {
-        if (body[i] === glide) out.push({ key: s[0] + body.slice(0, i) + 'e' + body.slice(i + 1), note: "old glide symbol (a/b for e)" });
+        if (body[i] === glide) out.push({ key: s[0] + body.slice(0, i) + 'e' + body.slice(i + 1), note: 'old glide symbol (a/b for e)' });
       }
     }
   }
@@ -368,7 +519,14 @@ export function lookupHM(symbol: string): HMLookup | null {
 }
 
 /** Normalised Hall symbol for table comparison. */
-const normalizeHall = (h: string): string => h.trim().replace(/_/g, ' ').replace(/=/g, '"').replace(/\s+/g, ' ').replace(/^(-?[A-Za-z])(?=\S)/, '$1 ').toUpperCase();
+const normalizeHall = (h: string): string =>
+  h
+    .trim()
+    .replace(/_/g, ' ')
+    .replace(/=/g, '"')
+    .replace(/\s+/g, ' ')
+    .replace(/^(-?[A-Za-z])(?=\S)/, '$1 ')
+    .toUpperCase();
 
 /** The Hall number whose symbol matches (ignoring spacing/case), or null for symbols outside the table. */
 export function lookupHall(hall: string): number | null {

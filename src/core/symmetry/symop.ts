@@ -13,7 +13,14 @@ export interface SymOp {
 /** Tolerance for comparing translations (fractional units). */
 export const TRANS_EPS = 1e-6;
 
-export const identityOp = (): SymOp => ({ rot: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], trans: [0, 0, 0] });
+export const identityOp = (): SymOp => ({
+  rot: [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ],
+  trans: [0, 0, 0],
+});
 
 /** Applies the operation to fractional coordinates (no wrapping). */
 export function applyOp(op: SymOp, frac: Vec3): Vec3 {
@@ -50,7 +57,10 @@ export function wrapTrans(x: number, eps = TRANS_EPS): number {
 
 /** The same operation with its translation reduced modulo lattice translations to [0, 1). */
 export function normalizeOp(op: SymOp): SymOp {
-  return { rot: op.rot.map((r) => [r[0] + 0, r[1] + 0, r[2] + 0]) as Mat3, trans: [wrapTrans(op.trans[0]), wrapTrans(op.trans[1]), wrapTrans(op.trans[2])] };
+  return {
+    rot: op.rot.map((r) => [r[0] + 0, r[1] + 0, r[2] + 0]) as Mat3,
+    trans: [wrapTrans(op.trans[0]), wrapTrans(op.trans[1]), wrapTrans(op.trans[2])],
+  };
 }
 
 /** Equality modulo lattice translations. */
@@ -95,7 +105,8 @@ export function closeGroup(generators: SymOp[], maxOrder: number = LIMITS.symmet
       if (!seen.has(k)) {
         seen.add(k);
         ops.push(p);
-        if (ops.length > maxOrder) throw new Error(`symmetry operations do not close into a space group (more than ${maxOrder} operations)`);
+        if (ops.length > maxOrder)
+          throw new Error(`symmetry operations do not close into a space group (more than ${maxOrder} operations)`);
       }
     }
   }
@@ -123,9 +134,13 @@ export function isGroup(ops: SymOp[]): boolean {
     return true;
   }
   const n = norm.length;
-  const R = new Int32Array(9 * n), T = new Float64Array(3 * n);
+  const R = new Int32Array(9 * n),
+    T = new Float64Array(3 * n);
   norm.forEach((o, k) => {
-    for (let i = 0; i < 3; i++) { for (let j = 0; j < 3; j++) R[9 * k + 3 * i + j] = o.rot[i][j]; T[3 * k + i] = o.trans[i]; }
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) R[9 * k + 3 * i + j] = o.rot[i][j];
+      T[3 * k + i] = o.trans[i];
+    }
   });
   const rotCode = (r: ArrayLike<number>, at: number): number => {
     let c = 0;
@@ -148,16 +163,18 @@ export function isGroup(ops: SymOp[]): boolean {
     for (let b = 0; b < n; b++) {
       const rb = 9 * b;
       let inRange = true;
-      for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
-        const v = R[ra + 3 * i] * R[rb + j] + R[ra + 3 * i + 1] * R[rb + 3 + j] + R[ra + 3 * i + 2] * R[rb + 6 + j];
-        prod[3 * i + j] = v;
-        if (v < -2 || v > 2) inRange = false;
-      }
+      for (let i = 0; i < 3; i++)
+        for (let j = 0; j < 3; j++) {
+          const v = R[ra + 3 * i] * R[rb + j] + R[ra + 3 * i + 1] * R[rb + 3 + j] + R[ra + 3 * i + 2] * R[rb + 6 + j];
+          prod[3 * i + j] = v;
+          if (v < -2 || v > 2) inRange = false;
+        }
       if (!inRange) return false;
       const set = members.get(rotCode(prod, 0));
       if (!set) return false;
       // a ∘ b: translation Ra·tb + ta.
-      const tb = 3 * b, ta = 3 * a;
+      const tb = 3 * b,
+        ta = 3 * a;
       const x = R[ra] * T[tb] + R[ra + 1] * T[tb + 1] + R[ra + 2] * T[tb + 2] + T[ta];
       const y = R[ra + 3] * T[tb] + R[ra + 4] * T[tb + 1] + R[ra + 5] * T[tb + 2] + T[ta + 1];
       const z = R[ra + 6] * T[tb] + R[ra + 7] * T[tb + 1] + R[ra + 8] * T[tb + 2] + T[ta + 2];
@@ -186,7 +203,11 @@ export function parseSymop(text: string): SymOp {
   s = s.replace(/\s+/g, '').toLowerCase();
   const parts = s.split(',');
   if (parts.length !== 3) throw new Error(`symmetry operation '${shown}' must have three comma-separated parts`);
-  const rot: Mat3 = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
+  const rot: Mat3 = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
   const trans: Vec3 = [0, 0, 0];
   parts.forEach((part, row) => {
     if (part === '') throw new Error(`symmetry operation '${shown}' has an empty part`);
@@ -197,7 +218,10 @@ export function parseSymop(text: string): SymOp {
     for (const term of terms) {
       let sign = 1;
       let body = term;
-      if (body[0] === '+' || body[0] === '-') { sign = body[0] === '-' ? -1 : 1; body = body.slice(1); }
+      if (body[0] === '+' || body[0] === '-') {
+        sign = body[0] === '-' ? -1 : 1;
+        body = body.slice(1);
+      }
       const m = /^(.*?)\*?([xyz])$/.exec(body);
       if (m) {
         const col = 'xyz'.indexOf(m[2]);
@@ -222,7 +246,8 @@ export function parseSymop(text: string): SymOp {
     trans[row] = snapTranslation(trans[row]);
   });
   const d = det(rot);
-  if (Math.abs(Math.abs(d) - 1) > 1e-9) throw new Error(`symmetry operation '${shown}' is not a crystallographic operation (determinant ${d})`);
+  if (Math.abs(Math.abs(d) - 1) > 1e-9)
+    throw new Error(`symmetry operation '${shown}' is not a crystallographic operation (determinant ${d})`);
   return { rot, trans };
 }
 

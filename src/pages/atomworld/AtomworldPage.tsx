@@ -10,7 +10,16 @@ import { useShallow } from 'zustand/react/shallow';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
 import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import {
-  cancel, loadCasesFile, loadDemo, selectCase, setAnswersFile, setCompareFile, setMode, setSort, setTolerances, useAtomworld,
+  cancel,
+  loadCasesFile,
+  loadDemo,
+  selectCase,
+  setAnswersFile,
+  setCompareFile,
+  setMode,
+  setSort,
+  setTolerances,
+  useAtomworld,
 } from '../../state/atomworld.ts';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
 import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
@@ -22,7 +31,15 @@ import type { CaseView, OverlayView } from '../../../workers/atomworld-api.ts';
 import { COLORS, Lines, TraceDrawing, cellGrid, repeatColor } from './drawing.tsx';
 import { Halos } from '../../viewer/Halos.tsx';
 import { pairDistance } from '../../core/tasks/atomworld/lab/overlay.ts';
-import { type CaseRow, type CaseSortKey, actionsCsv, casesCsv, errorTypesOf, resultsJson, sortCaseRows } from '../../core/tasks/atomworld/lab/inputs.ts';
+import {
+  type CaseRow,
+  type CaseSortKey,
+  actionsCsv,
+  casesCsv,
+  errorTypesOf,
+  resultsJson,
+  sortCaseRows,
+} from '../../core/tasks/atomworld/lab/inputs.ts';
 import { fmt } from '../format.ts';
 import './atomworld.css';
 import { downloadText } from '../../browser/download.ts';
@@ -39,13 +56,16 @@ export const compareBViewer = new ViewerController('aw-b');
 export const matchViewer = new ViewerController('aw-match');
 
 const ERROR_COLORS: Record<string, string> = {
-  OutputFormatError: '#9aa3b2', CIFParsingError: '#c38bd9', AtomCountMismatch: '#f0a040', StructureMismatch: '#e05a4f', Unknown: '#555',
+  OutputFormatError: '#9aa3b2',
+  CIFParsingError: '#c38bd9',
+  AtomCountMismatch: '#f0a040',
+  StructureMismatch: '#e05a4f',
+  Unknown: '#555',
 };
 const SUCCESS_COLOR = '#3fae5a';
 const DEMO_DATASET = DATASETS.some((d) => d.file === 'SrTiO3.cif') ? 'SrTiO3.cif' : DEFAULT_DATASET;
 
 const startDemo = () => void datasetText(DEMO_DATASET).then((t) => loadDemo(t, DEMO_DATASET));
-
 
 export function AtomworldPage() {
   // Only what this level draws: the batch ticks (`rows`, `progress`) reach the tables and the progress line, not the viewers.
@@ -54,12 +74,18 @@ export function AtomworldPage() {
     const { batch, busy } = useAtomworld.getState();
     if (!batch && !busy) startDemo();
   }, []);
-  useEffect(() => (s.mode === 'cases'
-    ? linkCameras([beforeViewer, targetViewer, answerViewer, overlayViewer])
-    : linkCameras([compareAViewer, compareBViewer, matchViewer])), [s.mode]);
+  useEffect(
+    () =>
+      s.mode === 'cases'
+        ? linkCameras([beforeViewer, targetViewer, answerViewer, overlayViewer])
+        : linkCameras([compareAViewer, compareBViewer, matchViewer]),
+    [s.mode],
+  );
   return (
     <div className="lab aw-lab" data-testid="atomworld-page">
-      <aside className="panel left"><Controls /></aside>
+      <aside className="panel left">
+        <Controls />
+      </aside>
       <main className="aw-main">
         <div className="aw-views">
           {s.mode === 'cases' ? <CaseViews /> : <CompareViews />}
@@ -86,19 +112,33 @@ function Progress() {
       {progress && (
         <>
           <progress max={progress.total} value={progress.done} data-testid="aw-progress-bar" />
-          <span>{progress.done} / {progress.total}</span>
+          <span>
+            {progress.done} / {progress.total}
+          </span>
         </>
       )}
-      <button type="button" data-testid="aw-cancel" onClick={cancel}>Cancel</button>
+      <button type="button" data-testid="aw-cancel" onClick={cancel}>
+        Cancel
+      </button>
     </div>
   );
 }
 
 function Controls() {
-  const s = useAtomworld(useShallow((st) => ({
-    mode: st.mode, casesFile: st.casesFile, answersFile: st.answersFile, batch: st.batch, summary: st.summary, rows: st.rows,
-    compareA: st.compareA, compareB: st.compareB, tolerances: st.tolerances, error: st.error,
-  })));
+  const s = useAtomworld(
+    useShallow((st) => ({
+      mode: st.mode,
+      casesFile: st.casesFile,
+      answersFile: st.answersFile,
+      batch: st.batch,
+      summary: st.summary,
+      rows: st.rows,
+      compareA: st.compareA,
+      compareB: st.compareB,
+      tolerances: st.tolerances,
+      error: st.error,
+    })),
+  );
   const pick = (f: (file: File) => void) => (e: React.ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
     if (file) f(file);
@@ -106,67 +146,144 @@ function Controls() {
   };
   const tol = s.tolerances;
   const numberInput = (key: 'ltol' | 'stol' | 'angleTol', label: string, step: number) => (
-    <label>{label}
-      <input type="number" data-testid={`aw-tol-${key}`} step={step} min={0} defaultValue={tol[key]} key={`${key}-${tol[key]}`}
-        onKeyDown={(e) => { if (e.key === 'Enter') void setTolerances({ [key]: Number((e.target as HTMLInputElement).value) }); }}
-        onBlur={(e) => { const v = Number(e.target.value); if (v !== tol[key]) void setTolerances({ [key]: v }); }} />
+    <label>
+      {label}
+      <input
+        type="number"
+        data-testid={`aw-tol-${key}`}
+        step={step}
+        min={0}
+        defaultValue={tol[key]}
+        key={`${key}-${tol[key]}`}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void setTolerances({ [key]: Number((e.target as HTMLInputElement).value) });
+        }}
+        onBlur={(e) => {
+          const v = Number(e.target.value);
+          if (v !== tol[key]) void setTolerances({ [key]: v });
+        }}
+      />
     </label>
   );
   return (
     <section>
       <div className="cmp-toggle" role="group" aria-label="mode">
-        <button type="button" className={s.mode === 'cases' ? 'active' : ''} data-testid="aw-mode-cases" onClick={() => setMode('cases')}>Cases</button>
-        <button type="button" className={s.mode === 'compare' ? 'active' : ''} data-testid="aw-mode-compare" onClick={() => setMode('compare')}>Compare two</button>
+        <button type="button" className={s.mode === 'cases' ? 'active' : ''} data-testid="aw-mode-cases" onClick={() => setMode('cases')}>
+          Cases
+        </button>
+        <button
+          type="button"
+          className={s.mode === 'compare' ? 'active' : ''}
+          data-testid="aw-mode-compare"
+          onClick={() => setMode('compare')}
+        >
+          Compare two
+        </button>
       </div>
       <h2>Batch</h2>
-      <label className="file-button aw-file">Cases file…
+      <label className="file-button aw-file">
+        Cases file…
         <input type="file" accept=".jsonl,.json,.txt" data-testid="aw-cases-input" onChange={pick((f) => void loadCasesFile(f))} />
       </label>
-      <span className="hint" data-testid="aw-cases-name">{s.casesFile?.path ?? (s.batch?.source ?? '')}</span>
-      <label className="file-button aw-file">Answers file…
+      <span className="hint" data-testid="aw-cases-name">
+        {s.casesFile?.path ?? s.batch?.source ?? ''}
+      </span>
+      <label className="file-button aw-file">
+        Answers file…
         <input type="file" accept=".jsonl,.json,.txt" data-testid="aw-answers-input" onChange={pick((f) => void setAnswersFile(f))} />
       </label>
       <span className="hint" data-testid="aw-answers-name">
-        {s.answersFile ? <>{s.answersFile.path} <button type="button" className="link" onClick={() => void setAnswersFile(null)}>×</button></> : 'none: answers from the cases file'}
+        {s.answersFile ? (
+          <>
+            {s.answersFile.path}{' '}
+            <button type="button" className="link" onClick={() => void setAnswersFile(null)}>
+              ×
+            </button>
+          </>
+        ) : (
+          'none: answers from the cases file'
+        )}
       </span>
       <p className="hint">
         Cases: JSONL rows {'{id, action, params, prompt, before_cif, after_cif}'}; answers: {'{id, answer}'} (the model's text, the CIF
         between the last {'<cif>…</cif>'}). Records that carry both (model_generated_cif, candidate_cif or answer) load as one file.
       </p>
-      <button type="button" data-testid="aw-demo" onClick={startDemo}>Demo cases</button>
-      {s.batch && s.batch.warnings.length > 0 && <ul className="warnings" data-testid="aw-warnings">{s.batch.warnings.map((w) => <li key={w}>{w}</li>)}</ul>}
+      <button type="button" data-testid="aw-demo" onClick={startDemo}>
+        Demo cases
+      </button>
+      {s.batch && s.batch.warnings.length > 0 && (
+        <ul className="warnings" data-testid="aw-warnings">
+          {s.batch.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      )}
       {s.summary && s.batch && (
         <>
           <h2>Export</h2>
           <div className="aw-buttons">
-            <button type="button" data-testid="aw-export-cases" onClick={() => downloadText('atomworld-cases.csv', casesCsv(rowsOf(s.rows)), 'text/csv')}>Cases CSV</button>
-            <button type="button" data-testid="aw-export-actions" onClick={() => downloadText('atomworld-actions.csv', actionsCsv(s.summary!), 'text/csv')}>Actions CSV</button>
-            <button type="button" data-testid="aw-export-json" onClick={() => downloadText('atomworld-results.json', resultsJson(rowsOf(s.rows), s.summary!), 'application/json')}>JSON</button>
+            <button
+              type="button"
+              data-testid="aw-export-cases"
+              onClick={() => downloadText('atomworld-cases.csv', casesCsv(rowsOf(s.rows)), 'text/csv')}
+            >
+              Cases CSV
+            </button>
+            <button
+              type="button"
+              data-testid="aw-export-actions"
+              onClick={() => downloadText('atomworld-actions.csv', actionsCsv(s.summary!), 'text/csv')}
+            >
+              Actions CSV
+            </button>
+            <button
+              type="button"
+              data-testid="aw-export-json"
+              onClick={() => downloadText('atomworld-results.json', resultsJson(rowsOf(s.rows), s.summary!), 'application/json')}
+            >
+              JSON
+            </button>
           </div>
         </>
       )}
 
       <h2>Compare two structures</h2>
-      <label className="file-button aw-file">Structure A…
+      <label className="file-button aw-file">
+        Structure A…
         <input type="file" data-testid="aw-compare-a" onChange={pick((f) => void setCompareFile('a', f))} />
       </label>
-      <span className="hint" data-testid="aw-compare-a-name">{s.compareA?.path ?? ''}</span>
-      <label className="file-button aw-file">Structure B…
+      <span className="hint" data-testid="aw-compare-a-name">
+        {s.compareA?.path ?? ''}
+      </span>
+      <label className="file-button aw-file">
+        Structure B…
         <input type="file" data-testid="aw-compare-b" onChange={pick((f) => void setCompareFile('b', f))} />
       </label>
-      <span className="hint" data-testid="aw-compare-b-name">{s.compareB?.path ?? ''}</span>
+      <span className="hint" data-testid="aw-compare-b-name">
+        {s.compareB?.path ?? ''}
+      </span>
       {numberInput('ltol', 'ltol (fractional length)', 0.05)}
       {numberInput('stol', 'stol (× (V/n)^⅓)', 0.05)}
       {numberInput('angleTol', 'angle_tol (°)', 1)}
       <label className="check">
-        <input type="checkbox" data-testid="aw-tol-primitive" checked={tol.primitiveCell} onChange={(e) => void setTolerances({ primitiveCell: e.target.checked })} /> primitive_cell
+        <input
+          type="checkbox"
+          data-testid="aw-tol-primitive"
+          checked={tol.primitiveCell}
+          onChange={(e) => void setTolerances({ primitiveCell: e.target.checked })}
+        />{' '}
+        primitive_cell
       </label>
-      <p className="hint">pymatgen's defaults: ltol 0.2, stol 0.3, angle_tol 5, primitive_cell on. AtomWorld judges with stol 0.5, primitive_cell off.</p>
+      <p className="hint">
+        pymatgen's defaults: ltol 0.2, stol 0.3, angle_tol 5, primitive_cell on. AtomWorld judges with stol 0.5, primitive_cell off.
+      </p>
 
       {s.error && (
         <div className="error" role="alert" data-testid="aw-error">
           {s.error}
-          <button type="button" aria-label="dismiss" onClick={() => useAtomworld.setState({ error: null })}>×</button>
+          <button type="button" aria-label="dismiss" onClick={() => useAtomworld.setState({ error: null })}>
+            ×
+          </button>
         </div>
       )}
     </section>
@@ -175,8 +292,22 @@ function Controls() {
 
 const rowsOf = (rows: (CaseRow | undefined)[]): CaseRow[] => rows.filter((r): r is CaseRow => !!r);
 
-function Viewer({ controller, testId, display, fitKey, settings = VIEW_SETTINGS, children, caption }: {
-  controller: ViewerController; testId: string; display: DisplayData | null; fitKey: unknown; settings?: ViewSettings; children?: React.ReactNode; caption: string;
+function Viewer({
+  controller,
+  testId,
+  display,
+  fitKey,
+  settings = VIEW_SETTINGS,
+  children,
+  caption,
+}: {
+  controller: ViewerController;
+  testId: string;
+  display: DisplayData | null;
+  fitKey: unknown;
+  settings?: ViewSettings;
+  children?: React.ReactNode;
+  caption: string;
 }) {
   return (
     <div className="view" data-testid={`${testId}-panel`}>
@@ -204,7 +335,11 @@ function CaseViews() {
         <Viewer controller={beforeViewer} testId="aw-viewer-before" display={v.before} fitKey={s.fitToken} caption={`before · ${v.action}`}>
           {v.trace && <TraceDrawing trace={v.trace} positions={v.before.positions} />}
         </Viewer>
-      ) : <div className="view aw-note" data-testid="aw-before-missing">{v.beforeError}</div>}
+      ) : (
+        <div className="view aw-note" data-testid="aw-before-missing">
+          {v.beforeError}
+        </div>
+      )}
       <Viewer controller={targetViewer} testId="aw-viewer-target" display={v.target} fitKey={s.fitToken} caption="target (ground truth)">
         {grid && <Lines points={grid.points} colors={grid.colors} dashed />}
       </Viewer>
@@ -212,38 +347,70 @@ function CaseViews() {
         <Viewer controller={answerViewer} testId="aw-viewer-answer" display={v.answer} fitKey={s.fitToken} caption="model answer" />
       ) : (
         <div className="view aw-raw" data-testid="aw-answer-raw-panel">
-          <div className="error" data-testid="aw-answer-error">{v.answerError ?? v.reason}</div>
+          <div className="error" data-testid="aw-answer-error">
+            {v.answerError ?? v.reason}
+          </div>
           <pre data-testid="aw-answer-raw">{v.answerText || '(empty answer)'}</pre>
         </div>
       )}
       {v.overlay ? (
-        <OverlayViewer controller={overlayViewer} testId="aw-viewer-overlay" overlay={v.overlay} fitKey={s.fitToken} caption="target (solid) + answer (translucent) after the mapping" />
-      ) : <div className="view aw-note" data-testid="aw-overlay-missing">No overlay: {v.answerError ?? 'the answer has no structure'}.</div>}
+        <OverlayViewer
+          controller={overlayViewer}
+          testId="aw-viewer-overlay"
+          overlay={v.overlay}
+          fitKey={s.fitToken}
+          caption="target (solid) + answer (translucent) after the mapping"
+        />
+      ) : (
+        <div className="view aw-note" data-testid="aw-overlay-missing">
+          No overlay: {v.answerError ?? 'the answer has no structure'}.
+        </div>
+      )}
     </div>
   );
 }
 
 /** Target atoms solid, answer atoms translucent beside their partners, lines coloured by distance. */
-function OverlayViewer({ controller, testId, overlay, fitKey, caption }: { controller: ViewerController; testId: string; overlay: OverlayView; fitKey: unknown; caption: string }) {
+function OverlayViewer({
+  controller,
+  testId,
+  overlay,
+  fitKey,
+  caption,
+}: {
+  controller: ViewerController;
+  testId: string;
+  overlay: OverlayView;
+  fitKey: unknown;
+  caption: string;
+}) {
   const display = useMemo(() => {
     const elements = [...new Set([...overlay.targetSymbols, ...overlay.answerSymbols])];
-    const d = finiteDisplay(elements, Uint16Array.from(overlay.targetSymbols, (e) => elements.indexOf(e)), Float32Array.from(overlay.targetCart.flat()));
+    const d = finiteDisplay(
+      elements,
+      Uint16Array.from(overlay.targetSymbols, (e) => elements.indexOf(e)),
+      Float32Array.from(overlay.targetCart.flat()),
+    );
     return { ...d, cell: Float64Array.from(overlay.cell.flat()) };
   }, [overlay]);
   const { points, colors } = useMemo(() => {
-    const points: number[] = [], colors: number[] = [];
+    const points: number[] = [],
+      colors: number[] = [];
     for (const p of overlay.pairs) {
       points.push(...overlay.targetCart[p.a], ...overlay.answerCart[p.b]);
-      const c = rampColor(DISPLACEMENT_RAMP, pairDistance(p) / overlay.tolerance) // 0 → the stol distance (beyond it: red);
+      const c = rampColor(DISPLACEMENT_RAMP, pairDistance(p) / overlay.tolerance); // 0 → the stol distance (beyond it: red);
       colors.push(...c, ...c);
     }
     return { points, colors };
   }, [overlay]);
-  const halos = useMemo(() => ({
-    missing: overlay.missing.map((i) => overlay.targetCart[i]),
-    extra: overlay.extra.map((i) => overlay.answerCart[i]),
-    beyond: overlay.pairs.filter((p) => pairDistance(p) > overlay.tolerance).map((p) => overlay.targetCart[p.a]),
-  }), [overlay]);
+  const halos = useMemo(
+    () => ({
+      missing: overlay.missing.map((i) => overlay.targetCart[i]),
+      extra: overlay.extra.map((i) => overlay.answerCart[i]),
+      beyond: overlay.pairs.filter((p) => pairDistance(p) > overlay.tolerance).map((p) => overlay.targetCart[p.a]),
+    }),
+    [overlay],
+  );
   return (
     <div className="view" data-testid={`${testId}-panel`}>
       <StructureViewer controller={controller} testId={testId} display={display} settings={OVERLAY_SETTINGS} fitKey={fitKey}>
@@ -279,21 +446,32 @@ function OverlayLegend({ overlay }: { overlay: OverlayView }) {
   const beyond = overlay.pairs.filter((p) => pairDistance(p) > overlay.tolerance).length;
   return (
     <div className="np-colorbar cmp-colorbar aw-legend" data-testid="aw-overlay-legend">
-      <div>target → matched answer atom, Å ({overlay.source === 'matcher' ? 'matcher mapping' : 'least-distance pairs, no matcher mapping'})</div>
+      <div>
+        target → matched answer atom, Å ({overlay.source === 'matcher' ? 'matcher mapping' : 'least-distance pairs, no matcher mapping'})
+      </div>
       <div className="bar" style={{ background: rampGradient(DISPLACEMENT_RAMP) }} />
-      <div className="ends"><span>0</span><span>{overlay.tolerance.toFixed(2)} (stol)</span></div>
+      <div className="ends">
+        <span>0</span>
+        <span>{overlay.tolerance.toFixed(2)} (stol)</span>
+      </div>
       <div className="cmp-keys" data-testid="aw-overlay-counts">
         <span>{overlay.pairs.length} pairs</span>
-        <span><i className="swatch ring" style={{ borderColor: toHex(COLORS.beyond) }} /> beyond stol {beyond}</span>
-        <span><i className="swatch ring" style={{ borderColor: toHex(COLORS.missing) }} /> missing {overlay.missing.length}</span>
-        <span><i className="swatch ring" style={{ borderColor: toHex(COLORS.extra) }} /> extra {overlay.extra.length}</span>
+        <span>
+          <i className="swatch ring" style={{ borderColor: toHex(COLORS.beyond) }} /> beyond stol {beyond}
+        </span>
+        <span>
+          <i className="swatch ring" style={{ borderColor: toHex(COLORS.missing) }} /> missing {overlay.missing.length}
+        </span>
+        <span>
+          <i className="swatch ring" style={{ borderColor: toHex(COLORS.extra) }} /> extra {overlay.extra.length}
+        </span>
       </div>
     </div>
   );
 }
 
 function verdictText(r: { correct: boolean; wrong_type: string | null }): string {
-  return r.correct ? 'correct' : r.wrong_type ?? 'wrong';
+  return r.correct ? 'correct' : (r.wrong_type ?? 'wrong');
 }
 
 function CaseDetails() {
@@ -302,28 +480,56 @@ function CaseDetails() {
   return (
     <section data-testid="aw-case">
       <h2>Case</h2>
-      <p className="aw-id" data-testid="aw-case-id">{v.id}</p>
+      <p className="aw-id" data-testid="aw-case-id">
+        {v.id}
+      </p>
       <p>
-        <strong className={v.row.correct ? 'aw-ok' : 'aw-bad'} data-testid="aw-case-verdict">{verdictText(v.row)}</strong>
-        {v.row.rmsd !== null && <> · rms {fmt(v.row.rmsd)} · max_dist {fmt(v.row.max_dist)}</>}
+        <strong className={v.row.correct ? 'aw-ok' : 'aw-bad'} data-testid="aw-case-verdict">
+          {verdictText(v.row)}
+        </strong>
+        {v.row.rmsd !== null && (
+          <>
+            {' '}
+            · rms {fmt(v.row.rmsd)} · max_dist {fmt(v.row.max_dist)}
+          </>
+        )}
       </p>
       {v.row.official && (
         <p className="hint" data-testid="aw-case-official">
-          official: {verdictText(v.row.official)}{v.row.official.rmsd !== null ? ` · rms ${fmt(v.row.official.rmsd)} · max_dist ${fmt(v.row.official.max_dist)}` : ''}
+          official: {verdictText(v.row.official)}
+          {v.row.official.rmsd !== null ? ` · rms ${fmt(v.row.official.rmsd)} · max_dist ${fmt(v.row.official.max_dist)}` : ''}
           {v.row.official.correct === v.row.correct && v.row.official.wrong_type === v.row.wrong_type ? ' ✓ same' : ' ✗ differs'}
         </p>
       )}
       {v.reason && <p className="hint">{v.reason}</p>}
-      {v.overlay && <p className="hint" data-testid="aw-overlay-note">{v.overlay.note}.</p>}
+      {v.overlay && (
+        <p className="hint" data-testid="aw-overlay-note">
+          {v.overlay.note}.
+        </p>
+      )}
       <h2>Prompt</h2>
-      <p className="aw-prompt" data-testid="aw-prompt">{v.prompt || '(none)'}</p>
+      <p className="aw-prompt" data-testid="aw-prompt">
+        {v.prompt || '(none)'}
+      </p>
       {v.params && <pre className="aw-params">{JSON.stringify(v.params)}</pre>}
-      {v.traceError && <p className="hint" data-testid="aw-trace-error">{v.traceError}</p>}
+      {v.traceError && (
+        <p className="hint" data-testid="aw-trace-error">
+          {v.traceError}
+        </p>
+      )}
       <ActionKey view={v} />
       <h2>Lint</h2>
-      {v.lint.length === 0 ? <p className="hint" data-testid="aw-lint">no findings</p> : (
+      {v.lint.length === 0 ? (
+        <p className="hint" data-testid="aw-lint">
+          no findings
+        </p>
+      ) : (
         <ul className="aw-lint" data-testid="aw-lint">
-          {v.lint.map((l, k) => <li key={k} className={`sev-${l.severity}`}><b>{l.code}</b> ({l.severity}): {l.message}</li>)}
+          {v.lint.map((l, k) => (
+            <li key={k} className={`sev-${l.severity}`}>
+              <b>{l.code}</b> ({l.severity}): {l.message}
+            </li>
+          ))}
         </ul>
       )}
       <details open={!!v.answerError}>
@@ -338,38 +544,77 @@ function ActionKey({ view }: { view: CaseView }) {
   const t = view.trace;
   if (!t) return null;
   const items: [Rgb, string][] = [];
-  if (t.moves.length) items.push([COLORS.moved, t.rotation ? `${t.moves.length} rotated neighbour(s) and their arcs` : 'moved atom and its path']);
-  if (t.rotation) items.push([COLORS.axis, `axis [${t.rotation.axis.map((x) => x.toFixed(2)).join(', ')}], ${t.rotation.angleDeg.toFixed(1)}°`], [COLORS.centre, `centre atom ${t.rotation.centreIndex}, radius ${t.rotation.radius.toFixed(2)} Å`]);
+  if (t.moves.length)
+    items.push([COLORS.moved, t.rotation ? `${t.moves.length} rotated neighbour(s) and their arcs` : 'moved atom and its path']);
+  if (t.rotation)
+    items.push(
+      [COLORS.axis, `axis [${t.rotation.axis.map((x) => x.toFixed(2)).join(', ')}], ${t.rotation.angleDeg.toFixed(1)}°`],
+      [COLORS.centre, `centre atom ${t.rotation.centreIndex}, radius ${t.rotation.radius.toFixed(2)} Å`],
+    );
   if (t.plane) items.push([COLORS.plane, `plane z = ${t.plane.z.toFixed(3)} Å (atom ${t.plane.referenceIndex})`]);
   if (t.removed.length) items.push([COLORS.removed, `${t.removed.length} removed atom(s)`]);
-  if (t.added.length) items.push([COLORS.added, t.segment ? `inserted ${t.added[0].symbol} on the segment ${t.segment.index1}→${t.segment.index2}` : `added ${t.added.map((a) => a.symbol).join(', ')}`]);
+  if (t.added.length)
+    items.push([
+      COLORS.added,
+      t.segment
+        ? `inserted ${t.added[0].symbol} on the segment ${t.segment.index1}→${t.segment.index2}`
+        : `added ${t.added.map((a) => a.symbol).join(', ')}`,
+    ]);
   if (t.changed.length) items.push([COLORS.changed, t.changed.map((c) => `${c.index}: ${c.from}→${c.to}`).join(', ')]);
   if (t.supercell) items.push([COLORS.cells, `${t.supercell.join('×')} repeated cells`]);
   return (
     <ul className="aw-key" data-testid="aw-action-key">
-      {items.map(([c, text]) => <li key={text}><i className="swatch" style={{ background: toHex(c) }} /> {text}</li>)}
+      {items.map(([c, text]) => (
+        <li key={text}>
+          <i className="swatch" style={{ background: toHex(c) }} /> {text}
+        </li>
+      ))}
     </ul>
   );
 }
 
 function ActionTable() {
   const summary = useAtomworld((st) => st.summary);
-  if (!summary) return <div className="aw-actions"><p className="hint">The summary appears when every case is judged.</p></div>;
+  if (!summary)
+    return (
+      <div className="aw-actions">
+        <p className="hint">The summary appears when every case is judged.</p>
+      </div>
+    );
   const types = errorTypesOf(summary);
   return (
     <div className="aw-actions" data-testid="aw-actions">
       <table>
-        <thead><tr><th>action</th><th>n</th><th>success</th><th title="mean max_dist over the correct cases">mean max</th><th className="aw-bar-col">outcomes</th></tr></thead>
+        <thead>
+          <tr>
+            <th>action</th>
+            <th>n</th>
+            <th>success</th>
+            <th title="mean max_dist over the correct cases">mean max</th>
+            <th className="aw-bar-col">outcomes</th>
+          </tr>
+        </thead>
         <tbody>
           {Object.entries(summary).map(([action, a]) => (
             <tr key={action} data-testid="aw-action-row" data-action={action}>
-              <td>{action}</td><td>{a.n}</td>
+              <td>{action}</td>
+              <td>{a.n}</td>
               <td data-testid="aw-success-rate">{(100 * a.success_rate).toFixed(1)} %</td>
               <td>{fmt(a.mean_max_dist, 3)}</td>
               <td className="aw-bar-col">
-                <div className="aw-stack" title={[`correct ${Math.round(a.success_rate * a.n)}`, ...types.filter((t) => a.errors[t]).map((t) => `${t} ${a.errors[t]}`)].join(', ')}>
+                <div
+                  className="aw-stack"
+                  title={[
+                    `correct ${Math.round(a.success_rate * a.n)}`,
+                    ...types.filter((t) => a.errors[t]).map((t) => `${t} ${a.errors[t]}`),
+                  ].join(', ')}
+                >
                   <span style={{ width: `${100 * a.success_rate}%`, background: SUCCESS_COLOR }} />
-                  {types.map((t) => (a.errors[t] ? <span key={t} style={{ width: `${(100 * a.errors[t]) / a.n}%`, background: ERROR_COLORS[t] ?? '#777' }} /> : null))}
+                  {types.map((t) =>
+                    a.errors[t] ? (
+                      <span key={t} style={{ width: `${(100 * a.errors[t]) / a.n}%`, background: ERROR_COLORS[t] ?? '#777' }} />
+                    ) : null,
+                  )}
                 </div>
               </td>
             </tr>
@@ -377,16 +622,28 @@ function ActionTable() {
         </tbody>
       </table>
       <div className="aw-stack-key">
-        <span><i className="swatch" style={{ background: SUCCESS_COLOR }} /> correct</span>
-        {types.map((t) => <span key={t}><i className="swatch" style={{ background: ERROR_COLORS[t] ?? '#777' }} /> {t}</span>)}
+        <span>
+          <i className="swatch" style={{ background: SUCCESS_COLOR }} /> correct
+        </span>
+        {types.map((t) => (
+          <span key={t}>
+            <i className="swatch" style={{ background: ERROR_COLORS[t] ?? '#777' }} /> {t}
+          </span>
+        ))}
       </div>
     </div>
   );
 }
 
 const CASE_COLUMNS: { key: CaseSortKey; label: string }[] = [
-  { key: 'index', label: '#' }, { key: 'id', label: 'id' }, { key: 'action', label: 'action' }, { key: 'correct', label: 'verdict' },
-  { key: 'wrong_type', label: 'wrong_type' }, { key: 'rmsd', label: 'rmsd' }, { key: 'max_dist', label: 'max_dist' }, { key: 'lint', label: 'lint' },
+  { key: 'index', label: '#' },
+  { key: 'id', label: 'id' },
+  { key: 'action', label: 'action' },
+  { key: 'correct', label: 'verdict' },
+  { key: 'wrong_type', label: 'wrong_type' },
+  { key: 'rmsd', label: 'rmsd' },
+  { key: 'max_dist', label: 'max_dist' },
+  { key: 'lint', label: 'lint' },
 ];
 
 function CaseTable() {
@@ -400,8 +657,14 @@ function CaseTable() {
         <thead>
           <tr>
             {CASE_COLUMNS.map((c) => (
-              <th key={c.key} data-testid={`aw-sort-${c.key}`} onClick={() => setSort(c.key)} aria-sort={s.sort.key === c.key ? (s.sort.descending ? 'descending' : 'ascending') : 'none'}>
-                {c.label}{s.sort.key === c.key ? (s.sort.descending ? ' ▼' : ' ▲') : ''}
+              <th
+                key={c.key}
+                data-testid={`aw-sort-${c.key}`}
+                onClick={() => setSort(c.key)}
+                aria-sort={s.sort.key === c.key ? (s.sort.descending ? 'descending' : 'ascending') : 'none'}
+              >
+                {c.label}
+                {s.sort.key === c.key ? (s.sort.descending ? ' ▼' : ' ▲') : ''}
               </th>
             ))}
             {hasOfficial && <th>official</th>}
@@ -411,8 +674,15 @@ function CaseTable() {
           {rows.map((r) => {
             const official = r.official ? verdictText(r.official) : null;
             return (
-              <tr key={r.index} className={s.selected === r.index ? 'active' : ''} onClick={() => void selectCase(r.index)}
-                data-testid="aw-row" data-id={r.id} data-verdict={verdictText(r)} data-official={official ?? ''}>
+              <tr
+                key={r.index}
+                className={s.selected === r.index ? 'active' : ''}
+                onClick={() => void selectCase(r.index)}
+                data-testid="aw-row"
+                data-id={r.id}
+                data-verdict={verdictText(r)}
+                data-official={official ?? ''}
+              >
                 <td>{r.index + 1}</td>
                 <td title={r.id}>{r.id}</td>
                 <td>{r.action}</td>
@@ -421,13 +691,22 @@ function CaseTable() {
                 <td>{fmt(r.rmsd)}</td>
                 <td>{fmt(r.max_dist)}</td>
                 <td title={r.lint.join(', ')}>{r.lint.length ? r.lint.join(', ') : ''}</td>
-                {hasOfficial && <td>{official ?? '—'}{official && official !== verdictText(r) ? ' ≠' : ''}</td>}
+                {hasOfficial && (
+                  <td>
+                    {official ?? '—'}
+                    {official && official !== verdictText(r) ? ' ≠' : ''}
+                  </td>
+                )}
               </tr>
             );
           })}
         </tbody>
       </table>
-      {judged.length < (s.batch?.count ?? 0) && <p className="hint">{judged.length} of {s.batch!.count} judged</p>}
+      {judged.length < (s.batch?.count ?? 0) && (
+        <p className="hint">
+          {judged.length} of {s.batch!.count} judged
+        </p>
+      )}
     </div>
   );
 }
@@ -435,12 +714,23 @@ function CaseTable() {
 function CompareViews() {
   const s = useAtomworld(useShallow((st) => ({ compare: st.compare, fitToken: st.fitToken })));
   const c = s.compare;
-  if (!c) return <div className="aw-empty" data-testid="aw-compare-empty">Choose two periodic structures (CIF, POSCAR, extended XYZ, pymatgen JSON) on the left.</div>;
+  if (!c)
+    return (
+      <div className="aw-empty" data-testid="aw-compare-empty">
+        Choose two periodic structures (CIF, POSCAR, extended XYZ, pymatgen JSON) on the left.
+      </div>
+    );
   return (
     <div className="aw-grid aw-grid-3">
       <Viewer controller={compareAViewer} testId="aw-viewer-a" display={c.a} fitKey={s.fitToken} caption={`A: ${c.nameA}`} />
       <Viewer controller={compareBViewer} testId="aw-viewer-b" display={c.b} fitKey={s.fitToken} caption={`B: ${c.nameB}`} />
-      <OverlayViewer controller={matchViewer} testId="aw-viewer-match" overlay={c.overlay} fitKey={s.fitToken} caption="A (solid) + B (translucent) after the mapping" />
+      <OverlayViewer
+        controller={matchViewer}
+        testId="aw-viewer-match"
+        overlay={c.overlay}
+        fitKey={s.fitToken}
+        caption="A (solid) + B (translucent) after the mapping"
+      />
     </div>
   );
 }
@@ -452,17 +742,33 @@ function CompareDetails() {
   return (
     <section data-testid="aw-compare-result">
       <h2>Matcher</h2>
-      <p><strong className={c.fit ? 'aw-ok' : 'aw-bad'} data-testid="aw-compare-verdict">{c.fit ? 'match' : 'no match'}</strong></p>
+      <p>
+        <strong className={c.fit ? 'aw-ok' : 'aw-bad'} data-testid="aw-compare-verdict">
+          {c.fit ? 'match' : 'no match'}
+        </strong>
+      </p>
       <dl>
-        <dt>A</dt><dd>{c.formulaA}, {c.natomsA} sites</dd>
-        <dt>B</dt><dd>{c.formulaB}, {c.natomsB} sites</dd>
-        <dt>rms</dt><dd data-testid="aw-compare-rms">{fmt(c.rms)}</dd>
-        <dt>max_dist</dt><dd data-testid="aw-compare-max">{fmt(c.maxDist)}</dd>
-        <dt>tolerances</dt><dd data-testid="aw-compare-tolerances">ltol {t.ltol} · stol {t.stol} · angle_tol {t.angleTol}° · primitive_cell {t.primitiveCell ? 'on' : 'off'}</dd>
+        <dt>A</dt>
+        <dd>
+          {c.formulaA}, {c.natomsA} sites
+        </dd>
+        <dt>B</dt>
+        <dd>
+          {c.formulaB}, {c.natomsB} sites
+        </dd>
+        <dt>rms</dt>
+        <dd data-testid="aw-compare-rms">{fmt(c.rms)}</dd>
+        <dt>max_dist</dt>
+        <dd data-testid="aw-compare-max">{fmt(c.maxDist)}</dd>
+        <dt>tolerances</dt>
+        <dd data-testid="aw-compare-tolerances">
+          ltol {t.ltol} · stol {t.stol} · angle_tol {t.angleTol}° · primitive_cell {t.primitiveCell ? 'on' : 'off'}
+        </dd>
       </dl>
-      <p className="hint">rms and max_dist are pymatgen's get_rms_dist: normalised by (V/n)^⅓ of the cell ({c.overlay.lengthScale.toFixed(3)} Å here).</p>
+      <p className="hint">
+        rms and max_dist are pymatgen's get_rms_dist: normalised by (V/n)^⅓ of the cell ({c.overlay.lengthScale.toFixed(3)} Å here).
+      </p>
       <p className="hint">{c.overlay.note}.</p>
     </section>
   );
 }
-

@@ -42,13 +42,33 @@ export function Lines({ points, colors, dashed = false }: { points: number[]; co
 export function ZPlane({ cell, z, color }: { cell: Mat3; z: number; color: Rgb }) {
   const mesh = useDisposable(() => {
     const [a, b] = cell;
-    const corners = [[0, 0], [a[0], a[1]], [a[0] + b[0], a[1] + b[1]], [b[0], b[1]]];
+    const corners = [
+      [0, 0],
+      [a[0], a[1]],
+      [a[0] + b[0], a[1] + b[1]],
+      [b[0], b[1]],
+    ];
     const pad = 0.5;
-    const cx = corners.reduce((s, c) => s + c[0], 0) / 4, cy = corners.reduce((s, c) => s + c[1], 0) / 4;
-    const pts = corners.map(([x, y]) => { const dx = x - cx, dy = y - cy, l = Math.hypot(dx, dy) || 1; return [x + (pad * dx) / l, y + (pad * dy) / l, z]; });
+    const cx = corners.reduce((s, c) => s + c[0], 0) / 4,
+      cy = corners.reduce((s, c) => s + c[1], 0) / 4;
+    const pts = corners.map(([x, y]) => {
+      const dx = x - cx,
+        dy = y - cy,
+        l = Math.hypot(dx, dy) || 1;
+      return [x + (pad * dx) / l, y + (pad * dy) / l, z];
+    });
     const g = new THREE.BufferGeometry();
     g.setAttribute('position', new THREE.Float32BufferAttribute([...pts[0], ...pts[1], ...pts[2], ...pts[0], ...pts[2], ...pts[3]], 3));
-    const m = new THREE.Mesh(g, new THREE.MeshBasicMaterial({ color: new THREE.Color(...color), transparent: true, opacity: 0.22, side: THREE.DoubleSide, depthWrite: false }));
+    const m = new THREE.Mesh(
+      g,
+      new THREE.MeshBasicMaterial({
+        color: new THREE.Color(...color),
+        transparent: true,
+        opacity: 0.22,
+        side: THREE.DoubleSide,
+        depthWrite: false,
+      }),
+    );
     m.renderOrder = 5;
     return m;
   }, [cell, z, color]);
@@ -56,17 +76,65 @@ export function ZPlane({ cell, z, color }: { cell: Mat3; z: number; color: Rgb }
 }
 
 const EDGES: [Vec3, Vec3][] = [
-  [[0, 0, 0], [1, 0, 0]], [[0, 0, 0], [0, 1, 0]], [[0, 0, 0], [0, 0, 1]], [[1, 0, 0], [1, 1, 0]], [[1, 0, 0], [1, 0, 1]], [[0, 1, 0], [1, 1, 0]],
-  [[0, 1, 0], [0, 1, 1]], [[0, 0, 1], [1, 0, 1]], [[0, 0, 1], [0, 1, 1]], [[1, 1, 0], [1, 1, 1]], [[1, 0, 1], [1, 1, 1]], [[0, 1, 1], [1, 1, 1]],
+  [
+    [0, 0, 0],
+    [1, 0, 0],
+  ],
+  [
+    [0, 0, 0],
+    [0, 1, 0],
+  ],
+  [
+    [0, 0, 0],
+    [0, 0, 1],
+  ],
+  [
+    [1, 0, 0],
+    [1, 1, 0],
+  ],
+  [
+    [1, 0, 0],
+    [1, 0, 1],
+  ],
+  [
+    [0, 1, 0],
+    [1, 1, 0],
+  ],
+  [
+    [0, 1, 0],
+    [0, 1, 1],
+  ],
+  [
+    [0, 0, 1],
+    [1, 0, 1],
+  ],
+  [
+    [0, 0, 1],
+    [0, 1, 1],
+  ],
+  [
+    [1, 1, 0],
+    [1, 1, 1],
+  ],
+  [
+    [1, 0, 1],
+    [1, 1, 1],
+  ],
+  [
+    [0, 1, 1],
+    [1, 1, 1],
+  ],
 ];
 
 /** The segments of n0×n1×n2 copies of `cell` (the supercell's repeated cells). */
 export function cellGrid(cell: Mat3, n: Vec3): number[] {
   const out: number[] = [];
   const at = (f: Vec3) => [0, 1, 2].map((k) => f[0] * cell[0][k] + f[1] * cell[1][k] + f[2] * cell[2][k]);
-  for (let i = 0; i < n[0]; i++) for (let j = 0; j < n[1]; j++) for (let k = 0; k < n[2]; k++) {
-    for (const [p, q] of EDGES) out.push(...at([p[0] + i, p[1] + j, p[2] + k]), ...at([q[0] + i, q[1] + j, q[2] + k]));
-  }
+  for (let i = 0; i < n[0]; i++)
+    for (let j = 0; j < n[1]; j++)
+      for (let k = 0; k < n[2]; k++) {
+        for (const [p, q] of EDGES) out.push(...at([p[0] + i, p[1] + j, p[2] + k]), ...at([q[0] + i, q[1] + j, q[2] + k]));
+      }
   return out;
 }
 
@@ -118,14 +186,26 @@ function traceGeometry(trace: ActionTrace, positions: Float32Array) {
       }
     } else paths.push(...m.from, ...m.to);
   }
-  const axis = r ? (() => {
-    const L = Math.max(r.radius * 1.4, 1.5);
-    return [r.centre[0] - r.axis[0] * L, r.centre[1] - r.axis[1] * L, r.centre[2] - r.axis[2] * L, r.centre[0] + r.axis[0] * L, r.centre[1] + r.axis[1] * L, r.centre[2] + r.axis[2] * L];
-  })() : null;
+  const axis = r
+    ? (() => {
+        const L = Math.max(r.radius * 1.4, 1.5);
+        return [
+          r.centre[0] - r.axis[0] * L,
+          r.centre[1] - r.axis[1] * L,
+          r.centre[2] - r.axis[2] * L,
+          r.centre[0] + r.axis[0] * L,
+          r.centre[1] + r.axis[1] * L,
+          r.centre[2] + r.axis[2] * L,
+        ];
+      })()
+    : null;
   const segment = trace.segment ? [...trace.segment.from, ...trace.segment.to] : null;
   const grid = trace.supercell ? cellGrid(trace.cell, trace.supercell) : null;
   return {
-    paths, axis, segment, grid,
+    paths,
+    axis,
+    segment,
+    grid,
     pathColors: repeatColor(COLORS.moved, paths.length / 3),
     axisColors: repeatColor(COLORS.axis, 2),
     segmentColors: repeatColor(COLORS.added, 2),

@@ -14,7 +14,15 @@ import { StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx
 import { DISPLACEMENT_RAMP, rampColor, rampGradient, type Rgb } from '../../viewer/colors.ts';
 import { makeSphereMesh, makeTubeMesh } from '../../viewer/impostors.ts';
 import {
-  autoScale, bounds, characteristicLength, deformedPieces, elementAxes, reactionRows, supportKind, translationMagnitudes, type FrameModel,
+  autoScale,
+  bounds,
+  characteristicLength,
+  deformedPieces,
+  elementAxes,
+  reactionRows,
+  supportKind,
+  translationMagnitudes,
+  type FrameModel,
 } from '../../core/tasks/fembench/lab/frame-model.ts';
 
 export const frameViewer = new ViewerController('fem-frame');
@@ -22,22 +30,53 @@ const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, sho
 const GREY: Rgb = [0.55, 0.58, 0.63];
 
 export function FrameView() {
-  const s = useFem(useShallow((st) => ({ buckling: st.buckling, fitToken: st.fitToken, linear: st.linear, modeIndex: st.modeIndex, model: st.model, playing: st.playing, scale: st.scale, show: st.show, showAxes: st.showAxes })));
+  const s = useFem(
+    useShallow((st) => ({
+      buckling: st.buckling,
+      fitToken: st.fitToken,
+      linear: st.linear,
+      modeIndex: st.modeIndex,
+      model: st.model,
+      playing: st.playing,
+      scale: st.scale,
+      show: st.show,
+      showAxes: st.showAxes,
+    })),
+  );
   const model = s.model;
   // The scene is drawn z-up (structural convention) inside a group turned so model z is the viewer's y (its orbit axis).
-  const fit = useMemo(() => { const b = bounds(model.node_coords); return { center: toView(b.center), radius: b.radius + 0.25 * characteristicLength(model) }; }, [model]);
+  const fit = useMemo(() => {
+    const b = bounds(model.node_coords);
+    return { center: toView(b.center), radius: b.radius + 0.25 * characteristicLength(model) };
+  }, [model]);
   // After the viewer's own refit on a new model: an oblique view from the front-right, z up.
-  useEffect(() => { frameViewer.viewAlong(0.55, 0.45, 1); }, [s.fitToken]);
+  useEffect(() => {
+    frameViewer.viewAlong(0.55, 0.45, 1);
+  }, [s.fitToken]);
   const size = useMemo(() => characteristicLength(model), [model]);
-  const field = s.show === 'deformed' && s.linear ? s.linear.u : s.show === 'mode' && s.buckling ? s.buckling.modes[s.modeIndex]?.mode ?? null : null;
+  const field =
+    s.show === 'deformed' && s.linear ? s.linear.u : s.show === 'mode' && s.buckling ? (s.buckling.modes[s.modeIndex]?.mode ?? null) : null;
   const scale = field ? (s.scale ?? autoScale(field, model.node_coords.length, size)) : 0;
   return (
     <div className="view" data-testid="fem-frame-view">
-      <StructureViewer controller={frameViewer} testId="viewer-fem" display={null} settings={VIEW_SETTINGS}
-        fitKey={s.fitToken} fitBounds={fit}>
+      <StructureViewer
+        controller={frameViewer}
+        testId="viewer-fem"
+        display={null}
+        settings={VIEW_SETTINGS}
+        fitKey={s.fitToken}
+        fitBounds={fit}
+      >
         <group rotation={[-Math.PI / 2, 0, 0]}>
-          <FrameScene model={model} size={size} field={field} scale={scale} showAxes={s.showAxes}
-            showReactions={s.show === 'deformed' && s.linear ? s.linear.r : null} animate={s.show === 'mode' && s.playing} />
+          <FrameScene
+            model={model}
+            size={size}
+            field={field}
+            scale={scale}
+            showAxes={s.showAxes}
+            showReactions={s.show === 'deformed' && s.linear ? s.linear.r : null}
+            animate={s.show === 'mode' && s.playing}
+          />
         </group>
       </StructureViewer>
       {field && <ColorBar field={field} nNodes={model.node_coords.length} unit={s.show === 'mode' ? 'mode (unit norm)' : '|u|'} />}
@@ -61,13 +100,23 @@ function ColorBar({ field, nNodes, unit }: { field: ArrayLike<number>; nNodes: n
   );
 }
 
-interface SceneProps { model: FrameModel; size: number; field: ArrayLike<number> | null; scale: number; showAxes: boolean; showReactions: ArrayLike<number> | null; animate: boolean }
+interface SceneProps {
+  model: FrameModel;
+  size: number;
+  field: ArrayLike<number> | null;
+  scale: number;
+  showAxes: boolean;
+  showReactions: ArrayLike<number> | null;
+  animate: boolean;
+}
 
 function FrameScene({ model, size, field, scale, showAxes, showReactions, animate }: SceneProps) {
   const radius = 0.008 * size;
   const undeformed = useDisposable(() => {
     const n = model.elements.length;
-    const starts = new Float32Array(3 * n), ends = new Float32Array(3 * n), colors = new Float32Array(3 * n);
+    const starts = new Float32Array(3 * n),
+      ends = new Float32Array(3 * n),
+      colors = new Float32Array(3 * n);
     model.elements.forEach((e, k) => {
       starts.set(model.node_coords[e.node_i] ?? [0, 0, 0], 3 * k);
       ends.set(model.node_coords[e.node_j] ?? [0, 0, 0], 3 * k);
@@ -77,8 +126,13 @@ function FrameScene({ model, size, field, scale, showAxes, showReactions, animat
   }, [model, field !== null, radius]);
   const nodes = useDisposable(() => {
     const n = model.node_coords.length;
-    const centers = new Float32Array(3 * n), radii = new Float32Array(n).fill(radius * 1.8), colors = new Float32Array(3 * n);
-    model.node_coords.forEach((c, i) => { centers.set(c, 3 * i); colors.set([0.2, 0.22, 0.28], 3 * i); });
+    const centers = new Float32Array(3 * n),
+      radii = new Float32Array(n).fill(radius * 1.8),
+      colors = new Float32Array(3 * n);
+    model.node_coords.forEach((c, i) => {
+      centers.set(c, 3 * i);
+      colors.set([0.2, 0.22, 0.28], 3 * i);
+    });
     return makeSphereMesh({ centers, radii, colors, count: n });
   }, [model, radius]);
   const glyphs = useDisposable(() => supportAndLoadGlyphs(model, size, showReactions), [model, size, showReactions]);
@@ -96,7 +150,19 @@ function FrameScene({ model, size, field, scale, showAxes, showReactions, animat
 
 const SEGMENTS = 8;
 
-function Deformed({ model, field, scale, radius, animate }: { model: FrameModel; field: ArrayLike<number>; scale: number; radius: number; animate: boolean }) {
+function Deformed({
+  model,
+  field,
+  scale,
+  radius,
+  animate,
+}: {
+  model: FrameModel;
+  field: ArrayLike<number>;
+  scale: number;
+  radius: number;
+  animate: boolean;
+}) {
   const invalidate = useThree((st) => st.invalidate);
   const mesh = useDisposable(() => {
     const p = deformedPieces(model, field, scale, SEGMENTS);
@@ -126,9 +192,15 @@ function Deformed({ model, field, scale, radius, animate }: { model: FrameModel;
 /** Moves the tube pieces by rewriting the tube shader's start/end textures. */
 function setPieces(mesh: THREE.Mesh, p: { starts: Float32Array; ends: Float32Array; count: number }): void {
   const u = (mesh.material as THREE.ShaderMaterial).uniforms;
-  const st = u.uStart.value as THREE.DataTexture, en = u.uEnd.value as THREE.DataTexture;
-  const sd = st.image.data as Float32Array, ed = en.image.data as Float32Array;
-  for (let i = 0; i < p.count; i++) for (let k = 0; k < 3; k++) { sd[4 * i + k] = p.starts[3 * i + k]; ed[4 * i + k] = p.ends[3 * i + k]; }
+  const st = u.uStart.value as THREE.DataTexture,
+    en = u.uEnd.value as THREE.DataTexture;
+  const sd = st.image.data as Float32Array,
+    ed = en.image.data as Float32Array;
+  for (let i = 0; i < p.count; i++)
+    for (let k = 0; k < 3; k++) {
+      sd[4 * i + k] = p.starts[3 * i + k];
+      ed[4 * i + k] = p.ends[3 * i + k];
+    }
   st.needsUpdate = true;
   en.needsUpdate = true;
 }
@@ -144,16 +216,28 @@ function supportAndLoadGlyphs(model: FrameModel, size: number, reactions: ArrayL
     const c = model.node_coords[Number(key)];
     const kind = supportKind(flags);
     if (!c || !kind) continue;
-    const geometry = kind === 'fixed' ? new THREE.BoxGeometry(s, s, s) : kind === 'pinned' ? new THREE.ConeGeometry(0.6 * s, s, 16) : new THREE.OctahedronGeometry(0.6 * s);
-    const mesh = new THREE.Mesh(geometry, new THREE.MeshLambertMaterial({ color: kind === 'fixed' ? 0x3b4a63 : kind === 'pinned' ? 0x2f7d4a : 0x8a6d1f }));
+    const geometry =
+      kind === 'fixed'
+        ? new THREE.BoxGeometry(s, s, s)
+        : kind === 'pinned'
+          ? new THREE.ConeGeometry(0.6 * s, s, 16)
+          : new THREE.OctahedronGeometry(0.6 * s);
+    const mesh = new THREE.Mesh(
+      geometry,
+      new THREE.MeshLambertMaterial({ color: kind === 'fixed' ? 0x3b4a63 : kind === 'pinned' ? 0x2f7d4a : 0x8a6d1f }),
+    );
     mesh.position.set(c[0], c[1], c[2]);
-    if (kind === 'pinned') { mesh.rotation.x = Math.PI / 2; mesh.position.z -= 0.5 * s; } // cone tip at the node, base below (model z up)
+    if (kind === 'pinned') {
+      mesh.rotation.x = Math.PI / 2;
+      mesh.position.z -= 0.5 * s;
+    } // cone tip at the node, base below (model z up)
     mesh.name = `support-${kind}`;
     g.add(mesh);
   }
   // Arrow lengths: the largest force gets 25% of the frame size, others in proportion (moments in magenta).
   const drawVectors = (values: (node: number) => number[] | null, forceColor: number, momentColor: number, tipAtNode: boolean) => {
-    let maxF = 0, maxM = 0;
+    let maxF = 0,
+      maxM = 0;
     for (let i = 0; i < model.node_coords.length; i++) {
       const v = values(i);
       if (!v) continue;
@@ -164,7 +248,10 @@ function supportAndLoadGlyphs(model: FrameModel, size: number, reactions: ArrayL
       const v = values(i);
       if (!v) return;
       const node = new THREE.Vector3(c[0], c[1], c[2]);
-      for (const [off, max, color] of [[0, maxF, forceColor], [3, maxM, momentColor]] as const) {
+      for (const [off, max, color] of [
+        [0, maxF, forceColor],
+        [3, maxM, momentColor],
+      ] as const) {
         const vec = new THREE.Vector3(v[off], v[off + 1], v[off + 2]);
         const mag = vec.length();
         if (!(mag > 0) || !(max > 0)) continue;
@@ -176,11 +263,16 @@ function supportAndLoadGlyphs(model: FrameModel, size: number, reactions: ArrayL
   };
   drawVectors((i) => model.nodal_loads[String(i)] ?? null, 0xd62728, 0xc040c0, true);
   if (reactions) {
-    drawVectors((i) => {
-      const rows = reactionRows(reactions, model).filter((r) => r.node === i);
-      if (!rows.length) return null;
-      return [0, 1, 2, 3, 4, 5].map((d) => reactions[6 * i + d]);
-    }, 0x1a9641, 0x4a8a8a, false);
+    drawVectors(
+      (i) => {
+        const rows = reactionRows(reactions, model).filter((r) => r.node === i);
+        if (!rows.length) return null;
+        return [0, 1, 2, 3, 4, 5].map((d) => reactions[6 * i + d]);
+      },
+      0x1a9641,
+      0x4a8a8a,
+      false,
+    );
   }
   return g;
 }
@@ -190,7 +282,8 @@ function localAxesGroup(model: FrameModel, size: number): THREE.Group {
   const axes = elementAxes(model);
   model.elements.forEach((e, k) => {
     const ax = axes[k];
-    const a = model.node_coords[e.node_i], b = model.node_coords[e.node_j];
+    const a = model.node_coords[e.node_i],
+      b = model.node_coords[e.node_j];
     if (!ax || !a || !b) return;
     const mid = new THREE.Vector3((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2);
     const L = Math.min(0.12 * size, 0.35 * Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]));

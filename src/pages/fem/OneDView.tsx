@@ -13,7 +13,8 @@ const FE_SERIES: uPlot.Series[] = [
   { label: 'analytical', stroke: '#d62728', width: 1, dash: [5, 4], points: { show: false } },
 ];
 
-const axisNumber = (v: number) => (v === 0 ? '0' : Math.abs(v) >= 1e-3 && Math.abs(v) < 1e4 ? String(Number(v.toPrecision(4))) : v.toExponential(1));
+const axisNumber = (v: number) =>
+  v === 0 ? '0' : Math.abs(v) >= 1e-3 && Math.abs(v) < 1e4 ? String(Number(v.toPrecision(4))) : v.toExponential(1);
 const AXES: uPlot.Axis[] = [{}, { size: 64, values: (_u, splits) => splits.map(axisNumber) }];
 
 export function OneDView() {
@@ -37,11 +38,17 @@ export function OneDView() {
       const onNode = new Set(sol.x);
       const uData: uPlot.AlignedData = [xs, xs.map((x) => (onNode.has(x) ? interp(x, sol.x, sol.u) : null)) as number[], xs.map(exact.u)];
       // Stress is constant per element: draw it as steps at the element ends.
-      const sx: number[] = [], sFe: number[] = [];
-      for (let e = 0; e < sol.stress.length; e++) { sx.push(sol.x[e] + 1e-12, sol.x[e + 1] - 1e-12); sFe.push(sol.stress[e], sol.stress[e]); }
+      const sx: number[] = [],
+        sFe: number[] = [];
+      for (let e = 0; e < sol.stress.length; e++) {
+        sx.push(sol.x[e] + 1e-12, sol.x[e + 1] - 1e-12);
+        sFe.push(sol.stress[e], sol.stress[e]);
+      }
       const sData: uPlot.AlignedData = [sx, sFe, sx.map(exact.stress)];
       let maxErr = 0;
-      sol.x.forEach((x, i) => { maxErr = Math.max(maxErr, Math.abs(sol.u[i] - exact.u(x))); });
+      sol.x.forEach((x, i) => {
+        maxErr = Math.max(maxErr, Math.abs(sol.u[i] - exact.u(x)));
+      });
       return { sol, uData, sData, maxErr, error: null as string | null };
     } catch (e) {
       return { error: e instanceof Error ? e.message : String(e) };
@@ -50,22 +57,64 @@ export function OneDView() {
   return (
     <div className="fem-1d" data-testid="fem-1d">
       <div className="fem-row">
-        {([['xMin', 'x_min'], ['xMax', 'x_max'], ['nElements', 'elements'], ['E', 'E'], ['A', 'A'], ['uLeft', 'u(x_min)'], ['tipLoad', 'P at x_max']] as const).map(([k, label]) => (
-          <label key={k}>{label} <input type="number" value={bar[k]} style={{ width: 80 }} data-testid={`fem-1d-${k}`} onChange={(e) => set({ [k]: Number(e.target.value) })} /></label>
+        {(
+          [
+            ['xMin', 'x_min'],
+            ['xMax', 'x_max'],
+            ['nElements', 'elements'],
+            ['E', 'E'],
+            ['A', 'A'],
+            ['uLeft', 'u(x_min)'],
+            ['tipLoad', 'P at x_max'],
+          ] as const
+        ).map(([k, label]) => (
+          <label key={k}>
+            {label}{' '}
+            <input
+              type="number"
+              value={bar[k]}
+              style={{ width: 80 }}
+              data-testid={`fem-1d-${k}`}
+              onChange={(e) => set({ [k]: Number(e.target.value) })}
+            />
+          </label>
         ))}
-        <label>body force f(x) = Σ c<sub>k</sub>x<sup>k</sup>, c = <input value={bar.bodyForce.join(', ')} style={{ width: 110 }} data-testid="fem-1d-force"
-          onChange={(e) => { const c = e.target.value.split(',').map((t) => Number(t.trim())); if (c.every(Number.isFinite)) set({ bodyForce: c }); }} /></label>
+        <label>
+          body force f(x) = Σ c<sub>k</sub>x<sup>k</sup>, c ={' '}
+          <input
+            value={bar.bodyForce.join(', ')}
+            style={{ width: 110 }}
+            data-testid="fem-1d-force"
+            onChange={(e) => {
+              const c = e.target.value.split(',').map((t) => Number(t.trim()));
+              if (c.every(Number.isFinite)) set({ bodyForce: c });
+            }}
+          />
+        </label>
       </div>
-      <QuirkNotes notes={benchmarkQuirkNotes({ view: '1d', xMin: bar.xMin, xMax: bar.xMax, reactionsShown: 'sol' in result && !!result.sol })} />
+      <QuirkNotes
+        notes={benchmarkQuirkNotes({ view: '1d', xMin: bar.xMin, xMax: bar.xMax, reactionsShown: 'sol' in result && !!result.sol })}
+      />
       {'sol' in result && result.sol ? (
         <>
-          <p>Fixed at x_min, free at x_max. Reaction at x_min: <span data-testid="fem-1d-reaction">{formatNumber(result.sol.reaction)}</span>;
-            largest nodal |u − u_exact|: <span data-testid="fem-1d-error">{result.maxErr.toExponential(2)}</span>.</p>
+          <p>
+            Fixed at x_min, free at x_max. Reaction at x_min: <span data-testid="fem-1d-reaction">{formatNumber(result.sol.reaction)}</span>
+            ; largest nodal |u − u_exact|: <span data-testid="fem-1d-error">{result.maxErr.toExponential(2)}</span>.
+          </p>
           <svg viewBox="0 0 600 40" className="fem-bar-mesh" data-testid="fem-1d-mesh">
             <line x1={20} x2={580} y1={20} y2={20} stroke="#334" strokeWidth={4} />
             {result.sol.x.map((x, i) => {
               const px = 20 + (560 * (x - bar.xMin)) / (bar.xMax - bar.xMin);
-              return <g key={i}><circle cx={px} cy={20} r={4} fill="#1f3a66" />{result.sol.x.length <= 40 && <text x={px} y={36} fontSize={9} textAnchor="middle">{i}</text>}</g>;
+              return (
+                <g key={i}>
+                  <circle cx={px} cy={20} r={4} fill="#1f3a66" />
+                  {result.sol.x.length <= 40 && (
+                    <text x={px} y={36} fontSize={9} textAnchor="middle">
+                      {i}
+                    </text>
+                  )}
+                </g>
+              );
             })}
             <rect x={6} y={8} width={10} height={24} fill="#3b4a63" />
           </svg>
@@ -75,7 +124,9 @@ export function OneDView() {
           </div>
         </>
       ) : (
-        <p className="fem-error" role="alert">{result.error}</p>
+        <p className="fem-error" role="alert">
+          {result.error}
+        </p>
       )}
     </div>
   );

@@ -6,7 +6,13 @@ export function QuirkNotes({ notes }: { notes: QuirkNote[] }) {
   return (
     <section className="fem-quirks" data-testid="fem-quirks">
       <h4>Benchmark vs physics</h4>
-      <ul>{notes.map((n) => <li key={n.id} data-testid={`fem-quirk-${n.id}`}>{n.text}</li>)}</ul>
+      <ul>
+        {notes.map((n) => (
+          <li key={n.id} data-testid={`fem-quirk-${n.id}`}>
+            {n.text}
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

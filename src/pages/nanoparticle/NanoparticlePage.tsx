@@ -9,7 +9,15 @@ import type uPlot from 'uplot';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
 import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import {
-  type ColorMode, loadCrystal, setColorMode, setRadius, setRadiusFor, setRotation, setShowHull, setShowSphere, useNanoparticle,
+  type ColorMode,
+  loadCrystal,
+  setColorMode,
+  setRadius,
+  setRadiusFor,
+  setRotation,
+  setShowHull,
+  setShowSphere,
+  useNanoparticle,
 } from '../../state/nanoparticle.ts';
 import { readTextFile } from '../../browser/read-file.ts';
 import { StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
@@ -24,7 +32,11 @@ const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, sho
 const SPLITS: Split[] = ['train', 'ID', 'OOD'];
 
 /** Coordination colour ramp: few bonds (surface) red → orange → blue at the bulk coordination (interior). */
-const RAMP: Rgb[] = [[0.84, 0.15, 0.11], [0.98, 0.7, 0.2], [0.2, 0.42, 0.86]];
+const RAMP: Rgb[] = [
+  [0.84, 0.15, 0.11],
+  [0.98, 0.7, 0.2],
+  [0.2, 0.42, 0.86],
+];
 const UNBONDED: Rgb = [0.62, 0.62, 0.62];
 const particleDisplay = (p: ParticleView): DisplayData => finiteDisplay(p.elements, p.element, p.positions);
 
@@ -40,9 +52,16 @@ function coordinationColors(p: ParticleView, bulk: Record<string, number>): Floa
 
 export function NanoparticlePage() {
   // Not the busy line nor the R-series ticks: those re-render <Progress /> only, never the viewer.
-  const s = useNanoparticle(useShallow((st) => ({
-    colorMode: st.colorMode, crystal: st.crystal, fitToken: st.fitToken, particle: st.particle, showHull: st.showHull, showSphere: st.showSphere,
-  })));
+  const s = useNanoparticle(
+    useShallow((st) => ({
+      colorMode: st.colorMode,
+      crystal: st.crystal,
+      fitToken: st.fitToken,
+      particle: st.particle,
+      showHull: st.showHull,
+      showSphere: st.showSphere,
+    })),
+  );
   useEffect(() => {
     if (!useNanoparticle.getState().dataset) void datasetText(DEFAULT_DATASET).then((text) => loadCrystal(DEFAULT_DATASET, text));
   }, []);
@@ -53,7 +72,9 @@ export function NanoparticlePage() {
   );
   return (
     <div className="lab np-lab" data-testid="nanoparticle-page">
-      <aside className="panel left"><Controls /></aside>
+      <aside className="panel left">
+        <Controls />
+      </aside>
       <main className="view">
         <StructureViewer display={display} settings={VIEW_SETTINGS} fitKey={s.fitToken} atomColors={colors}>
           {s.particle && s.showSphere && <CarvingSphere center={s.particle.center} radius={s.particle.radius} />}
@@ -62,7 +83,9 @@ export function NanoparticlePage() {
         {display && <Legend />}
         <Progress />
       </main>
-      <aside className="panel right"><Plots /></aside>
+      <aside className="panel right">
+        <Plots />
+      </aside>
     </div>
   );
 }
@@ -78,69 +101,165 @@ function Progress() {
 }
 
 function Controls() {
-  const s = useNanoparticle(useShallow((st) => ({ colorMode: st.colorMode, crystal: st.crystal, dataset: st.dataset, error: st.error, particle: st.particle, radius: st.radius, rotation: st.rotation, showHull: st.showHull, showSphere: st.showSphere, split: st.split })));
+  const s = useNanoparticle(
+    useShallow((st) => ({
+      colorMode: st.colorMode,
+      crystal: st.crystal,
+      dataset: st.dataset,
+      error: st.error,
+      particle: st.particle,
+      radius: st.radius,
+      rotation: st.rotation,
+      showHull: st.showHull,
+      showSphere: st.showSphere,
+      split: st.split,
+    })),
+  );
   const p = s.particle;
   const setRadiusSet = s.crystal ? setRadiusFor(s.crystal, s.split, s.radius) : null;
   const maxRotation = s.crystal && setRadiusSet !== null ? s.crystal.rotationsPerRadius[setRadiusSet] : 0;
   const onFile = async (file: File | undefined) => {
     if (!file) return;
     let text: string;
-    try { text = await readTextFile(file); } catch (e) { useNanoparticle.setState({ error: (e as Error).message }); return; }
+    try {
+      text = await readTextFile(file);
+    } catch (e) {
+      useNanoparticle.setState({ error: (e as Error).message });
+      return;
+    }
     void loadCrystal(file.name, text);
   };
   return (
     <section>
       <h2>Crystal → nanoparticle</h2>
-      <label className="row">Crystal
-        <select data-testid="np-crystal" value={DATASETS.some((d) => d.file === s.dataset) ? s.dataset : ''}
-          onChange={(e) => void datasetText(e.target.value).then((text) => loadCrystal(e.target.value, text))}>
+      <label className="row">
+        Crystal
+        <select
+          data-testid="np-crystal"
+          value={DATASETS.some((d) => d.file === s.dataset) ? s.dataset : ''}
+          onChange={(e) => void datasetText(e.target.value).then((text) => loadCrystal(e.target.value, text))}
+        >
           {!DATASETS.some((d) => d.file === s.dataset) && <option value="">{s.dataset || '—'}</option>}
-          {DATASETS.map((d) => <option key={d.file} value={d.file}>{d.title}</option>)}
+          {DATASETS.map((d) => (
+            <option key={d.file} value={d.file}>
+              {d.title}
+            </option>
+          ))}
         </select>
       </label>
-      <label className="file-button">Open a cell…
+      <label className="file-button">
+        Open a cell…
         <input type="file" data-testid="np-file-input" onChange={(e) => void onFile(e.target.files?.[0])} />
       </label>
-      {s.crystal && <p className="source">{s.crystal.formula} · bulk coordination {Object.entries(s.crystal.bulkCoordination).map(([el, n]) => `${el} ${n}`).join(', ')}</p>}
-      <label className="row">Radius R = {s.radius} Å
-        <input type="range" data-testid="np-radius" min={MIN_RADIUS} max={MAX_RADIUS} step={1} value={s.radius} onChange={(e) => setRadius(Number(e.target.value))} />
+      {s.crystal && (
+        <p className="source">
+          {s.crystal.formula} · bulk coordination{' '}
+          {Object.entries(s.crystal.bulkCoordination)
+            .map(([el, n]) => `${el} ${n}`)
+            .join(', ')}
+        </p>
+      )}
+      <label className="row">
+        Radius R = {s.radius} Å
+        <input
+          type="range"
+          data-testid="np-radius"
+          min={MIN_RADIUS}
+          max={MAX_RADIUS}
+          step={1}
+          value={s.radius}
+          onChange={(e) => setRadius(Number(e.target.value))}
+        />
       </label>
-      <label className="row">Radius (Å, {MIN_RADIUS}–{MAX_RADIUS})
-        <input type="number" data-testid="np-radius-input" min={MIN_RADIUS} max={MAX_RADIUS} step={0.5} defaultValue={s.radius} key={s.radius}
-          onKeyDown={(e) => { if (e.key === 'Enter') setRadius(Number((e.target as HTMLInputElement).value)); }} />
+      <label className="row">
+        Radius (Å, {MIN_RADIUS}–{MAX_RADIUS})
+        <input
+          type="number"
+          data-testid="np-radius-input"
+          min={MIN_RADIUS}
+          max={MAX_RADIUS}
+          step={0.5}
+          defaultValue={s.radius}
+          key={s.radius}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') setRadius(Number((e.target as HTMLInputElement).value));
+          }}
+        />
       </label>
-      <p>Atoms: <span className="count" data-testid="np-natoms">{p ? p.natoms : '…'}</span></p>
-      {p && <p className="hint" data-testid="np-surface">surface {p.surfaceAtoms} ({(100 * p.surfaceFraction).toFixed(1)} %), mean coordination {p.meanCoordination.toFixed(2)}</p>}
-      <p className="hint">C2NP convention: 20×20×20 supercell, centre ½(A1+A2+A3), strict |r − c| &lt; R. Coordination counts the first neighbour shell of the bulk crystal; a surface atom has fewer neighbours than its element has in the bulk.</p>
-      <label className="row">Colour by
+      <p>
+        Atoms:{' '}
+        <span className="count" data-testid="np-natoms">
+          {p ? p.natoms : '…'}
+        </span>
+      </p>
+      {p && (
+        <p className="hint" data-testid="np-surface">
+          surface {p.surfaceAtoms} ({(100 * p.surfaceFraction).toFixed(1)} %), mean coordination {p.meanCoordination.toFixed(2)}
+        </p>
+      )}
+      <p className="hint">
+        C2NP convention: 20×20×20 supercell, centre ½(A1+A2+A3), strict |r − c| &lt; R. Coordination counts the first neighbour shell of the
+        bulk crystal; a surface atom has fewer neighbours than its element has in the bulk.
+      </p>
+      <label className="row">
+        Colour by
         <select data-testid="np-color" value={s.colorMode} onChange={(e) => setColorMode(e.target.value as ColorMode)}>
           <option value="element">element</option>
           <option value="coordination">coordination (surface vs bulk)</option>
         </select>
       </label>
-      <label className="check"><input type="checkbox" data-testid="np-sphere" checked={s.showSphere} onChange={(e) => setShowSphere(e.target.checked)} /> carving sphere</label>
-      <label className="check"><input type="checkbox" data-testid="np-hull" checked={s.showHull} onChange={(e) => setShowHull(e.target.checked)} /> convex hull</label>
+      <label className="check">
+        <input type="checkbox" data-testid="np-sphere" checked={s.showSphere} onChange={(e) => setShowSphere(e.target.checked)} /> carving
+        sphere
+      </label>
+      <label className="check">
+        <input type="checkbox" data-testid="np-hull" checked={s.showHull} onChange={(e) => setShowHull(e.target.checked)} /> convex hull
+      </label>
       <h3>Rotation (C2NP sets)</h3>
-      <label className="row">Split
+      <label className="row">
+        Split
         <select data-testid="np-split" value={s.split} onChange={(e) => setRotation(e.target.value as Split, s.rotation)}>
-          {SPLITS.map((x) => <option key={x} value={x}>{x}</option>)}
+          {SPLITS.map((x) => (
+            <option key={x} value={x}>
+              {x}
+            </option>
+          ))}
         </select>
       </label>
-      <label className="row">Rotation (0 = as carved, 1–{maxRotation})
-        <input type="number" data-testid="np-rotation" min={0} max={maxRotation} step={1} value={s.rotation}
+      <label className="row">
+        Rotation (0 = as carved, 1–{maxRotation})
+        <input
+          type="number"
+          data-testid="np-rotation"
+          min={0}
+          max={maxRotation}
+          step={1}
+          value={s.rotation}
           onChange={(e) => {
             const k = Number(e.target.value);
-            if (!Number.isInteger(k) || k < 0 || k > maxRotation) useNanoparticle.setState({ error: `The rotation must be a whole number from 0 to ${maxRotation}.` });
+            if (!Number.isInteger(k) || k < 0 || k > maxRotation)
+              useNanoparticle.setState({ error: `The rotation must be a whole number from 0 to ${maxRotation}.` });
             else setRotation(s.split, k);
-          }} />
+          }}
+        />
       </label>
-      {setRadiusSet !== null && <p className="hint">Set of R = {setRadiusSet} Å ({s.split}); rotations turn about the file origin, as C2NP does.</p>}
-      {p?.quaternion && <p className="hint" data-testid="np-quaternion">q = ({p.quaternion.map((v) => v.toFixed(4)).join(', ')})</p>}
+      {setRadiusSet !== null && (
+        <p className="hint">
+          Set of R = {setRadiusSet} Å ({s.split}); rotations turn about the file origin, as C2NP does.
+        </p>
+      )}
+      {p?.quaternion && (
+        <p className="hint" data-testid="np-quaternion">
+          q = ({p.quaternion.map((v) => v.toFixed(4)).join(', ')})
+        </p>
+      )}
       {p && p.warnings.length > 0 && <p className="hint">{p.warnings.join('; ')}</p>}
       {s.error && (
         <div className="error" data-testid="np-error" role="alert">
           {s.error}
-          <button type="button" aria-label="dismiss" onClick={() => useNanoparticle.setState({ error: null })}>×</button>
+          <button type="button" aria-label="dismiss" onClick={() => useNanoparticle.setState({ error: null })}>
+            ×
+          </button>
         </div>
       )}
     </section>
@@ -148,14 +267,26 @@ function Controls() {
 }
 
 function Legend() {
-  const { particle, crystal, colorMode } = useNanoparticle(useShallow((st) => ({ particle: st.particle, crystal: st.crystal, colorMode: st.colorMode })));
+  const { particle, crystal, colorMode } = useNanoparticle(
+    useShallow((st) => ({ particle: st.particle, crystal: st.crystal, colorMode: st.colorMode })),
+  );
   if (!particle) return null;
   if (colorMode === 'coordination') {
     return (
       <div className="np-colorbar" data-testid="np-legend">
         <div>coordination / bulk coordination of the element</div>
         <div className="bar" style={{ background: rampGradient(RAMP) }} />
-        <div className="ends"><span>0 (surface)</span><span>1 (bulk: {crystal && Object.entries(crystal.bulkCoordination).map(([el, n]) => `${el} ${n}`).join(', ')})</span></div>
+        <div className="ends">
+          <span>0 (surface)</span>
+          <span>
+            1 (bulk:{' '}
+            {crystal &&
+              Object.entries(crystal.bulkCoordination)
+                .map(([el, n]) => `${el} ${n}`)
+                .join(', ')}
+            )
+          </span>
+        </div>
         {crystal && Object.values(crystal.bulkCoordination).some((n) => n === 0) && <div>grey: elements with no bonds in the bulk</div>}
       </div>
     );
@@ -163,7 +294,12 @@ function Legend() {
   return (
     <ul className="legend" data-testid="np-legend">
       {particle.elements.map((el) => (
-        <li key={el}><span style={{ display: 'flex', gap: 6, alignItems: 'center' }}><span className="swatch" style={{ background: toHex(elementColor(el, VIEW_SETTINGS.colorScheme)) }} />{el}</span></li>
+        <li key={el}>
+          <span style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
+            <span className="swatch" style={{ background: toHex(elementColor(el, VIEW_SETTINGS.colorScheme)) }} />
+            {el}
+          </span>
+        </li>
       ))}
     </ul>
   );
@@ -178,19 +314,34 @@ const SERIES_RDF: uPlot.Series[] = [
 ];
 
 function Plots() {
-  const { series, particle, seriesProgress } = useNanoparticle(useShallow((st) => ({ series: st.series, particle: st.particle, seriesProgress: st.seriesProgress })));
-  const seriesData = useMemo(() => (series ? {
-    surface: [series.radii, series.surfaceFraction] as uPlot.AlignedData,
-    cn: [series.radii, series.meanCoordination] as uPlot.AlignedData,
-  } : null), [series]);
+  const { series, particle, seriesProgress } = useNanoparticle(
+    useShallow((st) => ({ series: st.series, particle: st.particle, seriesProgress: st.seriesProgress })),
+  );
+  const seriesData = useMemo(
+    () =>
+      series
+        ? {
+            surface: [series.radii, series.surfaceFraction] as uPlot.AlignedData,
+            cn: [series.radii, series.meanCoordination] as uPlot.AlignedData,
+          }
+        : null,
+    [series],
+  );
   const hist = useMemo(() => {
     if (!particle) return null;
     // Steps: each coordination number k is drawn as a flat bar from k − ½ to k + ½.
-    const xs: number[] = [], ys: number[] = [];
-    particle.coordinationHistogram.forEach((n, k) => { xs.push(k - 0.5, k + 0.5); ys.push(n, n); });
+    const xs: number[] = [],
+      ys: number[] = [];
+    particle.coordinationHistogram.forEach((n, k) => {
+      xs.push(k - 0.5, k + 0.5);
+      ys.push(n, n);
+    });
     return [xs, ys] as uPlot.AlignedData;
   }, [particle]);
-  const rdf = useMemo(() => (particle ? [particle.rdf.r, particle.rdf.particle, particle.rdf.bulk] as uPlot.AlignedData : null), [particle]);
+  const rdf = useMemo(
+    () => (particle ? ([particle.rdf.r, particle.rdf.particle, particle.rdf.bulk] as uPlot.AlignedData) : null),
+    [particle],
+  );
   return (
     <section data-testid="np-plots">
       <h2>Crystal → particle</h2>
@@ -199,7 +350,9 @@ function Plots() {
           <Plot title="Surface-atom fraction vs R (Å)" testId="np-plot-surface" data={seriesData.surface} series={SERIES_SURFACE} />
           <Plot title="Mean coordination vs R (Å)" testId="np-plot-cn" data={seriesData.cn} series={SERIES_CN} />
         </>
-      ) : <p className="hint">Computing R = 6 … 30 Å{seriesProgress ? ` (${seriesProgress})` : ''}…</p>}
+      ) : (
+        <p className="hint">Computing R = 6 … 30 Å{seriesProgress ? ` (${seriesProgress})` : ''}…</p>
+      )}
       {hist && <Plot title="Coordination histogram (this particle)" testId="np-plot-hist" data={hist} series={SERIES_HIST} />}
       {rdf && <Plot title="Pair-distance histogram (C2NP RDF), r in Å" testId="np-plot-rdf" data={rdf} series={SERIES_RDF} />}
     </section>
@@ -226,10 +379,18 @@ function HullMesh({ particle }: { particle: ParticleView }) {
     geometry.setIndex(new THREE.BufferAttribute(particle.hull.slice(), 1));
     geometry.computeVertexNormals();
     const g = new THREE.Group();
-    const faces = new THREE.Mesh(geometry, new THREE.MeshLambertMaterial({ color: 0x2ca02c, transparent: true, opacity: 0.2, depthWrite: false, side: THREE.DoubleSide }));
+    const faces = new THREE.Mesh(
+      geometry,
+      new THREE.MeshLambertMaterial({ color: 0x2ca02c, transparent: true, opacity: 0.2, depthWrite: false, side: THREE.DoubleSide }),
+    );
     faces.renderOrder = 7;
     g.add(faces);
-    g.add(new THREE.LineSegments(new THREE.WireframeGeometry(geometry), new THREE.LineBasicMaterial({ color: 0x1b6e1b, transparent: true, opacity: 0.5 })));
+    g.add(
+      new THREE.LineSegments(
+        new THREE.WireframeGeometry(geometry),
+        new THREE.LineBasicMaterial({ color: 0x1b6e1b, transparent: true, opacity: 0.5 }),
+      ),
+    );
     return g;
   }, [particle]);
   return <primitive object={group} />;

@@ -19,7 +19,19 @@ export function Plot({ title, testId, data, series, axes, scales, width = 300, h
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!host.current) return;
-    const plot = new uPlot({ title, width, height, series: [{ label: 'x' }, ...series], axes, scales: { x: { time: false }, ...scales }, legend: { show: true } }, data, host.current);
+    const plot = new uPlot(
+      {
+        title,
+        width,
+        height,
+        series: [{ label: 'x' }, ...series],
+        axes,
+        scales: { x: { time: false }, ...scales },
+        legend: { show: true },
+      },
+      data,
+      host.current,
+    );
     return () => plot.destroy();
   }, [title, data, series, axes, scales, width, height]);
   return <div className="np-plot" data-testid={testId} ref={host} />;

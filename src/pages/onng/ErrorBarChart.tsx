@@ -3,7 +3,12 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
-export interface ErrorBarSeries { label: string; color: string; mean: (number | null)[]; se: (number | null)[] }
+export interface ErrorBarSeries {
+  label: string;
+  color: string;
+  mean: (number | null)[];
+  se: (number | null)[];
+}
 
 export interface ErrorBarChartProps {
   title: string;
@@ -35,9 +40,12 @@ function whiskers(series: ErrorBarSeries[], x: number[]): uPlot.Plugin {
             const px = u.valToPos(xv, 'x', true);
             const lo = u.valToPos(m - e, 'y', true);
             const hi = u.valToPos(m + e, 'y', true);
-            ctx.moveTo(px, lo); ctx.lineTo(px, hi);
-            ctx.moveTo(px - cap, lo); ctx.lineTo(px + cap, lo);
-            ctx.moveTo(px - cap, hi); ctx.lineTo(px + cap, hi);
+            ctx.moveTo(px, lo);
+            ctx.lineTo(px, hi);
+            ctx.moveTo(px - cap, lo);
+            ctx.lineTo(px + cap, lo);
+            ctx.moveTo(px - cap, hi);
+            ctx.lineTo(px + cap, hi);
           });
           ctx.stroke();
         });
@@ -51,19 +59,26 @@ export function ErrorBarChart({ title, testId, x, xLabel, yLabel, series, width 
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!host.current) return;
-    const ends = series.flatMap((s) => s.mean.flatMap((m, i) => (m === null || !Number.isFinite(m) ? [] : [m - (s.se[i] ?? 0), m + (s.se[i] ?? 0)])))
+    const ends = series
+      .flatMap((s) => s.mean.flatMap((m, i) => (m === null || !Number.isFinite(m) ? [] : [m - (s.se[i] ?? 0), m + (s.se[i] ?? 0)])))
       .filter(Number.isFinite);
     const lo = ends.length ? Math.min(...ends) : 0;
     const hi = ends.length ? Math.max(...ends) : 1;
     const pad = (hi - lo) * 0.06 || 1;
-    const plot = new uPlot({
-      title, width, height,
-      series: [{ label: xLabel }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: true, size: 6 } }))],
-      axes: [{ label: xLabel }, { label: yLabel, size: 60 }],
-      scales: { x: { time: false, range: [Math.min(...x) - 0.05, Math.max(...x) + 0.05] }, y: { range: [lo - pad, hi + pad] } },
-      legend: { show: true },
-      plugins: [whiskers(series, x)],
-    }, [x, ...series.map((s) => s.mean)] as uPlot.AlignedData, host.current);
+    const plot = new uPlot(
+      {
+        title,
+        width,
+        height,
+        series: [{ label: xLabel }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: true, size: 6 } }))],
+        axes: [{ label: xLabel }, { label: yLabel, size: 60 }],
+        scales: { x: { time: false, range: [Math.min(...x) - 0.05, Math.max(...x) + 0.05] }, y: { range: [lo - pad, hi + pad] } },
+        legend: { show: true },
+        plugins: [whiskers(series, x)],
+      },
+      [x, ...series.map((s) => s.mean)] as uPlot.AlignedData,
+      host.current,
+    );
     return () => plot.destroy();
   }, [title, x, xLabel, yLabel, series, width, height]);
   return <div className="onng-chart" data-testid={testId} ref={host} />;

@@ -7,13 +7,22 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import {
-  type VariantResult, atomworldVariant, deobfuscate, femBenchVariant, parseAtomWorldCases, parseFemTask,
+  type VariantResult,
+  atomworldVariant,
+  deobfuscate,
+  femBenchVariant,
+  parseAtomWorldCases,
+  parseFemTask,
 } from '../../core/tasks/onng/variants.ts';
 import { downloadText } from '../../browser/download.ts';
 import { pastedTextProblem, readTextFile, readTextFiles } from '../../browser/read-file.ts';
 
 type Benchmark = 'fem' | 'atomworld';
-interface LoadedInput { benchmark: Benchmark; names: string[]; texts: string[] }
+interface LoadedInput {
+  benchmark: Benchmark;
+  names: string[];
+  texts: string[];
+}
 
 const PREVIEW_COUNT = 3;
 const LEVEL_CHOICES = [1, 2, 3, 4, 5];
@@ -41,7 +50,10 @@ export function VariantsPanel() {
   const [answer, setAnswer] = useState('');
   // The pass to show: a new object whenever an input or option changes; its outcome is kept with it, so an
   // outcome of older inputs is never shown, and "busy" is simply "no outcome for this pass yet".
-  const pass = useMemo(() => (input && input.benchmark === benchmark ? { input, level, pythonSafe } : null), [input, benchmark, level, pythonSafe]);
+  const pass = useMemo(
+    () => (input && input.benchmark === benchmark ? { input, level, pythonSafe } : null),
+    [input, benchmark, level, pythonSafe],
+  );
   const [outcome, setOutcome] = useState<{ pass: typeof pass; result: VariantResult | null; error: string | null } | null>(null);
   useEffect(() => {
     if (!pass) return;
@@ -50,7 +62,12 @@ export function VariantsPanel() {
       try {
         const options = { pythonSafe: pass.pythonSafe };
         const texts = pass.input.texts;
-        setOutcome({ pass, result: pass.input.benchmark === 'fem' ? femBenchVariant(texts, pass.level, options) : atomworldVariant(texts, pass.level, options), error: null });
+        setOutcome({
+          pass,
+          result:
+            pass.input.benchmark === 'fem' ? femBenchVariant(texts, pass.level, options) : atomworldVariant(texts, pass.level, options),
+          error: null,
+        });
       } catch (e) {
         setOutcome({ pass, result: null, error: (e as Error).message });
       }
@@ -73,65 +90,130 @@ export function VariantsPanel() {
 
   // Pasted text is held to the input limit like a file (the renaming runs on this thread).
   const answerTooLarge = pastedTextProblem('the pasted answer', answer);
-  const restored = useMemo(() => (result && answer && !answerTooLarge ? deobfuscate(answer, result.inverse) : ''), [result, answer, answerTooLarge]);
+  const restored = useMemo(
+    () => (result && answer && !answerTooLarge ? deobfuscate(answer, result.inverse) : ''),
+    [result, answer, answerTooLarge],
+  );
   const prefix = `${benchmark === 'fem' ? 'fembench' : 'atomworld'}-lambda${(0.2 * level).toFixed(1)}${pythonSafe ? '-pysafe' : ''}`;
 
   return (
     <section className="onng-card" data-testid="onng-variants">
       <h2>Obfuscated variants</h2>
       <p className="hint">
-        The same λ-renaming applied to another benchmark, one mapping for all tasks: FEM-Bench function and parameter
-        names, or AtomWorld action verbs and parameter words (the CIFs are left as they are).
+        The same λ-renaming applied to another benchmark, one mapping for all tasks: FEM-Bench function and parameter names, or AtomWorld
+        action verbs and parameter words (the CIFs are left as they are).
       </p>
       <div className="onng-export">
-        <label className="row-inline">Benchmark{' '}
-          <select data-testid="onng-variants-benchmark" value={benchmark} onChange={(e) => { setBenchmark(e.target.value as Benchmark); setInput(null); setError(null); }}>
+        <label className="row-inline">
+          Benchmark{' '}
+          <select
+            data-testid="onng-variants-benchmark"
+            value={benchmark}
+            onChange={(e) => {
+              setBenchmark(e.target.value as Benchmark);
+              setInput(null);
+              setError(null);
+            }}
+          >
             <option value="fem">FEM-Bench task files (.json)</option>
             <option value="atomworld">AtomWorld cases (.jsonl)</option>
           </select>
         </label>
-        <label className="row-inline">Input{' '}
-          <input type="file" data-testid="onng-variants-input" multiple={benchmark === 'fem'}
+        <label className="row-inline">
+          Input{' '}
+          <input
+            type="file"
+            data-testid="onng-variants-input"
+            multiple={benchmark === 'fem'}
             accept={benchmark === 'fem' ? '.json,application/json' : '.jsonl,.json'}
-            onChange={(e) => { const files = [...(e.target.files ?? [])]; if (files.length) void open(files); e.target.value = ''; }} />
+            onChange={(e) => {
+              const files = [...(e.target.files ?? [])];
+              if (files.length) void open(files);
+              e.target.value = '';
+            }}
+          />
         </label>
-        <label className="row-inline">λ{' '}
+        <label className="row-inline">
+          λ{' '}
           <select data-testid="onng-variants-level" value={level} onChange={(e) => setLevel(Number(e.target.value))}>
-            {LEVEL_CHOICES.map((k) => <option key={k} value={k}>{(0.2 * k).toFixed(1)}</option>)}
+            {LEVEL_CHOICES.map((k) => (
+              <option key={k} value={k}>
+                {(0.2 * k).toFixed(1)}
+              </option>
+            ))}
           </select>
         </label>
-        <label className="check" title="Only ASCII letters, digits and _ (no Python keyword), unlike O-NNG's Greek letters, ℕ and apostrophes: for FEM code that must run">
-          <input type="checkbox" data-testid="onng-variants-python-safe" checked={pythonSafe} onChange={(e) => setPythonSafe(e.target.checked)} /> Python-safe names
+        <label
+          className="check"
+          title="Only ASCII letters, digits and _ (no Python keyword), unlike O-NNG's Greek letters, ℕ and apostrophes: for FEM code that must run"
+        >
+          <input
+            type="checkbox"
+            data-testid="onng-variants-python-safe"
+            checked={pythonSafe}
+            onChange={(e) => setPythonSafe(e.target.checked)}
+          />{' '}
+          Python-safe names
         </label>
       </div>
-      {(error ?? current?.error) && <p className="error" role="alert" data-testid="onng-variants-error">{error ?? current?.error}</p>}
-      {busy && <p role="status" data-testid="onng-variants-busy"><span className="spinner" /> Renaming…</p>}
+      {(error ?? current?.error) && (
+        <p className="error" role="alert" data-testid="onng-variants-error">
+          {error ?? current?.error}
+        </p>
+      )}
+      {busy && (
+        <p role="status" data-testid="onng-variants-busy">
+          <span className="spinner" /> Renaming…
+        </p>
+      )}
       {input && !input.texts.length && <p>No item in the input.</p>}
       {result && (
         <>
           <p data-testid="onng-variants-summary">
-            {result.items.length} {benchmark === 'fem' ? 'tasks' : 'cases'}, {Object.keys(result.mapping).length} names renamed at λ = {result.lambda}.
+            {result.items.length} {benchmark === 'fem' ? 'tasks' : 'cases'}, {Object.keys(result.mapping).length} names renamed at λ ={' '}
+            {result.lambda}.
           </p>
           <div data-testid="onng-variants-preview">
             {result.items.slice(0, PREVIEW_COUNT).map((item) => (
               <div key={item.id} className="onng-side">
-                <div><h3>{item.id} — original</h3><pre data-testid="onng-variants-original">{item.original}</pre></div>
-                <div><h3>obfuscated</h3><pre data-testid="onng-variants-obfuscated">{item.obfuscated}</pre></div>
+                <div>
+                  <h3>{item.id} — original</h3>
+                  <pre data-testid="onng-variants-original">{item.original}</pre>
+                </div>
+                <div>
+                  <h3>obfuscated</h3>
+                  <pre data-testid="onng-variants-obfuscated">{item.obfuscated}</pre>
+                </div>
               </div>
             ))}
           </div>
           <div className="onng-export">
             {Object.entries(result.files).map(([name, text]) => (
-              <button key={name} type="button" data-testid={`onng-variants-download-${name}`}
-                onClick={() => downloadText(`${prefix}-${name}`, text, name.endsWith('.jsonl') ? 'application/x-ndjson' : 'application/json')}>
+              <button
+                key={name}
+                type="button"
+                data-testid={`onng-variants-download-${name}`}
+                onClick={() =>
+                  downloadText(`${prefix}-${name}`, text, name.endsWith('.jsonl') ? 'application/x-ndjson' : 'application/json')
+                }
+              >
                 Download {name}
               </button>
             ))}
           </div>
           <h3>Restore an answer</h3>
-          <textarea rows={4} data-testid="onng-variants-answer" value={answer} onChange={(e) => setAnswer(e.target.value)}
-            placeholder="paste a model's answer written with the renamed names" />
-          {answerTooLarge && <p className="error" role="alert">{answerTooLarge}</p>}
+          <textarea
+            rows={4}
+            data-testid="onng-variants-answer"
+            value={answer}
+            onChange={(e) => setAnswer(e.target.value)}
+            placeholder="paste a model's answer written with the renamed names"
+          />
+          {answerTooLarge && (
+            <p className="error" role="alert">
+              {answerTooLarge}
+            </p>
+          )}
           {restored && <pre data-testid="onng-variants-restored">{restored}</pre>}
         </>
       )}

@@ -2,7 +2,20 @@
 import { useCallback, useEffect, useState, type DragEvent } from 'react';
 import { ErrorBoundary } from '../../app/ErrorBoundary.tsx';
 import {
-  cancelWork, clearSelection, dismissRetry, loadFiles, loadPasted, loadText, retryLastLoad, toggleElement, openSessionFile, pickAtom, resetSession, selectStructure, setMeasureMode, setSetting,
+  cancelWork,
+  clearSelection,
+  dismissRetry,
+  loadFiles,
+  loadPasted,
+  loadText,
+  retryLastLoad,
+  toggleElement,
+  openSessionFile,
+  pickAtom,
+  resetSession,
+  selectStructure,
+  setMeasureMode,
+  setSetting,
   useSession,
 } from '../../state/session.ts';
 import { SETTINGS_SCHEMA, type ViewSettings } from '../../state/settings.ts';
@@ -22,7 +35,9 @@ export function StructurePage() {
   const hiddenElements = useSession((s) => s.hiddenElements);
   const fitToken = useSession((s) => s.fitToken);
   const [dragging, setDragging] = useState(false);
-  const onPick = useCallback((i: number | null) => { if (i !== null) pickAtom(i); }, []);
+  const onPick = useCallback((i: number | null) => {
+    if (i !== null) pickAtom(i);
+  }, []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -51,8 +66,13 @@ export function StructurePage() {
   return (
     <div
       className={`lab${dragging ? ' dragging' : ''}`}
-      onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
-      onDragLeave={(e) => { if (e.currentTarget === e.target) setDragging(false); }}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target) setDragging(false);
+      }}
       onDrop={onDrop}
     >
       <aside className="panel left">
@@ -62,12 +82,21 @@ export function StructurePage() {
       </aside>
       <main className="view">
         <ErrorBoundary label="3D view">
-          <StructureViewer display={display} settings={settings} selection={selection} fitKey={fitToken} onPick={onPick} hiddenElements={hiddenElements} />
+          <StructureViewer
+            display={display}
+            settings={settings}
+            selection={selection}
+            fitKey={fitToken}
+            onPick={onPick}
+            hiddenElements={hiddenElements}
+          />
         </ErrorBoundary>
         <Toolbar settings={settings} />
         <Progress />
         <Legend />
-        <div className="shortcuts">drag: rotate · right-drag: pan · wheel: zoom · r reset · a/b/c view along axes · o ortho · Esc clear</div>
+        <div className="shortcuts">
+          drag: rotate · right-drag: pan · wheel: zoom · r reset · a/b/c view along axes · o ortho · Esc clear
+        </div>
         {dragging && <div className="drop-hint">Drop structure files to load them</div>}
       </main>
       <aside className="panel right">
@@ -93,26 +122,56 @@ function LoadPanel() {
       <h2>Load</h2>
       <label className="file-button">
         Open files…
-        <input data-testid="file-input" type="file" multiple accept=".cif,.mcif,.vasp,.poscar,.xyz,.extxyz,.json,POSCAR,CONTCAR,*"
-          onChange={(e) => { const f = e.currentTarget.files; if (f?.length) void loadFiles(Array.from(f)); e.currentTarget.value = ''; }} />
+        <input
+          data-testid="file-input"
+          type="file"
+          multiple
+          accept=".cif,.mcif,.vasp,.poscar,.xyz,.extxyz,.json,POSCAR,CONTCAR,*"
+          onChange={(e) => {
+            const f = e.currentTarget.files;
+            if (f?.length) void loadFiles(Array.from(f));
+            e.currentTarget.value = '';
+          }}
+        />
       </label>
       <p className="hint">…or drop files anywhere on the page.</p>
       <label>
         Example
-        <select data-testid="dataset" value="" onChange={(e) => { const f = e.target.value; if (f) void datasetText(f).then((t) => loadText(f, t)); }}>
+        <select
+          data-testid="dataset"
+          value=""
+          onChange={(e) => {
+            const f = e.target.value;
+            if (f) void datasetText(f).then((t) => loadText(f, t));
+          }}
+        >
           <option value="">choose an embedded structure…</option>
-          {DATASETS.map((d) => <option key={d.file} value={d.file}>{d.title}</option>)}
+          {DATASETS.map((d) => (
+            <option key={d.file} value={d.file}>
+              {d.title}
+            </option>
+          ))}
         </select>
       </label>
-      <textarea data-testid="paste" rows={4} placeholder="Paste CIF, POSCAR, XYZ or pymatgen JSON text" value={paste} onChange={(e) => setPaste(e.target.value)} />
-      <button type="button" disabled={!paste.trim()} onClick={() => void loadPasted(paste)}>Load pasted text</button>
+      <textarea
+        data-testid="paste"
+        rows={4}
+        placeholder="Paste CIF, POSCAR, XYZ or pymatgen JSON text"
+        value={paste}
+        onChange={(e) => setPaste(e.target.value)}
+      />
+      <button type="button" disabled={!paste.trim()} onClick={() => void loadPasted(paste)}>
+        Load pasted text
+      </button>
       {files.length > 0 && (
         <>
           <h3>Session files</h3>
           <ul className="list">
             {files.map((f, i) => (
               <li key={f.name}>
-                <button type="button" className={i === activeFile && !synthetic ? 'active' : ''} onClick={() => void openSessionFile(i)}>{f.name}</button>
+                <button type="button" className={i === activeFile && !synthetic ? 'active' : ''} onClick={() => void openSessionFile(i)}>
+                  {f.name}
+                </button>
               </li>
             ))}
           </ul>
@@ -132,7 +191,9 @@ function LoadPanel() {
           </ul>
         </>
       )}
-      <button type="button" data-testid="reset-session" onClick={() => void resetSession(loadDefaultDataset)}>Reset session</button>
+      <button type="button" data-testid="reset-session" onClick={() => void resetSession(loadDefaultDataset)}>
+        Reset session
+      </button>
     </section>
   );
 }
@@ -147,7 +208,13 @@ function SettingsPanel({ settings }: { settings: ViewSettings }) {
         if (spec.kind === 'boolean') {
           return (
             <label key={spec.key} className="check" title={spec.description}>
-              <input id={id} data-testid={id} type="checkbox" checked={value as boolean} onChange={(e) => setSetting(spec.key, e.target.checked as never)} />
+              <input
+                id={id}
+                data-testid={id}
+                type="checkbox"
+                checked={value as boolean}
+                onChange={(e) => setSetting(spec.key, e.target.checked as never)}
+              />
               {spec.label}
             </label>
           );
@@ -157,7 +224,11 @@ function SettingsPanel({ settings }: { settings: ViewSettings }) {
             <label key={spec.key} title={spec.description}>
               {spec.label}
               <select id={id} data-testid={id} value={value as string} onChange={(e) => setSetting(spec.key, e.target.value as never)}>
-                {spec.choices.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
+                {spec.choices.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
               </select>
             </label>
           );
@@ -167,17 +238,39 @@ function SettingsPanel({ settings }: { settings: ViewSettings }) {
           return (
             <label key={`${spec.key}:${value as string}`} title={spec.description}>
               {spec.label}
-              <input id={id} data-testid={id} type="text" defaultValue={value as string} placeholder={spec.placeholder} maxLength={spec.maxLength}
-                onBlur={(e) => { if (e.target.value !== value) setSetting(spec.key, e.target.value as never); }}
-                onKeyDown={(e) => { if (e.key === 'Enter') (e.target as HTMLInputElement).blur(); }} />
+              <input
+                id={id}
+                data-testid={id}
+                type="text"
+                defaultValue={value as string}
+                placeholder={spec.placeholder}
+                maxLength={spec.maxLength}
+                onBlur={(e) => {
+                  if (e.target.value !== value) setSetting(spec.key, e.target.value as never);
+                }}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+                }}
+              />
             </label>
           );
         }
         return (
           <label key={spec.key} title={spec.description}>
             {spec.label}
-            <input id={id} data-testid={id} type="number" min={spec.min} max={spec.max} step={spec.step} value={value as number}
-              onChange={(e) => { const v = Number(e.target.value); if (Number.isFinite(v)) setSetting(spec.key, v as never); }} />
+            <input
+              id={id}
+              data-testid={id}
+              type="number"
+              min={spec.min}
+              max={spec.max}
+              step={spec.step}
+              value={value as number}
+              onChange={(e) => {
+                const v = Number(e.target.value);
+                if (Number.isFinite(v)) setSetting(spec.key, v as never);
+              }}
+            />
           </label>
         );
       })}
@@ -190,25 +283,68 @@ function Toolbar({ settings }: { settings: ViewSettings }) {
   const [uvw, setUvw] = useState('1 1 1');
   const [exporting, setExporting] = useState(false);
   const applyUvw = () => {
-    const v = uvw.trim().replace(/[[\]]/g, '').split(/[\s,]+/).map(Number);
+    const v = uvw
+      .trim()
+      .replace(/[[\]]/g, '')
+      .split(/[\s,]+/)
+      .map(Number);
     if (v.length === 3 && v.every(Number.isFinite)) viewAlong(v[0], v[1], v[2]);
   };
   return (
     <div className="toolbar">
-      <button type="button" title="Reset view (r)" onClick={resetView}>Reset</button>
-      <button type="button" title="View along a (a)" onClick={() => viewAlong(1, 0, 0)}>a</button>
-      <button type="button" title="View along b (b)" onClick={() => viewAlong(0, 1, 0)}>b</button>
-      <button type="button" title="View along c (c)" onClick={() => viewAlong(0, 0, 1)}>c</button>
-      <input aria-label="view direction [uvw]" className="uvw" value={uvw} onChange={(e) => setUvw(e.target.value)} onKeyDown={(e) => { if (e.key === 'Enter') applyUvw(); }} />
-      <button type="button" title="View along [uvw]" onClick={applyUvw}>[uvw]</button>
-      <button type="button" title="Toggle orthographic (o)" className={settings.orthographic ? 'active' : ''} onClick={() => setSetting('orthographic', !settings.orthographic)}>
+      <button type="button" title="Reset view (r)" onClick={resetView}>
+        Reset
+      </button>
+      <button type="button" title="View along a (a)" onClick={() => viewAlong(1, 0, 0)}>
+        a
+      </button>
+      <button type="button" title="View along b (b)" onClick={() => viewAlong(0, 1, 0)}>
+        b
+      </button>
+      <button type="button" title="View along c (c)" onClick={() => viewAlong(0, 0, 1)}>
+        c
+      </button>
+      <input
+        aria-label="view direction [uvw]"
+        className="uvw"
+        value={uvw}
+        onChange={(e) => setUvw(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') applyUvw();
+        }}
+      />
+      <button type="button" title="View along [uvw]" onClick={applyUvw}>
+        [uvw]
+      </button>
+      <button
+        type="button"
+        title="Toggle orthographic (o)"
+        className={settings.orthographic ? 'active' : ''}
+        onClick={() => setSetting('orthographic', !settings.orthographic)}
+      >
         {settings.orthographic ? 'Ortho' : 'Persp'}
       </button>
-      <button type="button" data-testid="measure" className={measureMode ? 'active' : ''} title="Pick 2 atoms for a distance, 3 for an angle" onClick={() => setMeasureMode(!measureMode)}>
+      <button
+        type="button"
+        data-testid="measure"
+        className={measureMode ? 'active' : ''}
+        title="Pick 2 atoms for a distance, 3 for an angle"
+        onClick={() => setMeasureMode(!measureMode)}
+      >
         Measure
       </button>
-      <button type="button" data-testid="export-png" disabled={exporting} title="PNG at 2× resolution, transparent background"
-        onClick={() => { setExporting(true); downloadPng().catch((e) => useSession.setState({ error: `PNG export failed: ${e instanceof Error ? e.message : e}` })).finally(() => setExporting(false)); }}>
+      <button
+        type="button"
+        data-testid="export-png"
+        disabled={exporting}
+        title="PNG at 2× resolution, transparent background"
+        onClick={() => {
+          setExporting(true);
+          downloadPng()
+            .catch((e) => useSession.setState({ error: `PNG export failed: ${e instanceof Error ? e.message : e}` }))
+            .finally(() => setExporting(false));
+        }}
+      >
         PNG
       </button>
     </div>
@@ -221,7 +357,9 @@ function Progress() {
   return (
     <div className="progress" data-testid="progress" role="status">
       <span className="spinner" /> {busy}…
-      <button type="button" data-testid="cancel" onClick={cancelWork}>Cancel</button>
+      <button type="button" data-testid="cancel" onClick={cancelWork}>
+        Cancel
+      </button>
     </div>
   );
 }
@@ -235,7 +373,12 @@ function Legend() {
     <ul className="legend" data-testid="legend">
       {display.elements.map((el) => (
         <li key={el}>
-          <button type="button" className={hidden.includes(el) ? 'hidden' : ''} title={`${elementName(el)}: click to ${hidden.includes(el) ? 'show' : 'hide'}`} onClick={() => toggleElement(el)}>
+          <button
+            type="button"
+            className={hidden.includes(el) ? 'hidden' : ''}
+            title={`${elementName(el)}: click to ${hidden.includes(el) ? 'show' : 'hide'}`}
+            onClick={() => toggleElement(el)}
+          >
             <span className="swatch" style={{ background: toHex(elementColor(el, scheme)) }} />
             {el}
           </button>
@@ -251,7 +394,9 @@ function ErrorMessage() {
   return (
     <div className="error" data-testid="error" role="alert">
       {error}
-      <button type="button" aria-label="dismiss" onClick={() => useSession.setState({ error: null })}>×</button>
+      <button type="button" aria-label="dismiss" onClick={() => useSession.setState({ error: null })}>
+        ×
+      </button>
     </div>
   );
 }
@@ -265,12 +410,15 @@ function RetryOffer() {
       {retry.reason === 'unfinished'
         ? `Last time, ${retry.name} did not finish loading (the tab froze or closed), so it was not opened again.`
         : `Last time, ${retry.name} failed${retry.error ? `: ${retry.error}` : '.'}`}
-      <button type="button" className="retry" data-testid="retry-load" onClick={() => void retryLastLoad()}>Retry</button>
-      <button type="button" className="dismiss" aria-label="dismiss" onClick={dismissRetry}>×</button>
+      <button type="button" className="retry" data-testid="retry-load" onClick={() => void retryLastLoad()}>
+        Retry
+      </button>
+      <button type="button" className="dismiss" aria-label="dismiss" onClick={dismissRetry}>
+        ×
+      </button>
     </div>
   );
 }
-
 
 function StructureInfo() {
   const summary = useSession((s) => s.summary);
@@ -283,31 +431,61 @@ function StructureInfo() {
   const activeFile = useSession((s) => s.activeFile);
   const synthetic = useSession((s) => s.synthetic);
   const p = structures[k];
-  if (!p || !summary) return <section><h2>Structure</h2><p className="hint">Nothing loaded yet.</p></section>;
+  if (!p || !summary)
+    return (
+      <section>
+        <h2>Structure</h2>
+        <p className="hint">Nothing loaded yet.</p>
+      </section>
+    );
   const lattice = latticeOf(p);
   const params = lattice && { ...lattice.parameters, volume: lattice.volume };
   return (
     <section>
       <h2>Structure</h2>
-      <p className="source">{synthetic ? 'synthetic' : files[activeFile]?.name} {p.name ? `· ${p.name}` : ''}</p>
+      <p className="source">
+        {synthetic ? 'synthetic' : files[activeFile]?.name} {p.name ? `· ${p.name}` : ''}
+      </p>
       <dl>
-        <dt>Formula</dt><dd data-testid="formula">{summary.formula}</dd>
-        <dt>Reduced</dt><dd>{summary.reducedFormula}</dd>
-        <dt>Atoms</dt><dd data-testid="natoms">{p.natoms}</dd>
+        <dt>Formula</dt>
+        <dd data-testid="formula">{summary.formula}</dd>
+        <dt>Reduced</dt>
+        <dd>{summary.reducedFormula}</dd>
+        <dt>Atoms</dt>
+        <dd data-testid="natoms">{p.natoms}</dd>
         <dt>Space group</dt>
-        <dd data-testid="spacegroup">{summary.spacegroup ? `${summary.spacegroup.symbol} (${summary.spacegroup.number})` : !p.lattice ? 'none (finite)' : summary.note ? 'not searched (see notes)' : 'not found'}</dd>
+        <dd data-testid="spacegroup">
+          {summary.spacegroup
+            ? `${summary.spacegroup.symbol} (${summary.spacegroup.number})`
+            : !p.lattice
+              ? 'none (finite)'
+              : summary.note
+                ? 'not searched (see notes)'
+                : 'not found'}
+        </dd>
         {params && (
           <>
-            <dt>a, b, c (Å)</dt><dd data-testid="lattice">{fixed(params.a)}, {fixed(params.b)}, {fixed(params.c)}</dd>
-            <dt>α, β, γ (°)</dt><dd>{fixed(params.alpha, 3)}, {fixed(params.beta, 3)}, {fixed(params.gamma, 3)}</dd>
-            <dt>Volume (Å³)</dt><dd>{fixed(params.volume, 3)}</dd>
+            <dt>a, b, c (Å)</dt>
+            <dd data-testid="lattice">
+              {fixed(params.a)}, {fixed(params.b)}, {fixed(params.c)}
+            </dd>
+            <dt>α, β, γ (°)</dt>
+            <dd>
+              {fixed(params.alpha, 3)}, {fixed(params.beta, 3)}, {fixed(params.gamma, 3)}
+            </dd>
+            <dt>Volume (Å³)</dt>
+            <dd>{fixed(params.volume, 3)}</dd>
           </>
         )}
       </dl>
       {[...warnings, ...notes].length > 0 && (
         <details className="warnings">
           <summary>{warnings.length + notes.length} note(s)</summary>
-          <ul>{[...warnings, ...notes].map((w, i) => <li key={i}>{w}</li>)}</ul>
+          <ul>
+            {[...warnings, ...notes].map((w, i) => (
+              <li key={i}>{w}</li>
+            ))}
+          </ul>
         </details>
       )}
     </section>
@@ -334,19 +512,43 @@ function AtomInfo() {
     });
   }
   const species = [];
-  for (let s = p.speciesStart[site]; s < p.speciesStart[site + 1]; s++) species.push(`${p.elements[p.speciesElement[s]]}:${fixed(p.speciesOcc[s], 3)}`);
+  for (let s = p.speciesStart[site]; s < p.speciesStart[site + 1]; s++)
+    species.push(`${p.elements[p.speciesElement[s]]}:${fixed(p.speciesOcc[s], 3)}`);
   const wyckoff = summary?.spacegroup?.wyckoffs[site];
   return (
     <section className="atom-info" data-testid="atom-info">
       <h2>Atom</h2>
       <dl>
-        <dt>Element</dt><dd>{el} ({elementName(el)})</dd>
-        <dt>Index</dt><dd>#{i}{i >= display.natoms - display.nimages ? ' (boundary image)' : ''}</dd>
-        <dt>Site</dt><dd>{site + 1}{p.labels?.[site] ? ` (${p.labels[site]})` : ''}</dd>
-        {species.length > 1 && (<><dt>Occupancy</dt><dd>{species.join(', ')}</dd></>)}
-        {frac && (<><dt>Fractional</dt><dd>{frac.map((v) => fixed(v, 5)).join(', ')}</dd></>)}
-        <dt>Cartesian (Å)</dt><dd>{cart.map((v) => fixed(v, 4)).join(', ')}</dd>
-        <dt>Wyckoff</dt><dd>{wyckoff ?? '—'}</dd>
+        <dt>Element</dt>
+        <dd>
+          {el} ({elementName(el)})
+        </dd>
+        <dt>Index</dt>
+        <dd>
+          #{i}
+          {i >= display.natoms - display.nimages ? ' (boundary image)' : ''}
+        </dd>
+        <dt>Site</dt>
+        <dd>
+          {site + 1}
+          {p.labels?.[site] ? ` (${p.labels[site]})` : ''}
+        </dd>
+        {species.length > 1 && (
+          <>
+            <dt>Occupancy</dt>
+            <dd>{species.join(', ')}</dd>
+          </>
+        )}
+        {frac && (
+          <>
+            <dt>Fractional</dt>
+            <dd>{frac.map((v) => fixed(v, 5)).join(', ')}</dd>
+          </>
+        )}
+        <dt>Cartesian (Å)</dt>
+        <dd>{cart.map((v) => fixed(v, 4)).join(', ')}</dd>
+        <dt>Wyckoff</dt>
+        <dd>{wyckoff ?? '—'}</dd>
       </dl>
     </section>
   );
@@ -363,11 +565,20 @@ function Measurement() {
     <section data-testid="measurement">
       <h2>Measure</h2>
       {selection.length < 2 && <p className="hint">Pick two atoms for a distance, three for an angle.</p>}
-      {selection.length >= 2 && <p>d({label(selection[0])}, {label(selection[1])}) = <b>{fixed(distance(p, selection[0], selection[1]))} Å</b></p>}
+      {selection.length >= 2 && (
+        <p>
+          d({label(selection[0])}, {label(selection[1])}) = <b>{fixed(distance(p, selection[0], selection[1]))} Å</b>
+        </p>
+      )}
       {selection.length === 3 && (
         <>
-          <p>d({label(selection[1])}, {label(selection[2])}) = <b>{fixed(distance(p, selection[1], selection[2]))} Å</b></p>
-          <p>∠({label(selection[0])}, {label(selection[1])}, {label(selection[2])}) = <b>{fixed(angle(p, selection[0], selection[1], selection[2]), 2)}°</b></p>
+          <p>
+            d({label(selection[1])}, {label(selection[2])}) = <b>{fixed(distance(p, selection[1], selection[2]))} Å</b>
+          </p>
+          <p>
+            ∠({label(selection[0])}, {label(selection[1])}, {label(selection[2])}) ={' '}
+            <b>{fixed(angle(p, selection[0], selection[1], selection[2]), 2)}°</b>
+          </p>
         </>
       )}
     </section>

@@ -7,7 +7,14 @@ import { type Vec3, wrapFrac } from '../../math/mat3.ts';
 import { PeriodicGrid } from '../../math/periodic-grid.ts';
 import { Lattice } from '../../structure/lattice.ts';
 import { type Site, type SpeciesMap, type Structure, makeSiteFromFrac } from '../../structure/structure.ts';
-import { lookupHM, lookupHall, operationsFromHall, operationsFromHallNumber, operationsFromITNumber, hallEntries } from '../../symmetry/spacegroups.ts';
+import {
+  lookupHM,
+  lookupHall,
+  operationsFromHall,
+  operationsFromHallNumber,
+  operationsFromITNumber,
+  hallEntries,
+} from '../../symmetry/spacegroups.ts';
 import { type SymOp, applyOp, closeGroup, identityOp, isGroup, normalizeOp, opKey, parseSymop } from '../../symmetry/symop.ts';
 import { ParseError, type ParseOutput } from '../types.ts';
 import { LIMITS, LimitError, limitSentence, printable } from '../../limits.ts';
@@ -37,8 +44,11 @@ export function cifNumber(text: string): number {
 
 /** Why `cifNumber` gave a non-finite value for `text`: too long, an overflow (`1e400`, `1/0`) or no number at all. */
 const notNumberReason = (x: number, text = ''): string =>
-  text.trim().length > LIMITS.numberChars ? `longer than the ${LIMITS.numberChars}-character limit of a number`
-    : Number.isNaN(x) ? 'not a number' : 'too large to represent';
+  text.trim().length > LIMITS.numberChars
+    ? `longer than the ${LIMITS.numberChars}-character limit of a number`
+    : Number.isNaN(x)
+      ? 'not a number'
+      : 'too large to represent';
 
 /** Item lookup with '.' and '_' after the category treated alike (`_atom_site.fract_x` = `_atom_site_fract_x`). */
 class BlockView {
@@ -73,7 +83,15 @@ class BlockView {
 // Species
 
 /** Water and similar pseudo-atom labels (pymatgen's list): map to the heavy atom; implicit H is dropped. */
-const SPECIAL_LABELS: [string, string][] = [['Hw', 'H'], ['Ow', 'O'], ['Wat', 'O'], ['wat', 'O'], ['OH2', ''], ['OH', ''], ['NO3', 'N']];
+const SPECIAL_LABELS: [string, string][] = [
+  ['Hw', 'H'],
+  ['Ow', 'O'],
+  ['Wat', 'O'],
+  ['wat', 'O'],
+  ['OH2', ''],
+  ['OH', ''],
+  ['NO3', 'N'],
+];
 
 /**
  * Element symbol from a type symbol or label: `Fe3+` → Fe, `Fe1A` → Fe, `CO1` → Co (two letters first,
@@ -90,7 +108,7 @@ function elementFromLabel(text: string): string | null {
 function oxidationFromSymbol(text: string): number | null {
   // One or two letters (element or not), then exactly a charge.
   const letters = /^[A-Za-z]{1,2}(?![A-Za-z])/.exec(text.trim());
-  return letters ? chargeFromSuffix(text.trim().slice(letters[0].length)) ?? null : null;
+  return letters ? (chargeFromSuffix(text.trim().slice(letters[0].length)) ?? null) : null;
 }
 
 // -------------------------------------------------------------------------------------------
@@ -98,10 +116,19 @@ function oxidationFromSymbol(text: string): number | null {
 
 const SYMOP_TAGS = ['_symmetry_equiv_pos_as_xyz', '_space_group_symop_operation_xyz', '_space_group_symop.operation_xyz'];
 const HALL_TAGS = ['_symmetry_space_group_name_hall', '_space_group_name_hall', '_space_group.name_hall'];
-const HM_TAGS = ['_symmetry_space_group_name_h-m', '_space_group_name_h-m_alt', '_space_group.name_h-m_alt', '_space_group_name_h-m', '_symmetry_space_group_name_h-m_alt'];
+const HM_TAGS = [
+  '_symmetry_space_group_name_h-m',
+  '_space_group_name_h-m_alt',
+  '_space_group.name_h-m_alt',
+  '_space_group_name_h-m',
+  '_symmetry_space_group_name_h-m_alt',
+];
 const IT_TAGS = ['_space_group_it_number', '_symmetry_int_tables_number', '_space_group.it_number'];
 
-interface SymmetryResult { ops: SymOp[]; source: string }
+interface SymmetryResult {
+  ops: SymOp[];
+  source: string;
+}
 
 /**
  * The distinct operations of a list (modulo lattice translations), in file order. The number of lines
@@ -111,7 +138,10 @@ interface SymmetryResult { ops: SymOp[]; source: string }
 function readOperations(item: CifItem, values: CifValue[], parse: (v: CifValue) => SymOp, warn: (m: string) => void): SymOp[] {
   const tag = printable(item.tag);
   if (values.length > LIMITS.symmetryOperationLines) {
-    throw new ParseError(`${limitSentence(`the ${tag} list`, values.length, LIMITS.symmetryOperationLines, 'lines', 'symmetryOperationLines')}`, item.line);
+    throw new ParseError(
+      `${limitSentence(`the ${tag} list`, values.length, LIMITS.symmetryOperationLines, 'lines', 'symmetryOperationLines')}`,
+      item.line,
+    );
   }
   const ops: SymOp[] = [];
   const seen = new Set<string>();
@@ -131,7 +161,10 @@ function readOperations(item: CifItem, values: CifValue[], parse: (v: CifValue) 
     seen.add(key);
     ops.push(op);
     if (ops.length > LIMITS.symmetryOperations) {
-      throw new ParseError(`${limitSentence(`the ${tag} list`, null, LIMITS.symmetryOperations, 'distinct operations')} (modulo lattice translations), as no space group has more`, v.line);
+      throw new ParseError(
+        `${limitSentence(`the ${tag} list`, null, LIMITS.symmetryOperations, 'distinct operations')} (modulo lattice translations), as no space group has more`,
+        v.line,
+      );
     }
   }
   if (duplicates > 3) warn(`line ${item.line}: ${duplicates - 3} more duplicate symmetry operations ignored`);
@@ -143,7 +176,10 @@ function closeOperations(item: CifItem, ops: SymOp[]): SymOp[] {
   try {
     return closeGroup(ops.length ? ops : [identityOp()], LIMITS.symmetryOperations);
   } catch {
-    throw new ParseError(`the ${printable(item.tag)} operations do not form a space group (they generate more than ${LIMITS.symmetryOperations} distinct operations modulo lattice translations)`, item.line);
+    throw new ParseError(
+      `the ${printable(item.tag)} operations do not form a space group (they generate more than ${LIMITS.symmetryOperations} distinct operations modulo lattice translations)`,
+      item.line,
+    );
   }
 }
 
@@ -167,7 +203,9 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
         const ops = readOperations(symItem, values, (v) => parseSymop(v.text), warn);
         if (!isGroup(ops)) {
           const closed = closeOperations(symItem, ops);
-          warn(`line ${symItem.line}: the ${ops.length} listed symmetry operations are not a group; completed to ${closed.length} operations`);
+          warn(
+            `line ${symItem.line}: the ${ops.length} listed symmetry operations are not a group; completed to ${closed.length} operations`,
+          );
           return { ops: closed, source: symItem.tag };
         }
         return { ops, source: symItem.tag };
@@ -184,21 +222,30 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
   // 1a. Magnetic CIF: operations "x,y,z,+1" (time reversal last) times the centring operations.
   const magn = view.get('_space_group_symop_magn_operation_xyz', '_space_group_symop_magn_operation.xyz');
   if (magn) {
-    const readMagnetic = (item: CifItem): SymOp[] => readOperations(item, item.values.filter((v) => !isNull(v)), (v) => {
-      const parts = v.text.replace(/\s+/g, '').split(',');
-      if (parts.length !== 4) throw new Error(`magnetic operation '${printable(v.text)}' must have four comma-separated parts`);
-      return parseSymop(parts.slice(0, 3).join(','));
-    }, warn);
+    const readMagnetic = (item: CifItem): SymOp[] =>
+      readOperations(
+        item,
+        item.values.filter((v) => !isNull(v)),
+        (v) => {
+          const parts = v.text.replace(/\s+/g, '').split(',');
+          if (parts.length !== 4) throw new Error(`magnetic operation '${printable(v.text)}' must have four comma-separated parts`);
+          return parseSymop(parts.slice(0, 3).join(','));
+        },
+        warn,
+      );
     const ops = readMagnetic(magn);
     const centringItem = view.get('_space_group_symop_magn_centering_xyz', '_space_group_symop_magn_centering.xyz');
     const centrings = centringItem ? readMagnetic(centringItem) : [identityOp()];
     const unique = new Map<string, SymOp>();
-    for (const op of ops) for (const c of centrings) {
-      const t = applyOp(op, c.trans);
-      const rot = op.rot.map((row) => [0, 1, 2].map((j) => row[0] * c.rot[0][j] + row[1] * c.rot[1][j] + row[2] * c.rot[2][j])) as SymOp['rot'];
-      const combined = normalizeOp({ rot, trans: t });
-      unique.set(opKey(combined), combined);
-    }
+    for (const op of ops)
+      for (const c of centrings) {
+        const t = applyOp(op, c.trans);
+        const rot = op.rot.map((row) =>
+          [0, 1, 2].map((j) => row[0] * c.rot[0][j] + row[1] * c.rot[1][j] + row[2] * c.rot[2][j]),
+        ) as SymOp['rot'];
+        const combined = normalizeOp({ rot, trans: t });
+        unique.set(opKey(combined), combined);
+      }
     let list = [...unique.values()];
     if (!isGroup(list)) list = closeOperations(magn, list);
     warn(`line ${magn.line}: magnetic CIF: positions from the magnetic operations; moments are not read`);
@@ -208,16 +255,23 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
   // their three-dimensional parts give the average structure.
   const ssg = view.get('_space_group_symop_ssg_operation_algebraic');
   if (ssg) {
-    let list = readOperations(ssg, ssg.values.filter((v) => !isNull(v)), (v) => {
-      const parts = v.text.replace(/\s+/g, '').split(',');
-      const basic = parts.slice(0, 3);
-      if (parts.length < 4 || basic.some((p) => /x[4-9]/i.test(p))) {
-        throw new Error(`superspace operation '${printable(v.text)}' does not keep x1, x2, x3 separate from the modulation coordinates`);
-      }
-      return parseSymop(basic.join(',').replace(/x1/gi, 'x').replace(/x2/gi, 'y').replace(/x3/gi, 'z'));
-    }, warn);
+    let list = readOperations(
+      ssg,
+      ssg.values.filter((v) => !isNull(v)),
+      (v) => {
+        const parts = v.text.replace(/\s+/g, '').split(',');
+        const basic = parts.slice(0, 3);
+        if (parts.length < 4 || basic.some((p) => /x[4-9]/i.test(p))) {
+          throw new Error(`superspace operation '${printable(v.text)}' does not keep x1, x2, x3 separate from the modulation coordinates`);
+        }
+        return parseSymop(basic.join(',').replace(/x1/gi, 'x').replace(/x2/gi, 'y').replace(/x3/gi, 'z'));
+      },
+      warn,
+    );
     if (!isGroup(list)) list = closeOperations(ssg, list);
-    warn(`line ${ssg.line}: modulated structure: the average structure is read from the three-dimensional part of the superspace operations; the modulation is ignored`);
+    warn(
+      `line ${ssg.line}: modulated structure: the average structure is read from the three-dimensional part of the superspace operations; the modulation is ignored`,
+    );
     return { ops: list, source: ssg.tag };
   }
   // 2. Hall symbol.
@@ -254,7 +308,13 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
     warn(`line ${it.line}: space-group number '${printable(it.text)}' is not in 1..230`);
   }
   if (hm || hall || it) {
-    throw new ParseError(`the declared space group cannot be interpreted (${[hall?.text, hm?.text, it?.text].filter(Boolean).map((t) => printable(t!)).join(', ')}) and no symmetry operations are listed`, (hall ?? hm ?? it)!.line);
+    throw new ParseError(
+      `the declared space group cannot be interpreted (${[hall?.text, hm?.text, it?.text]
+        .filter(Boolean)
+        .map((t) => printable(t!))
+        .join(', ')}) and no symmetry operations are listed`,
+      (hall ?? hm ?? it)!.line,
+    );
   }
   warn(`block ${printable(view.block.name)}: no symmetry given; P1 assumed`);
   return { ops: [identityOp()], source: 'P1 (no symmetry given)' };
@@ -282,7 +342,10 @@ interface MergedSite {
 }
 
 function speciesKey(s: MergedSite): string {
-  return Object.entries(s.species).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([el, occ]) => `${el}:${occ.toPrecision(12)}:${s.oxidation[el] ?? ''}`).join(';');
+  return Object.entries(s.species)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([el, occ]) => `${el}:${occ.toPrecision(12)}:${s.oxidation[el] ?? ''}`)
+    .join(';');
 }
 
 /** pymatgen rounds coordinates within 1e-4 (relative) of 1/3 and 2/3 to the exact value. */
@@ -327,7 +390,10 @@ function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite
   for (const site of keys) {
     const key = speciesKey(site);
     let g = grids.get(key);
-    if (!g) { g = new PeriodicGrid(SITE_TOLERANCE, keys.length * ops.length); grids.set(key, g); }
+    if (!g) {
+      g = new PeriodicGrid(SITE_TOLERANCE, keys.length * ops.length);
+      grids.set(key, g);
+    }
     for (const op of ops) {
       const p = applyOp(op, site.frac);
       const w = wrap3(p);
@@ -342,8 +408,12 @@ function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite
 // -------------------------------------------------------------------------------------------
 
 const CELL_TAGS: [string, string][] = [
-  ['a', '_cell_length_a'], ['b', '_cell_length_b'], ['c', '_cell_length_c'],
-  ['alpha', '_cell_angle_alpha'], ['beta', '_cell_angle_beta'], ['gamma', '_cell_angle_gamma'],
+  ['a', '_cell_length_a'],
+  ['b', '_cell_length_b'],
+  ['c', '_cell_length_c'],
+  ['alpha', '_cell_angle_alpha'],
+  ['beta', '_cell_angle_beta'],
+  ['gamma', '_cell_angle_gamma'],
 ];
 
 function readLattice(view: BlockView, warn: (m: string) => void): Lattice {
@@ -357,25 +427,40 @@ function readLattice(view: BlockView, warn: (m: string) => void): Lattice {
       throw new ParseError(`block ${printable(view.block.name)}: ${tag} '${printable(v.text)}' is too large to represent`, v.line);
     }
     if (!v || !Number.isFinite(x)) missing.push(tag);
-    else { values.push(x); line ??= v.line; }
+    else {
+      values.push(x);
+      line ??= v.line;
+    }
   }
-  if (missing.length === 6) throw new ParseError(`block ${printable(view.block.name)}: no unit cell (_cell_length_a/b/c, _cell_angle_alpha/beta/gamma are missing)`, view.block.line);
-  if (missing.length) throw new ParseError(`block ${printable(view.block.name)}: unit cell incomplete: ${missing.join(', ')} missing or not a number`, line ?? view.block.line);
+  if (missing.length === 6)
+    throw new ParseError(
+      `block ${printable(view.block.name)}: no unit cell (_cell_length_a/b/c, _cell_angle_alpha/beta/gamma are missing)`,
+      view.block.line,
+    );
+  if (missing.length)
+    throw new ParseError(
+      `block ${printable(view.block.name)}: unit cell incomplete: ${missing.join(', ')} missing or not a number`,
+      line ?? view.block.line,
+    );
   const [a, b, c, alpha, beta, gamma] = values;
-  if (a <= 0 || b <= 0 || c <= 0) throw new ParseError(`block ${printable(view.block.name)}: cell lengths must be positive (a=${a}, b=${b}, c=${c})`, line);
-  if ([alpha, beta, gamma].some((x) => x <= 0 || x >= 180)) throw new ParseError(`block ${printable(view.block.name)}: cell angles must lie between 0 and 180 degrees`, line);
+  if (a <= 0 || b <= 0 || c <= 0)
+    throw new ParseError(`block ${printable(view.block.name)}: cell lengths must be positive (a=${a}, b=${b}, c=${c})`, line);
+  if ([alpha, beta, gamma].some((x) => x <= 0 || x >= 180))
+    throw new ParseError(`block ${printable(view.block.name)}: cell angles must lie between 0 and 180 degrees`, line);
   let lattice: Lattice;
   try {
     lattice = Lattice.fromParameters(a, b, c, alpha, beta, gamma);
   } catch {
     throw new ParseError(`block ${printable(view.block.name)}: the cell angles give no three-dimensional cell`, line);
   }
-  if (!Number.isFinite(lattice.volume) || lattice.volume === 0) throw new ParseError(`block ${printable(view.block.name)}: the cell angles give no three-dimensional cell`, line);
+  if (!Number.isFinite(lattice.volume) || lattice.volume === 0)
+    throw new ParseError(`block ${printable(view.block.name)}: the cell angles give no three-dimensional cell`, line);
   // A nearly flat cell (α = β = γ = 120° is exactly flat) would send neighbour searches and matching into
   // unbounded numbers of images; LIMITS.cellFlatness refuses it, as it does long cell lengths.
   const problem = cellProblem(lattice);
   if (problem) throw new ParseError(`block ${printable(view.block.name)}: ${problem}`, line);
-  if (lattice.volume < 1e-6 * a * b * c) warn(`line ${line}: block ${printable(view.block.name)}: nearly flat cell (volume ${lattice.volume.toExponential(3)} Å³)`);
+  if (lattice.volume < 1e-6 * a * b * c)
+    warn(`line ${line}: block ${printable(view.block.name)}: nearly flat cell (volume ${lattice.volume.toExponential(3)} Å³)`);
   return lattice;
 }
 
@@ -386,17 +471,29 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
   const fz = view.get('_atom_site_fract_z');
   if (!fx || !fy || !fz) {
     if (view.get('_atom_site_cartn_x')) {
-      throw new ParseError(`block ${name}: atom sites have only Cartesian coordinates (_atom_site_Cartn_x/y/z); fractional coordinates (_atom_site_fract_x/y/z) are required`, view.get('_atom_site_cartn_x')!.line);
+      throw new ParseError(
+        `block ${name}: atom sites have only Cartesian coordinates (_atom_site_Cartn_x/y/z); fractional coordinates (_atom_site_fract_x/y/z) are required`,
+        view.get('_atom_site_cartn_x')!.line,
+      );
     }
     const missing = ['_atom_site_fract_x', '_atom_site_fract_y', '_atom_site_fract_z'].filter((t) => !view.get(t));
     const anchor = view.get('_atom_site_label') ?? view.get('_atom_site_type_symbol');
-    throw new ParseError(`block ${name}: atom sites have no fractional coordinates (${missing.join(', ')} missing)`, anchor?.line ?? view.block.line);
+    throw new ParseError(
+      `block ${name}: atom sites have no fractional coordinates (${missing.join(', ')} missing)`,
+      anchor?.line ?? view.block.line,
+    );
   }
   const n = fx.values.length;
   const label = view.get('_atom_site_label');
   const type = view.get('_atom_site_type_symbol');
   const occ = view.get('_atom_site_occupancy');
-  for (const [item, what] of [[fy, '_atom_site_fract_y'], [fz, '_atom_site_fract_z'], [label, '_atom_site_label'], [type, '_atom_site_type_symbol'], [occ, '_atom_site_occupancy']] as const) {
+  for (const [item, what] of [
+    [fy, '_atom_site_fract_y'],
+    [fz, '_atom_site_fract_z'],
+    [label, '_atom_site_label'],
+    [type, '_atom_site_type_symbol'],
+    [occ, '_atom_site_occupancy'],
+  ] as const) {
     if (item && item.values.length !== n) {
       throw new ParseError(`${what} has ${item.values.length} values for ${n} atoms`, item.line);
     }
@@ -416,7 +513,10 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
   for (let i = 0; i < n; i++) {
     const lab = label ? label.values[i].text : `${i + 1}`;
     const coordValues = [fx.values[i], fy.values[i], fz.values[i]];
-    if (coordValues.some(isNull)) { unknownCoords++; continue; }
+    if (coordValues.some(isNull)) {
+      unknownCoords++;
+      continue;
+    }
     const symSrc = type && !isNull(type.values[i]) ? type.values[i] : label?.values[i];
     if (!symSrc || isNull(symSrc)) throw new ParseError(`atom site ${i + 1} has neither a type symbol nor a label`, fx.values[i].line);
     let element = elementFromLabel(symSrc.text);
@@ -429,17 +529,28 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
       }
       element = dummy[0];
       warn(`line ${symSrc.line}: '${printable(symSrc.text)}' is not a chemical element; kept as dummy species ${element}`);
-    } else if (element.toLowerCase() !== symSrc.text.trim().slice(0, element.length).toLowerCase() || /^(Wat|wat|Ow|Hw)/.test(symSrc.text.trim())) {
+    } else if (
+      element.toLowerCase() !== symSrc.text.trim().slice(0, element.length).toLowerCase() ||
+      /^(Wat|wat|Ow|Hw)/.test(symSrc.text.trim())
+    ) {
       warn(`line ${symSrc.line}: '${printable(symSrc.text)}' read as ${element}`);
     }
     const frac = coordValues.map((v) => cifNumber(v.text));
     frac.forEach((x, a) => {
-      if (!Number.isFinite(x)) throw new ParseError(`atom ${printable(lab)}: fractional coordinate '${printable(coordValues[a].text)}' is ${notNumberReason(x, coordValues[a].text)}`, coordValues[a].line);
+      if (!Number.isFinite(x))
+        throw new ParseError(
+          `atom ${printable(lab)}: fractional coordinate '${printable(coordValues[a].text)}' is ${notNumberReason(x, coordValues[a].text)}`,
+          coordValues[a].line,
+        );
     });
     let occupancy = 1;
     if (occ && !isNull(occ.values[i])) {
       occupancy = cifNumber(occ.values[i].text);
-      if (!Number.isFinite(occupancy)) throw new ParseError(`atom ${printable(lab)}: occupancy '${printable(occ.values[i].text)}' is ${notNumberReason(occupancy, occ.values[i].text)}`, occ.values[i].line);
+      if (!Number.isFinite(occupancy))
+        throw new ParseError(
+          `atom ${printable(lab)}: occupancy '${printable(occ.values[i].text)}' is ${notNumberReason(occupancy, occ.values[i].text)}`,
+          occ.values[i].line,
+        );
     }
     if (occupancy <= 0) {
       if (occupancy < 0) warn(`line ${occ!.values[i].line}: atom ${printable(lab)} has a negative occupancy; skipped`);
@@ -475,8 +586,23 @@ interface FileBudget {
 
 /** symmetryFromBlock, memoised on the block's symmetry text (files repeat one block many times). */
 function cachedSymmetry(view: BlockView, warn: (m: string) => void, budget: FileBudget): SymmetryResult {
-  const key = [...SYMOP_TAGS, '_space_group_symop_magn_operation_xyz', '_space_group_symop_magn_centering_xyz', '_space_group_symop_ssg_operation_algebraic', ...HALL_TAGS, ...HM_TAGS, ...IT_TAGS]
-    .map((t) => view.get(t)?.values.map((v) => v.text).join('\n') ?? '').join('\u0000');
+  const key = [
+    ...SYMOP_TAGS,
+    '_space_group_symop_magn_operation_xyz',
+    '_space_group_symop_magn_centering_xyz',
+    '_space_group_symop_ssg_operation_algebraic',
+    ...HALL_TAGS,
+    ...HM_TAGS,
+    ...IT_TAGS,
+  ]
+    .map(
+      (t) =>
+        view
+          .get(t)
+          ?.values.map((v) => v.text)
+          .join('\n') ?? '',
+    )
+    .join('\u0000');
   const hit = budget.symmetry.get(key);
   if (hit) {
     if (hit.result instanceof ParseError) throw hit.result;
@@ -495,7 +621,16 @@ function cachedSymmetry(view: BlockView, warn: (m: string) => void, budget: File
   // (each ~6 ms) would otherwise take minutes.
   budget.compositions += result.ops.length ** 2;
   if (budget.compositions > LIMITS.symmetryCompositions) {
-    throw new LimitError('symmetryCompositions', limitSentence(`the distinct symmetry-operation lists of the blocks up to ${printable(view.block.name)}`, null, LIMITS.symmetryCompositions, 'compositions to check', 'symmetryCompositions'));
+    throw new LimitError(
+      'symmetryCompositions',
+      limitSentence(
+        `the distinct symmetry-operation lists of the blocks up to ${printable(view.block.name)}`,
+        null,
+        LIMITS.symmetryCompositions,
+        'compositions to check',
+        'symmetryCompositions',
+      ),
+    );
   }
   own.forEach(warn);
   budget.symmetry.set(key, { result, warnings: own.filter((w) => !/^line \d+:/.test(w)) });
@@ -508,27 +643,44 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
   const lattice = readLattice(view, warn);
   const rows = readAtomRows(view, warn);
   const { ops, source } = cachedSymmetry(view, warn, budget);
-  if (rows.length === 0) throw new ParseError(`block ${printable(block.name)}: no atoms with a position and a positive occupancy`, block.line);
+  if (rows.length === 0)
+    throw new ParseError(`block ${printable(block.name)}: no atoms with a position and a positive occupancy`, block.line);
   // Checked before expanding: rows × operations bounds the atoms the expansion can make.
   if (rows.length * ops.length > LIMITS.atoms) {
-    throw new ParseError(`${limitSentence(`block ${printable(block.name)} (${rows.length.toLocaleString('en')} atom sites × ${ops.length} symmetry operations)`, rows.length * ops.length, LIMITS.atoms, 'atoms', 'atoms')}`, block.line);
+    throw new ParseError(
+      `${limitSentence(`block ${printable(block.name)} (${rows.length.toLocaleString('en')} atom sites × ${ops.length} symmetry operations)`, rows.length * ops.length, LIMITS.atoms, 'atoms', 'atoms')}`,
+      block.line,
+    );
   }
   budget.atoms += rows.length * ops.length;
   if (budget.atoms > LIMITS.fileAtoms) {
-    throw new LimitError('fileAtoms', `${limitSentence(`the blocks up to ${printable(block.name)} (atom sites × symmetry operations)`, budget.atoms, LIMITS.fileAtoms, 'atoms', 'fileAtoms')}`);
+    throw new LimitError(
+      'fileAtoms',
+      `${limitSentence(`the blocks up to ${printable(block.name)} (atom sites × symmetry operations)`, budget.atoms, LIMITS.fileAtoms, 'atoms', 'fileAtoms')}`,
+    );
   }
   if (ops.length > 1) {
     // Coordinates like 0.3333 would put symmetry images 1e-4 apart instead of on top of each other.
     let rounded = false;
     for (const row of rows) {
-      row.frac = row.frac.map((x) => { const r = roundIdeal(x); if (r.changed) rounded = true; return r.value; }) as Vec3;
+      row.frac = row.frac.map((x) => {
+        const r = roundIdeal(x);
+        if (r.changed) rounded = true;
+        return r.value;
+      }) as Vec3;
     }
-    if (rounded) warn(`block ${printable(block.name)}: fractional coordinates within 1e-4 (relative) of 1/3 or 2/3 set to the exact values`);
+    if (rounded)
+      warn(`block ${printable(block.name)}: fractional coordinates within 1e-4 (relative) of 1/3 or 2/3 set to the exact values`);
   }
   const duplicates: string[] = [];
   const merged = expand(rows, ops, duplicates);
   if (duplicates.length) {
-    warnings.push(`block ${printable(block.name)}: ${duplicates.length} atom(s) repeat a symmetry-equivalent atom of the same element and were dropped (${duplicates.slice(0, 5).map((d) => printable(d)).join(', ')}${duplicates.length > 5 ? ', ...' : ''})`);
+    warnings.push(
+      `block ${printable(block.name)}: ${duplicates.length} atom(s) repeat a symmetry-equivalent atom of the same element and were dropped (${duplicates
+        .slice(0, 5)
+        .map((d) => printable(d))
+        .join(', ')}${duplicates.length > 5 ? ', ...' : ''})`,
+    );
   }
   const sites: Site[] = [];
   let overfull = 0;
@@ -541,7 +693,12 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
   }
   if (overfull) warnings.push(`block ${printable(block.name)}: ${overfull} site(s) have total occupancy above 1`);
   // Expanded cells take pymatgen's site order; P1 files keep the file's order (so written files read back unchanged).
-  return { name: block.name, lattice, sites: ops.length > 1 ? sortLikePymatgen(sites) : sites, properties: { symmetrySource: source, symmetryOperations: ops.length } };
+  return {
+    name: block.name,
+    lattice,
+    sites: ops.length > 1 ? sortLikePymatgen(sites) : sites,
+    properties: { symmetrySource: source, symmetryOperations: ops.length },
+  };
 }
 
 /**
@@ -550,15 +707,24 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
  */
 function sortLikePymatgen(sites: Site[]): Site[] {
   const keyed = sites.map((site) => {
-    let sum = 0, total = 0;
-    for (const [el, occ] of Object.entries(site.species)) { sum += pymatgenElectronegativity(el) * occ; total += occ; }
+    let sum = 0,
+      total = 0;
+    for (const [el, occ] of Object.entries(site.species)) {
+      sum += pymatgenElectronegativity(el) * occ;
+      total += occ;
+    }
     return { site, x: sum / total, str: speciesString(site) };
   });
   return pythonSort(keyed, (a, b) => a.x < b.x || (!(a.x > b.x) && a.str < b.str)).map((k) => k.site);
 }
 
 const hasAtomSites = (view: BlockView): boolean =>
-  !!(view.get('_atom_site_fract_x') || view.get('_atom_site_cartn_x') || view.get('_atom_site_label') || view.get('_atom_site_type_symbol'));
+  !!(
+    view.get('_atom_site_fract_x') ||
+    view.get('_atom_site_cartn_x') ||
+    view.get('_atom_site_label') ||
+    view.get('_atom_site_type_symbol')
+  );
 
 export function parseCif(text: string): ParseOutput {
   if (text.trim() === '') throw new ParseError('empty file');

@@ -44,7 +44,12 @@ export interface CifDocument {
 export const isNull = (v: CifValue | undefined): boolean => !v || (!v.quoted && (v.text === '?' || v.text === '.'));
 
 type TokenKind = 'data' | 'global' | 'save' | 'loop' | 'stop' | 'tag' | 'value';
-interface Token { kind: TokenKind; text: string; quoted: boolean; line: number }
+interface Token {
+  kind: TokenKind;
+  text: string;
+  quoted: boolean;
+  line: number;
+}
 
 /** Tags whose loops carry the structure; a malformed loop of these cannot be read safely. */
 const STRUCTURAL_TAG = /^_(atom_site[._](?!aniso)|atom_type|cell|symmetry|space_group)/i;
@@ -79,7 +84,8 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
   const tokens: Token[] = [];
   // Every token costs an object: the count is bounded before memory is.
   const push = (t: Token): void => {
-    if (tokens.length >= LIMITS.cifTokens) throw new ParseError(`${limitSentence('The CIF file', null, LIMITS.cifTokens, 'words and values', 'cifTokens')}`, t.line);
+    if (tokens.length >= LIMITS.cifTokens)
+      throw new ParseError(`${limitSentence('The CIF file', null, LIMITS.cifTokens, 'words and values', 'cifTokens')}`, t.line);
     tokens.push(t);
   };
   let unclosedQuotes = 0;
@@ -89,8 +95,17 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
   let atLineStart = true;
   while (i < n) {
     const c = text.charCodeAt(i);
-    if (c === 10) { line++; i++; atLineStart = true; continue; }
-    if (isWs(c)) { i++; atLineStart = false; continue; }
+    if (c === 10) {
+      line++;
+      i++;
+      atLineStart = true;
+      continue;
+    }
+    if (isWs(c)) {
+      i++;
+      atLineStart = false;
+      continue;
+    }
     // Comment to end of line.
     if (c === 35 /* # */) {
       while (i < n && text.charCodeAt(i) !== 10) i++;
@@ -104,7 +119,10 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
       while (j < n) {
         const nl = text.indexOf('\n', j);
         if (nl < 0) break;
-        if (text.charCodeAt(nl + 1) === 59) { end = nl; break; }
+        if (text.charCodeAt(nl + 1) === 59) {
+          end = nl;
+          break;
+        }
         j = nl + 1;
       }
       if (end < 0) throw new ParseError('unclosed text field (no line starting with ; to end it)', startLine);
@@ -134,7 +152,10 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
       while (j < n) {
         const d = text.charCodeAt(j);
         if (d === 10) break;
-        if (d === c && (j + 1 >= n || isWs(text.charCodeAt(j + 1)) || (version === 2 && ',]}:'.includes(text[j + 1])))) { end = j; break; }
+        if (d === c && (j + 1 >= n || isWs(text.charCodeAt(j + 1)) || (version === 2 && ',]}:'.includes(text[j + 1])))) {
+          end = j;
+          break;
+        }
         j++;
       }
       if (end < 0) {
@@ -144,7 +165,9 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
         // a quote, reading the rest as plain words: the tag takes the first word, the others are stray
         // values. The same here, with a warning.
         if (unclosedQuotes++ === 0) {
-          warnings.push(`line ${line}: a quoted value is not closed on its line; read as plain words, as pymatgen reads it (only its first word is kept)`);
+          warnings.push(
+            `line ${line}: a quoted value is not closed on its line; read as plain words, as pymatgen reads it (only its first word is kept)`,
+          );
         }
         i++;
         continue;
@@ -155,7 +178,7 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
       continue;
     }
     // CIF 2 lists/tables: keep the bracketed text as one value.
-    if (version === 2 && (c === 91 /* [ */ || c === 123 /* { */)) {
+    if (version === 2 && (c === 91 /* [ */ || c === 123) /* { */) {
       let depth = 0;
       let j = i;
       const startLine = line;
@@ -163,7 +186,13 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
         const ch = text[j];
         if (ch === '\n') line++;
         if (ch === '[' || ch === '{') depth++;
-        else if (ch === ']' || ch === '}') { depth--; if (depth === 0) { j++; break; } }
+        else if (ch === ']' || ch === '}') {
+          depth--;
+          if (depth === 0) {
+            j++;
+            break;
+          }
+        }
       }
       if (depth !== 0) throw new ParseError('unclosed list or table', startLine);
       push({ kind: 'value', text: text.slice(i, j), quoted: true, line: startLine });
@@ -176,7 +205,10 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
     checkTokenLength(j - i, line, 'word');
     const word = text.slice(i, j);
     i = j;
-    if (c === 95 /* _ */) { push({ kind: 'tag', text: word, quoted: false, line }); continue; }
+    if (c === 95 /* _ */) {
+      push({ kind: 'tag', text: word, quoted: false, line });
+      continue;
+    }
     const lower = word.toLowerCase();
     if (lower.startsWith('data_')) {
       push({ kind: 'data', text: word.slice(5), quoted: false, line });
@@ -189,8 +221,10 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
     } else if (lower === 'stop_') {
       push({ kind: 'stop', text: word, quoted: false, line });
     } else {
-      if (c === 36 /* $ */ && word.length > 1) warnings.push(`line ${line}: save-frame reference '${printable(word)}' read as a plain value`);
-      if (c === 91 /* [ */ || c === 93 /* ] */) warnings.push(`line ${line}: value '${printable(word)}' starts with a reserved character; read as plain text`);
+      if (c === 36 /* $ */ && word.length > 1)
+        warnings.push(`line ${line}: save-frame reference '${printable(word)}' read as a plain value`);
+      if (c === 91 /* [ */ || c === 93 /* ] */)
+        warnings.push(`line ${line}: value '${printable(word)}' starts with a reserved character; read as plain text`);
       push({ kind: 'value', text: word, quoted: false, line });
     }
   }
@@ -215,7 +249,9 @@ export function parseCifDocument(input: string, options: { lenientQuotes?: boole
   const setItem = (b: CifBlock, tag: string, item: CifItem): void => {
     const key = tag.toLowerCase();
     if (b.items.has(key)) {
-      warnings.push(`line ${item.line}: duplicate tag ${printable(tag)} in block ${printable(b.name) || '(global)'}; the later value is used`);
+      warnings.push(
+        `line ${item.line}: duplicate tag ${printable(tag)} in block ${printable(b.name) || '(global)'}; the later value is used`,
+      );
     }
     b.items.set(key, item);
   };
@@ -228,7 +264,8 @@ export function parseCifDocument(input: string, options: { lenientQuotes?: boole
       const name = t.kind === 'global' ? 'global_' : t.text;
       if (t.kind === 'data' && name === '') warnings.push(`line ${t.line}: data block without a name`);
       const lower = name.toLowerCase();
-      if (seenNames.has(lower)) warnings.push(`line ${t.line}: duplicate data block name '${printable(name)}' (first at line ${seenNames.get(lower)})`);
+      if (seenNames.has(lower))
+        warnings.push(`line ${t.line}: duplicate data block name '${printable(name)}' (first at line ${seenNames.get(lower)})`);
       else seenNames.set(lower, t.line);
       if (blocks.length >= LIMITS.fileStructures) {
         throw new ParseError(limitSentence('The CIF file', null, LIMITS.fileStructures, 'data blocks', 'fileStructures'), t.line);
@@ -245,17 +282,32 @@ export function parseCifDocument(input: string, options: { lenientQuotes?: boole
       k++;
       continue;
     }
-    if (inSave) { k++; continue; }
-    if (!block) {
-      throw new ParseError(`${t.kind === 'tag' ? `tag ${printable(t.text)}` : `'${printable(t.text, 30)}'`} appears before any data_ block header`, t.line);
+    if (inSave) {
+      k++;
+      continue;
     }
-    if (t.kind === 'stop') { warnings.push(`line ${t.line}: stop_ ignored`); k++; continue; }
+    if (!block) {
+      throw new ParseError(
+        `${t.kind === 'tag' ? `tag ${printable(t.text)}` : `'${printable(t.text, 30)}'`} appears before any data_ block header`,
+        t.line,
+      );
+    }
+    if (t.kind === 'stop') {
+      warnings.push(`line ${t.line}: stop_ ignored`);
+      k++;
+      continue;
+    }
     if (t.kind === 'tag') {
       const next = tokens[k + 1];
       if (!next || next.kind !== 'value') {
         throw new ParseError(`tag ${printable(t.text)} has no value`, t.line);
       }
-      setItem(block, t.text, { tag: t.text, values: [{ text: next.text, quoted: next.quoted, line: next.line }], loop: null, line: t.line });
+      setItem(block, t.text, {
+        tag: t.text,
+        values: [{ text: next.text, quoted: next.quoted, line: next.line }],
+        loop: null,
+        line: t.line,
+      });
       k += 2;
       continue;
     }
@@ -263,10 +315,17 @@ export function parseCifDocument(input: string, options: { lenientQuotes?: boole
       const loop: CifLoop = { tags: [], line: t.line, rows: 0 };
       const tagLines: number[] = [];
       k++;
-      while (k < tokens.length && tokens[k].kind === 'tag') { loop.tags.push(tokens[k].text); tagLines.push(tokens[k].line); k++; }
+      while (k < tokens.length && tokens[k].kind === 'tag') {
+        loop.tags.push(tokens[k].text);
+        tagLines.push(tokens[k].line);
+        k++;
+      }
       if (loop.tags.length === 0) throw new ParseError('loop_ without tags', t.line);
       const values: Token[] = [];
-      while (k < tokens.length && tokens[k].kind === 'value') { values.push(tokens[k]); k++; }
+      while (k < tokens.length && tokens[k].kind === 'value') {
+        values.push(tokens[k]);
+        k++;
+      }
       const nTags = loop.tags.length;
       if (values.length % nTags !== 0) {
         const lastLine = values.length ? values[values.length - 1].line : t.line;

@@ -10,7 +10,15 @@ const num = (x: number): string => shortestNumber(x, 'CIF');
 
 /** A bare CIF word when possible, otherwise a quoted string. */
 function cifString(s: string): string {
-  if (s !== '' && !/[\s'"#$;[\]_]/.test(s.charAt(0)) && !/\s/.test(s) && !/^(data_|loop_|save_|global_|stop_)/i.test(s) && s !== '?' && s !== '.') return s;
+  if (
+    s !== '' &&
+    !/[\s'"#$;[\]_]/.test(s.charAt(0)) &&
+    !/\s/.test(s) &&
+    !/^(data_|loop_|save_|global_|stop_)/i.test(s) &&
+    s !== '?' &&
+    s !== '.'
+  )
+    return s;
   if (!s.includes("'")) return `'${s}'`;
   if (!s.includes('"')) return `"${s}"`;
   // Both quote kinds inside: a text field is always safe.
@@ -25,12 +33,17 @@ function typeSymbol(element: string, oxidation: number | undefined): string {
 }
 
 function blockName(name: string): string {
-  const cleaned = name.trim().replace(/\s+/g, '_').replace(/[^\x21-\x7e]/g, '');
+  const cleaned = name
+    .trim()
+    .replace(/\s+/g, '_')
+    .replace(/[^\x21-\x7e]/g, '');
   return cleaned === '' ? 'structure' : cleaned;
 }
 
 function formulaSum(structure: Structure): string {
-  return Object.entries(elementAmounts(structure)).map(([el, n]) => (Math.abs(n - 1) < 1e-12 ? el : `${el}${Number(n.toPrecision(10))}`)).join(' ');
+  return Object.entries(elementAmounts(structure))
+    .map(([el, n]) => (Math.abs(n - 1) < 1e-12 ? el : `${el}${Number(n.toPrecision(10))}`))
+    .join(' ');
 }
 
 export function writeCif(structure: Structure): string {
@@ -67,7 +80,10 @@ export function writeCif(structure: Structure): string {
     let label = base;
     if (used.has(label) || label === '') {
       let k = counters.get(base) ?? 0;
-      do { k++; label = `${base}${k}`; } while (used.has(label));
+      do {
+        k++;
+        label = `${base}${k}`;
+      } while (used.has(label));
       counters.set(base, k);
     }
     used.add(label);
@@ -81,7 +97,9 @@ export function writeCif(structure: Structure): string {
     for (const [el, occ] of entries) {
       const base = baseLabel ? (entries.length > 1 ? `${baseLabel}_${el}` : baseLabel) : el;
       const label = uniqueLabel(base);
-      lines.push(`  ${cifString(label)}  ${typeSymbol(el, site.oxidation?.[el])}  ${num(frac[0])}  ${num(frac[1])}  ${num(frac[2])}  ${num(occ)}`);
+      lines.push(
+        `  ${cifString(label)}  ${typeSymbol(el, site.oxidation?.[el])}  ${num(frac[0])}  ${num(frac[1])}  ${num(frac[2])}  ${num(occ)}`,
+      );
     }
   }
   return lines.join('\n') + '\n';

@@ -15,7 +15,16 @@ import { aseCellFromParameters, aseLabels, aseWrap3, wrappedFractions, writeAseC
 import { LIMITS, limitSentence, printable } from '../../limits.ts';
 
 export const ATOMWORLD_ACTIONS = [
-  'change', 'remove', 'add', 'insert_between', 'swap', 'delete_below', 'move', 'move_towards', 'rotate_around', 'super_cell',
+  'change',
+  'remove',
+  'add',
+  'insert_between',
+  'swap',
+  'delete_below',
+  'move',
+  'move_towards',
+  'rotate_around',
+  'super_cell',
 ] as const;
 export type AtomworldActionName = (typeof ATOMWORLD_ACTIONS)[number];
 
@@ -79,7 +88,11 @@ const CIF_CELL_PARAMETERS = 'atomworldCellParameters';
 function cellParametersOf(s: Structure, lattice: Lattice): LatticeParameters {
   const own = s.properties?.[CIF_CELL_PARAMETERS] as LatticeParameters | undefined;
   const p = lattice.parameters;
-  if (own && (['a', 'b', 'c', 'alpha', 'beta', 'gamma'] as const).every((k) => Math.abs(own[k] - p[k]) <= 1e-9 * Math.max(1, Math.abs(p[k])))) return own;
+  if (
+    own &&
+    (['a', 'b', 'c', 'alpha', 'beta', 'gamma'] as const).every((k) => Math.abs(own[k] - p[k]) <= 1e-9 * Math.max(1, Math.abs(p[k])))
+  )
+    return own;
   return p;
 }
 
@@ -101,14 +114,17 @@ const shown = (v: unknown): string => printable(JSON.stringify(v) ?? String(v));
 
 function indexParam(params: Params, name: string, n: number): number {
   const v = params[name];
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new AtomworldActionError(`parameter "${name}" must be an integer atom index, got ${shown(v)}`);
-  if (v < 0 || v >= n) throw new AtomworldActionError(`parameter "${name}" = ${v} is out of range: the structure has ${n} atoms (indices 0 to ${n - 1})`);
+  if (typeof v !== 'number' || !Number.isInteger(v))
+    throw new AtomworldActionError(`parameter "${name}" must be an integer atom index, got ${shown(v)}`);
+  if (v < 0 || v >= n)
+    throw new AtomworldActionError(`parameter "${name}" = ${v} is out of range: the structure has ${n} atoms (indices 0 to ${n - 1})`);
   return v;
 }
 
 function numberParam(params: Params, name: string): number {
   const v = params[name];
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new AtomworldActionError(`parameter "${name}" must be a finite number, got ${shown(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new AtomworldActionError(`parameter "${name}" must be a finite number, got ${shown(v)}`);
   return v;
 }
 
@@ -122,7 +138,8 @@ function vectorParam(params: Params, name: string): Vec3 {
 
 function symbolParam(params: Params, name = 'symbol'): string {
   const v = params[name];
-  if (typeof v !== 'string' || !isElementSymbol(v)) throw new AtomworldActionError(`parameter "${name}" must be an element symbol (H to Og), got ${shown(v)}`);
+  if (typeof v !== 'string' || !isElementSymbol(v))
+    throw new AtomworldActionError(`parameter "${name}" must be an element symbol (H to Og), got ${shown(v)}`);
   return v;
 }
 
@@ -139,17 +156,20 @@ export function minimumImageDistance(a: Vec3, b: Vec3, cell: Mat3, inv: Mat3 = i
   const reduced: Vec3 = [f[0] - Math.round(f[0]), f[1] - Math.round(f[1]), f[2] - Math.round(f[2])];
   let best = Infinity;
   // After reduction to [-0.5, 0.5], the shortest image lies within ±2 cells even for skewed cells.
-  for (let i = -2; i <= 2; i++) for (let j = -2; j <= 2; j++) for (let k = -2; k <= 2; k++) {
-    const d = norm(vecMat([reduced[0] + i, reduced[1] + j, reduced[2] + k], cell));
-    if (d < best) best = d;
-  }
+  for (let i = -2; i <= 2; i++)
+    for (let j = -2; j <= 2; j++)
+      for (let k = -2; k <= 2; k++) {
+        const d = norm(vecMat([reduced[0] + i, reduced[1] + j, reduced[2] + k], cell));
+        if (d < best) best = d;
+      }
   return best;
 }
 
 /** Right-handed (counter-clockwise looking down the axis) rotation of v about a unit axis (Rodrigues). */
 export function rotateVector(v: Vec3, axis: Vec3, angleDeg: number): Vec3 {
   const t = (angleDeg * Math.PI) / 180;
-  const c = Math.cos(t), s = Math.sin(t);
+  const c = Math.cos(t),
+    s = Math.sin(t);
   return add(add(scale(v, c), scale(cross(axis, v), s)), scale(axis, dot(axis, v) * (1 - c)));
 }
 
@@ -174,8 +194,10 @@ function buildAfter(name: string, cell: Mat3, species: SpeciesMap[], positions: 
  * insert_between: distance_ratio over distance_from_index1).
  */
 export function applyAtomworldActionWithTrace(before: Structure, action: string, params: Params): ActionResult {
-  if (!isAtomworldAction(action)) throw new AtomworldActionError(`unknown action "${action}"; the actions are ${ATOMWORLD_ACTIONS.join(', ')}`);
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new AtomworldActionError('the action parameters must be a JSON object');
+  if (!isAtomworldAction(action))
+    throw new AtomworldActionError(`unknown action "${action}"; the actions are ${ATOMWORLD_ACTIONS.join(', ')}`);
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    throw new AtomworldActionError('the action parameters must be a JSON object');
   const { cell, species, positions } = frameOf(before);
   const n = positions.length;
   const trace = emptyTrace(action, cell);
@@ -193,7 +215,15 @@ export function applyAtomworldActionWithTrace(before: Structure, action: string,
     case 'remove': {
       const i = indexParam(params, 'index', n);
       trace.removed.push(i);
-      return { after: buildAfter(name, cell, species.filter((_, k) => k !== i), positions.filter((_, k) => k !== i)), trace };
+      return {
+        after: buildAfter(
+          name,
+          cell,
+          species.filter((_, k) => k !== i),
+          positions.filter((_, k) => k !== i),
+        ),
+        trace,
+      };
     }
     case 'add': {
       const symbol = symbolParam(params);
@@ -205,16 +235,19 @@ export function applyAtomworldActionWithTrace(before: Structure, action: string,
       return { after: buildAfter(name, cell, [...species, { [symbol]: 1 }], [...positions, position]), trace };
     }
     case 'insert_between': {
-      const i = indexParam(params, 'index1', n), j = indexParam(params, 'index2', n);
+      const i = indexParam(params, 'index1', n),
+        j = indexParam(params, 'index2', n);
       distinct('index1', i, 'index2', j);
       const symbol = symbolParam(params);
-      const r1 = positions[i], r2 = positions[j];
+      const r1 = positions[i],
+        r2 = positions[j];
       const segment = sub(r2, r1); // raw in-cell vector: no minimum image, as the benchmark
       let ratio: number;
       if (params.distance_ratio !== undefined) ratio = numberParam(params, 'distance_ratio');
       else if (params.distance_from_index1 !== undefined) {
         const length = norm(segment);
-        if (length === 0) throw new AtomworldActionError(`atoms ${i} and ${j} are at the same position, so a distance along them means nothing`);
+        if (length === 0)
+          throw new AtomworldActionError(`atoms ${i} and ${j} are at the same position, so a distance along them means nothing`);
         ratio = numberParam(params, 'distance_from_index1') / length;
       } else throw new AtomworldActionError('insert_between needs "distance_ratio" or "distance_from_index1"');
       const position = add(r1, scale(segment, ratio));
@@ -223,7 +256,8 @@ export function applyAtomworldActionWithTrace(before: Structure, action: string,
       return { after: buildAfter(name, cell, [...species, { [symbol]: 1 }], [...positions, position]), trace };
     }
     case 'swap': {
-      const i = indexParam(params, 'index1', n), j = indexParam(params, 'index2', n);
+      const i = indexParam(params, 'index1', n),
+        j = indexParam(params, 'index2', n);
       distinct('index1', i, 'index2', j);
       // Exchanging the elements keeps order and positions: the same as exchanging the positions.
       trace.changed.push({ index: i, from: symbolOf(i), to: symbolOf(j) }, { index: j, from: symbolOf(j), to: symbolOf(i) });
@@ -235,9 +269,19 @@ export function applyAtomworldActionWithTrace(before: Structure, action: string,
       // include_self is read by nobody: the reference atom never satisfies "strictly below" (§4.6).
       const z = positions[i][2];
       const keep = positions.map((p) => !(p[2] < z));
-      positions.forEach((_, k) => { if (!keep[k]) trace.removed.push(k); });
+      positions.forEach((_, k) => {
+        if (!keep[k]) trace.removed.push(k);
+      });
       trace.plane = { referenceIndex: i, z, normal: [0, 0, 1] };
-      return { after: buildAfter(name, cell, species.filter((_, k) => keep[k]), positions.filter((_, k) => keep[k])), trace };
+      return {
+        after: buildAfter(
+          name,
+          cell,
+          species.filter((_, k) => keep[k]),
+          positions.filter((_, k) => keep[k]),
+        ),
+        trace,
+      };
     }
     case 'move': {
       const i = indexParam(params, 'index', n);
@@ -248,7 +292,8 @@ export function applyAtomworldActionWithTrace(before: Structure, action: string,
       return { after: buildAfter(name, cell, species, positions), trace };
     }
     case 'move_towards': {
-      const i = indexParam(params, 'index1', n), j = indexParam(params, 'index2', n);
+      const i = indexParam(params, 'index1', n),
+        j = indexParam(params, 'index2', n);
       distinct('index1', i, 'index2', j);
       const distance = numberParam(params, 'distance');
       const v = sub(positions[j], positions[i]); // raw in-cell vector; may overshoot atom j
@@ -284,16 +329,25 @@ export function applyAtomworldActionWithTrace(before: Structure, action: string,
     }
     case 'super_cell': {
       const size = vectorParam(params, 'size');
-      if (size.some((m) => !Number.isInteger(m) || m < 1)) throw new AtomworldActionError(`parameter "size" must be three positive integers, got ${shown(params.size)}`);
-      if (size[0] * size[1] * size[2] * n > LIMITS.atoms) throw new AtomworldActionError(limitSentence(`a ${size.join('x')} supercell of ${n} atoms`, size[0] * size[1] * size[2] * n, LIMITS.atoms, 'atoms'));
+      if (size.some((m) => !Number.isInteger(m) || m < 1))
+        throw new AtomworldActionError(`parameter "size" must be three positive integers, got ${shown(params.size)}`);
+      if (size[0] * size[1] * size[2] * n > LIMITS.atoms)
+        throw new AtomworldActionError(
+          limitSentence(`a ${size.join('x')} supercell of ${n} atoms`, size[0] * size[1] * size[2] * n, LIMITS.atoms, 'atoms'),
+        );
       const newCell: Mat3 = [scale(cell[0], size[0]), scale(cell[1], size[1]), scale(cell[2], size[2])];
       const newSpecies: SpeciesMap[] = [];
       const newPositions: Vec3[] = [];
       // ASE `atoms * (n1, n2, n3)`: m0 outermost, m2 innermost, all atoms in order per image.
-      for (let m0 = 0; m0 < size[0]; m0++) for (let m1 = 0; m1 < size[1]; m1++) for (let m2 = 0; m2 < size[2]; m2++) {
-        const shift = vecMat([m0, m1, m2], cell);
-        for (let k = 0; k < n; k++) { newSpecies.push(species[k]); newPositions.push(add(positions[k], shift)); }
-      }
+      for (let m0 = 0; m0 < size[0]; m0++)
+        for (let m1 = 0; m1 < size[1]; m1++)
+          for (let m2 = 0; m2 < size[2]; m2++) {
+            const shift = vecMat([m0, m1, m2], cell);
+            for (let k = 0; k < n; k++) {
+              newSpecies.push(species[k]);
+              newPositions.push(add(positions[k], shift));
+            }
+          }
       trace.supercell = size;
       return { after: buildAfter(name, newCell, newSpecies, newPositions), trace };
     }
@@ -312,8 +366,18 @@ export function readAtomworldCif(text: string, warnings?: string[]): Structure {
   const structure = parsed.structures[0];
   // Keep the written cell parameters: recomputing them from the matrix changes the last bits.
   const block = parseCifDocument(text).blocks.find((b) => b.name === structure.name);
-  const value = (tag: string) => { const v = block?.items.get(tag)?.values[0]; return v ? cifNumber(v.text) : NaN; };
-  const own = { a: value('_cell_length_a'), b: value('_cell_length_b'), c: value('_cell_length_c'), alpha: value('_cell_angle_alpha'), beta: value('_cell_angle_beta'), gamma: value('_cell_angle_gamma') };
+  const value = (tag: string) => {
+    const v = block?.items.get(tag)?.values[0];
+    return v ? cifNumber(v.text) : NaN;
+  };
+  const own = {
+    a: value('_cell_length_a'),
+    b: value('_cell_length_b'),
+    c: value('_cell_length_c'),
+    alpha: value('_cell_angle_alpha'),
+    beta: value('_cell_angle_beta'),
+    gamma: value('_cell_angle_gamma'),
+  };
   if (Object.values(own).every(Number.isFinite)) structure.properties = { ...structure.properties, [CIF_CELL_PARAMETERS]: own };
   return structure;
 }

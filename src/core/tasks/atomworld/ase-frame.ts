@@ -15,7 +15,9 @@ const RIGHT_ANGLE_EPS = 2 * 1.4210854715202004e-14;
 /** ASE `cellpar_to_cell` with the default orientation: a along x, b in the xy-plane. */
 export function aseCellFromParameters(p: LatticeParameters): Mat3 {
   const cosOf = (angle: number) => (Math.abs(Math.abs(angle) - 90) < RIGHT_ANGLE_EPS ? 0 : Math.cos(angle * DEG));
-  const cosAlpha = cosOf(p.alpha), cosBeta = cosOf(p.beta), cosGamma = cosOf(p.gamma);
+  const cosAlpha = cosOf(p.alpha),
+    cosBeta = cosOf(p.beta),
+    cosGamma = cosOf(p.gamma);
   let sinGamma: number;
   if (Math.abs(p.gamma - 90) < RIGHT_ANGLE_EPS) sinGamma = 1;
   else if (Math.abs(p.gamma + 90) < RIGHT_ANGLE_EPS) sinGamma = -1;
@@ -37,7 +39,8 @@ export function aseCellParameters(cell: Mat3): LatticeParameters {
   const lengths = cell.map((v) => norm(v as Vec3)) as Vec3;
   const angles: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const j = (i + 2) % 3, k = (i + 1) % 3; // Python's i-1 and i-2 with negative indexing
+    const j = (i + 2) % 3,
+      k = (i + 1) % 3; // Python's i-1 and i-2 with negative indexing
     const ll = lengths[j] * lengths[k];
     angles.push(ll > 1e-16 ? (180 / Math.PI) * Math.acos(dot(cell[j], cell[k]) / ll) : 90);
   }
@@ -119,8 +122,12 @@ export function writeAseCif(structure: Structure): string {
   lines.push(`${'_chemical_formula_structural'.padEnd(34)} ${aseReducedFormula(symbols)}`);
   lines.push(`${'_chemical_formula_sum'.padEnd(34)} "${aseFormulaSum(symbols)}"`);
   const cellTags: [string, number][] = [
-    ['_cell_length_a', p.a], ['_cell_length_b', p.b], ['_cell_length_c', p.c],
-    ['_cell_angle_alpha', p.alpha], ['_cell_angle_beta', p.beta], ['_cell_angle_gamma', p.gamma],
+    ['_cell_length_a', p.a],
+    ['_cell_length_b', p.b],
+    ['_cell_length_c', p.c],
+    ['_cell_angle_alpha', p.alpha],
+    ['_cell_angle_beta', p.beta],
+    ['_cell_angle_gamma', p.gamma],
   ];
   for (const [tag, value] of cellTags) lines.push(`${tag.padEnd(20)} ${pythonFloatRepr(value)}`);
   lines.push('');

@@ -50,7 +50,8 @@ function compositionDict(s: Structure): Map<string, number> {
 }
 
 function sameComposition(a: Structure, b: Structure): boolean {
-  const ca = compositionDict(a), cb = compositionDict(b);
+  const ca = compositionDict(a),
+    cb = compositionDict(b);
   if (ca.size !== cb.size) return false;
   // Sums of the same occupancies in another order may differ in the last bits.
   for (const [k, v] of ca) if (!cb.has(k) || Math.abs(cb.get(k)! - v) > 1e-9) return false;
@@ -75,18 +76,32 @@ export function evaluateAtomworldAnswer(targetCif: string, answerText: string): 
   }
   if (answer.sites.length !== target.sites.length || !sameComposition(target, answer)) {
     return {
-      ...base, answer, wrongType: 'AtomCountMismatch', answerCif,
+      ...base,
+      answer,
+      wrongType: 'AtomCountMismatch',
+      answerCif,
       reason: `the answer has ${answer.sites.length} sites, the target ${target.sites.length}, or their compositions differ`,
     };
   }
   const { fit, mapping } = matcherFitAndBestMapping(target, answer, ATOMWORLD_MATCHER);
   if (!fit) {
-    return { ...base, answer, wrongType: 'StructureMismatch', reason: 'no lattice/translation/assignment brings every site within stol = 0.5', answerCif };
+    return {
+      ...base,
+      answer,
+      wrongType: 'StructureMismatch',
+      reason: 'no lattice/translation/assignment brings every site within stol = 0.5',
+      answerCif,
+    };
   }
   return {
-    ...base, answer, answerCif, correct: mapping !== null, mapping,
+    ...base,
+    answer,
+    answerCif,
+    correct: mapping !== null,
+    mapping,
     wrongType: mapping ? null : 'StructureMismatch',
-    rmsd: mapping?.rms ?? null, maxDist: mapping?.maxDist ?? null,
+    rmsd: mapping?.rms ?? null,
+    maxDist: mapping?.maxDist ?? null,
     reason: mapping ? null : 'get_rms_dist found no match',
   };
 }

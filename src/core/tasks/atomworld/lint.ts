@@ -52,7 +52,11 @@ const numbersIn = (text: string): string[] => text.match(new RegExp(NUMBER, 'g')
 function checkPromptParams(c: LintCase, issues: LintIssue[]): void {
   const p = c.params;
   const mismatch = (what: string, prompt: string, param: unknown) =>
-    issues.push({ code: 'prompt_params_mismatch', severity: 'contradiction', message: `the prompt's ${what} is ${prompt} but the case's parameter is ${JSON.stringify(param)}` });
+    issues.push({
+      code: 'prompt_params_mismatch',
+      severity: 'contradiction',
+      message: `the prompt's ${what} is ${prompt} but the case's parameter is ${JSON.stringify(param)}`,
+    });
   const checkIndex = (label: string, text: string | undefined, param: unknown) => {
     if (text !== undefined && param !== undefined && Number(text) !== param) mismatch(label, text, param);
   };
@@ -64,14 +68,20 @@ function checkPromptParams(c: LintCase, issues: LintIssue[]): void {
   const checkVector = (label: string, text: string | undefined, param: unknown) => {
     if (text === undefined || !Array.isArray(param)) return;
     const parts = numbersIn(text);
-    if (parts.length !== 3) { mismatch(label, `[${text}]`, param); return; }
+    if (parts.length !== 3) {
+      mismatch(label, `[${text}]`, param);
+      return;
+    }
     parts.forEach((t, k) => checkNumber(`${label} component ${k}`, t, param[k]));
   };
   const pr = c.prompt;
   let m: RegExpExecArray | null;
   switch (c.action) {
     case 'change':
-      if ((m = /index (\d+) into ([A-Z][a-z]?)/.exec(pr))) { checkIndex('index', m[1], p.index); if (m[2] !== p.symbol) mismatch('symbol', m[2], p.symbol); }
+      if ((m = /index (\d+) into ([A-Z][a-z]?)/.exec(pr))) {
+        checkIndex('index', m[1], p.index);
+        if (m[2] !== p.symbol) mismatch('symbol', m[2], p.symbol);
+      }
       break;
     case 'remove':
       if ((m = /index (\d+)/.exec(pr))) checkIndex('index', m[1], p.index);
@@ -83,7 +93,10 @@ function checkPromptParams(c: LintCase, issues: LintIssue[]): void {
       }
       break;
     case 'swap':
-      if ((m = /indices (\d+) and (\d+)/.exec(pr))) { checkIndex('first index', m[1], p.index1); checkIndex('second index', m[2], p.index2); }
+      if ((m = /indices (\d+) and (\d+)/.exec(pr))) {
+        checkIndex('first index', m[1], p.index1);
+        checkIndex('second index', m[2], p.index2);
+      }
       break;
     case 'delete_below':
       if ((m = /at index (\d+)/.exec(pr))) checkIndex('index', m[1], p.index);
@@ -91,16 +104,28 @@ function checkPromptParams(c: LintCase, issues: LintIssue[]): void {
       if (/Excluding itself/i.test(pr) && p.include_self === true) mismatch('"Excluding itself"', 'set', true);
       break;
     case 'move':
-      if ((m = /index (\d+) by \[([^\]]*)\]/.exec(pr))) { checkIndex('index', m[1], p.index); checkVector('displacement', m[2], p.d_pos_cart); }
+      if ((m = /index (\d+) by \[([^\]]*)\]/.exec(pr))) {
+        checkIndex('index', m[1], p.index);
+        checkVector('displacement', m[2], p.d_pos_cart);
+      }
       break;
     case 'move_towards':
       if ((m = new RegExp(String.raw`index (\d+) towards the atom at index (\d+) by (${NUMBER})`).exec(pr))) {
-        checkIndex('first index', m[1], p.index1); checkIndex('second index', m[2], p.index2); checkNumber('distance', m[3], p.distance);
+        checkIndex('first index', m[1], p.index1);
+        checkIndex('second index', m[2], p.index2);
+        checkNumber('distance', m[3], p.distance);
       }
       break;
     case 'rotate_around':
-      if ((m = new RegExp(String.raw`within (${NUMBER}) angstrom of the center atom at index (\d+) by (${NUMBER}) degree around the axis \[([^\]]*)\]`).exec(pr))) {
-        checkNumber('radius', m[1], p.radius); checkIndex('index', m[2], p.index); checkNumber('angle', m[3], p.angle_deg); checkVector('axis', m[4], p.axis);
+      if (
+        (m = new RegExp(
+          String.raw`within (${NUMBER}) angstrom of the center atom at index (\d+) by (${NUMBER}) degree around the axis \[([^\]]*)\]`,
+        ).exec(pr))
+      ) {
+        checkNumber('radius', m[1], p.radius);
+        checkIndex('index', m[2], p.index);
+        checkNumber('angle', m[3], p.angle_deg);
+        checkVector('axis', m[4], p.axis);
       }
       break;
     case 'super_cell':
@@ -111,10 +136,15 @@ function checkPromptParams(c: LintCase, issues: LintIssue[]): void {
     case 'insert_between':
       if ((m = /(?:Insert|Insert a) ([A-Z][a-z]?)\b.*?indices (\d+) and (\d+)/.exec(pr))) {
         if (m[1] !== p.symbol) mismatch('symbol', m[1], p.symbol);
-        checkIndex('first index', m[2], p.index1); checkIndex('second index', m[3], p.index2);
+        checkIndex('first index', m[2], p.index1);
+        checkIndex('second index', m[3], p.index2);
       }
       if (/of the way from/.test(pr)) {
-        issues.push({ code: 'insert_between_fraction_wording', severity: 'contradiction', message: 'the prompt says "… of the way from" (a fraction) but gives a distance in Å' });
+        issues.push({
+          code: 'insert_between_fraction_wording',
+          severity: 'contradiction',
+          message: 'the prompt says "… of the way from" (a fraction) but gives a distance in Å',
+        });
       }
       break;
   }
@@ -141,7 +171,8 @@ function checkGeometry(c: LintCase, before: Structure, issues: LintIssue[]): voi
     const nearest = minimumImageDistance(positions[i], positions[j], cell, inv);
     if (raw - nearest > 1e-6) {
       issues.push({
-        code: `${c.action}_raw_segment`, severity: 'ambiguity',
+        code: `${c.action}_raw_segment`,
+        severity: 'ambiguity',
         message: `atoms ${i} and ${j} are ${nearest.toFixed(3)} Å apart through the cell boundary but ${raw.toFixed(3)} Å apart inside the cell; the target ${what} along the in-cell segment`,
       });
     }
@@ -154,19 +185,34 @@ function checkGeometry(c: LintCase, before: Structure, issues: LintIssue[]): voi
     const pym = Lattice.fromParameters(pm.a, pm.b, pm.c, pm.alpha, pm.beta, pm.gamma).matrix;
     const differs = pym.some((row, r) => row.some((x, k) => Math.abs(x - cell[r][k]) > 1e-6));
     if (differs) {
-      issues.push({ code: 'cartesian_frame_unstated', severity: 'ambiguity', message: 'the Cartesian frame is not stated; for this cell ASE\'s (a along x, used by the target) and pymatgen\'s (c along z) differ' });
+      issues.push({
+        code: 'cartesian_frame_unstated',
+        severity: 'ambiguity',
+        message: "the Cartesian frame is not stated; for this cell ASE's (a along x, used by the target) and pymatgen's (c along z) differ",
+      });
     }
   }
 
   switch (c.action) {
     case 'change': {
       const i = idx('index');
-      if (i !== undefined && symbols[i] === p.symbol) issues.push({ code: 'change_same_element', severity: 'no-op', message: `atom ${i} is already ${symbols[i]}; the target equals the input` });
+      if (i !== undefined && symbols[i] === p.symbol)
+        issues.push({
+          code: 'change_same_element',
+          severity: 'no-op',
+          message: `atom ${i} is already ${symbols[i]}; the target equals the input`,
+        });
       break;
     }
     case 'swap': {
-      const i = idx('index1'), j = idx('index2');
-      if (i !== undefined && j !== undefined && symbols[i] === symbols[j]) issues.push({ code: 'swap_same_element', severity: 'no-op', message: `atoms ${i} and ${j} are both ${symbols[i]}; the swap changes nothing` });
+      const i = idx('index1'),
+        j = idx('index2');
+      if (i !== undefined && j !== undefined && symbols[i] === symbols[j])
+        issues.push({
+          code: 'swap_same_element',
+          severity: 'no-op',
+          message: `atoms ${i} and ${j} are both ${symbols[i]}; the swap changes nothing`,
+        });
       break;
     }
     case 'delete_below': {
@@ -175,37 +221,55 @@ function checkGeometry(c: LintCase, before: Structure, issues: LintIssue[]): voi
       const z = positions[i][2];
       const below = positions.filter((x) => x[2] < z).length;
       const sameZ = positions.filter((x, k) => k !== i && x[2] === z).length;
-      if (below === 0) issues.push({ code: 'delete_below_nothing', severity: 'no-op', message: `no atom lies below atom ${i}; nothing is deleted` });
+      if (below === 0)
+        issues.push({ code: 'delete_below_nothing', severity: 'no-op', message: `no atom lies below atom ${i}; nothing is deleted` });
       if (/Including itself/i.test(c.prompt)) {
         issues.push({
-          code: 'delete_below_including_itself', severity: 'contradiction',
+          code: 'delete_below_including_itself',
+          severity: 'contradiction',
           message: `the prompt says "Including itself and atoms with the same z coordinate" but the target keeps atom ${i}${sameZ ? ` and the ${sameZ} other atom(s) at its z` : ''} (include_self has no effect)`,
         });
       }
       break;
     }
     case 'insert_between': {
-      const i = idx('index1'), j = idx('index2');
+      const i = idx('index1'),
+        j = idx('index2');
       if (i === undefined || j === undefined) break;
       const raw = rawVsNearest(i, j, 'inserts');
-      const m = new RegExp(String.raw`that are (${NUMBER})\s*(?:Å|angstrom)`).exec(c.prompt) ?? new RegExp(String.raw`must be (${NUMBER}) angstrom`).exec(c.prompt);
+      const m =
+        new RegExp(String.raw`that are (${NUMBER})\s*(?:Å|angstrom)`).exec(c.prompt) ??
+        new RegExp(String.raw`must be (${NUMBER}) angstrom`).exec(c.prompt);
       if (m && typeof p.distance_ratio === 'number') {
         const exact = p.distance_ratio * raw;
         const printed = Number(m[1]);
         if (Math.abs(printed - exact) > printedHalfUlp(m[1]) * (1 + 1e-9) + 1e-9) {
-          issues.push({ code: 'prompt_params_mismatch', severity: 'contradiction', message: `the prompt's distance ${m[1]} Å is not the target's ${exact.toFixed(6)} Å (ratio ${p.distance_ratio})` });
+          issues.push({
+            code: 'prompt_params_mismatch',
+            severity: 'contradiction',
+            message: `the prompt's distance ${m[1]} Å is not the target's ${exact.toFixed(6)} Å (ratio ${p.distance_ratio})`,
+          });
         } else if (printed !== exact) {
-          issues.push({ code: 'insert_between_rounded_distance', severity: 'rounding', message: `the prompt rounds the distance to ${m[1]} Å; the target uses ${exact} Å (off by ${Math.abs(printed - exact).toExponential(2)} Å)` });
+          issues.push({
+            code: 'insert_between_rounded_distance',
+            severity: 'rounding',
+            message: `the prompt rounds the distance to ${m[1]} Å; the target uses ${exact} Å (off by ${Math.abs(printed - exact).toExponential(2)} Å)`,
+          });
         }
       }
       break;
     }
     case 'move_towards': {
-      const i = idx('index1'), j = idx('index2');
+      const i = idx('index1'),
+        j = idx('index2');
       if (i === undefined || j === undefined) break;
       const raw = rawVsNearest(i, j, 'moves');
       if (typeof p.distance === 'number' && p.distance > raw) {
-        issues.push({ code: 'move_towards_overshoot', severity: 'ambiguity', message: `moving ${p.distance} Å towards an atom ${raw.toFixed(3)} Å away passes it; the target overshoots` });
+        issues.push({
+          code: 'move_towards_overshoot',
+          severity: 'ambiguity',
+          message: `moving ${p.distance} Å towards an atom ${raw.toFixed(3)} Å away passes it; the target overshoots`,
+        });
       }
       break;
     }
@@ -221,10 +285,16 @@ function checkGeometry(c: LintCase, before: Structure, issues: LintIssue[]): voi
           if (!(norm(sub(x, positions[centre])) < (p.radius as number))) far.push(k);
         }
       });
-      if (selected === 0) issues.push({ code: 'rotate_no_neighbour', severity: 'no-op', message: `no atom lies within ${p.radius} Å of atom ${centre}; nothing rotates` });
+      if (selected === 0)
+        issues.push({
+          code: 'rotate_no_neighbour',
+          severity: 'no-op',
+          message: `no atom lies within ${p.radius} Å of atom ${centre}; nothing rotates`,
+        });
       if (far.length) {
         issues.push({
-          code: 'rotate_periodic_neighbour', severity: 'ambiguity',
+          code: 'rotate_periodic_neighbour',
+          severity: 'ambiguity',
           message: `atom(s) ${far.join(', ')} are within the radius only through a periodic image; the target rotates their in-cell copies, which swing far from the centre`,
         });
       }
@@ -242,7 +312,11 @@ export function lintAtomworldCase(c: LintCase): LintIssue[] {
     try {
       before = readAtomworldCif(c.before_cif);
     } catch (e) {
-      issues.push({ code: 'before_unreadable', severity: 'contradiction', message: `the BEFORE CIF cannot be read: ${(e as Error).message}` });
+      issues.push({
+        code: 'before_unreadable',
+        severity: 'contradiction',
+        message: `the BEFORE CIF cannot be read: ${(e as Error).message}`,
+      });
     }
     if (before?.lattice) {
       checkGeometry(c, before, issues);
@@ -263,6 +337,10 @@ function checkTargetCount(c: LintCase, before: Structure, issues: LintIssue[]): 
     return; // bad parameters are reported by the apply path, not here
   }
   if (expected !== target) {
-    issues.push({ code: 'target_atom_count', severity: 'contradiction', message: `the target holds ${target} atoms but the action as specified gives ${expected}` });
+    issues.push({
+      code: 'target_atom_count',
+      severity: 'contradiction',
+      message: `the target holds ${target} atoms but the action as specified gives ${expected}`,
+    });
   }
 }

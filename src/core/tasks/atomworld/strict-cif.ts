@@ -49,7 +49,9 @@ function snapThirdsInP1(s: Structure): Structure {
   const sites = s.sites.map((site) => {
     const f = site.frac!;
     const snapped = f.map(snapThird) as Vec3;
-    return snapped.every((x, k) => x === f[k]) ? site : makeSiteFromFrac(lattice, snapped, site.species, { label: site.label, oxidation: site.oxidation, properties: site.properties });
+    return snapped.every((x, k) => x === f[k])
+      ? site
+      : makeSiteFromFrac(lattice, snapped, site.species, { label: site.label, oxidation: site.oxidation, properties: site.properties });
   });
   return { ...s, sites };
 }

@@ -13,7 +13,10 @@ import { parseParticleFile } from '../../io/registry.ts';
 import type { InverseSample, LatticeParameters } from './metrics.ts';
 
 export class BatchFormatError extends Error {
-  constructor(message: string, readonly line?: number) {
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
     super(line ? `line ${line}: ${message}` : message);
   }
 }
@@ -82,7 +85,8 @@ function spacegroupOf(row: Record<string, unknown>, prefix: 'pred' | 'true', lin
 }
 
 export function parseC2npBatch(text: string): C2npBatch {
-  const forward: ForwardBatchRow[] = [], inverse: InverseBatchRow[] = [];
+  const forward: ForwardBatchRow[] = [],
+    inverse: InverseBatchRow[] = [];
   const lines = text.split(/\r?\n/);
   lines.forEach((raw, k) => {
     const line = k + 1;
@@ -108,7 +112,12 @@ export function parseC2npBatch(text: string): C2npBatch {
       if (radius !== undefined && !(typeof radius === 'number' && radius > 0 && Number.isFinite(radius))) {
         throw new BatchFormatError('"radius" must be a positive number of Å', line);
       }
-      forward.push({ id, pred: particleFromJson(row.pred, 'pred', line), truth: particleFromJson(row.truth, 'truth', line), radius: radius as number | undefined });
+      forward.push({
+        id,
+        pred: particleFromJson(row.pred, 'pred', line),
+        truth: particleFromJson(row.truth, 'truth', line),
+        radius: radius as number | undefined,
+      });
     } else {
       throw new BatchFormatError('a row needs "pred" and "truth" (particles) or "pred_lattice" and "true_lattice" (inverse task)', line);
     }
@@ -127,7 +136,10 @@ export interface NamedFile {
  * Pairs predictions with truths: by relative path below the chosen folders first, then by file name when
  * that is unique on both sides. Returns the pairs and what stayed unpaired.
  */
-export function pairFilesByName<P extends NamedFile, T extends NamedFile>(preds: P[], truths: T[]): { pairs: [P, T][]; unpairedPreds: P[]; unpairedTruths: T[] } {
+export function pairFilesByName<P extends NamedFile, T extends NamedFile>(
+  preds: P[],
+  truths: T[],
+): { pairs: [P, T][]; unpairedPreds: P[]; unpairedTruths: T[] } {
   const belowTop = (p: string) => p.replace(/\\/g, '/').split('/').slice(1).join('/') || p;
   const base = (p: string) => p.replace(/\\/g, '/').split('/').pop()!;
   const pairs: [P, T][] = [];
@@ -137,16 +149,24 @@ export function pairFilesByName<P extends NamedFile, T extends NamedFile>(preds:
   for (const t of truths) byRel.set(belowTop(t.path), t);
   for (const p of preds) {
     const t = byRel.get(belowTop(p.path));
-    if (t && !usedT.has(t)) { pairs.push([p, t]); usedT.add(t); } else leftP.push(p);
+    if (t && !usedT.has(t)) {
+      pairs.push([p, t]);
+      usedT.add(t);
+    } else leftP.push(p);
   }
-  const count = <X extends NamedFile>(xs: X[]) => xs.reduce((m, x) => m.set(base(x.path), (m.get(base(x.path)) ?? 0) + 1), new Map<string, number>());
+  const count = <X extends NamedFile>(xs: X[]) =>
+    xs.reduce((m, x) => m.set(base(x.path), (m.get(base(x.path)) ?? 0) + 1), new Map<string, number>());
   const restT = truths.filter((t) => !usedT.has(t));
-  const nP = count(leftP), nT = count(restT);
+  const nP = count(leftP),
+    nT = count(restT);
   const unpairedPreds: P[] = [];
   for (const p of leftP) {
     const name = base(p.path);
     const t = nP.get(name) === 1 && nT.get(name) === 1 ? restT.find((x) => base(x.path) === name) : undefined;
-    if (t) { pairs.push([p, t]); usedT.add(t); } else unpairedPreds.push(p);
+    if (t) {
+      pairs.push([p, t]);
+      usedT.add(t);
+    } else unpairedPreds.push(p);
   }
   return { pairs, unpairedPreds, unpairedTruths: truths.filter((t) => !usedT.has(t)) };
 }

@@ -16,8 +16,10 @@ const DEG = Math.PI / 180;
  * a right-handed set (not pymatgen's c-along-z convention, which the CIF reader uses).
  */
 export function atomskCellFromParameters(a: number, b: number, c: number, alpha: number, beta: number, gamma: number): Mat3 {
-  const cosAlpha = Math.cos(alpha * DEG), cosBeta = Math.cos(beta * DEG);
-  const cosGamma = Math.cos(gamma * DEG), sinGamma = Math.sin(gamma * DEG);
+  const cosAlpha = Math.cos(alpha * DEG),
+    cosBeta = Math.cos(beta * DEG);
+  const cosGamma = Math.cos(gamma * DEG),
+    sinGamma = Math.sin(gamma * DEG);
   const cx = c * cosBeta;
   const cy = (c * (cosAlpha - cosBeta * cosGamma)) / sinGamma;
   return [
@@ -70,16 +72,28 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
   const maxAtoms = options.maxAtoms ?? LIMITS.atoms;
   const volume = Math.abs(det(cell));
   // A cell rebuilt from impossible angles has NaN rows; a flat one packs unboundedly many atoms in the sphere.
-  if (!cell.every((row) => row.every(Number.isFinite)) || !(volume >= LIMITS.cellFlatness * Math.hypot(...a1) * Math.hypot(...a2) * Math.hypot(...a3))) {
+  if (
+    !cell.every((row) => row.every(Number.isFinite)) ||
+    !(volume >= LIMITS.cellFlatness * Math.hypot(...a1) * Math.hypot(...a2) * Math.hypot(...a3))
+  ) {
     throw new Error(`the cell (${[a1, a2, a3].map((r) => `[${r.join(', ')}]`).join(', ')}) is flat or impossible; it cannot be carved`);
   }
   const symbols = structure.sites.map((site) => majorSpecies(site));
   const fracs = structure.sites.map((site) => fracOf(site, lattice));
   // Atoms the sphere holds at the cell's density (or the whole supercell if that is smaller): refused before
   // anything is allocated when it is clearly over the limit (the count below catches the rest exactly).
-  const expected = Math.min((4 / 3) * Math.PI * radius ** 3 / volume, repeats ** 3) * structure.sites.length;
+  const expected = Math.min(((4 / 3) * Math.PI * radius ** 3) / volume, repeats ** 3) * structure.sites.length;
   if (expected > 1.5 * maxAtoms + 1000) {
-    throw new LimitError('atoms', limitSentence(`a particle of R = ${radius} Å from this cell (${repeats}³ replicas)`, Math.round(expected), maxAtoms, 'atoms', 'atoms'));
+    throw new LimitError(
+      'atoms',
+      limitSentence(
+        `a particle of R = ${radius} Å from this cell (${repeats}³ replicas)`,
+        Math.round(expected),
+        maxAtoms,
+        'atoms',
+        'atoms',
+      ),
+    );
   }
   // Fractional → Cartesian as Atomsk does: x = f·H.
   const basis: Vec3[] = fracs.map((f) => [0, 1, 2].map((k) => f[0] * a1[k] + f[1] * a2[k] + f[2] * a3[k]) as Vec3);
@@ -93,10 +107,12 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
   if (kind === 'point') {
     center = [...(options.center as { point: Vec3 }).point] as Vec3;
     if (!center.every((x) => Number.isFinite(x) && Math.abs(x) <= LIMITS.coordinateAbs)) {
-      throw new LimitError('coordinateAbs', `the centre (${center.join(', ')}) must be finite and within ±${LIMITS.coordinateAbs.toLocaleString('en')} Å`);
+      throw new LimitError(
+        'coordinateAbs',
+        `the centre (${center.join(', ')}) must be finite and within ±${LIMITS.coordinateAbs.toLocaleString('en')} Å`,
+      );
     }
-  }
-  else if (kind === 'origin') center = [0, 0, 0];
+  } else if (kind === 'origin') center = [0, 0, 0];
   else center = [0, 1, 2].map((k) => 0.5 * (repeats * a1[k] + repeats * a2[k] + repeats * a3[k])) as Vec3;
 
   // Per axis, the fractional extent of the sphere is ± R·|reciprocal vector|; add the basis atoms' spread.
@@ -107,20 +123,29 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
   for (let axis = 0; axis < 3; axis++) {
     const reach = radius * Math.hypot(inv[0][axis], inv[1][axis], inv[2][axis]);
     // A loop, not Math.min(...list): a spread of 10⁵ arguments overflows the stack.
-    let fMin = Infinity, fMax = -Infinity;
-    for (const f of fracs) { fMin = Math.min(fMin, f[axis]); fMax = Math.max(fMax, f[axis]); }
+    let fMin = Infinity,
+      fMax = -Infinity;
+    for (const f of fracs) {
+      fMin = Math.min(fMin, f[axis]);
+      fMax = Math.max(fMax, f[axis]);
+    }
     const low = Math.max(first, Math.floor(centreFrac[axis] - reach - fMax) - 1);
     const high = Math.min(last, Math.ceil(centreFrac[axis] + reach - fMin) + 1);
     ranges.push([low, high]);
     // Half-width of the supercell seen from the centre along this reciprocal direction.
     const toFaces = Math.min(centreFrac[axis] - first, last + 1 - centreFrac[axis]) / Math.hypot(inv[0][axis], inv[1][axis], inv[2][axis]);
     if (toFaces < radius && warnings.length === 0) {
-      warnings.push(`the sphere (R = ${radius} Å) is clipped by the ${repeats}×${repeats}×${repeats} supercell (${toFaces.toFixed(3)} Å from its centre to a face); the particle has flat faces`);
+      warnings.push(
+        `the sphere (R = ${radius} Å) is clipped by the ${repeats}×${repeats}×${repeats} supercell (${toFaces.toFixed(3)} Å from its centre to a face); the particle has flat faces`,
+      );
     }
   }
   const cells = ranges.reduce((n, [lo, hi]) => n * Math.max(0, hi - lo + 1), 1);
   if (cells * basis.length > 20 * maxAtoms + 1e6) {
-    throw new LimitError('atoms', limitSentence(`carving R = ${radius} Å`, cells * basis.length, 20 * maxAtoms + 1e6, 'candidate atoms to test', 'atoms'));
+    throw new LimitError(
+      'atoms',
+      limitSentence(`carving R = ${radius} Å`, cells * basis.length, 20 * maxAtoms + 1e6, 'candidate atoms to test', 'atoms'),
+    );
   }
 
   const outSymbols: string[] = [];
@@ -134,13 +159,16 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
           const x = p[0] + m * a1[0] + n * a2[0] + o * a3[0];
           const y = p[1] + m * a1[1] + n * a2[1] + o * a3[1];
           const z = p[2] + m * a1[2] + n * a2[2] + o * a3[2];
-          const dx = x - center[0], dy = y - center[1], dz = z - center[2];
+          const dx = x - center[0],
+            dy = y - center[1],
+            dz = z - center[2];
           const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
           if (Math.abs(d - radius) <= SPHERE_TIE_TOLERANCE) ties++;
           if (options.inclusive ? d <= radius : d < radius) {
             outSymbols.push(symbols[s]);
             positions.push([x, y, z]);
-            if (positions.length > maxAtoms) throw new LimitError('atoms', limitSentence(`the particle of R = ${radius} Å`, null, maxAtoms, 'atoms', 'atoms'));
+            if (positions.length > maxAtoms)
+              throw new LimitError('atoms', limitSentence(`the particle of R = ${radius} Å`, null, maxAtoms, 'atoms', 'atoms'));
           }
         }
       }
@@ -148,10 +176,14 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
   }
   // An empty particle is no result a metric can use (a centre far outside the supercell gives one).
   if (positions.length === 0) {
-    throw new Error(`no atom of the ${repeats}×${repeats}×${repeats} supercell lies within R = ${radius} Å of the centre (${center.map((x) => +x.toPrecision(6)).join(', ')}); the particle would be empty`);
+    throw new Error(
+      `no atom of the ${repeats}×${repeats}×${repeats} supercell lies within R = ${radius} Å of the centre (${center.map((x) => +x.toPrecision(6)).join(', ')}); the particle would be empty`,
+    );
   }
   if (ties > 0) {
-    warnings.push(`${ties} atom${ties === 1 ? '' : 's'} lie within ${SPHERE_TIE_TOLERANCE} Å of the sphere; ${options.inclusive ? 'kept (--inclusive)' : 'left out (strict <, as Atomsk)'}`);
+    warnings.push(
+      `${ties} atom${ties === 1 ? '' : 's'} lie within ${SPHERE_TIE_TOLERANCE} Å of the sphere; ${options.inclusive ? 'kept (--inclusive)' : 'left out (strict <, as Atomsk)'}`,
+    );
   }
   return { symbols: outSymbols, positions, center, cell, warnings };
 }

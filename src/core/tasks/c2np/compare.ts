@@ -41,7 +41,10 @@ export interface CompareOptions {
 export class CompareSizeError extends LimitError {}
 
 export function compareParticles(pred: Particle, truth: Particle, options: CompareOptions = {}): ParticleComparison {
-  for (const [what, p] of [['the prediction', pred], ['the truth', truth]] as const) {
+  for (const [what, p] of [
+    ['the prediction', pred],
+    ['the truth', truth],
+  ] as const) {
     if (p.symbols.length === 0) throw new CompareSizeError('particleAtoms', `${what[0].toUpperCase()}${what.slice(1)} holds no atoms.`);
     try {
       checkParticle(p, what);
@@ -51,7 +54,8 @@ export function compareParticles(pred: Particle, truth: Particle, options: Compa
     }
   }
   const tolerance = options.matchTolerance ?? DEFAULT_MATCH_TOLERANCE;
-  const np = pred.symbols.length, nt = truth.symbols.length;
+  const np = pred.symbols.length,
+    nt = truth.symbols.length;
   const alignment = alignParticles(pred, truth, tolerance);
   const metrics = forwardMetrics(pred, truth, { radius: options.radius, matchTolerance: tolerance, alignment });
   let pairedDisplacement: Float64Array | null = null;
@@ -61,13 +65,15 @@ export function compareParticles(pred: Particle, truth: Particle, options: Compa
   }
   const alignedCoords = applyTransform(pred.coords, alignment.transform);
   const alignedDisplacement = new Float64Array(np).fill(NaN);
-  const predPartner = new Int32Array(np).fill(-1), truthPartner = new Int32Array(nt).fill(-1);
+  const predPartner = new Int32Array(np).fill(-1),
+    truthPartner = new Int32Array(nt).fill(-1);
   for (const [i, j] of alignment.pairs) {
     predPartner[i] = j;
     truthPartner[j] = i;
     alignedDisplacement[i] = distance(alignedCoords, i, truth.coords, j);
   }
-  const missing: number[] = [], extra: number[] = [];
+  const missing: number[] = [],
+    extra: number[] = [];
   for (let j = 0; j < nt; j++) {
     const i = truthPartner[j];
     if (i < 0 || !(alignedDisplacement[i] <= tolerance)) missing.push(j);
@@ -111,12 +117,16 @@ export function damagedCopy(truth: Particle, damage: Damage): Particle {
   const n = truth.symbols.length;
   const removed = new Set<number>();
   while (removed.size < Math.min(damage.remove, n - 1)) removed.add(Math.floor(uniform() * n));
-  const symbols: string[] = [], coords: number[] = [];
+  const symbols: string[] = [],
+    coords: number[] = [];
   const centre = [0, 0, 0];
   for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) centre[k] += truth.coords[3 * i + k] / n;
   let radius = 0;
   for (let i = 0; i < n; i++) {
-    radius = Math.max(radius, Math.hypot(truth.coords[3 * i] - centre[0], truth.coords[3 * i + 1] - centre[1], truth.coords[3 * i + 2] - centre[2]));
+    radius = Math.max(
+      radius,
+      Math.hypot(truth.coords[3 * i] - centre[0], truth.coords[3 * i + 1] - centre[1], truth.coords[3 * i + 2] - centre[2]),
+    );
     if (removed.has(i)) continue;
     symbols.push(truth.symbols[i]);
     for (let k = 0; k < 3; k++) coords.push(truth.coords[3 * i + k] + damage.noise * normal());

@@ -93,7 +93,8 @@ export function parseParticleXyz(text: string): ParticleCoordinates {
     if (tokens.length === 1 && tokens[0] === '') continue;
     if (tokens.length < 4) throw new ParticleFormatError(`expected "symbol x y z", got "${lines[n].trim()}"`, n + 1);
     const xyz = tokens.slice(1, 4).map(Number);
-    if (xyz.some((v) => !Number.isFinite(v))) throw new ParticleFormatError(`coordinates must be finite numbers, got "${lines[n].trim()}"`, n + 1);
+    if (xyz.some((v) => !Number.isFinite(v)))
+      throw new ParticleFormatError(`coordinates must be finite numbers, got "${lines[n].trim()}"`, n + 1);
     symbols.push(tokens[0]);
     positions.push([xyz[0], xyz[1], xyz[2]]);
   }
@@ -102,7 +103,10 @@ export function parseParticleXyz(text: string): ParticleCoordinates {
 }
 
 export class ParticleFormatError extends Error {
-  constructor(message: string, readonly line?: number) {
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
     super(message);
   }
 }
@@ -144,7 +148,8 @@ export function rotatedFileText(raw: ParticleCoordinates, radius: number, rotati
 export const rawParticlePath = (material: string, radius: number) => `raw/materials/${material}_R${radius}.xyz`;
 export const rawCifPath = (material: string) => `raw/cifs/${material}.cif`;
 export const cifPath = (material: string) => `cifs/${material}.cif`;
-export const rotatedPath = (material: string, radius: number, rotation: number) => `quaternions/${material}/R${radius}/xyz/rot_${rotation}.xyz`;
+export const rotatedPath = (material: string, radius: number, rotation: number) =>
+  `quaternions/${material}/R${radius}/xyz/rot_${rotation}.xyz`;
 
 /** One file of a built dataset (path relative to the root) with the facts its manifest entry records. */
 export interface DatasetFile {
@@ -186,7 +191,14 @@ export function* datasetFiles(
     for (let k = 0; k <= set.quaternions.length; k++) {
       const quaternion = k === 0 ? null : set.quaternions[k - 1];
       const center = quaternion ? applyRotation(quaternionToMatrix(quaternion), [particle.center])[0] : particle.center;
-      yield { ...common, path: rotatedPath(material, radius, k), text: rotatedFileText(raw, radius, k, set), rotation: k, quaternion, center };
+      yield {
+        ...common,
+        path: rotatedPath(material, radius, k),
+        text: rotatedFileText(raw, radius, k, set),
+        rotation: k,
+        quaternion,
+        center,
+      };
     }
   }
 }

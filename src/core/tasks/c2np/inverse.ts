@@ -53,7 +53,10 @@ class ParticleHashGrid {
   private readonly cells = new Map<number, number[]>();
   /** Cells and points looked at by `nearest` so far: the work a search charges to its budget. */
   visited = 0;
-  constructor(private readonly pos: Vec3[], private readonly size: number) {
+  constructor(
+    private readonly pos: Vec3[],
+    private readonly size: number,
+  ) {
     pos.forEach((p, i) => {
       const key = this.keyOf(p);
       const list = this.cells.get(key);
@@ -66,28 +69,39 @@ class ParticleHashGrid {
   }
   /** Index of the nearest point within `radius` (≤ the cell size) accepted by `keep`, or -1. */
   nearest(p: Vec3, radius: number, keep: (i: number) => boolean): number {
-    const cx = Math.floor(p[0] / this.size), cy = Math.floor(p[1] / this.size), cz = Math.floor(p[2] / this.size);
+    const cx = Math.floor(p[0] / this.size),
+      cy = Math.floor(p[1] / this.size),
+      cz = Math.floor(p[2] / this.size);
     let best = -1;
     let bestD2 = radius * radius;
-    for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) for (let dz = -1; dz <= 1; dz++) {
-      const list = this.cells.get(cellKey(cx + dx, cy + dy, cz + dz));
-      this.visited++;
-      if (!list) continue;
-      this.visited += list.length;
-      for (const i of list) {
-        if (!keep(i)) continue;
-        const q = this.pos[i];
-        const d2 = (q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2 + (q[2] - p[2]) ** 2;
-        if (d2 < bestD2) { bestD2 = d2; best = i; }
-      }
-    }
+    for (let dx = -1; dx <= 1; dx++)
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dz = -1; dz <= 1; dz++) {
+          const list = this.cells.get(cellKey(cx + dx, cy + dy, cz + dz));
+          this.visited++;
+          if (!list) continue;
+          this.visited += list.length;
+          for (const i of list) {
+            if (!keep(i)) continue;
+            const q = this.pos[i];
+            const d2 = (q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2 + (q[2] - p[2]) ** 2;
+            if (d2 < bestD2) {
+              bestD2 = d2;
+              best = i;
+            }
+          }
+        }
     return best;
   }
 }
 
 const centroidOf = (pos: Vec3[]): Vec3 => {
   const c: Vec3 = [0, 0, 0];
-  for (const p of pos) { c[0] += p[0]; c[1] += p[1]; c[2] += p[2]; }
+  for (const p of pos) {
+    c[0] += p[0];
+    c[1] += p[1];
+    c[2] += p[2];
+  }
   return [c[0] / pos.length, c[1] / pos.length, c[2] / pos.length];
 };
 
@@ -130,7 +144,9 @@ interface Context {
 function spendInverseWork(ctx: Context, units: number): void {
   ctx.work += units;
   if (ctx.work > LIMITS.inverseWork) {
-    throw new InverseError(`no three independent lattice translations were found within the search budget (${limitSentence('the search', null, LIMITS.inverseWork, 'grid cells, points and translations looked at', 'inverseWork')}): the particle looks too disordered to be a crystal`);
+    throw new InverseError(
+      `no three independent lattice translations were found within the search budget (${limitSentence('the search', null, LIMITS.inverseWork, 'grid cells, points and translations looked at', 'inverseWork')}): the particle looks too disordered to be a crystal`,
+    );
   }
 }
 
@@ -184,15 +200,20 @@ function candidateTranslations(ctx: Context, cutoff: number): Vec3[] {
       spendInverseWork(ctx, clusters.length + 1);
       for (const c of clusters) {
         const m: Vec3 = [c.sum[0] / c.n, c.sum[1] / c.n, c.sum[2] / c.n];
-        if (norm(sub(m, d)) < ctx.tol) { hit = c; break; }
+        if (norm(sub(m, d)) < ctx.tol) {
+          hit = c;
+          break;
+        }
       }
-      if (hit) { hit.sum[0] += d[0]; hit.sum[1] += d[1]; hit.sum[2] += d[2]; hit.n++; }
-      else clusters.push({ sum: [...d] as Vec3, n: 1 });
+      if (hit) {
+        hit.sum[0] += d[0];
+        hit.sum[1] += d[1];
+        hit.sum[2] += d[2];
+        hit.n++;
+      } else clusters.push({ sum: [...d] as Vec3, n: 1 });
     }
   }
-  return clusters
-    .map((c) => [c.sum[0] / c.n, c.sum[1] / c.n, c.sum[2] / c.n] as Vec3)
-    .sort((a, b) => norm(a) - norm(b));
+  return clusters.map((c) => [c.sum[0] / c.n, c.sum[1] / c.n, c.sum[2] / c.n] as Vec3).sort((a, b) => norm(a) - norm(b));
 }
 
 /** The shortest accepted translation, then the shortest independent of it, then of both. */
@@ -215,13 +236,22 @@ function successiveMinima(ctx: Context, candidates: Vec3[]): Vec3[] {
 
 /** Least squares B (rows) minimising Σ |measured − n·B|² over pairs with integer coefficients n. */
 function fitBasis(rows: { n: Vec3; d: Vec3 }[]): Mat3 | null {
-  const ntn: Mat3 = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
-  const ntd: Mat3 = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
+  const ntn: Mat3 = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
+  const ntd: Mat3 = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
   for (const { n, d } of rows) {
-    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
-      ntn[i][j] += n[i] * n[j];
-      ntd[i][j] += n[i] * d[j];
-    }
+    for (let i = 0; i < 3; i++)
+      for (let j = 0; j < 3; j++) {
+        ntn[i][j] += n[i] * n[j];
+        ntd[i][j] += n[i] * d[j];
+      }
   }
   if (Math.abs(det(ntn)) < 1e-9) return null;
   const inv = inverse(ntn);
@@ -271,9 +301,15 @@ function fitBasisToSites(atoms: Atoms, clusters: SiteCluster[]): Mat3 | null {
     const nMean: Vec3 = [0, 0, 0];
     const xMean: Vec3 = [0, 0, 0];
     for (const { atom, cell } of c.members) {
-      for (let k = 0; k < 3; k++) { nMean[k] += cell[k]; xMean[k] += atoms.pos[atom][k]; }
+      for (let k = 0; k < 3; k++) {
+        nMean[k] += cell[k];
+        xMean[k] += atoms.pos[atom][k];
+      }
     }
-    for (let k = 0; k < 3; k++) { nMean[k] /= c.members.length; xMean[k] /= c.members.length; }
+    for (let k = 0; k < 3; k++) {
+      nMean[k] /= c.members.length;
+      xMean[k] /= c.members.length;
+    }
     for (const { atom, cell } of c.members) rows.push({ n: sub(cell, nMean), d: sub(atoms.pos[atom], xMean) });
   }
   return fitBasis(rows);
@@ -286,7 +322,11 @@ function siteResidual(atoms: Atoms, clusters: SiteCluster[], basis: Mat3): numbe
   for (const c of clusters) {
     const shifted = c.members.map(({ atom, cell }) => sub(atoms.pos[atom], vecMat(cell, basis)));
     const mean = centroidOf(shifted);
-    for (const x of shifted) { const r = sub(x, mean); sq += dot(r, r); count++; }
+    for (const x of shifted) {
+      const r = sub(x, mean);
+      sq += dot(r, r);
+      count++;
+    }
   }
   return count ? Math.sqrt(sq / count) : NaN;
 }
@@ -312,14 +352,24 @@ function idealizedCell(cell: Structure, crystalSystem: string): Structure {
   const system = crystalSystem.toLowerCase();
   const mean = (...xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
   let ideal: [number, number, number, number, number, number];
-  if (system.startsWith('cubic')) { const m = mean(a, b, c); ideal = [m, m, m, 90, 90, 90]; }
-  else if (system.startsWith('tetragonal')) { const m = mean(a, b); ideal = [m, m, c, 90, 90, 90]; }
-  else if (system.startsWith('orthorhombic')) ideal = [a, b, c, 90, 90, 90];
-  else if (system.startsWith('hexagonal') || system.startsWith('trigonal')) { const m = mean(a, b); ideal = [m, m, c, 90, 90, 120]; }
-  else if (system.startsWith('monoclinic')) ideal = [a, b, c, 90, beta, 90];
+  if (system.startsWith('cubic')) {
+    const m = mean(a, b, c);
+    ideal = [m, m, m, 90, 90, 90];
+  } else if (system.startsWith('tetragonal')) {
+    const m = mean(a, b);
+    ideal = [m, m, c, 90, 90, 90];
+  } else if (system.startsWith('orthorhombic')) ideal = [a, b, c, 90, 90, 90];
+  else if (system.startsWith('hexagonal') || system.startsWith('trigonal')) {
+    const m = mean(a, b);
+    ideal = [m, m, c, 90, 90, 120];
+  } else if (system.startsWith('monoclinic')) ideal = [a, b, c, 90, beta, 90];
   else return cell;
   const lattice = Lattice.fromParameters(...ideal);
-  return { ...cell, lattice, sites: cell.sites.map((site) => makeSiteFromFrac(lattice, site.frac ?? cell.lattice!.cartToFrac(site.xyz), site.species)) };
+  return {
+    ...cell,
+    lattice,
+    sites: cell.sites.map((site) => makeSiteFromFrac(lattice, site.frac ?? cell.lattice!.cartToFrac(site.xyz), site.species)),
+  };
 }
 
 /** Recovers the bulk crystal of a particle; throws InverseError with a sentence when it cannot. */
@@ -329,7 +379,9 @@ export function solveInverse(particle: Structure, symprec = 0.1): InverseResult 
   for (const site of particle.sites) {
     // Beyond the policy's coordinate range distances lose their Å digits (and the neighbour search its cells).
     if (!site.xyz.every((v) => Math.abs(v) <= LIMITS.coordinateAbs)) {
-      throw new InverseError(`an atom lies at (${site.xyz.join(', ')}) Å; coordinates must be finite and within ±${LIMITS.coordinateAbs.toLocaleString('en')} Å`);
+      throw new InverseError(
+        `an atom lies at (${site.xyz.join(', ')}) Å; coordinates must be finite and within ±${LIMITS.coordinateAbs.toLocaleString('en')} Å`,
+      );
     }
   }
   if (n < 8) throw new InverseError(`the particle has only ${n} atoms; at least 8 are needed to find a lattice`);
@@ -352,7 +404,10 @@ export function solveInverse(particle: Structure, symprec = 0.1): InverseResult 
   const dnn = median(nnDistances);
   // Atoms piled onto each other (no real structure has neighbours closer than ~0.5 Å) leave no tolerance to
   // match translations with, and a grid of cell size 0.
-  if (!(dnn >= 0.5)) throw new InverseError(`the typical nearest-neighbour distance is ${dnn.toPrecision(3)} Å: the atoms overlap, so the particle is not a crystal fragment`);
+  if (!(dnn >= 0.5))
+    throw new InverseError(
+      `the typical nearest-neighbour distance is ${dnn.toPrecision(3)} Å: the atoms overlap, so the particle is not a crystal fragment`,
+    );
   const tol = Math.min(1.0, 0.4 * dnn);
 
   const speciesList = [...new Set(atoms.species)].sort();
@@ -378,7 +433,9 @@ export function solveInverse(particle: Structure, symprec = 0.1): InverseResult 
     if (basisVectors.length === 3) break;
   }
   if (basisVectors.length < 3) {
-    throw new InverseError('no three independent lattice translations were found: the particle is too small, too disordered or not crystalline');
+    throw new InverseError(
+      'no three independent lattice translations were found: the particle is too small, too disordered or not crystalline',
+    );
   }
   let basis: Mat3 = [basisVectors[0], basisVectors[1], basisVectors[2]];
   if (det(basis) < 0) basis = [basis[0], basis[1], [-basis[2][0], -basis[2][1], -basis[2][2]]];
@@ -388,15 +445,17 @@ export function solveInverse(particle: Structure, symprec = 0.1): InverseResult 
   const refineRows = (b: Mat3): { n: Vec3; d: Vec3 }[] => {
     const rows: { n: Vec3; d: Vec3 }[] = [];
     const span = 3;
-    for (let i = -span; i <= span; i++) for (let j = -span; j <= span; j++) for (let k = 0; k <= span; k++) {
-      if (k === 0 && (j < 0 || (j === 0 && i <= 0))) continue;
-      const nv: Vec3 = [i, j, k];
-      const d = vecMat(nv, b);
-      if (norm(d) > refineCutoff) continue;
-      const test = testTranslation(ctx, d);
-      if (!test.accepted) continue;
-      for (const [p, q] of test.pairs) rows.push({ n: nv, d: sub(atoms.pos[q], atoms.pos[p]) });
-    }
+    for (let i = -span; i <= span; i++)
+      for (let j = -span; j <= span; j++)
+        for (let k = 0; k <= span; k++) {
+          if (k === 0 && (j < 0 || (j === 0 && i <= 0))) continue;
+          const nv: Vec3 = [i, j, k];
+          const d = vecMat(nv, b);
+          if (norm(d) > refineCutoff) continue;
+          const test = testTranslation(ctx, d);
+          if (!test.accepted) continue;
+          for (const [p, q] of test.pairs) rows.push({ n: nv, d: sub(atoms.pos[q], atoms.pos[p]) });
+        }
     return rows;
   };
   let rows = refineRows(basis);

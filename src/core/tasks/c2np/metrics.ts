@@ -30,7 +30,10 @@ export interface ForwardMetrics {
 export function c2npRmsd(pred: Float64Array, truth: Float64Array): number | null {
   if (pred.length !== truth.length || pred.length === 0) return null;
   let sum = 0;
-  for (let k = 0; k < pred.length; k++) { const d = pred[k] - truth[k]; sum += d * d; }
+  for (let k = 0; k < pred.length; k++) {
+    const d = pred[k] - truth[k];
+    sum += d * d;
+  }
   return Math.sqrt(sum / pred.length);
 }
 
@@ -53,7 +56,8 @@ export interface ForwardOptions {
  */
 export function checkParticle(p: Particle, what: string): void {
   checkLimit('particleAtoms', what, p.symbols.length, 'atoms');
-  if (p.coords.length !== 3 * p.symbols.length) throw new RangeError(`${what} has ${p.symbols.length} symbols but ${p.coords.length / 3} positions`);
+  if (p.coords.length !== 3 * p.symbols.length)
+    throw new RangeError(`${what} has ${p.symbols.length} symbols but ${p.coords.length / 3} positions`);
   const c = p.coords;
   for (let k = 0; k < c.length; k++) {
     const v = c[k];
@@ -67,7 +71,8 @@ export function checkParticle(p: Particle, what: string): void {
 export function forwardMetrics(pred: Particle, truth: Particle, options: ForwardOptions = {}): ForwardMetrics {
   checkParticle(pred, 'the prediction');
   checkParticle(truth, 'the truth');
-  const hullPred = convexHullVolume(pred.coords), hullTruth = convexHullVolume(truth.coords);
+  const hullPred = convexHullVolume(pred.coords),
+    hullTruth = convexHullVolume(truth.coords);
   let aligned: ForwardMetrics['aligned'] = null;
   if (options.aligned !== false && pred.symbols.length > 0 && truth.symbols.length > 0) {
     const a = options.alignment ?? alignParticles(pred, truth, options.matchTolerance ?? DEFAULT_MATCH_TOLERANCE);
@@ -88,7 +93,9 @@ export function forwardMetrics(pred: Particle, truth: Particle, options: Forward
 }
 
 /** Split averages as the reported scripts do them: structures with < 2 atoms skipped, non-finite values dropped. */
-export function averageForwardMetrics(results: ForwardMetrics[]): Record<'rmsd' | 'hausdorff' | 'delta_hull_volume' | 'rdf_error' | 'volume_ratio', number | null> {
+export function averageForwardMetrics(
+  results: ForwardMetrics[],
+): Record<'rmsd' | 'hausdorff' | 'delta_hull_volume' | 'rdf_error' | 'volume_ratio', number | null> {
   const kept = results.filter((r) => r.n_pred >= 2 && r.n_truth >= 2);
   const mean = (pick: (r: ForwardMetrics) => number | null) => {
     const xs = kept.map(pick).filter((x): x is number => x !== null && Number.isFinite(x));
@@ -126,7 +133,9 @@ export interface InverseMetrics {
 
 export function inverseMetrics(samples: InverseSample[]): InverseMetrics {
   if (samples.length === 0) return { lattice_rmse: NaN, sg_accuracy: NaN, joint_accuracy: NaN, count: 0 };
-  let squared = 0, sgCorrect = 0, jointCorrect = 0;
+  let squared = 0,
+    sgCorrect = 0,
+    jointCorrect = 0;
   for (const s of samples) {
     let within = true;
     for (let k = 0; k < 6; k++) {

@@ -19,8 +19,16 @@ export function normalizeQuaternion(q: readonly number[]): QuaternionXyzw {
 /** Rotation matrix (rows) of a unit quaternion, term order as scipy's `as_matrix`. */
 export function quaternionToMatrix(quaternion: readonly number[]): Mat3 {
   const [x, y, z, w] = normalizeQuaternion(quaternion);
-  const x2 = x * x, y2 = y * y, z2 = z * z, w2 = w * w;
-  const xy = x * y, zw = z * w, xz = x * z, yw = y * w, yz = y * z, xw = x * w;
+  const x2 = x * x,
+    y2 = y * y,
+    z2 = z * z,
+    w2 = w * w;
+  const xy = x * y,
+    zw = z * w,
+    xz = x * z,
+    yw = y * w,
+    yz = y * z,
+    xw = x * w;
   return [
     [x2 - y2 - z2 + w2, 2 * (xy - zw), 2 * (xz + yw)],
     [2 * (xy + zw), -x2 + y2 - z2 + w2, 2 * (yz - xw)],

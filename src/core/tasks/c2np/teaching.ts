@@ -27,7 +27,8 @@ function shortestPairDistances(crystal: Structure, cutoff: number): Map<string, 
   const pairs = findNeighbors(crystal, cutoff);
   const shortest = new Map<string, number>();
   for (let m = 0; m < pairs.i.length; m++) {
-    const a = symbols[pairs.i[m]], b = symbols[pairs.j[m]];
+    const a = symbols[pairs.i[m]],
+      b = symbols[pairs.j[m]];
     const key = a <= b ? `${a}-${b}` : `${b}-${a}`;
     shortest.set(key, Math.min(shortest.get(key) ?? Infinity, pairs.distance[m]));
   }
@@ -50,12 +51,13 @@ export function teachingBondOptions(crystal: Structure, base: BondOptions = {}):
     for (const [key, d] of shortest) for (const el of key.split('-')) firstShell.set(el, Math.min(firstShell.get(el) ?? Infinity, d));
   }
   const overrides: Record<string, number> = {};
-  for (let p = 0; p < elements.length; p++) for (let q = p; q < elements.length; q++) {
-    const [a, b] = elements[p] <= elements[q] ? [elements[p], elements[q]] : [elements[q], elements[p]];
-    const d = shortest.get(`${a}-${b}`);
-    const shell = Math.max(firstShell.get(a) ?? 0, firstShell.get(b) ?? 0);
-    overrides[`${a}-${b}`] = d !== undefined && d <= 1.1 * shell ? 1.05 * d : 0;
-  }
+  for (let p = 0; p < elements.length; p++)
+    for (let q = p; q < elements.length; q++) {
+      const [a, b] = elements[p] <= elements[q] ? [elements[p], elements[q]] : [elements[q], elements[p]];
+      const d = shortest.get(`${a}-${b}`);
+      const shell = Math.max(firstShell.get(a) ?? 0, firstShell.get(b) ?? 0);
+      overrides[`${a}-${b}`] = d !== undefined && d <= 1.1 * shell ? 1.05 * d : 0;
+    }
   return { ...base, overrides: { ...overrides, ...base.overrides }, metalMetal: true };
 }
 
@@ -73,7 +75,11 @@ export function bulkCoordinationByElement(crystal: Structure, bonds: BondOptions
 
 /** Coordination number of every atom of a finite particle (no periodic images). */
 export function particleCoordination(symbols: readonly string[], positions: readonly Vec3[], bonds: BondOptions): Uint32Array {
-  const particle: Structure = { name: 'particle', lattice: null, sites: positions.map((p, i) => makeSiteFromCart(null, p, { [symbols[i]]: 1 })) };
+  const particle: Structure = {
+    name: 'particle',
+    lattice: null,
+    sites: positions.map((p, i) => makeSiteFromCart(null, p, { [symbols[i]]: 1 })),
+  };
   return coordinationNumbers(positions.length, computeBonds(particle, bonds));
 }
 
@@ -95,8 +101,12 @@ export interface ParticleStats {
 
 export function particleStats(mask: Uint8Array, coordination: ArrayLike<number>): ParticleStats {
   const natoms = mask.length;
-  let surfaceAtoms = 0, total = 0;
-  for (let i = 0; i < natoms; i++) { surfaceAtoms += mask[i]; total += coordination[i]; }
+  let surfaceAtoms = 0,
+    total = 0;
+  for (let i = 0; i < natoms; i++) {
+    surfaceAtoms += mask[i];
+    total += coordination[i];
+  }
   return { natoms, surfaceAtoms, surfaceFraction: natoms ? surfaceAtoms / natoms : 0, meanCoordination: natoms ? total / natoms : 0 };
 }
 
@@ -124,7 +134,15 @@ export function analyzeParticle(crystal: Structure, carve: CarveOptions, bonds: 
   const p = carveParticle(crystal, carve);
   const coordination = particleCoordination(p.symbols, p.positions, bonds);
   const surface = surfaceMask(p.symbols, coordination, bulk);
-  return { symbols: p.symbols, positions: p.positions, center: p.center, coordination, surface, stats: particleStats(surface, coordination), warnings: p.warnings };
+  return {
+    symbols: p.symbols,
+    positions: p.positions,
+    center: p.center,
+    coordination,
+    surface,
+    stats: particleStats(surface, coordination),
+    warnings: p.warnings,
+  };
 }
 
 export interface RadiusSeries {
@@ -136,8 +154,12 @@ export interface RadiusSeries {
 
 /** Surface fraction and mean coordination for every radius (one carve each). */
 export function radiusSeries(
-  crystal: Structure, radii: readonly number[], carve: Omit<CarveOptions, 'radius'>, bonds: BondOptions,
-  bulk: Record<string, number>, onRadius?: (radius: number, done: number) => void,
+  crystal: Structure,
+  radii: readonly number[],
+  carve: Omit<CarveOptions, 'radius'>,
+  bonds: BondOptions,
+  bulk: Record<string, number>,
+  onRadius?: (radius: number, done: number) => void,
 ): RadiusSeries {
   const out: RadiusSeries = { radii: [...radii], natoms: [], surfaceFraction: [], meanCoordination: [] };
   radii.forEach((radius, k) => {

@@ -18,7 +18,11 @@ export type FemTypeDescriptor =
   | { t: 'dict'; key_type?: string; items?: Record<string, FemTypeDescriptor> };
 
 /** A Map, not an object: `"toString" in {}` is true, and keys read from files must never reach a prototype. */
-const NON_FINITE = new Map<string, number>([['NaN', Number.NaN], ['Infinity', Number.POSITIVE_INFINITY], ['-Infinity', Number.NEGATIVE_INFINITY]]);
+const NON_FINITE = new Map<string, number>([
+  ['NaN', Number.NaN],
+  ['Infinity', Number.POSITIVE_INFINITY],
+  ['-Infinity', Number.NEGATIVE_INFINITY],
+]);
 
 /** A dict decoded from a file: no prototype, so "__proto__", "constructor" or "toString" are plain keys as in Python. */
 export function femDict(): { [key: string]: FemValue } {
@@ -59,7 +63,8 @@ function decodeAt(value: unknown, type: FemTypeDescriptor | undefined, depth: nu
     return value.map((v) => decodeAt(v, descriptor?.t === 'ndarray' ? descriptor : undefined, depth + 1));
   }
   if (typeof value === 'object') {
-    const items = descriptor?.t === 'dict' && descriptor.items !== null && typeof descriptor.items === 'object' ? descriptor.items : undefined;
+    const items =
+      descriptor?.t === 'dict' && descriptor.items !== null && typeof descriptor.items === 'object' ? descriptor.items : undefined;
     const out = femDict();
     for (const [k, v] of Object.entries(value)) out[k] = decodeAt(v, items && Object.hasOwn(items, k) ? items[k] : undefined, depth + 1);
     return out;
@@ -71,7 +76,8 @@ function decodeAt(value: unknown, type: FemTypeDescriptor | undefined, depth: nu
 export function decodeFemInputs(inputs: Record<string, unknown>, inputTypes?: Record<string, FemTypeDescriptor>): Record<string, FemValue> {
   const types = inputTypes !== null && typeof inputTypes === 'object' && !Array.isArray(inputTypes) ? inputTypes : undefined;
   const out = femDict();
-  for (const [name, value] of Object.entries(inputs)) out[name] = decodeAt(value, types && Object.hasOwn(types, name) ? types[name] : undefined, 0);
+  for (const [name, value] of Object.entries(inputs))
+    out[name] = decodeAt(value, types && Object.hasOwn(types, name) ? types[name] : undefined, 0);
   return out;
 }
 
@@ -94,10 +100,20 @@ export function encodeFemValue(value: FemValue): FemValue {
 
 /** The 1D body force: {__callable__: 'polynomial', coefficients: [c0, c1, …]} → f(x) = Σ c_k x^k. */
 export function decodePolynomialCallable(value: FemValue, name: string): (x: number) => number {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, '__callable__') || value.__callable__ !== 'polynomial'
-    || !Object.hasOwn(value, 'coefficients') || !Array.isArray(value.coefficients)) {
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    Array.isArray(value) ||
+    !Object.hasOwn(value, '__callable__') ||
+    value.__callable__ !== 'polynomial' ||
+    !Object.hasOwn(value, 'coefficients') ||
+    !Array.isArray(value.coefficients)
+  ) {
     // Calling anything else, as the reference does with body_force_fn(x), is Python's TypeError.
-    throw new FemTaskError('TypeError', `'${value === null ? 'NoneType' : Array.isArray(value) ? 'list' : typeof value === 'object' ? 'dict' : typeof value === 'string' ? 'str' : typeof value === 'boolean' ? 'bool' : Number.isInteger(value) ? 'int' : 'float'}' object is not callable`);
+    throw new FemTaskError(
+      'TypeError',
+      `'${value === null ? 'NoneType' : Array.isArray(value) ? 'list' : typeof value === 'object' ? 'dict' : typeof value === 'string' ? 'str' : typeof value === 'boolean' ? 'bool' : Number.isInteger(value) ? 'int' : 'float'}' object is not callable`,
+    );
   }
   const coefficients = value.coefficients.map((c) => {
     if (typeof c === 'number') return c;

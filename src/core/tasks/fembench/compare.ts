@@ -18,17 +18,27 @@ export const HARNESS_ATOL = 1e-8;
 export const HARNESS_RTOL = 1e-5;
 const MAX_DEPTH = 100;
 
-export interface Tolerance { atol: number; rtol: number }
+export interface Tolerance {
+  atol: number;
+  rtol: number;
+}
 const HARNESS: Tolerance = { atol: HARNESS_ATOL, rtol: HARNESS_RTOL };
 
 /** A complex number from the candidate's {"re","im"} encoding. */
 class Complex {
-  constructor(readonly re: number, readonly im: number) {}
+  constructor(
+    readonly re: number,
+    readonly im: number,
+  ) {}
 }
 type Scalar = number | Complex;
 
 /** A Map: a candidate string "toString" or "__proto__" must not find Object.prototype's members. */
-const NON_FINITE = new Map<string, number>([['NaN', Number.NaN], ['Infinity', Number.POSITIVE_INFINITY], ['-Infinity', Number.NEGATIVE_INFINITY]]);
+const NON_FINITE = new Map<string, number>([
+  ['NaN', Number.NaN],
+  ['Infinity', Number.POSITIVE_INFINITY],
+  ['-Infinity', Number.NEGATIVE_INFINITY],
+]);
 const isNonFinite = (v: string): boolean => NON_FINITE.has(v);
 
 function finiteOrEncoded(v: unknown): number | null {
@@ -80,7 +90,10 @@ function formatScalar(x: Scalar): string {
   return typeof x === 'number' ? String(x) : `${x.re}${x.im < 0 ? '-' : '+'}${Math.abs(x.im)}j`;
 }
 
-interface NumericArray { shape: number[]; data: Scalar[] }
+interface NumericArray {
+  shape: number[];
+  data: Scalar[];
+}
 
 /**
  * np.asarray of a candidate value: rectangular nesting of number-likes. Returns 'ragged' when the
@@ -155,7 +168,14 @@ function compareArrays(ref: NumericArray, gen: NumericArray, path: string, tol: 
   return null;
 }
 
-function matchAt(ref: FemValue, gen: unknown, type: FemTypeDescriptor | undefined, path: string, depth: number, tol: Tolerance): string | null {
+function matchAt(
+  ref: FemValue,
+  gen: unknown,
+  type: FemTypeDescriptor | undefined,
+  path: string,
+  depth: number,
+  tol: Tolerance,
+): string | null {
   if (depth >= MAX_DEPTH) return `${path}: nesting deeper than ${MAX_DEPTH}`;
   if (ref === null || gen === null || gen === undefined) {
     return ref === null && gen === null ? null : `${path}: ${describe(gen)} where the reference has ${describe(ref)}`;
@@ -183,7 +203,10 @@ function matchAt(ref: FemValue, gen: unknown, type: FemTypeDescriptor | undefine
   if (Array.isArray(ref)) {
     if (!Array.isArray(gen)) return `${path}: ${describe(gen)} where the reference has a sequence of ${ref.length}`;
     if (gen.length !== ref.length) return `${path}: ${gen.length} items where the reference has ${ref.length}`;
-    const items = typeof type === 'object' && type !== null && (type.t === 'tuple' || type.t === 'list') && Array.isArray(type.items) ? type.items : undefined;
+    const items =
+      typeof type === 'object' && type !== null && (type.t === 'tuple' || type.t === 'list') && Array.isArray(type.items)
+        ? type.items
+        : undefined;
     for (let k = 0; k < ref.length; k++) {
       const m = matchAt(ref[k], gen[k], items?.[k], `${path}[${k}]`, depth + 1, tol);
       if (m) return m;
@@ -195,7 +218,9 @@ function matchAt(ref: FemValue, gen: unknown, type: FemTypeDescriptor | undefine
     const refScalar = asScalar(ref)!;
     const genScalar = asScalar(gen);
     if (genScalar !== null) {
-      return isCloseScalar(refScalar, genScalar, tol) ? null : `${path}: ${formatScalar(genScalar)}, the reference has ${formatScalar(refScalar)}`;
+      return isCloseScalar(refScalar, genScalar, tol)
+        ? null
+        : `${path}: ${formatScalar(genScalar)}, the reference has ${formatScalar(refScalar)}`;
     }
     // A one-element candidate array against a scalar: `scalar == array` is exact equality.
     if (Array.isArray(gen)) {
@@ -218,7 +243,9 @@ function matchAt(ref: FemValue, gen: unknown, type: FemTypeDescriptor | undefine
   if (complexRef) {
     const genScalar = asScalar(gen);
     if (genScalar === null) return `${path}: ${describe(gen)} where the reference has a complex number`;
-    return isCloseScalar(complexRef, genScalar, tol) ? null : `${path}: ${formatScalar(genScalar)}, the reference has ${formatScalar(complexRef)}`;
+    return isCloseScalar(complexRef, genScalar, tol)
+      ? null
+      : `${path}: ${formatScalar(genScalar)}, the reference has ${formatScalar(complexRef)}`;
   }
   if (gen === null || typeof gen !== 'object' || Array.isArray(gen)) return `${path}: ${describe(gen)} where the reference has a dict`;
   const refKeys = Object.keys(ref).sort();
@@ -229,7 +256,14 @@ function matchAt(ref: FemValue, gen: unknown, type: FemTypeDescriptor | undefine
   const items = typeof type === 'object' && type !== null && type.t === 'dict' && type.items ? type.items : undefined;
   for (const key of refKeys) {
     // Own keys only (equal key sets were checked above): a key "constructor" is data, not Object's member.
-    const m = matchAt(ref[key], (gen as Record<string, unknown>)[key], items && Object.hasOwn(items, key) ? items[key] : undefined, `${path}.${key}`, depth + 1, tol);
+    const m = matchAt(
+      ref[key],
+      (gen as Record<string, unknown>)[key],
+      items && Object.hasOwn(items, key) ? items[key] : undefined,
+      `${path}.${key}`,
+      depth + 1,
+      tol,
+    );
     if (m) return m;
   }
   return null;
@@ -250,21 +284,31 @@ export function valuesMatch(ref: FemValue, gen: unknown, refType?: FemTypeDescri
 /** One task result: the output, or the exception raised. */
 export type FemResult = { output: FemValue } | { error: { type: string; message: string } };
 
-export interface CaseVerdict { match: boolean; detail: string }
+export interface CaseVerdict {
+  match: boolean;
+  detail: string;
+}
 
 /**
  * The per-case verdict for a task: an exception on either side fails the case, otherwise the harness
  * match. A mode of opposite sign is rejected, as the benchmark rejects it: our eigen solver returns LAPACK's
  * sign on every verification input (solve_eigenvalue T1/T3, all 12 golden cases checked).
  */
-export function compareCase(taskId: string, reference: FemResult, candidate: unknown, refType?: FemTypeDescriptor, alternative?: AlternativeCheck): CaseVerdict {
+export function compareCase(
+  taskId: string,
+  reference: FemResult,
+  candidate: unknown,
+  refType?: FemTypeDescriptor,
+  alternative?: AlternativeCheck,
+): CaseVerdict {
   if ('error' in reference) return { match: false, detail: `the reference raised ${reference.error.type}: ${reference.error.message}` };
   if (candidate === null || typeof candidate !== 'object' || Array.isArray(candidate)) {
     return { match: false, detail: 'the candidate result is neither {"output": …} nor {"error": …}' };
   }
   const record = candidate as Record<string, unknown>;
   if (Object.hasOwn(record, 'error')) {
-    const error = record.error !== null && typeof record.error === 'object' ? (record.error as { type?: unknown; message?: unknown }) : null;
+    const error =
+      record.error !== null && typeof record.error === 'object' ? (record.error as { type?: unknown; message?: unknown }) : null;
     const type = error && Object.hasOwn(error, 'type') && typeof error.type === 'string' ? error.type : 'error';
     const message = error && Object.hasOwn(error, 'message') && typeof error.message === 'string' ? error.message : '';
     return { match: false, detail: `the candidate raised ${type}${message ? `: ${message}` : ''}` };
@@ -272,20 +316,26 @@ export function compareCase(taskId: string, reference: FemResult, candidate: unk
   if (!Object.hasOwn(record, 'output')) return { match: false, detail: 'the candidate result has no "output"' };
   const mismatch = valuesMismatch(reference.output, record.output, refType);
   if (mismatch === null) return { match: true, detail: 'match' };
-  if (alternative && alternative(reference.output, record.output)) return { match: true, detail: 'match (an equally valid answer: the reference mode is not unique)' };
+  if (alternative && alternative(reference.output, record.output))
+    return { match: true, detail: 'match (an equally valid answer: the reference mode is not unique)' };
   return { match: false, detail: mismatch };
 }
-
 
 /** Task-specific acceptance of a candidate output the strict match rejects (see FemTask.sameSolution). */
 export type AlternativeCheck = (referenceOutput: FemValue, candidateOutput: unknown) => boolean;
 
 /** The task verdict: every case must match (the benchmark's `matches_reference`). */
 export function compareResults(
-  taskId: string, references: FemResult[], candidates: unknown[],
-  refTypes?: (FemTypeDescriptor | undefined)[], alternatives?: (AlternativeCheck | undefined)[],
+  taskId: string,
+  references: FemResult[],
+  candidates: unknown[],
+  refTypes?: (FemTypeDescriptor | undefined)[],
+  alternatives?: (AlternativeCheck | undefined)[],
 ): { passed: boolean; cases: CaseVerdict[] } {
   const cases = references.map((reference, k) =>
-    k < candidates.length ? compareCase(taskId, reference, candidates[k], refTypes?.[k], alternatives?.[k]) : { match: false, detail: 'no candidate result for this case' });
+    k < candidates.length
+      ? compareCase(taskId, reference, candidates[k], refTypes?.[k], alternatives?.[k])
+      : { match: false, detail: 'no candidate result for this case' },
+  );
   return { passed: cases.every((c) => c.match), cases };
 }

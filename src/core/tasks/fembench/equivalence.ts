@@ -48,13 +48,22 @@ export function sameCriticalLoadMode(inputs: Record<string, FemValue>, reference
     const nNodes = mode.length / 6;
     const base = { node_coords: inputs.node_coords, elements: inputs.elements };
     const K = run('MSA_3D_assemble_global_linear_elastic_stiffness_CC0_H2_T3', base) as number[][];
-    const [u] = run('MSA_3D_linear_elastic_CC0_H6_T3', { ...base, boundary_conditions: inputs.boundary_conditions, nodal_loads: inputs.nodal_loads }) as number[][];
+    const [u] = run('MSA_3D_linear_elastic_CC0_H6_T3', {
+      ...base,
+      boundary_conditions: inputs.boundary_conditions,
+      nodal_loads: inputs.nodal_loads,
+    }) as number[][];
     const Kg = run('MSA_3D_assemble_global_geometric_stiffness_CC1_H4_T3', { ...base, u_global: u }) as number[][];
-    const [fixed, free] = run('MSA_3D_partition_DOFs_CC0_H0_T0', { boundary_conditions: inputs.boundary_conditions, n_nodes: nNodes }) as number[][];
+    const [fixed, free] = run('MSA_3D_partition_DOFs_CC0_H0_T0', {
+      boundary_conditions: inputs.boundary_conditions,
+      n_nodes: nNodes,
+    }) as number[][];
     if (fixed.some((i) => Math.abs(mode[i]) > 1e-8)) return false;
-    let residual = 0, scale = 0;
+    let residual = 0,
+      scale = 0;
     for (const i of free) {
-      let ke = 0, kg = 0;
+      let ke = 0,
+        kg = 0;
       for (const j of free) {
         // The reference symmetrises both matrices on the free DOFs.
         ke += 0.5 * (K[i][j] + K[j][i]) * mode[j];

@@ -24,7 +24,13 @@ export function parameterNames(task: Pick<FemTask, 'signature'>): string[] {
   for (let i = open; i < task.signature.length; i++) {
     const ch = task.signature[i];
     if (ch === '(' || ch === '[' || ch === '{') depth++;
-    else if (ch === ')' || ch === ']' || ch === '}') { depth--; if (depth === 0) { end = i; break; } }
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      depth--;
+      if (depth === 0) {
+        end = i;
+        break;
+      }
+    }
   }
   const names: string[] = [];
   depth = 0;
@@ -53,7 +59,12 @@ function quoteList(names: string[]): string {
  * Binds keyword inputs to the task's parameters as CPython 3.11 does: the first unexpected keyword
  * (in input order) is reported before missing arguments. Returns a prototype-free record.
  */
-export function bindInputs(id: string, params: readonly string[], optional: readonly string[], inputs: Record<string, FemValue>): Record<string, FemValue> {
+export function bindInputs(
+  id: string,
+  params: readonly string[],
+  optional: readonly string[],
+  inputs: Record<string, FemValue>,
+): Record<string, FemValue> {
   const known = new Set(params);
   const bound = femDict();
   for (const key of Object.keys(inputs)) {
@@ -62,7 +73,10 @@ export function bindInputs(id: string, params: readonly string[], optional: read
   }
   const missing = params.filter((p) => !optional.includes(p) && !Object.hasOwn(bound, p));
   if (missing.length > 0) {
-    throw new FemTaskError('TypeError', `${id}() missing ${missing.length} required positional argument${missing.length > 1 ? 's' : ''}: ${quoteList(missing)}`);
+    throw new FemTaskError(
+      'TypeError',
+      `${id}() missing ${missing.length} required positional argument${missing.length > 1 ? 's' : ''}: ${quoteList(missing)}`,
+    );
   }
   return bound;
 }
@@ -78,7 +92,8 @@ function bound(task: FemTask): FemTask {
 function inListedOrder(tasks: readonly FemTask[]): FemTask[] {
   const byId = new Map(tasks.map((t) => [t.id, t] as const));
   const unlisted = tasks.filter((t) => !(FEM_BENCH_TASK_IDS as readonly string[]).includes(t.id)).map((t) => t.id);
-  if (unlisted.length > 0 || byId.size !== tasks.length) throw new Error(`FEM-Bench tasks missing from task-ids.ts or repeated: ${unlisted.join(', ')}`);
+  if (unlisted.length > 0 || byId.size !== tasks.length)
+    throw new Error(`FEM-Bench tasks missing from task-ids.ts or repeated: ${unlisted.join(', ')}`);
   return FEM_BENCH_TASK_IDS.map((id) => {
     const task = byId.get(id);
     if (!task) throw new Error(`task-ids.ts lists ${id}, which has no implementation`);

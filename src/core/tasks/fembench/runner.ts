@@ -13,7 +13,11 @@ import { FemTaskError, type FemTask, type FemValue } from './types.ts';
 /** The error class of a case refused by the resource policy. */
 export const RESOURCE_LIMIT = 'ResourceLimit';
 
-export interface FemCaseRecord { inputs: Record<string, unknown>; input_types?: Record<string, FemTypeDescriptor>; output_types?: FemTypeDescriptor }
+export interface FemCaseRecord {
+  inputs: Record<string, unknown>;
+  input_types?: Record<string, FemTypeDescriptor>;
+  output_types?: FemTypeDescriptor;
+}
 
 /** Decodes a case's inputs; a refusal (nesting beyond the policy) is returned as the case's result. */
 export function decodeCaseInputs(c: FemCaseRecord): Record<string, FemValue> | FemResult {

@@ -36,7 +36,13 @@ export function negativeDimensions(n: number): void {
 }
 
 /** The resource policy on a size read from the inputs (throws LimitError; the runner reports it as "ResourceLimit"). */
-export function checkFemSize(limit: Extract<LimitName, 'femDofs' | 'femElements'>, what: string, actual: number, unit: string, weight = 1): void {
+export function checkFemSize(
+  limit: Extract<LimitName, 'femDofs' | 'femElements'>,
+  what: string,
+  actual: number,
+  unit: string,
+  weight = 1,
+): void {
   checkLimit(limit, what, actual, unit);
   spendWork(weight * (limit === 'femDofs' ? (Math.max(actual, 0) / LIMITS.femDofs) ** 3 : Math.max(actual, 0) / LIMITS.femElements));
 }
@@ -63,7 +69,16 @@ export function spendWork(units: number): void {
   if (budget === null) return;
   budget.left -= units;
   if (budget.left < 0) {
-    throw new LimitError('femRunWork', limitSentence('the cases of this run together', null, LIMITS.femRunWork, 'units of work (one unit: the largest accepted case; split the cases file)', 'femRunWork'));
+    throw new LimitError(
+      'femRunWork',
+      limitSentence(
+        'the cases of this run together',
+        null,
+        LIMITS.femRunWork,
+        'units of work (one unit: the largest accepted case; split the cases file)',
+        'femRunWork',
+      ),
+    );
   }
 }
 

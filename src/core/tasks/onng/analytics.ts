@@ -65,7 +65,10 @@ export function parseOutcomesCsv(text: string): OutcomeRow[] {
     if (col.has('module')) row.module = get('module');
     if (col.has('lean_error')) row.leanError = flag('lean_error');
     // Lengths are descriptive only: a cell that is not a number reads as missing rather than failing the table.
-    const length = (name: string) => { const v = Number(get(name)); return get(name) !== '' && Number.isFinite(v) ? v : null; };
+    const length = (name: string) => {
+      const v = Number(get(name));
+      return get(name) !== '' && Number.isFinite(v) ? v : null;
+    };
     if (col.has('draft_chars')) row.draftChars = length('draft_chars');
     if (col.has('code_chars')) row.codeChars = length('code_chars');
     rows.push(row);
@@ -98,10 +101,18 @@ export interface ModelSummary {
 
 // Too few verified runs for a test (e.g. raw outputs still awaiting verdicts): NaN values, not a failed analysis.
 function anovaOrNaN(groups: number[][]): AnovaResult {
-  try { return oneWayAnova(groups); } catch { return { F: NaN, p: NaN, df_between: NaN, df_within: NaN }; }
+  try {
+    return oneWayAnova(groups);
+  } catch {
+    return { F: NaN, p: NaN, df_between: NaN, df_within: NaN };
+  }
 }
 function trendOrNaN(x: number[], y: number[]): LinearTrend {
-  try { return linearTrend(x, y); } catch { return { slope: NaN, intercept: NaN, slope_se: NaN, t: NaN, p: NaN, r: NaN, n: x.length }; }
+  try {
+    return linearTrend(x, y);
+  } catch {
+    return { slope: NaN, intercept: NaN, slope_se: NaN, t: NaN, p: NaN, r: NaN, n: x.length };
+  }
 }
 
 /**
@@ -126,8 +137,15 @@ export function analyzeOutcomes(rows: OutcomeRow[]): ModelSummary[] {
     for (const runRows of runs.values()) {
       const { lambda, run } = runRows[0];
       const verified = runRows.filter((r) => r.verified !== null);
-      if (verified.length === 0) { unverified.push({ lambda, run }); continue; }
-      for (const r of verified) { problems++; if (r.containsSorry) sorry++; if (r.usesSimp) simp++; }
+      if (verified.length === 0) {
+        unverified.push({ lambda, run });
+        continue;
+      }
+      for (const r of verified) {
+        problems++;
+        if (r.containsSorry) sorry++;
+        if (r.usesSimp) simp++;
+      }
       const times = runRows.map((r) => r.timeS).filter((t): t is number => t !== null);
       if (!byLevel.has(lambda)) byLevel.set(lambda, { acc: [], time: [] });
       const level = byLevel.get(lambda)!;
@@ -138,10 +156,14 @@ export function analyzeOutcomes(rows: OutcomeRow[]): ModelSummary[] {
     const levels: LevelSummary[] = lambdas.map((lambda) => {
       const { acc, time } = byLevel.get(lambda)!;
       return {
-        lambda, runs: acc.length,
-        accuracy_mean: mean(acc), accuracy_se: standardError(acc),
-        time_mean: mean(time), time_se: standardError(time),
-        accuracy_per_run: acc, time_per_run: time,
+        lambda,
+        runs: acc.length,
+        accuracy_mean: mean(acc),
+        accuracy_se: standardError(acc),
+        time_mean: mean(time),
+        time_se: standardError(time),
+        accuracy_per_run: acc,
+        time_per_run: time,
       };
     });
     const xs = levels.flatMap((l) => l.accuracy_per_run.map(() => l.lambda));
@@ -150,8 +172,14 @@ export function analyzeOutcomes(rows: OutcomeRow[]): ModelSummary[] {
       levels,
       anova_accuracy: anovaOrNaN(levels.map((l) => l.accuracy_per_run)),
       anova_time: anovaOrNaN(levels.map((l) => l.time_per_run)),
-      trend_accuracy: trendOrNaN(xs, levels.flatMap((l) => l.accuracy_per_run)),
-      trend_time: trendOrNaN(xs, levels.flatMap((l) => l.time_per_run)),
+      trend_accuracy: trendOrNaN(
+        xs,
+        levels.flatMap((l) => l.accuracy_per_run),
+      ),
+      trend_time: trendOrNaN(
+        xs,
+        levels.flatMap((l) => l.time_per_run),
+      ),
       unverified_runs: unverified,
       prechecks: { problems, contains_sorry: sorry, uses_simp: simp },
     };
@@ -160,8 +188,24 @@ export function analyzeOutcomes(rows: OutcomeRow[]): ModelSummary[] {
 
 /** The tactics the O-NNG prompt allows (listed there, never enforced upstream: Obfuscated-NNG reports only simp). */
 export const ALLOWED_TACTICS: readonly string[] = [
-  'rw', 'repeat', 'nth_rewrite', 'symm', 'intro', 'exact', 'apply', 'use', 'trivial', 'contradiction', 'cases',
-  'induction', 'tauto', 'contrapose!', 'revert', 'split', 'left', 'right',
+  'rw',
+  'repeat',
+  'nth_rewrite',
+  'symm',
+  'intro',
+  'exact',
+  'apply',
+  'use',
+  'trivial',
+  'contradiction',
+  'cases',
+  'induction',
+  'tauto',
+  'contrapose!',
+  'revert',
+  'split',
+  'left',
+  'right',
 ];
 
 export interface ProofPrecheck {

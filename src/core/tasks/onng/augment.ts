@@ -56,7 +56,10 @@ export function randomCharAugment(rng: PythonRandom, input: string, action: Char
     if (!chosen.has(tokenIndex)) return;
     const chars = [...token];
     const charCount = Math.min(augmentCount(chars.length, AUG_CHAR_MIN, AUG_CHAR_MAX, charRate), chars.length);
-    const positions = rng.sample(chars.map((_, i) => i), charCount);
+    const positions = rng.sample(
+      chars.map((_, i) => i),
+      charCount,
+    );
     if (action === 'substitute') {
       const picked = new Set(positions);
       // Ascending order: one pool draw per substituted character.
@@ -76,7 +79,11 @@ export function randomCharAugment(rng: PythonRandom, input: string, action: Char
 /** The long-name path: three RandomCharAug steps, each called twice (upstream quirk), the second result kept. */
 export function augmentLongName(rng: PythonRandom, name: string, p: number): string {
   let result = name;
-  const steps: [CharAction, number][] = [['substitute', p], ['insert', 0.4 * p], ['delete', 0.3 * p]];
+  const steps: [CharAction, number][] = [
+    ['substitute', p],
+    ['insert', 0.4 * p],
+    ['delete', 0.3 * p],
+  ];
   for (const [action, rate] of steps) {
     randomCharAugment(rng, result, action, rate);
     result = randomCharAugment(rng, result, action, rate);

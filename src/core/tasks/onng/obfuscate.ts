@@ -6,17 +6,91 @@ import { PythonRandom } from './python-random.ts';
 
 /** Words never used as keys and never issued as generated names (tactics, keywords, core names). */
 export const RESERVED_WORDS: ReadonlySet<string> = new Set([
-  'by', 'rfl', 'rw', 'rewrite', 'intro', 'intros', 'exact', 'apply', 'cases', 'induction', 'simp', 'trivial',
-  'symm', 'sorry', 'repeat', 'use', 'contrapose', 'tauto', 'left', 'right', 'have', 'show', 'calc', 'revert',
-  'nth_rewrite', 'contradiction', 'exfalso', 'constructor', 'decide',
-  'fun', 'let', 'if', 'then', 'else', 'match', 'do', 'return', 'where', 'import', 'namespace', 'open', 'end',
-  'def', 'theorem', 'lemma', 'axiom', 'instance', 'inductive', 'opaque', 'with', 'at',
-  'Add', 'Mul', 'Pow', 'LE', 'LT', 'HPow', 'Iff', 'Inhabited', 'default', 'Prop', 'Type', 'True', 'False',
+  'by',
+  'rfl',
+  'rw',
+  'rewrite',
+  'intro',
+  'intros',
+  'exact',
+  'apply',
+  'cases',
+  'induction',
+  'simp',
+  'trivial',
+  'symm',
+  'sorry',
+  'repeat',
+  'use',
+  'contrapose',
+  'tauto',
+  'left',
+  'right',
+  'have',
+  'show',
+  'calc',
+  'revert',
+  'nth_rewrite',
+  'contradiction',
+  'exfalso',
+  'constructor',
+  'decide',
+  'fun',
+  'let',
+  'if',
+  'then',
+  'else',
+  'match',
+  'do',
+  'return',
+  'where',
+  'import',
+  'namespace',
+  'open',
+  'end',
+  'def',
+  'theorem',
+  'lemma',
+  'axiom',
+  'instance',
+  'inductive',
+  'opaque',
+  'with',
+  'at',
+  'Add',
+  'Mul',
+  'Pow',
+  'LE',
+  'LT',
+  'HPow',
+  'Iff',
+  'Inhabited',
+  'default',
+  'Prop',
+  'Type',
+  'True',
+  'False',
 ]);
 
-export interface HeaderItem { name: string; code: string; category: string; [key: string]: unknown }
-export interface Problem { id: number; name: string; statement: string; proof: string; known_theorems: string[]; [key: string]: unknown }
-export interface ChatMessage { role: string; content: string; [key: string]: unknown }
+export interface HeaderItem {
+  name: string;
+  code: string;
+  category: string;
+  [key: string]: unknown;
+}
+export interface Problem {
+  id: number;
+  name: string;
+  statement: string;
+  proof: string;
+  known_theorems: string[];
+  [key: string]: unknown;
+}
+export interface ChatMessage {
+  role: string;
+  content: string;
+  [key: string]: unknown;
+}
 
 export interface OnngDataset {
   header: HeaderItem[];
@@ -25,7 +99,12 @@ export interface OnngDataset {
   queries?: ChatMessage[][];
 }
 
-export interface ObfuscationLevel { level: number; lambda: number; seed: number; probability: number }
+export interface ObfuscationLevel {
+  level: number;
+  lambda: number;
+  seed: number;
+  probability: number;
+}
 
 /** Levels 1..5: λ = 0.2·K, `random.seed(K)` once before the map is built, as upstream does. */
 export function obfuscationLevel(level: number): ObfuscationLevel {
@@ -79,7 +158,10 @@ function escapeRegExp(text: string): string {
 export function makeRenamer(mapping: Map<string, string>): (text: string) => string {
   const entries = [...mapping.entries()];
   // Stable sort, as Python's sorted(key=len, reverse=True).
-  const ordered = entries.map((e, i) => ({ e, i })).sort((a, b) => [...b.e[0]].length - [...a.e[0]].length || a.i - b.i).map((x) => x.e);
+  const ordered = entries
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => [...b.e[0]].length - [...a.e[0]].length || a.i - b.i)
+    .map((x) => x.e);
   const rules = ordered.map(([from, to]) => ({
     pattern: new RegExp(`(?<![${ASCII_IDENT}])${escapeRegExp(from)}(?![${ASCII_IDENT}])`, 'gu'),
     to,
@@ -118,14 +200,20 @@ export function obfuscateDataset(source: OnngDataset, levelNumber: number): Obfu
     const code = rename(item.code);
     let name = raw.get(item.name) ?? item.name;
     const declared = declaredName(code, item.category);
-    if (declared !== null && declared !== name && raw.has(item.name)) { name = declared; final.set(item.name, declared); }
+    if (declared !== null && declared !== name && raw.has(item.name)) {
+      name = declared;
+      final.set(item.name, declared);
+    }
     return { ...item, name, code };
   });
   const problems = source.problems.map((problem) => {
     const statement = rename(problem.statement);
     let name = raw.get(problem.name) ?? problem.name;
     const declared = declaredName(statement, 'theorem');
-    if (declared !== null && declared !== name && raw.has(problem.name)) { name = declared; final.set(problem.name, declared); }
+    if (declared !== null && declared !== name && raw.has(problem.name)) {
+      name = declared;
+      final.set(problem.name, declared);
+    }
     return { ...problem, name, statement, proof: rename(problem.proof), known_theorems: problem.known_theorems.map(rename) };
   });
   const queries = source.queries?.map((chat) => chat.map((message) => ({ ...message, content: rename(message.content) })));
@@ -173,7 +261,9 @@ export function pythonJsonDumps(value: unknown, indent?: number, depth = 0): str
   }
   const entries = value instanceof Map ? [...value.entries()] : Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return '{}';
-  return '{' + entries.map(([k, v]) => pad + JSON.stringify(String(k)) + ': ' + pythonJsonDumps(v, indent, depth + 1)).join(sep) + close + '}';
+  return (
+    '{' + entries.map(([k, v]) => pad + JSON.stringify(String(k)) + ': ' + pythonJsonDumps(v, indent, depth + 1)).join(sep) + close + '}'
+  );
 }
 
 function pythonFloatRepr(x: number): string {
@@ -247,7 +337,12 @@ export function obfuscateIdentifiers(identifiers: string[], levelNumber: number)
   const issued = new Set<string>();
   for (const name of names.sort(compareCodePoints)) {
     // Unlike O-NNG's closed problem set, a generated name must not collide with another original identifier.
-    const renamed = obfuscateName(rng, name, level.probability, (c) => RESERVED_WORDS.has(c) || issued.has(c) || (taken.has(c) && c !== name));
+    const renamed = obfuscateName(
+      rng,
+      name,
+      level.probability,
+      (c) => RESERVED_WORDS.has(c) || issued.has(c) || (taken.has(c) && c !== name),
+    );
     issued.add(renamed);
     mapping.set(name, renamed);
   }

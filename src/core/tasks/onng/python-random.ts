@@ -47,15 +47,22 @@ export class PythonRandom {
     for (let k = Math.max(N, key.length); k > 0; k--) {
       const prev = mt[i - 1] ^ (mt[i - 1] >>> 30);
       mt[i] = ((mt[i] ^ Math.imul(prev, 1664525)) + key[j] + j) >>> 0;
-      i++; j++;
-      if (i >= N) { mt[0] = mt[N - 1]; i = 1; }
+      i++;
+      j++;
+      if (i >= N) {
+        mt[0] = mt[N - 1];
+        i = 1;
+      }
       if (j >= key.length) j = 0;
     }
     for (let k = N - 1; k > 0; k--) {
       const prev = mt[i - 1] ^ (mt[i - 1] >>> 30);
       mt[i] = ((mt[i] ^ Math.imul(prev, 1566083941)) - i) >>> 0;
       i++;
-      if (i >= N) { mt[0] = mt[N - 1]; i = 1; }
+      if (i >= N) {
+        mt[0] = mt[N - 1];
+        i = 1;
+      }
     }
     mt[0] = 0x80000000;
   }
@@ -132,7 +139,10 @@ export class PythonRandom {
 
   /** `random.randrange(start, stop)` with step 1. */
   randrange(start: number, stop?: number): number {
-    if (stop === undefined) { stop = start; start = 0; }
+    if (stop === undefined) {
+      stop = start;
+      start = 0;
+    }
     const width = stop - start;
     if (width <= 0) throw new Error(`empty range in randrange(${start}, ${stop})`);
     return start + this.randbelow(width);
@@ -179,7 +189,9 @@ export class PythonRandom {
   shuffle<T>(x: T[]): void {
     for (let i = x.length - 1; i > 0; i--) {
       const j = this.randbelow(i + 1);
-      const t = x[i]; x[i] = x[j]; x[j] = t;
+      const t = x[i];
+      x[i] = x[j];
+      x[j] = t;
     }
   }
 }

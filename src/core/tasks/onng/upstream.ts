@@ -3,7 +3,10 @@
 // Accepted layout and assumptions: see README.md next to this file.
 import { type OutcomeRow, type ProofPrecheck, precheckProof } from './analytics.ts';
 
-export interface UpstreamFile { path: string; text: string }
+export interface UpstreamFile {
+  path: string;
+  text: string;
+}
 
 /** One raw proof's static pre-check, next to what the verifier said about sorry (null: run not verified). */
 export interface PrecheckRow extends ProofPrecheck {
@@ -35,8 +38,14 @@ export const UNNAMED_MODEL = '(unnamed model)';
 
 /** The O-NNG modules (NNG4 worlds) by problem id, in the order the 68 problems are posed. */
 const MODULES: [string, number, number][] = [
-  ['Addition', 1, 7], ['Implication', 8, 17], ['Algorithm', 18, 20], ['Multiplication', 21, 29], ['Power', 30, 38],
-  ['AdvAddition', 39, 44], ['LessOrEqual', 45, 58], ['AdvMultiplication', 59, 68],
+  ['Addition', 1, 7],
+  ['Implication', 8, 17],
+  ['Algorithm', 18, 20],
+  ['Multiplication', 21, 29],
+  ['Power', 30, 38],
+  ['AdvAddition', 39, 44],
+  ['LessOrEqual', 45, 58],
+  ['AdvMultiplication', 59, 68],
 ];
 export const onngModuleOf = (id: number): string => MODULES.find(([, a, b]) => id >= a && id <= b)?.[0] ?? 'Other';
 
@@ -50,12 +59,24 @@ export function levelLambda(name: string): number | null {
   return null;
 }
 
-interface RunVerdict { errorIds: Set<number>; sorryIds: Set<number>; simpIds: Set<number>; total: number }
-interface RawOutput { draft: string; code: string }
+interface RunVerdict {
+  errorIds: Set<number>;
+  sorryIds: Set<number>;
+  simpIds: Set<number>;
+  total: number;
+}
+interface RawOutput {
+  draft: string;
+  code: string;
+}
 
 const runKey = (model: string, lambda: number, run: number) => `${model}\u0000${lambda}\u0000${run}`;
 /** Python's len(): code points, not UTF-16 units (obfuscated names may leave the BMP). */
-const codePoints = (s: string) => { let n = 0; for (const _ of s) n++; return n; };
+const codePoints = (s: string) => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
 
 function toId(v: unknown): number | null {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
@@ -83,7 +104,9 @@ function simpIds(v: unknown): Set<number> {
   if (v === undefined || v === null) return out;
   if (Array.isArray(v)) {
     for (const x of v) {
-      const id = toId(x) ?? (x && typeof x === 'object' ? toId((x as Record<string, unknown>).id ?? (x as Record<string, unknown>).problem_id) : null);
+      const id =
+        toId(x) ??
+        (x && typeof x === 'object' ? toId((x as Record<string, unknown>).id ?? (x as Record<string, unknown>).problem_id) : null);
       if (id !== null) out.add(id);
     }
     return out;
@@ -91,9 +114,20 @@ function simpIds(v: unknown): Set<number> {
   if (typeof v === 'object') {
     for (const [key, value] of Object.entries(v as Record<string, unknown>)) {
       const id = toId(key);
-      if (id !== null) { if (value !== 0 && value !== false && !(Array.isArray(value) && value.length === 0)) out.add(id); continue; }
-      if (Array.isArray(value)) for (const x of value) { const i = toId(x); if (i !== null) out.add(i); }
-      else if (value && typeof value === 'object') for (const k of Object.keys(value)) { const i = toId(k); if (i !== null) out.add(i); }
+      if (id !== null) {
+        if (value !== 0 && value !== false && !(Array.isArray(value) && value.length === 0)) out.add(id);
+        continue;
+      }
+      if (Array.isArray(value))
+        for (const x of value) {
+          const i = toId(x);
+          if (i !== null) out.add(i);
+        }
+      else if (value && typeof value === 'object')
+        for (const k of Object.keys(value)) {
+          const i = toId(k);
+          if (i !== null) out.add(i);
+        }
     }
   }
   return out;
@@ -112,19 +146,23 @@ function readRun(run: unknown, index: number, where: string): { run: number; ver
 
 /** The levels of a statistics.json-like object: {datasets: {level: {runs}}}, {level: {runs}} or {runs} (level from the path). */
 function statisticsLevels(json: unknown, pathLevel: string | null, where: string): [string, unknown[]][] {
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new Error(`${where}: a verdict file should be a JSON object like upstream statistics.json`);
+  if (!json || typeof json !== 'object' || Array.isArray(json))
+    throw new Error(`${where}: a verdict file should be a JSON object like upstream statistics.json`);
   const o = json as Record<string, unknown>;
   if (Array.isArray(o.runs)) {
     const level = typeof o.dataset === 'string' ? o.dataset : typeof o.level === 'string' ? o.level : pathLevel;
-    if (level === null) throw new Error(`${where}: a file with "runs" needs a "dataset" name (original, obfuscated_K) or to sit in a level folder`);
+    if (level === null)
+      throw new Error(`${where}: a file with "runs" needs a "dataset" name (original, obfuscated_K) or to sit in a level folder`);
     return [[level, o.runs]];
   }
-  const datasets = o.datasets && typeof o.datasets === 'object' ? o.datasets as Record<string, unknown> : o;
+  const datasets = o.datasets && typeof o.datasets === 'object' ? (o.datasets as Record<string, unknown>) : o;
   const out: [string, unknown[]][] = [];
   for (const [level, value] of Object.entries(datasets)) {
-    if (value && typeof value === 'object' && Array.isArray((value as Record<string, unknown>).runs)) out.push([level, (value as Record<string, unknown>).runs as unknown[]]);
+    if (value && typeof value === 'object' && Array.isArray((value as Record<string, unknown>).runs))
+      out.push([level, (value as Record<string, unknown>).runs as unknown[]]);
   }
-  if (out.length === 0) throw new Error(`${where}: no level with a "runs" list (expected {"datasets": {"original": {"runs": [...]}, ...}})`);
+  if (out.length === 0)
+    throw new Error(`${where}: no level with a "runs" list (expected {"datasets": {"original": {"runs": [...]}, ...}})`);
   return out;
 }
 
@@ -145,12 +183,23 @@ function readOutputs(text: string, where: string, warnings: string[]): Map<numbe
     if (lines[i].trim() === '') continue;
     id++;
     let value: unknown;
-    try { value = JSON.parse(lines[i]); } catch { warnings.push(`${where} line ${i + 1} is not valid JSON; problem ${id} has no raw output`); continue; }
-    if (!value || typeof value !== 'object') { warnings.push(`${where} line ${i + 1} is not a {"draft", "code"} object`); continue; }
+    try {
+      value = JSON.parse(lines[i]);
+    } catch {
+      warnings.push(`${where} line ${i + 1} is not valid JSON; problem ${id} has no raw output`);
+      continue;
+    }
+    if (!value || typeof value !== 'object') {
+      warnings.push(`${where} line ${i + 1} is not a {"draft", "code"} object`);
+      continue;
+    }
     const o = value as Record<string, unknown>;
     const own = toId(o.id ?? o.problem_id);
     if (own !== null) id = own;
-    const text = (k: string) => { const v = o[k] ?? o[k[0].toUpperCase() + k.slice(1)]; return typeof v === 'string' ? v : ''; };
+    const text = (k: string) => {
+      const v = o[k] ?? o[k[0].toUpperCase() + k.slice(1)];
+      return typeof v === 'string' ? v : '';
+    };
     out.set(id, { draft: text('draft'), code: text('code') });
   }
   return out;
@@ -158,12 +207,20 @@ function readOutputs(text: string, where: string, warnings: string[]): Map<numbe
 
 function readTimes(text: string, where: string): (number | null)[] {
   let json = parseJson(text, where);
-  if (json && typeof json === 'object' && !Array.isArray(json) && Array.isArray((json as Record<string, unknown>).times)) json = (json as Record<string, unknown>).times;
+  if (json && typeof json === 'object' && !Array.isArray(json) && Array.isArray((json as Record<string, unknown>).times))
+    json = (json as Record<string, unknown>).times;
   if (!Array.isArray(json)) throw new Error(`${where} should be a list of seconds, one per problem`);
   return json.map((t) => (typeof t === 'number' && Number.isFinite(t) ? t : null));
 }
 
-interface RunData { model: string; lambda: number; run: number; outputs?: Map<number, RawOutput>; times?: (number | null)[]; verdict?: RunVerdict }
+interface RunData {
+  model: string;
+  lambda: number;
+  run: number;
+  outputs?: Map<number, RawOutput>;
+  times?: (number | null)[];
+  verdict?: RunVerdict;
+}
 
 /**
  * Reads results/<model>/<level>/result_<run>.jsonl and time_<run>.json, and results/<model>/statistics.json
@@ -182,20 +239,32 @@ export function readUpstreamResults(files: UpstreamFile[], options: UpstreamOpti
   const applyStatistics = (json: unknown, model: string, pathLevel: string | null, where: string) => {
     for (const [level, list] of statisticsLevels(json, pathLevel, where)) {
       const lambda = levelLambda(level);
-      if (lambda === null) { warnings.push(`${where}: level "${level}" is not original or obfuscated_K; skipped`); continue; }
-      list.forEach((r, i) => { const { run, verdict } = readRun(r, i, `${where}, ${level}`); get(model, lambda, run).verdict = verdict; });
+      if (lambda === null) {
+        warnings.push(`${where}: level "${level}" is not original or obfuscated_K; skipped`);
+        continue;
+      }
+      list.forEach((r, i) => {
+        const { run, verdict } = readRun(r, i, `${where}, ${level}`);
+        get(model, lambda, run).verdict = verdict;
+      });
     }
   };
   const models = new Set<string>();
   for (const file of files) {
-    const parts = file.path.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.');
+    const parts = file.path
+      .replace(/\\/g, '/')
+      .split('/')
+      .filter((p) => p !== '' && p !== '.');
     const name = parts[parts.length - 1] ?? '';
     const parent = parts[parts.length - 2] ?? null;
     const output = /^result_(\d+)\.jsonl$/.exec(name);
     const timing = /^time_(\d+)\.json$/.exec(name);
     if (output || timing) {
       const lambda = parent === null ? null : levelLambda(parent);
-      if (lambda === null) { warnings.push(`${file.path}: its folder "${parent ?? ''}" is not a level (original, obfuscated_K); skipped`); continue; }
+      if (lambda === null) {
+        warnings.push(`${file.path}: its folder "${parent ?? ''}" is not a level (original, obfuscated_K); skipped`);
+        continue;
+      }
       const model = parts[parts.length - 3] ?? UNNAMED_MODEL;
       models.add(model);
       const data = get(model, lambda, Number((output ?? timing)![1]));
@@ -204,8 +273,10 @@ export function readUpstreamResults(files: UpstreamFile[], options: UpstreamOpti
     } else if (/statistics\.json$/.test(name)) {
       const json = parseJson(file.text, file.path);
       const parentIsLevel = parent !== null && levelLambda(parent) !== null;
-      const model = typeof (json as Record<string, unknown>)?.model === 'string' ? (json as Record<string, string>).model
-        : (parentIsLevel ? parts[parts.length - 3] : parent) ?? UNNAMED_MODEL;
+      const model =
+        typeof (json as Record<string, unknown>)?.model === 'string'
+          ? (json as Record<string, string>).model
+          : ((parentIsLevel ? parts[parts.length - 3] : parent) ?? UNNAMED_MODEL);
       models.add(model);
       applyStatistics(json, model, parentIsLevel ? parent : null, file.path);
     } else ignored.push(file.path);
@@ -216,16 +287,24 @@ export function readUpstreamResults(files: UpstreamFile[], options: UpstreamOpti
     let model: string;
     if (typeof named === 'string') model = named;
     else if (models.size === 1) model = [...models][0];
-    else throw new Error(`${v.path}: say which model these verdicts belong to (add "model": "<name>"); ${models.size === 0 ? 'no results are loaded' : `loaded: ${[...models].join(', ')}`}`);
+    else
+      throw new Error(
+        `${v.path}: say which model these verdicts belong to (add "model": "<name>"); ${models.size === 0 ? 'no results are loaded' : `loaded: ${[...models].join(', ')}`}`,
+      );
     if (!models.has(model) && models.size > 0) warnings.push(`${v.path}: model "${model}" has no raw outputs loaded`);
     models.add(model);
     const parts = v.path.replace(/\\/g, '/').split('/');
     const parent = parts[parts.length - 2] ?? null;
     applyStatistics(json, model, parent !== null && levelLambda(parent) !== null ? parent : null, v.path);
   }
-  if (runs.size === 0) throw new Error('no result_<run>.jsonl, time_<run>.json or statistics.json found (expected results/<model>/<level>/result_<run>.jsonl)');
+  if (runs.size === 0)
+    throw new Error(
+      'no result_<run>.jsonl, time_<run>.json or statistics.json found (expected results/<model>/<level>/result_<run>.jsonl)',
+    );
 
-  const ordered = [...runs.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : a.lambda - b.lambda || a.run - b.run));
+  const ordered = [...runs.values()].sort((a, b) =>
+    a.model < b.model ? -1 : a.model > b.model ? 1 : a.lambda - b.lambda || a.run - b.run,
+  );
   const rows: OutcomeRow[] = [];
   const prechecks: PrecheckRow[] = [];
   for (const data of ordered) {
@@ -237,13 +316,17 @@ export function readUpstreamResults(files: UpstreamFile[], options: UpstreamOpti
       for (let id = 1; id <= verdict.total; id++) ids.add(id);
       for (const id of [...verdict.errorIds, ...verdict.sorryIds, ...verdict.simpIds]) ids.add(id);
     }
-    if (outputs && times && outputs.size !== times.length) warnings.push(`${model} λ=${lambda} run ${run}: ${outputs.size} raw outputs but ${times.length} times`);
+    if (outputs && times && outputs.size !== times.length)
+      warnings.push(`${model} λ=${lambda} run ${run}: ${outputs.size} raw outputs but ${times.length} times`);
     for (const id of [...ids].sort((a, b) => a - b)) {
       const out = outputs?.get(id);
       const error = verdict ? verdict.errorIds.has(id) : null;
       const sorry = verdict ? verdict.sorryIds.has(id) : null;
       const row: OutcomeRow = {
-        model, lambda, run, problemId: id,
+        model,
+        lambda,
+        run,
+        problemId: id,
         verified: verdict ? true : null,
         correct: verdict ? !error && !sorry : null,
         containsSorry: sorry,
@@ -289,22 +372,24 @@ export function summarizePrechecks(prechecks: PrecheckRow[]): PrecheckSummary[] 
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key)!.push(p);
   }
-  return [...groups.values()].map((list) => {
-    const tactics = new Map<string, number>();
-    for (const p of list) for (const t of p.disallowedTactics) tactics.set(t, (tactics.get(t) ?? 0) + 1);
-    const verified = list.filter((p) => p.verifiedSorry !== null);
-    return {
-      model: list[0].model,
-      lambda: list[0].lambda,
-      proofs: list.length,
-      contains_sorry: list.filter((p) => p.containsSorry).length,
-      contains_admit: list.filter((p) => p.containsAdmit).length,
-      uses_simp: list.filter((p) => p.usesSimp).length,
-      outside_allowed: list.filter((p) => p.disallowedTactics.length > 0).length,
-      outside_tactics: Object.fromEntries([...tactics].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))),
-      verified: verified.length,
-      verified_sorry: verified.filter((p) => p.verifiedSorry).length,
-      sorry_disagreements: verified.filter((p) => p.verifiedSorry !== p.containsSorry).length,
-    };
-  }).sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : a.lambda - b.lambda));
+  return [...groups.values()]
+    .map((list) => {
+      const tactics = new Map<string, number>();
+      for (const p of list) for (const t of p.disallowedTactics) tactics.set(t, (tactics.get(t) ?? 0) + 1);
+      const verified = list.filter((p) => p.verifiedSorry !== null);
+      return {
+        model: list[0].model,
+        lambda: list[0].lambda,
+        proofs: list.length,
+        contains_sorry: list.filter((p) => p.containsSorry).length,
+        contains_admit: list.filter((p) => p.containsAdmit).length,
+        uses_simp: list.filter((p) => p.usesSimp).length,
+        outside_allowed: list.filter((p) => p.disallowedTactics.length > 0).length,
+        outside_tactics: Object.fromEntries([...tactics].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))),
+        verified: verified.length,
+        verified_sorry: verified.filter((p) => p.verifiedSorry).length,
+        sorry_disagreements: verified.filter((p) => p.verifiedSorry !== p.containsSorry).length,
+      };
+    })
+    .sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : a.lambda - b.lambda));
 }

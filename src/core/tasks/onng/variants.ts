@@ -2,7 +2,14 @@
 // λ-renaming (obfuscateIdentifiers) applied to FEM-Bench function/parameter names and AtomWorld action
 // wording, with one global mapping per level so the same name is renamed the same way everywhere, and the
 // inverse to score answers. Output files are JSON/JSONL texts a model-evaluation harness reads directly.
-import { RESERVED_WORDS, compareCodePoints, makeSinglePassRenamer, obfuscateIdentifiers, obfuscationLevel, pythonJsonDumps } from './obfuscate.ts';
+import {
+  RESERVED_WORDS,
+  compareCodePoints,
+  makeSinglePassRenamer,
+  obfuscateIdentifiers,
+  obfuscationLevel,
+  pythonJsonDumps,
+} from './obfuscate.ts';
 
 export interface VariantOptions {
   /**
@@ -12,7 +19,11 @@ export interface VariantOptions {
   pythonSafe?: boolean;
 }
 
-export interface VariantItem { id: string; original: string; obfuscated: string }
+export interface VariantItem {
+  id: string;
+  original: string;
+  obfuscated: string;
+}
 
 export interface VariantResult {
   level: number;
@@ -30,18 +41,117 @@ export interface VariantResult {
 // ---- shared machinery ----
 
 const PYTHON_KEYWORDS = new Set([
-  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del',
-  'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal',
-  'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'match', 'case', 'type', '_',
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
+  'match',
+  'case',
+  'type',
+  '_',
 ]);
 /** Builtins and module names a FEM-Bench solution is likely to call; a parameter must not shadow them. */
 const PYTHON_COMMON_NAMES = new Set([
-  'abs', 'all', 'any', 'bool', 'callable', 'dict', 'divmod', 'enumerate', 'filter', 'float', 'format', 'getattr',
-  'hasattr', 'int', 'isinstance', 'iter', 'len', 'list', 'map', 'max', 'min', 'next', 'object', 'pow', 'print',
-  'range', 'repr', 'reversed', 'round', 'set', 'slice', 'sorted', 'str', 'sum', 'super', 'tuple', 'zip',
-  'id', 'hex', 'oct', 'bin', 'chr', 'ord', 'open', 'input', 'hash', 'vars', 'dir', 'eval', 'exec', 'bytes',
-  'complex', 'frozenset', 'property', 'globals', 'locals', 'divmod', 'issubclass', 'setattr', 'staticmethod',
-  'np', 'numpy', 'math', 'scipy', 'sp', 'pytest', 'typing', 'self', 'cls',
+  'abs',
+  'all',
+  'any',
+  'bool',
+  'callable',
+  'dict',
+  'divmod',
+  'enumerate',
+  'filter',
+  'float',
+  'format',
+  'getattr',
+  'hasattr',
+  'int',
+  'isinstance',
+  'iter',
+  'len',
+  'list',
+  'map',
+  'max',
+  'min',
+  'next',
+  'object',
+  'pow',
+  'print',
+  'range',
+  'repr',
+  'reversed',
+  'round',
+  'set',
+  'slice',
+  'sorted',
+  'str',
+  'sum',
+  'super',
+  'tuple',
+  'zip',
+  'id',
+  'hex',
+  'oct',
+  'bin',
+  'chr',
+  'ord',
+  'open',
+  'input',
+  'hash',
+  'vars',
+  'dir',
+  'eval',
+  'exec',
+  'bytes',
+  'complex',
+  'frozenset',
+  'property',
+  'globals',
+  'locals',
+  'divmod',
+  'issubclass',
+  'setattr',
+  'staticmethod',
+  'np',
+  'numpy',
+  'math',
+  'scipy',
+  'sp',
+  'pytest',
+  'typing',
+  'self',
+  'cls',
 ]);
 
 /** True for a valid Python identifier that is not a keyword (soft keywords included). */
@@ -57,7 +167,12 @@ const GREEK_LATIN_UPPER = 'ABGDEZHQIKMNXORTYFCPW';
 const TRANSLITERATION = new Map<string, string>([
   ...[...GREEK_LOWER].map((c, i) => [c, GREEK_LATIN_LOWER[i]] as [string, string]),
   ...[...GREEK_UPPER].map((c, i) => [c, GREEK_LATIN_UPPER[i]] as [string, string]),
-  ['ℕ', 'N'], ['ℤ', 'Z'], ['ℚ', 'Q'], ['ℝ', 'R'], ['ℂ', 'C'], ["'", '_'],
+  ['ℕ', 'N'],
+  ['ℤ', 'Z'],
+  ['ℚ', 'Q'],
+  ['ℝ', 'R'],
+  ['ℂ', 'C'],
+  ["'", '_'],
 ]);
 
 function pythonSafeBase(name: string): string {
@@ -72,18 +187,25 @@ function addWords(text: string, into: Set<string>): void {
   for (const m of text.matchAll(/[\p{L}\p{N}_']+/gu)) into.add(m[0]);
 }
 
-
 /**
  * The global renaming for one level: O-NNG's names from obfuscateIdentifiers, then (only where needed) a
  * counter suffix so that no generated name is a word already present in the inputs (restore must be exact)
  * and, with pythonSafe, the ASCII transliteration and no Python keyword/common builtin.
  */
-export function variantMapping(identifiers: string[], levelNumber: number, presentWords: Set<string>, options: VariantOptions = {}): Map<string, string> {
+export function variantMapping(
+  identifiers: string[],
+  levelNumber: number,
+  presentWords: Set<string>,
+  options: VariantOptions = {},
+): Map<string, string> {
   const base = obfuscateIdentifiers(identifiers, levelNumber).mapping;
   // O-NNG never renames its reserved Lean words (e.g. "Add", "at"); outside Lean they are ordinary words, so
   // each is renamed from the stand-in "<word>_" with the same level's generator.
   const reserved = [...new Set(identifiers)].filter((w) => RESERVED_WORDS.has(w));
-  const standIns = obfuscateIdentifiers(reserved.map((w) => `${w}_`), levelNumber).mapping;
+  const standIns = obfuscateIdentifiers(
+    reserved.map((w) => `${w}_`),
+    levelNumber,
+  ).mapping;
   for (const w of reserved) base.set(w, standIns.get(`${w}_`)!);
   const originals = new Set(base.keys());
   const issued = new Set<string>();
@@ -92,7 +214,9 @@ export function variantMapping(identifiers: string[], levelNumber: number, prese
     let candidate = base.get(name)!;
     if (options.pythonSafe) candidate = pythonSafeBase(candidate);
     const clashes = (c: string) =>
-      issued.has(c) || (originals.has(c) && c !== name) || (c !== name && presentWords.has(c)) ||
+      issued.has(c) ||
+      (originals.has(c) && c !== name) ||
+      (c !== name && presentWords.has(c)) ||
       (options.pythonSafe === true && (!isPythonSafeName(c) || PYTHON_COMMON_NAMES.has(c)));
     let result = candidate;
     for (let counter = 1; clashes(result); counter++) result = candidate + String(counter);
@@ -117,7 +241,12 @@ export function inverseFromMappingJson(text: string): Record<string, string> {
     throw new Error('the mapping file is not valid JSON');
   }
   const inverse = (parsed as { inverse?: unknown })?.inverse;
-  if (typeof inverse !== 'object' || inverse === null || Array.isArray(inverse) || !Object.values(inverse).every((v) => typeof v === 'string')) {
+  if (
+    typeof inverse !== 'object' ||
+    inverse === null ||
+    Array.isArray(inverse) ||
+    !Object.values(inverse).every((v) => typeof v === 'string')
+  ) {
     throw new Error('the mapping file has no "inverse" object of obfuscated → original names');
   }
   return inverse as Record<string, string>;
@@ -125,15 +254,20 @@ export function inverseFromMappingJson(text: string): Record<string, string> {
 
 function mappingFile(benchmark: string, levelNumber: number, options: VariantOptions, mapping: Map<string, string>): string {
   const level = obfuscationLevel(levelNumber);
-  return pythonJsonDumps({
-    benchmark,
-    level: level.level,
-    lambda: Number(level.lambda.toFixed(10)),
-    seed: level.seed,
-    python_safe: options.pythonSafe === true,
-    forward: Object.fromEntries(mapping),
-    inverse: Object.fromEntries([...mapping].map(([a, b]) => [b, a])),
-  }, 2) + '\n';
+  return (
+    pythonJsonDumps(
+      {
+        benchmark,
+        level: level.level,
+        lambda: Number(level.lambda.toFixed(10)),
+        seed: level.seed,
+        python_safe: options.pythonSafe === true,
+        forward: Object.fromEntries(mapping),
+        inverse: Object.fromEntries([...mapping].map(([a, b]) => [b, a])),
+      },
+      2,
+    ) + '\n'
+  );
 }
 
 // ---- lossless JSON rewriting ----
@@ -179,8 +313,14 @@ export function rewriteJsonText(text: string, label: string, visit: JsonVisitor,
     space();
     const c = text[i];
     if (c === '{') {
-      out += '{'; i++; space();
-      if (text[i] === '}') { out += '}'; i++; return; }
+      out += '{';
+      i++;
+      space();
+      if (text[i] === '}') {
+        out += '}';
+        i++;
+        return;
+      }
       for (;;) {
         space();
         STRING_TOKEN.lastIndex = i;
@@ -189,22 +329,45 @@ export function rewriteJsonText(text: string, label: string, visit: JsonVisitor,
         string(path, true);
         space();
         if (text[i] !== ':') fail('":" was expected');
-        out += ':'; i++;
+        out += ':';
+        i++;
         value([...path, key]);
         space();
-        if (text[i] === ',') { out += ','; i++; continue; }
-        if (text[i] === '}') { out += '}'; i++; return; }
+        if (text[i] === ',') {
+          out += ',';
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          out += '}';
+          i++;
+          return;
+        }
         fail('"," or "}" was expected');
       }
     }
     if (c === '[') {
-      out += '['; i++; space();
-      if (text[i] === ']') { out += ']'; i++; return; }
+      out += '[';
+      i++;
+      space();
+      if (text[i] === ']') {
+        out += ']';
+        i++;
+        return;
+      }
       for (let k = 0; ; k++) {
         value([...path, k]);
         space();
-        if (text[i] === ',') { out += ','; i++; continue; }
-        if (text[i] === ']') { out += ']'; i++; return; }
+        if (text[i] === ',') {
+          out += ',';
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          out += ']';
+          i++;
+          return;
+        }
         fail('"," or "]" was expected');
       }
     }
@@ -220,7 +383,9 @@ export function rewriteJsonText(text: string, label: string, visit: JsonVisitor,
 /** Appends fields to a one-line JSON object text (Python separators). */
 function appendFields(objectText: string, fields: Record<string, unknown>): string {
   const body = objectText.slice(0, objectText.lastIndexOf('}')).trimEnd();
-  const extra = Object.entries(fields).map(([k, v]) => `${JSON.stringify(k)}: ${pythonJsonDumps(v)}`).join(', ');
+  const extra = Object.entries(fields)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${pythonJsonDumps(v)}`)
+    .join(', ');
   return `${body}${body.endsWith('{') ? '' : ', '}${extra}}`;
 }
 
@@ -229,13 +394,25 @@ function parseLenientJson(text: string, label: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return JSON.parse(rewriteJsonText(text, label, () => undefined, (raw) => (/NaN|Infinity/.test(raw) ? 'null' : raw)));
+    return JSON.parse(
+      rewriteJsonText(
+        text,
+        label,
+        () => undefined,
+        (raw) => (/NaN|Infinity/.test(raw) ? 'null' : raw),
+      ),
+    );
   }
 }
 
 // ---- FEM-Bench ----
 
-export interface FemParam { name: string; annotation?: string; default?: string; [key: string]: unknown }
+export interface FemParam {
+  name: string;
+  annotation?: string;
+  default?: string;
+  [key: string]: unknown;
+}
 export interface FemTaskFile {
   task_id?: string;
   task_short_description?: string;
@@ -249,7 +426,13 @@ export interface FemTaskFile {
 export function validateFemTask(value: unknown, label: string): FemTaskFile {
   const task = value as FemTaskFile;
   const sig = task?.signature;
-  if (typeof sig !== 'object' || sig === null || typeof sig.name !== 'string' || !Array.isArray(sig.params) || !sig.params.every((p) => typeof p?.name === 'string')) {
+  if (
+    typeof sig !== 'object' ||
+    sig === null ||
+    typeof sig.name !== 'string' ||
+    !Array.isArray(sig.params) ||
+    !sig.params.every((p) => typeof p?.name === 'string')
+  ) {
     throw new Error(`${label}: not a FEM-Bench task file (it needs "signature": {"name", "params": [{"name", ...}]})`);
   }
   if (task.cases !== undefined && !Array.isArray(task.cases)) throw new Error(`${label}: "cases" must be a list`);
@@ -258,7 +441,9 @@ export function validateFemTask(value: unknown, label: string): FemTaskFile {
 
 /** The signature line a prompt shows: `def name(p: T, q: U = d) -> R:`. */
 export function femSignatureLine(sig: FemTaskFile['signature']): string {
-  const params = sig.params.map((p) => `${p.name}${p.annotation ? `: ${p.annotation}` : ''}${p.default !== undefined ? ` = ${p.default}` : ''}`);
+  const params = sig.params.map(
+    (p) => `${p.name}${p.annotation ? `: ${p.annotation}` : ''}${p.default !== undefined ? ` = ${p.default}` : ''}`,
+  );
   return `def ${sig.name}(${params.join(', ')})${sig.returns ? ` -> ${sig.returns}` : ''}:`;
 }
 
@@ -299,7 +484,9 @@ export function femBenchVariant(taskFiles: FemTaskInput[], levelNumber: number, 
   const level = obfuscationLevel(levelNumber);
   if (taskFiles.length === 0) throw new Error('no FEM-Bench task file was given');
   const texts = taskFiles.map((t) => (typeof t === 'string' ? t : pythonJsonDumps(t)));
-  const tasks = taskFiles.map((t, i) => (typeof t === 'string' ? parseFemTask(t, `task file ${i + 1}`) : validateFemTask(t, `task ${i + 1}`)));
+  const tasks = taskFiles.map((t, i) =>
+    typeof t === 'string' ? parseFemTask(t, `task file ${i + 1}`) : validateFemTask(t, `task ${i + 1}`),
+  );
   const identifiers = tasks.flatMap(femTaskIdentifiers);
   const present = new Set<string>();
   for (const text of texts) addWords(text, present);
@@ -324,7 +511,10 @@ export function femBenchVariant(taskFiles: FemTaskInput[], levelNumber: number, 
     const original = femPromptStub(task);
     const prompt = rename(original);
     items.push({ id: task.task_id ?? task.signature.name, original, obfuscated: prompt });
-    return appendFields(line, { prompt, obfuscation: { benchmark: 'fem-bench', level: level.level, lambda, python_safe: options.pythonSafe === true } });
+    return appendFields(line, {
+      prompt,
+      obfuscation: { benchmark: 'fem-bench', level: level.level, lambda, python_safe: options.pythonSafe === true },
+    });
   });
   return {
     level: level.level,
@@ -338,7 +528,15 @@ export function femBenchVariant(taskFiles: FemTaskInput[], levelNumber: number, 
 
 // ---- AtomWorld ----
 
-export interface AtomWorldCaseRow { id?: unknown; action?: string; params?: unknown; prompt: string; before_cif?: string; after_cif?: string; [key: string]: unknown }
+export interface AtomWorldCaseRow {
+  id?: unknown;
+  action?: string;
+  params?: unknown;
+  prompt: string;
+  before_cif?: string;
+  after_cif?: string;
+  [key: string]: unknown;
+}
 
 /**
  * The words renamed in AtomWorld prompts (AtomWorldBench src/prompts/cif_action_prompt.py templates, all versions): the action verbs and the
@@ -346,13 +544,54 @@ export interface AtomWorldCaseRow { id?: unknown; action?: string; params?: unkn
  * identifier so renaming and restoring stay exact; element symbols and numbers are the data and are kept.
  */
 export const ATOMWORLD_ACTION_WORDS: readonly string[] = [
-  'Change', 'Remove', 'Add', 'Insert', 'Swap', 'Delete', 'Move', 'Rotate', 'Create',
-  'change', 'remove', 'add', 'insert', 'swap', 'delete', 'move', 'rotate', 'create', 'inserted',
-  'into', 'between', 'towards', 'around', 'lower', 'below', 'supercell', 'Including', 'Excluding',
+  'Change',
+  'Remove',
+  'Add',
+  'Insert',
+  'Swap',
+  'Delete',
+  'Move',
+  'Rotate',
+  'Create',
+  'change',
+  'remove',
+  'add',
+  'insert',
+  'swap',
+  'delete',
+  'move',
+  'rotate',
+  'create',
+  'inserted',
+  'into',
+  'between',
+  'towards',
+  'around',
+  'lower',
+  'below',
+  'supercell',
+  'Including',
+  'Excluding',
 ];
 export const ATOMWORLD_PARAMETER_WORDS: readonly string[] = [
-  'index', 'indices', 'atom', 'atoms', 'Cartesian', 'coordinate', 'angstrom', 'degree', 'axis', 'size',
-  'radius', 'center', 'surrounding', 'spatial', 'positions', 'position', 'distance', 'line',
+  'index',
+  'indices',
+  'atom',
+  'atoms',
+  'Cartesian',
+  'coordinate',
+  'angstrom',
+  'degree',
+  'axis',
+  'size',
+  'radius',
+  'center',
+  'surrounding',
+  'spatial',
+  'positions',
+  'position',
+  'distance',
+  'line',
 ];
 
 /** The case lines of an AtomWorld cases JSONL (generated_cases.jsonl layout), checked, with their parsed rows. */
@@ -405,8 +644,12 @@ export function atomworldVariant(cases: (string | AtomWorldCaseRow)[], levelNumb
     for (const [from, to] of mapping) if (seen.has(from)) words[from] = to;
     const prompt = rename(row.prompt);
     items.push({ id: row.id !== undefined ? String(row.id) : String(i + 1), original: row.prompt, obfuscated: prompt });
-    const line = rewriteJsonText(lines[i], `case ${i + 1}`, (path, isKey) => (!isKey && path.length === 1 && path[0] === 'prompt' ? prompt : undefined));
-    return appendFields(line, { obfuscation: { benchmark: 'atomworld', level: level.level, lambda, python_safe: options.pythonSafe === true, words } });
+    const line = rewriteJsonText(lines[i], `case ${i + 1}`, (path, isKey) =>
+      !isKey && path.length === 1 && path[0] === 'prompt' ? prompt : undefined,
+    );
+    return appendFields(line, {
+      obfuscation: { benchmark: 'atomworld', level: level.level, lambda, python_safe: options.pythonSafe === true, words },
+    });
   });
   return {
     level: level.level,

@@ -20,14 +20,45 @@ interface DemoSpec {
 }
 
 const SPECS: DemoSpec[] = [
-  { action: 'move', params: { index: 2, d_pos_cart: [0.4, 0.3, 0] }, prompt: 'Move the atom at index 2 by [0.4, 0.3, 0] Å (Cartesian) in the cif file.', answer: 'right' },
-  { action: 'rotate_around', params: { index: 1, radius: 2.2, angle_deg: 45, axis: [0, 0, 1] }, prompt: 'Rotate all surrounding atoms within 2.2 angstrom of the center atom at index 1 by 45 degree around the axis [0 0 1] in the cif file.', answer: 'unchanged' },
-  { action: 'insert_between', params: { index1: 0, index2: 1, symbol: 'Ca', distance_ratio: 0.5 }, prompt: 'Insert Ca halfway between atoms at indices 0 and 1 in the cif file.', answer: 'right' },
-  { action: 'delete_below', params: { index: 0, include_self: false }, prompt: 'Delete all atoms whose z coordinate is below that of the atom at index 0 in the cif file.', answer: { wrongParams: { index: 1, include_self: false } } },
+  {
+    action: 'move',
+    params: { index: 2, d_pos_cart: [0.4, 0.3, 0] },
+    prompt: 'Move the atom at index 2 by [0.4, 0.3, 0] Å (Cartesian) in the cif file.',
+    answer: 'right',
+  },
+  {
+    action: 'rotate_around',
+    params: { index: 1, radius: 2.2, angle_deg: 45, axis: [0, 0, 1] },
+    prompt:
+      'Rotate all surrounding atoms within 2.2 angstrom of the center atom at index 1 by 45 degree around the axis [0 0 1] in the cif file.',
+    answer: 'unchanged',
+  },
+  {
+    action: 'insert_between',
+    params: { index1: 0, index2: 1, symbol: 'Ca', distance_ratio: 0.5 },
+    prompt: 'Insert Ca halfway between atoms at indices 0 and 1 in the cif file.',
+    answer: 'right',
+  },
+  {
+    action: 'delete_below',
+    params: { index: 0, include_self: false },
+    prompt: 'Delete all atoms whose z coordinate is below that of the atom at index 0 in the cif file.',
+    answer: { wrongParams: { index: 1, include_self: false } },
+  },
   { action: 'super_cell', params: { size: [1, 1, 2] }, prompt: 'Make a 1x1x2 supercell of the cif file.', answer: 'right' },
   { action: 'remove', params: { index: 3 }, prompt: 'Remove the atom at index 3 in the cif file.', answer: { wrongParams: { index: 1 } } },
-  { action: 'swap', params: { index1: 0, index2: 1 }, prompt: 'Swap the spatial positions of atoms at indices 0 and 1 in the cif file.', answer: 'no-tags' },
-  { action: 'change', params: { index: 2, symbol: 'F' }, prompt: 'Change the atom at index 2 into F in the cif file.', answer: 'broken-cif' },
+  {
+    action: 'swap',
+    params: { index1: 0, index2: 1 },
+    prompt: 'Swap the spatial positions of atoms at indices 0 and 1 in the cif file.',
+    answer: 'no-tags',
+  },
+  {
+    action: 'change',
+    params: { index: 2, symbol: 'F' },
+    prompt: 'Change the atom at index 2 into F in the cif file.',
+    answer: 'broken-cif',
+  },
 ];
 
 export function buildDemoCases(cifText: string, fileName: string): AtomworldCase[] {
@@ -46,8 +77,15 @@ export function buildDemoCases(cifText: string, fileName: string): AtomworldCase
     else if (spec.answer === 'broken-cif') answer = tagged(targetCif.replace(/_cell_length_a\s+\S+/, '_cell_length_a   about-four'));
     else answer = tagged(applyAtomworldActionToCif(beforeCif, spec.action, spec.answer.wrongParams).cif);
     return {
-      id: `demo-${k + 1}-${spec.action}`, action: spec.action, params: spec.params, prompt: spec.prompt, beforeCif, targetCif, answer,
-      official: null, model: 'demo',
+      id: `demo-${k + 1}-${spec.action}`,
+      action: spec.action,
+      params: spec.params,
+      prompt: spec.prompt,
+      beforeCif,
+      targetCif,
+      answer,
+      official: null,
+      model: 'demo',
     };
   });
 }

@@ -65,7 +65,8 @@ export function parseJsonRows(file: InputFile, what: string, skipped: SkippedLin
   if (trimmed === '') throw new InputFormatError(`${file.path} is empty; expected ${what} as one JSON object per line.`);
   const rows: Row[] = [];
   const check = (row: unknown, line: number) => {
-    if (typeof row !== 'object' || row === null || Array.isArray(row)) skipped.push({ file: file.path, line, error: `expected a JSON object (${what})` });
+    if (typeof row !== 'object' || row === null || Array.isArray(row))
+      skipped.push({ file: file.path, line, error: `expected a JSON object (${what})` });
     else rows.push({ row: row as Record<string, unknown>, line });
   };
   if (trimmed.startsWith('[')) {
@@ -122,17 +123,31 @@ function embeddedAnswer(row: Record<string, unknown>): string | null {
  * The cases (with answers from the answers file, or the ones the records carry), warnings and the lines left
  * out (junk, a row without the needed fields, a repeated id), each named by file and line.
  */
-export function readAtomworldInputs(casesFile: InputFile, answersFile: InputFile | null): { cases: AtomworldCase[]; warnings: string[]; skipped: SkippedLine[] } {
+export function readAtomworldInputs(
+  casesFile: InputFile,
+  answersFile: InputFile | null,
+): { cases: AtomworldCase[]; warnings: string[]; skipped: SkippedLine[] } {
   const warnings: string[] = [];
   const skipped: SkippedLine[] = [];
-  const skip = (file: InputFile, line: number, error: string) => { skipped.push({ file: file.path, line, error }); };
+  const skip = (file: InputFile, line: number, error: string) => {
+    skipped.push({ file: file.path, line, error });
+  };
   const answerById = new Map<string, string>();
   if (answersFile) {
     for (const { row, line } of parseJsonRows(answersFile, 'answers', skipped)) {
-      if (typeof row.id !== 'string' && typeof row.id !== 'number') { skip(answersFile, line, 'the row has no "id"'); continue; }
-      if (typeof row.answer !== 'string') { skip(answersFile, line, '"answer" must be the model\'s text as a string'); continue; }
+      if (typeof row.id !== 'string' && typeof row.id !== 'number') {
+        skip(answersFile, line, 'the row has no "id"');
+        continue;
+      }
+      if (typeof row.answer !== 'string') {
+        skip(answersFile, line, '"answer" must be the model\'s text as a string');
+        continue;
+      }
       const id = String(row.id);
-      if (answerById.has(id)) { skip(answersFile, line, `id "${printable(id)}" appears twice`); continue; }
+      if (answerById.has(id)) {
+        skip(answersFile, line, `id "${printable(id)}" appears twice`);
+        continue;
+      }
       answerById.set(id, row.answer);
     }
   }
@@ -140,32 +155,56 @@ export function readAtomworldInputs(casesFile: InputFile, answersFile: InputFile
   const cases: AtomworldCase[] = [];
   for (const { row, line } of parseJsonRows(casesFile, 'cases', skipped)) {
     const rawId = row.id ?? row.case_id;
-    if (typeof rawId !== 'string' && typeof rawId !== 'number') { skip(casesFile, line, 'the case has no "id"'); continue; }
+    if (typeof rawId !== 'string' && typeof rawId !== 'number') {
+      skip(casesFile, line, 'the case has no "id"');
+      continue;
+    }
     // eval_oracle rows judge several candidates per case: the candidate's name keeps their ids apart.
     const id = typeof row.candidate === 'string' && !answersFile ? `${rawId}:${row.candidate}` : String(rawId);
-    if (seen.has(id)) { skip(casesFile, line, `id "${printable(id)}" appears twice`); continue; }
-    if (typeof row.action !== 'string') { skip(casesFile, line, `case "${printable(id)}" has no "action"`); continue; }
+    if (seen.has(id)) {
+      skip(casesFile, line, `id "${printable(id)}" appears twice`);
+      continue;
+    }
+    if (typeof row.action !== 'string') {
+      skip(casesFile, line, `case "${printable(id)}" has no "action"`);
+      continue;
+    }
     const targetCif = str(row.after_cif) ?? str(row.target_cif);
-    if (targetCif === null) { skip(casesFile, line, `case "${printable(id)}" has no "after_cif" (the target CIF)`); continue; }
+    if (targetCif === null) {
+      skip(casesFile, line, `case "${printable(id)}" has no "after_cif" (the target CIF)`);
+      continue;
+    }
     seen.add(id);
-    const params = row.params && typeof row.params === 'object' && !Array.isArray(row.params) ? (row.params as Record<string, unknown>) : null;
-    const answer = answersFile ? answerById.get(id) ?? null : embeddedAnswer(row);
+    const params =
+      row.params && typeof row.params === 'object' && !Array.isArray(row.params) ? (row.params as Record<string, unknown>) : null;
+    const answer = answersFile ? (answerById.get(id) ?? null) : embeddedAnswer(row);
     cases.push({
-      id, action: row.action, params, prompt: str(row.prompt) ?? '', beforeCif: str(row.before_cif), targetCif, answer,
-      official: officialOf(row), model: str(row.model),
+      id,
+      action: row.action,
+      params,
+      prompt: str(row.prompt) ?? '',
+      beforeCif: str(row.before_cif),
+      targetCif,
+      answer,
+      official: officialOf(row),
+      model: str(row.model),
     });
   }
   skipped.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file === casesFile.path ? -1 : 1));
   if (cases.length === 0) {
     const first = skipped[0];
-    throw new InputFormatError(`${casesFile.path} holds no usable case${first ? ` (${first.file} line ${first.line}: ${first.error})` : ''}; expected one JSON object per line with id, action and after_cif.`);
+    throw new InputFormatError(
+      `${casesFile.path} holds no usable case${first ? ` (${first.file} line ${first.line}: ${first.error})` : ''}; expected one JSON object per line with id, action and after_cif.`,
+    );
   }
   warnings.push(...skippedWarnings(skipped));
   const missing = cases.filter((c) => c.answer === null).length;
   if (missing) {
-    warnings.push(answersFile
-      ? `${missing} case(s) have no answer in ${answersFile.path}; they count as OutputFormatError, as in the benchmark.`
-      : `${missing} case(s) carry no answer; load an answers file (rows {id, answer}) to judge them. Until then they count as OutputFormatError.`);
+    warnings.push(
+      answersFile
+        ? `${missing} case(s) have no answer in ${answersFile.path}; they count as OutputFormatError, as in the benchmark.`
+        : `${missing} case(s) carry no answer; load an answers file (rows {id, answer}) to judge them. Until then they count as OutputFormatError.`,
+    );
   }
   const extra = [...answerById.keys()].filter((id) => !seen.has(id)).length;
   if (extra) warnings.push(`${extra} answer(s) in ${answersFile!.path} match no case and were ignored.`);
@@ -183,16 +222,20 @@ export type CaseSortKey = 'index' | 'id' | 'action' | 'correct' | 'wrong_type' |
 
 const sortValue = (r: CaseRow, key: CaseSortKey): string | number | null => {
   switch (key) {
-    case 'lint': return r.lint.length;
-    case 'correct': return r.correct ? 1 : 0;
-    default: return r[key];
+    case 'lint':
+      return r.lint.length;
+    case 'correct':
+      return r.correct ? 1 : 0;
+    default:
+      return r[key];
   }
 };
 
 /** Sorted copy: ascending or descending, missing values always last, ties in file order. */
 export function sortCaseRows(rows: readonly CaseRow[], key: CaseSortKey, descending: boolean): CaseRow[] {
   return [...rows].sort((x, y) => {
-    const a = sortValue(x, key), b = sortValue(y, key);
+    const a = sortValue(x, key),
+      b = sortValue(y, key);
     if (a === null) return b === null ? x.index - y.index : 1;
     if (b === null) return -1;
     const c = typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b));
@@ -201,7 +244,15 @@ export function sortCaseRows(rows: readonly CaseRow[], key: CaseSortKey, descend
 }
 
 /** The error classes in a fixed order (then any others alphabetically), for table columns and bars. */
-export const ERROR_ORDER = ['OutputFormatError', 'CIFParsingError', 'AtomCountMismatch', 'StructureMismatch', 'Unknown', 'ResourceLimit', 'Timeout'];
+export const ERROR_ORDER = [
+  'OutputFormatError',
+  'CIFParsingError',
+  'AtomCountMismatch',
+  'StructureMismatch',
+  'Unknown',
+  'ResourceLimit',
+  'Timeout',
+];
 
 export function errorTypesOf(summary: Record<string, AtomworldActionSummary>): string[] {
   const present = new Set(Object.values(summary).flatMap((s) => Object.keys(s.errors)));
@@ -210,20 +261,40 @@ export function errorTypesOf(summary: Record<string, AtomworldActionSummary>): s
 
 export function casesCsv(rows: readonly CaseRow[]): string {
   const header = ['id', 'action', 'correct', 'wrong_type', 'rmsd', 'max_dist', 'lint', 'official_correct', 'official_wrong_type'];
-  return formatCsv(header, rows.map((r) => [
-    r.id, r.action, r.correct, r.wrong_type, r.rmsd, r.max_dist, r.lint.join(' '), r.official ? r.official.correct : null, r.official?.wrong_type ?? null,
-  ]));
+  return formatCsv(
+    header,
+    rows.map((r) => [
+      r.id,
+      r.action,
+      r.correct,
+      r.wrong_type,
+      r.rmsd,
+      r.max_dist,
+      r.lint.join(' '),
+      r.official ? r.official.correct : null,
+      r.official?.wrong_type ?? null,
+    ]),
+  );
 }
 
 export function actionsCsv(summary: Record<string, AtomworldActionSummary>): string {
   const types = errorTypesOf(summary);
-  return formatCsv(['action', 'n', 'success_rate', 'mean_max_dist', ...types], Object.entries(summary).map(([action, s]) => [
-    action, s.n, s.success_rate, s.mean_max_dist, ...types.map((t) => s.errors[t] ?? 0),
-  ]));
+  return formatCsv(
+    ['action', 'n', 'success_rate', 'mean_max_dist', ...types],
+    Object.entries(summary).map(([action, s]) => [action, s.n, s.success_rate, s.mean_max_dist, ...types.map((t) => s.errors[t] ?? 0)]),
+  );
 }
 
 /** The CLI's `atomworld eval` JSON ({cases, by_action}), each case with its lint codes added. */
 export function resultsJson(rows: readonly CaseRow[], summary: Record<string, AtomworldActionSummary>): string {
-  const cases = rows.map((r) => ({ id: r.id, action: r.action, correct: r.correct, wrong_type: r.wrong_type, rmsd: r.rmsd, max_dist: r.max_dist, lint: r.lint }));
+  const cases = rows.map((r) => ({
+    id: r.id,
+    action: r.action,
+    correct: r.correct,
+    wrong_type: r.wrong_type,
+    rmsd: r.rmsd,
+    max_dist: r.max_dist,
+    lint: r.lint,
+  }));
   return JSON.stringify({ cases, by_action: summary }, null, 1);
 }

@@ -32,7 +32,11 @@ export function aseFrameOf(s: Structure): AseFrame {
 export function inAseFrame(s: Structure): Structure {
   const f = aseFrameOf(s);
   const lattice = new Lattice(f.cell);
-  return { name: s.name, lattice, sites: s.sites.map((site, i) => makeSiteFromFrac(lattice, f.frac[i], site.species, { label: site.label })) };
+  return {
+    name: s.name,
+    lattice,
+    sites: s.sites.map((site, i) => makeSiteFromFrac(lattice, f.frac[i], site.species, { label: site.label })),
+  };
 }
 
 const wrapHalf = (x: number): number => x - Math.round(x);
@@ -40,28 +44,45 @@ const wrapHalf = (x: number): number => x - Math.round(x);
 /** The fractional vector from `from` to `to` (or a periodic image of it) that is shortest in Cartesian length. */
 function shortestFractional(from: Vec3, to: Vec3, cell: Mat3): Vec3 {
   const d = [0, 1, 2].map((k) => wrapHalf(to[k] - from[k])) as Vec3;
-  let best = d, bestLength = Infinity;
-  for (let i = -1; i <= 1; i++) for (let j = -1; j <= 1; j++) for (let k = -1; k <= 1; k++) {
-    const v: Vec3 = [d[0] + i, d[1] + j, d[2] + k];
-    const length = norm(vecMat(v, cell));
-    if (length < bestLength) { best = v; bestLength = length; }
-  }
+  let best = d,
+    bestLength = Infinity;
+  for (let i = -1; i <= 1; i++)
+    for (let j = -1; j <= 1; j++)
+      for (let k = -1; k <= 1; k++) {
+        const v: Vec3 = [d[0] + i, d[1] + j, d[2] + k];
+        const length = norm(vecMat(v, cell));
+        if (length < bestLength) {
+          best = v;
+          bestLength = length;
+        }
+      }
   return best;
 }
 
 const rowLength = (m: Mat3, i: number) => norm(m[i]);
-const rowAngle = (m: Mat3, i: number, j: number) => (Math.acos(Math.max(-1, Math.min(1, dot(m[i], m[j]) / (norm(m[i]) * norm(m[j]))))) * 180) / Math.PI;
+const rowAngle = (m: Mat3, i: number, j: number) =>
+  (Math.acos(Math.max(-1, Math.min(1, dot(m[i], m[j]) / (norm(m[i]) * norm(m[j]))))) * 180) / Math.PI;
 
 /** Unimodular matrices with entries −1…1 (identity first), built once. */
 let unimodular: Mat3[] | null = null;
 function unimodularMatrices(): Mat3[] {
   if (unimodular) return unimodular;
-  const out: Mat3[] = [[[1, 0, 0], [0, 1, 0], [0, 0, 1]]];
+  const out: Mat3[] = [
+    [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ],
+  ];
   const v = [-1, 0, 1];
   for (let code = 0; code < 19683; code++) {
     const e: number[] = [];
     for (let k = 0, c = code; k < 9; k++, c = Math.floor(c / 3)) e.push(v[c % 3]);
-    const m: Mat3 = [[e[0], e[1], e[2]], [e[3], e[4], e[5]], [e[6], e[7], e[8]]];
+    const m: Mat3 = [
+      [e[0], e[1], e[2]],
+      [e[3], e[4], e[5]],
+      [e[6], e[7], e[8]],
+    ];
     if (Math.abs(Math.abs(det(m)) - 1) < 1e-9 && !(e.join() === '1,0,0,0,1,0,0,0,1')) out.push(m);
   }
   return (unimodular = out);
@@ -73,10 +94,19 @@ function unimodularMatrices(): Mat3[] {
  * lattice whose lengths and angles agree with the target's (20 %, 5°), the one whose pairs give the
  * smallest rms after the mean shift is used; the answer's fractions are returned in it.
  */
-function alignedFractions(T: AseFrame, A: AseFrame, pairs: readonly { a: number; b: number }[], shortest: (from: Vec3, to: Vec3) => Vec3): Vec3[] {
+function alignedFractions(
+  T: AseFrame,
+  A: AseFrame,
+  pairs: readonly { a: number; b: number }[],
+  shortest: (from: Vec3, to: Vec3) => Vec3,
+): Vec3[] {
   // The matcher works on Niggli-reduced cells, so candidate bases are tried both in the cells as given
   // and in the reduced cells (f_T = f_A · P_A⁻¹ · M⁻¹ · P_T, with reduced = P · given).
-  const identity: Mat3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+  const identity: Mat3 = [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ];
   const reduction = (cell: Mat3): Mat3 => {
     const reduced = niggliReducedLattice(new Lattice(cell)).matrix;
     return matMul(reduced, inverse(cell)).map((row) => row.map(Math.round)) as Mat3;
@@ -84,24 +114,39 @@ function alignedFractions(T: AseFrame, A: AseFrame, pairs: readonly { a: number;
   const frames: { pT: Mat3; pA: Mat3 }[] = [{ pT: identity, pA: identity }];
   try {
     frames.push({ pT: reduction(T.cell), pA: reduction(A.cell) });
-  } catch { /* a degenerate cell: the given bases only */ }
-  let best: Vec3[] = A.frac, bestScore = Infinity;
+  } catch {
+    /* a degenerate cell: the given bases only */
+  }
+  let best: Vec3[] = A.frac,
+    bestScore = Infinity;
   for (const { pT, pA } of frames) {
     if (Math.abs(Math.abs(det(pT)) - 1) > 1e-9 || Math.abs(Math.abs(det(pA)) - 1) > 1e-9) continue;
-    const cellT = matMul(pT, T.cell), cellA = matMul(pA, A.cell);
+    const cellT = matMul(pT, T.cell),
+      cellA = matMul(pA, A.cell);
     const pAInv = inverse(pA);
     for (const m of unimodularMatrices()) {
       const basis = matMul(m, cellA);
       let ok = true;
       for (let i = 0; i < 3 && ok; i++) ok = Math.abs(rowLength(basis, i) / rowLength(cellT, i) - 1) < 0.2;
-      for (const [i, j] of [[1, 2], [0, 2], [0, 1]]) ok = ok && Math.abs(rowAngle(basis, i, j) - rowAngle(cellT, i, j)) < 5;
+      for (const [i, j] of [
+        [1, 2],
+        [0, 2],
+        [0, 1],
+      ])
+        ok = ok && Math.abs(rowAngle(basis, i, j) - rowAngle(cellT, i, j)) < 5;
       if (!ok) continue;
       const x = matMul(matMul(pAInv, inverse(m)), pT);
       const frac = A.frac.map((f) => vecMat(f, x));
       const ds = pairs.map((p) => shortest(T.frac[p.a], frac[p.b]));
       const mean = [0, 1, 2].map((k) => ds.reduce((s, d) => s + d[k], 0) / ds.length) as Vec3;
-      const score = ds.reduce((s, d) => { const r = norm(vecMat([d[0] - mean[0], d[1] - mean[1], d[2] - mean[2]], T.cell)); return s + r * r; }, 0);
-      if (score < bestScore - 1e-12) { best = frac; bestScore = score; }
+      const score = ds.reduce((s, d) => {
+        const r = norm(vecMat([d[0] - mean[0], d[1] - mean[1], d[2] - mean[2]], T.cell));
+        return s + r * r;
+      }, 0);
+      if (score < bestScore - 1e-12) {
+        best = frac;
+        bestScore = score;
+      }
     }
   }
   return best;
@@ -140,8 +185,14 @@ export interface OverlayGeometry {
  * of the same element are paired by a minimum-cost assignment on periodic distances in the target's
  * cell (no shift), and pairs farther than `maxDistance` Å are dropped (their atoms count as missing / extra).
  */
-export function overlayGeometry(target: Structure, answer: Structure, mapping: readonly { a: number; b: number }[] | null, maxDistance: number): OverlayGeometry {
-  const T = aseFrameOf(target), A = aseFrameOf(answer);
+export function overlayGeometry(
+  target: Structure,
+  answer: Structure,
+  mapping: readonly { a: number; b: number }[] | null,
+  maxDistance: number,
+): OverlayGeometry {
+  const T = aseFrameOf(target),
+    A = aseFrameOf(answer);
   const inv = inverse(T.cell);
   // Fractions of the answer's atoms in the target's cell (equal to its own when the cells agree);
   // with a mapping, re-expressed in the lattice basis that the mapping implies (see alignedFractions).
@@ -161,7 +212,8 @@ export function overlayGeometry(target: Structure, answer: Structure, mapping: r
   } else {
     // Minimum total squared distance over same-element pairs (the smaller side fully assigned).
     const targetRows = T.frac.length <= answerFrac.length;
-    const rowsN = targetRows ? T.frac.length : answerFrac.length, colsN = targetRows ? answerFrac.length : T.frac.length;
+    const rowsN = targetRows ? T.frac.length : answerFrac.length,
+      colsN = targetRows ? answerFrac.length : T.frac.length;
     const FORBIDDEN = 1e20;
     const cost = Array.from({ length: rowsN }, (_, r) => {
       const row = new Float64Array(colsN);
@@ -188,9 +240,15 @@ export function overlayGeometry(target: Structure, answer: Structure, mapping: r
     return { a, b, distance: norm(vecMat(rel, T.cell)) };
   });
   pairs.sort((x, y) => x.a - y.a);
-  const pairedA = new Set(pairs.map((p) => p.a)), pairedB = new Set(pairs.map((p) => p.b));
+  const pairedA = new Set(pairs.map((p) => p.a)),
+    pairedB = new Set(pairs.map((p) => p.b));
   return {
-    cell: T.cell, targetSymbols: T.symbols, targetCart: T.cart, answerSymbols: A.symbols, answerCart, pairs,
+    cell: T.cell,
+    targetSymbols: T.symbols,
+    targetCart: T.cart,
+    answerSymbols: A.symbols,
+    answerCart,
+    pairs,
     missing: T.frac.map((_, i) => i).filter((i) => !pairedA.has(i)),
     extra: answerFrac.map((_, i) => i).filter((i) => !pairedB.has(i)),
     shift,

@@ -36,7 +36,8 @@ export function flatten(value: FemValue | undefined, name: string): number[] {
 
 export function vector(value: FemValue | undefined, name: string, length?: number): number[] {
   const v = flatten(value, name);
-  if (length !== undefined && v.length !== length) throw new FemTaskError('ValueError', `${name} must have ${length} entries, got ${v.length}`);
+  if (length !== undefined && v.length !== length)
+    throw new FemTaskError('ValueError', `${name} must have ${length} entries, got ${v.length}`);
   return v;
 }
 

@@ -3,7 +3,16 @@ import { FemTaskError, type FemValue } from '../types.ts';
 import { checkFemSize, pyTypeName } from '../sizes.ts';
 import { scalar } from './input.ts';
 
-interface Grid { xl: number; yl: number; dx: number; dy: number; nx: number; ny: number; npx: number; npy: number }
+interface Grid {
+  xl: number;
+  yl: number;
+  dx: number;
+  dy: number;
+  nx: number;
+  ny: number;
+  npx: number;
+  npy: number;
+}
 
 /** `nx < 1`: Python compares numbers (and bools) with an int; anything else is a TypeError. */
 function comparable(v: FemValue | undefined): number {
@@ -22,8 +31,10 @@ function grid(inputs: Record<string, FemValue>, boundsMessage: string, kind: 'tr
   if (nxValue < 1) throw new FemTaskError('ValueError', 'nx and ny must be ≥ 1');
   const nyValue = comparable(inputs.ny);
   if (nyValue < 1) throw new FemTaskError('ValueError', 'nx and ny must be ≥ 1');
-  const xl = scalar(inputs.xl, 'xl'), yl = scalar(inputs.yl, 'yl');
-  const xh = scalar(inputs.xh, 'xh'), yh = scalar(inputs.yh, 'yh');
+  const xl = scalar(inputs.xl, 'xl'),
+    yl = scalar(inputs.yl, 'yl');
+  const xh = scalar(inputs.xh, 'xh'),
+    yh = scalar(inputs.yh, 'yh');
   if (!(xl < xh) || !(yl < yh)) throw new FemTaskError('ValueError', boundsMessage);
   for (const n of [nxValue, nyValue]) {
     if (Number.isInteger(n)) continue;
@@ -31,7 +42,8 @@ function grid(inputs: Record<string, FemValue>, boundsMessage: string, kind: 'tr
     if (kind === 'tri6' && !Number.isFinite(n)) throw new FemTaskError('ValueError', 'Maximum allowed size exceeded');
     throw new FemTaskError('TypeError', "'float' object cannot be interpreted as an integer");
   }
-  const nx = nxValue, ny = nyValue;
+  const nx = nxValue,
+    ny = nyValue;
   checkFemSize('femElements', `a ${nx.toLocaleString('en')} × ${ny.toLocaleString('en')} mesh`, nx * ny, 'cells');
   return { xl, yl, dx: (xh - xl) / nx, dy: (yh - yl) / ny, nx, ny, npx: 2 * nx + 1, npy: 2 * ny + 1 };
 }
@@ -47,7 +59,8 @@ export function tri6MeshRectangle(inputs: Record<string, FemValue>): FemValue {
   const connect: number[][] = [];
   for (let cy = 0; cy < g.ny; cy++) {
     for (let cx = 0; cx < g.nx; cx++) {
-      const x0 = 2 * cx, y0 = 2 * cy;
+      const x0 = 2 * cx,
+        y0 = 2 * cy;
       connect.push([id(x0 + 2, y0), id(x0, y0 + 2), id(x0, y0), id(x0 + 1, y0 + 1), id(x0, y0 + 1), id(x0 + 1, y0)]);
       connect.push([id(x0 + 2, y0 + 2), id(x0, y0 + 2), id(x0 + 2, y0), id(x0 + 1, y0 + 2), id(x0 + 1, y0 + 1), id(x0 + 2, y0 + 1)]);
     }
@@ -71,10 +84,17 @@ export function quad8MeshRectangle(inputs: Record<string, FemValue>): FemValue {
   const connect: number[][] = [];
   for (let cy = 0; cy < g.ny; cy++) {
     for (let cx = 0; cx < g.nx; cx++) {
-      const x0 = 2 * cx, y0 = 2 * cy;
+      const x0 = 2 * cx,
+        y0 = 2 * cy;
       connect.push([
-        id(x0, y0), id(x0 + 2, y0), id(x0 + 2, y0 + 2), id(x0, y0 + 2),
-        id(x0 + 1, y0), id(x0 + 2, y0 + 1), id(x0 + 1, y0 + 2), id(x0, y0 + 1),
+        id(x0, y0),
+        id(x0 + 2, y0),
+        id(x0 + 2, y0 + 2),
+        id(x0, y0 + 2),
+        id(x0 + 1, y0),
+        id(x0 + 2, y0 + 1),
+        id(x0 + 1, y0 + 2),
+        id(x0, y0 + 1),
       ]);
     }
   }

@@ -25,7 +25,8 @@ function elementCount(value: FemValue | undefined, limit: 'femDofs' | 'femElemen
   const numNodes = pyIndex(n + 1);
   if (numNodes < 0) throw new FemTaskError('ValueError', `Number of samples, ${numNodes}, must be non-negative.`);
   negativeDimensions(n);
-  if (limit === 'femDofs') checkFemSize('femDofs', `a 1D bar of ${n.toLocaleString('en')} elements`, numNodes, 'nodes (a dense stiffness matrix)');
+  if (limit === 'femDofs')
+    checkFemSize('femDofs', `a 1D bar of ${n.toLocaleString('en')} elements`, numNodes, 'nodes (a dense stiffness matrix)');
   else checkFemSize('femElements', 'the 1D mesh', n, 'elements');
   return n;
 }
@@ -56,7 +57,10 @@ function elementStiffness(x1: number, x2: number, E: number, A: number, nGauss: 
   const dN = [-0.5, 0.5];
   const J = dN[0] * x1 + dN[1] * x2;
   const B = [dN[0] / J, dN[1] / J];
-  const k = [[0, 0], [0, 0]];
+  const k = [
+    [0, 0],
+    [0, 0],
+  ];
   for (const w of rule.weights) {
     for (let i = 0; i < 2; i++) for (let j = 0; j < 2; j++) k[i][j] += E * A * B[i] * B[j] * J * w;
   }
@@ -73,7 +77,8 @@ function recordList(value: FemValue | undefined, name: string): Record<string, F
   if (value === null || value === undefined) return [];
   if (!Array.isArray(value)) throw new FemTaskError('TypeError', `${name} must be a list of dicts`);
   return value.map((item) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new FemTaskError('TypeError', `${name} must be a list of dicts`);
+    if (item === null || typeof item !== 'object' || Array.isArray(item))
+      throw new FemTaskError('TypeError', `${name} must be a list of dicts`);
     return item;
   });
 }
@@ -86,7 +91,9 @@ function field(record: Record<string, FemValue>, key: string): number {
 /** The single node within 1e-8 of x; the reference requires exactly one. */
 function nodeAt(coords: number[], x: number, what: string): number {
   const hits: number[] = [];
-  coords.forEach((c, i) => { if (Math.abs(c - x) < 1e-8) hits.push(i); });
+  coords.forEach((c, i) => {
+    if (Math.abs(c - x) < 1e-8) hits.push(i);
+  });
   void what;
   if (hits.length !== 1) throw new FemTaskError('ValueError', `Invalid match at x = ${x} (found ${hits.length} matches).`);
   return hits[0];
@@ -133,7 +140,8 @@ export function linearElastic1D(inputs: Record<string, FemValue>): FemValue {
   const F = new Array<number>(nNodes).fill(0);
 
   for (let e = 0; e < nElements; e++) {
-    const x1 = coords[e], x2 = coords[e + 1];
+    const x1 = coords[e],
+      x2 = coords[e + 1];
     const xMid = 0.5 * (x1 + x2);
     const region = regions.find((r) => field(r, 'coord_min') <= xMid && xMid <= field(r, 'coord_max'));
     if (!region) throw new FemTaskError('ValueError', `Element ${e} centered at x = ${xMid} is not assigned to any material region.`);
@@ -166,16 +174,22 @@ export function linearElastic1D(inputs: Record<string, FemValue>): FemValue {
   const free = coords.map((_, i) => i).filter((i) => !fixedSet.has(i));
 
   const u = new Array<number>(nNodes).fill(0);
-  fixed.forEach((node, k) => { u[node] = prescribed[k]; });
+  fixed.forEach((node, k) => {
+    u[node] = prescribed[k];
+  });
   if (free.length > 0) {
     const Kff = free.map((i) => free.map((j) => K[i][j]));
     const rhs = free.map((i) => {
       let s = F[i];
-      fixed.forEach((j, k) => { s -= K[i][j] * prescribed[k]; });
+      fixed.forEach((j, k) => {
+        s -= K[i][j] * prescribed[k];
+      });
       return s;
     });
     const uf = solveDense(Kff, rhs);
-    free.forEach((i, a) => { u[i] = uf[a]; });
+    free.forEach((i, a) => {
+      u[i] = uf[a];
+    });
   }
   // Reactions in the Dirichlet list's order: R = K_s·u − F_s.
   const reactions = fixed.map((i) => {

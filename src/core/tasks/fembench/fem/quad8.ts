@@ -24,7 +24,8 @@ export function quad8ElementDistributedLoad(inputs: Record<string, FemValue>): F
     const s = rule.points[p];
     const N = [0.5 * (s * s - s), 1 - s * s, 0.5 * (s * s + s)];
     const dN = [s - 0.5, -2 * s, s + 0.5];
-    let dx = 0, dy = 0;
+    let dx = 0,
+      dy = 0;
     for (let k = 0; k < 3; k++) {
       dx += dN[k] * coords[nodes[k]][0];
       dy += dN[k] * coords[nodes[k]][1];
@@ -42,7 +43,10 @@ export function quad8ElementDistributedLoad(inputs: Record<string, FemValue>): F
 /** Jacobian J[i][j] = ∂x_i/∂ξ_j and the natural gradient of u at (ξ, η). */
 function naturalData(coords: number[][], values: number[], xi: number, eta: number) {
   const { dN } = quad8At(xi, eta);
-  const J = [[0, 0], [0, 0]];
+  const J = [
+    [0, 0],
+    [0, 0],
+  ];
   const g = [0, 0];
   for (let a = 0; a < 8; a++) {
     for (let i = 0; i < 2; i++) for (let j = 0; j < 2; j++) J[i][j] += coords[a][i] * dN[a][j];
@@ -62,7 +66,8 @@ export function quad8PhysicalGradient(inputs: Record<string, FemValue>): FemValu
   const xi = flatten(inputs.xi, 'xi');
   const eta = flatten(inputs.eta, 'eta');
   checkFemSize('femElements', 'xi', xi.length, 'points');
-  if (xi.length !== eta.length) throw new FemTaskError('ValueError', `xi and eta must have the same number of points (${xi.length} vs ${eta.length})`);
+  if (xi.length !== eta.length)
+    throw new FemTaskError('ValueError', `xi and eta must have the same number of points (${xi.length} vs ${eta.length})`);
   const dudx: number[] = [];
   const dudy: number[] = [];
   for (let p = 0; p < xi.length; p++) {

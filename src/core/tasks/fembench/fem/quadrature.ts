@@ -1,7 +1,10 @@
 /** Gauss rules in the reference's point order (elejeune11/FEM-bench reference functions). */
 import { FemTaskError } from '../types.ts';
 
-export interface Rule1D { points: number[]; weights: number[] }
+export interface Rule1D {
+  points: number[];
+  weights: number[];
+}
 
 /** 1D Gauss–Legendre on [−1, 1] for n = 1, 2, 3; null otherwise. */
 export function gaussLegendre1D(n: number): Rule1D | null {
@@ -36,10 +39,23 @@ export function quadQuadrature(numPts: number): { points: number[][]; weights: n
 /** Rules on the reference triangle {ξ ≥ 0, η ≥ 0, ξ + η ≤ 1}; weights sum to ½. */
 export function triQuadrature(numPts: number): { points: number[][]; weights: number[] } {
   if (numPts === 1) return { points: [[1 / 3, 1 / 3]], weights: [0.5] };
-  if (numPts === 3) return { points: [[1 / 6, 1 / 6], [2 / 3, 1 / 6], [1 / 6, 2 / 3]], weights: [1 / 6, 1 / 6, 1 / 6] };
+  if (numPts === 3)
+    return {
+      points: [
+        [1 / 6, 1 / 6],
+        [2 / 3, 1 / 6],
+        [1 / 6, 2 / 3],
+      ],
+      weights: [1 / 6, 1 / 6, 1 / 6],
+    };
   if (numPts === 4) {
     return {
-      points: [[1 / 3, 1 / 3], [0.6, 0.2], [0.2, 0.6], [0.2, 0.2]],
+      points: [
+        [1 / 3, 1 / 3],
+        [0.6, 0.2],
+        [0.2, 0.6],
+        [0.2, 0.2],
+      ],
       weights: [-27 / 96, 25 / 96, 25 / 96, 25 / 96],
     };
   }

@@ -4,7 +4,10 @@ import { FemTaskError, type FemValue } from '../types.ts';
 import { checkFemSize } from '../sizes.ts';
 import { shapeOf, vector } from './input.ts';
 
-export interface ShapeAtPoint { N: number[]; dN: number[][] }
+export interface ShapeAtPoint {
+  N: number[];
+  dN: number[][];
+}
 
 /** Tri6: corners (1,0), (0,1), (0,0), then mid-nodes of edges 1–2, 2–3, 3–1. */
 export function tri6At(xi: number, eta: number): ShapeAtPoint {
@@ -24,7 +27,10 @@ export function tri6At(xi: number, eta: number): ShapeAtPoint {
 
 /** Q8: corners (−1,−1), (1,−1), (1,1), (−1,1), then mid-sides bottom, right, top, left. */
 export function quad8At(xi: number, eta: number): ShapeAtPoint {
-  const xm = 1 - xi, xp = 1 + xi, em = 1 - eta, ep = 1 + eta;
+  const xm = 1 - xi,
+    xp = 1 + xi,
+    em = 1 - eta,
+    ep = 1 + eta;
   return {
     N: [
       -0.25 * xm * em * (1 + xi + eta),

@@ -15,16 +15,24 @@ export const LINEAR_TASK = 'MSA_3D_linear_elastic_CC0_H6_T1';
 /** Above this many free DOFs only mode 1 is computed (the higher modes use dense O(n³) algebra). */
 export const MAX_DENSE_MODE_DOFS = 600;
 
-export interface BucklingMode { lambda: number; mode: number[] }
+export interface BucklingMode {
+  lambda: number;
+  mode: number[];
+}
 
 function principal(m: Dense, idx: readonly number[]): Dense {
   const n = idx.length;
   const out = dense(n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) out.a[i * n + j] = 0.5 * (m.a[idx[i] * m.n + idx[j]] + m.a[idx[j] * m.n + idx[i]]);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) out.a[i * n + j] = 0.5 * (m.a[idx[i] * m.n + idx[j]] + m.a[idx[j] * m.n + idx[i]]);
   return out;
 }
 
-const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => { let s = 0; for (let i = 0; i < a.length; i++) s += a[i] * b[i]; return s; };
+const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+};
 
 export function bucklingModes(model: FrameModel, count: number): { modes: BucklingMode[]; note: string | null } {
   const task = femTask(CRITICAL_LOAD_TASK)!;
@@ -45,7 +53,10 @@ export function bucklingModes(model: FrameModel, count: number): { modes: Buckli
   const negKg = dense(free.length);
   for (let i = 0; i < negKg.a.length; i++) negKg.a[i] = -Kgf.a[i];
   const mu = bucklingMuSymmetric(Kf, Kgf);
-  const lambdas = Array.from(mu).filter((m) => m > 1e-12 * Math.max(...mu.map(Math.abs))).map((m) => 1 / m).sort((a, b) => a - b);
+  const lambdas = Array.from(mu)
+    .filter((m) => m > 1e-12 * Math.max(...mu.map(Math.abs)))
+    .map((m) => 1 / m)
+    .sort((a, b) => a - b);
   // Free-DOF copies of the modes found so far, for K-orthogonalisation.
   const found: Float64Array[] = [Float64Array.from(free, (d) => first[1][d])];
   for (let k = 1; k < Math.min(count, lambdas.length); k++) {
@@ -54,7 +65,11 @@ export function bucklingModes(model: FrameModel, count: number): { modes: Buckli
     const sigma = lambda * (1 - 1e-9);
     for (let i = 0; i < shifted.a.length; i++) shifted.a[i] = Kf.a[i] - sigma * negKg.a[i];
     let lu;
-    try { lu = luFactor(shifted); } catch { break; }
+    try {
+      lu = luFactor(shifted);
+    } catch {
+      break;
+    }
     let x: Float64Array = Float64Array.from(free, (_, i) => 1 + 0.37 * Math.sin(1.3 * i + k));
     for (let it = 0; it < 6; it++) {
       for (const f of found) {
@@ -72,7 +87,9 @@ export function bucklingModes(model: FrameModel, count: number): { modes: Buckli
     if (peak < 0) for (let i = 0; i < x.length; i++) x[i] = -x[i];
     found.push(x);
     const full = new Array<number>(6 * n).fill(0);
-    free.forEach((d, i) => { full[d] = x[i]; });
+    free.forEach((d, i) => {
+      full[d] = x[i];
+    });
     modes.push({ lambda, mode: full });
   }
   return { modes, note: null };

@@ -46,10 +46,12 @@ export function validateModel(m: FrameModel): string | null {
   }
   if (m.elements.length === 0) return 'A frame needs at least one element.';
   if (n > LIMITS.femElements) return `${limitSentence('The frame', n, LIMITS.femElements, 'nodes', 'femElements')}.`;
-  if (m.elements.length > LIMITS.femElements) return `${limitSentence('The frame', m.elements.length, LIMITS.femElements, 'elements', 'femElements')}.`;
+  if (m.elements.length > LIMITS.femElements)
+    return `${limitSentence('The frame', m.elements.length, LIMITS.femElements, 'elements', 'femElements')}.`;
   // The large-frame solvers are banded: cost 6n·(6·bandwidth)², bounded like the largest dense solve (femDofs³).
   let band = 0;
-  for (const e of m.elements) if (Number.isInteger(e.node_i) && Number.isInteger(e.node_j)) band = Math.max(band, Math.abs(e.node_i - e.node_j));
+  for (const e of m.elements)
+    if (Number.isInteger(e.node_i) && Number.isInteger(e.node_j)) band = Math.max(band, Math.abs(e.node_i - e.node_j));
   if (6 * n * (6 * (band + 1)) ** 2 > LIMITS.femDofs ** 3 && 6 * n > LIMITS.femDofs) {
     return `The frame's node numbering spans ${band} nodes within one element over ${n} nodes; renumber the nodes so that connected nodes are close (the solver's work is limited to that of a ${LIMITS.femDofs}-DOF dense problem).`;
   }
@@ -75,8 +77,13 @@ export function validateModel(m: FrameModel): string | null {
 }
 
 export function bounds(coords: readonly (readonly number[])[]): { center: [number, number, number]; radius: number } {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (const c of coords) for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k], c[k]); max[k] = Math.max(max[k], c[k]); }
+  const min = [Infinity, Infinity, Infinity],
+    max = [-Infinity, -Infinity, -Infinity];
+  for (const c of coords)
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k], c[k]);
+      max[k] = Math.max(max[k], c[k]);
+    }
   if (!coords.length) return { center: [0, 0, 0], radius: 1 };
   const center: [number, number, number] = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
   let r = 0;
@@ -86,8 +93,13 @@ export function bounds(coords: readonly (readonly number[])[]): { center: [numbe
 
 /** The frame's size: its bounding-box diagonal (sets glyph, arrow and deformation scales). */
 export function characteristicLength(m: FrameModel): number {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (const c of m.node_coords) for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k], c[k]); max[k] = Math.max(max[k], c[k]); }
+  const min = [Infinity, Infinity, Infinity],
+    max = [-Infinity, -Infinity, -Infinity];
+  for (const c of m.node_coords)
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k], c[k]);
+      max[k] = Math.max(max[k], c[k]);
+    }
   const d = Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
   return Number.isFinite(d) && d > 0 ? d : 1;
 }
@@ -118,7 +130,12 @@ export function autoScale(u: ArrayLike<number>, nNodes: number, size: number, fr
   return max > 0 ? (fraction * size) / max : 1;
 }
 
-export interface ReactionRow { node: number; dof: number; name: string; value: number }
+export interface ReactionRow {
+  node: number;
+  dof: number;
+  name: string;
+  value: number;
+}
 
 /** One row per fixed DOF, in node then DOF order. */
 export function reactionRows(r: ArrayLike<number>, model: FrameModel): ReactionRow[] {
@@ -127,7 +144,9 @@ export function reactionRows(r: ArrayLike<number>, model: FrameModel): ReactionR
   for (let node = 0; node < n; node++) {
     const flags = model.boundary_conditions[String(node)];
     if (!flags) continue;
-    flags.forEach((f, d) => { if (f && d < 6) rows.push({ node, dof: d, name: REACTION_NAMES[d], value: r[6 * node + d] }); });
+    flags.forEach((f, d) => {
+      if (f && d < 6) rows.push({ node, dof: d, name: REACTION_NAMES[d], value: r[6 * node + d] });
+    });
   }
   return rows;
 }
@@ -135,11 +154,16 @@ export function reactionRows(r: ArrayLike<number>, model: FrameModel): ReactionR
 /** Local axes (rows x, y, z) of every element as the reference builds them; null where the element is degenerate. */
 export function elementAxes(m: FrameModel): (number[][] | null)[] {
   return m.elements.map((e) => {
-    const a = m.node_coords[e.node_i], b = m.node_coords[e.node_j];
+    const a = m.node_coords[e.node_i],
+      b = m.node_coords[e.node_j];
     if (!a || !b) return null;
     try {
       const g = directionCosines(a[0], a[1], a[2], b[0], b[1], b[2], e.local_z ?? null);
-      return [[g[0], g[1], g[2]], [g[3], g[4], g[5]], [g[6], g[7], g[8]]];
+      return [
+        [g[0], g[1], g[2]],
+        [g[3], g[4], g[5]],
+        [g[6], g[7], g[8]],
+      ];
     } catch {
       return null;
     }
@@ -159,17 +183,31 @@ export function formatNumber(x: number, digits = 6): string {
  * beam's cubic (Hermite) shape from the end translations and rotations (small rotations: the slope is θ × e_x).
  * Returns flat start/end xyz arrays and each piece's mean translation magnitude (for colouring).
  */
-export function deformedPieces(m: FrameModel, u: ArrayLike<number>, scale: number, segments = 8): { starts: Float32Array; ends: Float32Array; magnitude: Float32Array; count: number } {
+export function deformedPieces(
+  m: FrameModel,
+  u: ArrayLike<number>,
+  scale: number,
+  segments = 8,
+): { starts: Float32Array; ends: Float32Array; magnitude: Float32Array; count: number } {
   const count = m.elements.length * segments;
-  const starts = new Float32Array(3 * count), ends = new Float32Array(3 * count), magnitude = new Float32Array(count);
-  const point = new Float64Array(3), disp = new Float64Array(3);
+  const starts = new Float32Array(3 * count),
+    ends = new Float32Array(3 * count),
+    magnitude = new Float32Array(count);
+  const point = new Float64Array(3),
+    disp = new Float64Array(3);
   const at = (e: FrameElementRow, s: number, out: Float64Array, d: Float64Array) => {
-    const a = m.node_coords[e.node_i], b = m.node_coords[e.node_j];
+    const a = m.node_coords[e.node_i],
+      b = m.node_coords[e.node_j];
     const L = Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
     const ex = [(b[0] - a[0]) / L, (b[1] - a[1]) / L, (b[2] - a[2]) / L];
-    const h1 = 1 - 3 * s * s + 2 * s ** 3, h2 = s - 2 * s * s + s ** 3, h3 = 3 * s * s - 2 * s ** 3, h4 = -s * s + s ** 3;
-    const ia = 6 * e.node_i, ib = 6 * e.node_j;
-    const ta = [u[ia + 3], u[ia + 4], u[ia + 5]], tb = [u[ib + 3], u[ib + 4], u[ib + 5]];
+    const h1 = 1 - 3 * s * s + 2 * s ** 3,
+      h2 = s - 2 * s * s + s ** 3,
+      h3 = 3 * s * s - 2 * s ** 3,
+      h4 = -s * s + s ** 3;
+    const ia = 6 * e.node_i,
+      ib = 6 * e.node_j;
+    const ta = [u[ia + 3], u[ia + 4], u[ia + 5]],
+      tb = [u[ib + 3], u[ib + 4], u[ib + 5]];
     const sa = [ta[1] * ex[2] - ta[2] * ex[1], ta[2] * ex[0] - ta[0] * ex[2], ta[0] * ex[1] - ta[1] * ex[0]];
     const sb = [tb[1] * ex[2] - tb[2] * ex[1], tb[2] * ex[0] - tb[0] * ex[2], tb[0] * ex[1] - tb[1] * ex[0]];
     for (let k = 0; k < 3; k++) {
@@ -178,7 +216,8 @@ export function deformedPieces(m: FrameModel, u: ArrayLike<number>, scale: numbe
     }
     const axialA = u[ia] * ex[0] + u[ia + 1] * ex[1] + u[ia + 2] * ex[2];
     const axialB = u[ib] * ex[0] + u[ib + 1] * ex[1] + u[ib + 2] * ex[2];
-    const cubicAxial = h1 * axialA + h3 * axialB, linearAxial = (1 - s) * axialA + s * axialB;
+    const cubicAxial = h1 * axialA + h3 * axialB,
+      linearAxial = (1 - s) * axialA + s * axialB;
     for (let k = 0; k < 3; k++) {
       d[k] += (linearAxial - cubicAxial) * ex[k];
       out[k] = a[k] + s * (b[k] - a[k]) + scale * d[k];

@@ -11,17 +11,33 @@ import { femTask } from '../registry.ts';
 import { runFemCases } from '../runner.ts';
 import type { FemValue } from '../types.ts';
 
-export interface CaseRecord { inputs: Record<string, unknown>; input_types?: Record<string, FemTypeDescriptor>; output_types?: FemTypeDescriptor; source?: string }
-export interface OutputsDoc { taskId: string | null; model: string | null; benchmarkVerdict: boolean | null; results: unknown[] }
+export interface CaseRecord {
+  inputs: Record<string, unknown>;
+  input_types?: Record<string, FemTypeDescriptor>;
+  output_types?: FemTypeDescriptor;
+  source?: string;
+}
+export interface OutputsDoc {
+  taskId: string | null;
+  model: string | null;
+  benchmarkVerdict: boolean | null;
+  results: unknown[];
+}
 
 export function parseCasesDoc(text: string, name: string): { taskId: string | null; cases: CaseRecord[] } {
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch (e) { throw new Error(`${name} is not valid JSON (${e instanceof Error ? e.message : String(e)}).`, { cause: e }); }
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${name} is not valid JSON (${e instanceof Error ? e.message : String(e)}).`, { cause: e });
+  }
   const d = doc as { cases?: unknown; task_id?: unknown } | null;
-  if (!d || typeof d !== 'object' || !Array.isArray(d.cases)) throw new Error(`${name} has no "cases" list (expected the golden layout {"cases": [{"inputs": {...}}]}).`);
+  if (!d || typeof d !== 'object' || !Array.isArray(d.cases))
+    throw new Error(`${name} has no "cases" list (expected the golden layout {"cases": [{"inputs": {...}}]}).`);
   const cases = d.cases.map((c, k) => {
     const rec = c as CaseRecord | null;
-    if (!rec || typeof rec !== 'object' || !rec.inputs || typeof rec.inputs !== 'object' || Array.isArray(rec.inputs)) throw new Error(`${name}: case ${k + 1} has no "inputs" object.`);
+    if (!rec || typeof rec !== 'object' || !rec.inputs || typeof rec.inputs !== 'object' || Array.isArray(rec.inputs))
+      throw new Error(`${name}: case ${k + 1} has no "inputs" object.`);
     return rec;
   });
   return { taskId: typeof d.task_id === 'string' ? d.task_id : null, cases };
@@ -29,9 +45,14 @@ export function parseCasesDoc(text: string, name: string): { taskId: string | nu
 
 export function parseOutputsDoc(text: string, name: string): OutputsDoc {
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch (e) { throw new Error(`${name} is not valid JSON (${e instanceof Error ? e.message : String(e)}).`, { cause: e }); }
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${name} is not valid JSON (${e instanceof Error ? e.message : String(e)}).`, { cause: e });
+  }
   const d = doc as { results?: unknown; task_id?: unknown; model?: unknown; benchmark_verdict?: unknown } | null;
-  if (!d || typeof d !== 'object' || !Array.isArray(d.results)) throw new Error(`${name} has no "results" list (expected the layout \`structlab fem run\` prints).`);
+  if (!d || typeof d !== 'object' || !Array.isArray(d.results))
+    throw new Error(`${name} has no "results" list (expected the layout \`structlab fem run\` prints).`);
   return {
     taskId: typeof d.task_id === 'string' ? d.task_id : null,
     model: typeof d.model === 'string' ? d.model : null,
@@ -41,9 +62,21 @@ export function parseOutputsDoc(text: string, name: string): OutputsDoc {
 }
 
 /** One numeric entry compared: path like "[1][3]", |Δ|, and whether it passes isclose (atol 1e-8, rtol 1e-5 of the candidate). */
-export interface EntryDiff { path: string; ref: number; gen: number | null; diff: number; ok: boolean }
+export interface EntryDiff {
+  path: string;
+  ref: number;
+  gen: number | null;
+  diff: number;
+  ok: boolean;
+}
 /** A numeric matrix (2D array) of the reference with its per-entry |Δ| for the heat map. */
-export interface MatrixDiff { path: string; rows: number; cols: number; diff: number[]; ok: boolean[] }
+export interface MatrixDiff {
+  path: string;
+  rows: number;
+  cols: number;
+  diff: number[];
+  ok: boolean[];
+}
 
 const asNumber = (v: unknown): number | null => {
   if (typeof v === 'number') return v;
@@ -61,7 +94,9 @@ function closeEnough(ref: number, gen: number): boolean {
 }
 
 const isMatrix = (v: unknown): v is number[][] =>
-  Array.isArray(v) && v.length > 1 && v.every((r) => Array.isArray(r) && r.length === (v[0] as unknown[]).length && r.length > 1 && r.every((x) => asNumber(x) !== null));
+  Array.isArray(v) &&
+  v.length > 1 &&
+  v.every((r) => Array.isArray(r) && r.length === (v[0] as unknown[]).length && r.length > 1 && r.every((x) => asNumber(x) !== null));
 
 /** Walks reference and candidate side by side, collecting numeric entries (shapes that differ give gen = null). */
 export function entryDiffs(ref: unknown, gen: unknown, path = ''): { entries: EntryDiff[]; matrices: MatrixDiff[] } {
@@ -71,7 +106,13 @@ export function entryDiffs(ref: unknown, gen: unknown, path = ''): { entries: En
     const rn = asNumber(r);
     if (rn !== null) {
       const gn = asNumber(Array.isArray(g) && g.length === 1 ? g[0] : g);
-      entries.push({ path: p || '$', ref: rn, gen: gn, diff: gn === null ? Infinity : Math.abs(rn - gn), ok: gn !== null && closeEnough(rn, gn) });
+      entries.push({
+        path: p || '$',
+        ref: rn,
+        gen: gn,
+        diff: gn === null ? Infinity : Math.abs(rn - gn),
+        ok: gn !== null && closeEnough(rn, gn),
+      });
       return;
     }
     if (Array.isArray(r)) {
@@ -104,7 +145,13 @@ export interface CaseReport {
   matrices: MatrixDiff[];
 }
 
-export interface OutputsReport { taskId: string; passed: boolean; benchmarkVerdict: boolean | null; model: string | null; cases: CaseReport[] }
+export interface OutputsReport {
+  taskId: string;
+  passed: boolean;
+  benchmarkVerdict: boolean | null;
+  model: string | null;
+  cases: CaseReport[];
+}
 
 /** The whole comparison; `differing` keeps at most `maxListed` entries per case, largest |Δ| first. */
 export function compareOutputs(taskId: string, cases: CaseRecord[], outputs: OutputsDoc, maxListed = 50): OutputsReport {
@@ -113,15 +160,34 @@ export function compareOutputs(taskId: string, cases: CaseRecord[], outputs: Out
   if (outputs.taskId && outputs.taskId !== taskId) throw new Error(`The outputs are for ${outputs.taskId}, not ${taskId}.`);
   const references = runFemCases(task, cases);
   const same = alternativeSolutionCheck(task);
-  const alternatives = cases.map((c) => (same ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined));
-  const { passed, cases: verdicts } = compareResults(taskId, references, outputs.results, cases.map((c) => c.output_types), alternatives);
+  const alternatives = cases.map((c) =>
+    same ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand) : undefined,
+  );
+  const { passed, cases: verdicts } = compareResults(
+    taskId,
+    references,
+    outputs.results,
+    cases.map((c) => c.output_types),
+    alternatives,
+  );
   const reports = verdicts.map((verdict, k): CaseReport => {
     const ref = references[k];
     const raw = outputs.results[k];
-    const cand = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { output?: unknown; error?: { type?: string; message?: string } }) : undefined;
+    const cand =
+      raw !== null && typeof raw === 'object' && !Array.isArray(raw)
+        ? (raw as { output?: unknown; error?: { type?: string; message?: string } })
+        : undefined;
     const referenceError = 'error' in ref ? `${ref.error.type}: ${ref.error.message}` : null;
-    const candidateError = cand && Object.hasOwn(cand, 'error') && cand.error ? `${String(cand.error.type ?? 'error')}: ${String(cand.error.message ?? '')}` : raw === undefined ? 'no result' : cand === undefined ? 'not a result object' : null;
-    const diffs = 'output' in ref && cand && Object.hasOwn(cand, 'output') ? entryDiffs(ref.output, cand.output) : { entries: [], matrices: [] };
+    const candidateError =
+      cand && Object.hasOwn(cand, 'error') && cand.error
+        ? `${String(cand.error.type ?? 'error')}: ${String(cand.error.message ?? '')}`
+        : raw === undefined
+          ? 'no result'
+          : cand === undefined
+            ? 'not a result object'
+            : null;
+    const diffs =
+      'output' in ref && cand && Object.hasOwn(cand, 'output') ? entryDiffs(ref.output, cand.output) : { entries: [], matrices: [] };
     const differing = diffs.entries.filter((e) => !e.ok).sort((a, b) => b.diff - a.diff);
     return {
       index: k,

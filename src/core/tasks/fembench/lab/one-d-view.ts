@@ -26,11 +26,14 @@ export interface BarSolution {
 }
 
 export function solveBar(s: BarSpec): BarSolution {
-  if (!(Number.isInteger(s.nElements) && s.nElements >= 1 && s.nElements <= 2000)) throw new Error('The number of elements must be a whole number from 1 to 2000.');
+  if (!(Number.isInteger(s.nElements) && s.nElements >= 1 && s.nElements <= 2000))
+    throw new Error('The number of elements must be a whole number from 1 to 2000.');
   if (!(s.xMax > s.xMin)) throw new Error('x_max must be greater than x_min.');
   if (!(s.E > 0 && s.A > 0)) throw new Error('E and A must be positive.');
   const inputs: Record<string, FemValue> = {
-    x_min: s.xMin, x_max: s.xMax, num_elements: s.nElements,
+    x_min: s.xMin,
+    x_max: s.xMax,
+    num_elements: s.nElements,
     material_regions: [{ coord_min: s.xMin, coord_max: s.xMax, E: s.E, A: s.A }],
     body_force_fn: { __callable__: 'polynomial', coefficients: s.bodyForce },
     dirichlet_bc_list: [{ x_location: s.xMin, u_prescribed: s.uLeft }],
@@ -38,8 +41,10 @@ export function solveBar(s: BarSpec): BarSolution {
     n_gauss: 3,
   };
   const out = linearElastic1D(inputs) as { displacements: number[]; reactions: number[]; node_coords: number[] };
-  const x = out.node_coords, u = out.displacements;
-  const stressX: number[] = [], stress: number[] = [];
+  const x = out.node_coords,
+    u = out.displacements;
+  const stressX: number[] = [],
+    stress: number[] = [];
   for (let e = 0; e < x.length - 1; e++) {
     stressX.push(0.5 * (x[e] + x[e + 1]));
     stress.push((s.E * (u[e + 1] - u[e])) / (x[e + 1] - x[e]));
@@ -54,7 +59,8 @@ export function solveBar(s: BarSpec): BarSolution {
 export function analyticBar(s: BarSpec): { u: (x: number) => number; stress: (x: number) => number } {
   const F = (x: number) => s.bodyForce.reduce((acc, c, k) => acc + (c * x ** (k + 1)) / (k + 1), 0);
   const G = (x: number) => s.bodyForce.reduce((acc, c, k) => acc + (c * x ** (k + 2)) / ((k + 1) * (k + 2)), 0);
-  const x0 = s.xMin, L = s.xMax;
+  const x0 = s.xMin,
+    L = s.xMax;
   const N0 = s.tipLoad + F(L); // N(x) = N0 − F(x)
   const EA = s.E * s.A;
   return {

@@ -6,10 +6,24 @@
  * the golden cases (those run the dense reference path in frame.ts); the tests check the two agree.
  */
 import {
-  bandedCholeskyFactor, bandedCholeskySolve, bandedZeros, dense, inverseIteration, tridiagonalEigenvalues, type Banded,
+  bandedCholeskyFactor,
+  bandedCholeskySolve,
+  bandedZeros,
+  dense,
+  inverseIteration,
+  tridiagonalEigenvalues,
+  type Banded,
 } from '../../../math/linalg.ts';
 import { FemTaskError } from '../types.ts';
-import { elementLocalStiffness, localGeometricStiffness, mul12, toGlobal, transformationMatrix, type Flags, type FrameElement } from './frame.ts';
+import {
+  elementLocalStiffness,
+  localGeometricStiffness,
+  mul12,
+  toGlobal,
+  transformationMatrix,
+  type Flags,
+  type FrameElement,
+} from './frame.ts';
 
 type Coords = readonly (readonly number[])[];
 
@@ -21,7 +35,8 @@ export function frameHalfBandwidth(elements: readonly FrameElement[]): number {
 
 function elementFrames(coords: Coords, elements: readonly FrameElement[]): { k: Float64Array; gamma: Float64Array; L: number }[] {
   return elements.map((e) => {
-    const pi = coords[e.node_i], pj = coords[e.node_j];
+    const pi = coords[e.node_i],
+      pj = coords[e.node_j];
     const L = Math.sqrt((pj[0] - pi[0]) ** 2 + (pj[1] - pi[1]) ** 2 + (pj[2] - pi[2]) ** 2);
     const gamma = transformationMatrix(pi[0], pi[1], pi[2], pj[0], pj[1], pj[2], e.local_z ?? null);
     return { k: elementLocalStiffness(e, L), gamma, L };
@@ -38,7 +53,8 @@ function scatterBanded(m: Banded, ke: Float64Array, dofs: number[]): void {
   const s = m.w + 1;
   for (let a = 0; a < 12; a++) {
     for (let b = 0; b < 12; b++) {
-      const i = dofs[a], j = dofs[b];
+      const i = dofs[a],
+        j = dofs[b];
       if (j > i) continue;
       m.band[i * s + (j - i + m.w)] += ke[a * 12 + b];
     }
@@ -49,7 +65,10 @@ function fixedMask(bcs: Flags, nNodes: number): Uint8Array {
   const mask = new Uint8Array(6 * nNodes);
   for (let node = 0; node < nNodes; node++) {
     const f = bcs.get(node);
-    if (f) f.forEach((flag, d) => { if (flag) mask[6 * node + d] = 1; });
+    if (f)
+      f.forEach((flag, d) => {
+        if (flag) mask[6 * node + d] = 1;
+      });
   }
   return mask;
 }
@@ -85,7 +104,12 @@ export interface FrameSolution {
   r: Float64Array;
 }
 
-export function linearFrameBanded(coords: Coords, elements: readonly FrameElement[], bcs: Flags, loads: Map<number, readonly number[]>): FrameSolution {
+export function linearFrameBanded(
+  coords: Coords,
+  elements: readonly FrameElement[],
+  bcs: Flags,
+  loads: Map<number, readonly number[]>,
+): FrameSolution {
   const { u, r } = linearInternal(coords, elements, bcs, loads);
   return { u, r };
 }
@@ -107,7 +131,10 @@ function linearInternal(coords: Coords, elements: readonly FrameElement[], bcs: 
   try {
     bandedCholeskyFactor(Kc);
   } catch {
-    throw new FemTaskError('ValueError', 'Cannot solve system: the free-free stiffness is singular or not positive definite (check supports).');
+    throw new FemTaskError(
+      'ValueError',
+      'Cannot solve system: the free-free stiffness is singular or not positive definite (check supports).',
+    );
   }
   const u = bandedCholeskySolve(Kc, rhs);
   const Ku = bandedMatVec(K, u);
@@ -123,13 +150,25 @@ export interface FrameBuckling {
 }
 
 /** Smallest positive λ of K φ = λ(−K_g) φ (largest positive μ = 1/λ of K⁻¹(−K_g)); mode: unit 2-norm, largest entry positive. */
-export function bucklingFrameBanded(coords: Coords, elements: readonly FrameElement[], bcs: Flags, loads: Map<number, readonly number[]>, maxSteps = 150): FrameBuckling {
+export function bucklingFrameBanded(
+  coords: Coords,
+  elements: readonly FrameElement[],
+  bcs: Flags,
+  loads: Map<number, readonly number[]>,
+  maxSteps = 150,
+): FrameBuckling {
   const { u, n, w, frames, mask, constrainedK, factor: K } = linearInternal(coords, elements, bcs, loads);
   const Kg = bandedZeros(n, w);
   elements.forEach((e, k) => {
     const { k: kl, gamma, L } = frames[k];
     const dofs = dofsOf(e);
-    const f = mul12(kl, mul12(gamma, dofs.map((d) => u[d])));
+    const f = mul12(
+      kl,
+      mul12(
+        gamma,
+        dofs.map((d) => u[d]),
+      ),
+    );
     if (e.I_rho === undefined) throw new FemTaskError('KeyError', "'I_rho'");
     scatterBanded(Kg, toGlobal(localGeometricStiffness(L, e.A, e.I_rho, f[6], f[9], f[4], f[5], f[10], f[11]), gamma), dofs);
   });
@@ -145,10 +184,12 @@ export function bucklingFrameBanded(coords: Coords, elements: readonly FrameElem
   for (let i = 0; i < n; i++) v[i] = mask[i] ? 0 : 1 + 0.3 * Math.sin(0.7 * i);
   let z = bandedMatVec(constrainedK, v);
   let nrm = Math.sqrt(dot(v, z));
-  v = v.map((x) => x / nrm); z = z.map((x) => x / nrm);
+  v = v.map((x) => x / nrm);
+  z = z.map((x) => x / nrm);
   let best: { mu: number; s: ArrayLike<number>; m: number } = { mu: 0, s: [], m: 0 };
   for (let j = 0; j < Math.min(maxSteps, n); j++) {
-    V.push(v); Z.push(z);
+    V.push(v);
+    Z.push(z);
     const y = negKgTimes(v);
     const wv = bandedCholeskySolve(K, y); // K w = y
     const kw = Float64Array.from(y);
@@ -156,20 +197,30 @@ export function bucklingFrameBanded(coords: Coords, elements: readonly FrameElem
       for (let i = 0; i < V.length; i++) {
         const c = dot(Z[i], wv);
         if (pass === 0 && i === V.length - 1) alpha[j] = c;
-        const vi = V[i], zi = Z[i];
-        for (let t = 0; t < n; t++) { wv[t] -= c * vi[t]; kw[t] -= c * zi[t]; }
+        const vi = V[i],
+          zi = Z[i];
+        for (let t = 0; t < n; t++) {
+          wv[t] -= c * vi[t];
+          kw[t] -= c * zi[t];
+        }
       }
     }
     nrm = Math.sqrt(Math.max(0, dot(wv, kw)));
     const m = j + 1;
-    if ((m % 10 === 0) || nrm === 0 || m === Math.min(maxSteps, n)) {
+    if (m % 10 === 0 || nrm === 0 || m === Math.min(maxSteps, n)) {
       const d = Float64Array.from(alpha);
       const e = Float64Array.from(beta);
       const ritz = tridiagonalEigenvalues(d, e);
       const mu = ritz[m - 1];
       // residual bound |β_m s_m| for the top Ritz pair
       const T = dense(m);
-      for (let i = 0; i < m; i++) { T.a[i * m + i] = d[i]; if (i < m - 1) { T.a[i * m + i + 1] = e[i]; T.a[(i + 1) * m + i] = e[i]; } }
+      for (let i = 0; i < m; i++) {
+        T.a[i * m + i] = d[i];
+        if (i < m - 1) {
+          T.a[i * m + i + 1] = e[i];
+          T.a[(i + 1) * m + i] = e[i];
+        }
+      }
       const s = inverseIteration(T, mu);
       best = { mu, s, m };
       if (nrm === 0 || Math.abs(nrm * s[m - 1]) <= 1e-10 * Math.abs(mu)) break;
@@ -182,8 +233,12 @@ export function bucklingFrameBanded(coords: Coords, elements: readonly FrameElem
   if (!(best.mu > 0)) throw new FemTaskError('ValueError', 'No positive buckling factors found.');
   const mode = new Float64Array(n);
   for (let i = 0; i < best.m; i++) for (let t = 0; t < n; t++) mode[t] += best.s[i] * V[i][t];
-  let peak = 0, norm = 0;
-  for (let t = 0; t < n; t++) { norm += mode[t] * mode[t]; peak = Math.max(peak, Math.abs(mode[t])); }
+  let peak = 0,
+    norm = 0;
+  for (let t = 0; t < n; t++) {
+    norm += mode[t] * mode[t];
+    peak = Math.max(peak, Math.abs(mode[t]));
+  }
   norm = Math.sqrt(norm);
   let k = 0;
   while (k < n - 1 && Math.abs(mode[k]) < peak * (1 - 1e-9)) k++;

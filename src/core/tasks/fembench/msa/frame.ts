@@ -4,8 +4,18 @@
  * 12×12 matrices as row-major Float64Array(144). Errors are FemTaskError with the Python class name.
  */
 import {
-  bucklingMuSymmetric, choleskyFactor, cond2, dense, generalEigenvalues, inverseIteration, isSymmetric,
-  luFactor, luSolve, multiplicity, SingularMatrixError, type Dense,
+  bucklingMuSymmetric,
+  choleskyFactor,
+  cond2,
+  dense,
+  generalEigenvalues,
+  inverseIteration,
+  isSymmetric,
+  luFactor,
+  luSolve,
+  multiplicity,
+  SingularMatrixError,
+  type Dense,
 } from '../../../math/linalg.ts';
 import { FemTaskError } from '../types.ts';
 
@@ -38,24 +48,63 @@ export function pyExp2(x: number): string {
 export function localElasticStiffness(E: number, nu: number, A: number, L: number, Iy: number, Iz: number, J: number): Float64Array {
   const k = new Float64Array(144);
   const G = E / (2 * (1 + nu));
-  const set = (i: number, j: number, v: number) => { k[i * 12 + j] = v; k[j * 12 + i] = v; };
-  const ea = (E * A) / L, gj = (G * J) / L;
-  set(0, 0, ea); set(6, 6, ea); set(0, 6, -ea);
-  set(3, 3, gj); set(9, 9, gj); set(3, 9, -gj);
-  const z12 = (12 * E * Iz) / L ** 3, z6 = (6 * E * Iz) / L ** 2, z4 = (4 * E * Iz) / L, z2 = (2 * E * Iz) / L;
-  set(1, 1, z12); set(7, 7, z12); set(1, 7, -z12);
-  set(1, 5, z6); set(1, 11, z6); set(5, 7, -z6); set(7, 11, -z6);
-  set(5, 5, z4); set(11, 11, z4); set(5, 11, z2);
-  const y12 = (12 * E * Iy) / L ** 3, y6 = (6 * E * Iy) / L ** 2, y4 = (4 * E * Iy) / L, y2 = (2 * E * Iy) / L;
-  set(2, 2, y12); set(8, 8, y12); set(2, 8, -y12);
-  set(2, 4, -y6); set(2, 10, -y6); set(4, 8, y6); set(8, 10, y6);
-  set(4, 4, y4); set(10, 10, y4); set(4, 10, y2);
+  const set = (i: number, j: number, v: number) => {
+    k[i * 12 + j] = v;
+    k[j * 12 + i] = v;
+  };
+  const ea = (E * A) / L,
+    gj = (G * J) / L;
+  set(0, 0, ea);
+  set(6, 6, ea);
+  set(0, 6, -ea);
+  set(3, 3, gj);
+  set(9, 9, gj);
+  set(3, 9, -gj);
+  const z12 = (12 * E * Iz) / L ** 3,
+    z6 = (6 * E * Iz) / L ** 2,
+    z4 = (4 * E * Iz) / L,
+    z2 = (2 * E * Iz) / L;
+  set(1, 1, z12);
+  set(7, 7, z12);
+  set(1, 7, -z12);
+  set(1, 5, z6);
+  set(1, 11, z6);
+  set(5, 7, -z6);
+  set(7, 11, -z6);
+  set(5, 5, z4);
+  set(11, 11, z4);
+  set(5, 11, z2);
+  const y12 = (12 * E * Iy) / L ** 3,
+    y6 = (6 * E * Iy) / L ** 2,
+    y4 = (4 * E * Iy) / L,
+    y2 = (2 * E * Iy) / L;
+  set(2, 2, y12);
+  set(8, 8, y12);
+  set(2, 8, -y12);
+  set(2, 4, -y6);
+  set(2, 10, -y6);
+  set(4, 8, y6);
+  set(8, 10, y6);
+  set(4, 4, y4);
+  set(10, 10, y4);
+  set(4, 10, y2);
   return k;
 }
 
 /** The 3×3 direction-cosine matrix (rows: local x, y, z in global components), §3 / §6.2. */
-export function directionCosines(x1: number, y1: number, z1: number, x2: number, y2: number, z2: number, reference: readonly number[] | null | undefined, normalizeZ = true): Float64Array {
-  const dx = x2 - x1, dy = y2 - y1, dz = z2 - z1;
+export function directionCosines(
+  x1: number,
+  y1: number,
+  z1: number,
+  x2: number,
+  y2: number,
+  z2: number,
+  reference: readonly number[] | null | undefined,
+  normalizeZ = true,
+): Float64Array {
+  const dx = x2 - x1,
+    dy = y2 - y1,
+    dz = z2 - z1;
   const L = norm3(dx, dy, dz);
   if (Math.abs(L) <= 1e-8) throw new FemTaskError('ValueError', 'Beam has zero length (start and end coordinates are identical).');
   const ex = [dx / L, dy / L, dz / L];
@@ -92,7 +141,16 @@ function cross(a: readonly number[], b: readonly number[]): number[] {
 }
 
 /** Γ (12×12): four diagonal copies of the direction-cosine matrix. */
-export function transformationMatrix(x1: number, y1: number, z1: number, x2: number, y2: number, z2: number, reference?: readonly number[] | null, normalizeZ = true): Float64Array {
+export function transformationMatrix(
+  x1: number,
+  y1: number,
+  z1: number,
+  x2: number,
+  y2: number,
+  z2: number,
+  reference?: readonly number[] | null,
+  normalizeZ = true,
+): Float64Array {
   const r = directionCosines(x1, y1, z1, x2, y2, z2, reference, normalizeZ);
   const g = new Float64Array(144);
   for (let b = 0; b < 4; b++) {
@@ -132,24 +190,68 @@ export function mul12(a: Float64Array, x: ArrayLike<number>): Float64Array {
   return y;
 }
 
-export function localGeometricStiffness(L: number, A: number, Irho: number, Fx2: number, Mx2: number, My1: number, Mz1: number, My2: number, Mz2: number): Float64Array {
+export function localGeometricStiffness(
+  L: number,
+  A: number,
+  Irho: number,
+  Fx2: number,
+  Mx2: number,
+  My1: number,
+  Mz1: number,
+  My2: number,
+  Mz2: number,
+): Float64Array {
   const k = new Float64Array(144);
-  const set = (i: number, j: number, v: number) => { k[i * 12 + j] = v; k[j * 12 + i] = v; };
-  set(0, 0, Fx2 / L); set(6, 6, Fx2 / L); set(0, 6, -Fx2 / L);
+  const set = (i: number, j: number, v: number) => {
+    k[i * 12 + j] = v;
+    k[j * 12 + i] = v;
+  };
+  set(0, 0, Fx2 / L);
+  set(6, 6, Fx2 / L);
+  set(0, 6, -Fx2 / L);
   for (const d of [1, 2, 7, 8]) set(d, d, (6 * Fx2) / (5 * L));
-  set(3, 3, (Fx2 * Irho) / (A * L)); set(9, 9, (Fx2 * Irho) / (A * L)); set(3, 9, (-Fx2 * Irho) / (A * L));
+  set(3, 3, (Fx2 * Irho) / (A * L));
+  set(9, 9, (Fx2 * Irho) / (A * L));
+  set(3, 9, (-Fx2 * Irho) / (A * L));
   for (const d of [4, 5, 10, 11]) set(d, d, (2 * Fx2 * L) / 15);
-  set(1, 3, My1 / L); set(1, 4, Mx2 / L); set(1, 5, Fx2 / 10); set(1, 7, (-6 * Fx2) / (5 * L));
-  set(1, 9, My2 / L); set(1, 10, -Mx2 / L); set(1, 11, Fx2 / 10);
-  set(2, 3, Mz1 / L); set(2, 4, -Fx2 / 10); set(2, 5, Mx2 / L); set(2, 8, (-6 * Fx2) / (5 * L));
-  set(2, 9, Mz2 / L); set(2, 10, -Fx2 / 10); set(2, 11, -Mx2 / L);
-  set(3, 4, -(2 * Mz1 - Mz2) / 6); set(3, 5, (2 * My1 - My2) / 6); set(3, 7, -My1 / L); set(3, 8, -Mz1 / L);
-  set(3, 10, -(Mz1 + Mz2) / 6); set(3, 11, (My1 + My2) / 6);
-  set(4, 7, -Mx2 / L); set(4, 8, Fx2 / 10); set(4, 9, -(Mz1 + Mz2) / 6); set(4, 10, (-Fx2 * L) / 30); set(4, 11, Mx2 / 2);
-  set(5, 7, -Fx2 / 10); set(5, 8, -Mx2 / L); set(5, 9, (My1 + My2) / 6); set(5, 10, -Mx2 / 2); set(5, 11, (-Fx2 * L) / 30);
-  set(7, 9, -My2 / L); set(7, 10, Mx2 / L); set(7, 11, -Fx2 / 10);
-  set(8, 9, -Mz2 / L); set(8, 10, Fx2 / 10); set(8, 11, Mx2 / L);
-  set(9, 10, (Mz1 - 2 * Mz2) / 6); set(9, 11, -(My1 - 2 * My2) / 6);
+  set(1, 3, My1 / L);
+  set(1, 4, Mx2 / L);
+  set(1, 5, Fx2 / 10);
+  set(1, 7, (-6 * Fx2) / (5 * L));
+  set(1, 9, My2 / L);
+  set(1, 10, -Mx2 / L);
+  set(1, 11, Fx2 / 10);
+  set(2, 3, Mz1 / L);
+  set(2, 4, -Fx2 / 10);
+  set(2, 5, Mx2 / L);
+  set(2, 8, (-6 * Fx2) / (5 * L));
+  set(2, 9, Mz2 / L);
+  set(2, 10, -Fx2 / 10);
+  set(2, 11, -Mx2 / L);
+  set(3, 4, -(2 * Mz1 - Mz2) / 6);
+  set(3, 5, (2 * My1 - My2) / 6);
+  set(3, 7, -My1 / L);
+  set(3, 8, -Mz1 / L);
+  set(3, 10, -(Mz1 + Mz2) / 6);
+  set(3, 11, (My1 + My2) / 6);
+  set(4, 7, -Mx2 / L);
+  set(4, 8, Fx2 / 10);
+  set(4, 9, -(Mz1 + Mz2) / 6);
+  set(4, 10, (-Fx2 * L) / 30);
+  set(4, 11, Mx2 / 2);
+  set(5, 7, -Fx2 / 10);
+  set(5, 8, -Mx2 / L);
+  set(5, 9, (My1 + My2) / 6);
+  set(5, 10, -Mx2 / 2);
+  set(5, 11, (-Fx2 * L) / 30);
+  set(7, 9, -My2 / L);
+  set(7, 10, Mx2 / L);
+  set(7, 11, -Fx2 / 10);
+  set(8, 9, -Mz2 / L);
+  set(8, 10, Fx2 / 10);
+  set(8, 11, Mx2 / L);
+  set(9, 10, (Mz1 - 2 * Mz2) / 6);
+  set(9, 11, -(My1 - 2 * My2) / 6);
   return k;
 }
 
@@ -158,8 +260,10 @@ const NORMALIZE_Z_IN_HELPERS = true;
 type Coords = readonly (readonly number[])[];
 
 function elementGeometry(coords: Coords, e: FrameElement): { L: number; gamma: Float64Array } {
-  const pi = coords[e.node_i], pj = coords[e.node_j];
-  if (!pi || !pj) throw new FemTaskError('IndexError', `index ${pi ? e.node_j : e.node_i} is out of bounds for axis 0 with size ${coords.length}`);
+  const pi = coords[e.node_i],
+    pj = coords[e.node_j];
+  if (!pi || !pj)
+    throw new FemTaskError('IndexError', `index ${pi ? e.node_j : e.node_i} is out of bounds for axis 0 with size ${coords.length}`);
   const L = norm3(pj[0] - pi[0], pj[1] - pi[1], pj[2] - pi[2]);
   const gamma = transformationMatrix(pi[0], pi[1], pi[2], pj[0], pj[1], pj[2], e.local_z ?? null, NORMALIZE_Z_IN_HELPERS);
   return { L, gamma };
@@ -196,7 +300,10 @@ export function assembleGeometricStiffness(coords: Coords, elements: readonly Fr
   for (const e of elements) {
     const { L, gamma } = elementGeometry(coords, e);
     const ue = new Float64Array(12);
-    for (let d = 0; d < 6; d++) { ue[d] = u[6 * e.node_i + d]; ue[6 + d] = u[6 * e.node_j + d]; }
+    for (let d = 0; d < 6; d++) {
+      ue[d] = u[6 * e.node_i + d];
+      ue[6 + d] = u[6 * e.node_j + d];
+    }
     const f = mul12(elementLocalStiffness(e, L), mul12(gamma, ue));
     if (e.I_rho === undefined) throw new FemTaskError('KeyError', "'I_rho'");
     const kg = localGeometricStiffness(L, e.A, e.I_rho, f[6], f[9], f[4], f[5], f[10], f[11]);
@@ -223,7 +330,9 @@ export function partitionDofs(bcs: Flags, nNodes: number): { fixed: number[]; fr
   for (let node = 0; node < nNodes; node++) {
     const flags = bcs.get(node);
     if (!flags) continue;
-    flags.forEach((flag, d) => { if (flag) fixed.push(6 * node + d); });
+    flags.forEach((flag, d) => {
+      if (flag) fixed.push(6 * node + d);
+    });
   }
   const isFixed = new Set(fixed);
   const free: number[] = [];
@@ -236,10 +345,12 @@ function principal(m: Dense, idx: readonly number[], symmetrize = false): Dense 
   const out = dense(n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) out.a[i * n + j] = m.a[idx[i] * m.n + idx[j]];
   if (symmetrize) {
-    for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) {
-      const s = 0.5 * (out.a[i * n + j] + out.a[j * n + i]);
-      out.a[i * n + j] = s; out.a[j * n + i] = s;
-    }
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < i; j++) {
+        const s = 0.5 * (out.a[i * n + j] + out.a[j * n + i]);
+        out.a[i * n + j] = s;
+        out.a[j * n + i] = s;
+      }
   }
   return out;
 }
@@ -260,7 +371,9 @@ export function solveLinear(P: ArrayLike<number>, K: Dense, bcs: Flags, nNodes: 
   }
   const n = K.n;
   const u = new Float64Array(n);
-  free.forEach((d, k) => { u[d] = uf[k]; });
+  free.forEach((d, k) => {
+    u[d] = uf[k];
+  });
   const r = new Float64Array(n);
   for (const s of fixed) {
     let sum = 0;
@@ -283,16 +396,27 @@ export interface BucklingResult {
  * LAPACK-like arbitrary sign); `'critical_load'` follows §6.12 step 3 (symmetrised, relative realness
  * test, relative positive cut-off, mode scaled so its largest-magnitude entry is positive).
  */
-export function solveBuckling(Ke: Dense, Kg: Dense, bcs: Flags, nNodes: number, variant: 'solve_eigenvalue' | 'critical_load'): BucklingResult {
+export function solveBuckling(
+  Ke: Dense,
+  Kg: Dense,
+  bcs: Flags,
+  nNodes: number,
+  variant: 'solve_eigenvalue' | 'critical_load',
+): BucklingResult {
   const { free } = partitionDofs(bcs, nNodes);
   const sym = variant === 'critical_load';
   const Kef = principal(Ke, free, sym);
   const Kgf = principal(Kg, free, sym);
   const tail = variant === 'solve_eigenvalue' ? ' Check boundary conditions (remove rigid-body modes) and material/section inputs.' : '';
   const ce = cond2(Kef);
-  if (!Number.isFinite(ce) || ce > 1e16) throw new FemTaskError('ValueError', `Elastic stiffness (free-free) is ill-conditioned (cond=${pyExp2(ce)}).${tail}`);
+  if (!Number.isFinite(ce) || ce > 1e16)
+    throw new FemTaskError('ValueError', `Elastic stiffness (free-free) is ill-conditioned (cond=${pyExp2(ce)}).${tail}`);
   const cg = cond2(Kgf);
-  if (!Number.isFinite(cg) || cg > 1e16) throw new FemTaskError('ValueError', `Geometric stiffness (free-free) is ill-conditioned (cond=${pyExp2(cg)}).${variant === 'solve_eigenvalue' ? ' Check the reference load state and K_g assembly.' : ''}`);
+  if (!Number.isFinite(cg) || cg > 1e16)
+    throw new FemTaskError(
+      'ValueError',
+      `Geometric stiffness (free-free) is ill-conditioned (cond=${pyExp2(cg)}).${variant === 'solve_eigenvalue' ? ' Check the reference load state and K_g assembly.' : ''}`,
+    );
 
   const n = free.length;
   const negKg = dense(n);
@@ -305,7 +429,9 @@ export function solveBuckling(Ke: Dense, Kg: Dense, bcs: Flags, nNodes: number, 
     try {
       choleskyFactor(Kef);
       symmetricPath = true;
-    } catch { /* not positive definite: general path */ }
+    } catch {
+      /* not positive definite: general path */
+    }
   }
   if (symmetricPath) {
     // A symmetric-definite pencil has real eigenvalues; the QZ reference returns them with (near) zero imaginary parts.
@@ -333,18 +459,25 @@ export function solveBuckling(Ke: Dense, Kg: Dense, bcs: Flags, nNodes: number, 
     let maxIm = 0;
     for (let i = 0; i < n; i++) maxIm = Math.max(maxIm, Math.abs(lamIm[i]));
     if (!(maxIm < 1000 * EPS)) {
-      throw new FemTaskError('ValueError', 'Eigen-solution returned significantly complex eigenpairs. This may indicate inconsistent matrices or severe roundoff issues.');
+      throw new FemTaskError(
+        'ValueError',
+        'Eigen-solution returned significantly complex eigenpairs. This may indicate inconsistent matrices or severe roundoff issues.',
+      );
     }
     cutoff = 1e-10;
   } else {
-    let maxIm = 0, maxAbs = 0;
+    let maxIm = 0,
+      maxAbs = 0;
     for (let i = 0; i < n; i++) {
       maxIm = Math.max(maxIm, Math.abs(lamIm[i]));
       if (Number.isFinite(lamRe[i])) maxAbs = Math.max(maxAbs, Math.sqrt(lamRe[i] * lamRe[i] + lamIm[i] * lamIm[i]));
     }
     const relImag = maxIm / Math.max(maxAbs, 1);
     if (relImag > 1000 * EPS) {
-      throw new FemTaskError('ValueError', `Eigen-solution returned significantly complex eigenpairs (relative imag=${relImag.toExponential(3).replace(/e([+-])(\d)$/, 'e$10$2')}).`);
+      throw new FemTaskError(
+        'ValueError',
+        `Eigen-solution returned significantly complex eigenpairs (relative imag=${relImag.toExponential(3).replace(/e([+-])(\d)$/, 'e$10$2')}).`,
+      );
     }
     cutoff = Math.max(1e-12, 1000 * EPS * maxAbs);
   }
@@ -354,9 +487,12 @@ export function solveBuckling(Ke: Dense, Kg: Dense, bcs: Flags, nNodes: number, 
     if (Number.isFinite(l) && l > cutoff && l < best) best = l;
   }
   if (!Number.isFinite(best)) {
-    throw new FemTaskError('ValueError', variant === 'solve_eigenvalue'
-      ? 'No positive buckling factors found. Verify the sign convention (K_e phi = -lambda K_g phi), boundary conditions, and K_g assembly.'
-      : 'No positive buckling factors found.');
+    throw new FemTaskError(
+      'ValueError',
+      variant === 'solve_eigenvalue'
+        ? 'No positive buckling factors found. Verify the sign convention (K_e phi = -lambda K_g phi), boundary conditions, and K_g assembly.'
+        : 'No positive buckling factors found.',
+    );
   }
   const phi = inverseIteration(Kef, best, negKg);
   if (variant === 'critical_load') {
@@ -368,6 +504,8 @@ export function solveBuckling(Ke: Dense, Kg: Dense, bcs: Flags, nNodes: number, 
     if (phi[k] < 0) for (let i = 0; i < n; i++) phi[i] = -phi[i];
   }
   const mode = new Float64Array(Ke.n);
-  free.forEach((d, i) => { mode[d] = phi[i]; });
+  free.forEach((d, i) => {
+    mode[d] = phi[i];
+  });
   return { lambda: best, mode, multiplicity: multiplicity(lamRe, best) };
 }

@@ -6,8 +6,18 @@ import { dense, toRows, type Dense } from '../../../math/linalg.ts';
 import { checkDenseRows, checkFemSize, checkFrameNodes, negativeDimensions, pyIndex, pyTypeName } from '../sizes.ts';
 import { FemTaskError, type FemTask, type FemValue } from '../types.ts';
 import {
-  assembleElasticStiffness, assembleGeometricStiffness, assembleLoad, localElasticStiffness, localElementLoads,
-  localGeometricStiffness, partitionDofs, solveBuckling, solveLinear, transformationMatrix, type Flags, type FrameElement,
+  assembleElasticStiffness,
+  assembleGeometricStiffness,
+  assembleLoad,
+  localElasticStiffness,
+  localElementLoads,
+  localGeometricStiffness,
+  partitionDofs,
+  solveBuckling,
+  solveLinear,
+  transformationMatrix,
+  type Flags,
+  type FrameElement,
 } from './frame.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -118,7 +128,10 @@ function loads(v: FemValue | undefined): Map<number, number[]> {
     if (node === null) throw new FemTaskError('TypeError', `nodal_loads key '${k}' is not an int node index`);
     const values = Array.isArray(f) ? vec(f, `nodal_loads[${k}]`) : [num(f, `nodal_loads[${k}]`)];
     if (values.length !== 6 && values.length !== 1) {
-      throw new FemTaskError('ValueError', `shape mismatch: value array of shape (${values.length},) could not be broadcast to indexing result of shape (6,)`);
+      throw new FemTaskError(
+        'ValueError',
+        `shape mismatch: value array of shape (${values.length},) could not be broadcast to indexing result of shape (6,)`,
+      );
     }
     m.set(node, values.length === 1 ? new Array<number>(6).fill(values[0]) : values);
   }
@@ -131,14 +144,16 @@ function loads(v: FemValue | undefined): Map<number, number[]> {
  */
 function nodeCount(v: FemValue | undefined, rows?: number): number {
   const n = pyIndex(v);
-  if (rows !== undefined && 6 * n > rows) throw new FemTaskError('IndexError', `index ${rows} is out of bounds for axis 0 with size ${rows}`);
+  if (rows !== undefined && 6 * n > rows)
+    throw new FemTaskError('IndexError', `index ${rows} is out of bounds for axis 0 with size ${rows}`);
   if (rows === undefined) checkFemSize('femElements', 'n_nodes', n, 'nodes');
   return n;
 }
 
 /** numpy fancy indexing of a vector: every index must exist. */
 function needLength(v: ArrayLike<number>, length: number, name: string): void {
-  if (v.length < length) throw new FemTaskError('IndexError', `index ${v.length} is out of bounds for axis 0 with size ${v.length} (${name})`);
+  if (v.length < length)
+    throw new FemTaskError('IndexError', `index ${v.length} is out of bounds for axis 0 with size ${v.length} (${name})`);
 }
 
 const rows12 = (a: Float64Array): number[][] => toRows({ n: 12, a });
@@ -246,23 +261,83 @@ function tiers(base: string, tierIds: string[], signature: string, description: 
 
 /** The 21 MSA_3D reference tasks. */
 export const MSA_TASKS: FemTask[] = [
-  ...tiers('MSA_3D_assemble_global_geometric_stiffness_CC1_H4', ['T1', 'T2', 'T3'], `${FRAME}, u_global (6n,)) -> K_g (6n, 6n)`,
-    'Global geometric stiffness of a 3D frame from a displacement state (elements need I_rho).', runAssembleGeometric),
-  ...tiers('MSA_3D_assemble_global_linear_elastic_stiffness_CC0_H2', ['T1', 'T3'], `${FRAME}) -> K (6n, 6n)`,
-    'Global elastic stiffness of a 3D frame.', runAssembleElastic),
-  { id: 'MSA_3D_assemble_global_load_CC0_H0_T0', signature: '(nodal_loads: dict[int, 6 values], n_nodes: int) -> P (6n,)', description: 'Global nodal load vector.', run: runLoad },
-  ...tiers('MSA_3D_elastic_critical_load_CC1_H10', ['T1', 'T2', 'T3'], `${FRAME}, ${BC}, nodal_loads) -> (lambda_cr, mode (6n,))`,
-    'Elastic critical load factor and buckling mode of a 3D frame.', runCriticalLoad),
-  ...tiers('MSA_3D_linear_elastic_CC0_H6', ['T1', 'T3'], `${FRAME}, ${BC}, nodal_loads) -> (u (6n,), r (6n,))`,
-    'Linear static analysis of a 3D frame: displacements and support reactions.', runLinearElastic),
-  { id: 'MSA_3D_local_elastic_stiffness_CC0_H0_T0', signature: '(E, nu, A, L, Iy, Iz, J) -> ndarray (12, 12)', description: '12×12 local elastic stiffness of a 3D Euler-Bernoulli beam.', run: runLocalElastic },
-  ...tiers('MSA_3D_local_element_loads_CC0_H2', ['T1', 'T3'], '(ele_info: dict, xi, yi, zi, xj, yj, zj, u_dofs_global (12,)) -> (12,)',
-    'Internal end forces of one beam element in local axes.', runLocalElementLoads),
-  { id: 'MSA_3D_local_geometric_stiffness_CC1_H0_T0', signature: '(L, A, I_rho, Fx2, Mx2, My1, Mz1, My2, Mz2) -> ndarray (12, 12)', description: '12×12 local geometric stiffness of a 3D beam.', run: runLocalGeometric },
-  { id: 'MSA_3D_partition_DOFs_CC0_H0_T0', signature: '(boundary_conditions: dict, n_nodes: int) -> (fixed, free)', description: 'Fixed and free DOF indices.', run: runPartition },
-  ...tiers('MSA_3D_solve_eigenvalue_CC1_H1', ['T1', 'T3'], '(K_e_global, K_g_global, boundary_conditions, n_nodes) -> (lambda, mode (6n,))',
-    'Smallest positive buckling factor of K_e phi = -lambda K_g phi on the free DOFs.', runSolveEigenvalue),
-  ...tiers('MSA_3D_solve_linear_CC0_H1', ['T1', 'T3'], '(P_global, K_global, boundary_conditions, n_nodes) -> (u, r)',
-    'Partitioned linear solve with reactions.', runSolveLinear),
-  { id: 'MSA_3D_transformation_matrix_CC0_H0_T0', signature: '(x1, y1, z1, x2, y2, z2, reference_vector=None) -> ndarray (12, 12)', description: '12×12 beam transformation matrix Γ.', run: runTransformation },
+  ...tiers(
+    'MSA_3D_assemble_global_geometric_stiffness_CC1_H4',
+    ['T1', 'T2', 'T3'],
+    `${FRAME}, u_global (6n,)) -> K_g (6n, 6n)`,
+    'Global geometric stiffness of a 3D frame from a displacement state (elements need I_rho).',
+    runAssembleGeometric,
+  ),
+  ...tiers(
+    'MSA_3D_assemble_global_linear_elastic_stiffness_CC0_H2',
+    ['T1', 'T3'],
+    `${FRAME}) -> K (6n, 6n)`,
+    'Global elastic stiffness of a 3D frame.',
+    runAssembleElastic,
+  ),
+  {
+    id: 'MSA_3D_assemble_global_load_CC0_H0_T0',
+    signature: '(nodal_loads: dict[int, 6 values], n_nodes: int) -> P (6n,)',
+    description: 'Global nodal load vector.',
+    run: runLoad,
+  },
+  ...tiers(
+    'MSA_3D_elastic_critical_load_CC1_H10',
+    ['T1', 'T2', 'T3'],
+    `${FRAME}, ${BC}, nodal_loads) -> (lambda_cr, mode (6n,))`,
+    'Elastic critical load factor and buckling mode of a 3D frame.',
+    runCriticalLoad,
+  ),
+  ...tiers(
+    'MSA_3D_linear_elastic_CC0_H6',
+    ['T1', 'T3'],
+    `${FRAME}, ${BC}, nodal_loads) -> (u (6n,), r (6n,))`,
+    'Linear static analysis of a 3D frame: displacements and support reactions.',
+    runLinearElastic,
+  ),
+  {
+    id: 'MSA_3D_local_elastic_stiffness_CC0_H0_T0',
+    signature: '(E, nu, A, L, Iy, Iz, J) -> ndarray (12, 12)',
+    description: '12×12 local elastic stiffness of a 3D Euler-Bernoulli beam.',
+    run: runLocalElastic,
+  },
+  ...tiers(
+    'MSA_3D_local_element_loads_CC0_H2',
+    ['T1', 'T3'],
+    '(ele_info: dict, xi, yi, zi, xj, yj, zj, u_dofs_global (12,)) -> (12,)',
+    'Internal end forces of one beam element in local axes.',
+    runLocalElementLoads,
+  ),
+  {
+    id: 'MSA_3D_local_geometric_stiffness_CC1_H0_T0',
+    signature: '(L, A, I_rho, Fx2, Mx2, My1, Mz1, My2, Mz2) -> ndarray (12, 12)',
+    description: '12×12 local geometric stiffness of a 3D beam.',
+    run: runLocalGeometric,
+  },
+  {
+    id: 'MSA_3D_partition_DOFs_CC0_H0_T0',
+    signature: '(boundary_conditions: dict, n_nodes: int) -> (fixed, free)',
+    description: 'Fixed and free DOF indices.',
+    run: runPartition,
+  },
+  ...tiers(
+    'MSA_3D_solve_eigenvalue_CC1_H1',
+    ['T1', 'T3'],
+    '(K_e_global, K_g_global, boundary_conditions, n_nodes) -> (lambda, mode (6n,))',
+    'Smallest positive buckling factor of K_e phi = -lambda K_g phi on the free DOFs.',
+    runSolveEigenvalue,
+  ),
+  ...tiers(
+    'MSA_3D_solve_linear_CC0_H1',
+    ['T1', 'T3'],
+    '(P_global, K_global, boundary_conditions, n_nodes) -> (u, r)',
+    'Partitioned linear solve with reactions.',
+    runSolveLinear,
+  ),
+  {
+    id: 'MSA_3D_transformation_matrix_CC0_H0_T0',
+    signature: '(x1, y1, z1, x2, y2, z2, reference_vector=None) -> ndarray (12, 12)',
+    description: '12×12 beam transformation matrix Γ.',
+    run: runTransformation,
+  },
 ];

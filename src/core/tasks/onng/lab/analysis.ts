@@ -6,11 +6,13 @@
 import { formatCsv } from '../../../io/csv.ts';
 import { mean, oneWayAnova, standardError, type AnovaResult } from '../../../math/statistics.ts';
 import { analyzeOutcomes, parseOutcomesCsv, type ModelSummary, type OutcomeRow } from '../analytics.ts';
-import {
-  readUpstreamResults, summarizePrechecks, type PrecheckRow, type PrecheckSummary, type UpstreamFile,
-} from '../upstream.ts';
+import { readUpstreamResults, summarizePrechecks, type PrecheckRow, type PrecheckSummary, type UpstreamFile } from '../upstream.ts';
 
-export interface ProblemInfo { id: number; name: string; module: string }
+export interface ProblemInfo {
+  id: number;
+  name: string;
+  module: string;
+}
 
 export interface HeatMap {
   lambdas: number[];
@@ -19,8 +21,17 @@ export interface HeatMap {
   cells: Record<string, (number | null)[][]>;
 }
 
-export interface DraftLevel { lambda: number; n: number; mean: number; se: number }
-export interface DraftEffect { model: string; levels: DraftLevel[]; anova: AnovaResult | null }
+export interface DraftLevel {
+  lambda: number;
+  n: number;
+  mean: number;
+  se: number;
+}
+export interface DraftEffect {
+  model: string;
+  levels: DraftLevel[];
+  anova: AnovaResult | null;
+}
 
 export interface OnngAnalysis {
   rows: number;
@@ -39,18 +50,34 @@ export interface OnngAnalysis {
 
 export const ALL_MODELS = '(all models)';
 
-interface ExtraRow { model: string; lambda: number; problemId: number; problem: string; module: string; verified: boolean; correct: boolean; draftChars: number | null }
+interface ExtraRow {
+  model: string;
+  lambda: number;
+  problemId: number;
+  problem: string;
+  module: string;
+  verified: boolean;
+  correct: boolean;
+  draftChars: number | null;
+}
 
 /** What the heat map and draft-length effect need from an outcome row (an empty verdict: the run was never verified). */
 const extraOf = (r: OutcomeRow): ExtraRow => ({
-  model: r.model, lambda: r.lambda, problemId: r.problemId, problem: r.problem ?? '', module: r.module ?? '',
-  verified: r.verified !== null, correct: r.correct === true, draftChars: r.draftChars ?? null,
+  model: r.model,
+  lambda: r.lambda,
+  problemId: r.problemId,
+  problem: r.problem ?? '',
+  module: r.module ?? '',
+  verified: r.verified !== null,
+  correct: r.correct === true,
+  draftChars: r.draftChars ?? null,
 });
 
 function heatMap(rows: ExtraRow[], models: string[]): HeatMap {
   const lambdas = [...new Set(rows.map((r) => r.lambda))].sort((a, b) => a - b);
   const byId = new Map<number, ProblemInfo>();
-  for (const r of rows) if (!byId.has(r.problemId)) byId.set(r.problemId, { id: r.problemId, name: r.problem || `#${r.problemId}`, module: r.module });
+  for (const r of rows)
+    if (!byId.has(r.problemId)) byId.set(r.problemId, { id: r.problemId, name: r.problem || `#${r.problemId}`, module: r.module });
   const problems = [...byId.values()].sort((a, b) => a.id - b.id);
   const problemIndex = new Map(problems.map((p, i) => [p.id, i]));
   const lambdaIndex = new Map(lambdas.map((l, i) => [l, i]));
@@ -87,7 +114,11 @@ function draftEffects(rows: ExtraRow[], models: string[]): DraftEffect[] {
     const usable = lambdas.map((l) => groups.get(l)!).filter((g) => g.length > 0);
     let anova: AnovaResult | null = null;
     if (usable.length >= 2 && usable.reduce((s, g) => s + g.length, 0) > usable.length) {
-      try { anova = oneWayAnova(usable); } catch { anova = null; }
+      try {
+        anova = oneWayAnova(usable);
+      } catch {
+        anova = null;
+      }
     }
     return { model, levels, anova };
   });
@@ -105,7 +136,9 @@ export function holmAdjust(ps: number[]): number[] {
   return out;
 }
 
-export interface AnalysisOptions { excludeProblemIds?: number[] }
+export interface AnalysisOptions {
+  excludeProblemIds?: number[];
+}
 
 /** Analyses a per_problem_outcomes.csv text; `onProgress` hears each stage. Errors name the CSV line. */
 export function analyseOutcomesText(text: string, onProgress?: (stage: string) => void, options: AnalysisOptions = {}): OnngAnalysis {
@@ -117,7 +150,12 @@ export function analyseOutcomesText(text: string, onProgress?: (stage: string) =
 }
 
 /** Analyses outcome rows from either source; `prechecks` (raw proofs' static checks) get their own summary. */
-export function analyseOutcomeRows(allRows: OutcomeRow[], onProgress?: (stage: string) => void, options: AnalysisOptions = {}, prechecks?: PrecheckRow[]): OnngAnalysis {
+export function analyseOutcomeRows(
+  allRows: OutcomeRow[],
+  onProgress?: (stage: string) => void,
+  options: AnalysisOptions = {},
+  prechecks?: PrecheckRow[],
+): OnngAnalysis {
   const excluded = new Set(options.excludeProblemIds ?? []);
   const rows = allRows.filter((r) => !excluded.has(r.problemId));
   onProgress?.(`summarising ${rows.length} rows`);
@@ -126,16 +164,22 @@ export function analyseOutcomeRows(allRows: OutcomeRow[], onProgress?: (stage: s
   const extras = rows.map(extraOf);
   const names = models.map((m) => m.model);
   return {
-    rows: rows.length, excludedProblems: [...excluded].sort((a, b) => a - b), models,
+    rows: rows.length,
+    excludedProblems: [...excluded].sort((a, b) => a - b),
+    models,
     holm: { accuracy: holmAdjust(models.map((m) => m.anova_accuracy.p)), time: holmAdjust(models.map((m) => m.anova_time.p)) },
-    heat: heatMap(extras, names), drafts: draftEffects(extras, names),
+    heat: heatMap(extras, names),
+    drafts: draftEffects(extras, names),
     ...(prechecks ? { prechecks: summarizePrechecks(prechecks.filter((p) => !excluded.has(p.problemId))) } : {}),
   };
 }
 
 /** Analyses a results folder in the upstream layout (plus verdict files given apart); see upstream.ts. */
 export function analyseUpstreamFiles(
-  files: UpstreamFile[], verdicts: UpstreamFile[], onProgress?: (stage: string) => void, options: AnalysisOptions = {},
+  files: UpstreamFile[],
+  verdicts: UpstreamFile[],
+  onProgress?: (stage: string) => void,
+  options: AnalysisOptions = {},
   problemNames?: Record<number, string>,
 ): OnngAnalysis {
   onProgress?.(`reading ${files.length + verdicts.length} files`);
@@ -146,10 +190,30 @@ export function analyseUpstreamFiles(
 /** One line per model and λ: accuracy (%) and time, mean ± SE, with the model's ANOVA and trend repeated. */
 export function summaryCsv(analysis: OnngAnalysis): string {
   const head = [
-    'model', 'lambda', 'runs', 'accuracy_pct_mean', 'accuracy_pct_se', 'time_s_mean', 'time_s_se',
-    'anova_accuracy_F', 'anova_accuracy_p', 'anova_time_F', 'anova_time_p', 'df_between', 'df_within',
-    'trend_accuracy_pct_per_lambda', 'trend_accuracy_p', 'trend_time_s_per_lambda', 'trend_time_p',
-    'draft_chars_mean', 'draft_chars_se', 'precheck_sorry', 'precheck_simp', 'holm_accuracy_p', 'holm_time_p', 'excluded_problems',
+    'model',
+    'lambda',
+    'runs',
+    'accuracy_pct_mean',
+    'accuracy_pct_se',
+    'time_s_mean',
+    'time_s_se',
+    'anova_accuracy_F',
+    'anova_accuracy_p',
+    'anova_time_F',
+    'anova_time_p',
+    'df_between',
+    'df_within',
+    'trend_accuracy_pct_per_lambda',
+    'trend_accuracy_p',
+    'trend_time_s_per_lambda',
+    'trend_time_p',
+    'draft_chars_mean',
+    'draft_chars_se',
+    'precheck_sorry',
+    'precheck_simp',
+    'holm_accuracy_p',
+    'holm_time_p',
+    'excluded_problems',
   ];
   const rows: (string | number | null)[][] = [];
   analysis.models.forEach((m, k) => {
@@ -157,12 +221,30 @@ export function summaryCsv(analysis: OnngAnalysis): string {
     for (const l of m.levels) {
       const d = drafts?.levels.find((x) => x.lambda === l.lambda);
       rows.push([
-        m.model, l.lambda, l.runs, 100 * l.accuracy_mean, 100 * l.accuracy_se, l.time_mean, l.time_se,
-        m.anova_accuracy.F, m.anova_accuracy.p, m.anova_time.F, m.anova_time.p,
-        m.anova_accuracy.df_between, m.anova_accuracy.df_within,
-        100 * m.trend_accuracy.slope, m.trend_accuracy.p, m.trend_time.slope, m.trend_time.p,
-        d ? d.mean : null, d ? d.se : null, m.prechecks.contains_sorry, m.prechecks.uses_simp,
-        analysis.holm.accuracy[k], analysis.holm.time[k], analysis.excludedProblems.join(' '),
+        m.model,
+        l.lambda,
+        l.runs,
+        100 * l.accuracy_mean,
+        100 * l.accuracy_se,
+        l.time_mean,
+        l.time_se,
+        m.anova_accuracy.F,
+        m.anova_accuracy.p,
+        m.anova_time.F,
+        m.anova_time.p,
+        m.anova_accuracy.df_between,
+        m.anova_accuracy.df_within,
+        100 * m.trend_accuracy.slope,
+        m.trend_accuracy.p,
+        m.trend_time.slope,
+        m.trend_time.p,
+        d ? d.mean : null,
+        d ? d.se : null,
+        m.prechecks.contains_sorry,
+        m.prechecks.uses_simp,
+        analysis.holm.accuracy[k],
+        analysis.holm.time[k],
+        analysis.excludedProblems.join(' '),
       ]);
     }
   });
@@ -171,5 +253,16 @@ export function summaryCsv(analysis: OnngAnalysis): string {
 
 /** The whole summary (no heat map) as JSON. */
 export function summaryJson(analysis: OnngAnalysis): string {
-  return JSON.stringify({ rows: analysis.rows, excluded_problems: analysis.excludedProblems, models: analysis.models, holm: analysis.holm, draft_length: analysis.drafts, ...(analysis.prechecks ? { prechecks: analysis.prechecks } : {}) }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2);
+  return JSON.stringify(
+    {
+      rows: analysis.rows,
+      excluded_problems: analysis.excludedProblems,
+      models: analysis.models,
+      holm: analysis.holm,
+      draft_length: analysis.drafts,
+      ...(analysis.prechecks ? { prechecks: analysis.prechecks } : {}),
+    },
+    (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v),
+    2,
+  );
 }

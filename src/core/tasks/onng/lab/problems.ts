@@ -4,7 +4,13 @@
  * from a user's own O-NNG dataset folder (that repository has no licence, so none of it is shipped).
  */
 import {
-  obfuscateDataset, obfuscateIdentifiers, parseJsonl, type ChatMessage, type HeaderItem, type OnngDataset, type Problem,
+  obfuscateDataset,
+  obfuscateIdentifiers,
+  parseJsonl,
+  type ChatMessage,
+  type HeaderItem,
+  type OnngDataset,
+  type Problem,
 } from '../obfuscate.ts';
 
 export interface Nng4Level {
@@ -28,7 +34,11 @@ export interface Nng4Level {
 export const LEVELS = [0, 1, 2, 3, 4, 5] as const;
 export const lambdaOf = (level: number) => Math.round(level * 2) / 10;
 
-export interface WorldGroup { world: string; title: string; levels: Nng4Level[] }
+export interface WorldGroup {
+  world: string;
+  title: string;
+  levels: Nng4Level[];
+}
 
 /** NNG4 levels grouped by world in game order; `onngOnly` keeps the levels that are O-NNG problems. */
 export function groupByWorld(levels: Nng4Level[], onngOnly: boolean): WorldGroup[] {
@@ -36,7 +46,10 @@ export function groupByWorld(levels: Nng4Level[], onngOnly: boolean): WorldGroup
   for (const level of levels) {
     if (onngOnly && level.onng_id === null) continue;
     let group = groups.find((g) => g.world === level.world);
-    if (!group) { group = { world: level.world, title: level.world_title, levels: [] }; groups.push(group); }
+    if (!group) {
+      group = { world: level.world, title: level.world_title, levels: [] };
+      groups.push(group);
+    }
     group.levels.push(level);
   }
   return groups;
@@ -66,7 +79,10 @@ export function nng4Mapping(levels: Nng4Level[], level: number): Map<string, str
   return obfuscateIdentifiers(nng4Identifiers(levels), level).mapping;
 }
 
-export interface Segment { text: string; original?: string }
+export interface Segment {
+  text: string;
+  original?: string;
+}
 
 const IDENTIFIER_RUN = /[\p{L}\p{N}_']+/gu;
 
@@ -116,9 +132,15 @@ export interface ExactLevel {
   source: 'file' | 'computed' | 'original';
 }
 
-export interface ExactSets { folder: string; levels: ExactLevel[] }
+export interface ExactSets {
+  folder: string;
+  levels: ExactLevel[];
+}
 
-export interface FolderFile { path: string; text: string }
+export interface FolderFile {
+  path: string;
+  text: string;
+}
 
 function fileIn(files: FolderFile[], set: string, name: string): FolderFile | undefined {
   return files.find((f) => f.path.replace(/\\/g, '/').endsWith(`${set}/${name}`));
@@ -136,7 +158,9 @@ export function exactSetsFromFolder(files: FolderFile[]): ExactSets {
   const theorems = fileIn(files, 'original', 'theorems.jsonl');
   const header = fileIn(files, 'original', 'header_definitions.jsonl');
   if (!theorems || !header) {
-    throw new Error('This folder has no original/theorems.jsonl and original/header_definitions.jsonl: choose the O-NNG "dataset" folder (or the repository folder that contains it).');
+    throw new Error(
+      'This folder has no original/theorems.jsonl and original/header_definitions.jsonl: choose the O-NNG "dataset" folder (or the repository folder that contains it).',
+    );
   }
   const folder = theorems.path.replace(/\\/g, '/').split('/')[0] ?? '';
   const queriesFile = fileIn(files, 'original', 'queries.jsonl');
@@ -154,8 +178,17 @@ export function exactSetsFromFolder(files: FolderFile[]): ExactSets {
     const m = fileIn(files, set, 'name_mapping.json');
     if (t && h && m) {
       let mappingObject: Record<string, string>;
-      try { mappingObject = JSON.parse(m.text); } catch { throw new Error(`${m.path} is not valid JSON.`); }
-      if (typeof mappingObject !== 'object' || mappingObject === null || Array.isArray(mappingObject) || !Object.values(mappingObject).every((v) => typeof v === 'string')) {
+      try {
+        mappingObject = JSON.parse(m.text);
+      } catch {
+        throw new Error(`${m.path} is not valid JSON.`);
+      }
+      if (
+        typeof mappingObject !== 'object' ||
+        mappingObject === null ||
+        Array.isArray(mappingObject) ||
+        !Object.values(mappingObject).every((v) => typeof v === 'string')
+      ) {
         throw new Error(`${m.path} must be one JSON object of original → obfuscated names (strings).`);
       }
       const q = fileIn(files, set, 'queries.jsonl');
@@ -167,7 +200,9 @@ export function exactSetsFromFolder(files: FolderFile[]): ExactSets {
           problems: parseJsonl<Problem>(t.text, t.path),
           ...(q ? { queries: parseJsonl<ChatMessage[]>(q.text, q.path) } : {}),
         },
-        mapping, inverse: inverseOf(mapping), source: 'file',
+        mapping,
+        inverse: inverseOf(mapping),
+        source: 'file',
       });
     } else {
       const result = obfuscateDataset(original, k);
