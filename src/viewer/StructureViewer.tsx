@@ -2,14 +2,14 @@
  * The 3D view: renders the display buffers only (no per-atom React components, one draw call per layer),
  * on demand. Camera, picking and the render loop live here; state changes come in as props.
  */
+import { OrbitControls } from '@react-three/drei';
 import { Canvas, useFrame, useThree } from '@react-three/fiber';
-import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { type ReactNode, useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import * as THREE from 'three';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { DisplayData } from '../core/analysis/display-scene.ts';
 import type { ViewSettings } from '../state/settings.ts';
 import { covalentRadius, elementColor, type Rgb } from './colors.ts';
-import { PERSPECTIVE_FOV, fitOrthographic, frameStats, mainViewer, markRendered, type ViewerController } from './controller.ts';
+import { PERSPECTIVE_FOV, fitOrthographic, frameStats, mainViewer, markRendered, type OrbitHandle, type ViewerController } from './controller.ts';
 import { disposeMesh, makeSphereMesh, makeTubeMesh } from './impostors.ts';
 import { pickSphere } from './picking.ts';
 
@@ -142,31 +142,25 @@ function Scene({
     (ortho as unknown as { manual: boolean }).manual = true;
     persp.position.set(0, 0, 20);
     ortho.position.set(0, 0, 20);
+    // One up vector for both: three-stdlib's OrbitControls takes its orbit axis from the `up` of the camera it was
+    // built with (the perspective one), also while it drives the orthographic one.
+    ortho.up = persp.up;
     return { persp, ortho };
   }, []);
   const cameraRef = useRef<THREE.PerspectiveCamera | THREE.OrthographicCamera>(cameras.persp);
-  const controls = useMemo(() => {
-    const c = new OrbitControls(cameras.persp as THREE.PerspectiveCamera | THREE.OrthographicCamera, gl.domElement);
-    c.enableDamping = false;
-    c.zoomSpeed = 1.2;
-    return c;
-  }, [gl, cameras]);
-  useEffect(() => {
-    const onChange = () => { invalidate(); controller.cameraChanged(); };
-    controls.addEventListener('change', onChange);
-    return () => { controls.removeEventListener('change', onChange); controls.dispose(); };
-  }, [controls, invalidate, controller]);
+  // drei's <OrbitControls> (below) owns the controls; they are bound to the perspective camera once and handed
+  // the orthographic one by `controls.object` (a new camera prop would make drei build new controls and lose the target).
+  const [controls, setControls] = useState<OrbitHandle | null>(null);
+  const onControlsChange = useCallback(() => controller.controlsChanged(), [controller]);
 
-  const displayRef = useRef(display);
-  displayRef.current = display;
-  const fitBoundsRef = useRef(fitBounds);
-  fitBoundsRef.current = fitBounds;
   const radii = useMemo(() => (display ? atomRadii(display, settings, hiddenElements) : null), [display, settings.style, settings.atomScale, hiddenElements]); // eslint-disable-line react-hooks/exhaustive-deps
-  const radiiRef = useRef(radii);
-  radiiRef.current = radii;
-  // Read at click time, so an inline callback does not re-attach the pointer listeners on every render.
-  const onPickRef = useRef(onPick);
-  onPickRef.current = onPick;
+  // The committed display and fit bounds, for the handles the controller calls at any time and the frame loop.
+  const displayRef = useRef(display);
+  const fitBoundsRef = useRef(fitBounds);
+  useLayoutEffect(() => {
+    displayRef.current = display;
+    fitBoundsRef.current = fitBounds;
+  }, [display, fitBounds]);
 
   // Resize: keep aspect and the orthographic half-height.
   useLayoutEffect(() => {
@@ -185,7 +179,8 @@ function Scene({
   useLayoutEffect(() => {
     const from = cameraRef.current;
     const to = settings.orthographic ? cameras.ortho : cameras.persp;
-    const target = controls.target;
+    // Before drei's controls mount (the first commit) the target is where they start: the origin.
+    const target = controls?.target ?? new THREE.Vector3();
     const tanHalf = Math.tan(((PERSPECTIVE_FOV / 2) * Math.PI) / 180);
     if (from !== to) {
       to.position.copy(from.position);
@@ -203,13 +198,16 @@ function Scene({
       to.updateProjectionMatrix();
     }
     cameraRef.current = to;
-    controls.object = to;
-    controls.update();
+    if (controls) {
+      controls.object = to;
+      controls.update();
+    }
     set({ camera: to });
     invalidate();
   }, [settings.orthographic, cameras, controls, set, invalidate]);
 
   useEffect(() => {
+    if (!controls) return;
     controller.register({
       gl, scene, controls, invalidate,
       getCamera: () => cameraRef.current,
@@ -224,10 +222,24 @@ function Scene({
   }, [gl, scene, controls, invalidate, controller]);
 
   useEffect(() => {
-    controller.resetView();
-  }, [fitKey, controller]);
+    if (controls) controller.resetView();
+  }, [fitKey, controller, controls]);
 
-  // Click (not drag) picks the nearest atom along the ray.
+  // Click (not drag) picks the nearest atom along the ray. An effect event reads the latest props at click time, so an
+  // inline onPick does not re-attach the pointer listeners on every render.
+  const pickAt = useEffectEvent((e: PointerEvent, el: HTMLCanvasElement) => {
+    const d = display;
+    const r = radii;
+    const pick = onPick;
+    if (!d || !r || !pick) return;
+    const rect = el.getBoundingClientRect();
+    const ndc = new THREE.Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
+    const ray = new THREE.Raycaster();
+    ray.setFromCamera(ndc, cameraRef.current);
+    const o = ray.ray.origin;
+    const dir = ray.ray.direction;
+    pick(pickSphere([o.x, o.y, o.z], [dir.x, dir.y, dir.z], d.positions, r));
+  });
   useEffect(() => {
     const el = gl.domElement;
     let down: { x: number; y: number } | null = null;
@@ -235,17 +247,7 @@ function Scene({
     const onUp = (e: PointerEvent) => {
       if (!down || Math.hypot(e.clientX - down.x, e.clientY - down.y) > 5) return;
       down = null;
-      const d = displayRef.current;
-      const r = radiiRef.current;
-      const pick = onPickRef.current;
-      if (!d || !r || !pick) return;
-      const rect = el.getBoundingClientRect();
-      const ndc = new THREE.Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
-      const ray = new THREE.Raycaster();
-      ray.setFromCamera(ndc, cameraRef.current);
-      const o = ray.ray.origin;
-      const dir = ray.ray.direction;
-      pick(pickSphere([o.x, o.y, o.z], [dir.x, dir.y, dir.z], d.positions, r));
+      pickAt(e, el);
     };
     el.addEventListener('pointerdown', onDown);
     el.addEventListener('pointerup', onUp);
@@ -269,6 +271,7 @@ function Scene({
 
   return (
     <>
+      <OrbitControls ref={setControls} camera={cameras.persp} domElement={gl.domElement} enableDamping={false} zoomSpeed={1.2} onChange={onControlsChange} />
       {display && radii && <Atoms display={display} radii={radii} settings={settings} atomColors={atomColors ?? null} controller={controller} />}
       {display && settings.showBonds && settings.style === 'ball-and-stick' && display.nbonds > 0 && (
         <Bonds display={display} settings={settings} hiddenElements={hiddenElements} />
@@ -282,8 +285,16 @@ function Scene({
 }
 
 /** Hands a three object to the scene and disposes of it when replaced (also for overlays passed as children). */
-export function useDisposable<T extends THREE.Object3D>(make: () => T, deps: unknown[]): T {
-  const obj = useMemo(make, deps); // eslint-disable-line react-hooks/exhaustive-deps
+export function useDisposable<T extends THREE.Object3D>(make: () => T, deps: readonly unknown[]): T {
+  // Made during render when a dependency changed, kept in state (React's "storing information from previous renders",
+  // react.dev/reference/react/useState): useMemo would need its dependency list written out at the call.
+  const [made, setMade] = useState(() => ({ obj: make(), deps }));
+  let current = made;
+  if (deps.length !== made.deps.length || deps.some((d, i) => !Object.is(d, made.deps[i]))) {
+    current = { obj: make(), deps };
+    setMade(current);
+  }
+  const obj = current.obj;
   const invalidate = useThree((s) => s.invalidate);
   useEffect(() => {
     invalidate();

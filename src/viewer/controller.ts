@@ -5,13 +5,19 @@
  */
 import * as THREE from 'three';
 import { downloadBlob } from '../browser/download.ts';
-import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+
+/** What the viewer uses of its orbit controls (drei's OrbitControls, three-stdlib's implementation). */
+export interface OrbitHandle {
+  target: THREE.Vector3;
+  object: THREE.Camera;
+  update(): unknown;
+}
 
 export interface ViewerHandles {
   gl: THREE.WebGLRenderer;
   scene: THREE.Scene;
   getCamera: () => THREE.PerspectiveCamera | THREE.OrthographicCamera;
-  controls: OrbitControls;
+  controls: OrbitHandle;
   invalidate: () => void;
   /** Positions of drawn atoms (world = Cartesian Å). */
   getPositions: () => Float32Array | null;
@@ -72,9 +78,32 @@ export class ViewerController {
     return this.handles !== null;
   }
 
-  /** Called by the scene whenever its camera moved (user or program). */
-  cameraChanged(): void {
+  /** Set while the controller itself updates the controls: their 'change' event is then not news. */
+  private quiet = false;
+
+  /** Tells the linked views that this camera moved. */
+  private cameraChanged(): void {
     for (const fn of this.cameraListeners) fn();
+  }
+
+  /** The scene's controls moved the camera (drag, wheel, projection switch, drei's per-frame update). */
+  controlsChanged(): void {
+    if (!this.quiet) this.cameraChanged();
+  }
+
+  /**
+   * Brings the controls in line with a camera moved by program, without their 'change' event. The controls report a
+   * change only against the camera they saw at their last update, so a program move must not rely on it: a camera
+   * copied from a linked view and then fitted back to where its controls last saw it fires nothing, and the linked
+   * views keep the copy (drei updates the controls every frame and mounts them one commit late, which made this common).
+   */
+  private syncControls(h: ViewerHandles): void {
+    this.quiet = true;
+    try {
+      h.controls.update();
+    } finally {
+      this.quiet = false;
+    }
   }
 
   onCameraChange(fn: () => void): () => void {
@@ -98,6 +127,7 @@ export class ViewerController {
     to.controls.target.copy(from.controls.target);
     b.lookAt(to.controls.target);
     b.updateProjectionMatrix();
+    this.syncControls(to); // else its next update reports the copy as a move of its own and echoes it to every view
     to.invalidate();
   }
 
@@ -121,7 +151,8 @@ export class ViewerController {
     camera.lookAt(center);
     camera.updateProjectionMatrix();
     handles.controls.target.copy(center);
-    handles.controls.update();
+    this.syncControls(handles);
+    this.cameraChanged();
     handles.invalidate();
   }
 
@@ -160,7 +191,8 @@ export class ViewerController {
     offset.applyAxisAngle(camera.up.clone().normalize(), (degrees * Math.PI) / 180);
     camera.position.copy(target).add(offset);
     camera.lookAt(target);
-    handles.controls.update();
+    this.syncControls(handles);
+    this.cameraChanged();
     handles.invalidate();
   }
 
