@@ -347,6 +347,7 @@ function Bonds({ display, settings, hiddenElements }: { display: DisplayData; se
   return <primitive object={mesh} />;
 }
 
+/** A canvas-texture label in the WebGL scene: drei's <Html> labels are DOM, and the PNG export renders the WebGL scene only. */
 function labelSprite(text: string, color: string, size: number): THREE.Sprite {
   const canvas = document.createElement('canvas');
   canvas.width = 64;
