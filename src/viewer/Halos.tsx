@@ -7,12 +7,22 @@ import type { Rgb } from './colors.ts';
  * One impostor mesh of spheres at `centers`: one `radius` for all, or one per centre. Pass stable arrays (memoised):
  * the mesh is rebuilt whenever one of them changes identity.
  */
-export function Halos({ centers, radius, color, opacity = 0.45 }: {
-  centers: readonly ArrayLike<number>[]; radius: number | readonly number[]; color: Rgb; opacity?: number;
+export function Halos({
+  centers,
+  radius,
+  color,
+  opacity = 0.45,
+}: {
+  centers: readonly ArrayLike<number>[];
+  radius: number | readonly number[];
+  color: Rgb;
+  opacity?: number;
 }) {
   const mesh = useDisposable(() => {
     const n = centers.length;
-    const c = new Float32Array(3 * n), radii = new Float32Array(n), colors = new Float32Array(3 * n);
+    const c = new Float32Array(3 * n),
+      radii = new Float32Array(n),
+      colors = new Float32Array(3 * n);
     centers.forEach((p, k) => {
       c.set(p, 3 * k);
       radii[k] = typeof radius === 'number' ? radius : radius[k];

@@ -9,7 +9,15 @@ import * as THREE from 'three';
 import type { DisplayData } from '../core/analysis/display-scene.ts';
 import type { ViewSettings } from '../state/settings.ts';
 import { covalentRadius, elementColor, type Rgb } from './colors.ts';
-import { PERSPECTIVE_FOV, fitOrthographic, frameStats, mainViewer, markRendered, type OrbitHandle, type ViewerController } from './controller.ts';
+import {
+  PERSPECTIVE_FOV,
+  fitOrthographic,
+  frameStats,
+  mainViewer,
+  markRendered,
+  type OrbitHandle,
+  type ViewerController,
+} from './controller.ts';
 import { disposeMesh, makeSphereMesh, makeTubeMesh } from './impostors.ts';
 import { pickSphere } from './picking.ts';
 
@@ -95,22 +103,40 @@ function sceneBounds(display: DisplayData | null): { center: THREE.Vector3; radi
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < p.length; i += 3) {
-    for (let k = 0; k < 3; k++) { const v = p[i + k]; if (v < min[k]) min[k] = v; if (v > max[k]) max[k] = v; }
+    for (let k = 0; k < 3; k++) {
+      const v = p[i + k];
+      if (v < min[k]) min[k] = v;
+      if (v > max[k]) max[k] = v;
+    }
   }
   // Bonds to periodic images stick out of the cell; keep their ends in view.
   for (const ends of [display.bondStart, display.bondEnd]) {
     for (let i = 0; i < ends.length; i += 3) {
-      for (let k = 0; k < 3; k++) { const v = ends[i + k]; if (v < min[k]) min[k] = v; if (v > max[k]) max[k] = v; }
+      for (let k = 0; k < 3; k++) {
+        const v = ends[i + k];
+        if (v < min[k]) min[k] = v;
+        if (v > max[k]) max[k] = v;
+      }
     }
   }
   const cell = cellVectors(display);
   if (cell) {
     // Include the (super)cell corners so the box is in view even when atoms don't fill it.
     const [na, nb, nc] = display.supercell;
-    for (let x = 0; x <= 1; x++) for (let y = 0; y <= 1; y++) for (let z = 0; z <= 1; z++) {
-      const c = cell[0].clone().multiplyScalar(x * na).addScaledVector(cell[1], y * nb).addScaledVector(cell[2], z * nc);
-      for (let k = 0; k < 3; k++) { const v = c.getComponent(k); if (v < min[k]) min[k] = v; if (v > max[k]) max[k] = v; }
-    }
+    for (let x = 0; x <= 1; x++)
+      for (let y = 0; y <= 1; y++)
+        for (let z = 0; z <= 1; z++) {
+          const c = cell[0]
+            .clone()
+            .multiplyScalar(x * na)
+            .addScaledVector(cell[1], y * nb)
+            .addScaledVector(cell[2], z * nc);
+          for (let k = 0; k < 3; k++) {
+            const v = c.getComponent(k);
+            if (v < min[k]) min[k] = v;
+            if (v > max[k]) max[k] = v;
+          }
+        }
   }
   const center = new THREE.Vector3((min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2);
   // Tighter than the box's half-diagonal: the farthest atom or bond end from the box centre.
@@ -126,7 +152,16 @@ function sceneBounds(display: DisplayData | null): { center: THREE.Vector3; radi
 }
 
 function Scene({
-  display, settings, selection = NO_INDICES, fitKey, onPick, hiddenElements = NO_ELEMENTS, atomColors, children, controller = mainViewer, fitBounds,
+  display,
+  settings,
+  selection = NO_INDICES,
+  fitKey,
+  onPick,
+  hiddenElements = NO_ELEMENTS,
+  atomColors,
+  children,
+  controller = mainViewer,
+  fitBounds,
 }: ViewerProps) {
   const gl = useThree((s) => s.gl);
   const size = useThree((s) => s.size);
@@ -153,7 +188,10 @@ function Scene({
   const [controls, setControls] = useState<OrbitHandle | null>(null);
   const onControlsChange = useCallback(() => controller.controlsChanged(), [controller]);
 
-  const radii = useMemo(() => (display ? atomRadii(display, settings, hiddenElements) : null), [display, settings.style, settings.atomScale, hiddenElements]); // eslint-disable-line react-hooks/exhaustive-deps
+  const radii = useMemo(
+    () => (display ? atomRadii(display, settings, hiddenElements) : null),
+    [display, settings.style, settings.atomScale, hiddenElements],
+  ); // eslint-disable-line react-hooks/exhaustive-deps
   // The committed display and fit bounds, for the handles the controller calls at any time and the frame loop.
   const displayRef = useRef(display);
   const fitBoundsRef = useRef(fitBounds);
@@ -190,7 +228,7 @@ function Scene({
       if (to instanceof THREE.OrthographicCamera) {
         fitOrthographic(to, from.position.distanceTo(target) * tanHalf);
       } else if (from instanceof THREE.OrthographicCamera) {
-        const dist = (from.top / from.zoom) / tanHalf;
+        const dist = from.top / from.zoom / tanHalf;
         const dir = from.position.clone().sub(target).normalize();
         to.position.copy(target).addScaledVector(dir, dist);
       }
@@ -209,12 +247,17 @@ function Scene({
   useEffect(() => {
     if (!controls) return;
     controller.register({
-      gl, scene, controls, invalidate,
+      gl,
+      scene,
+      controls,
+      invalidate,
       getCamera: () => cameraRef.current,
       getPositions: () => displayRef.current?.positions ?? null,
       getBounds: () => {
         const b = fitBoundsRef.current;
-        return b && !displayRef.current?.natoms ? { center: new THREE.Vector3(...b.center), radius: b.radius } : sceneBounds(displayRef.current);
+        return b && !displayRef.current?.natoms
+          ? { center: new THREE.Vector3(...b.center), radius: b.radius }
+          : sceneBounds(displayRef.current);
       },
       getCell: () => cellVectors(displayRef.current),
     });
@@ -243,7 +286,9 @@ function Scene({
   useEffect(() => {
     const el = gl.domElement;
     let down: { x: number; y: number } | null = null;
-    const onDown = (e: PointerEvent) => { down = { x: e.clientX, y: e.clientY }; };
+    const onDown = (e: PointerEvent) => {
+      down = { x: e.clientX, y: e.clientY };
+    };
     const onUp = (e: PointerEvent) => {
       if (!down || Math.hypot(e.clientX - down.x, e.clientY - down.y) > 5) return;
       down = null;
@@ -251,7 +296,10 @@ function Scene({
     };
     el.addEventListener('pointerdown', onDown);
     el.addEventListener('pointerup', onUp);
-    return () => { el.removeEventListener('pointerdown', onDown); el.removeEventListener('pointerup', onUp); };
+    return () => {
+      el.removeEventListener('pointerdown', onDown);
+      el.removeEventListener('pointerup', onUp);
+    };
   }, [gl]);
 
   useFrame((state) => {
@@ -271,8 +319,17 @@ function Scene({
 
   return (
     <>
-      <OrbitControls ref={setControls} camera={cameras.persp} domElement={gl.domElement} enableDamping={false} zoomSpeed={1.2} onChange={onControlsChange} />
-      {display && radii && <Atoms display={display} radii={radii} settings={settings} atomColors={atomColors ?? null} controller={controller} />}
+      <OrbitControls
+        ref={setControls}
+        camera={cameras.persp}
+        domElement={gl.domElement}
+        enableDamping={false}
+        zoomSpeed={1.2}
+        onChange={onControlsChange}
+      />
+      {display && radii && (
+        <Atoms display={display} radii={radii} settings={settings} atomColors={atomColors ?? null} controller={controller} />
+      )}
       {display && settings.showBonds && settings.style === 'ball-and-stick' && display.nbonds > 0 && (
         <Bonds display={display} settings={settings} hiddenElements={hiddenElements} />
       )}
@@ -298,13 +355,26 @@ export function useDisposable<T extends THREE.Object3D>(make: () => T, deps: rea
   const invalidate = useThree((s) => s.invalidate);
   useEffect(() => {
     invalidate();
-    return () => { disposeMesh(obj); invalidate(); };
+    return () => {
+      disposeMesh(obj);
+      invalidate();
+    };
   }, [obj, invalidate]);
   return obj;
 }
 
-function Atoms({ display, radii, settings, atomColors, controller }: {
-  display: DisplayData; radii: Float32Array; settings: ViewSettings; atomColors: Float32Array | null; controller: ViewerController;
+function Atoms({
+  display,
+  radii,
+  settings,
+  atomColors,
+  controller,
+}: {
+  display: DisplayData;
+  radii: Float32Array;
+  settings: ViewSettings;
+  atomColors: Float32Array | null;
+  controller: ViewerController;
 }) {
   const mesh = useDisposable(() => {
     controller.atomBuilds++;
@@ -325,7 +395,8 @@ function Bonds({ display, settings, hiddenElements }: { display: DisplayData; se
     const palette = elementColors(display, settings);
     const hidden = display.elements.map((el) => hiddenElements.includes(el));
     const kept: number[] = [];
-    for (let b = 0; b < display.nbonds; b++) if (!hidden[display.bondElements[2 * b]] && !hidden[display.bondElements[2 * b + 1]]) kept.push(b);
+    for (let b = 0; b < display.nbonds; b++)
+      if (!hidden[display.bondElements[2 * b]] && !hidden[display.bondElements[2 * b + 1]]) kept.push(b);
     const n = kept.length;
     const starts = new Float32Array(6 * n);
     const ends = new Float32Array(6 * n);
@@ -380,17 +451,70 @@ function CellBox({ display }: { display: DisplayData }) {
     const corners = (x: number, y: number, z: number) => O.clone().addScaledVector(A, x).addScaledVector(B, y).addScaledVector(C, z);
     const points: THREE.Vector3[] = [];
     for (const [p, q] of [
-      [[0, 0, 0], [1, 0, 0]], [[0, 0, 0], [0, 1, 0]], [[0, 0, 0], [0, 0, 1]], [[1, 0, 0], [1, 1, 0]], [[1, 0, 0], [1, 0, 1]],
-      [[0, 1, 0], [1, 1, 0]], [[0, 1, 0], [0, 1, 1]], [[0, 0, 1], [1, 0, 1]], [[0, 0, 1], [0, 1, 1]], [[1, 1, 0], [1, 1, 1]],
-      [[1, 0, 1], [1, 1, 1]], [[0, 1, 1], [1, 1, 1]],
-    ] as const) points.push(corners(p[0], p[1], p[2]), corners(q[0], q[1], q[2]));
+      [
+        [0, 0, 0],
+        [1, 0, 0],
+      ],
+      [
+        [0, 0, 0],
+        [0, 1, 0],
+      ],
+      [
+        [0, 0, 0],
+        [0, 0, 1],
+      ],
+      [
+        [1, 0, 0],
+        [1, 1, 0],
+      ],
+      [
+        [1, 0, 0],
+        [1, 0, 1],
+      ],
+      [
+        [0, 1, 0],
+        [1, 1, 0],
+      ],
+      [
+        [0, 1, 0],
+        [0, 1, 1],
+      ],
+      [
+        [0, 0, 1],
+        [1, 0, 1],
+      ],
+      [
+        [0, 0, 1],
+        [0, 1, 1],
+      ],
+      [
+        [1, 1, 0],
+        [1, 1, 1],
+      ],
+      [
+        [1, 0, 1],
+        [1, 1, 1],
+      ],
+      [
+        [0, 1, 1],
+        [1, 1, 1],
+      ],
+    ] as const)
+      points.push(corners(p[0], p[1], p[2]), corners(q[0], q[1], q[2]));
     const group = new THREE.Group();
     group.add(new THREE.LineSegments(new THREE.BufferGeometry().setFromPoints(points), new THREE.LineBasicMaterial({ color: 0x333333 })));
     // Axis colours a/b/c = red/green/blue along the first unit cell's edges, labelled at their tips.
     const size = Math.max(0.8, 0.1 * Math.max(A.length(), B.length(), C.length()), 0.12 * Math.max(a.length(), b.length(), c.length()));
-    [[a, '#d62728'], [b, '#2ca02c'], [c, '#1f5fd6']].forEach(([v, color], k) => {
+    [
+      [a, '#d62728'],
+      [b, '#2ca02c'],
+      [c, '#1f5fd6'],
+    ].forEach(([v, color], k) => {
       const vec = v as THREE.Vector3;
-      const axis = new THREE.Line(new THREE.BufferGeometry().setFromPoints([O, vec]), new THREE.LineBasicMaterial({ color: color as string }));
+      const axis = new THREE.Line(
+        new THREE.BufferGeometry().setFromPoints([O, vec]),
+        new THREE.LineBasicMaterial({ color: color as string }),
+      );
       axis.renderOrder = 5;
       group.add(axis);
       const sprite = labelSprite('abc'[k], color as string, size);
@@ -417,7 +541,13 @@ function Polyhedra({ display, settings }: { display: DisplayData; settings: View
     geometry.setAttribute('position', new THREE.BufferAttribute(display.polyTriangles, 3));
     geometry.setAttribute('color', new THREE.BufferAttribute(colors, 3));
     geometry.computeVertexNormals();
-    const material = new THREE.MeshLambertMaterial({ vertexColors: true, transparent: true, opacity: 0.45, side: THREE.DoubleSide, depthWrite: false });
+    const material = new THREE.MeshLambertMaterial({
+      vertexColors: true,
+      transparent: true,
+      opacity: 0.45,
+      side: THREE.DoubleSide,
+      depthWrite: false,
+    });
     const mesh = new THREE.Mesh(geometry, material);
     mesh.renderOrder = 2;
     return mesh;
@@ -442,7 +572,10 @@ function Selection({ display, radii, selection }: { display: DisplayData; radii:
     group.add(halo);
     if (valid.length > 1) {
       const pts = valid.map((i) => new THREE.Vector3(display.positions[3 * i], display.positions[3 * i + 1], display.positions[3 * i + 2]));
-      const line = new THREE.Line(new THREE.BufferGeometry().setFromPoints(pts), new THREE.LineDashedMaterial({ color: 0xe0a000, dashSize: 0.2, gapSize: 0.12, depthTest: false }));
+      const line = new THREE.Line(
+        new THREE.BufferGeometry().setFromPoints(pts),
+        new THREE.LineDashedMaterial({ color: 0xe0a000, dashSize: 0.2, gapSize: 0.12, depthTest: false }),
+      );
       line.computeLineDistances();
       line.renderOrder = 4;
       group.add(line);

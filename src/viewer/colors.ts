@@ -8,7 +8,8 @@ const FALLBACK: Rgb = [1, 0.08, 0.58];
 
 /** Accepts '#rrggbb', 'rrggbb', 0xrrggbb, [r,g,b] in 0..1 or 0..255; returns sRGB in 0..1. */
 export function toRgb(value: unknown): Rgb {
-  if (typeof value === 'number' && Number.isFinite(value)) return [((value >> 16) & 255) / 255, ((value >> 8) & 255) / 255, (value & 255) / 255];
+  if (typeof value === 'number' && Number.isFinite(value))
+    return [((value >> 16) & 255) / 255, ((value >> 8) & 255) / 255, (value & 255) / 255];
   if (typeof value === 'string') {
     const m = /^#?([0-9a-f]{6})$/i.exec(value.trim());
     if (m) return toRgb(parseInt(m[1], 16));
@@ -43,7 +44,15 @@ function lookup(symbol: string) {
   }
 }
 
-export const toHex = (c: Rgb): string => '#' + c.map((v) => Math.round(Math.max(0, Math.min(1, v)) * 255).toString(16).padStart(2, '0')).join('');
+export const toHex = (c: Rgb): string =>
+  '#' +
+  c
+    .map((v) =>
+      Math.round(Math.max(0, Math.min(1, v)) * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('');
 
 /** Linear interpolation along a colour ramp (stops evenly spaced) at t in [0, 1]; clamped. */
 export function rampColor(ramp: readonly Rgb[], t: number): Rgb {
@@ -57,7 +66,12 @@ export function rampColor(ramp: readonly Rgb[], t: number): Rgb {
  * The displacement / distance ramp of the compare, AtomWorld overlay and FEM views: 0 blue → green → yellow → red at
  * the scale's top.
  */
-export const DISPLACEMENT_RAMP: readonly Rgb[] = [[0.17, 0.38, 0.85], [0.3, 0.75, 0.6], [0.98, 0.82, 0.2], [0.85, 0.15, 0.1]];
+export const DISPLACEMENT_RAMP: readonly Rgb[] = [
+  [0.17, 0.38, 0.85],
+  [0.3, 0.75, 0.6],
+  [0.98, 0.82, 0.2],
+  [0.85, 0.15, 0.1],
+];
 
 /** CSS `linear-gradient` stops drawing `ramp` left to right (the colour bars): its stops, evenly spaced, as rampColor. */
 export const rampGradient = (ramp: readonly Rgb[]): string =>

@@ -113,16 +113,22 @@ export class ViewerController {
 
   /** Copies another viewer's camera (position, orientation, target, zoom) onto this one. */
   copyCameraFrom(other: ViewerController): void {
-    const from = other.handles, to = this.handles;
+    const from = other.handles,
+      to = this.handles;
     if (!from || !to) return;
-    const a = from.getCamera(), b = to.getCamera();
+    const a = from.getCamera(),
+      b = to.getCamera();
     b.position.copy(a.position);
     b.up.copy(a.up);
     b.near = a.near;
     b.far = a.far;
     if (a instanceof THREE.OrthographicCamera && b instanceof THREE.OrthographicCamera) {
       const aspect = (b.right - b.left) / Math.max(1e-9, b.top - b.bottom) || 1;
-      b.top = a.top; b.bottom = a.bottom; b.left = -a.top * aspect; b.right = a.top * aspect; b.zoom = a.zoom;
+      b.top = a.top;
+      b.bottom = a.bottom;
+      b.left = -a.top * aspect;
+      b.right = a.top * aspect;
+      b.zoom = a.zoom;
     }
     to.controls.target.copy(from.controls.target);
     b.lookAt(to.controls.target);
@@ -207,7 +213,8 @@ export class ViewerController {
   /** Camera position and target (tests check that linked views follow each other). */
   cameraState(): { position: [number, number, number]; target: [number, number, number] } | null {
     if (!this.handles) return null;
-    const p = this.handles.getCamera().position, t = this.handles.controls.target;
+    const p = this.handles.getCamera().position,
+      t = this.handles.controls.target;
     return { position: [p.x, p.y, p.z], target: [t.x, t.y, t.z] };
   }
 
@@ -262,7 +269,9 @@ export class ViewerController {
     const row = width * 4;
     for (let y = 0; y < height; y++) image.data.set(pixels.subarray((height - 1 - y) * row, (height - y) * row), y * row);
     ctx.putImageData(image, 0, 0);
-    return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed.'))), 'image/png'));
+    return new Promise((resolve, reject) =>
+      canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed.'))), 'image/png'),
+    );
   }
 
   async downloadPng(fileName = 'structlab.png'): Promise<void> {
@@ -325,15 +334,30 @@ export function installTestHooks(): void {
   testHooksOn = true;
   if (frameStats.frames > 0) markRendered(); // frames drawn before the hooks were asked for
   window.__structlab = {
-    get frames() { return frameStats.frames; },
-    get firstFrameAt() { return frameStats.firstFrameAt; },
-    get lastFrameMs() { return frameStats.lastFrameMs; },
-    get syncFrames() { return frameStats.syncFrames; },
-    set syncFrames(v: boolean) { frameStats.syncFrames = v; },
+    get frames() {
+      return frameStats.frames;
+    },
+    get firstFrameAt() {
+      return frameStats.firstFrameAt;
+    },
+    get lastFrameMs() {
+      return frameStats.lastFrameMs;
+    },
+    get syncFrames() {
+      return frameStats.syncFrames;
+    },
+    set syncFrames(v: boolean) {
+      frameStats.syncFrames = v;
+    },
     projectAtom: (i) => mainViewer.projectAtom(i),
     orbit: (degrees) => mainViewer.orbit(degrees),
     natoms: () => mainViewer.natoms(),
-    viewers: () => Object.fromEntries([...controllers].filter(([, c]) => c.ready()).map(([name, c]) => [name, { frames: c.frames, natoms: c.natoms(), camera: c.cameraState() }])),
+    viewers: () =>
+      Object.fromEntries(
+        [...controllers]
+          .filter(([, c]) => c.ready())
+          .map(([name, c]) => [name, { frames: c.frames, natoms: c.natoms(), camera: c.cameraState() }]),
+      ),
     viewer: (name) => controllers.get(name),
   };
 }

@@ -134,13 +134,19 @@ export function makeSphereMesh(b: SphereBuffers, opacity = 1): THREE.Mesh {
     vertexShader: sphereVertex,
     fragmentShader: sphereFragment,
     uniforms: {
-      uRadiusScale: { value: 1 }, uOpacity: { value: opacity },
-      uCenterRadius: { value: centerTexture }, uColor: { value: colorTexture }, uTextureWidth: { value: TEXTURE_WIDTH },
+      uRadiusScale: { value: 1 },
+      uOpacity: { value: opacity },
+      uCenterRadius: { value: centerTexture },
+      uColor: { value: colorTexture },
+      uTextureWidth: { value: TEXTURE_WIDTH },
     },
     transparent: opacity < 1,
     depthWrite: opacity >= 1,
   });
-  material.addEventListener('dispose', () => { centerTexture.dispose(); colorTexture.dispose(); });
+  material.addEventListener('dispose', () => {
+    centerTexture.dispose();
+    colorTexture.dispose();
+  });
   const mesh = new THREE.Mesh(geometry, material);
   mesh.frustumCulled = false;
   return mesh;
@@ -163,7 +169,7 @@ void main() {
   int bond = gl_VertexID / ${TUBE_VERTICES};
   int local = gl_VertexID - ${TUBE_VERTICES} * bond;
   ivec2 corner = PATTERN[local % 6];
-  float angle = float(local / 6 + corner.x) * ${(2 * Math.PI / TUBE_SIDES).toFixed(10)};
+  float angle = float(local / 6 + corner.x) * ${((2 * Math.PI) / TUBE_SIDES).toFixed(10)};
   ivec2 texel = ivec2(bond % uTextureWidth, bond / uTextureWidth);
   vec3 start = texelFetch(uStart, texel, 0).xyz;
   vec3 end = texelFetch(uEnd, texel, 0).xyz;
@@ -210,7 +216,11 @@ export function makeTubeMesh(b: TubeBuffers, radius: number): THREE.Mesh {
     }
     color[4 * i + 3] = 255;
   }
-  const textures = [dataTexture(starts, height, THREE.FloatType), dataTexture(ends, height, THREE.FloatType), dataTexture(color, height, THREE.UnsignedByteType)];
+  const textures = [
+    dataTexture(starts, height, THREE.FloatType),
+    dataTexture(ends, height, THREE.FloatType),
+    dataTexture(color, height, THREE.UnsignedByteType),
+  ];
   const geometry = new THREE.BufferGeometry();
   geometry.setAttribute('position', new THREE.BufferAttribute(new Uint8Array(TUBE_VERTICES * n), 1));
   geometry.setDrawRange(0, TUBE_VERTICES * n);
@@ -219,7 +229,10 @@ export function makeTubeMesh(b: TubeBuffers, radius: number): THREE.Mesh {
     vertexShader: tubeVertex,
     fragmentShader: tubeFragment,
     uniforms: {
-      uRadius: { value: radius }, uStart: { value: textures[0] }, uEnd: { value: textures[1] }, uColor: { value: textures[2] },
+      uRadius: { value: radius },
+      uStart: { value: textures[0] },
+      uEnd: { value: textures[1] },
+      uColor: { value: textures[2] },
       uTextureWidth: { value: TEXTURE_WIDTH },
     },
     side: THREE.DoubleSide,

@@ -5,9 +5,21 @@ export function finiteDisplay(elements: string[], element: Uint16Array, position
   const natoms = element.length;
   const empty32 = new Float32Array(0);
   return {
-    natoms, elements, positions, element,
-    site: Uint32Array.from({ length: natoms }, (_, i) => i), cellOffset: new Int16Array(3 * natoms), nimages: 0,
-    bondStart: empty32, bondEnd: empty32, bondElements: new Uint16Array(0), nbonds: 0,
-    polyTriangles: empty32, polyElement: new Uint16Array(0), cell: null, supercell: [1, 1, 1], notes: [],
+    natoms,
+    elements,
+    positions,
+    element,
+    site: Uint32Array.from({ length: natoms }, (_, i) => i),
+    cellOffset: new Int16Array(3 * natoms),
+    nimages: 0,
+    bondStart: empty32,
+    bondEnd: empty32,
+    bondElements: new Uint16Array(0),
+    nbonds: 0,
+    polyTriangles: empty32,
+    polyElement: new Uint16Array(0),
+    cell: null,
+    supercell: [1, 1, 1],
+    notes: [],
   };
 }

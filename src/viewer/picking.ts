@@ -25,7 +25,10 @@ export function pickSphere(
     const d2 = cx * cx + cy * cy + cz * cz - t * t;
     if (d2 > r * r) continue;
     const hit = t - Math.sqrt(r * r - d2);
-    if (hit < bestT) { bestT = hit; best = i; }
+    if (hit < bestT) {
+      bestT = hit;
+      best = i;
+    }
   }
   return best < 0 ? null : best;
 }
