@@ -188,10 +188,12 @@ function Scene({
   const [controls, setControls] = useState<OrbitHandle | null>(null);
   const onControlsChange = useCallback(() => controller.controlsChanged(), [controller]);
 
+  // Only the settings that size atoms: a colour or bond setting must not rebuild the atom buffers.
   const radii = useMemo(
     () => (display ? atomRadii(display, settings, hiddenElements) : null),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [display, settings.style, settings.atomScale, hiddenElements],
-  ); // eslint-disable-line react-hooks/exhaustive-deps
+  );
   // The committed display and fit bounds, for the handles the controller calls at any time and the frame loop.
   const displayRef = useRef(display);
   const fitBoundsRef = useRef(fitBounds);
