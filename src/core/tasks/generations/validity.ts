@@ -1,0 +1,81 @@
+/**
+ * Structural validity as txie-93/cdvae `scripts/eval_utils.py` `structure_validity` (the same in
+ * jiaor17/DiffCSP and microsoft/mattergen): the smallest distance between two different sites under
+ * periodic boundary conditions, and the cell volume.
+ */
+import { det, inverse } from '../../math/mat3.ts';
+import { lllReduce } from '../../match/lll.ts';
+import { type Structure, fracOf } from '../../structure/structure.ts';
+
+export type StructureReason = 'atoms_too_close' | 'volume_too_small';
+
+export interface StructuralValidity {
+  /** Smallest distance between two different sites, Å; null for a one-site structure. */
+  minDistance: number | null;
+  /** |det(lattice)|, Å³. */
+  volume: number;
+  valid: boolean;
+  /** In the contract's order: atoms_too_close, volume_too_small. */
+  reasons: StructureReason[];
+}
+
+/** Upstream's thresholds, both strict: d_min < 0.5 Å or V < 0.1 Å³ is invalid. */
+const MIN_DISTANCE = 0.5;
+const MIN_VOLUME = 0.1;
+
+const wrap01 = (x: number): number => x - Math.floor(x);
+
+/**
+ * min over i ≠ j of pymatgen's `Structure.distance_matrix` (`Lattice.get_all_distances` →
+ * `pbc_shortest_vectors`): fractional coordinates in the LLL-reduced basis, wrapped into [0, 1), and the
+ * shortest of the 27 images (-1, 0, 1)³ — the routine src/core/match/structure-matcher.ts follows. The
+ * diagonal (a site and its own periodic image) is never tested, as upstream pads it with 10.5 Å.
+ */
+export function minPairDistance(s: Structure): number | null {
+  const n = s.sites.length;
+  if (n < 2) return null;
+  if (!s.lattice) throw new Error('structural validity needs a periodic structure');
+  const lll = lllReduce(s.lattice.matrix);
+  const toLll = inverse(lll.mapping);
+  const L = lll.matrix;
+  const cart = new Float64Array(3 * n);
+  s.sites.forEach((site, i) => {
+    const f = fracOf(site, s.lattice!);
+    const w = [0, 1, 2].map((k) => wrap01(f[0] * toLll[0][k] + f[1] * toLll[1][k] + f[2] * toLll[2][k]));
+    for (let k = 0; k < 3; k++) cart[3 * i + k] = w[0] * L[0][k] + w[1] * L[1][k] + w[2] * L[2][k];
+  });
+  const images = new Float64Array(81);
+  let x = 0;
+  for (const a of [-1, 0, 1])
+    for (const b of [-1, 0, 1])
+      for (const c of [-1, 0, 1]) {
+        for (let k = 0; k < 3; k++) images[3 * x + k] = a * L[0][k] + b * L[1][k] + c * L[2][k];
+        x++;
+      }
+  let best = Infinity;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const p0 = cart[3 * j] - cart[3 * i],
+        p1 = cart[3 * j + 1] - cart[3 * i + 1],
+        p2 = cart[3 * j + 2] - cart[3 * i + 2];
+      for (let m = 0; m < 27; m++) {
+        const d0 = p0 + images[3 * m],
+          d1 = p1 + images[3 * m + 1],
+          d2 = p2 + images[3 * m + 2];
+        const d = d0 * d0 + d1 * d1 + d2 * d2;
+        if (d < best) best = d;
+      }
+    }
+  }
+  return Math.sqrt(best);
+}
+
+export function structuralValidity(s: Structure): StructuralValidity {
+  if (!s.lattice) throw new Error('structural validity needs a periodic structure');
+  const minDistance = minPairDistance(s);
+  const volume = Math.abs(det(s.lattice.matrix));
+  const reasons: StructureReason[] = [];
+  if (minDistance !== null && minDistance < MIN_DISTANCE) reasons.push('atoms_too_close');
+  if (volume < MIN_VOLUME) reasons.push('volume_too_small');
+  return { minDistance, volume, valid: reasons.length === 0, reasons };
+}
