@@ -10,7 +10,12 @@ export interface MatcherOptions {
   scale?: boolean;
   attemptSupercell?: boolean;
   allowSubset?: boolean;
-  comparator?: 'species' | 'element';
+  /**
+   * Site equality: 'species' (element and oxidation state, pymatgen's SpeciesComparator), 'element'
+   * (ElementComparator), or 'orderDisorder' (OrderDisorderElementComparator: one site's element set
+   * contains the other's, for matching ordered structures onto disordered ones).
+   */
+  comparator?: 'species' | 'element' | 'orderDisorder';
 }
 
 /** The one copy the CLI, the lab and the library use. */

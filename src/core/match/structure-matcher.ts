@@ -34,8 +34,12 @@ interface MatchStructure {
 const volumeOf = (m: Mat3): number => Math.abs(det(m));
 const occKey = (x: number): string => (Math.round(x * 1e8) / 1e8).toString();
 
-/** Site identity under the comparator: species with oxidation states and occupancies, or elements only. */
+/**
+ * Site identity under the comparator: species with oxidation states and occupancies, elements with
+ * occupancies, or (orderDisorder) the sorted element set alone.
+ */
 function siteKey(site: Structure['sites'][number], comparator: Resolved['comparator']): string {
+  if (comparator === 'orderDisorder') return Object.keys(site.species).sort().join(',');
   return Object.entries(site.species)
     .map(([el, occ]) => {
       const ox = comparator === 'species' ? site.oxidation?.[el] : undefined;
@@ -45,7 +49,7 @@ function siteKey(site: Structure['sites'][number], comparator: Resolved['compara
     .join(',');
 }
 
-/** Fractional composition under the comparator (pymatgen's `get_hash`), compared within 1e-8. */
+/** Fractional composition under the comparator (pymatgen's `get_hash`; by element for 'element' and 'orderDisorder'), compared within 1e-8. */
 function compositionHash(s: Structure, comparator: Resolved['comparator']): Map<string, number> {
   const amounts = new Map<string, number>();
   let total = 0;
@@ -389,6 +393,47 @@ function shortestVectors(
   }
 }
 
+/**
+ * `are_equal` of the comparator on two site keys. OrderDisorderElementComparator: one element set is a
+ * subset of the other (so {Cu} equals {Au, Cu}, and {Au, Cu} equals {Au, Cu, Ag}, but {Au} differs from {Cu}).
+ */
+function keysEqual(comparator: Resolved['comparator']): (a: string, b: string) => boolean {
+  if (comparator !== 'orderDisorder') return (a, b) => a === b;
+  const memo = new Map<string, boolean>();
+  return (a, b) => {
+    if (a === b) return true;
+    const key = `${a}|${b}`;
+    let r = memo.get(key);
+    if (r === undefined) {
+      const x = a.split(','),
+        y = b.split(',');
+      const sub = (p: string[], q: string[]) => p.every((e) => q.includes(e));
+      r = sub(x, y) || sub(y, x);
+      memo.set(key, r);
+    }
+    return r;
+  };
+}
+
+/** Whether every row gets its own allowed column (mask 0): a maximum bipartite matching (augmenting paths) of size `rows`. */
+function allRowsAssignable(mask: Uint8Array, rows: number, cols: number): boolean {
+  const colOwner = new Int32Array(cols).fill(-1);
+  const seen = new Int32Array(cols).fill(-1);
+  const augment = (row: number, stamp: number): boolean => {
+    for (let j = 0; j < cols; j++) {
+      if (mask[row * cols + j] || seen[j] === stamp) continue;
+      seen[j] = stamp;
+      if (colOwner[j] < 0 || augment(colOwner[j], stamp)) {
+        colOwner[j] = row;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let i = 0; i < rows; i++) if (!augment(i, i)) return false;
+  return true;
+}
+
 /** The best match found: normalised per-site distances of struct2 rows mapped onto struct1 columns. */
 interface StrictMatch {
   value: number;
@@ -422,14 +467,20 @@ function strictMatch(
   const keys2 = s1Supercell ? struct2.keys : struct2.keys.flatMap((k) => Array(fu).fill(k));
   // Species mask (1 = forbidden), struct2 rows × struct1 columns.
   const mask = new Uint8Array(n2 * n1);
-  for (let i = 0; i < n2; i++) for (let j = 0; j < n1; j++) mask[i * n1 + j] = keys2[i] === keys1[j] ? 0 : 1;
+  const equal = keysEqual(o.comparator);
+  for (let i = 0; i < n2; i++) for (let j = 0; j < n1; j++) mask[i * n1 + j] = equal(keys2[i], keys1[j]) ? 0 : 1;
   if (!o.allowSubset && n1 !== n2) return null;
-  // A species-consistent assignment exists iff every struct2 species fits into struct1's (the comparator is an equivalence).
-  const count1 = new Map<string, number>();
-  for (const k of keys1) count1.set(k, (count1.get(k) ?? 0) + 1);
-  const count2 = new Map<string, number>();
-  for (const k of keys2) count2.set(k, (count2.get(k) ?? 0) + 1);
-  for (const [k, c] of count2) if ((count1.get(k) ?? 0) < c) return null;
+  // pymatgen: `LinearAssignment(mask).min_cost > 0` → no species-consistent assignment of every struct2 row.
+  if (o.comparator === 'orderDisorder') {
+    if (!allRowsAssignable(mask, n2, n1)) return null;
+  } else {
+    // The comparator is an equivalence: an assignment exists iff every struct2 species fits into struct1's.
+    const count1 = new Map<string, number>();
+    for (const k of keys1) count1.set(k, (count1.get(k) ?? 0) + 1);
+    const count2 = new Map<string, number>();
+    for (const k of keys2) count2.set(k, (count2.get(k) ?? 0) + 1);
+    for (const [k, c] of count2) if ((count1.get(k) ?? 0) < c) return null;
+  }
   // Anchor: the first struct2 row with the most forbidden entries; translations to its allowed struct1 sites.
   let anchor = 0,
     most = -1;
@@ -751,9 +802,8 @@ function orientedMatch(p: Prepared, o: Resolved, useRms: boolean, breakOnMatch: 
 }
 
 const resolve = (o?: MatcherOptions): Resolved => {
-  const r = { ...MATCHER_DEFAULTS, ...Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) } as Resolved;
-  if (r.allowSubset && r.attemptSupercell) throw new Error('allowSubset cannot be combined with attemptSupercell');
-  return r;
+  // allowSubset with attemptSupercell is accepted, as pymatgen 2022.11's fit accepts it (only group_structures refuses it).
+  return { ...MATCHER_DEFAULTS, ...Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) } as Resolved;
 };
 
 /** pymatgen `StructureMatcher.fit(a, b)`: a match whose largest normalised site distance is ≤ stol. */
