@@ -1,0 +1,249 @@
+/**
+ * De novo generation metrics (`gen eval`): validity fractions (txie-93/cdvae `scripts/compute_metrics.py`
+ * GenEval.get_validity), density and element-count Wasserstein distances (GenEval.get_density_wdist,
+ * get_num_elem_wdist), uniqueness, novelty and S.U.N. (microsoft/mattergen `evaluation/metrics/structure.py`,
+ * `metrics/energy.py`, `utils/dataset_matcher.py`). Per-sample rows carry the reasons, the duplicate and the
+ * reference match, for the failure-inspection view. README.md here describes the conventions.
+ */
+import { reducedFormula } from '../../structure/composition.ts';
+import { elementBySymbol } from '../../structure/elements.ts';
+import type { Structure } from '../../structure/structure.ts';
+import type { GenItem } from './inputs.ts';
+import { type GenMatcherName, mattergenFit } from './mattergen-matcher.ts';
+import { PYMATGEN_ATOMIC_MASS } from './pymatgen-elements.ts';
+import type { SmactTable } from './smact.ts';
+import { type ValidityReason, assessStructure } from './validity.ts';
+
+export type DenovoConvention = 'diffcsp' | 'cdvae' | 'mattergen';
+
+export interface DenovoOptions {
+  convention: DenovoConvention;
+  smact: SmactTable;
+  matcher: GenMatcherName;
+  /** eV/atom; MatterGen's DEFAULT_STABILITY_THRESHOLD is 0.1. */
+  stabilityThreshold: number;
+}
+
+export interface DenovoInput {
+  predictions: readonly GenItem[];
+  /** The training set for novelty (R), in its input order. */
+  reference?: readonly GenItem[];
+  /** The test set for the Wasserstein distances (T). */
+  truth?: readonly GenItem[];
+  /** E above hull per prediction id (eV/atom, null = failed job); every prediction has an entry. */
+  energies?: ReadonlyMap<string, number | null>;
+}
+
+export interface DenovoSample {
+  id: string;
+  formula: string;
+  nsites: number;
+  volume: number;
+  density: number;
+  n_elements: number;
+  min_distance: number | null;
+  struct_valid: boolean;
+  comp_valid: boolean;
+  valid: boolean;
+  reasons: ValidityReason[];
+  unique: boolean;
+  duplicate_of: string | null;
+  novel: boolean | null;
+  reference_match: string | null;
+  e_above_hull: number | null;
+  stable: boolean | null;
+  sun: boolean | null;
+}
+
+/** The `gen eval` document, keys in the contract's order. */
+export interface DenovoResult {
+  command: 'eval';
+  convention: DenovoConvention;
+  smact: SmactTable;
+  matcher: GenMatcherName;
+  stability_threshold: number;
+  n: number;
+  n_valid: number;
+  n_reference: number | null;
+  n_truth: number | null;
+  validity: { structural: number; compositional: number; overall: number };
+  uniqueness: number;
+  novelty: number | null;
+  unique_novel: number | null;
+  stable: number | null;
+  sun: number | null;
+  wasserstein: { density: number | null; n_elements: number | null };
+  per_sample: DenovoSample[];
+}
+
+/** pymatgen's amu in grams (scipy CODATA 2018, `Mass(…, "amu").to("g")`). */
+const AMU_GRAMS = 1.6605390666e-24;
+
+/** Elements in pymatgen's composition order (first appearance) with their counts. */
+function elementCounts(s: Structure): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const site of s.sites) for (const [el, occ] of Object.entries(site.species)) counts.set(el, (counts.get(el) ?? 0) + occ);
+  return counts;
+}
+
+/** pymatgen `Structure.density`, g/cm³: composition weight (pymatgen 2022.11 masses, summed per element in composition order) over the volume. */
+export function pymatgenDensity(s: Structure): number {
+  let weight = 0;
+  for (const [el, count] of elementCounts(s)) weight += PYMATGEN_ATOMIC_MASS[elementBySymbol(el)!.Z - 1] * Math.abs(count);
+  return (weight * AMU_GRAMS) / (s.lattice!.volume * 1e-24);
+}
+
+/**
+ * `scipy.stats.wasserstein_distance(u, v)` with equal weights: ∫ |F_u(x) − F_v(x)| dx over the two
+ * empirical CDFs, evaluated between consecutive values of the merged sample. Null when either is empty.
+ */
+export function wasserstein1(u: readonly number[], v: readonly number[]): number | null {
+  if (u.length === 0 || v.length === 0) return null;
+  const us = [...u].sort((a, b) => a - b),
+    vs = [...v].sort((a, b) => a - b);
+  const all = [...us, ...vs].sort((a, b) => a - b);
+  let iu = 0,
+    iv = 0,
+    total = 0;
+  for (let k = 0; k + 1 < all.length; k++) {
+    const x = all[k];
+    // searchsorted(…, 'right'): how many values are ≤ x.
+    while (iu < us.length && us[iu] <= x) iu++;
+    while (iv < vs.length && vs[iv] <= x) iv++;
+    total += Math.abs(iu / us.length - iv / vs.length) * (all[k + 1] - x);
+  }
+  return total;
+}
+
+/** Items grouped by reduced formula, each group in the set's order. */
+function byFormula<T extends { formula: string }>(items: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const it of items) {
+    const g = groups.get(it.formula);
+    if (g) g.push(it);
+    else groups.set(it.formula, [it]);
+  }
+  return groups;
+}
+
+/** A matcher failure (a work limit, a degenerate cell) is no match, as a failed comparison cannot make two structures equal. */
+function fits(a: Structure, b: Structure, matcher: GenMatcherName): boolean {
+  try {
+    return mattergenFit(a, b, matcher);
+  } catch {
+    return false;
+  }
+}
+
+export interface DenovoProgress {
+  /** Predictions whose uniqueness and novelty are decided. */
+  done: number;
+  total: number;
+}
+
+/** Computes the `gen eval` document. `onProgress` is called after each prediction's comparisons. */
+export function evaluateDenovo(input: DenovoInput, options: DenovoOptions, onProgress?: (p: DenovoProgress) => void): DenovoResult {
+  const preds = input.predictions;
+  const n = preds.length;
+  const diffcspCut = options.convention === 'diffcsp';
+  const rows: DenovoSample[] = preds.map((p) => {
+    const a = assessStructure(p.structure, options.smact, diffcspCut);
+    return {
+      id: p.id,
+      formula: reducedFormula(p.structure),
+      nsites: a.nsites,
+      volume: a.volume,
+      density: pymatgenDensity(p.structure),
+      n_elements: elementCounts(p.structure).size,
+      min_distance: a.minDistance,
+      struct_valid: a.structValid,
+      comp_valid: a.compValid,
+      valid: a.valid,
+      reasons: a.reasons,
+      unique: true,
+      duplicate_of: null,
+      novel: null,
+      reference_match: null,
+      e_above_hull: null,
+      stable: null,
+      sun: null,
+    };
+  });
+
+  const reference = input.reference?.map((r) => ({ item: r, formula: reducedFormula(r.structure) }));
+  const referenceByFormula = reference ? byFormula(reference) : null;
+  const kept = new Map<string, number[]>();
+  rows.forEach((row, i) => {
+    // Uniqueness: greedy in input order against the structures kept so far (same reduced formula), in the order kept.
+    const candidates = kept.get(row.formula) ?? [];
+    for (const j of candidates) {
+      if (fits(preds[i].structure, preds[j].structure, options.matcher)) {
+        row.unique = false;
+        row.duplicate_of = preds[j].id;
+        break;
+      }
+    }
+    if (row.unique) kept.set(row.formula, [...candidates, i]);
+    // Novelty: the first matching reference structure in R's order.
+    if (referenceByFormula) {
+      row.novel = true;
+      for (const r of referenceByFormula.get(row.formula) ?? []) {
+        if (fits(preds[i].structure, r.item.structure, options.matcher)) {
+          row.novel = false;
+          row.reference_match = r.item.id;
+          break;
+        }
+      }
+    }
+    onProgress?.({ done: i + 1, total: n });
+  });
+
+  if (input.energies) {
+    for (const row of rows) {
+      const e = input.energies.get(row.id) ?? null;
+      row.e_above_hull = e;
+      row.stable = e !== null && e <= options.stabilityThreshold;
+      row.sun = row.novel === null ? null : row.stable && row.unique && row.novel;
+    }
+  }
+
+  const count = (f: (r: DenovoSample) => boolean) => rows.filter(f).length;
+  const valid = rows.filter((r) => r.valid);
+  const truthStructures = input.truth?.map((t) => t.structure);
+  return {
+    command: 'eval',
+    convention: options.convention,
+    smact: options.smact,
+    matcher: options.matcher,
+    stability_threshold: options.stabilityThreshold,
+    n,
+    n_valid: valid.length,
+    n_reference: input.reference ? input.reference.length : null,
+    n_truth: input.truth ? input.truth.length : null,
+    validity: {
+      structural: count((r) => r.struct_valid) / n,
+      compositional: count((r) => r.comp_valid) / n,
+      overall: valid.length / n,
+    },
+    uniqueness: count((r) => r.unique) / n,
+    novelty: input.reference ? count((r) => r.novel === true) / n : null,
+    unique_novel: input.reference ? count((r) => r.unique && r.novel === true) / n : null,
+    stable: input.energies ? count((r) => r.stable === true) / n : null,
+    sun: input.energies && input.reference ? count((r) => r.sun === true) / n : null,
+    wasserstein: {
+      density: truthStructures
+        ? wasserstein1(
+            valid.map((r) => r.density),
+            truthStructures.map(pymatgenDensity),
+          )
+        : null,
+      n_elements: truthStructures
+        ? wasserstein1(
+            valid.map((r) => r.n_elements),
+            truthStructures.map((s) => elementCounts(s).size),
+          )
+        : null,
+    },
+    per_sample: rows,
+  };
+}
