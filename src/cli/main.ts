@@ -16,6 +16,7 @@ Commands:
   atomworld ...   AtomWorld: apply an action, evaluate one answer, evaluate a batch
   fem ...         FEM-Bench: list tasks, run the reference solvers, check a model's outputs
   onng ...        O-NNG: obfuscate the problem set at noise level λ, analyse results
+  gen ...         generated crystals: CSP match rate and RMSE, validity (DiffCSP / CDVAE / MatterGen)
 
 Run 'structlab <command> --help' for a command's options.
 
@@ -81,6 +82,10 @@ const COMMAND_TABLE: Record<string, () => Promise<Command>> = {
   onng: async () => {
     const m = await import('./commands/onng.ts');
     return { help: m.ONNG_HELP, run: m.runOnng };
+  },
+  gen: async () => {
+    const m = await import('./commands/gen.ts');
+    return { help: m.GEN_HELP, helpFor: m.genHelp, run: m.runGen };
   },
 };
 /** Looked up with user input, so a Map: "constructor" or "__proto__" must not find Object.prototype's. */

@@ -6,6 +6,7 @@
 import { det, inverse } from '../../math/mat3.ts';
 import { lllReduce } from '../../match/lll.ts';
 import { type Structure, fracOf } from '../../structure/structure.ts';
+import { type CompositionReason, type SmactTable, smactValidity } from './smact.ts';
 
 export type StructureReason = 'atoms_too_close' | 'volume_too_small';
 
@@ -78,4 +79,40 @@ export function structuralValidity(s: Structure): StructuralValidity {
   if (minDistance !== null && minDistance < MIN_DISTANCE) reasons.push('atoms_too_close');
   if (volume < MIN_VOLUME) reasons.push('volume_too_small');
   return { minDistance, volume, valid: reasons.length === 0, reasons };
+}
+
+export type ValidityReason = StructureReason | CompositionReason;
+
+/** Structural and compositional validity of one structure, as every gen metric reports it. */
+export interface Assessment {
+  nsites: number;
+  minDistance: number | null;
+  volume: number;
+  structValid: boolean;
+  compValid: boolean;
+  valid: boolean;
+  /** atoms_too_close, volume_too_small, then at most one SMACT reason; empty when valid. */
+  reasons: ValidityReason[];
+}
+
+/**
+ * `Crystal.valid` of cdvae / DiffCSP `scripts/compute_metrics.py` (struct_valid ∧ comp_valid), for an
+ * ordered structure (inputs.ts). `diffcspCut`: DiffCSP's `smact_validity` with its 10⁷ combination cut.
+ */
+export function assessStructure(s: Structure, table: SmactTable, diffcspCut: boolean): Assessment {
+  const st = structuralValidity(s);
+  const counts: Record<string, number> = {};
+  for (const site of s.sites) for (const el in site.species) counts[el] = (counts[el] ?? 0) + 1;
+  const comp = smactValidity(counts, table, diffcspCut);
+  const reasons: ValidityReason[] = [...st.reasons];
+  if (comp.reason) reasons.push(comp.reason);
+  return {
+    nsites: s.sites.length,
+    minDistance: st.minDistance,
+    volume: st.volume,
+    structValid: st.valid,
+    compValid: comp.valid,
+    valid: st.valid && comp.valid,
+    reasons,
+  };
 }

@@ -1,0 +1,184 @@
+/** `structlab gen csp|…`: metrics of generated crystals (src/core/tasks/generations); reads the sets, dispatches. */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { CSP_CONVENTIONS, type CspConvention, cspMetrics } from '../../core/tasks/generations/csp.ts';
+import {
+  GenInputError,
+  type GenItem,
+  isGenFolderFileName,
+  pairCsp,
+  setFromExtxyz,
+  setFromFolder,
+  setFromJsonl,
+} from '../../core/tasks/generations/inputs.ts';
+import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
+import { type ParsedArgs, parseArgs } from '../args.ts';
+import { CliError } from '../errors.ts';
+import { readInputText, toStrictJson } from '../io.ts';
+
+type Warn = (line: string) => void;
+type Subcommand = { help: string; run: (argv: string[], warn: Warn) => string | Promise<string> };
+
+export const GEN_CSP_HELP = `usage: structlab gen csp --pred P --truth T [--n-samples 1] [--convention diffcsp|cdvae] [--smact legacy|icsd24]
+
+Crystal structure prediction metrics as DiffCSP and CDVAE compute them: match rate and RMSE of
+StructureMatcher(ltol=0.3, stol=0.5, angle_tol=10).get_rms_dist(pred, truth) (rms normalised by
+(V/n)^(1/3), unitless), structural and SMACT validity, one row per truth and per prediction.
+  --pred P, --truth T   a folder of .cif/.vasp/.poscar/.json files (id = file name without the ending),
+                        one .extxyz/.xyz file (id = the frame's id=, else its index), or one .jsonl file
+                        of {"id": ..., "structure": <pymatgen Structure dict>} lines
+  --n-samples 1         predictions per truth; with K > 1 prediction ids read TRUTHID__k (best of K)
+  --convention diffcsp  diffcsp: with one sample a pair counts only when prediction and truth are
+                        valid, and SMACT refuses more than 10^7 oxidation-state combinations;
+                        cdvae: only the prediction's validity counts, no combination cut
+  --smact legacy        legacy: SMACT 2.3-2.5 tables (missing electronegativity accepted);
+                        icsd24: SMACT 3.0-3.2 (ICSD 2024 oxidation states)
+Structures must be ordered (one element per site); oxidation states are ignored.
+A progress line is shown on standard error when it is a terminal.
+`;
+
+/** The subcommands (a Map: the name is user input). A new subcommand is one entry here and one line in GEN_HELP. */
+const SUBCOMMANDS = new Map<string, Subcommand>([['csp', { help: GEN_CSP_HELP, run: runGenCsp }]]);
+
+export const GEN_HELP = `usage: structlab gen <csp> ...
+
+  csp --pred P --truth T    crystal structure prediction: match rate, RMSE, validity (DiffCSP / CDVAE)
+
+Run 'structlab gen <subcommand> --help' for its options.
+`;
+
+export async function runGen(argv: string[], warn: Warn): Promise<string> {
+  const [name, ...rest] = argv;
+  const sub = name === undefined ? undefined : SUBCOMMANDS.get(name);
+  const names = [...SUBCOMMANDS.keys()].join(', ');
+  if (!sub) {
+    throw new CliError(
+      name === undefined
+        ? `gen needs a subcommand: ${names} (see structlab gen --help)`
+        : `unknown gen subcommand "${name}" (available: ${names}; see structlab gen --help)`,
+    );
+  }
+  try {
+    return await sub.run(rest, warn);
+  } catch (e) {
+    if (e instanceof GenInputError) throw new CliError(e.message);
+    throw e;
+  }
+}
+
+export function genHelp(argv: string[]): string {
+  const name = argv[0];
+  if (name === undefined || name.startsWith('-')) return GEN_HELP;
+  const sub = SUBCOMMANDS.get(name);
+  if (!sub)
+    throw new CliError(`unknown gen subcommand "${name}" (available: ${[...SUBCOMMANDS.keys()].join(', ')}; see structlab gen --help)`);
+  return sub.help;
+}
+
+/** A string option that must be one of `choices`. */
+export function choiceOption<T extends string>(options: ParsedArgs['options'], name: string, choices: readonly T[], fallback: T): T {
+  const raw = options[name];
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'string' || !(choices as readonly string[]).includes(raw))
+    throw new CliError(`--${name} must be ${choices.join(' or ')}, got "${String(raw)}"`);
+  return raw as T;
+}
+
+/**
+ * Reads one set (`label`: prediction, truth, reference) from a folder, an .extxyz/.xyz file or a .jsonl
+ * file; every failure is a sentence naming the file (GenInputError or CliError).
+ */
+export function readGenSet(label: string, path: string): GenItem[] {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new CliError(`${label} path ${path} does not exist`);
+  }
+  if (st.isDirectory()) {
+    let names: string[];
+    try {
+      names = readdirSync(path);
+    } catch {
+      throw new CliError(`the ${label} folder ${path} cannot be read`);
+    }
+    const files = names
+      .filter((name) => isGenFolderFileName(name))
+      .filter((name) => {
+        try {
+          return statSync(join(path, name)).isFile();
+        } catch {
+          return false;
+        }
+      })
+      .map((name) => ({ name, text: readInputText(join(path, name)) }));
+    return setFromFolder(label, path.replace(/[\\/]+$/, ''), files);
+  }
+  const lower = path.toLowerCase();
+  if (lower.endsWith('.extxyz') || lower.endsWith('.xyz')) return setFromExtxyz(label, path, readInputText(path));
+  if (lower.endsWith('.jsonl')) return setFromJsonl(label, path, readInputText(path));
+  throw new CliError(`${label} ${path} is not a folder, an .extxyz/.xyz file or a .jsonl file`);
+}
+
+/** A progress line on standard error, only when it is a terminal (as atomworld eval). */
+export function progressReporter(what: string): { update(done: number, total: number): void; end(): void } {
+  let shown = false;
+  let last = 0;
+  return {
+    update(done, total) {
+      if (!process.stderr.isTTY) return;
+      const now = Date.now();
+      if (done < total && now - last < 100) return;
+      last = now;
+      shown = true;
+      process.stderr.write(`\r${what}: ${done}/${total}`);
+    },
+    end() {
+      if (shown) process.stderr.write('\n');
+    },
+  };
+}
+
+function runGenCsp(argv: string[], warn: Warn): string {
+  const { positionals, options } = parseArgs(argv, [
+    { name: 'pred', kind: 'string' },
+    { name: 'truth', kind: 'string' },
+    { name: 'n-samples', kind: 'string' },
+    { name: 'convention', kind: 'string' },
+    { name: 'smact', kind: 'string' },
+  ]);
+  if (positionals.length > 0) throw new CliError(`gen csp takes no positional arguments (got "${positionals[0]}"; see --help)`);
+  if (typeof options.pred !== 'string') throw new CliError('gen csp needs --pred (a folder, .extxyz or .jsonl of predictions)');
+  if (typeof options.truth !== 'string') throw new CliError('gen csp needs --truth (a folder, .extxyz or .jsonl of true structures)');
+  const rawK = options['n-samples'];
+  const nSamples = rawK === undefined ? 1 : Number(rawK);
+  if (typeof rawK === 'string' && (!/^\s*\d+\s*$/.test(rawK) || !Number.isSafeInteger(nSamples) || nSamples < 1))
+    throw new CliError(`--n-samples must be a whole number ≥ 1, got "${rawK}"`);
+  const convention = choiceOption<CspConvention>(options, 'convention', CSP_CONVENTIONS, 'diffcsp');
+  const smact = choiceOption<SmactTable>(options, 'smact', SMACT_TABLES, 'legacy');
+  const preds = readGenSet('prediction', options.pred);
+  const truths = readGenSet('truth', options.truth);
+  const groups = pairCsp(preds, truths, nSamples);
+  const progress = progressReporter('gen csp');
+  const errors: string[] = [];
+  let result;
+  try {
+    result = cspMetrics(groups, {
+      convention,
+      smact,
+      onProgress: progress.update,
+      onMatcherError: (e, id, k) => {
+        errors.push(`${id}${nSamples > 1 ? `__${k}` : ''}: ${e instanceof Error ? e.message : String(e)}`);
+      },
+    });
+  } finally {
+    progress.end();
+  }
+  if (errors.length > 0) {
+    warn(
+      `warning: the matcher failed on ${errors.length} pair${errors.length === 1 ? '' : 's'}, counted as unmatched (matcher_error), ` +
+        `as upstream's try/except does; first: ${errors[0]}`,
+    );
+  }
+  return toStrictJson(result);
+}

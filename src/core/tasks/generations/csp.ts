@@ -1,0 +1,169 @@
+/**
+ * CSP metrics: match rate and RMSE as jiaor17/DiffCSP `scripts/compute_metrics.py` (`RecEval` for one
+ * sample, `RecEvalBatch` for K) and txie-93/cdvae `scripts/compute_metrics.py` (`RecEval`) compute them:
+ * `StructureMatcher(ltol=0.3, stol=0.5, angle_tol=10).get_rms_dist(pred, truth)` on the pairs each
+ * convention attempts. README.md in this folder.
+ */
+import { matcherRmsDist } from '../../match/structure-matcher.ts';
+import type { CspGroup } from './inputs.ts';
+import type { SmactTable } from './smact.ts';
+import { type Assessment, type ValidityReason, assessStructure } from './validity.ts';
+
+export type CspConvention = 'diffcsp' | 'cdvae';
+export const CSP_CONVENTIONS: readonly CspConvention[] = ['diffcsp', 'cdvae'];
+
+/** `RecEval.__init__`: the matcher's tolerances; everything else pymatgen's defaults. */
+export const CSP_MATCHER = Object.freeze({ stol: 0.5, angle_tol: 10, ltol: 0.3 });
+
+export type CspReason = ValidityReason | 'truth_invalid' | 'no_match' | 'matcher_error';
+
+export interface CspTruthRow {
+  id: string;
+  nsites: number;
+  truth_valid: boolean;
+  matched: boolean;
+  rms: number | null;
+  max_dist: number | null;
+  best_sample: number | null;
+}
+
+export interface CspSampleRow {
+  /** The truth's id. */
+  id: string;
+  sample: number;
+  nsites: number;
+  min_distance: number | null;
+  struct_valid: boolean;
+  comp_valid: boolean;
+  valid: boolean;
+  reason: CspReason | null;
+  matched: boolean;
+  rms: number | null;
+  max_dist: number | null;
+}
+
+export interface CspResult {
+  command: 'csp';
+  convention: CspConvention;
+  smact: SmactTable;
+  matcher: typeof CSP_MATCHER;
+  n: number;
+  n_samples: number;
+  n_predictions: number;
+  match_rate: number;
+  rmse: number | null;
+  valid_fraction: number;
+  truth_valid_fraction: number;
+  per_truth: CspTruthRow[];
+  per_sample: CspSampleRow[];
+}
+
+export interface CspOptions {
+  convention: CspConvention;
+  smact: SmactTable;
+  /** Called after each truth's samples are scored. */
+  onProgress?: (done: number, total: number) => void;
+  /** Called with each exception the matcher raised (the pair counts as unmatched, `matcher_error`, as upstream's try/except). */
+  onMatcherError?: (error: unknown, truthId: string, sample: number) => void;
+}
+
+/** One prediction scored against its truth: the row, given both assessments. */
+export function scoreCspSample(
+  truthId: string,
+  sample: number,
+  pred: CspGroup['truth']['structure'],
+  truth: CspGroup['truth']['structure'],
+  p: Assessment,
+  truthValid: boolean,
+  gateOnTruth: boolean,
+  onMatcherError?: CspOptions['onMatcherError'],
+): CspSampleRow {
+  let reason: CspReason | null = null;
+  let result: { rms: number; maxDist: number } | null = null;
+  if (!p.valid) reason = p.reasons[0];
+  else if (gateOnTruth && !truthValid) reason = 'truth_invalid';
+  else {
+    try {
+      result = matcherRmsDist(pred, truth, { ltol: CSP_MATCHER.ltol, stol: CSP_MATCHER.stol, angleTol: CSP_MATCHER.angle_tol });
+      if (!result) reason = 'no_match';
+    } catch (e) {
+      reason = 'matcher_error';
+      onMatcherError?.(e, truthId, sample);
+    }
+  }
+  return {
+    id: truthId,
+    sample,
+    nsites: p.nsites,
+    min_distance: p.minDistance,
+    struct_valid: p.structValid,
+    comp_valid: p.compValid,
+    valid: p.valid,
+    reason,
+    matched: result !== null,
+    rms: result ? result.rms : null,
+    max_dist: result ? result.maxDist : null,
+  };
+}
+
+/**
+ * The CSP metrics of paired sets (inputs.ts `pairCsp`). DiffCSP with one sample attempts a pair only when
+ * the prediction and the truth are valid (`c1.valid and c2.valid`); with K samples (`RecEvalBatch`) and in
+ * CDVAE only the prediction's validity counts. The best of K is the smallest rms (ties: smallest k).
+ */
+export function cspMetrics(groups: readonly CspGroup[], options: CspOptions): CspResult {
+  const { convention, smact } = options;
+  const diffcspCut = convention === 'diffcsp';
+  const nSamples = groups[0]?.samples.length ?? 1;
+  const gateOnTruth = convention === 'diffcsp' && nSamples === 1;
+  const perTruth: CspTruthRow[] = [];
+  const perSample: CspSampleRow[] = [];
+  let validPreds = 0,
+    validTruths = 0,
+    matchedTruths = 0,
+    rmsSum = 0;
+  groups.forEach((g, done) => {
+    const t = assessStructure(g.truth.structure, smact, diffcspCut);
+    if (t.valid) validTruths++;
+    let best: CspSampleRow | null = null;
+    for (const { k, pred } of g.samples) {
+      const p = assessStructure(pred.structure, smact, diffcspCut);
+      if (p.valid) validPreds++;
+      const row = scoreCspSample(g.truth.id, k, pred.structure, g.truth.structure, p, t.valid, gateOnTruth, options.onMatcherError);
+      perSample.push(row);
+      if (row.rms !== null && (best === null || row.rms < best.rms!)) best = row;
+    }
+    const b = best as CspSampleRow | null;
+    if (b) {
+      matchedTruths++;
+      rmsSum += b.rms!;
+    }
+    perTruth.push({
+      id: g.truth.id,
+      nsites: g.truth.structure.sites.length,
+      truth_valid: t.valid,
+      matched: b !== null,
+      rms: b ? b.rms : null,
+      max_dist: b ? b.max_dist : null,
+      best_sample: b ? b.sample : null,
+    });
+    options.onProgress?.(done + 1, groups.length);
+  });
+  const n = groups.length;
+  const nPred = perSample.length;
+  return {
+    command: 'csp',
+    convention,
+    smact,
+    matcher: CSP_MATCHER,
+    n,
+    n_samples: nSamples,
+    n_predictions: nPred,
+    match_rate: n ? matchedTruths / n : 0,
+    rmse: matchedTruths ? rmsSum / matchedTruths : null,
+    valid_fraction: nPred ? validPreds / nPred : 0,
+    truth_valid_fraction: n ? validTruths / n : 0,
+    per_truth: perTruth,
+    per_sample: perSample,
+  };
+}
