@@ -155,6 +155,13 @@ describe('input sets', () => {
     expect(set[0].structure.sites[0].oxidation).toBeUndefined();
   });
 
+  it("CIF coordinates within 1e-4 (relative) of 1/3 or 2/3 are rounded, as pymatgen's CifParser does even in P1", () => {
+    const text = CIF('a').replace('Cl Cl1 0.5 0.5 0.5', 'Cl Cl1 0.333358 0.666642 0.3334');
+    const [s] = setFromFolder('truth', 'truth', [{ name: 'a.cif', text }]);
+    expect(s.structure.sites[1].frac).toEqual([1 / 3, 2 / 3, 0.3334]);
+    expect(s.structure.sites[1].xyz[0]).toBeCloseTo(4 / 3, 12);
+  });
+
   it('refuses partial occupancy, id clashes and unreadable files with the file named', () => {
     expect(() => setFromFolder('prediction', 'pred', [{ name: 'a.cif', text: CIF('a', '0.5') }])).toThrow(
       /pred\/a\.cif site 0 is partially occupied; gen commands need ordered structures/,
