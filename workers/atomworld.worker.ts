@@ -86,7 +86,8 @@ function overlayOf(
       source: 'matcher',
       note: `pairs: the matcher's mapping behind rms / max_dist, mean shift removed; colours are the matcher's distances${
         differs
-          ? `. The matcher aligned the answer through another lattice basis (lengths within ltol, angles within angle_tol), so the drawn offsets (largest ${drawnMax.toFixed(2)} Å) differ from its distances (largest ${matcherMax.toFixed(2)} Å)`
+          ? '. The matcher aligned the answer through another lattice basis (lengths within ltol, angles within angle_tol), so the ' +
+            `drawn offsets (largest ${drawnMax.toFixed(2)} Å) differ from its distances (largest ${matcherMax.toFixed(2)} Å)`
           : ''
       }`,
     };
@@ -98,8 +99,10 @@ function overlayOf(
     ...base,
     source: 'assignment',
     note: sameCount
-      ? "no matcher mapping within stol; atoms of the same element are paired by the smallest total distance in the target's cell (no shift)"
-      : `the counts differ; atoms of the same element are paired by the smallest total distance, pairs beyond ${tolerance.toFixed(2)} Å left unpaired`,
+      ? "no matcher mapping within stol; atoms of the same element are paired by the smallest total distance in the target's cell " +
+        '(no shift)'
+      : 'the counts differ; atoms of the same element are paired by the smallest total distance, pairs beyond ' +
+        `${tolerance.toFixed(2)} Å left unpaired`,
   };
 }
 
@@ -122,7 +125,8 @@ const api: AtomworldWorkerApi = {
       return {
         ok: true,
         value: batchInfo(`demo from ${fileName}`, [
-          `Demo: ${cases.length} cases derived from ${fileName} (2×1×1 supercell) with the action engine; the answers are right, unchanged, with a wrong index, without tags or with a broken CIF.`,
+          `Demo: ${cases.length} cases derived from ${fileName} (2×1×1 supercell) with the action engine; the answers are right, ` +
+            'unchanged, with a wrong index, without tags or with a broken CIF.',
         ]),
       };
     } catch (e) {

@@ -83,7 +83,9 @@ const api: C2npWorkerApi = {
     if (estimate > MAX_VIEW_ATOMS) {
       return {
         ok: false,
-        error: `R = ${radius} Å would hold about ${Math.round(estimate).toLocaleString('en')} atoms; the view shows at most ${MAX_VIEW_ATOMS.toLocaleString('en')}.`,
+        error:
+          `R = ${radius} Å would hold about ${Math.round(estimate).toLocaleString('en')} atoms; the view shows at most ` +
+          `${MAX_VIEW_ATOMS.toLocaleString('en')}.`,
       };
     }
     try {

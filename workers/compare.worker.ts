@@ -16,7 +16,8 @@ let batch: ForwardBatchRow[] = [];
 function checkSize(p: Particle, name: string): void {
   if (p.symbols.length > LIMITS.particleAtoms) {
     throw new BatchFormatError(
-      `${name} has ${p.symbols.length.toLocaleString('en')} atoms; the compare view takes at most ${LIMITS.particleAtoms.toLocaleString('en')}.`,
+      `${name} has ${p.symbols.length.toLocaleString('en')} atoms; the compare view takes at most ` +
+        `${LIMITS.particleAtoms.toLocaleString('en')}.`,
     );
   }
 }
@@ -45,13 +46,16 @@ function pairView(
   const onlyPred = [...predSpecies].filter((s) => !truthSpecies.has(s)),
     onlyTruth = [...truthSpecies].filter((s) => !predSpecies.has(s));
   if (onlyPred.length || onlyTruth.length) {
-    warnings.push(
-      `The species differ: ${[onlyPred.length ? `only in the prediction: ${onlyPred.join(', ')}` : '', onlyTruth.length ? `only in the truth: ${onlyTruth.join(', ')}` : ''].filter(Boolean).join('; ')}. Atoms of a species the other side lacks are never matched.`,
-    );
+    const only = [
+      onlyPred.length ? `only in the prediction: ${onlyPred.join(', ')}` : '',
+      onlyTruth.length ? `only in the truth: ${onlyTruth.join(', ')}` : '',
+    ];
+    warnings.push(`The species differ: ${only.filter(Boolean).join('; ')}. Atoms of a species the other side lacks are never matched.`);
   }
   if (pred.symbols.length !== truth.symbols.length) {
     warnings.push(
-      `The atom counts differ (${pred.symbols.length} predicted, ${truth.symbols.length} true): the benchmark's index-paired RMSD is undefined; the aligned comparison still applies.`,
+      `The atom counts differ (${pred.symbols.length} predicted, ${truth.symbols.length} true): the benchmark's index-paired ` +
+        'RMSD is undefined; the aligned comparison still applies.',
     );
   }
   return {
@@ -145,7 +149,8 @@ const api: CompareWorkerApi = {
       const truth: Particle = { symbols: carved.symbols, coords: Float64Array.from(carved.positions.flat()) };
       const pred = damagedCopy(truth, { noise: 0.08, remove: 3, strays: 2, seed: 1 });
       const warnings = [
-        'Demo: the truth is carved from the crystal (C2NP convention); the "prediction" is a copy with 0.08 Å noise, 3 atoms deleted and 2 stray atoms added.',
+        'Demo: the truth is carved from the crystal (C2NP convention); the "prediction" is a copy with 0.08 Å noise, 3 atoms ' +
+          'deleted and 2 stray atoms added.',
       ];
       return transferPair(pairView(`demo R=${radius}`, 'damaged copy', pred, `${cellName} R=${radius}`, truth, radius, warnings));
     } catch (e) {

@@ -1,4 +1,7 @@
-/** Saves data as a file through the browser's download (every export button and the PNG export use this). DOM-only helpers live in src/browser, below the viewer and the pages. */
+/**
+ * Saves data as a file through the browser's download (every export button and the PNG export use this). DOM-only helpers live in
+ * src/browser, below the viewer and the pages.
+ */
 export function downloadBlob(fileName: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');

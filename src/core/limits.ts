@@ -24,7 +24,10 @@ const DEFAULT_LIMITS = {
   textLines: 4_000_000,
   /** Words, tags and values of one CIF file (each costs about 60 bytes while parsing): 200,000 atoms of 20 columns and more. */
   cifTokens: 5_000_000,
-  /** Sites of a cell the space-group search (moyo) is run on; above it `info` reports no space group (moyo needs seconds per thousand sites of a cell that does not reduce). */
+  /**
+   * Sites of a cell the space-group search (moyo) is run on; above it `info` reports no space group (moyo needs seconds per
+   * thousand sites of a cell that does not reduce).
+   */
   symmetrySites: 20_000,
   /** Space-group searches of one `info` run (a few ms each in moyo): structures past it get spacegroup null and a warning. */
   symmetrySearches: 1_000,
@@ -52,9 +55,15 @@ const DEFAULT_LIMITS = {
   rdfPairs: 1e8,
   /** Rows (lines) of one JSONL or CSV batch input. */
   batchRows: 1_000_000,
-  /** Degrees of freedom of a dense FEM-Bench problem (K is dofs², solves and eigenproblems dofs³; measured: a 600-DOF buckling case ≈ 3.5 s CPU). */
+  /**
+   * Degrees of freedom of a dense FEM-Bench problem (K is dofs², solves and eigenproblems dofs³; measured: a 600-DOF buckling
+   * case ≈ 3.5 s CPU).
+   */
   femDofs: 600,
-  /** Elements of a FEM-Bench mesh or frame, and nodes or points of the tasks whose work is linear (partition, load vector, shape-function batches). */
+  /**
+   * Elements of a FEM-Bench mesh or frame, and nodes or points of the tasks whose work is linear (partition, load vector,
+   * shape-function batches).
+   */
   femElements: 200_000,
   /** Nesting depth of one FEM-Bench input value (NumPy arrays have at most 64 dimensions). */
   femDepth: 64,

@@ -18,4 +18,6 @@ export {
   ParticleFormatError,
 } from '../core/tasks/c2np/dataset.ts';
 export { particleFromFile } from '../core/tasks/c2np/batch.ts';
-export { type QuaternionXyzw, quaternionToMatrix, applyRotation, type RotationSet, parseRotationSets } from '../core/tasks/c2np/rotation.ts';
+export {
+  type QuaternionXyzw, quaternionToMatrix, applyRotation, type RotationSet, parseRotationSets,
+} from '../core/tasks/c2np/rotation.ts';

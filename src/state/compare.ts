@@ -134,7 +134,9 @@ export async function setBatchFolder(role: 'preds' | 'truths', files: File[]): P
     useCompare.setState({
       error: null,
       busy: null,
-      progress: `${files.length} ${role === 'preds' ? 'prediction' : 'ground-truth'} files chosen; now choose the ${role === 'preds' ? 'ground truths' : 'predictions'}`,
+      progress:
+        `${files.length} ${role === 'preds' ? 'prediction' : 'ground-truth'} files chosen; now choose the ` +
+        `${role === 'preds' ? 'ground truths' : 'predictions'}`,
     });
     return;
   }

@@ -31,7 +31,8 @@ export class WorkerTimeoutError extends Error {
   constructor(budgetMs: number, sinceProgress: boolean) {
     const seconds = budgetMs >= 10_000 ? Math.round(budgetMs / 1000) : Number((budgetMs / 1000).toFixed(1));
     super(
-      `The job took longer than ${seconds} s${sinceProgress ? ' since its last progress report' : ''} and was stopped; the next job starts a fresh worker.`,
+      `The job took longer than ${seconds} s${sinceProgress ? ' since its last progress report' : ''} and was stopped; the next ` +
+        'job starts a fresh worker.',
     );
     this.name = 'WorkerTimeoutError';
     this.budgetMs = budgetMs;

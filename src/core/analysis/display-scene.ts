@@ -143,7 +143,8 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
   const ncore = n * ncells;
   if (ncore > MAX_DRAWN_ATOMS) {
     throw new Error(
-      `a ${na}×${nb}×${nc} supercell of ${n.toLocaleString('en')} atoms would draw ${ncore.toLocaleString('en')} atoms; the limit is ${MAX_DRAWN_ATOMS.toLocaleString('en')}, so choose a smaller supercell`,
+      `a ${na}×${nb}×${nc} supercell of ${n.toLocaleString('en')} atoms would draw ${ncore.toLocaleString('en')} atoms; the ` +
+        `limit is ${MAX_DRAWN_ATOMS.toLocaleString('en')}, so choose a smaller supercell`,
     );
   }
   const M = lattice?.matrix;

@@ -166,7 +166,8 @@ export function parsePoscar(text: string): ParseOutput {
   n += countLines - 1;
   if (speciesNames && counts.length !== speciesNames.length) {
     throw new ParseError(
-      `There are ${counts.length} atom counts but ${countLines > 1 ? `lines 6-${5 + countLines} name` : 'line 6 names'} ${speciesNames.length} species.`,
+      `There are ${counts.length} atom counts but ${countLines > 1 ? `lines 6-${5 + countLines} name` : 'line 6 names'} ` +
+        `${speciesNames.length} species.`,
       n,
     );
   }

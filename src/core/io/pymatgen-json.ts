@@ -60,7 +60,10 @@ function jsonSizeProblem(text: string): string | null {
   const maxContainers = 8 * LIMITS.fileAtoms + 1000;
   const maxValues = 20 * LIMITS.fileAtoms + 1000;
   if (containers > maxContainers)
-    return `${limitSentence('The JSON file', containers, maxContainers, 'objects and arrays')} (${LIMITS.fileAtoms.toLocaleString('en')} atoms' worth).`;
+    return (
+      `${limitSentence('The JSON file', containers, maxContainers, 'objects and arrays')} ` +
+      `(${LIMITS.fileAtoms.toLocaleString('en')} atoms' worth).`
+    );
   if (commas > maxValues)
     return `${limitSentence('The JSON file', commas, maxValues, 'values')} (${LIMITS.fileAtoms.toLocaleString('en')} atoms' worth).`;
   return null;

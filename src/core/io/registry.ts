@@ -80,7 +80,10 @@ function coordinateProblem(which: string, i: number, x: number, y: number, z: nu
     return `${which}, site ${i + 1}: a coordinate is not a finite number.`;
   const worst = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
   if (worst > LIMITS.coordinateAbs) {
-    return `${which}, site ${i + 1}: a coordinate is ${worst.toPrecision(6)} Å from the origin; the limit is ±${LIMITS.coordinateAbs.toLocaleString('en')} Å.`;
+    return (
+      `${which}, site ${i + 1}: a coordinate is ${worst.toPrecision(6)} Å from the origin; the limit is ` +
+      `±${LIMITS.coordinateAbs.toLocaleString('en')} Å.`
+    );
   }
   return null;
 }
@@ -228,7 +231,8 @@ export function writeStructureFile(structure: Structure, fileName: string): stri
   const format = formatForOutputName(fileName);
   if (!format) {
     throw new Error(
-      `Cannot tell the output format from the name "${baseName(fileName)}"; use .cif, .xyz, .extxyz, .vasp, .poscar, .json, POSCAR or CONTCAR.`,
+      `Cannot tell the output format from the name "${baseName(fileName)}"; use .cif, .xyz, .extxyz, .vasp, .poscar, .json, ` +
+        'POSCAR or CONTCAR.',
     );
   }
   return format.write(structure);

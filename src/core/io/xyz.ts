@@ -141,8 +141,9 @@ function frames(lines: string[]): RawFrame[] {
     }
     total += Math.max(1, count);
     if (total > LIMITS.fileAtoms) {
+      const what = `The XYZ file up to frame ${out.length + 1}`;
       throw new ParseError(
-        `${limitSentence(`The XYZ file up to frame ${out.length + 1}`, total, LIMITS.fileAtoms, 'atoms (frames count at least one each)', 'fileAtoms')}.`,
+        `${limitSentence(what, total, LIMITS.fileAtoms, 'atoms (frames count at least one each)', 'fileAtoms')}.`,
         i + 1,
       );
     }

@@ -26,7 +26,10 @@ import { findNeighbors } from '../structure/neighbors.ts';
 export function symmetryUnavailable(s: Structure, symprec?: number): string | null {
   if (!s.lattice) return 'a finite structure has no space group';
   if (s.sites.length > LIMITS.symmetrySites) {
-    return `${s.sites.length.toLocaleString('en')} sites is above the ${LIMITS.symmetrySites.toLocaleString('en')}-site limit of the space-group search`;
+    return (
+      `${s.sites.length.toLocaleString('en')} sites is above the ${LIMITS.symmetrySites.toLocaleString('en')}-site limit of the ` +
+      'space-group search'
+    );
   }
   if (symprec !== undefined && symprec > 0) {
     let close: ReturnType<typeof findNeighbors>;
@@ -40,7 +43,10 @@ export function symmetryUnavailable(s: Structure, symprec?: number): string | nu
       const a = s.sites[close.i[k]],
         b = s.sites[close.j[k]];
       if (speciesKey(a.species) === speciesKey(b.species)) {
-        return `sites ${close.i[k] + 1} and ${close.j[k] + 1} of one kind are ${close.distance[k].toPrecision(3)} Å apart, closer than twice symprec (${symprec} Å): no space group is searched`;
+        return (
+          `sites ${close.i[k] + 1} and ${close.j[k] + 1} of one kind are ${close.distance[k].toPrecision(3)} Å apart, closer than ` +
+          `twice symprec (${symprec} Å): no space group is searched`
+        );
       }
     }
   }

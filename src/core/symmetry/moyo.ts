@@ -35,7 +35,8 @@ export function moyo(): MoyoModule {
   if (!ready && lazyBytes) initMoyoSync(lazyBytes());
   if (!ready)
     throw new Error(
-      'symmetry engine (moyo-wasm) is not initialised: await initSymmetry() once first (structlab/symmetry; inside this repository initMoyo or initMoyoSync)',
+      'symmetry engine (moyo-wasm) is not initialised: await initSymmetry() once first (structlab/symmetry; inside this ' +
+        'repository initMoyo or initMoyoSync)',
     );
   return moyoWasm;
 }

@@ -77,7 +77,10 @@ export function opsEqual(a: SymOp, b: SymOp, eps = TRANS_EPS): boolean {
 export function opKey(op: SymOp): string {
   const r = op.rot;
   const t = (x: number) => Math.round(wrapTrans(x) * 1e5) % 100000;
-  return `${r[0][0]},${r[0][1]},${r[0][2]},${r[1][0]},${r[1][1]},${r[1][2]},${r[2][0]},${r[2][1]},${r[2][2]}|${t(op.trans[0])},${t(op.trans[1])},${t(op.trans[2])}`;
+  return (
+    `${r[0][0]},${r[0][1]},${r[0][2]},${r[1][0]},${r[1][1]},${r[1][2]},${r[2][0]},${r[2][1]},${r[2][2]}|` +
+    `${t(op.trans[0])},${t(op.trans[1])},${t(op.trans[2])}`
+  );
 }
 
 /**

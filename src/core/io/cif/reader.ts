@@ -162,7 +162,8 @@ function readOperations(item: CifItem, values: CifValue[], parse: (v: CifValue) 
     ops.push(op);
     if (ops.length > LIMITS.symmetryOperations) {
       throw new ParseError(
-        `${limitSentence(`the ${tag} list`, null, LIMITS.symmetryOperations, 'distinct operations')} (modulo lattice translations), as no space group has more`,
+        `${limitSentence(`the ${tag} list`, null, LIMITS.symmetryOperations, 'distinct operations')} (modulo lattice ` +
+          'translations), as no space group has more',
         v.line,
       );
     }
@@ -177,7 +178,8 @@ function closeOperations(item: CifItem, ops: SymOp[]): SymOp[] {
     return closeGroup(ops.length ? ops : [identityOp()], LIMITS.symmetryOperations);
   } catch {
     throw new ParseError(
-      `the ${printable(item.tag)} operations do not form a space group (they generate more than ${LIMITS.symmetryOperations} distinct operations modulo lattice translations)`,
+      `the ${printable(item.tag)} operations do not form a space group (they generate more than ${LIMITS.symmetryOperations} ` +
+        'distinct operations modulo lattice translations)',
       item.line,
     );
   }
@@ -270,7 +272,8 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
     );
     if (!isGroup(list)) list = closeOperations(ssg, list);
     warn(
-      `line ${ssg.line}: modulated structure: the average structure is read from the three-dimensional part of the superspace operations; the modulation is ignored`,
+      `line ${ssg.line}: modulated structure: the average structure is read from the three-dimensional part of the superspace ` +
+        'operations; the modulation is ignored',
     );
     return { ops: list, source: ssg.tag };
   }
@@ -472,7 +475,8 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
   if (!fx || !fy || !fz) {
     if (view.get('_atom_site_cartn_x')) {
       throw new ParseError(
-        `block ${name}: atom sites have only Cartesian coordinates (_atom_site_Cartn_x/y/z); fractional coordinates (_atom_site_fract_x/y/z) are required`,
+        `block ${name}: atom sites have only Cartesian coordinates (_atom_site_Cartn_x/y/z); fractional coordinates ` +
+          '(_atom_site_fract_x/y/z) are required',
         view.get('_atom_site_cartn_x')!.line,
       );
     }
@@ -647,17 +651,13 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
     throw new ParseError(`block ${printable(block.name)}: no atoms with a position and a positive occupancy`, block.line);
   // Checked before expanding: rows × operations bounds the atoms the expansion can make.
   if (rows.length * ops.length > LIMITS.atoms) {
-    throw new ParseError(
-      `${limitSentence(`block ${printable(block.name)} (${rows.length.toLocaleString('en')} atom sites × ${ops.length} symmetry operations)`, rows.length * ops.length, LIMITS.atoms, 'atoms', 'atoms')}`,
-      block.line,
-    );
+    const what = `block ${printable(block.name)} (${rows.length.toLocaleString('en')} atom sites × ${ops.length} symmetry operations)`;
+    throw new ParseError(limitSentence(what, rows.length * ops.length, LIMITS.atoms, 'atoms', 'atoms'), block.line);
   }
   budget.atoms += rows.length * ops.length;
   if (budget.atoms > LIMITS.fileAtoms) {
-    throw new LimitError(
-      'fileAtoms',
-      `${limitSentence(`the blocks up to ${printable(block.name)} (atom sites × symmetry operations)`, budget.atoms, LIMITS.fileAtoms, 'atoms', 'fileAtoms')}`,
-    );
+    const what = `the blocks up to ${printable(block.name)} (atom sites × symmetry operations)`;
+    throw new LimitError('fileAtoms', limitSentence(what, budget.atoms, LIMITS.fileAtoms, 'atoms', 'fileAtoms'));
   }
   if (ops.length > 1) {
     // Coordinates like 0.3333 would put symmetry images 1e-4 apart instead of on top of each other.
@@ -675,11 +675,13 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
   const duplicates: string[] = [];
   const merged = expand(rows, ops, duplicates);
   if (duplicates.length) {
+    const shown = duplicates
+      .slice(0, 5)
+      .map((d) => printable(d))
+      .join(', ');
     warnings.push(
-      `block ${printable(block.name)}: ${duplicates.length} atom(s) repeat a symmetry-equivalent atom of the same element and were dropped (${duplicates
-        .slice(0, 5)
-        .map((d) => printable(d))
-        .join(', ')}${duplicates.length > 5 ? ', ...' : ''})`,
+      `block ${printable(block.name)}: ${duplicates.length} atom(s) repeat a symmetry-equivalent atom of the same element and were ` +
+        `dropped (${shown}${duplicates.length > 5 ? ', ...' : ''})`,
     );
   }
   const sites: Site[] = [];

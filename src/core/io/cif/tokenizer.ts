@@ -166,7 +166,8 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
         // values. The same here, with a warning.
         if (unclosedQuotes++ === 0) {
           warnings.push(
-            `line ${line}: a quoted value is not closed on its line; read as plain words, as pymatgen reads it (only its first word is kept)`,
+            `line ${line}: a quoted value is not closed on its line; read as plain words, as pymatgen reads it (only its first ` +
+              'word is kept)',
           );
         }
         i++;
@@ -329,7 +330,10 @@ export function parseCifDocument(input: string, options: { lenientQuotes?: boole
       const nTags = loop.tags.length;
       if (values.length % nTags !== 0) {
         const lastLine = values.length ? values[values.length - 1].line : t.line;
-        const message = `loop of ${printable(loop.tags[0])}${nTags > 1 ? ` (and ${nTags - 1} more tags)` : ''} has ${values.length} values, not a multiple of its ${nTags} tags (loop ends at line ${lastLine})`;
+        const message =
+          `loop of ${printable(loop.tags[0])}${nTags > 1 ? ` (and ${nTags - 1} more tags)` : ''} ` +
+          `has ${values.length} values, not ` +
+          `a multiple of its ${nTags} tags (loop ends at line ${lastLine})`;
         // A broken loop of structural data is fatal; a broken bibliography/geometry loop only loses itself.
         if (loop.tags.some((tag) => STRUCTURAL_TAG.test(tag))) throw new ParseError(message, t.line);
         warnings.push(`line ${t.line}: ${message}; loop ignored`);

@@ -1,7 +1,7 @@
 /**
  * The ten AtomWorld (AtomMotor-2K) actions, reproducing the benchmark's ground truth with its quirks
- * (AtomWorldBench src/atom_world/actions.py; see README.md here): 0-based indices in CIF order, fractional coordinates wrapped on read, ASE's
- * Cartesian frame, raw in-cell vectors for insert_between / move_towards, minimum-image neighbour
+ * (AtomWorldBench src/atom_world/actions.py; see README.md here): 0-based indices in CIF order, fractional coordinates wrapped on
+ * read, ASE's Cartesian frame, raw in-cell vectors for insert_between / move_towards, minimum-image neighbour
  * selection (but raw positions rotated) for rotate_around, delete_below's inert include_self,
  * diagonal supercells. The result is the AFTER structure in the ASE frame, wrapped as written.
  */

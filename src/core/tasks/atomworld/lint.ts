@@ -173,7 +173,9 @@ function checkGeometry(c: LintCase, before: Structure, issues: LintIssue[]): voi
       issues.push({
         code: `${c.action}_raw_segment`,
         severity: 'ambiguity',
-        message: `atoms ${i} and ${j} are ${nearest.toFixed(3)} Å apart through the cell boundary but ${raw.toFixed(3)} Å apart inside the cell; the target ${what} along the in-cell segment`,
+        message:
+          `atoms ${i} and ${j} are ${nearest.toFixed(3)} Å apart through the cell boundary but ${raw.toFixed(3)} Å apart inside ` +
+          `the cell; the target ${what} along the in-cell segment`,
       });
     }
     return raw;
@@ -227,7 +229,9 @@ function checkGeometry(c: LintCase, before: Structure, issues: LintIssue[]): voi
         issues.push({
           code: 'delete_below_including_itself',
           severity: 'contradiction',
-          message: `the prompt says "Including itself and atoms with the same z coordinate" but the target keeps atom ${i}${sameZ ? ` and the ${sameZ} other atom(s) at its z` : ''} (include_self has no effect)`,
+          message:
+            'the prompt says "Including itself and atoms with the same z coordinate" but the target keeps atom ' +
+            `${i}${sameZ ? ` and the ${sameZ} other atom(s) at its z` : ''} (include_self has no effect)`,
         });
       }
       break;
@@ -253,7 +257,9 @@ function checkGeometry(c: LintCase, before: Structure, issues: LintIssue[]): voi
           issues.push({
             code: 'insert_between_rounded_distance',
             severity: 'rounding',
-            message: `the prompt rounds the distance to ${m[1]} Å; the target uses ${exact} Å (off by ${Math.abs(printed - exact).toExponential(2)} Å)`,
+            message:
+              `the prompt rounds the distance to ${m[1]} Å; the target uses ${exact} Å (off by ` +
+              `${Math.abs(printed - exact).toExponential(2)} Å)`,
           });
         }
       }
@@ -295,7 +301,9 @@ function checkGeometry(c: LintCase, before: Structure, issues: LintIssue[]): voi
         issues.push({
           code: 'rotate_periodic_neighbour',
           severity: 'ambiguity',
-          message: `atom(s) ${far.join(', ')} are within the radius only through a periodic image; the target rotates their in-cell copies, which swing far from the centre`,
+          message:
+            `atom(s) ${far.join(', ')} are within the radius only through a periodic image; the target rotates their in-cell ` +
+            'copies, which swing far from the centre',
         });
       }
       break;

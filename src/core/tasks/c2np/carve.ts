@@ -136,7 +136,8 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
     const toFaces = Math.min(centreFrac[axis] - first, last + 1 - centreFrac[axis]) / Math.hypot(inv[0][axis], inv[1][axis], inv[2][axis]);
     if (toFaces < radius && warnings.length === 0) {
       warnings.push(
-        `the sphere (R = ${radius} Å) is clipped by the ${repeats}×${repeats}×${repeats} supercell (${toFaces.toFixed(3)} Å from its centre to a face); the particle has flat faces`,
+        `the sphere (R = ${radius} Å) is clipped by the ${repeats}×${repeats}×${repeats} supercell (${toFaces.toFixed(3)} Å from ` +
+          'its centre to a face); the particle has flat faces',
       );
     }
   }
@@ -177,12 +178,14 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
   // An empty particle is no result a metric can use (a centre far outside the supercell gives one).
   if (positions.length === 0) {
     throw new Error(
-      `no atom of the ${repeats}×${repeats}×${repeats} supercell lies within R = ${radius} Å of the centre (${center.map((x) => +x.toPrecision(6)).join(', ')}); the particle would be empty`,
+      `no atom of the ${repeats}×${repeats}×${repeats} supercell lies within R = ${radius} Å of the centre ` +
+        `(${center.map((x) => +x.toPrecision(6)).join(', ')}); the particle would be empty`,
     );
   }
   if (ties > 0) {
     warnings.push(
-      `${ties} atom${ties === 1 ? '' : 's'} lie within ${SPHERE_TIE_TOLERANCE} Å of the sphere; ${options.inclusive ? 'kept (--inclusive)' : 'left out (strict <, as Atomsk)'}`,
+      `${ties} atom${ties === 1 ? '' : 's'} lie within ${SPHERE_TIE_TOLERANCE} Å of the sphere; ` +
+        `${options.inclusive ? 'kept (--inclusive)' : 'left out (strict <, as Atomsk)'}`,
     );
   }
   return { symbols: outSymbols, positions, center, cell, warnings };

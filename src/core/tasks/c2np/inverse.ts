@@ -132,7 +132,10 @@ interface Context {
   innerRadius: number;
   tol: number;
   speciesList: string[];
-  /** Grid cells and points looked at by probe lookups, and cluster comparisons, so far, held to LIMITS.inverseWork (see spendInverseWork). */
+  /**
+   * Grid cells and points looked at by probe lookups, and cluster comparisons, so far, held to LIMITS.inverseWork (see
+   * spendInverseWork).
+   */
   work: number;
 }
 
@@ -145,7 +148,9 @@ function spendInverseWork(ctx: Context, units: number): void {
   ctx.work += units;
   if (ctx.work > LIMITS.inverseWork) {
     throw new InverseError(
-      `no three independent lattice translations were found within the search budget (${limitSentence('the search', null, LIMITS.inverseWork, 'grid cells, points and translations looked at', 'inverseWork')}): the particle looks too disordered to be a crystal`,
+      'no three independent lattice translations were found within the search budget ' +
+        `(${limitSentence('the search', null, LIMITS.inverseWork, 'grid cells, points and translations looked at', 'inverseWork')}): ` +
+        'the particle looks too disordered to be a crystal',
     );
   }
 }

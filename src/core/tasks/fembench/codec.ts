@@ -110,10 +110,21 @@ export function decodePolynomialCallable(value: FemValue, name: string): (x: num
     !Array.isArray(value.coefficients)
   ) {
     // Calling anything else, as the reference does with body_force_fn(x), is Python's TypeError.
-    throw new FemTaskError(
-      'TypeError',
-      `'${value === null ? 'NoneType' : Array.isArray(value) ? 'list' : typeof value === 'object' ? 'dict' : typeof value === 'string' ? 'str' : typeof value === 'boolean' ? 'bool' : Number.isInteger(value) ? 'int' : 'float'}' object is not callable`,
-    );
+    const pythonType =
+      value === null
+        ? 'NoneType'
+        : Array.isArray(value)
+          ? 'list'
+          : typeof value === 'object'
+            ? 'dict'
+            : typeof value === 'string'
+              ? 'str'
+              : typeof value === 'boolean'
+                ? 'bool'
+                : Number.isInteger(value)
+                  ? 'int'
+                  : 'float';
+    throw new FemTaskError('TypeError', `'${pythonType}' object is not callable`);
   }
   const coefficients = value.coefficients.map((c) => {
     if (typeof c === 'number') return c;

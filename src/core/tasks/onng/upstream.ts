@@ -289,7 +289,8 @@ export function readUpstreamResults(files: UpstreamFile[], options: UpstreamOpti
     else if (models.size === 1) model = [...models][0];
     else
       throw new Error(
-        `${v.path}: say which model these verdicts belong to (add "model": "<name>"); ${models.size === 0 ? 'no results are loaded' : `loaded: ${[...models].join(', ')}`}`,
+        `${v.path}: say which model these verdicts belong to (add "model": "<name>"); ` +
+          `${models.size === 0 ? 'no results are loaded' : `loaded: ${[...models].join(', ')}`}`,
       );
     if (!models.has(model) && models.size > 0) warnings.push(`${v.path}: model "${model}" has no raw outputs loaded`);
     models.add(model);

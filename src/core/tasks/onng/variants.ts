@@ -539,8 +539,8 @@ export interface AtomWorldCaseRow {
 }
 
 /**
- * The words renamed in AtomWorld prompts (AtomWorldBench src/prompts/cif_action_prompt.py templates, all versions): the action verbs and the
- * words that carry an action's meaning, then the parameter words. Each surface form (Move/move) is its own
+ * The words renamed in AtomWorld prompts (AtomWorldBench src/prompts/cif_action_prompt.py templates, all versions): the action verbs
+ * and the words that carry an action's meaning, then the parameter words. Each surface form (Move/move) is its own
  * identifier so renaming and restoring stay exact; element symbols and numbers are the data and are kept.
  */
 export const ATOMWORLD_ACTION_WORDS: readonly string[] = [

@@ -30,7 +30,8 @@ const SPECS: DemoSpec[] = [
     action: 'rotate_around',
     params: { index: 1, radius: 2.2, angle_deg: 45, axis: [0, 0, 1] },
     prompt:
-      'Rotate all surrounding atoms within 2.2 angstrom of the center atom at index 1 by 45 degree around the axis [0 0 1] in the cif file.',
+      'Rotate all surrounding atoms within 2.2 angstrom of the center atom at index 1 by 45 degree around the axis [0 0 1] in ' +
+      'the cif file.',
     answer: 'unchanged',
   },
   {

@@ -194,7 +194,8 @@ export function readAtomworldInputs(
   if (cases.length === 0) {
     const first = skipped[0];
     throw new InputFormatError(
-      `${casesFile.path} holds no usable case${first ? ` (${first.file} line ${first.line}: ${first.error})` : ''}; expected one JSON object per line with id, action and after_cif.`,
+      `${casesFile.path} holds no usable case${first ? ` (${first.file} line ${first.line}: ${first.error})` : ''}; expected one ` +
+        'JSON object per line with id, action and after_cif.',
     );
   }
   warnings.push(...skippedWarnings(skipped));
@@ -203,7 +204,8 @@ export function readAtomworldInputs(
     warnings.push(
       answersFile
         ? `${missing} case(s) have no answer in ${answersFile.path}; they count as OutputFormatError, as in the benchmark.`
-        : `${missing} case(s) carry no answer; load an answers file (rows {id, answer}) to judge them. Until then they count as OutputFormatError.`,
+        : `${missing} case(s) carry no answer; load an answers file (rows {id, answer}) to judge them. Until then they count as ` +
+            'OutputFormatError.',
     );
   }
   const extra = [...answerById.keys()].filter((id) => !seen.has(id)).length;

@@ -53,7 +53,10 @@ export function validateModel(m: FrameModel): string | null {
   for (const e of m.elements)
     if (Number.isInteger(e.node_i) && Number.isInteger(e.node_j)) band = Math.max(band, Math.abs(e.node_i - e.node_j));
   if (6 * n * (6 * (band + 1)) ** 2 > LIMITS.femDofs ** 3 && 6 * n > LIMITS.femDofs) {
-    return `The frame's node numbering spans ${band} nodes within one element over ${n} nodes; renumber the nodes so that connected nodes are close (the solver's work is limited to that of a ${LIMITS.femDofs}-DOF dense problem).`;
+    return (
+      `The frame's node numbering spans ${band} nodes within one element over ${n} nodes; renumber the nodes so that connected ` +
+      `nodes are close (the solver's work is limited to that of a ${LIMITS.femDofs}-DOF dense problem).`
+    );
   }
   for (let k = 0; k < m.elements.length; k++) {
     const e = m.elements[k];

@@ -415,7 +415,8 @@ export function solveBuckling(
   if (!Number.isFinite(cg) || cg > 1e16)
     throw new FemTaskError(
       'ValueError',
-      `Geometric stiffness (free-free) is ill-conditioned (cond=${pyExp2(cg)}).${variant === 'solve_eigenvalue' ? ' Check the reference load state and K_g assembly.' : ''}`,
+      'Geometric stiffness (free-free) is ill-conditioned ' +
+        `(cond=${pyExp2(cg)}).${variant === 'solve_eigenvalue' ? ' Check the reference load state and K_g assembly.' : ''}`,
     );
 
   const n = free.length;
@@ -476,7 +477,8 @@ export function solveBuckling(
     if (relImag > 1000 * EPS) {
       throw new FemTaskError(
         'ValueError',
-        `Eigen-solution returned significantly complex eigenpairs (relative imag=${relImag.toExponential(3).replace(/e([+-])(\d)$/, 'e$10$2')}).`,
+        'Eigen-solution returned significantly complex eigenpairs (relative ' +
+          `imag=${relImag.toExponential(3).replace(/e([+-])(\d)$/, 'e$10$2')}).`,
       );
     }
     cutoff = Math.max(1e-12, 1000 * EPS * maxAbs);
@@ -490,7 +492,8 @@ export function solveBuckling(
     throw new FemTaskError(
       'ValueError',
       variant === 'solve_eigenvalue'
-        ? 'No positive buckling factors found. Verify the sign convention (K_e phi = -lambda K_g phi), boundary conditions, and K_g assembly.'
+        ? 'No positive buckling factors found. Verify the sign convention (K_e phi = -lambda K_g phi), boundary conditions, and ' +
+            'K_g assembly.'
         : 'No positive buckling factors found.',
     );
   }

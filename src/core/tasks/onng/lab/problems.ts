@@ -159,7 +159,8 @@ export function exactSetsFromFolder(files: FolderFile[]): ExactSets {
   const header = fileIn(files, 'original', 'header_definitions.jsonl');
   if (!theorems || !header) {
     throw new Error(
-      'This folder has no original/theorems.jsonl and original/header_definitions.jsonl: choose the O-NNG "dataset" folder (or the repository folder that contains it).',
+      'This folder has no original/theorems.jsonl and original/header_definitions.jsonl: choose the O-NNG "dataset" folder (or ' +
+        'the repository folder that contains it).',
     );
   }
   const folder = theorems.path.replace(/\\/g, '/').split('/')[0] ?? '';
