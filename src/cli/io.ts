@@ -283,7 +283,10 @@ export function writeOutputSafely(path: string, text: string | Uint8Array, optio
   }
 }
 
-/** An output folder being filled: files go to a staging folder (renamed into place on commit) or, with --force into a non-empty folder, one by one. */
+/**
+ * An output folder being filled: files go to a staging folder (renamed into place on commit) or, with --force into a non-empty
+ * folder, one by one.
+ */
 export interface OutputDir {
   /** The final path of a file (what the command reports). */
   pathOf(relative: string): string;
@@ -301,7 +304,8 @@ export function checkOutputDir(dir: string, options: OutputOptions = {}): { nonE
     const src = realPathOf(source);
     if (inside(real, src))
       throw new CliError(
-        `--out ${dir} is ${real === src ? 'the source folder' : 'inside the source folder'} ${source}; choose an output folder outside the inputs`,
+        `--out ${dir} is ${real === src ? 'the source folder' : 'inside the source folder'} ${source}; choose an output folder ` +
+          'outside the inputs',
       );
   }
   for (const input of options.inputs ?? []) {

@@ -14,7 +14,8 @@ import { CliError } from '../errors.ts';
 import { inputName, readInputText, toStrictJson } from '../io.ts';
 import type { EvalReply, EvalRequest } from './atomworld-eval-worker.ts';
 
-export const ATOMWORLD_EVAL_HELP = `usage: structlab atomworld eval CASES.jsonl ANSWERS.jsonl [--workers N] [--case-timeout SECONDS] [--lint]
+export const ATOMWORLD_EVAL_HELP = `usage: structlab atomworld eval CASES.jsonl ANSWERS.jsonl [--workers N] [--case-timeout SECONDS] \
+[--lint]
 
 Judges raw model answers against the cases' targets as the benchmark does and
 prints {"cases": [{id, action, correct, wrong_type, rmsd, max_dist}, ...], "by_action": {ACTION:
@@ -31,7 +32,8 @@ prints {"cases": [{id, action, correct, wrong_type, rmsd, max_dist}, ...], "by_a
                  output keeps exactly the documented shape)
 A case without an answer row counts as OutputFormatError; an evaluator exception (or a thread that runs out
 of memory) as Unknown; an answer beyond the resource limits (e.g. a match of more than ${LIMITS.matchWork.toExponential(0)}
-site-pair evaluations; structlab --help: --limit) as ResourceLimit. A line that is not a JSON object with the needed fields, or repeats an id, is skipped
+site-pair evaluations; structlab --help: --limit) as ResourceLimit. A line that is not a JSON object with the \
+needed fields, or repeats an id, is skipped
 with a warning naming its file and line, and listed in "skipped": [{"file", "line", "error"}] (present only
 when a line was skipped); the other lines are judged as usual. At most ${LIMITS.batchRows.toLocaleString('en')} lines per file.
 A progress line is shown on standard error when it is a terminal.

@@ -93,9 +93,10 @@ export function runC2np(argv: string[], warn: (line: string) => void): string {
     carved.set(radius, particle);
     atomsToWrite += particle.symbols.length * ((sets.get(radius)?.quaternions.length ?? 0) + 2);
     if (atomsToWrite > LIMITS.buildAtoms) {
+      const what = `the dataset up to R = ${radius} Å (the raw particle and its rotated copies)`;
       throw new LimitError(
         'buildAtoms',
-        `${cellPath}: ${limitSentence(`the dataset up to R = ${radius} Å (the raw particle and its rotated copies)`, atomsToWrite, LIMITS.buildAtoms, 'atoms to write', 'buildAtoms')}`,
+        `${cellPath}: ${limitSentence(what, atomsToWrite, LIMITS.buildAtoms, 'atoms to write', 'buildAtoms')}`,
       );
     }
   }

@@ -122,7 +122,8 @@ export function runFem(argv: string[], _warn: (line: string) => void): string {
     if (candidates.length !== cases.length) {
       const outName = options.outputs === '-' ? 'stdin' : options.outputs;
       throw new CliError(
-        `${outName} has ${candidates.length} result${candidates.length === 1 ? '' : 's'} for the ${cases.length} case${cases.length === 1 ? '' : 's'} of ${options.cases === '-' ? 'stdin' : options.cases}`,
+        `${outName} has ${candidates.length} result${candidates.length === 1 ? '' : 's'} for the ${cases.length} ` +
+          `case${cases.length === 1 ? '' : 's'} of ${options.cases === '-' ? 'stdin' : options.cases}`,
       );
     }
     const references = runFemCases(task, cases);

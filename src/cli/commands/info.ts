@@ -55,8 +55,10 @@ export function runInfo(argv: string[]): string {
     structureSummary(s, symprec, warnings, !s.lattice || ++periodic <= LIMITS.symmetrySearches),
   );
   if (periodic > LIMITS.symmetrySearches) {
+    const what = 'periodic structures to search for a space group';
     warnings.push(
-      `${limitSentence('the file', periodic, LIMITS.symmetrySearches, 'periodic structures to search for a space group', 'symmetrySearches')}: spacegroup is null after the first ${LIMITS.symmetrySearches.toLocaleString('en')}`,
+      `${limitSentence('the file', periodic, LIMITS.symmetrySearches, what, 'symmetrySearches')}: ` +
+        `spacegroup is null after the first ${LIMITS.symmetrySearches.toLocaleString('en')}`,
     );
   }
   return toStrictJson({ file: loaded.path, format: loaded.format, warnings, structures });

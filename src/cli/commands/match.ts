@@ -4,7 +4,8 @@ import { type ParsedArgs, numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { loadStructureFile, toStrictJson } from '../io.ts';
 
-export const MATCH_HELP = `usage: structlab match A B [--ltol 0.2] [--stol 0.3] [--angle-tol 5] [--primitive-cell true|false] [--scale true|false] [--attempt-supercell true|false]
+export const MATCH_HELP = `usage: structlab match A B [--ltol 0.2] [--stol 0.3] [--angle-tol 5] [--primitive-cell true|false] \
+[--scale true|false] [--attempt-supercell true|false]
 
 Compares two crystals (any structure file with a lattice; the first structure of each) with
 pymatgen's StructureMatcher (2022.11 semantics):

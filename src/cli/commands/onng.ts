@@ -131,7 +131,8 @@ function runObfuscate(argv: string[]): string {
   const source = typeof options.source === 'string' ? options.source : process.env[ONNG_DATASET_ENV] || sharedOnngDataset();
   if (!source) {
     throw new CliError(
-      `the original O-NNG problem set is not bundled (its repository has no licence); pass --source DIR naming the dataset/original folder of a clone of github.com/lllx125/Obfuscated-NNG, or set ${ONNG_DATASET_ENV}`,
+      'the original O-NNG problem set is not bundled (its repository has no licence); pass --source DIR naming the ' +
+        `dataset/original folder of a clone of github.com/lllx125/Obfuscated-NNG, or set ${ONNG_DATASET_ENV}`,
     );
   }
   const outputOptions = { force: options.force === true, sources: [source] };
@@ -181,7 +182,8 @@ function readResultsFolder(dir: string): UpstreamFile[] {
         // The folder as a whole is one input: the same byte budget as a single file.
         if (total > LIMITS.inputBytes)
           throw new CliError(
-            `${dir}: the results folder holds over ${formatBytes(LIMITS.inputBytes)} of .json/.jsonl files; the limit is ${formatBytes(LIMITS.inputBytes)} per input`,
+            `${dir}: the results folder holds over ${formatBytes(LIMITS.inputBytes)} of .json/.jsonl files; the limit is ` +
+              `${formatBytes(LIMITS.inputBytes)} per input`,
           );
         files.push({ path: relative(base, path).split('\\').join('/'), text });
       }
@@ -240,7 +242,8 @@ function runVerify(argv: string[]): string {
   const probe = spawnSync('lake', ['--version'], { encoding: 'utf8', timeout: 30_000 });
   if (probe.error || probe.status !== 0) {
     throw new CliError(
-      'Lean 4 with Mathlib is unavailable here (no working `lake` on PATH); install the toolchain pinned by the O-NNG problem set (leanprover/lean4:v4.27.0-rc1 + Mathlib v4.27.0-rc1) to verify proofs',
+      'Lean 4 with Mathlib is unavailable here (no working `lake` on PATH); install the toolchain pinned by the O-NNG problem ' +
+        'set (leanprover/lean4:v4.27.0-rc1 + Mathlib v4.27.0-rc1) to verify proofs',
     );
   }
   const file = positionals[0];
@@ -308,7 +311,8 @@ function runVariants(argv: string[]): string {
   }
   if (input === undefined)
     throw new CliError(
-      `onng variants ${benchmark} needs an INPUT (${benchmark === 'fem' ? 'a FEM-Bench task JSON or a folder of them' : 'an AtomWorld cases JSONL'})`,
+      `onng variants ${benchmark} needs an INPUT ` +
+        `(${benchmark === 'fem' ? 'a FEM-Bench task JSON or a folder of them' : 'an AtomWorld cases JSONL'})`,
     );
   if (extra.length > 0) throw new CliError(`onng variants takes one INPUT (got also "${extra[0]}")`);
   const level = parseLevelOption(options.level, 'onng variants');

@@ -296,8 +296,8 @@ function Controls() {
         />
       </label>
       <p className="hint">
-        One JSON object per line: {'{"id", "pred", "truth", "radius"?}'} with XYZ text or {'{symbols, positions}'}; or inverse-task rows{' '}
-        {'{"id", "pred_lattice", "pred_sg", "true_lattice", "true_sg"}'}.
+        One JSON object per line: {'{"id", "pred", "truth", "radius"?}'} with XYZ text or {'{symbols, positions}'}; or inverse-task{' '}
+        {'rows {"id", "pred_lattice", "pred_sg", "true_lattice", "true_sg"}'}.
       </p>
       <label className="file-button cmp-file">
         Predictions folder…

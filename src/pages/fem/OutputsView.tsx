@@ -13,7 +13,8 @@ export function OutputsView() {
   return (
     <div className="fem-outputs" data-testid="fem-outputs">
       <p>
-        Load the task's cases (golden layout, e.g. <code>fembench_models/verification/&lt;task&gt;.json</code>) and a model's outputs (the{' '}
+        Load the task's cases (golden layout, e.g. <code>fembench_models/verification/&lt;task&gt;.json</code>) and a model's outputs{' '}
+        {'(the '}
         <code>structlab fem run</code> layout, or <code>fembench_models/&lt;model&gt;/&lt;task&gt;.json</code>). The reference runs here,
         and the benchmark's comparator (atol 1e-8, rtol 1e-5) decides each case.
       </p>

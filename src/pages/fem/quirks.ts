@@ -1,6 +1,6 @@
 /**
- * "Benchmark vs physics": the FEM-Bench reference quirks (src/core/tasks/fembench/README.md, "Quirks reproduced on purpose") that the lab reproduces on purpose,
- * as one-sentence notes, chosen by what the user is looking at. Pure: no DOM, no React.
+ * "Benchmark vs physics": the FEM-Bench reference quirks (src/core/tasks/fembench/README.md, "Quirks reproduced on purpose") that
+ * the lab reproduces on purpose, as one-sentence notes, chosen by what the user is looking at. Pure: no DOM, no React.
  */
 import type { FrameModel } from '../../core/tasks/fembench/lab/frame-model.ts';
 
@@ -27,31 +27,46 @@ export interface QuirkNote {
 /** Each note: what the benchmark's reference does, then what physics would give. */
 export const QUIRK_TEXT: Record<QuirkId, string> = {
   '1d-reversed-stiffness':
-    'An element whose nodes run backwards (x₂ < x₁) gets a negative stiffness matrix in the reference, which uses the signed Jacobian, whereas a physical bar element is always stiff (EA/|L| > 0).',
+    'An element whose nodes run backwards (x₂ < x₁) gets a negative stiffness matrix in the reference, which uses the signed ' +
+    'Jacobian, whereas a physical bar element is always stiff (EA/|L| > 0).',
   '1d-reversed-bounds':
-    "The reference's uniform mesh accepts x_min > x_max and numbers the nodes downwards, whereas a physical bar has length |x_max − x_min| whichever end is named first (the 1D view asks for x_min < x_max).",
+    "The reference's uniform mesh accepts x_min > x_max and numbers the nodes downwards, whereas a physical bar has length " +
+    '|x_max − x_min| whichever end is named first (the 1D view asks for x_min < x_max).',
   '1d-reaction-order':
-    'The reference lists the reactions in the order of its Dirichlet list, not by position along the bar, so the same supports given in another order give the reactions in another order.',
+    'The reference lists the reactions in the order of its Dirichlet list, not by position along the bar, so the same supports ' +
+    'given in another order give the reactions in another order.',
   '2d-q8-load-fallback':
-    'For a Q8 edge load, the reference silently integrates with the 2-point rule when num_gauss_pts is not one it supports, where a careful code would reject the request.',
+    'For a Q8 edge load, the reference silently integrates with the 2-point rule when num_gauss_pts is not one it supports, ' +
+    'where a careful code would reject the request.',
   '2d-signed-detj':
-    "The reference's Q8 ∫∇u uses the signed det J, so an inverted element flips the sign of its contribution instead of being rejected as a physically invalid mapping.",
+    "The reference's Q8 ∫∇u uses the signed det J, so an inverted element flips the sign of its contribution instead of being " +
+    'rejected as a physically invalid mapping.',
   '2d-batched-shapes':
-    "The reference's T6/Q8 shape functions always return batched arrays, N of shape (n, k, 1) and ∇N of shape (n, k, 2), even for a single point; the values themselves are the standard ones.",
+    "The reference's T6/Q8 shape functions always return batched arrays, N of shape (n, k, 1) and ∇N of shape (n, k, 2), even " +
+    'for a single point; the values themselves are the standard ones.',
   '3d-local-z':
-    "An element's local_z is only a reference vector in the reference: the local y axis is local_z × x and the local z axis is re-orthogonalised as x × y, so the drawn local z differs from local_z whenever local_z is not perpendicular to the element.",
+    "An element's local_z is only a reference vector in the reference: the local y axis is local_z × x and the local z axis is " +
+    're-orthogonalised as x × y, so the drawn local z differs from local_z whenever local_z is not perpendicular to the element.',
   '3d-vertical-test':
-    'Without local_z, the reference switches its reference vector from global Z to global Y only when both the x and y direction cosines are within 1e-8 (absolute), so a member tilted a little more than that keeps global Z and its local axes swing abruptly, where the physics is continuous in the tilt.',
+    'Without local_z, the reference switches its reference vector from global Z to global Y only when both the x and y direction ' +
+    'cosines are within 1e-8 (absolute), so a member tilted a little more than that keeps global Z and its local axes swing ' +
+    'abruptly, where the physics is continuous in the tilt.',
   '3d-partition-out-of-range':
-    "The reference's partition silently ignores supports on node indices outside the model, so a mistyped node leaves the frame unsupported there instead of raising an error.",
+    "The reference's partition silently ignores supports on node indices outside the model, so a mistyped node leaves the frame " +
+    'unsupported there instead of raising an error.',
   '3d-i-rho':
-    "The reference's geometric stiffness needs I_rho (the polar moment, for the Wagner torsion term) on every element, although the T2/T3 docstrings never list it; without it the reference raises KeyError.",
+    "The reference's geometric stiffness needs I_rho (the polar moment, for the Wagner torsion term) on every element, although " +
+    'the T2/T3 docstrings never list it; without it the reference raises KeyError.',
   '3d-eigen-sign':
-    'solve_eigenvalue returns the mode with whatever sign LAPACK picks (no normalisation), so a mode and its negative are the same physics and are compared up to sign here.',
+    'solve_eigenvalue returns the mode with whatever sign LAPACK picks (no normalisation), so a mode and its negative are the ' +
+    'same physics and are compared up to sign here.',
   '3d-repeated-eigenvalue':
-    "The critical eigenvalue is repeated, so the buckling mode is not unique: any vector of the eigenspace (here, bending about either axis) is an equally valid mode, and the reference returned LAPACK's pick.",
+    'The critical eigenvalue is repeated, so the buckling mode is not unique: any vector of the eigenspace (here, bending about ' +
+    "either axis) is an equally valid mode, and the reference returned LAPACK's pick.",
   '3d-realness':
-    'The reference rejects the eigen-solution as "significantly complex" when the relative imaginary part exceeds about 2.2e-13, a round-off level that depends on the platform\'s LAPACK (the reference fails one of its own tests on Debian), although a symmetric pencil has real eigenvalues.',
+    'The reference rejects the eigen-solution as "significantly complex" when the relative imaginary part exceeds about 2.2e-13, ' +
+    "a round-off level that depends on the platform's LAPACK (the reference fails one of its own tests on Debian), although a " +
+    'symmetric pencil has real eigenvalues.',
 };
 
 export type QuirkContext =

@@ -390,15 +390,14 @@ function Analysis({ analysis, file }: { analysis: OnngAnalysis; file: string }) 
     };
   }, [analysis, lambdas]);
   const base = file.replace(/\.[^.]+$/, '') || 'onng';
+  const excluded = analysis.excludedProblems.length > 0 ? ` (problem ${analysis.excludedProblems.join(', ')} left out)` : '';
+  const unverifiedRuns = analysis.models.flatMap((m) => m.unverified_runs.map((r) => `${m.model} λ ${r.lambda} run ${r.run}`));
   return (
     <div data-testid="onng-analysis">
       <p className="hint" data-testid="onng-results-summary">
-        {file}: {analysis.rows} rows{analysis.excludedProblems.length > 0 && ` (problem ${analysis.excludedProblems.join(', ')} left out)`},{' '}
-        {analysis.models.length} models, λ ∈ {'{'}
+        {file}: {analysis.rows} rows{excluded}, {analysis.models.length} models, λ ∈ {'{'}
         {lambdas.join(', ')}
-        {'}'}.
-        {analysis.models.some((m) => m.unverified_runs.length > 0) &&
-          ` Runs never verified (left out): ${analysis.models.flatMap((m) => m.unverified_runs.map((r) => `${m.model} λ ${r.lambda} run ${r.run}`)).join('; ')}.`}
+        {'}'}.{unverifiedRuns.length > 0 && ` Runs never verified (left out): ${unverifiedRuns.join('; ')}.`}
       </p>
       <div className="onng-export">
         <button
@@ -665,7 +664,10 @@ function HeatMapView({ analysis }: { analysis: OnngAnalysis }) {
                   <td
                     key={j}
                     style={{ background: heatColor(v) }}
-                    title={`${p.name}, λ ${analysis.heat.lambdas[j]}: ${v === null ? 'no verified run' : `${(100 * v).toFixed(0)} % correct`}`}
+                    title={
+                      `${p.name}, λ ${analysis.heat.lambdas[j]}: ` +
+                      `${v === null ? 'no verified run' : `${(100 * v).toFixed(0)} % correct`}`
+                    }
                   >
                     {v === null ? '' : (100 * v).toFixed(0)}
                   </td>

@@ -145,7 +145,10 @@ export function VariantsPanel() {
         </label>
         <label
           className="check"
-          title="Only ASCII letters, digits and _ (no Python keyword), unlike O-NNG's Greek letters, ℕ and apostrophes: for FEM code that must run"
+          title={
+            "Only ASCII letters, digits and _ (no Python keyword), unlike O-NNG's Greek letters, ℕ and apostrophes: " +
+            'for FEM code that must run'
+          }
         >
           <input
             type="checkbox"
