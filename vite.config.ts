@@ -62,7 +62,8 @@ function chunkSizeLimit(): Plugin {
       const over = oversizedChunks(bundle, limitKb);
       if (over.length > 0)
         this.error(
-          `chunks larger than ${limitKb} kB: ${over.join(', ')}; split them (build.rolldownOptions.output.codeSplitting) rather than raising the limit`,
+          `chunks larger than ${limitKb} kB: ${over.join(', ')}; split them (build.rolldownOptions.output.codeSplitting) rather ` +
+            'than raising the limit',
         );
     },
   };

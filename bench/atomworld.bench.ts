@@ -81,7 +81,10 @@ function supercell(s: Structure, n: Vec3): Structure {
   return { name: `${s.name}_${n.join('x')}`, lattice, sites };
 }
 
-/** The same crystal as another file would give it: lattice basis changed by a unimodular matrix, origin shifted, sites shuffled and jittered. */
+/**
+ * The same crystal as another file would give it: lattice basis changed by a unimodular matrix, origin shifted, sites shuffled and
+ * jittered.
+ */
 function disguisedCopy(s: Structure, seed: number, jitterAngstrom = 0.02): Structure {
   const rand = rng(seed);
   const basis: Mat3 = [
@@ -275,7 +278,10 @@ function runStructlab(casesPath: string, answersPath: string, outPath: string): 
   const script = `import { main } from ${JSON.stringify(bundle)};
 import { writeFileSync } from 'node:fs';
 let out = '';
-process.exitCode = await main(['atomworld', 'eval', ${JSON.stringify(casesPath)}, ${JSON.stringify(answersPath)}], { stdout: (t) => { out += t; }, stderr: (t) => process.stderr.write(t) });
+process.exitCode = await main(['atomworld', 'eval', ${JSON.stringify(casesPath)}, ${JSON.stringify(answersPath)}], {
+  stdout: (t) => { out += t; },
+  stderr: (t) => process.stderr.write(t),
+});
 writeFileSync(${JSON.stringify(outPath)}, out);`;
   // A file, not `node -e`: worker threads inherit the flags, and --input-type breaks their start.
   const runner = join(dirname(outPath), 'run-structlab.mjs');

@@ -41,7 +41,8 @@ const work = mkdtempSync(join(tmpdir(), 'c2np-bench-'));
 const noisyPath = join(work, 'noisy.xyz');
 writeFileSync(
   noisyPath,
-  `${noisy.symbols.length}\nnoisy\n${noisy.symbols.map((s, i) => `${s} ${[0, 1, 2].map((d) => String(noisy.coords[3 * i + d])).join(' ')}`).join('\n')}\n`,
+  `${noisy.symbols.length}\nnoisy\n` +
+    `${noisy.symbols.map((s, i) => `${s} ${[0, 1, 2].map((d) => String(noisy.coords[3 * i + d])).join(' ')}`).join('\n')}\n`,
 );
 
 const results: Record<string, unknown> = { atoms: truth.symbols.length };

@@ -47,7 +47,8 @@ const file = (name, content) => {
 };
 
 const CELL = (a, b, c, al, be, ga) =>
-  `data_x\n_cell_length_a ${a}\n_cell_length_b ${b}\n_cell_length_c ${c}\n_cell_angle_alpha ${al}\n_cell_angle_beta ${be}\n_cell_angle_gamma ${ga}\n`;
+  `data_x\n_cell_length_a ${a}\n_cell_length_b ${b}\n_cell_length_c ${c}\n_cell_angle_alpha ${al}\n_cell_angle_beta ${be}\n` +
+  `_cell_angle_gamma ${ga}\n`;
 const SITES = (rows) =>
   `loop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\n${rows}\n`;
 const cubic = (extra = '', rows = 'Fe1 Fe 0 0 0\nO1 O 0.5 0.5 0.5') => `${CELL(4, 4, 4, 90, 90, 90)}${extra}${SITES(rows)}`;
@@ -69,30 +70,24 @@ add('long number xyz', ['info', file('r.xyz', `1\nc\nFe ${'1'.repeat(200_000)}x 
 add('long number poscar', ['info', file('POSCAR', `x\n1.${'1'.repeat(200_000)}x\n1 0 0\n0 1 0\n0 0 1\nFe\n1\nDirect\n0 0 0\n`)]);
 add('long number cif', ['info', file('n.cif', cubic().replace('_cell_length_a 4', `_cell_length_a 4.${'1'.repeat(200_000)}x`))]);
 add('long token cif', ['info', file('t.cif', cubic(`_some_tag ${'a'.repeat(5_000_000)}\n`))]);
-add('8000 symops', [
-  'info',
-  file(
-    'ops.cif',
-    cubic(
-      `loop_\n_symmetry_equiv_pos_as_xyz\n${Array.from({ length: 8000 }, (_, k) => `x+${k % 20}/20,y+${Math.floor(k / 20) % 20}/20,z+${Math.floor(k / 400)}/20`).join('\n')}\n`,
-    ),
-  ),
-]);
+// 8000 pure translations (x+i/20, y+j/20, z+k/20): far more operations than any space group has.
+const translations8000 = Array.from(
+  { length: 8000 },
+  (_, k) => `x+${k % 20}/20,y+${Math.floor(k / 20) % 20}/20,z+${Math.floor(k / 400)}/20`,
+);
+add('8000 symops', ['info', file('ops.cif', cubic(`loop_\n_symmetry_equiv_pos_as_xyz\n${translations8000.join('\n')}\n`))]);
 add('non-group symops', ['info', file('ng.cif', cubic(`loop_\n_symmetry_equiv_pos_as_xyz\nx,y,z\nx+1/3,y,z\n`))]);
 add('bogus symop', ['info', file('bog.cif', cubic(`loop_\n_symmetry_equiv_pos_as_xyz\nx,y,z\n2x,y,z\n`))]);
+/** `n` Fe sites at random fractional positions, one CIF row each (the rng advances x, y, z per row). */
+const randomFeSites = (n) =>
+  Array.from({ length: n }, (_, k) => `Fe${k} Fe ${rng().toFixed(5)} ${rng().toFixed(5)} ${rng().toFixed(5)}`).join('\n');
 add('Im-3m 250 general sites', [
   'info',
-  file(
-    'big.cif',
-    `${CELL(50, 50, 50, 90, 90, 90)}_symmetry_space_group_name_H-M 'I m -3 m'\n${SITES(Array.from({ length: 250 }, (_, k) => `Fe${k} Fe ${rng().toFixed(5)} ${rng().toFixed(5)} ${rng().toFixed(5)}`).join('\n'))}`,
-  ),
+  file('big.cif', `${CELL(50, 50, 50, 90, 90, 90)}_symmetry_space_group_name_H-M 'I m -3 m'\n${SITES(randomFeSites(250))}`),
 ]);
 add('Im-3m 2500 general sites', [
   'info',
-  file(
-    'big2.cif',
-    `${CELL(100, 100, 100, 90, 90, 90)}_symmetry_space_group_name_H-M 'I m -3 m'\n${SITES(Array.from({ length: 2500 }, (_, k) => `Fe${k} Fe ${rng().toFixed(5)} ${rng().toFixed(5)} ${rng().toFixed(5)}`).join('\n'))}`,
-  ),
+  file('big2.cif', `${CELL(100, 100, 100, 90, 90, 90)}_symmetry_space_group_name_H-M 'I m -3 m'\n${SITES(randomFeSites(2500))}`),
 ]);
 const flat = file('flat.cif', `${CELL(5, 5, 5, 120, 120, 120)}${SITES('Fe1 Fe 0 0 0\nO1 O 0.5 0.5 0.5')}`);
 add('flat cell info', ['info', flat]);
@@ -129,7 +124,8 @@ add('json proto', [
   'info',
   file(
     'proto.json',
-    '{"@module":"pymatgen.core.structure","@class":"Structure","__proto__":{"x":1},"lattice":{"matrix":[[4,0,0],[0,4,0],[0,0,4]]},"sites":[{"species":[{"element":"Fe","occu":1}],"abc":[0,0,0]}]}',
+    '{"@module":"pymatgen.core.structure","@class":"Structure","__proto__":{"x":1},"lattice":{"matrix":[[4,0,0],[0,4,0],[0,0,4]]},' +
+      '"sites":[{"species":[{"element":"Fe","occu":1}],"abc":[0,0,0]}]}',
   ),
 ]);
 add('deep json', ['info', file('deep.json', `${'['.repeat(100_000)}${']'.repeat(100_000)}`)]);
@@ -167,11 +163,13 @@ add('atomworld slow answer', [
   'eval',
   file(
     'cases3.jsonl',
-    `${JSON.stringify({ id: 'a', action: 'move', after_cif: cubic() })}\n${JSON.stringify({ id: 'b', action: 'move', after_cif: cubic() })}\n`,
+    `${JSON.stringify({ id: 'a', action: 'move', after_cif: cubic() })}\n` +
+      `${JSON.stringify({ id: 'b', action: 'move', after_cif: cubic() })}\n`,
   ),
   file(
     'answers3.jsonl',
-    `${JSON.stringify({ id: 'a', answer: `<cif>${readFileSync(join(dir, 'ops.cif'), 'utf8')}</cif>` })}\n${JSON.stringify({ id: 'b', answer: `<cif>${cubic()}</cif>` })}\n`,
+    `${JSON.stringify({ id: 'a', answer: `<cif>${readFileSync(join(dir, 'ops.cif'), 'utf8')}</cif>` })}\n` +
+      `${JSON.stringify({ id: 'b', answer: `<cif>${cubic()}</cif>` })}\n`,
   ),
 ]);
 {
@@ -212,7 +210,8 @@ add('pymatgen json flat', [
   'info',
   file(
     'flatj.json',
-    '{"@module":"pymatgen.core.structure","@class":"Structure","lattice":{"matrix":[[4,0,0],[8,0,0],[0,0,4]]},"sites":[{"species":[{"element":"Fe","occu":1}],"abc":[0,0,0]}]}',
+    '{"@module":"pymatgen.core.structure","@class":"Structure","lattice":{"matrix":[[4,0,0],[8,0,0],[0,0,4]]},' +
+      '"sites":[{"species":[{"element":"Fe","occu":1}],"abc":[0,0,0]}]}',
   ),
 ]);
 add('poscar scale 1e300', ['info', file('POSCAR_scale', 'x\n1e300\n1 0 0\n0 1 0\n0 0 1\nFe\n1\nDirect\n0 0 0\n')]);
@@ -222,7 +221,8 @@ add('onng analyze proto models', [
   'analyze',
   file(
     'out.csv',
-    'model,dataset,lam,run,problem_id,problem,module,verified,correct,time_s\n__proto__,original,0.0,1,1,a,M,1,1,3\nconstructor,original,0.2,1,1,a,M,1,0,4\ntoString,original,0.0,1,1,a,M,1,1,3\n',
+    'model,dataset,lam,run,problem_id,problem,module,verified,correct,time_s\n__proto__,original,0.0,1,1,a,M,1,1,3\n' +
+      'constructor,original,0.2,1,1,a,M,1,0,4\ntoString,original,0.0,1,1,a,M,1,1,3\n',
   ),
 ]);
 add('onng analyze junk', ['onng', 'analyze', file('junk.csv', '\x00\x01,"unterminated\n')]);
@@ -447,7 +447,10 @@ add('info atoms 0.006 Å apart', ['info', file('close.cif', cubic('', 'Fe1 Fe 0 
               .join(','),
           );
         }
-    return `data_b${k}\n${CELL(4, 4, 4, 90, 90, 90).slice('data_x\n'.length)}loop_\n_symmetry_equiv_pos_as_xyz\n${ops.join('\n')}\n${SITES('Fe1 Fe 0.1 0.2 0.3')}`;
+    return (
+      `data_b${k}\n${CELL(4, 4, 4, 90, 90, 90).slice('data_x\n'.length)}loop_\n_symmetry_equiv_pos_as_xyz\n${ops.join('\n')}\n` +
+      `${SITES('Fe1 Fe 0.1 0.2 0.3')}`
+    );
   };
   add('cif 2000 blocks of different Fm-3m settings', [
     'info',
@@ -472,18 +475,24 @@ const fcc = (n) => {
 {
   const atoms = fcc(28).slice(0, 88_000);
   const xyz = (noise) =>
-    `${atoms.length}\n\n${atoms.map(([x, y, z]) => `Au ${x + noise * (rng() - 0.5)} ${y + noise * (rng() - 0.5)} ${z + noise * (rng() - 0.5)}`).join('\n')}\n`;
+    `${atoms.length}\n\n` +
+    `${atoms.map(([x, y, z]) => `Au ${x + noise * (rng() - 0.5)} ${y + noise * (rng() - 0.5)} ${z + noise * (rng() - 0.5)}`).join('\n')}\n`;
   add('metrics 88k-atom pair (largest accepted)', ['metrics', file('np88k.xyz', xyz(0)), file('np88k-noise.xyz', xyz(0.2))]);
   const p1 = fcc(37).slice(0, 199_000);
   add('info 199k-atom P1 CIF (largest accepted)', [
     'info',
     file(
       'p1-199k.cif',
-      `${CELL(151, 151, 151, 90, 90, 90)}${SITES(p1.map(([x, y, z], k) => `Au${k} Au ${(x / 151).toFixed(6)} ${(y / 151).toFixed(6)} ${(z / 151).toFixed(6)}`).join('\n'))}`,
+      `${CELL(151, 151, 151, 90, 90, 90)}${SITES(
+        p1.map(([x, y, z], k) => `Au${k} Au ${(x / 151).toFixed(6)} ${(y / 151).toFixed(6)} ${(z / 151).toFixed(6)}`).join('\n'),
+      )}`,
     ),
   ]);
   const m = fcc(8).slice(0, 1_990);
-  const cell2k = `${CELL(32.64, 32.64, 32.64, 90, 90, 90)}${SITES(m.map(([x, y, z], k) => `Au${k} Au ${(x / 32.64 + 0.01 * rng()).toFixed(6)} ${(y / 32.64).toFixed(6)} ${(z / 32.64).toFixed(6)}`).join('\n'))}`;
+  const rows2k = m.map(
+    ([x, y, z], k) => `Au${k} Au ${(x / 32.64 + 0.01 * rng()).toFixed(6)} ${(y / 32.64).toFixed(6)} ${(z / 32.64).toFixed(6)}`,
+  );
+  const cell2k = `${CELL(32.64, 32.64, 32.64, 90, 90, 90)}${SITES(rows2k.join('\n'))}`;
   add('match 1,990-site cells (largest accepted)', ['match', file('m2k-a.cif', cell2k), file('m2k-b.cif', cell2k)]);
 }
 // A copy of the O-NNG original set, so a broken run can only harm the copy.

@@ -28,7 +28,8 @@ function parseArgs(argv) {
     else if (a === '--timeout') out.timeoutMs = Number(argv[++i]) * 1000;
     else if (a === '--help' || a === '-h') {
       console.log(
-        'usage: node bench/render/run.mjs --url URL [--sizes 10000,100000,1000000] [--frames 20] [--budget seconds-per-size (120)] [--gpu] [--timeout seconds]',
+        'usage: node bench/render/run.mjs --url URL [--sizes 10000,100000,1000000] [--frames 20] [--budget seconds-per-size ' +
+          '(120)] [--gpu] [--timeout seconds]',
       );
       process.exit(0);
     } else {
