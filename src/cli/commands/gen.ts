@@ -15,6 +15,7 @@ import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smac
 import { type ParsedArgs, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { readInputText, toStrictJson } from '../io.ts';
+import { GEN_EVAL_HELP, runGenEval } from './gen-eval.ts';
 
 type Warn = (line: string) => void;
 type Subcommand = { help: string; run: (argv: string[], warn: Warn) => string | Promise<string> };
@@ -38,11 +39,15 @@ A progress line is shown on standard error when it is a terminal.
 `;
 
 /** The subcommands (a Map: the name is user input). A new subcommand is one entry here and one line in GEN_HELP. */
-const SUBCOMMANDS = new Map<string, Subcommand>([['csp', { help: GEN_CSP_HELP, run: runGenCsp }]]);
+const SUBCOMMANDS = new Map<string, Subcommand>([
+  ['csp', { help: GEN_CSP_HELP, run: runGenCsp }],
+  ['eval', { help: GEN_EVAL_HELP, run: runGenEval }],
+]);
 
-export const GEN_HELP = `usage: structlab gen <csp> ...
+export const GEN_HELP = `usage: structlab gen <csp|eval> ...
 
   csp --pred P --truth T    crystal structure prediction: match rate, RMSE, validity (DiffCSP / CDVAE)
+  eval --pred P             de novo generation: validity, uniqueness, novelty, Wasserstein, S.U.N. (MatterGen)
 
 Run 'structlab gen <subcommand> --help' for its options.
 `;

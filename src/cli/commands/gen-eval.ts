@@ -1,0 +1,101 @@
+/** `structlab gen eval`: de novo generation metrics (src/core/tasks/generations/denovo.ts) on the sets read by gen.ts. */
+import { type DenovoConvention, evaluateDenovo } from '../../core/tasks/generations/denovo.ts';
+import type { GenItem } from '../../core/tasks/generations/inputs.ts';
+import type { GenMatcherName } from '../../core/tasks/generations/mattergen-matcher.ts';
+import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
+import { numberOption, parseArgs } from '../args.ts';
+import { CliError } from '../errors.ts';
+import { readInputText, toStrictJson } from '../io.ts';
+import { choiceOption, progressReporter, readGenSet } from './gen.ts';
+
+export const GEN_EVAL_HELP = `usage: structlab gen eval --pred P [--reference R] [--truth T] [--matcher disordered|ordered]
+                         [--convention diffcsp|cdvae|mattergen] [--smact legacy|icsd24]
+                         [--e-above-hull FILE.json] [--stability-threshold 0.1]
+
+De novo generation metrics as CDVAE, DiffCSP and MatterGen compute them: structural and SMACT validity,
+uniqueness (greedy, in input order), novelty against a reference set, Wasserstein distances of density
+and element count against a test set, stability and S.U.N. from given energies above hull.
+  --pred P, --reference R, --truth T
+                        a folder of .cif/.vasp/.poscar/.json files (id = file name without the ending,
+                        input order = ids sorted), one .extxyz/.xyz file (id = the frame's id=, else its
+                        index), or one .jsonl file of {"id": ..., "structure": <pymatgen Structure dict>}
+  --matcher disordered  MatterGen's matcher for uniqueness and novelty: disordered (default; substitutable
+                        elements become mixed sites, so Cu/Au orderings of one alloy are duplicates) or
+                        ordered (StructureMatcher() with pymatgen's defaults)
+  --convention diffcsp  diffcsp: SMACT refuses more than 10^7 oxidation-state combinations; cdvae and
+                        mattergen: no combination cut
+  --smact legacy        legacy: SMACT 2.3-2.5 tables; icsd24: SMACT 3.0-3.2 (ICSD 2024 oxidation states)
+  --e-above-hull FILE.json
+                        {"id": E above hull in eV/atom, or null for a failed job} for every prediction
+  --stability-threshold 0.1
+                        eV/atom; a prediction is stable when its energy above hull is at most this
+Structures must be ordered (one element per site); oxidation states are ignored.
+A progress line is shown on standard error when it is a terminal.
+`;
+
+const CONVENTIONS: readonly DenovoConvention[] = ['diffcsp', 'cdvae', 'mattergen'];
+const MATCHERS: readonly GenMatcherName[] = ['disordered', 'ordered'];
+
+/**
+ * The energies file: a JSON object {id: number | null} with an entry for every prediction. Keys go into
+ * a Map (never onto an object's prototype); other keys are ignored.
+ */
+function readEnergies(path: string, preds: readonly GenItem[]): Map<string, number | null> {
+  const text = readInputText(path);
+  let d: unknown;
+  try {
+    d = JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${path} is not valid JSON (${(e as Error).message.replace(/\.\s*$/, '')})`);
+  }
+  if (typeof d !== 'object' || d === null || Array.isArray(d))
+    throw new CliError(`${path} must be a JSON object {"id": energy above hull or null}`);
+  const energies = new Map<string, number | null>(Object.entries(d));
+  for (const p of preds) {
+    if (!energies.has(p.id)) throw new CliError(`${path} has no entry for ${p.id}`);
+    const e = energies.get(p.id);
+    if (e !== null && (typeof e !== 'number' || !Number.isFinite(e)))
+      throw new CliError(`${path}: the entry for ${p.id} is not a number or null (got ${JSON.stringify(e)?.slice(0, 40)})`);
+  }
+  return energies;
+}
+
+export function runGenEval(argv: string[]): string {
+  const { positionals, options } = parseArgs(argv, [
+    { name: 'pred', kind: 'string' },
+    { name: 'reference', kind: 'string' },
+    { name: 'truth', kind: 'string' },
+    { name: 'matcher', kind: 'string' },
+    { name: 'convention', kind: 'string' },
+    { name: 'smact', kind: 'string' },
+    { name: 'e-above-hull', kind: 'string' },
+    { name: 'stability-threshold', kind: 'string' },
+  ]);
+  if (positionals.length > 0) throw new CliError(`gen eval takes no positional arguments (got "${positionals[0]}"; see --help)`);
+  if (typeof options.pred !== 'string') throw new CliError('gen eval needs --pred (a folder, .extxyz or .jsonl of generated structures)');
+  const matcher = choiceOption<GenMatcherName>(options, 'matcher', MATCHERS, 'disordered');
+  const convention = choiceOption<DenovoConvention>(options, 'convention', CONVENTIONS, 'diffcsp');
+  const smact = choiceOption<SmactTable>(options, 'smact', SMACT_TABLES, 'legacy');
+  const stabilityThreshold = numberOption(options, 'stability-threshold', 0.1, -Number.MAX_VALUE, Number.MAX_VALUE);
+  const str = (name: string): string | undefined => {
+    const v = options[name];
+    return typeof v === 'string' ? v : undefined;
+  };
+  const predictions = readGenSet('prediction', options.pred);
+  const referencePath = str('reference'),
+    truthPath = str('truth'),
+    energiesPath = str('e-above-hull');
+  const reference = referencePath === undefined ? undefined : readGenSet('reference', referencePath);
+  const truth = truthPath === undefined ? undefined : readGenSet('truth', truthPath);
+  const energies = energiesPath === undefined ? undefined : readEnergies(energiesPath, predictions);
+  const progress = progressReporter('gen eval');
+  try {
+    return toStrictJson(
+      evaluateDenovo({ predictions, reference, truth, energies }, { convention, smact, matcher, stabilityThreshold }, (p) =>
+        progress.update(p.done, p.total),
+      ),
+    );
+  } finally {
+    progress.end();
+  }
+}
