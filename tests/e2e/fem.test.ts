@@ -95,7 +95,7 @@ describe('FEM-Bench page', () => {
     expect(await text('fem-2d-inverted')).toMatch(/element[s]? 0/);
   });
 
-  it("benchmark vs physics: the inverted Q8 element brings the signed-det-J note; the Euler column's repeated λ_cr brings its note", async () => {
+  it("benchmark vs physics: the inverted Q8 element brings the signed-det-J note, the Euler column's repeated λ_cr its note", async () => {
     // still on the 2D tab with element 0 inverted by the previous step
     await page.locator('[data-testid=fem-quirk-2d-signed-detj]').waitFor();
     expect(await text('fem-quirks')).toMatch(/Benchmark vs physics/);

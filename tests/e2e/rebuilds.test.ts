@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 describe('atom meshes are built once per structure shown', () => {
-  it('compare: the demo pair is built once; a batch of 8 pairs scored under it adds one build (the first row, shown at the end)', async () => {
+  it('compare: the demo pair is built once; a batch of 8 pairs scored under it adds one build (its first row, shown last)', async () => {
     expect(await builds(['overlay'])).toEqual({ overlay: 1 });
     const cases = golden.cases
       .filter((c: { pred: { symbols: string[] }; gt: { symbols: string[] } }) => c.pred.symbols.length > 0 && c.gt.symbols.length > 0)

@@ -23,7 +23,7 @@ const judge = (c: ReturnType<typeof readAtomworldInputs>['cases'][number]) =>
   judgeAtomworldJob({ id: c.id, action: c.action, targetCif: c.targetCif, answer: c.answer });
 
 describe('reading AtomWorld inputs', () => {
-  it('real_samples_icml_fullprec: one file carries case and answer; all 6 verdicts equal the official ones (rmsd, max_dist to 1e-6)', () => {
+  it('real_samples_icml_fullprec: one file carries case and answer; all 6 verdicts are the official ones (rmsd, max_dist to 1e-6)', () => {
     const { cases, warnings } = readAtomworldInputs(golden('real_samples_icml_fullprec.jsonl'), null);
     expect(cases).toHaveLength(6);
     expect(warnings).toEqual([]);
@@ -84,7 +84,8 @@ describe('reading AtomWorld inputs', () => {
     const read = (text: string, answers?: string) =>
       readAtomworldInputs({ path: 'c.jsonl', text }, answers === undefined ? null : { path: 'a.jsonl', text: answers });
     const junk = read(
-      `${good}\n\n{oops\n{"id": 2, "action": "move"}\n{"id": "1", "action": "move", "after_cif": "y"}\n[1]\n{"id": 3, "action": "swap", "after_cif": "z"}`,
+      `${good}\n\n{oops\n{"id": 2, "action": "move"}\n{"id": "1", "action": "move", "after_cif": "y"}\n[1]\n` +
+        '{"id": 3, "action": "swap", "after_cif": "z"}',
     );
     expect(junk.cases.map((c) => c.id)).toEqual(['1', '3']);
     expect(junk.skipped).toEqual([

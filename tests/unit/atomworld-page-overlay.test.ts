@@ -139,7 +139,7 @@ describe('overlay against the benchmark', () => {
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l));
 
-  it('matched ICML answers: where the matcher pairs through a symmetry of the cell, the drawn offsets give the official max_dist and rms (normalised, 1e-6)', () => {
+  it('ICML answers matched through a symmetry of the cell: the drawn offsets give the official max_dist and rms (normalised, 1e-6)', () => {
     const matched = rows.filter((r) => r.evaluator.correct);
     expect(matched).toHaveLength(4);
     const reproduced: string[] = [];

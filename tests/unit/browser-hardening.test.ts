@@ -106,7 +106,7 @@ interface Api {
 }
 
 describe('worker job time budget', () => {
-  it('a job past its budget is stopped: the worker is terminated, the call rejects with a sentence, the next call starts a fresh worker', async () => {
+  it('a job past its budget: the worker is terminated, the call rejects with a sentence, the next call starts a fresh worker', async () => {
     const workers: StuckWorker[] = [];
     const client = new WorkerClient<Api>(() => {
       const w = new StuckWorker();
@@ -162,7 +162,7 @@ describe('worker job time budget', () => {
     }
   });
 
-  it('a finished job leaves no timer behind; cancel still rejects with CancelledError; request shows the sentence as the error', async () => {
+  it('a finished job leaves no timer; cancel still rejects with CancelledError; request shows the sentence as the error', async () => {
     vi.useFakeTimers();
     try {
       const client = new WorkerClient<Api>(() => new StuckWorker() as unknown as Worker);

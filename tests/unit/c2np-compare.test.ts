@@ -182,7 +182,8 @@ describe('C2NP batch files', () => {
   it('reads inverse rows with either space-group field name', () => {
     const batch = parseC2npBatch(
       [
-        '{"id": "x", "pred_lattice": [4, 4, 4, 90, 90, 90], "pred_sg": 221, "true_lattice": [4.02, 4.02, 4.02, 90, 90, 90], "true_spacegroup": 221}',
+        '{"id": "x", "pred_lattice": [4, 4, 4, 90, 90, 90], "pred_sg": 221, "true_lattice": [4.02, 4.02, 4.02, 90, 90, 90], ' +
+          '"true_spacegroup": 221}',
       ].join('\n'),
     );
     expect(batch).toEqual({

@@ -151,7 +151,8 @@ describe('structlab carve and c2np build', () => {
     const material = 'synthetic_triclinic_P1';
     const r = await structlabInProcess(['c2np', 'build', join(SAMPLE, 'cifs', `${material}.cif`), '--out', tmp, '--radii', '6,12']);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ material, files: 2 + (1 + 1 + 163) + (1 + 1 + 59) }); // two CIF copies; R6 (OOD): raw + rot_0..163; R12 (train): raw + rot_0..59
+    // Two CIF copies; R6 (OOD): raw + rot_0..163; R12 (train): raw + rot_0..59.
+    expect(JSON.parse(r.stdout)).toMatchObject({ material, files: 2 + (1 + 1 + 163) + (1 + 1 + 59) });
     for (const entry of rotatedEntries.filter((e) => e.material === material && (e.R === 6 || e.R === 12))) {
       expect(sha256(readFileSync(join(tmp, entry.path), 'utf8')), entry.path).toBe(entry.sha256);
     }

@@ -298,7 +298,9 @@ _space_group_symop_ssg_operation_algebraic
 
   it('rounds 0.3333/0.6667 to thirds only when symmetry is applied (as pymatgen)', () => {
     const ops = 'loop_\n_symmetry_equiv_pos_as_xyz\nx,y,z\n-y,x-y,z\n-x+y,-x,z\n';
-    const hex = `data_h\n_cell_length_a 3\n_cell_length_b 3\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 120\n`;
+    const hex =
+      'data_h\n_cell_length_a 3\n_cell_length_b 3\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n' +
+      '_cell_angle_gamma 120\n';
     const withSym = one(hex + ops + atoms('C1 0.3333 0.6667 0\n'));
     expect(withSym.s.sites).toHaveLength(1);
     expect(withSym.s.sites[0].frac![0]).toBe(1 / 3);
@@ -371,7 +373,8 @@ _space_group_symop_ssg_operation_algebraic
     const bigOcc = parseError(cif(atoms('Na1 0.1 0.2 0 1e400\n', '_atom_site_occupancy\n')));
     expect(bigOcc.message).toMatch(/occupancy '1e400' is too large to represent/);
     const bigCell = parseError(
-      `data_a\n_cell_length_a 5\n_cell_length_b 1e400\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n${atoms('Na1 0 0 0\n')}`,
+      'data_a\n_cell_length_a 5\n_cell_length_b 1e400\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n' +
+        `_cell_angle_gamma 90\n${atoms('Na1 0 0 0\n')}`,
     );
     expect(bigCell.message).toBe("block a: _cell_length_b '1e400' is too large to represent");
     expect(bigCell.line).toBe(3);

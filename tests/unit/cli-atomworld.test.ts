@@ -149,7 +149,7 @@ describe('structlab atomworld eval', () => {
     expect(single.stdout).toBe(r.stdout);
   });
 
-  it('--lint adds each case’s lint codes and a per-action count; the golden delete_below "Including itself" prompts are flagged', async () => {
+  it('--lint adds each case’s lint codes and a per-action count; golden delete_below "Including itself" prompts are flagged', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'aw-lint-'));
     const deleteBelow = cases.filter((c) => c.action === 'delete_below');
     const withPrompt = join(tmp, 'cases.jsonl'),

@@ -58,7 +58,9 @@ describe('structlab CLI process contract', () => {
     const bad = join(tmp, 'bad.cif');
     writeFileSync(
       bad,
-      'data_x\n_cell_length_a 5\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nNa1 0 0 0\nCl1 0.5 0.5\n',
+      'data_x\n_cell_length_a 5\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n' +
+        '_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nNa1 0 0 0\n' +
+        'Cl1 0.5 0.5\n',
     );
     const r = await structlabInProcess(['info', bad]);
     expect(r.code).toBe(2);

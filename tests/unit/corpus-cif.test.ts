@@ -43,7 +43,9 @@ const OVERRIDES: Record<string, Expectation> = {
   // --- pymatgen 2022.11 is wrong ---------------------------------------------------------------
   'cod-7011014-occupancy-is-a-dot.cif': {
     kind: 'gemmi',
-    why: "occupancy '.' (inapplicable) means the default 1; pymatgen's str2float turns '.' into 0 and drops 148 atoms. gemmi and ASE keep them (244 positions).",
+    why:
+      "occupancy '.' (inapplicable) means the default 1; pymatgen's str2float turns '.' into 0 and drops 148 atoms. gemmi and ASE " +
+      'keep them (244 positions).',
   },
   'cod-2-entries-AMCSD-global.cif': {
     kind: 'pinned',
@@ -53,18 +55,24 @@ const OVERRIDES: Record<string, Expectation> = {
       { pymatgenStructure: 0 },
     ],
     warning: /duplicate data block name/,
-    why: 'two blocks named data_global: pymatgen keeps only the last (dict by name), gemmi refuses; both blocks are complete structures, read both with a warning.',
+    why:
+      'two blocks named data_global: pymatgen keeps only the last (dict by name), gemmi refuses; both blocks are complete ' +
+      'structures, read both with a warning.',
   },
   // --- H-M/number only, or no symmetry: gemmi expands as P1 or with the wrong origin ------------
   'cod-2000000-only-ITC-number.cif': {
     kind: 'pinned',
     structures: [{ nSites: 89, amounts: { C: 16, H: 44, Co: 1, Nd: 2, O: 26 } }],
-    why: "only _symmetry_Int_Tables_number 2: gemmi ignores it (P1); the file's _chemical_formula_sum 'C16 H44 Co1 Nd2 O26' with Z=1, and ASE's 89 atoms. Rows repeat symmetry copies (labels A*, A**): duplicates, not extra occupancy.",
+    why:
+      "only _symmetry_Int_Tables_number 2: gemmi ignores it (P1); the file's _chemical_formula_sum 'C16 H44 Co1 Nd2 O26' with Z=1, " +
+      "and ASE's 89 atoms. Rows repeat symmetry copies (labels A*, A**): duplicates, not extra occupancy.",
   },
   'cod-2000000-no-symops.cif': {
     kind: 'pinned',
     structures: [{ nSites: 89, amounts: { C: 16, H: 44, Co: 1, Nd: 2, O: 26 } }],
-    why: "P -1 from the H-M symbol; formula 'C16 H44 Co1 Nd2 O26', Z=1 (gemmi sums the repeated rows, pymatgen fails on occupancy > 1). 89 atoms as gemmi/ASE.",
+    why:
+      "P -1 from the H-M symbol; formula 'C16 H44 Co1 Nd2 O26', Z=1 (gemmi sums the repeated rows, pymatgen fails on occupancy > " +
+      '1). 89 atoms as gemmi/ASE.',
   },
   'cod-2000000-no-symmetry.cif': {
     kind: 'pinned',
@@ -76,27 +84,37 @@ const OVERRIDES: Record<string, Expectation> = {
     kind: 'pinned',
     structures: [{ nSites: 7, amounts: { La: 1, B: 6 } }],
     warning: /old cubic notation/,
-    why: "'P m 3 m' is the pre-1983 symbol of Pm-3m; LaB6 (CaB6 type: La 1a, B 6f) has 7 atoms per cell. pymatgen hit its P1 bug, gemmi expanded as P1.",
+    why:
+      "'P m 3 m' is the pre-1983 symbol of Pm-3m; LaB6 (CaB6 type: La 1a, B 6f) has 7 atoms per cell. pymatgen hit its P1 bug, " +
+      'gemmi expanded as P1.',
   },
   'cod-2101258.cif': {
     kind: 'pinned',
     structures: [{ nSites: 272, amounts: { C: 16, I: 8, N: 32, P: 40, Cl: 176 } }],
-    why: "Hall '-I 4bd 2c' (origin choice 2) is trusted over the H-M 'I 41/a c d' (gemmi/ASE default to origin 1, which puts P(1) and I(1) on one orbit: occupancy 2). Formula C2 I N4 P5 × Z=8 gives C16 I8 N32 P40.",
+    why:
+      "Hall '-I 4bd 2c' (origin choice 2) is trusted over the H-M 'I 41/a c d' (gemmi/ASE default to origin 1, which puts P(1) and " +
+      'I(1) on one orbit: occupancy 2). Formula C2 I N4 P5 × Z=8 gives C16 I8 N32 P40.',
   },
   'cod-9000079.cif': {
     kind: 'ase',
     amounts: { Cu: 9, S: 5 },
-    why: 'the 14 rows are on 14 distinct positions but list both x,x,x and -x,-x,-x, which the symops relate: duplicates. gemmi sums them (Cu17 S9 on 14 positions, impossible at occupancy ≤ 1); ASE reads Cu9S5.',
+    why:
+      'the 14 rows are on 14 distinct positions but list both x,x,x and -x,-x,-x, which the symops relate: duplicates. gemmi sums ' +
+      'them (Cu17 S9 on 14 positions, impossible at occupancy ≤ 1); ASE reads Cu9S5.',
   },
   'cod-Si2.cif': {
     kind: 'ase',
     amounts: { Si: 8 },
-    why: 'Fd-3m (origin 1) with both Si rows listed, which are equivalent: diamond Si has 8 atoms per cell (ASE); gemmi sums to Si16 on 8 positions, pymatgen fails on occupancy 2.',
+    why:
+      'Fd-3m (origin 1) with both Si rows listed, which are equivalent: diamond Si has 8 atoms per cell (ASE); gemmi sums to Si16 ' +
+      'on 8 positions, pymatgen fails on occupancy 2.',
   },
   'cod-2009306-xyz-simple-fract.cif': {
     kind: 'pinned',
     structures: [{ nSites: 656, amounts: { Mo: 96, O: 439.68, Rb: 34.896, V: 4.96 } }],
-    why: "coordinates written as fractions ('1/4'): pymatgen/ASE fail, gemmi reads them as NaN (V, Rb wrong). Mo 96 and O 439.68 agree with gemmi; V1 on 8c ×0.62 = 4.96; Rb 24e×0.698 + 48h×0.363 + 4a×0.11 + 4b×0.07 = 34.896 (formula Rb4.361 ×8 = 34.89).",
+    why:
+      "coordinates written as fractions ('1/4'): pymatgen/ASE fail, gemmi reads them as NaN (V, Rb wrong). Mo 96 and O 439.68 " +
+      'agree with gemmi; V1 on 8c ×0.62 = 4.96; Rb 24e×0.698 + 48h×0.363 + 4a×0.11 + 4b×0.07 = 34.896 (formula Rb4.361 ×8 = 34.89).',
   },
   'cod-2011406-xy-simple-fract.cif': {
     kind: 'pinned',
@@ -107,7 +125,11 @@ const OVERRIDES: Record<string, Expectation> = {
     kind: 'pinned',
     structures: [{ nSites: 92, amounts: { Nb: 20, O: 60, Na: 0.7, K: 0.8496, Sr: 6.208, Ba: 3.224 } }],
     warning: /modulated structure/,
-    why: "incommensurate (superspace X4bm): the average structure from the x1..x3 part of the 16 superspace ops (P4bm plus (0,0,1/2)). Multiplicities ×2: Nb 2b+8d = 20, O 8d+8d+4c+2b+8d = 60, Na 0.175×4, K 0.1062×8, Sr 0.73×4 + 0.411×8, Ba 0.403×8. Nb, O, Na, K equal the formula 'Ba0.38 K0.085 Na0.07 Nb2 O6 Sr0.56' × Z=10. pymatgen hit its P1 bug, gemmi expanded as P1, ASE failed.",
+    why:
+      'incommensurate (superspace X4bm): the average structure from the x1..x3 part of the 16 superspace ops (P4bm plus ' +
+      '(0,0,1/2)). Multiplicities ×2: Nb 2b+8d = 20, O 8d+8d+4c+2b+8d = 60, Na 0.175×4, K 0.1062×8, Sr 0.73×4 + 0.411×8, Ba ' +
+      "0.403×8. Nb, O, Na, K equal the formula 'Ba0.38 K0.085 Na0.07 Nb2 O6 Sr0.56' × Z=10. pymatgen hit its P1 bug, gemmi " +
+      'expanded as P1, ASE failed.',
   },
   // --- must fail -------------------------------------------------------------------------------
   'cod-1001012-no-cell.cif': { kind: 'error', message: /no unit cell/, why: 'no cell parameters at all' },

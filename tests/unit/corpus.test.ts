@@ -90,7 +90,8 @@ describe('whole corpus through `structlab info`', () => {
         });
       } else if (pm.frames) {
         expect(info.structures.length).toBe(pm.n_frames);
-        pm.frames.forEach((fr: any, k: number) => expect(info.structures[k].formula).toBe(fr.formula)); // eslint-disable-line @typescript-eslint/no-explicit-any
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        pm.frames.forEach((fr: any, k: number) => expect(info.structures[k].formula).toBe(fr.formula));
       }
       outcomes.set(file, 'matches pymatgen');
     });

@@ -83,7 +83,7 @@ describe('2D view', () => {
 });
 
 describe('3D frame view', () => {
-  it('nearly vertical members without local_z: within 1e-3 of vertical (exactly vertical or beyond the 1e-8 test) → note; tilted → none', () => {
+  it('nearly vertical members without local_z: within 1e-3 of vertical (exactly, or beyond the 1e-8 test) → note; tilted → none', () => {
     expect(ids(frame(column(0, 0)))).toEqual(['3d-vertical-test']);
     expect(ids(frame(column(1e-6, 0)))).toEqual(['3d-vertical-test']);
     expect(ids(frame(column(0.5e-3, 0.5e-3)))).toEqual(['3d-vertical-test']);

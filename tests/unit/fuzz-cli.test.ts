@@ -1,8 +1,8 @@
 /**
  * Property-based fuzzing of the CLI's input decoders (issue 10): argument vectors, the JSONL batches of
  * `atomworld eval`, the CSV of `onng analyze` and the --params JSON of `atomworld apply`. The contract of
- * the CLI's failure contract (structlab --help) for every input: exit 0, or exit 2 with nothing on stdout and one clean line on stderr — never
- * exit 1 (a bug), never a hang. In-process through main() for speed; outputs land in a scratch folder
+ * the CLI's failure contract (structlab --help) for every input: exit 0, or exit 2 with nothing on stdout and one clean line on
+ * stderr — never exit 1 (a bug), never a hang. In-process through main() for speed; outputs land in a scratch folder
  * (the working directory is moved there while the argv property runs).
  */
 import fc from 'fast-check';

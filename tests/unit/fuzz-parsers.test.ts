@@ -121,13 +121,16 @@ describe('fuzz: generated hostile shapes', () => {
       .tuple(hostileToken, hostileToken, hostileToken)
       .map(
         ([a, b, c]) =>
-          `data_x\n_cell_length_a ${a}\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha ${b}\n_cell_angle_beta 90\n_cell_angle_gamma 90\nloop_\n_symmetry_equiv_pos_as_xyz\n'x,y,z'\n'${c}'\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 ${c} 0 0\n`,
+          `data_x\n_cell_length_a ${a}\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha ${b}\n_cell_angle_beta 90\n` +
+          `_cell_angle_gamma 90\nloop_\n_symmetry_equiv_pos_as_xyz\n'x,y,z'\n'${c}'\nloop_\n_atom_site_label\n` +
+          `_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 ${c} 0 0\n`,
       ),
     fc
       .tuple(hostileToken, hostileToken)
       .map(
         ([a, b]) =>
-          `{"@class":"Structure","lattice":{"matrix":[[${a},0,0],[0,1,0],[0,0,1]]},"sites":[{"species":[{"element":"${b}"}],"abc":[0,0,${a}]}]}`,
+          `{"@class":"Structure","lattice":{"matrix":[[${a},0,0],[0,1,0],[0,0,1]]},` +
+          `"sites":[{"species":[{"element":"${b}"}],"abc":[0,0,${a}]}]}`,
       ),
     fc
       .tuple(hostileToken, hostileToken)

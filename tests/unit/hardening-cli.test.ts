@@ -287,7 +287,7 @@ const cifOf = (n: number): string => {
 };
 
 describe('atomworld eval survives bad cases', () => {
-  it('a case past --case-timeout is "Timeout", its thread is replaced and the rest are judged; junk lines are skipped by line', async () => {
+  it('a case past --case-timeout is "Timeout", its thread is replaced and the rest judged; junk lines are skipped by line', async () => {
     const dir = mkdtempSync(join(tmp, 'aw-timeout-'));
     const small = cifOf(1);
     const target = shiftedFccCif(4, 0);

@@ -112,8 +112,10 @@ describe('2b. many blocks of different symmetry-operation lists', () => {
           );
         }
       return (
-        `data_b${k}\n_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n` +
-        `loop_\n_symmetry_equiv_pos_as_xyz\n${ops.join('\n')}\nloop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 Fe 0 0 0\n`
+        `data_b${k}\n_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4\n_cell_angle_alpha 90\n_cell_angle_beta 90\n` +
+        '_cell_angle_gamma 90\n' +
+        `loop_\n_symmetry_equiv_pos_as_xyz\n${ops.join('\n')}\nloop_\n_atom_site_label\n_atom_site_type_symbol\n` +
+        '_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 Fe 0 0 0\n'
       );
     };
     const lists = Math.floor(LIMITS.symmetryCompositions / 48 ** 2) + 1;
@@ -136,7 +138,8 @@ describe('3. atoms after symmetry expansion are checked before expanding', () =>
     const r = refused(text, 'big.cif');
     expect(r.error).toMatch(
       new RegExp(
-        `${n.toLocaleString('en')} atom sites × 96 symmetry operations\\) has ${(n * 96).toLocaleString('en')} atoms; the limit is 200,000 atoms`,
+        `${n.toLocaleString('en')} atom sites × 96 symmetry operations\\) has ${(n * 96).toLocaleString('en')} atoms; the limit ` +
+          'is 200,000 atoms',
       ),
     );
   });

@@ -164,8 +164,12 @@ await initSymmetry();
 const parsed = parseStructureFile('', 'x.cif');
 const s: Structure | undefined = parsed.ok ? parsed.structures[0] : undefined;
 const fit: boolean = s ? matcherFitAndRmsDist(s, s, { stol: MATCHER_DEFAULTS.stol }).fit : false;
-const n: number = s ? carveParticle(s, { radius: 6 }).symbols.length + forwardMetrics({ symbols: [], coords: new Float64Array() }, { symbols: [], coords: new Float64Array() }).n_pred : 0;
-console.log(fit, n, evaluateAtomworldAnswer('', '').correct, FEM_BENCH_TASKS.length, obfuscateIdentifiers(['a'], 1), LIMITS.atoms, Lattice, analyzeSymmetry);
+const n: number = s
+  ? carveParticle(s, { radius: 6 }).symbols.length +
+    forwardMetrics({ symbols: [], coords: new Float64Array() }, { symbols: [], coords: new Float64Array() }).n_pred
+  : 0;
+console.log(fit, n, evaluateAtomworldAnswer('', '').correct, FEM_BENCH_TASKS.length, obfuscateIdentifiers(['a'], 1));
+console.log(LIMITS.atoms, Lattice, analyzeSymmetry);
 // @ts-expect-error: a misspelt option is a type error
 matcherFitAndRmsDist(s!, s!, { sTol: 0.3 });
 `,

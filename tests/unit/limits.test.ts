@@ -25,7 +25,8 @@ const run = structlabInProcess;
 
 const CELL =
   '_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n' +
-  'loop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 Fe 0 0 0\nO1 O 0.5 0.5 0.5\n';
+  'loop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 Fe 0 0 0\n' +
+  'O1 O 0.5 0.5 0.5\n';
 
 /** The parsed shiftedFccCif structure. */
 function shiftedFcc(n: number, extra: number): Structure {
@@ -97,7 +98,7 @@ describe('structlab --limit', () => {
 });
 
 describe('work budgets', () => {
-  it('no space-group search for atoms of one kind closer than twice symprec (moyo searched for minutes on such a cell); info says why', async () => {
+  it('no space-group search for same-kind atoms closer than twice symprec (moyo took minutes on such cells); info says why', async () => {
     const file = join(tmp, 'close.cif');
     writeFileSync(file, `data_close\n${CELL.replace('O1 O 0.5 0.5 0.5', 'Fe2 Fe 0.0015 0 0')}`);
     const r = await run(['info', file]);
@@ -169,7 +170,7 @@ describe('work budgets', () => {
     expect(() => solveInverse({ name: 'piled', lattice: null, sites })).toThrow(/nearest-neighbour distance is 0\.00 Å: the atoms overlap/);
   });
 
-  it('a pair-distance histogram of piled-up atoms is refused before its pairs are looked at; metrics exits 2 (the align thread ended quietly)', () => {
+  it('a pair-distance histogram of piled-up atoms is refused up front; metrics exits 2 (the align thread ended quietly)', () => {
     const pile = new Float64Array(3 * 15_000);
     expect(() => pairDistanceHistogram(pile)).toThrow(/the limit is 100,000,000 atom pairs/);
     const file = join(tmp, 'pile.xyz');

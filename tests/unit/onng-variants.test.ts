@@ -216,7 +216,10 @@ describe('FEM-Bench variants on the 33 golden task files', () => {
     const result = femBenchVariant(FEM_TASKS, 3, { pythonSafe: true });
     const task = FEM_TASKS.find((t) => t.signature.name === 'FEM_1D_uniform_mesh_CC0_H0_T0')!;
     const m = result.mapping;
-    const answer = `def ${m[task.signature.name]}(${m.x_min}, ${m.x_max}, ${m.num_elements}):\n    return np.linspace(${m.x_min}, ${m.x_max}, ${m.num_elements} + 1)\n`;
+    const answer =
+      `def ${m[task.signature.name]}(${m.x_min}, ${m.x_max}, ` +
+      `${m.num_elements}):\n    return np.linspace(${m.x_min}, ${m.x_max}, ` +
+      `${m.num_elements} + 1)\n`;
     expect(deobfuscate(answer, result.inverse)).toBe(
       'def FEM_1D_uniform_mesh_CC0_H0_T0(x_min, x_max, num_elements):\n    return np.linspace(x_min, x_max, num_elements + 1)\n',
     );

@@ -130,7 +130,8 @@ describe('pymatgen JSON reader', () => {
   it('rejects numbers that overflow a double (1e400) and names their line', () => {
     const coordinate = errorOf(() =>
       parsePymatgenJson(
-        '{"@class": "Molecule", "sites": [\n{"species": [{"element": "H", "occu": 1}], "xyz": [0, 0, 0]},\n{"species": [{"element": "H", "occu": 1}], "xyz": [0, 1e400, 0]}\n]}',
+        '{"@class": "Molecule", "sites": [\n{"species": [{"element": "H", "occu": 1}], "xyz": [0, 0, 0]},\n' +
+          '{"species": [{"element": "H", "occu": 1}], "xyz": [0, 1e400, 0]}\n]}',
       ),
     );
     expect(coordinate.message).toBe('The structure, site 2: "xyz" holds a value too large to represent.');

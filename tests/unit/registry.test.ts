@@ -18,9 +18,11 @@ const POSCAR = 'NaCl\n5.64\n0 0.5 0.5\n0.5 0 0.5\n0.5 0.5 0\nNa Cl\n1 1\nDirect\
 const XYZ = '2\nmol\nC 0 0 0\nO 0 0 1.13\n';
 const EXTXYZ = '1\nLattice="3 0 0 0 3 0 0 0 3" Properties=species:S:1:pos:R:3\nCu 0 0 0\n';
 const JSON_DICT =
-  '{"@module": "pymatgen.core.structure", "@class": "Molecule", "charge": 0, "sites": [{"species": [{"element": "H", "occu": 1}], "xyz": [0, 0, 0]}]}';
+  '{"@module": "pymatgen.core.structure", "@class": "Molecule", "charge": 0, "sites": [{"species": [{"element": "H", "occu": ' +
+  '1}], "xyz": [0, 0, 0]}]}';
 const CIF =
-  'data_x\n_cell_length_a 3\n_cell_length_b 3\n_cell_length_c 3\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nCu1 0 0 0\n';
+  'data_x\n_cell_length_a 3\n_cell_length_b 3\n_cell_length_c 3\n_cell_angle_alpha 90\n_cell_angle_beta 90\n' +
+  '_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nCu1 0 0 0\n';
 
 describe('detectFormat by name', () => {
   const cases: [string, string][] = [

@@ -233,7 +233,7 @@ describe('WorkerClient.request', () => {
     expect(await fresh).toEqual({ ok: true, value: 1 });
   });
 
-  it('failures arrive as sentences: the worker’s Result error as it is, a thrown error by its message, a LimitError by its own', async () => {
+  it('failures arrive as sentences: the worker’s Result error as is, a thrown error by its message, a LimitError by its own', async () => {
     const client = newClient();
     const states: Status[] = [];
     const status = (p: Status) => states.push(p);
