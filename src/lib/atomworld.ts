@@ -4,12 +4,28 @@
  * Actions read and write CIFs: await initSymmetry() (structlab/symmetry) first.
  */
 export {
-  ATOMWORLD_ACTIONS, type AtomworldActionName, isAtomworldAction, AtomworldActionError, type ActionResult, type ActionTrace,
-  applyAtomworldAction, applyAtomworldActionWithTrace, applyAtomworldActionToCif, readAtomworldCif,
+  ATOMWORLD_ACTIONS,
+  type AtomworldActionName,
+  isAtomworldAction,
+  AtomworldActionError,
+  type ActionResult,
+  type ActionTrace,
+  applyAtomworldAction,
+  applyAtomworldActionWithTrace,
+  applyAtomworldActionToCif,
+  readAtomworldCif,
 } from '../core/tasks/atomworld/actions.ts';
 export {
-  type AtomworldWrongType, type AtomworldEvaluation, ATOMWORLD_MATCHER, extractLastCif, evaluateAtomworldAnswer,
+  type AtomworldWrongType,
+  type AtomworldEvaluation,
+  ATOMWORLD_MATCHER,
+  extractLastCif,
+  evaluateAtomworldAnswer,
 } from '../core/tasks/atomworld/evaluate.ts';
 export {
-  type AtomworldJob, type AtomworldCaseVerdict, type AtomworldActionSummary, judgeAtomworldJob, summariseAtomworld,
+  type AtomworldJob,
+  type AtomworldCaseVerdict,
+  type AtomworldActionSummary,
+  judgeAtomworldJob,
+  summariseAtomworld,
 } from '../core/tasks/atomworld/batch.ts';

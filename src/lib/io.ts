@@ -4,8 +4,14 @@
  * initSymmetry() (structlab/symmetry) first.
  */
 export {
-  FORMATS, detectFormat, parseStructureFile, writeStructureFile, formatForOutputName, parseParticleFile,
-  type ParticleArrays, type ParticleParseResult,
+  FORMATS,
+  detectFormat,
+  parseStructureFile,
+  writeStructureFile,
+  formatForOutputName,
+  parseParticleFile,
+  type ParticleArrays,
+  type ParticleParseResult,
 } from '../core/io/registry.ts';
 export { type FormatId, type FormatModule, type ParseOutput, type ParseResult, ParseError } from '../core/io/types.ts';
 export { parseCif } from '../core/io/cif/reader.ts';

@@ -1,6 +1,13 @@
 /** `structlab/structure`: the structure model every area shares (sites, lattice, formulas). */
 export {
-  type SpeciesMap, type Site, type Structure, makeSiteFromFrac, makeSiteFromCart, fracOf, elementAmounts, isOrdered,
+  type SpeciesMap,
+  type Site,
+  type Structure,
+  makeSiteFromFrac,
+  makeSiteFromCart,
+  fracOf,
+  elementAmounts,
+  isOrdered,
 } from '../core/structure/structure.ts';
 export { Lattice, type LatticeParameters } from '../core/structure/lattice.ts';
 export { formula, reducedFormula } from '../core/structure/composition.ts';
