@@ -7,15 +7,9 @@
  * it snaps coordinates within 1e-4 (relative) of 1/3 and 2/3 to the exact values in every file,
  * not only in symmetric ones.
  */
-import { parseCif } from '../../io/cif/reader.ts';
+import { parseCif, withPymatgenThirds } from '../../io/cif/reader.ts';
 import { ParseError } from '../../io/types.ts';
-import { type Structure, makeSiteFromFrac } from '../../structure/structure.ts';
-import type { Vec3 } from '../../math/mat3.ts';
-
-const snapThird = (x: number): number => {
-  for (const ideal of [1 / 3, 2 / 3]) if (Math.abs(1 - x / ideal) < 1e-4) return ideal;
-  return x;
-};
+import type { Structure } from '../../structure/structure.ts';
 
 /**
  * The first structure pymatgen would return, or a ParseError saying why pymatgen would fail.
@@ -26,7 +20,7 @@ export function parseCifStrict(text: string): Structure {
   let firstProblem = '';
   for (const s of structures) {
     const problem = strictProblem(s, warnings);
-    if (problem === null) return snapThirdsInP1(s);
+    if (problem === null) return withPymatgenThirds(s);
     firstProblem ||= problem;
   }
   throw new ParseError(firstProblem);
@@ -40,18 +34,4 @@ function strictProblem(s: Structure, warnings: string[]): string | null {
   if (overfull) return `atoms share a position and their occupancies sum to more than 1 (${overfull})`;
   if (!s.lattice) return `block ${s.name} has no unit cell`;
   return null;
-}
-
-/** Files expanded by symmetry were already snapped by the reader; P1 files keep their numbers there. */
-function snapThirdsInP1(s: Structure): Structure {
-  const lattice = s.lattice!;
-  if (s.properties?.symmetryOperations !== 1) return s;
-  const sites = s.sites.map((site) => {
-    const f = site.frac!;
-    const snapped = f.map(snapThird) as Vec3;
-    return snapped.every((x, k) => x === f[k])
-      ? site
-      : makeSiteFromFrac(lattice, snapped, site.species, { label: site.label, oxidation: site.oxidation, properties: site.properties });
-  });
-  return { ...s, sites };
 }

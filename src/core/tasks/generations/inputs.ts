@@ -4,10 +4,10 @@
  * Every structure is normalised as the upstream scripts see it (txie-93/cdvae `scripts/compute_metrics.py`
  * rebuilds each from atomic numbers: oxidation states gone); partial occupancy is refused. README.md here.
  */
+import { withPymatgenThirds } from '../../io/cif/reader.ts';
 import { parseStructureFile } from '../../io/registry.ts';
 import { checkLimit, printable } from '../../limits.ts';
-import type { Vec3 } from '../../math/mat3.ts';
-import { type Structure, fracOf } from '../../structure/structure.ts';
+import type { Structure } from '../../structure/structure.ts';
 import { smactAtomicNumber } from './smact.ts';
 
 /** Bad input for the gen commands: one sentence naming the file (and line or frame); the CLI exits 2. */
@@ -73,25 +73,6 @@ function normalise(s: Structure, where: string): Structure {
   return { name: s.name, lattice: s.lattice, sites };
 }
 
-/**
- * pymatgen 2022.11's CifParser (`_sanitize_data`) sets every fractional coordinate within 1e-4 (relative)
- * of 1/3 or 2/3 to the exact value, with or without symmetry operations; the shared CIF reader does so only
- * with symmetry (so that its own P1 files read back unchanged). The benchmarks read CIFs with pymatgen, so
- * CIF inputs get the rounding here (an MP-20 truth at 0.333358 is at 1/3 for them).
- */
-function pymatgenCifFractions(s: Structure): Structure {
-  const lattice = s.lattice!;
-  const ideal = (x: number): number => {
-    for (const v of [1 / 3, 2 / 3]) if (Math.abs(1 - x / v) < 1e-4) return v;
-    return x;
-  };
-  const sites = s.sites.map((site) => {
-    const frac = fracOf(site, lattice).map(ideal) as Vec3;
-    return { ...site, frac, xyz: lattice.fracToCart(frac) };
-  });
-  return { ...s, sites };
-}
-
 /** Count and size limits of one set: structures (LIMITS.fileStructures), atoms in all of them (LIMITS.fileAtoms). */
 function checkSetLimits(label: string, items: GenItem[]): void {
   checkLimit('fileStructures', `The ${label} set`, items.length, 'structures');
@@ -127,8 +108,9 @@ export function setFromFolder(label: string, folder: string, files: readonly { n
     if (!r.ok) throw new GenInputError(parseFailure(where, r));
     if (r.structures.length !== 1) throw new GenInputError(`${where} holds ${r.structures.length} structures; one file must hold one`);
     const dot = f.name.lastIndexOf('.');
-    const structure = normalise(r.structures[0], where);
-    return { id: f.name.slice(0, dot), structure: r.format === 'cif' ? pymatgenCifFractions(structure) : structure, where };
+    // As pymatgen's CifParser reads it (the upstream scripts do): coordinates near 1/3 and 2/3 snapped in P1 too.
+    const structure = normalise(r.format === 'cif' ? withPymatgenThirds(r.structures[0]) : r.structures[0], where);
+    return { id: f.name.slice(0, dot), structure, where };
   });
   items.sort((a, b) => compareCodePoints(a.id, b.id));
   if (items.length === 0) throw new GenInputError(`the ${label} folder ${folder} holds no .cif, .vasp, .poscar or .json file`);
