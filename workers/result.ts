@@ -1,8 +1,10 @@
+import { errorText } from '../src/core/errors.ts';
+
 /** What every worker call answers: the value, or the sentence explaining why there is none. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** An error's own sentence (a thrown non-Error as text). */
-export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+// The stores show worker failures through the same helper.
+export { errorText };
 
 /** The answer of `fn`, or its error as a sentence (`sentence` rewords it, e.g. with the file's name). */
 export async function attempt<T>(

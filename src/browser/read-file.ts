@@ -5,6 +5,7 @@
  * the same limit.
  */
 import { inputBytesProblem, LIMITS, printable } from '../core/limits.ts';
+import { errorText } from '../core/errors.ts';
 
 export interface Sized {
   name: string;
@@ -64,7 +65,7 @@ async function readChecked(f: File): Promise<string> {
   try {
     return await f.text();
   } catch (e) {
-    throw new Error(`Could not read ${printable(filePath(f), 120)}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new Error(`Could not read ${printable(filePath(f), 120)}: ${errorText(e)}`, { cause: e });
   }
 }
 

@@ -63,3 +63,12 @@ export function numberOption(options: ParsedArgs['options'], name: string, fallb
   if (value < min || value > max) throw new CliError(`--${name} must be between ${min} and ${max}, got ${value}`);
   return value;
 }
+
+/** A string option that must be one of `choices`. */
+export function choiceOption<T extends string>(options: ParsedArgs['options'], name: string, choices: readonly T[], fallback: T): T {
+  const raw = options[name];
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'string' || !(choices as readonly string[]).includes(raw))
+    throw new CliError(`--${name} must be ${choices.join(' or ')}, got "${String(raw)}"`);
+  return raw as T;
+}

@@ -2,6 +2,7 @@
 import { overrideLimits, printable, resetLimits, setLimitHint } from '../core/limits.ts';
 import { initMoyoNodeLazily } from '../node/moyo.ts';
 import { cliLimitHint, inputFailure } from './errors.ts';
+import { errorText } from '../core/errors.ts';
 
 const MAIN_HELP = `usage: structlab <command> [options]
 
@@ -142,7 +143,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     overrideLimits(taken.overrides);
   } catch (e) {
     resetLimits();
-    io.stderr(line(`error: ${e instanceof Error ? e.message : String(e)}`));
+    io.stderr(line(`error: ${errorText(e)}`));
     return 2;
   }
   try {
@@ -197,7 +198,7 @@ function fail(e: unknown, io: CliIo): number {
   if (process.env.STRUCTLAB_DEBUG && process.env.STRUCTLAB_DEBUG !== '0') io.stderr(`${(e as Error)?.stack ?? String(e)}\n`);
   let what: string;
   try {
-    what = e instanceof Error ? e.message : String(e);
+    what = errorText(e);
   } catch {
     what = 'an unprintable value was thrown';
   }

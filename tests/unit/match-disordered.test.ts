@@ -327,7 +327,10 @@ const STRUCTURES: Record<string, { lattice: number[][]; species: Record<string, 
   },
 };
 
-/** pymatgen StructureMatcher(attempt_supercell=True, allow_subset=True, comparator=OrderDisorderElementComparator()): fit(a, b) and get_rms_dist(a, b). */
+/**
+ * pymatgen StructureMatcher(attempt_supercell=True, allow_subset=True, comparator=OrderDisorderElementComparator()):
+ * fit(a, b) and get_rms_dist(a, b).
+ */
 const PYMATGEN_CASES: { a: string; b: string; fit: boolean; rms: [number, number] | null }[] = [
   { a: 'basr_half', b: 'srba', fit: true, rms: [5.087521652101441e-17, 8.811845986046449e-17] },
   { a: 'srba', b: 'basr_half', fit: true, rms: [5.087521652101441e-17, 8.811845986046449e-17] },

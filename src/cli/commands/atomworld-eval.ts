@@ -13,6 +13,7 @@ import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { inputName, readInputText, toStrictJson } from '../io.ts';
 import type { EvalReply, EvalRequest } from './atomworld-eval-worker.ts';
+import { errorText } from '../../core/errors.ts';
 
 export const ATOMWORLD_EVAL_HELP = `usage: structlab atomworld eval CASES.jsonl ANSWERS.jsonl [--workers N] [--case-timeout SECONDS] \
 [--lint]
@@ -223,7 +224,7 @@ function runInWorkers(
       try {
         worker = startCliWorker('atomworld-eval-worker', null, [], { maxOldGenerationSizeMb: WORKER_HEAP_MB });
       } catch (e) {
-        startFailed(`${e instanceof Error ? e.message : String(e)}`);
+        startFailed(`${errorText(e)}`);
         return;
       }
       live.add(worker);

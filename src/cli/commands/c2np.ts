@@ -9,6 +9,7 @@ import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { checkOutputDir, loadStructureFile, readInputText, toStrictJson, writeOutputDir } from '../io.ts';
 import { carveStructure } from './carve.ts';
+import { errorText } from '../../core/errors.ts';
 
 export const C2NP_HELP = `usage: structlab c2np build CELL --out DIR [--radii 6-30] [--repeats 20] [--force]
 
@@ -32,10 +33,7 @@ export function loadShippedRotationSets(): Map<number, RotationSet> {
   try {
     return parseRotationSets(readFileSync(packageFile('datasets/c2np/rotation_sets.json'), 'utf8'));
   } catch (e) {
-    throw new CliError(
-      `the shipped rotation sets (datasets/c2np/rotation_sets.json) cannot be read: ${e instanceof Error ? e.message : String(e)}`,
-      1,
-    );
+    throw new CliError(`the shipped rotation sets (datasets/c2np/rotation_sets.json) cannot be read: ${errorText(e)}`, 1);
   }
 }
 

@@ -5,6 +5,7 @@ import { applyRotation, normalizeQuaternion, quaternionToMatrix } from '../../co
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { checkOutputFile, loadStructureFile, toStrictJson, writeOutputSafely } from '../io.ts';
+import { errorText } from '../../core/errors.ts';
 
 export const CARVE_HELP = `usage: structlab carve CELL --radius R [--repeats 20] [--center box|origin|X,Y,Z] [--inclusive]
                       [--quaternion X,Y,Z,W] -o OUT.xyz [--force]
@@ -95,6 +96,6 @@ export function carveStructure(
   try {
     return carveParticle(structure, { ...options, keepLatticeFrame: format !== 'cif' });
   } catch (e) {
-    throw new CliError(`${path}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new CliError(`${path}: ${errorText(e)}`);
   }
 }

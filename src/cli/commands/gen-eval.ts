@@ -3,10 +3,12 @@ import { type DenovoConvention, evaluateDenovo } from '../../core/tasks/generati
 import type { GenItem } from '../../core/tasks/generations/inputs.ts';
 import type { GenMatcherName } from '../../core/tasks/generations/mattergen-matcher.ts';
 import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
-import { numberOption, parseArgs } from '../args.ts';
+import { choiceOption, numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { readInputText, toStrictJson } from '../io.ts';
-import { choiceOption, progressReporter, readGenSet } from './gen.ts';
+import { readGenSet } from './gen-inputs.ts';
+import { progressReporter } from '../progress.ts';
+import { errorText } from '../../core/errors.ts';
 
 export const GEN_EVAL_HELP = `usage: structlab gen eval --pred P [--reference R] [--truth T] [--matcher disordered|ordered]
                          [--convention diffcsp|cdvae|mattergen] [--smact legacy|icsd24]
@@ -60,7 +62,7 @@ function readEnergies(path: string, preds: readonly GenItem[]): Map<string, numb
   return energies;
 }
 
-export function runGenEval(argv: string[]): string {
+export function runGenEval(argv: string[], warn: (line: string) => void): string {
   const { positionals, options } = parseArgs(argv, [
     { name: 'pred', kind: 'string' },
     { name: 'reference', kind: 'string' },
@@ -89,13 +91,18 @@ export function runGenEval(argv: string[]): string {
   const truth = truthPath === undefined ? undefined : readGenSet('truth', truthPath);
   const energies = energiesPath === undefined ? undefined : readEnergies(energiesPath, predictions);
   const progress = progressReporter('gen eval');
+  const errors: string[] = [];
+  const onMatcherError = (e: unknown, id: string, otherId: string) => errors.push(`${id} vs ${otherId}: ${errorText(e)}`);
+  let result;
   try {
-    return toStrictJson(
-      evaluateDenovo({ predictions, reference, truth, energies }, { convention, smact, matcher, stabilityThreshold }, (p) =>
-        progress.update(p.done, p.total),
-      ),
-    );
+    const options = { convention, smact, matcher, stabilityThreshold, onMatcherError };
+    result = evaluateDenovo({ predictions, reference, truth, energies }, options, (p) => progress.update(p.done, p.total));
   } finally {
     progress.end();
   }
+  if (errors.length > 0) {
+    const pairs = `${errors.length} comparison${errors.length === 1 ? '' : 's'}`;
+    warn(`warning: the matcher failed on ${pairs}, counted as no match (not a duplicate, not in the reference); first: ${errors[0]}`);
+  }
+  return toStrictJson(result);
 }

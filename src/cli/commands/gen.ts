@@ -1,26 +1,20 @@
 /** `structlab gen csp|…`: metrics of generated crystals (src/core/tasks/generations); reads the sets, dispatches. */
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { CSP_CONVENTIONS, type CspConvention, cspMetrics } from '../../core/tasks/generations/csp.ts';
-import {
-  GenInputError,
-  type GenItem,
-  isGenFolderFileName,
-  pairCsp,
-  setFromExtxyz,
-  setFromFolder,
-  setFromJsonl,
-} from '../../core/tasks/generations/inputs.ts';
+import { GenInputError, pairCsp } from '../../core/tasks/generations/inputs.ts';
 import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
-import { type ParsedArgs, parseArgs } from '../args.ts';
+import { choiceOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
-import { readInputText, toStrictJson } from '../io.ts';
+import { progressReporter } from '../progress.ts';
+import { toStrictJson } from '../io.ts';
 import { GEN_EVAL_HELP, runGenEval } from './gen-eval.ts';
+import { readGenSet } from './gen-inputs.ts';
+import { errorText } from '../../core/errors.ts';
 
 type Warn = (line: string) => void;
 type Subcommand = { help: string; run: (argv: string[], warn: Warn) => string | Promise<string> };
 
-export const GEN_CSP_HELP = `usage: structlab gen csp --pred P --truth T [--n-samples 1] [--convention diffcsp|cdvae] [--smact legacy|icsd24]
+export const GEN_CSP_HELP = `usage: structlab gen csp --pred P --truth T [--n-samples 1] [--convention diffcsp|cdvae]
+                          [--smact legacy|icsd24]
 
 Crystal structure prediction metrics as DiffCSP and CDVAE compute them: match rate and RMSE of
 StructureMatcher(ltol=0.3, stol=0.5, angle_tol=10).get_rms_dist(pred, truth) (rms normalised by
@@ -80,70 +74,6 @@ export function genHelp(argv: string[]): string {
   return sub.help;
 }
 
-/** A string option that must be one of `choices`. */
-export function choiceOption<T extends string>(options: ParsedArgs['options'], name: string, choices: readonly T[], fallback: T): T {
-  const raw = options[name];
-  if (raw === undefined) return fallback;
-  if (typeof raw !== 'string' || !(choices as readonly string[]).includes(raw))
-    throw new CliError(`--${name} must be ${choices.join(' or ')}, got "${String(raw)}"`);
-  return raw as T;
-}
-
-/**
- * Reads one set (`label`: prediction, truth, reference) from a folder, an .extxyz/.xyz file or a .jsonl
- * file; every failure is a sentence naming the file (GenInputError or CliError).
- */
-export function readGenSet(label: string, path: string): GenItem[] {
-  let st;
-  try {
-    st = statSync(path);
-  } catch {
-    throw new CliError(`${label} path ${path} does not exist`);
-  }
-  if (st.isDirectory()) {
-    let names: string[];
-    try {
-      names = readdirSync(path);
-    } catch {
-      throw new CliError(`the ${label} folder ${path} cannot be read`);
-    }
-    const files = names
-      .filter((name) => isGenFolderFileName(name))
-      .filter((name) => {
-        try {
-          return statSync(join(path, name)).isFile();
-        } catch {
-          return false;
-        }
-      })
-      .map((name) => ({ name, text: readInputText(join(path, name)) }));
-    return setFromFolder(label, path.replace(/[\\/]+$/, ''), files);
-  }
-  const lower = path.toLowerCase();
-  if (lower.endsWith('.extxyz') || lower.endsWith('.xyz')) return setFromExtxyz(label, path, readInputText(path));
-  if (lower.endsWith('.jsonl')) return setFromJsonl(label, path, readInputText(path));
-  throw new CliError(`${label} ${path} is not a folder, an .extxyz/.xyz file or a .jsonl file`);
-}
-
-/** A progress line on standard error, only when it is a terminal (as atomworld eval). */
-export function progressReporter(what: string): { update(done: number, total: number): void; end(): void } {
-  let shown = false;
-  let last = 0;
-  return {
-    update(done, total) {
-      if (!process.stderr.isTTY) return;
-      const now = Date.now();
-      if (done < total && now - last < 100) return;
-      last = now;
-      shown = true;
-      process.stderr.write(`\r${what}: ${done}/${total}`);
-    },
-    end() {
-      if (shown) process.stderr.write('\n');
-    },
-  };
-}
-
 function runGenCsp(argv: string[], warn: Warn): string {
   const { positionals, options } = parseArgs(argv, [
     { name: 'pred', kind: 'string' },
@@ -173,7 +103,7 @@ function runGenCsp(argv: string[], warn: Warn): string {
       smact,
       onProgress: progress.update,
       onMatcherError: (e, id, k) => {
-        errors.push(`${id}${nSamples > 1 ? `__${k}` : ''}: ${e instanceof Error ? e.message : String(e)}`);
+        errors.push(`${id}${nSamples > 1 ? `__${k}` : ''}: ${errorText(e)}`);
       },
     });
   } finally {

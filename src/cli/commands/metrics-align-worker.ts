@@ -6,6 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { alignParticles, type Particle } from '../../core/analysis/alignment.ts';
 import { adoptCommandLimits } from '../threads.ts';
+import { errorText } from '../../core/errors.ts';
 
 export interface AlignRequest {
   pred: Particle;
@@ -23,7 +24,7 @@ parentPort!.once('message', (request: AlignRequest) => {
     const a = alignParticles(request.pred, request.truth, request.tolerance);
     result = { ok: true, rmsd: a.rmsd, max_displacement: a.maxDisplacement, matched_fraction: a.matchedFraction, tolerance: a.tolerance };
   } catch (e) {
-    result = { ok: false, error: e instanceof Error ? e.message : String(e) };
+    result = { ok: false, error: errorText(e) };
   }
   parentPort!.postMessage(result);
 });

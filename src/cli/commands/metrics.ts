@@ -9,6 +9,7 @@ import { parseParticleFile } from '../../core/io/registry.ts';
 import { parseFailure, readInputText, toStrictJson } from '../io.ts';
 import { startCliWorker, workerResult } from '../threads.ts';
 import type { AlignRequest, AlignWorkerResult } from './metrics-align-worker.ts';
+import { errorText } from '../../core/errors.ts';
 
 export const METRICS_HELP = `usage: structlab metrics PRED TRUTH [--radius R]
 
@@ -64,7 +65,7 @@ export async function runMetrics(argv: string[], warn: (line: string) => void): 
     if (worker) {
       const r = await worker.result.catch((e: unknown): AlignWorkerResult => ({
         ok: false,
-        error: e instanceof Error ? e.message : String(e),
+        error: errorText(e),
       }));
       if (r.ok) aligned = r;
       else {

@@ -49,7 +49,10 @@ function siteKey(site: Structure['sites'][number], comparator: Resolved['compara
     .join(',');
 }
 
-/** Fractional composition under the comparator (pymatgen's `get_hash`; by element for 'element' and 'orderDisorder'), compared within 1e-8. */
+/**
+ * Fractional composition under the comparator (pymatgen's `get_hash`; by element for 'element' and 'orderDisorder'),
+ * compared within 1e-8.
+ */
 function compositionHash(s: Structure, comparator: Resolved['comparator']): Map<string, number> {
   const amounts = new Map<string, number>();
   let total = 0;
@@ -96,7 +99,10 @@ const allClose = (a: Mat3, b: Mat3): boolean =>
 
 const wrap01 = (x: number): number => x - Math.floor(x);
 
-/** `Structure.get_reduced_structure('niggli')`: same Cartesian positions in the Niggli cell, wrapped; unchanged when the cell already is (np.allclose). */
+/**
+ * `Structure.get_reduced_structure('niggli')`: same Cartesian positions in the Niggli cell, wrapped; unchanged when
+ * the cell already is (np.allclose).
+ */
 function niggliReduce(s: MatchStructure): MatchStructure {
   const reduced = niggliReducedLattice(new Lattice(s.matrix));
   if (allClose(reduced.matrix, s.matrix)) return s;
@@ -814,7 +820,10 @@ export function matcherFit(a: Structure, b: Structure, options?: MatcherOptions)
   return m !== null && m.value <= o.stol;
 }
 
-/** pymatgen `get_rms_dist(a, b)`: (rms, max) of the mapping with the smallest rms, normalised by (V/n)^(1/3); null when none is within stol. */
+/**
+ * pymatgen `get_rms_dist(a, b)`: (rms, max) of the mapping with the smallest rms, normalised by (V/n)^(1/3); null
+ * when none is within stol.
+ */
 export function matcherRmsDist(a: Structure, b: Structure, options?: MatcherOptions): { rms: number; maxDist: number } | null {
   const o = resolve(options);
   return rmsOf(orientedMatch(preprocess(a, b, o), o, true, false).match);

@@ -22,6 +22,8 @@ export interface DenovoOptions {
   matcher: GenMatcherName;
   /** eV/atom; MatterGen's DEFAULT_STABILITY_THRESHOLD is 0.1. */
   stabilityThreshold: number;
+  /** Told of each comparison the matcher could not finish (counted as no match): the judged id, the other id. */
+  onMatcherError?: (error: unknown, id: string, otherId: string) => void;
 }
 
 export interface DenovoInput {
@@ -86,7 +88,10 @@ function elementCounts(s: Structure): Map<string, number> {
   return counts;
 }
 
-/** pymatgen `Structure.density`, g/cm³: composition weight (pymatgen 2022.11 masses, summed per element in composition order) over the volume. */
+/**
+ * pymatgen `Structure.density`, g/cm³: composition weight (pymatgen 2022.11 masses, summed per element in composition
+ * order) over the volume.
+ */
 export function pymatgenDensity(s: Structure): number {
   let weight = 0;
   for (const [el, count] of elementCounts(s)) weight += PYMATGEN_ATOMIC_MASS[elementBySymbol(el)!.Z - 1] * Math.abs(count);
@@ -127,10 +132,11 @@ function byFormula<T extends { formula: string }>(items: readonly T[]): Map<stri
 }
 
 /** A matcher failure (a work limit, a degenerate cell) is no match, as a failed comparison cannot make two structures equal. */
-function fits(a: Structure, b: Structure, matcher: GenMatcherName): boolean {
+function fits(a: GenItem, b: GenItem, options: DenovoOptions): boolean {
   try {
-    return mattergenFit(a, b, matcher);
-  } catch {
+    return mattergenFit(a.structure, b.structure, options.matcher);
+  } catch (e) {
+    options.onMatcherError?.(e, a.id, b.id);
     return false;
   }
 }
@@ -177,7 +183,7 @@ export function evaluateDenovo(input: DenovoInput, options: DenovoOptions, onPro
     // Uniqueness: greedy in input order against the structures kept so far (same reduced formula), in the order kept.
     const candidates = kept.get(row.formula) ?? [];
     for (const j of candidates) {
-      if (fits(preds[i].structure, preds[j].structure, options.matcher)) {
+      if (fits(preds[i], preds[j], options)) {
         row.unique = false;
         row.duplicate_of = preds[j].id;
         break;
@@ -188,7 +194,7 @@ export function evaluateDenovo(input: DenovoInput, options: DenovoOptions, onPro
     if (referenceByFormula) {
       row.novel = true;
       for (const r of referenceByFormula.get(row.formula) ?? []) {
-        if (fits(preds[i].structure, r.item.structure, options.matcher)) {
+        if (fits(preds[i], r.item, options)) {
           row.novel = false;
           row.reference_match = r.item.id;
           break;

@@ -10,6 +10,7 @@ import { alternativeSolutionCheck } from '../equivalence.ts';
 import { femTask } from '../registry.ts';
 import { runFemCases } from '../runner.ts';
 import type { FemValue } from '../types.ts';
+import { errorText } from '../../../errors.ts';
 
 export interface CaseRecord {
   inputs: Record<string, unknown>;
@@ -29,7 +30,7 @@ export function parseCasesDoc(text: string, name: string): { taskId: string | nu
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${name} is not valid JSON (${e instanceof Error ? e.message : String(e)}).`, { cause: e });
+    throw new Error(`${name} is not valid JSON (${errorText(e)}).`, { cause: e });
   }
   const d = doc as { cases?: unknown; task_id?: unknown } | null;
   if (!d || typeof d !== 'object' || !Array.isArray(d.cases))
@@ -48,7 +49,7 @@ export function parseOutputsDoc(text: string, name: string): OutputsDoc {
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${name} is not valid JSON (${e instanceof Error ? e.message : String(e)}).`, { cause: e });
+    throw new Error(`${name} is not valid JSON (${errorText(e)}).`, { cause: e });
   }
   const d = doc as { results?: unknown; task_id?: unknown; model?: unknown; benchmark_verdict?: unknown } | null;
   if (!d || typeof d !== 'object' || !Array.isArray(d.results))
