@@ -35,7 +35,29 @@ const wrap01 = (x: number): number => x - Math.floor(x);
 export function minPairDistance(s: Structure): number | null {
   const n = s.sites.length;
   if (n < 2) return null;
+  const { cart, images } = pbcFrame(s);
+  let best = Infinity;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const p0 = cart[3 * j] - cart[3 * i],
+        p1 = cart[3 * j + 1] - cart[3 * i + 1],
+        p2 = cart[3 * j + 2] - cart[3 * i + 2];
+      for (let m = 0; m < 27; m++) {
+        const d0 = p0 + images[3 * m],
+          d1 = p1 + images[3 * m + 1],
+          d2 = p2 + images[3 * m + 2];
+        const d = d0 * d0 + d1 * d1 + d2 * d2;
+        if (d < best) best = d;
+      }
+    }
+  }
+  return Math.sqrt(best);
+}
+
+/** Sites in the LLL-reduced basis, wrapped, as Cartesian rows, and the 27 image translations (-1, 0, 1)³. */
+function pbcFrame(s: Structure): { cart: Float64Array; images: Float64Array } {
   if (!s.lattice) throw new Error('structural validity needs a periodic structure');
+  const n = s.sites.length;
   const lll = lllReduce(s.lattice.matrix);
   const toLll = inverse(lll.mapping);
   const L = lll.matrix;
@@ -53,22 +75,44 @@ export function minPairDistance(s: Structure): number | null {
         for (let k = 0; k < 3; k++) images[3 * x + k] = a * L[0][k] + b * L[1][k] + c * L[2][k];
         x++;
       }
-  let best = Infinity;
+  return { cart, images };
+}
+
+/** Two different sites closer than the structural cutoff, with the shortest vector from i to j's image. */
+export interface ClosePair {
+  i: number;
+  j: number;
+  /** Å, as minPairDistance measures it. */
+  distance: number;
+  /** The vector from site i to the nearest image of site j, in fractions of the structure's own lattice. */
+  frac: [number, number, number];
+}
+
+/** Every pair of different sites nearer than `cutoff` Å (upstream's 0.5 Å by default), as minPairDistance measures them. */
+export function closePairs(s: Structure, cutoff = MIN_DISTANCE): ClosePair[] {
+  const n = s.sites.length;
+  if (n < 2) return [];
+  const { cart, images } = pbcFrame(s);
+  const toFrac = inverse(s.lattice!.matrix);
+  const out: ClosePair[] = [];
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      const p0 = cart[3 * j] - cart[3 * i],
-        p1 = cart[3 * j + 1] - cart[3 * i + 1],
-        p2 = cart[3 * j + 2] - cart[3 * i + 2];
+      let best = Infinity,
+        v = [0, 0, 0];
       for (let m = 0; m < 27; m++) {
-        const d0 = p0 + images[3 * m],
-          d1 = p1 + images[3 * m + 1],
-          d2 = p2 + images[3 * m + 2];
+        const d0 = cart[3 * j] - cart[3 * i] + images[3 * m],
+          d1 = cart[3 * j + 1] - cart[3 * i + 1] + images[3 * m + 1],
+          d2 = cart[3 * j + 2] - cart[3 * i + 2] + images[3 * m + 2];
         const d = d0 * d0 + d1 * d1 + d2 * d2;
-        if (d < best) best = d;
+        if (d < best) [best, v] = [d, [d0, d1, d2]];
+      }
+      if (Math.sqrt(best) < cutoff) {
+        const frac = [0, 1, 2].map((k) => v[0] * toFrac[0][k] + v[1] * toFrac[1][k] + v[2] * toFrac[2][k]) as [number, number, number];
+        out.push({ i, j, distance: Math.sqrt(best), frac });
       }
     }
   }
-  return Math.sqrt(best);
+  return out.sort((a, b) => a.distance - b.distance);
 }
 
 export function structuralValidity(s: Structure): StructuralValidity {

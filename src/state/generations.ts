@@ -1,0 +1,299 @@
+/**
+ * The Generations page's store: the loaded sets (kept here as read, and re-sent to a fresh worker after a
+ * cancel), the run options, the last run's document (as `structlab gen csp` / `gen eval` print it), the
+ * table's sort, filter and page, and the selected sample's view. The metrics run in workers/generations.worker.ts.
+ */
+import * as Comlink from 'comlink';
+import { create } from 'zustand';
+import { formatCsv } from '../core/io/csv.ts';
+import type {
+  CspRunOptions,
+  CspSampleRow,
+  DenovoRunOptions,
+  DenovoSample,
+  GenerationsWorkerApi,
+  GenMode,
+  GenRun,
+  InputFile,
+  LoadedSet,
+  Result,
+  SampleView,
+  SetRole,
+} from '../../workers/generations-api.ts';
+import { filePath, readTextFile, readTextFiles } from '../browser/read-file.ts';
+import { errorText, type Status, WorkerClient } from './worker-client.ts';
+
+export type GenRow = CspSampleRow | DenovoSample;
+
+/** Why a sample failed, as the table filters them: validity reasons, CSP's match verdicts, de novo's duplicate / novelty / stability. */
+export const FAILURE_REASONS = [
+  'atoms_too_close',
+  'volume_too_small',
+  'charge_imbalance',
+  'electronegativity',
+  'oxidation_combinations_over_limit',
+  'truth_invalid',
+  'no_match',
+  'matcher_error',
+  'duplicate',
+  'not_novel',
+  'not_stable',
+] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+export interface GenerationsState {
+  mode: GenMode;
+  sets: Partial<Record<SetRole, LoadedSet>>;
+  energies: { name: string; count: number } | null;
+  csp: CspRunOptions;
+  denovo: DenovoRunOptions;
+  run: GenRun | null;
+  selected: number | null;
+  view: SampleView | null;
+  sort: { key: string; descending: boolean };
+  /** Only rows failing for this reason; null: all rows. */
+  filter: FailureReason | null;
+  /** The table's page (PAGE_ROWS rows each). */
+  page: number;
+  busy: string | null;
+  progress: { done: number; total: number } | null;
+  error: string | null;
+  fitToken: number;
+}
+
+export const PAGE_ROWS = 100;
+
+export const useGenerations = create<GenerationsState>(() => ({
+  mode: 'csp',
+  sets: {},
+  energies: null,
+  csp: { convention: 'diffcsp', smact: 'legacy', nSamples: 1 },
+  denovo: { convention: 'diffcsp', smact: 'legacy', matcher: 'disordered', stabilityThreshold: 0.1 },
+  run: null,
+  selected: null,
+  view: null,
+  sort: { key: 'index', descending: false },
+  filter: null,
+  page: 0,
+  busy: null,
+  progress: null,
+  error: null,
+  fitToken: 0,
+}));
+
+// Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
+const client = new WorkerClient<GenerationsWorkerApi>(
+  () => new Worker(new URL('../../workers/generations.worker.ts', import.meta.url), { type: 'module', name: 'structlab-generations' }),
+);
+
+/** What the worker holds, as read: re-sent to a fresh worker (after a cancel or a job past its budget) before use. */
+const inputs = new Map<SetRole, { files: InputFile[]; folder: string }>();
+let energiesFile: InputFile | null = null;
+/** The worker (by the client's epoch) that holds `inputs`; -1 when none does. */
+let inputsEpoch = -1;
+
+const setStatus = (patch: Status) => useGenerations.setState(patch);
+
+async function loaded<T>(w: Comlink.Remote<GenerationsWorkerApi>, call: () => Promise<Result<T>>): Promise<Result<T>> {
+  if (inputsEpoch !== client.epoch) {
+    for (const [role, { files, folder }] of inputs) {
+      const r = await w.loadSet(role, files, folder);
+      if (!r.ok) throw new Error(r.error);
+    }
+    if (energiesFile) {
+      const r = await w.loadEnergies(energiesFile);
+      if (!r.ok) throw new Error(r.error);
+    }
+    inputsEpoch = client.epoch;
+  }
+  return call();
+}
+
+const ready = (s: GenerationsState): boolean => !!s.sets.pred && (s.mode === 'denovo' || !!s.sets.truth);
+
+/** Runs the metrics of the current mode when its sets are loaded (every change of set or option comes here). */
+export async function evaluate(): Promise<void> {
+  const s = useGenerations.getState();
+  if (!ready(s)) {
+    useGenerations.setState({ run: null, selected: null, view: null });
+    return;
+  }
+  useGenerations.setState({ progress: { done: 0, total: s.mode === 'csp' ? (s.sets.truth?.count ?? 0) : (s.sets.pred?.count ?? 0) } });
+  const onProgress = (done: number, total: number) => useGenerations.setState({ progress: { done, total } });
+  const r = await client.request(
+    (w, progress) =>
+      loaded(w, () => (s.mode === 'csp' ? w.runCsp(s.csp, progress(onProgress)) : w.runDenovo(s.denovo, progress(onProgress)))),
+    {
+      busy: s.mode === 'csp' ? `matching with the ${s.csp.convention} convention` : `evaluating with the ${s.denovo.convention} convention`,
+      status: (patch) => useGenerations.setState(patch.busy === null ? { ...patch, progress: null } : patch),
+    },
+  );
+  if (!r?.ok) {
+    if (r) useGenerations.setState({ run: null, selected: null, view: null });
+    return;
+  }
+  const { selected } = useGenerations.getState();
+  useGenerations.setState({ run: r.value, view: null });
+  if (selected !== null && selected < r.value.result.per_sample.length) void selectSample(selected);
+  else useGenerations.setState({ selected: null });
+}
+
+/** The name of a picked folder (the first path component of its files). */
+const folderName = (files: File[], fallback: string): string => filePath(files[0] ?? new File([], fallback)).split('/')[0] || fallback;
+
+const ROLE_NAMES: Record<SetRole, string> = { pred: 'predictions', truth: 'truths', reference: 'reference set', test: 'test set' };
+
+/** Files (several, a folder, or one .extxyz/.jsonl) for one set; an empty list drops the set. Then the metrics run again. */
+export async function loadSetFiles(role: SetRole, files: File[]): Promise<void> {
+  try {
+    const inFolder = files.some((f) => filePath(f).includes('/'));
+    const single = files.length === 1 && !inFolder;
+    const folder = inFolder ? folderName(files, ROLE_NAMES[role]) : ROLE_NAMES[role];
+    const read = single ? [{ path: files[0].name, text: await readTextFile(files[0]) }] : await readTextFiles(files, folder);
+    const r = await client.request((w) => loaded(w, () => w.loadSet(role, read, folder)), {
+      status: setStatus,
+      busy: files.length ? `reading the ${ROLE_NAMES[role]}` : `dropping the ${ROLE_NAMES[role]}`,
+      keepBusy: true,
+    });
+    if (!r) return;
+    if (!r.ok) {
+      useGenerations.setState({ busy: null });
+      return;
+    }
+    if (r.value) inputs.set(role, { files: read, folder });
+    else inputs.delete(role);
+    useGenerations.setState((s) => {
+      const sets = { ...s.sets };
+      if (r.value) sets[role] = r.value;
+      else delete sets[role];
+      return { sets, page: 0, selected: null, view: null };
+    });
+    await evaluate();
+  } catch (e) {
+    useGenerations.setState({ error: errorText(e), busy: null });
+  }
+}
+
+/** The energies above hull ({"id": eV/atom or null}, de novo S.U.N.); null drops them. */
+export async function loadEnergiesFile(file: File | null): Promise<void> {
+  try {
+    const input = file ? { path: file.name, text: await readTextFile(file) } : null;
+    const r = await client.request((w) => loaded(w, () => w.loadEnergies(input)), { status: setStatus, busy: 'reading the energies' });
+    if (!r?.ok) return;
+    energiesFile = input;
+    useGenerations.setState({ energies: input ? { name: input.path, count: r.value } : null });
+    await evaluate();
+  } catch (e) {
+    useGenerations.setState({ error: errorText(e), busy: null });
+  }
+}
+
+export function setMode(mode: GenMode): void {
+  if (mode === useGenerations.getState().mode) return;
+  useGenerations.setState({
+    mode,
+    run: null,
+    selected: null,
+    view: null,
+    filter: null,
+    page: 0,
+    sort: { key: 'index', descending: false },
+  });
+  void evaluate();
+}
+
+export function setCspOptions(patch: Partial<CspRunOptions>): void {
+  useGenerations.setState((s) => ({ csp: { ...s.csp, ...patch } }));
+  void evaluate();
+}
+
+export function setDenovoOptions(patch: Partial<DenovoRunOptions>): void {
+  useGenerations.setState((s) => ({ denovo: { ...s.denovo, ...patch } }));
+  void evaluate();
+}
+
+/** A sample's view and the latest of them wins, without dropping a run in flight. */
+export async function selectSample(index: number): Promise<void> {
+  useGenerations.setState({ selected: index });
+  const r = await client.request((w) => loaded(w, () => w.sampleView(index)), { lane: 'view' });
+  if (!r) return;
+  if (!r.ok) {
+    useGenerations.setState({ error: r.error, view: null });
+    return;
+  }
+  useGenerations.setState((s) => ({ view: r.value, fitToken: s.fitToken + 1 }));
+}
+
+/** Stops whatever runs: the worker is terminated; the sets are re-sent to a fresh one with the next request. */
+export function cancel(): void {
+  client.cancel();
+  inputsEpoch = -1;
+  useGenerations.setState({ busy: null, progress: null, error: 'Cancelled.' });
+}
+
+export const setSort = (key: string) =>
+  useGenerations.setState((s) => ({ sort: { key, descending: s.sort.key === key ? !s.sort.descending : false }, page: 0 }));
+export const setFilter = (filter: FailureReason | null) => useGenerations.setState({ filter, page: 0 });
+export const setPage = (page: number) => useGenerations.setState({ page });
+
+// ---------------------------------------------------------------------------------------------------
+// The table: pure helpers over the run's per_sample rows.
+
+/** Every reason row `r` fails for (CSP: its one reason; de novo: its validity reasons, then duplicate, not novel, not stable). */
+export function failureReasons(r: GenRow): FailureReason[] {
+  if ('reason' in r) return r.reason ? [r.reason] : [];
+  const out: FailureReason[] = [...r.reasons];
+  if (!r.unique) out.push('duplicate');
+  if (r.novel === false) out.push('not_novel');
+  if (r.stable === false) out.push('not_stable');
+  return out;
+}
+
+/** How many rows fail for each reason (reasons with none left out), in FAILURE_REASONS order. */
+export function reasonCounts(rows: readonly GenRow[]): [FailureReason, number][] {
+  const counts = new Map<FailureReason, number>();
+  for (const r of rows) for (const reason of failureReasons(r)) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  return FAILURE_REASONS.filter((r) => counts.has(r)).map((r) => [r, counts.get(r)!]);
+}
+
+/** Row indices after the filter, in the sort's order (nulls last either way; ties by index). */
+export function tableOrder(rows: readonly GenRow[], sort: GenerationsState['sort'], filter: FailureReason | null): number[] {
+  const indices: number[] = [];
+  rows.forEach((r, i) => {
+    if (!filter || failureReasons(r).includes(filter)) indices.push(i);
+  });
+  if (sort.key === 'index') return sort.descending ? indices.reverse() : indices;
+  const value = (i: number): unknown => {
+    const v = (rows[i] as unknown as Record<string, unknown>)[sort.key];
+    return Array.isArray(v) ? v.join(' ') : v;
+  };
+  const sign = sort.descending ? -1 : 1;
+  return indices.sort((i, j) => {
+    const a = value(i),
+      b = value(j);
+    const aMissing = a === null || a === undefined,
+      bMissing = b === null || b === undefined;
+    if (aMissing || bMissing) return aMissing === bMissing ? i - j : aMissing ? 1 : -1;
+    const c = typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+    return c === 0 ? i - j : sign * c;
+  });
+}
+
+/** The run as `structlab gen` prints it (JSON with non-finite numbers as null, as the CLI's toStrictJson writes them). */
+export const runJson = (run: GenRun): string =>
+  JSON.stringify(run.result, (_key, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v));
+
+/** The per_sample rows as CSV: the JSON's keys as columns, in its order; lists joined by ";". */
+export function rowsCsv(rows: readonly GenRow[]): string {
+  if (rows.length === 0) return '';
+  const header = Object.keys(rows[0]);
+  return formatCsv(
+    header,
+    rows.map((r) =>
+      header.map((k) => {
+        const v = (r as unknown as Record<string, unknown>)[k];
+        return Array.isArray(v) ? v.join(';') : (v as string | number | boolean | null);
+      }),
+    ),
+  );
+}

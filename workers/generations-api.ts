@@ -1,0 +1,121 @@
+/** The Generations worker's interface (sets, CSP and de novo metrics, one sample's detail), shared by worker and client. */
+import type { DisplayData } from '../src/core/analysis/display-scene.ts';
+import type { Mat3, Vec3 } from '../src/core/math/mat3.ts';
+import type { OverlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
+import type { CspConvention, CspResult, CspSampleRow } from '../src/core/tasks/generations/csp.ts';
+import type { DenovoConvention, DenovoResult, DenovoSample } from '../src/core/tasks/generations/denovo.ts';
+import type { GenMatcherName } from '../src/core/tasks/generations/mattergen-matcher.ts';
+import type { SmactTable } from '../src/core/tasks/generations/smact.ts';
+import type { Structure } from '../src/core/structure/structure.ts';
+import type { Result } from './result.ts';
+
+export type { Result, CspResult, CspSampleRow, DenovoResult, DenovoSample, CspConvention, DenovoConvention, GenMatcherName, SmactTable };
+
+/** A file as read on the main thread: `path` is its path inside a picked folder, else its name. */
+export interface InputFile {
+  path: string;
+  text: string;
+}
+
+/** The sets a run reads: CSP predictions and truths; de novo predictions, a reference set (novelty), a truth set (Wasserstein). */
+export type SetRole = 'pred' | 'truth' | 'reference' | 'test';
+
+export interface LoadedSet {
+  role: SetRole;
+  /** The folder or file name the set came from. */
+  source: string;
+  count: number;
+}
+
+export type GenMode = 'csp' | 'denovo';
+
+export interface CspRunOptions {
+  convention: CspConvention;
+  smact: SmactTable;
+  nSamples: number;
+}
+
+export interface DenovoRunOptions {
+  convention: DenovoConvention;
+  smact: SmactTable;
+  matcher: GenMatcherName;
+  stabilityThreshold: number;
+}
+
+/** A run's document, exactly as `structlab gen csp` / `gen eval` print it, and the matcher failures it counted as no match. */
+export type GenRun =
+  { mode: 'csp'; result: CspResult; matcherErrors: string[] } | { mode: 'denovo'; result: DenovoResult; matcherErrors: string[] };
+
+/** Two sites nearer than 0.5 Å (upstream's structural cutoff), with both ends as drawn (the structure's display frame). */
+export interface ClosePairView {
+  i: number;
+  j: number;
+  /** Å. */
+  distance: number;
+  /** Site i as drawn, and the nearest image of site j (may lie outside the cell). */
+  from: Vec3;
+  to: Vec3;
+}
+
+/** One structure of the detail view, in ASE's frame (a ∥ x), as AtomWorld draws its structures. */
+export interface StructureSide {
+  /** What it is in this view: prediction, truth, duplicate_of, reference_match. */
+  role: 'prediction' | 'truth' | 'duplicate_of' | 'reference_match';
+  id: string;
+  /** Where it came from: "pred/x.cif", "multi.extxyz frame 3". */
+  where: string;
+  display: DisplayData;
+  cell: Mat3;
+  lattice: { a: number; b: number; c: number; alpha: number; beta: number; gamma: number };
+  /** Å³. */
+  volume: number;
+  /** g/cm³ (pymatgen's Structure.density). */
+  density: number;
+  /** pymatgen's composition.formula ("Fe4 O6") and reduced formula. */
+  formula: string;
+  reducedFormula: string;
+  nsites: number;
+  /** Space group by moyo (symprec 0.01), e.g. "Pnma (62)"; null when the search fails. */
+  spaceGroup: string | null;
+  minDistance: number | null;
+  closePairs: ClosePairView[];
+  /** The structure itself (for export in any format). */
+  structure: Structure;
+}
+
+/** The prediction (solid) and its counterpart after the matcher's mapping, in the counterpart's cell (AtomWorld's overlay). */
+export interface SampleOverlay extends OverlayGeometry {
+  /** matcher: the get_rms_dist mapping (CSP's tolerances, or the de novo matcher's defaults); assignment: same-element pairs of
+   * least total distance (no matcher mapping). The target is the counterpart, the answer the prediction. */
+  source: 'matcher' | 'assignment';
+  /** (V/n)^(1/3) of the counterpart, Å: the matcher's distance unit. */
+  lengthScale: number;
+  /** stol in Å: pairs beyond it are beyond the tolerance. */
+  tolerance: number;
+}
+
+export interface SampleView {
+  mode: GenMode;
+  /** Index into the run's per_sample rows. */
+  index: number;
+  row: CspSampleRow | DenovoSample;
+  prediction: StructureSide;
+  /** CSP: the truth; de novo: the structure it duplicates, else its reference match; null when there is none. */
+  other: StructureSide | null;
+  overlay: SampleOverlay | null;
+  /** Why the pair does not match (src/core/tasks/generations/explain.ts), for CSP pairs the matcher rejected; null otherwise. */
+  explain: unknown;
+}
+
+export interface GenerationsWorkerApi {
+  /** Reads one set: several files (a folder), or one .extxyz/.xyz or .jsonl file; kept for the runs. `files` empty: drops it. */
+  loadSet(role: SetRole, files: InputFile[], folder: string): Promise<Result<LoadedSet | null>>;
+  /** E above hull per prediction id ({"id": eV/atom or null}); null drops them. */
+  loadEnergies(file: InputFile | null): Promise<Result<number>>;
+  /** The CSP metrics of the loaded predictions and truths; `progress(done, total)` every few truths. */
+  runCsp(options: CspRunOptions, progress: (done: number, total: number) => void): Promise<Result<GenRun>>;
+  /** The de novo metrics of the loaded predictions (with the reference, test set and energies when loaded). */
+  runDenovo(options: DenovoRunOptions, progress: (done: number, total: number) => void): Promise<Result<GenRun>>;
+  /** Everything the detail view draws for per_sample row `index` of the last run. */
+  sampleView(index: number): Promise<Result<SampleView>>;
+}

@@ -1,0 +1,221 @@
+/** The Generations worker: reads the sets, runs the CSP and de novo metrics of src/core/tasks/generations, prepares one sample's detail. */
+import * as Comlink from 'comlink';
+import { buildDisplay } from '../src/core/analysis/display-scene.ts';
+import { type Vec3, vecMat } from '../src/core/math/mat3.ts';
+import { type MatcherOptions, matcherBestMapping } from '../src/core/match/structure-matcher.ts';
+import { formula, reducedFormula } from '../src/core/structure/composition.ts';
+import { packStructure } from '../src/core/structure/packed.ts';
+import type { Structure } from '../src/core/structure/structure.ts';
+import { analyzeSymmetry } from '../src/core/symmetry/analyze.ts';
+import { initMoyo } from '../src/core/symmetry/moyo.ts';
+import { aseFrameOf, inAseFrame, overlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
+import { CSP_MATCHER, cspMetrics } from '../src/core/tasks/generations/csp.ts';
+import { evaluateDenovo, pymatgenDensity } from '../src/core/tasks/generations/denovo.ts';
+import { type GenItem, GenInputError, pairCsp, setFromExtxyz, setFromFolder, setFromJsonl } from '../src/core/tasks/generations/inputs.ts';
+import { closePairs, minPairDistance } from '../src/core/tasks/generations/validity.ts';
+import type { GenerationsWorkerApi, GenRun, InputFile, SampleOverlay, SampleView, SetRole, StructureSide } from './generations-api.ts';
+import { attempt, errorText } from './result.ts';
+
+const LABELS: Record<SetRole, string> = { pred: 'prediction', truth: 'truth', reference: 'reference', test: 'truth' };
+
+const sets = new Map<SetRole, GenItem[]>();
+let energies: Map<string, number | null> | null = null;
+let energiesName = '';
+/** The last run and, per per_sample row, the prediction and its counterpart. */
+let last: { run: GenRun; pairs: { pred: GenItem; other: GenItem | null; role: StructureSide['role'] | null }[] } | null = null;
+
+const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+function readSet(role: SetRole, files: InputFile[], folder: string): GenItem[] {
+  const label = LABELS[role];
+  if (files.length === 1) {
+    const { path, text } = files[0];
+    const lower = path.toLowerCase();
+    if (lower.endsWith('.extxyz') || lower.endsWith('.xyz')) return setFromExtxyz(label, baseName(path), text);
+    if (lower.endsWith('.jsonl')) return setFromJsonl(label, baseName(path), text);
+  }
+  return setFromFolder(
+    label,
+    folder,
+    files.map((f) => ({ name: baseName(f.path), text: f.text })),
+  );
+}
+
+/** Calls `progress` at most every 100 ms (and at the end): each report is a message, and renews the client's budget. */
+function throttled(progress: (done: number, total: number) => void): (done: number, total: number) => void {
+  let lastReport = -Infinity;
+  return (done, total) => {
+    const now = performance.now();
+    if (done !== total && now - lastReport < 100) return;
+    lastReport = now;
+    void progress(done, total);
+  };
+}
+
+function need(role: SetRole, what: string): GenItem[] {
+  const items = sets.get(role);
+  if (!items) throw new GenInputError(`load ${what} first`);
+  return items;
+}
+
+const CSP_OPTIONS: MatcherOptions = { ltol: CSP_MATCHER.ltol, stol: CSP_MATCHER.stol, angleTol: CSP_MATCHER.angle_tol };
+
+function sideOf(item: GenItem, role: StructureSide['role']): StructureSide {
+  const s = item.structure;
+  const framed = inAseFrame(s);
+  const display = buildDisplay(packStructure(framed), { boundaryImages: false, bonds: true });
+  const frame = aseFrameOf(s);
+  const p = s.lattice!.parameters;
+  const symmetry = (() => {
+    try {
+      return analyzeSymmetry(s);
+    } catch {
+      return null;
+    }
+  })();
+  const drawn = (i: number): Vec3 => [display.positions[3 * i], display.positions[3 * i + 1], display.positions[3 * i + 2]];
+  return {
+    role,
+    id: item.id,
+    where: item.where,
+    display,
+    cell: frame.cell,
+    lattice: { a: p.a, b: p.b, c: p.c, alpha: p.alpha, beta: p.beta, gamma: p.gamma },
+    volume: Math.abs(s.lattice!.volume),
+    density: pymatgenDensity(s),
+    formula: formula(s),
+    reducedFormula: reducedFormula(s),
+    nsites: s.sites.length,
+    spaceGroup: symmetry ? `${symmetry.symbol} (${symmetry.number})` : null,
+    minDistance: minPairDistance(s),
+    closePairs: closePairs(s).map((c) => {
+      const from = drawn(c.i);
+      const v = vecMat(c.frac, frame.cell);
+      return { i: c.i, j: c.j, distance: c.distance, from, to: [from[0] + v[0], from[1] + v[1], from[2] + v[2]] };
+    }),
+    structure: s,
+  };
+}
+
+/** The prediction over its counterpart: the matcher's mapping when there is one, else AtomWorld's same-element assignment. */
+function overlayOf(target: Structure, answer: Structure, options: MatcherOptions): SampleOverlay {
+  const lengthScale = Math.cbrt(Math.abs(target.lattice!.volume) / target.sites.length);
+  const tolerance = (options.stol ?? 0.3) * lengthScale;
+  const mapping = (() => {
+    try {
+      return matcherBestMapping(target, answer, options);
+    } catch {
+      return null; // a work limit or a degenerate cell: drawn without the matcher's mapping
+    }
+  })();
+  if (mapping) {
+    const geometry = overlayGeometry(target, answer, mapping.pairs, tolerance);
+    const byPair = new Map(mapping.pairs.map((p) => [`${p.a}/${p.b}`, p.distance * lengthScale]));
+    for (const p of geometry.pairs) p.matcherDistance = byPair.get(`${p.a}/${p.b}`);
+    return { ...geometry, source: 'matcher', lengthScale, tolerance };
+  }
+  const sameCount = target.sites.length === answer.sites.length;
+  return { ...overlayGeometry(target, answer, null, sameCount ? Infinity : tolerance), source: 'assignment', lengthScale, tolerance };
+}
+
+const api: GenerationsWorkerApi = {
+  loadSet: (role, files, folder) =>
+    attempt(async () => {
+      if (files.length === 0) {
+        sets.delete(role);
+        return null;
+      }
+      await initMoyo(); // CIFs with symmetry operations are expanded through it
+      const items = readSet(role, files, folder);
+      sets.set(role, items);
+      const source = files.length === 1 ? files[0].path : folder;
+      return { role, source, count: items.length };
+    }),
+
+  loadEnergies: (file) =>
+    attempt(() => {
+      if (!file) {
+        energies = null;
+        return 0;
+      }
+      let d: unknown;
+      try {
+        d = JSON.parse(file.text);
+      } catch (e) {
+        throw new GenInputError(`${file.path} is not valid JSON (${errorText(e).replace(/\.\s*$/, '')})`);
+      }
+      if (typeof d !== 'object' || d === null || Array.isArray(d))
+        throw new GenInputError(`${file.path} must be a JSON object {"id": energy above hull or null}`);
+      const map = new Map<string, number | null>(Object.entries(d));
+      for (const [id, e] of map) {
+        if (e !== null && (typeof e !== 'number' || !Number.isFinite(e)))
+          throw new GenInputError(`${file.path}: the entry for ${id} is not a number or null (got ${JSON.stringify(e)?.slice(0, 40)})`);
+      }
+      energies = map;
+      energiesName = file.path;
+      return map.size;
+    }),
+
+  runCsp: (options, progress) =>
+    attempt(async () => {
+      await initMoyo();
+      const groups = pairCsp(need('pred', 'the predictions'), need('truth', 'the truths'), options.nSamples);
+      const matcherErrors: string[] = [];
+      const result = cspMetrics(groups, {
+        convention: options.convention,
+        smact: options.smact,
+        onProgress: throttled(progress),
+        onMatcherError: (e, id, k) => matcherErrors.push(`${id}${options.nSamples > 1 ? `__${k}` : ''}: ${errorText(e)}`),
+      });
+      const run: GenRun = { mode: 'csp', result, matcherErrors };
+      last = { run, pairs: groups.flatMap((g) => g.samples.map((s) => ({ pred: s.pred, other: g.truth, role: 'truth' as const }))) };
+      return run;
+    }),
+
+  runDenovo: (options, progress) =>
+    attempt(async () => {
+      await initMoyo();
+      const predictions = need('pred', 'the predictions');
+      if (energies) {
+        for (const p of predictions) if (!energies.has(p.id)) throw new GenInputError(`${energiesName} has no entry for ${p.id}`);
+      }
+      const matcherErrors: string[] = [];
+      const report = throttled(progress);
+      const result = evaluateDenovo(
+        { predictions, reference: sets.get('reference'), truth: sets.get('test'), energies: energies ?? undefined },
+        { ...options, onMatcherError: (e, id, other) => matcherErrors.push(`${id} vs ${other}: ${errorText(e)}`) },
+        (p) => report(p.done, p.total),
+      );
+      const byId = (items: readonly GenItem[] | undefined, id: string | null) =>
+        id === null ? null : (items?.find((x) => x.id === id) ?? null);
+      const pairs = result.per_sample.map((row, i) => {
+        const duplicate = byId(predictions, row.duplicate_of);
+        if (duplicate) return { pred: predictions[i], other: duplicate, role: 'duplicate_of' as const };
+        const match = byId(sets.get('reference'), row.reference_match);
+        return { pred: predictions[i], other: match, role: match ? ('reference_match' as const) : null };
+      });
+      const run: GenRun = { mode: 'denovo', result, matcherErrors };
+      last = { run, pairs };
+      return run;
+    }),
+
+  sampleView: (index) =>
+    attempt(
+      async () => {
+        if (!last) throw new Error('Run the metrics first.');
+        const pair = last.pairs[index];
+        if (!pair) throw new Error(`There is no sample ${index + 1} in the last run.`);
+        await initMoyo();
+        const { run } = last;
+        const prediction = sideOf(pair.pred, 'prediction');
+        const other = pair.other && pair.role ? sideOf(pair.other, pair.role) : null;
+        // The overlay's matcher: CSP's tolerances, or pymatgen's defaults (MatterGen's ordered matcher) for de novo.
+        const overlay = pair.other ? overlayOf(pair.other.structure, pair.pred.structure, run.mode === 'csp' ? CSP_OPTIONS : {}) : null;
+        const view: SampleView = { mode: run.mode, index, row: run.result.per_sample[index], prediction, other, overlay, explain: null };
+        return view;
+      },
+      (m) => `Sample ${index + 1}: ${m}`,
+    ),
+};
+
+Comlink.expose(api);
