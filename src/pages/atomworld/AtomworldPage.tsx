@@ -28,7 +28,8 @@ import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
 import type { CaseView, OverlayView } from '../../../workers/atomworld-api.ts';
-import { COLORS, Lines, TraceDrawing, cellGrid, repeatColor } from './drawing.tsx';
+import { COLORS, TraceDrawing, cellGrid, repeatColor } from './drawing.tsx';
+import { Lines } from '../../viewer/Lines.tsx';
 import { Halos } from '../../viewer/Halos.tsx';
 import { pairDistance } from '../../core/tasks/atomworld/lab/overlay.ts';
 import {

@@ -6,6 +6,7 @@ import { type ActionTrace, rotateVector } from '../../core/tasks/atomworld/actio
 import { useDisposable } from '../../viewer/StructureViewer.tsx';
 import type { Rgb } from '../../viewer/colors.ts';
 import { Halos } from '../../viewer/Halos.tsx';
+import { Lines } from '../../viewer/Lines.tsx';
 
 export const COLORS = {
   moved: [0.95, 0.55, 0.1] as Rgb,
@@ -20,23 +21,6 @@ export const COLORS = {
   extra: [0.85, 0.1, 0.85] as Rgb,
   beyond: [0.95, 0.55, 0.1] as Rgb,
 };
-
-/** Line segments: 6 numbers (two ends) and 6 colours per segment. */
-export function Lines({ points, colors, dashed = false }: { points: number[]; colors: number[]; dashed?: boolean }) {
-  const line = useDisposable(() => {
-    const g = new THREE.BufferGeometry();
-    g.setAttribute('position', new THREE.Float32BufferAttribute(points, 3));
-    g.setAttribute('color', new THREE.Float32BufferAttribute(colors, 3));
-    const material = dashed
-      ? new THREE.LineDashedMaterial({ vertexColors: true, dashSize: 0.25, gapSize: 0.15, depthTest: false })
-      : new THREE.LineBasicMaterial({ vertexColors: true, depthTest: false });
-    const l = new THREE.LineSegments(g, material);
-    if (dashed) l.computeLineDistances();
-    l.renderOrder = 8;
-    return l;
-  }, [points, colors, dashed]);
-  return <primitive object={line} />;
-}
 
 /** A translucent horizontal plane z = const across the cell's xy extent (delete_below). */
 export function ZPlane({ cell, z, color }: { cell: Mat3; z: number; color: Rgb }) {

@@ -1,0 +1,209 @@
+/**
+ * One generated sample, periodic, beside its truth (CSP), the structure it duplicates or its reference match:
+ * both cells with linked cameras, the overlay after the matcher's mapping (lines coloured by distance,
+ * unmatched sites marked), the too-close pairs with their distances, and the facts of both side by side.
+ * Everything comes in one SampleView built by workers/generations.worker.ts.
+ */
+import { useEffect, useMemo } from 'react';
+import type { DisplayData } from '../../core/analysis/display-scene.ts';
+import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
+import { linkCameras, ViewerController } from '../../viewer/controller.ts';
+import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
+import { DISPLACEMENT_RAMP, elementColor, rampGradient, toHex, type Rgb } from '../../viewer/colors.ts';
+import { Halos } from '../../viewer/Halos.tsx';
+import { makeSphereMesh } from '../../viewer/impostors.ts';
+import { Lines, TextLabels } from '../../viewer/Lines.tsx';
+import { finiteDisplay } from '../../viewer/particle-display.ts';
+import type { ClosePairView, SampleOverlay, SampleView, StructureSide } from '../../../workers/generations-api.ts';
+import { CLOSE_COLOR, ROLE_TEXT, closeLabel, closePairDrawing, factRows, overlayDrawing } from './detail-model.ts';
+import { WhyNoMatch } from './WhyNoMatch.tsx';
+import './gen-detail.css';
+
+const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showPolyhedra: false };
+const OVERLAY_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showPolyhedra: false };
+
+export const predictionViewer = new ViewerController('gen-prediction');
+export const otherViewer = new ViewerController('gen-other');
+export const overlayViewer = new ViewerController('gen-overlay');
+
+const MARK = {
+  beyond: [0.95, 0.55, 0.1] as Rgb,
+  unmatchedPrediction: [0.85, 0.1, 0.85] as Rgb,
+  unmatchedOther: [0.9, 0.1, 0.1] as Rgb,
+};
+const CLOSE_HEX = toHex(CLOSE_COLOR);
+
+export function SampleDetail({ view }: { view: SampleView }) {
+  useEffect(() => linkCameras([predictionViewer, otherViewer, overlayViewer]), []);
+  const other = view.other;
+  return (
+    <div className="gen-detail" data-testid="gen-detail" data-index={view.index}>
+      <div className={other ? 'gen-views' : 'gen-views gen-views-1'}>
+        <div className="view" data-testid="gen-viewer-prediction-panel">
+          <StructureViewer
+            controller={predictionViewer}
+            testId="gen-viewer-prediction"
+            display={view.prediction.display}
+            settings={VIEW_SETTINGS}
+            fitKey={view}
+          >
+            <CloseDrawing pairs={view.prediction.closePairs} display={view.prediction.display} />
+          </StructureViewer>
+          <span className="gen-caption">prediction · {view.prediction.id}</span>
+        </div>
+        {other && (
+          <div className="view" data-testid="gen-viewer-other-panel">
+            <StructureViewer
+              controller={otherViewer}
+              testId="gen-viewer-other"
+              display={other.display}
+              settings={VIEW_SETTINGS}
+              fitKey={view}
+            />
+            <span className="gen-caption" data-testid="gen-other-caption">
+              {ROLE_TEXT[other.role]} · {other.id}
+            </span>
+          </div>
+        )}
+        {other && view.overlay && <OverlayView overlay={view.overlay} fitKey={view} otherRole={other.role} />}
+      </div>
+      <div className="gen-detail-info">
+        <Facts prediction={view.prediction} other={other} />
+        <ClosePairs side={view.prediction} />
+        {view.explain !== null && view.explain !== undefined && <WhyNoMatch explanation={view.explain} />}
+      </div>
+    </div>
+  );
+}
+
+/** The too-close pairs of the prediction: red segments to the nearest image, distances as sprites (in the PNG export). */
+function CloseDrawing({ pairs, display }: { pairs: readonly ClosePairView[]; display: DisplayData }) {
+  const d = useMemo(() => closePairDrawing(pairs), [pairs]);
+  const height = useMemo(() => {
+    const c = display.cell;
+    const longest = c ? Math.max(Math.hypot(c[0], c[1], c[2]), Math.hypot(c[3], c[4], c[5]), Math.hypot(c[6], c[7], c[8])) : 5;
+    return Math.max(0.35, 0.06 * longest);
+  }, [display]);
+  if (pairs.length === 0) return null;
+  return (
+    <>
+      <Lines points={d.points} colors={d.colors} />
+      <Halos centers={d.ends} color={CLOSE_COLOR} radius={0.3} opacity={0.5} />
+      <TextLabels labels={d.labels} color={CLOSE_HEX} height={height} />
+    </>
+  );
+}
+
+/** The counterpart's atoms solid, the prediction's translucent beside their partners, lines coloured by distance. */
+function OverlayView({ overlay, fitKey, otherRole }: { overlay: SampleOverlay; fitKey: unknown; otherRole: StructureSide['role'] }) {
+  const display = useMemo(() => {
+    const elements = [...new Set([...overlay.targetSymbols, ...overlay.answerSymbols])];
+    const d = finiteDisplay(
+      elements,
+      Uint16Array.from(overlay.targetSymbols, (e) => elements.indexOf(e)),
+      Float32Array.from(overlay.targetCart.flat()),
+    );
+    return { ...d, cell: Float64Array.from(overlay.cell.flat()) };
+  }, [overlay]);
+  const d = useMemo(() => overlayDrawing(overlay), [overlay]);
+  return (
+    <div className="view" data-testid="gen-viewer-overlay-panel">
+      <StructureViewer controller={overlayViewer} testId="gen-viewer-overlay" display={display} settings={OVERLAY_SETTINGS} fitKey={fitKey}>
+        <PredictionGhost overlay={overlay} elements={display.elements} />
+        {d.points.length > 0 && <Lines points={d.points} colors={d.colors} />}
+        <Halos centers={d.unmatchedOther} color={MARK.unmatchedOther} radius={0.85} />
+        <Halos centers={d.unmatchedPrediction} color={MARK.unmatchedPrediction} radius={0.85} />
+        <Halos centers={d.beyond} color={MARK.beyond} radius={0.75} opacity={0.35} />
+      </StructureViewer>
+      <span className="gen-caption">{ROLE_TEXT[otherRole]} (solid) + prediction (translucent) after the mapping</span>
+      <div className="gen-colorbar" data-testid="gen-overlay-legend" data-source={overlay.source}>
+        <div>
+          {ROLE_TEXT[otherRole]} site → predicted site, Å (
+          {overlay.source === 'matcher' ? "the matcher's mapping" : 'no mapping within stol: same-element pairs of least distance'})
+        </div>
+        <div className="bar" style={{ background: rampGradient(DISPLACEMENT_RAMP) }} />
+        <div className="ends">
+          <span>0</span>
+          <span>{overlay.tolerance.toFixed(2)} (stol)</span>
+        </div>
+        <div className="gen-keys" data-testid="gen-overlay-counts">
+          <span>{overlay.pairs.length} pairs</span>
+          <span>
+            <i className="swatch ring" style={{ borderColor: toHex(MARK.beyond) }} /> beyond stol {d.beyond.length}
+          </span>
+          <span>
+            <i className="swatch ring" style={{ borderColor: toHex(MARK.unmatchedPrediction) }} /> unmatched predicted{' '}
+            {d.unmatchedPrediction.length}
+          </span>
+          <span>
+            <i className="swatch ring" style={{ borderColor: toHex(MARK.unmatchedOther) }} /> unmatched {ROLE_TEXT[otherRole]}{' '}
+            {d.unmatchedOther.length}
+          </span>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The prediction's atoms, translucent and a little larger, where the overlay put them. */
+function PredictionGhost({ overlay, elements }: { overlay: SampleOverlay; elements: string[] }) {
+  const mesh = useDisposable(() => {
+    const n = overlay.answerSymbols.length;
+    const positions = Float32Array.from(overlay.answerCart.flat());
+    const d = finiteDisplay(
+      elements,
+      Uint16Array.from(overlay.answerSymbols, (e) => elements.indexOf(e)),
+      positions,
+    );
+    const radii = atomRadii(d, OVERLAY_SETTINGS);
+    const colors = new Float32Array(3 * n);
+    for (let i = 0; i < n; i++) colors.set(elementColor(overlay.answerSymbols[i], OVERLAY_SETTINGS.colorScheme), 3 * i);
+    const m = makeSphereMesh({ centers: positions, radii: radii.map((r) => r * 1.1), colors, count: n }, 0.35);
+    m.renderOrder = 3;
+    return m;
+  }, [overlay, elements]);
+  return <primitive object={mesh} />;
+}
+
+function Facts({ prediction, other }: { prediction: StructureSide; other: StructureSide | null }) {
+  const rows = useMemo(() => factRows(prediction, other), [prediction, other]);
+  return (
+    <table className="gen-facts" data-testid="gen-facts">
+      <thead>
+        <tr>
+          <th />
+          <th>prediction</th>
+          {other && <th>{ROLE_TEXT[other.role]}</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.label} data-fact={r.label} className={r.differs ? 'differs' : ''}>
+            <th>{r.label}</th>
+            <td>{r.prediction}</td>
+            {other && <td>{r.other}</td>}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function ClosePairs({ side }: { side: StructureSide }) {
+  if (side.closePairs.length === 0) return null;
+  return (
+    <div className="gen-close" data-testid="gen-close-pairs">
+      <h3>
+        <i className="swatch" style={{ background: CLOSE_HEX }} /> Sites closer than 0.5 Å (atoms_too_close)
+      </h3>
+      <ul>
+        {side.closePairs.map((p) => (
+          <li key={`${p.i}/${p.j}`} data-testid="gen-close-pair" data-distance={p.distance}>
+            sites {p.i} ({side.display.elements[side.display.element[p.i]]}) and {p.j} ({side.display.elements[side.display.element[p.j]]}):{' '}
+            {closeLabel(p.distance)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export function WhyNoMatch({ explanation }: { explanation: unknown }) {
+  return <div className="gen-why">{String(explanation)}</div>;
+}
