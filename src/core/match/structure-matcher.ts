@@ -440,6 +440,42 @@ function allRowsAssignable(mask: Uint8Array, rows: number, cols: number): boolea
   return true;
 }
 
+/**
+ * `_get_mask` and `_strict_match`'s two refusals before any lattice is searched: different site counts
+ * (without allow_subset) and no species-consistent assignment of every struct2 site.
+ */
+function speciesMask(
+  struct1: MatchStructure,
+  struct2: MatchStructure,
+  fu: number,
+  s1Supercell: boolean,
+  o: Resolved,
+): { mask: Uint8Array; n1: number; n2: number; refused: 'siteCount' | 'species' | null } {
+  // Sizes after the supercell: rows are struct2 (×fu when it is the supercell), columns struct1 (×fu).
+  const n1 = struct1.keys.length * (s1Supercell ? fu : 1);
+  const n2 = struct2.keys.length * (s1Supercell ? 1 : fu);
+  if (n2 > n1) throw new Error('after supercell creation, struct1 must have at least as many sites as struct2');
+  const keys1 = s1Supercell ? struct1.keys.flatMap((k) => Array(fu).fill(k)) : struct1.keys;
+  const keys2 = s1Supercell ? struct2.keys : struct2.keys.flatMap((k) => Array(fu).fill(k));
+  // Species mask (1 = forbidden), struct2 rows × struct1 columns.
+  const mask = new Uint8Array(n2 * n1);
+  const equal = keysEqual(o.comparator);
+  for (let i = 0; i < n2; i++) for (let j = 0; j < n1; j++) mask[i * n1 + j] = equal(keys2[i], keys1[j]) ? 0 : 1;
+  if (!o.allowSubset && n1 !== n2) return { mask, n1, n2, refused: 'siteCount' };
+  // pymatgen: `LinearAssignment(mask).min_cost > 0` → no species-consistent assignment of every struct2 row.
+  if (o.comparator === 'orderDisorder') {
+    if (!allRowsAssignable(mask, n2, n1)) return { mask, n1, n2, refused: 'species' };
+  } else {
+    // The comparator is an equivalence: an assignment exists iff every struct2 species fits into struct1's.
+    const count1 = new Map<string, number>();
+    for (const k of keys1) count1.set(k, (count1.get(k) ?? 0) + 1);
+    const count2 = new Map<string, number>();
+    for (const k of keys2) count2.set(k, (count2.get(k) ?? 0) + 1);
+    for (const [k, c] of count2) if ((count1.get(k) ?? 0) < c) return { mask, n1, n2, refused: 'species' };
+  }
+  return { mask, n1, n2, refused: null };
+}
+
 /** The best match found: normalised per-site distances of struct2 rows mapped onto struct1 columns. */
 interface StrictMatch {
   value: number;
@@ -464,29 +500,10 @@ function strictMatch(
   useRms: boolean,
   breakOnMatch: boolean,
   cache: MappingCache,
+  candidates?: Iterable<LatticeMapping>,
 ): StrictMatch | null {
-  // Sizes after the supercell: rows are struct2 (×fu when it is the supercell), columns struct1 (×fu).
-  const n1 = struct1.keys.length * (s1Supercell ? fu : 1);
-  const n2 = struct2.keys.length * (s1Supercell ? 1 : fu);
-  if (n2 > n1) throw new Error('after supercell creation, struct1 must have at least as many sites as struct2');
-  const keys1 = s1Supercell ? struct1.keys.flatMap((k) => Array(fu).fill(k)) : struct1.keys;
-  const keys2 = s1Supercell ? struct2.keys : struct2.keys.flatMap((k) => Array(fu).fill(k));
-  // Species mask (1 = forbidden), struct2 rows × struct1 columns.
-  const mask = new Uint8Array(n2 * n1);
-  const equal = keysEqual(o.comparator);
-  for (let i = 0; i < n2; i++) for (let j = 0; j < n1; j++) mask[i * n1 + j] = equal(keys2[i], keys1[j]) ? 0 : 1;
-  if (!o.allowSubset && n1 !== n2) return null;
-  // pymatgen: `LinearAssignment(mask).min_cost > 0` → no species-consistent assignment of every struct2 row.
-  if (o.comparator === 'orderDisorder') {
-    if (!allRowsAssignable(mask, n2, n1)) return null;
-  } else {
-    // The comparator is an equivalence: an assignment exists iff every struct2 species fits into struct1's.
-    const count1 = new Map<string, number>();
-    for (const k of keys1) count1.set(k, (count1.get(k) ?? 0) + 1);
-    const count2 = new Map<string, number>();
-    for (const k of keys2) count2.set(k, (count2.get(k) ?? 0) + 1);
-    for (const [k, c] of count2) if ((count1.get(k) ?? 0) < c) return null;
-  }
+  const { mask, n1, n2, refused } = speciesMask(struct1, struct2, fu, s1Supercell, o);
+  if (refused) return null;
   // Anchor: the first struct2 row with the most forbidden entries; translations to its allowed struct1 sites.
   let anchor = 0,
     most = -1;
@@ -529,8 +546,8 @@ function strictMatch(
     wF2 = new Float64Array(3 * n2);
   let best: StrictMatch | null = null;
 
-  cache.mappings ??= new Replay(findAllMappings(bigLattice, smallLattice, o.ltol, o.angleTol));
-  for (const cand of cache.mappings) {
+  const lattices = candidates ?? (cache.mappings ??= new Replay(findAllMappings(bigLattice, smallLattice, o.ltol, o.angleTol)));
+  for (const cand of lattices) {
     if (Math.abs(Math.abs(det(cand.scale)) - fu) >= 0.5) continue;
     const candLattice = new Lattice(cand.aligned);
     // The supercell side's sites in the candidate basis; the other side keeps its fractions.
@@ -785,11 +802,11 @@ interface Oriented {
 }
 
 /** `_match`: the structure with more sites (after the supercell factor) plays struct1. */
-function orientedMatch(p: Prepared, o: Resolved, useRms: boolean, breakOnMatch: boolean): Oriented {
+function orientedMatch(p: Prepared, o: Resolved, useRms: boolean, breakOnMatch: boolean, candidates?: Iterable<LatticeMapping>): Oriented {
   const ratio = p.s1Supercell ? p.fu : 1 / p.fu;
   if (p.s1.keys.length * ratio >= p.s2.keys.length) {
     return {
-      match: strictMatch(p.s1, p.s2, p.fu, p.s1Supercell, o, useRms, breakOnMatch, p.cache),
+      match: strictMatch(p.s1, p.s2, p.fu, p.s1Supercell, o, useRms, breakOnMatch, p.cache, candidates),
       swapped: false,
       struct1: p.s1,
       struct2: p.s2,
@@ -798,7 +815,7 @@ function orientedMatch(p: Prepared, o: Resolved, useRms: boolean, breakOnMatch: 
     };
   }
   return {
-    match: strictMatch(p.s2, p.s1, p.fu, !p.s1Supercell, o, useRms, breakOnMatch, p.cache),
+    match: strictMatch(p.s2, p.s1, p.fu, !p.s1Supercell, o, useRms, breakOnMatch, p.cache, candidates),
     swapped: true,
     struct1: p.s2,
     struct2: p.s1,
@@ -904,7 +921,10 @@ export function matcherFitAndBestMapping(
 }
 
 function bestMappingOf(a: Structure, p: Prepared, o: Resolved): BestMapping | null {
-  const r = orientedMatch(p, o, true, false);
+  return mappingOf(a, orientedMatch(p, o, true, false), o);
+}
+
+function mappingOf(a: Structure, r: Oriented, o: Resolved): BestMapping | null {
   if (!r.match) return null;
   const { match, struct1, struct2, fu, s1Supercell } = r;
   const pairs: SitePair[] = [];
@@ -920,4 +940,72 @@ function bestMappingOf(a: Structure, p: Prepared, o: Resolved): BestMapping | nu
   pairs.sort((x, y) => x.a - y.a || x.b - y.b);
   const n = a.sites.length;
   return { rms: match.value, maxDist, pairs, lengthScale: Math.cbrt(a.lattice!.volume / n), approximateIndices: o.primitiveCell || fu > 1 };
+}
+
+/**
+ * The stages of `get_rms_dist(a, b)` one at a time, to tell which one refuses a pair
+ * (src/core/tasks/generations/explain.ts): the pair is reduced once, then `_strict_match` is re-run at
+ * another stol or on chosen candidate lattices.
+ */
+export interface MatcherProbe {
+  /** Sites of a and b after Niggli (and primitive) reduction. */
+  reducedSites: [number, number];
+  /** Sites of a and b as `_strict_match` compares them (the supercell side × fu). */
+  comparedSites: [number, number];
+  fu: number;
+  /** The side whose lattice is searched for vectors matching the other's (pymatgen's supercell side). */
+  searched: 'a' | 'b';
+  /** Why `_strict_match` stops before any lattice: the site counts or the species differ; null when it searches. */
+  refused: 'siteCount' | 'species' | null;
+  /** Species (pymatgen's species string) and their counts in a and b as compared (after the supercell factor). */
+  counts: [Map<string, number>, Map<string, number>];
+  /** The searched and the target lattice after reduction and volume scaling. */
+  searchedLattice: Lattice;
+  targetLattice: Lattice;
+  /** `find_all_mappings(searched, target, ltol, angleTol)` as `_get_lattices` keeps them (|det| within 0.5 of fu). */
+  mappings(ltol: number, angleTol: number): LatticeMapping[];
+  /**
+   * `_strict_match` in rms mode at `stol` (Infinity: no per-axis box, every translation scored) on the
+   * options' lattices or on `candidates`; `first` stops at the first mapping within stol. Null: none within stol.
+   */
+  run(stol: number, candidates?: readonly LatticeMapping[], first?: boolean): BestMapping | null;
+  /** Restarts the LIMITS.matchWork account at what the reductions spent (each run adds to it). */
+  resetWork(): void;
+}
+
+export function matcherProbe(a: Structure, b: Structure, options?: MatcherOptions): MatcherProbe {
+  const o = resolve(options);
+  const p = preprocess(a, b, o);
+  const reductionWork = p.cache.work;
+  const tiledA = p.s1Supercell;
+  const big = tiledA ? p.s1 : p.s2,
+    small = tiledA ? p.s2 : p.s1;
+  const swapped = p.s1.keys.length * (p.s1Supercell ? p.fu : 1 / p.fu) < p.s2.keys.length;
+  const [st1, st2] = swapped ? [p.s2, p.s1] : [p.s1, p.s2];
+  const { refused } = speciesMask(st1, st2, p.fu, swapped ? !p.s1Supercell : p.s1Supercell, o);
+  const countsOf = (s: MatchStructure, times: number) => {
+    const m = new Map<string, number>();
+    for (const l of s.labels) m.set(l, (m.get(l) ?? 0) + times);
+    return m;
+  };
+  const searchedLattice = new Lattice(big.matrix),
+    targetLattice = new Lattice(small.matrix);
+  return {
+    reducedSites: [p.s1.keys.length, p.s2.keys.length],
+    comparedSites: [p.s1.keys.length * (tiledA ? p.fu : 1), p.s2.keys.length * (tiledA ? 1 : p.fu)],
+    fu: p.fu,
+    searched: tiledA ? 'a' : 'b',
+    refused,
+    counts: [countsOf(p.s1, tiledA ? p.fu : 1), countsOf(p.s2, tiledA ? 1 : p.fu)],
+    searchedLattice,
+    targetLattice,
+    mappings: (ltol, angleTol) =>
+      Array.from(findAllMappings(searchedLattice, targetLattice, ltol, angleTol)).filter(
+        (m) => Math.abs(Math.abs(det(m.scale)) - p.fu) < 0.5,
+      ),
+    run: (stol, candidates, first) => mappingOf(a, orientedMatch(p, { ...o, stol }, true, first === true, candidates), o),
+    resetWork: () => {
+      p.cache.work = reductionWork;
+    },
+  };
 }
