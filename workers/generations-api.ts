@@ -4,6 +4,7 @@ import type { Mat3, Vec3 } from '../src/core/math/mat3.ts';
 import type { OverlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
 import type { CspConvention, CspResult, CspSampleRow } from '../src/core/tasks/generations/csp.ts';
 import type { DenovoConvention, DenovoResult, DenovoSample } from '../src/core/tasks/generations/denovo.ts';
+import type { MatchExplanation } from '../src/core/tasks/generations/explain.ts';
 import type { GenMatcherName } from '../src/core/tasks/generations/mattergen-matcher.ts';
 import type { SmactTable } from '../src/core/tasks/generations/smact.ts';
 import type { Structure } from '../src/core/structure/structure.ts';
@@ -104,7 +105,7 @@ export interface SampleView {
   other: StructureSide | null;
   overlay: SampleOverlay | null;
   /** Why the pair does not match (src/core/tasks/generations/explain.ts), for CSP pairs the matcher rejected; null otherwise. */
-  explain: unknown;
+  explain: MatchExplanation | null;
 }
 
 export interface GenerationsWorkerApi {

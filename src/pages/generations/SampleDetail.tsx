@@ -70,7 +70,7 @@ export function SampleDetail({ view }: { view: SampleView }) {
       <div className="gen-detail-info">
         <Facts prediction={view.prediction} other={other} />
         <ClosePairs side={view.prediction} />
-        {view.explain !== null && view.explain !== undefined && <WhyNoMatch explanation={view.explain} />}
+        {view.explain && <WhyNoMatch explanation={view.explain} />}
       </div>
     </div>
   );
@@ -189,6 +189,8 @@ function Facts({ prediction, other }: { prediction: StructureSide; other: Struct
   );
 }
 
+const symbolOf = (side: StructureSide, site: number): string => side.display.elements[side.display.element[site]];
+
 function ClosePairs({ side }: { side: StructureSide }) {
   if (side.closePairs.length === 0) return null;
   return (
@@ -199,8 +201,7 @@ function ClosePairs({ side }: { side: StructureSide }) {
       <ul>
         {side.closePairs.map((p) => (
           <li key={`${p.i}/${p.j}`} data-testid="gen-close-pair" data-distance={p.distance}>
-            sites {p.i} ({side.display.elements[side.display.element[p.i]]}) and {p.j} ({side.display.elements[side.display.element[p.j]]}):{' '}
-            {closeLabel(p.distance)}
+            sites {p.i} ({symbolOf(side, p.i)}) and {p.j} ({symbolOf(side, p.j)}): {closeLabel(p.distance)}
           </li>
         ))}
       </ul>

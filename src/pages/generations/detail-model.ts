@@ -6,6 +6,7 @@ import type { Vec3 } from '../../core/math/mat3.ts';
 import { pairDistance } from '../../core/tasks/atomworld/lab/overlay.ts';
 import { DISPLACEMENT_RAMP, rampColor, type Rgb } from '../../viewer/colors.ts';
 import type { TextLabel } from '../../viewer/Lines.tsx';
+import type { MatchExplanation } from '../../core/tasks/generations/explain.ts';
 import type { ClosePairView, SampleOverlay, StructureSide } from '../../../workers/generations-api.ts';
 import { fixed, fmt } from '../format.ts';
 
@@ -143,4 +144,103 @@ export function groupByReason(samples: readonly GallerySample[]): { reason: stri
   return [...groups.entries()]
     .sort(([a], [b]) => rank(a) - rank(b) || (a ?? '').localeCompare(b ?? ''))
     .map(([reason, s]) => ({ reason, samples: s }));
+}
+
+/** The verdict's words and class: a near miss is told apart from a wrong structure. */
+export function whyHeadline(e: MatchExplanation): { text: string; tone: 'ok' | 'near' | 'far' } {
+  switch (e.verdict) {
+    case 'matched':
+      return { text: 'Matched at the set tolerances', tone: 'ok' };
+    case 'nearMiss':
+      return { text: `Near miss: rejected at the ${e.stage} stage, a tolerance within 10 % would match`, tone: 'near' };
+    case 'wrongStructure':
+      return { text: 'A different structure: rejected at the composition stage, no tolerance helps', tone: 'far' };
+    case 'noMatch':
+      return { text: `No match: rejected at the ${e.stage} stage`, tone: 'far' };
+    default:
+      return { text: 'The matcher failed on this pair', tone: 'far' };
+  }
+}
+
+export interface StageNumber {
+  label: string;
+  value: string;
+  /** What passing needs (e.g. `< 1.3`), when the row is a test. */
+  needs?: string;
+  /** The row fails its test. */
+  fails?: boolean;
+}
+
+const g3 = (x: number): string => fmt(x, 3);
+const lengthsText = (v: readonly number[]): string => v.map((x) => fixed(x, 3)).join(', ');
+
+/** The numbers of the stage that rejected the pair (of the match, when it matched). */
+export function stageNumbers(e: MatchExplanation): StageNumber[] {
+  const t = e.tolerances;
+  const rows: StageNumber[] = [];
+  if (e.stage === 'composition' && e.sites && e.composition) {
+    const s = e.sites;
+    rows.push({
+      label: 'sites compared',
+      value: `${s.compared[0]} vs ${s.compared[1]}${s.fu > 1 ? ` (supercell ×${s.fu})` : ''}`,
+      needs: 'equal',
+      fails: e.composition.reason === 'siteCount',
+    });
+    rows.push({ label: 'sites given → reduced', value: `${s.prediction} → ${s.reduced[0]} vs ${s.truth} → ${s.reduced[1]}` });
+    for (const d of e.composition.differences) rows.push({ label: d.species, value: `${d.prediction} vs ${d.truth}`, fails: true });
+  } else if (e.stage === 'lattice' && e.lattice) {
+    const c = e.lattice.closest;
+    rows.push({
+      label: `lattices of the ${e.lattice.searched} within tolerance`,
+      value: String(e.lattice.candidates),
+      needs: '≥ 1',
+      fails: true,
+    });
+    if (c) {
+      rows.push({
+        label: 'closest length ratio',
+        value: g3(c.lengthRatio),
+        needs: `< ${g3(1 + t.ltol)}`,
+        fails: c.lengthRatio >= 1 + t.ltol,
+      });
+      rows.push({
+        label: 'closest angle difference (°)',
+        value: g3(c.angleDiff),
+        needs: `< ${g3(t.angleTol)}`,
+        fails: c.angleDiff >= t.angleTol,
+      });
+      rows.push({ label: 'its lengths (Å)', value: lengthsText(c.lengths), needs: lengthsText(c.targetLengths) });
+      rows.push({ label: 'its angles (°)', value: lengthsText(c.angles), needs: lengthsText(c.targetAngles) });
+    }
+  } else if ((e.stage === 'sites' || e.stage === 'matched') && e.lattice) {
+    rows.push({ label: 'lattices within ltol, angle_tol', value: String(e.lattice.candidates) });
+    const a = e.assignment;
+    if (a) {
+      rows.push({ label: 'best rms', value: g3(a.rms), needs: `< ${g3(t.stol)}`, fails: e.stage === 'sites' && a.reason === 'rms' });
+      rows.push({ label: 'max distance', value: g3(a.maxDist) });
+      rows.push({
+        label: 'worst site',
+        value: `prediction ${a.worst.prediction} (${a.worst.species}) → truth ${a.worst.truth}: ${g3(a.worst.distance)}`,
+        fails: e.stage === 'sites' && a.reason === 'box',
+      });
+    }
+  }
+  return rows;
+}
+
+/** "Would match at stol > 0.523 (set 0.5)…": the sweep's smallest tolerances, each with the other two as set. */
+export function sweepText(e: MatchExplanation): string {
+  const s = e.sweep;
+  if (e.verdict === 'matched') return '';
+  if (e.stage === 'composition') return 'No tolerance makes it match: the sites or species differ.';
+  if (!s) return '';
+  const t = e.tolerances;
+  const parts: string[] = [];
+  if (s.stol !== null) parts.push(`stol ${s.stolGate === 'rms' ? '>' : '≥'} ${g3(s.stol)} (set ${t.stol})`);
+  if (s.ltol !== null) parts.push(`ltol > ${g3(s.ltol)} (set ${t.ltol})`);
+  if (s.angleTol !== null) parts.push(`angle_tol > ${g3(s.angleTol)}° (set ${t.angleTol}°)`);
+  const limited = s.limited ? ' (the sweep stopped at the work limit)' : '';
+  return parts.length
+    ? `Would match at ${parts.join(', or ')}${limited}.`
+    : `No tolerance within the sweep (ltol ≤ 1, angle_tol ≤ 60°) matches${limited}.`;
 }
