@@ -11,11 +11,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Chunk names carry content hashes: start clean so old chunks do not pile up.
 rmSync(join(root, '.cli-build'), { recursive: true, force: true });
 await build({
-  // Worker threads (atomworld eval, metrics) need their own entries next to the CLI bundle.
+  // Worker threads (atomworld eval, metrics, gen) need their own entries next to the CLI bundle.
   entryPoints: {
     structlab: join(root, 'src', 'cli', 'main.ts'),
     'atomworld-eval-worker': join(root, 'src', 'cli', 'commands', 'atomworld-eval-worker.ts'),
     'metrics-align-worker': join(root, 'src', 'cli', 'commands', 'metrics-align-worker.ts'),
+    'gen-worker': join(root, 'src', 'cli', 'commands', 'gen-worker.ts'),
   },
   outdir: join(root, '.cli-build'),
   outExtension: { '.js': '.mjs' },

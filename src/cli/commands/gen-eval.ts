@@ -1,5 +1,12 @@
 /** `structlab gen eval`: de novo generation metrics (src/core/tasks/generations/denovo.ts) on the sets read by gen.ts. */
-import { type DenovoConvention, evaluateDenovo } from '../../core/tasks/generations/denovo.ts';
+import {
+  type DenovoConvention,
+  type DenovoResult,
+  type DenovoSample,
+  denovoSummary,
+  evaluateDenovo,
+} from '../../core/tasks/generations/denovo.ts';
+import { reducedFormula } from '../../core/structure/composition.ts';
 import type { GenItem } from '../../core/tasks/generations/inputs.ts';
 import type { GenMatcherName } from '../../core/tasks/generations/mattergen-matcher.ts';
 import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
@@ -9,10 +16,21 @@ import { readInputText, toStrictJson } from '../io.ts';
 import { readGenSet } from './gen-inputs.ts';
 import { progressReporter } from '../progress.ts';
 import { errorText } from '../../core/errors.ts';
+import { runPool } from '../threads.ts';
+import {
+  type EvalTask,
+  type EvalTaskResult,
+  type TaskMatcherError,
+  evalWork,
+  genWorkers,
+  localEvalRunner,
+  orderedErrors,
+  taskRanges,
+} from './gen-tasks.ts';
 
 export const GEN_EVAL_HELP = `usage: structlab gen eval --pred P [--reference R] [--truth T] [--matcher disordered|ordered]
                          [--convention diffcsp|cdvae|mattergen] [--smact legacy|icsd24]
-                         [--e-above-hull FILE.json] [--stability-threshold 0.1]
+                         [--e-above-hull FILE.json] [--stability-threshold 0.1] [--workers N]
 
 De novo generation metrics as CDVAE, DiffCSP and MatterGen compute them: structural and SMACT validity,
 uniqueness (greedy, in input order), novelty against a reference set, Wasserstein distances of density
@@ -20,7 +38,9 @@ and element count against a test set, stability and S.U.N. from given energies a
   --pred P, --reference R, --truth T
                         a folder of .cif/.vasp/.poscar/.json files (id = file name without the ending,
                         input order = ids sorted), one .extxyz/.xyz file (id = the frame's id=, else its
-                        index), or one .jsonl file of {"id": ..., "structure": <pymatgen Structure dict>}
+                        index), one .jsonl file of {"id": ..., "structure": <pymatgen Structure dict>},
+                        one MP-20-style .csv (id = material_id, structure = the cif column, row order),
+                        or a .zip of any of these
   --matcher disordered  MatterGen's matcher for uniqueness and novelty: disordered (default; substitutable
                         elements become mixed sites, so Cu/Au orderings of one alloy are duplicates) or
                         ordered (StructureMatcher() with pymatgen's defaults)
@@ -31,6 +51,10 @@ and element count against a test set, stability and S.U.N. from given energies a
                         {"id": E above hull in eV/atom, or null for a failed job} for every prediction
   --stability-threshold 0.1
                         eV/atom; a prediction is stable when its energy above hull is at most this
+  --workers N           worker threads (default: the CPU count, at most 8; 0 or 1 = in this thread):
+                        validity per prediction, novelty per prediction and uniqueness per reduced
+                        formula run in parallel (uniqueness within one formula is greedy, so sequential);
+                        the output is the same for any N
 Structures must be ordered (one element per site); oxidation states are ignored.
 A progress line is shown on standard error when it is a terminal.
 `;
@@ -62,7 +86,7 @@ function readEnergies(path: string, preds: readonly GenItem[]): Map<string, numb
   return energies;
 }
 
-export function runGenEval(argv: string[], warn: (line: string) => void): string {
+export async function runGenEval(argv: string[], warn: (line: string) => void): Promise<string> {
   const { positionals, options } = parseArgs(argv, [
     { name: 'pred', kind: 'string' },
     { name: 'reference', kind: 'string' },
@@ -72,6 +96,7 @@ export function runGenEval(argv: string[], warn: (line: string) => void): string
     { name: 'smact', kind: 'string' },
     { name: 'e-above-hull', kind: 'string' },
     { name: 'stability-threshold', kind: 'string' },
+    { name: 'workers', kind: 'string' },
   ]);
   if (positionals.length > 0) throw new CliError(`gen eval takes no positional arguments (got "${positionals[0]}"; see --help)`);
   if (typeof options.pred !== 'string') throw new CliError('gen eval needs --pred (a folder, .extxyz or .jsonl of generated structures)');
@@ -79,6 +104,7 @@ export function runGenEval(argv: string[], warn: (line: string) => void): string
   const convention = choiceOption<DenovoConvention>(options, 'convention', CONVENTIONS, 'diffcsp');
   const smact = choiceOption<SmactTable>(options, 'smact', SMACT_TABLES, 'legacy');
   const stabilityThreshold = numberOption(options, 'stability-threshold', 0.1, -Number.MAX_VALUE, Number.MAX_VALUE);
+  const workers = genWorkers(options.workers);
   const str = (name: string): string | undefined => {
     const v = options[name];
     return typeof v === 'string' ? v : undefined;
@@ -96,7 +122,13 @@ export function runGenEval(argv: string[], warn: (line: string) => void): string
   let result;
   try {
     const options = { convention, smact, matcher, stabilityThreshold, onMatcherError };
-    result = evaluateDenovo({ predictions, reference, truth, energies }, options, (p) => progress.update(p.done, p.total));
+    const input = { predictions, reference, truth, energies };
+    if (workers <= 1) result = evaluateDenovo(input, options, (p) => progress.update(p.done, p.total));
+    else {
+      const taskErrors: TaskMatcherError[] = [];
+      result = await evaluateInThreads(input, options, workers, warn, progress.update, taskErrors);
+      for (const e of orderedErrors(taskErrors)) errors.push(`${e.id} vs ${e.other}: ${e.message}`);
+    }
   } finally {
     progress.end();
   }
@@ -105,4 +137,78 @@ export function runGenEval(argv: string[], warn: (line: string) => void): string
     warn(`warning: the matcher failed on ${pairs}, counted as no match (not a duplicate, not in the reference); first: ${errors[0]}`);
   }
   return toStrictJson(result);
+}
+
+/**
+ * evaluateDenovo in worker threads: rows (validity) and novelty in ranges of predictions, uniqueness one reduced
+ * formula per task (largest first), each result put back at its prediction; then the same summary.
+ */
+async function evaluateInThreads(
+  input: {
+    predictions: GenItem[];
+    reference: GenItem[] | undefined;
+    truth: GenItem[] | undefined;
+    energies: Map<string, number | null> | undefined;
+  },
+  options: { convention: DenovoConvention; smact: SmactTable; matcher: GenMatcherName; stabilityThreshold: number },
+  workers: number,
+  warn: (line: string) => void,
+  progress: (done: number, total: number) => void,
+  errors: TaskMatcherError[],
+): Promise<DenovoResult> {
+  const preds = input.predictions;
+  const n = preds.length;
+  const byFormula = new Map<string, number[]>();
+  preds.forEach((p, i) => {
+    const f = reducedFormula(p.structure);
+    const g = byFormula.get(f);
+    if (g) g.push(i);
+    else byFormula.set(f, [i]);
+  });
+  const uniqueTasks: EvalTask[] = [...byFormula.values()].sort((a, b) => b.length - a.length).map((members) => ({ unique: members }));
+  const ranges = taskRanges(n, workers);
+  const tasks: EvalTask[] = [
+    ...uniqueTasks,
+    ...(input.reference ? ranges.map((r): EvalTask => ({ novel: r })) : []),
+    ...ranges.map((r): EvalTask => ({ rows: r })),
+  ];
+  const rows: DenovoSample[] = new Array(n);
+  const duplicates: (string | null)[] = new Array(n).fill(null);
+  const matches: (string | null)[] = new Array(n).fill(null);
+  // A prediction is decided once its uniqueness (and, with a reference, its novelty) is known.
+  const pending = new Uint8Array(n).fill(input.reference ? 2 : 1);
+  let decided = 0;
+  const decide = (i: number) => {
+    if (--pending[i] === 0) decided++;
+  };
+  const work = evalWork(preds, input.reference, options);
+  await runPool({
+    entry: 'gen-worker',
+    workerData: work,
+    tasks,
+    threads: workers,
+    local: localEvalRunner(preds, input.reference, work),
+    warn,
+    onResult: (k, r: EvalTaskResult) => {
+      const task = tasks[k];
+      if ('rows' in r && 'rows' in task) r.rows.forEach((row, j) => (rows[task.rows[0] + j] = row));
+      else if ('duplicates' in r && 'unique' in task) {
+        task.unique.forEach((i, j) => ((duplicates[i] = r.duplicates[j]), decide(i)));
+        errors.push(...r.errors);
+      } else if ('matches' in r && 'novel' in task) {
+        r.matches.forEach((m, j) => ((matches[task.novel[0] + j] = m), decide(task.novel[0] + j)));
+        errors.push(...r.errors);
+      }
+      progress(decided, n);
+    },
+  });
+  rows.forEach((row, i) => {
+    row.duplicate_of = duplicates[i];
+    row.unique = duplicates[i] === null;
+    if (input.reference) {
+      row.reference_match = matches[i];
+      row.novel = matches[i] === null;
+    }
+  });
+  return denovoSummary(input, rows, options);
 }

@@ -1,12 +1,25 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type GenItem, isGenFolderFileName, setFromExtxyz, setFromFolder, setFromJsonl } from '../../core/tasks/generations/inputs.ts';
+import { inputBytesProblem } from '../../core/limits.ts';
+import { type GenItem, isGenFolderFileName, setFromFolder, setFromSetFile, setFromZip } from '../../core/tasks/generations/inputs.ts';
 import { CliError } from '../errors.ts';
 import { readInputText } from '../io.ts';
 
+/** The bytes of a zip file, within LIMITS.inputBytes. */
+function readZipBytes(path: string, size: number): Uint8Array {
+  const tooBig = inputBytesProblem(path, size);
+  if (tooBig) throw new CliError(tooBig);
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    throw new CliError(`${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
 /**
- * Reads one set (`label`: prediction, truth, reference) from a folder, an .extxyz/.xyz file or a .jsonl
- * file; every failure is a sentence naming the file (GenInputError or CliError).
+ * Reads one set (`label`: prediction, truth, reference) from a folder, an .extxyz/.xyz, .jsonl or MP-20-style
+ * .csv file, or a .zip of any of these (by the ending); every failure is a sentence naming the file (GenInputError
+ * or CliError).
  */
 export function readGenSet(label: string, path: string): GenItem[] {
   let st;
@@ -34,8 +47,8 @@ export function readGenSet(label: string, path: string): GenItem[] {
       .map((name) => ({ name, text: readInputText(join(path, name)) }));
     return setFromFolder(label, path.replace(/[\\/]+$/, ''), files);
   }
-  const lower = path.toLowerCase();
-  if (lower.endsWith('.extxyz') || lower.endsWith('.xyz')) return setFromExtxyz(label, path, readInputText(path));
-  if (lower.endsWith('.jsonl')) return setFromJsonl(label, path, readInputText(path));
-  throw new CliError(`${label} ${path} is not a folder, an .extxyz/.xyz file or a .jsonl file`);
+  if (path.toLowerCase().endsWith('.zip')) return setFromZip(label, path, readZipBytes(path, st.size));
+  const set = /\.(extxyz|xyz|jsonl|csv)$/i.test(path) ? setFromSetFile(label, path, readInputText(path)) : null;
+  if (set) return set;
+  throw new CliError(`${label} ${path} is not a folder, an .extxyz/.xyz, .jsonl or .csv file, or a .zip of one of these`);
 }

@@ -1,5 +1,12 @@
 /** `structlab gen csp|…`: metrics of generated crystals (src/core/tasks/generations); reads the sets, dispatches. */
-import { CSP_CONVENTIONS, type CspConvention, cspMetrics } from '../../core/tasks/generations/csp.ts';
+import {
+  CSP_CONVENTIONS,
+  type CspConvention,
+  type CspGroupRows,
+  type CspResult,
+  cspMetrics,
+  cspSummary,
+} from '../../core/tasks/generations/csp.ts';
 import { GenInputError, pairCsp } from '../../core/tasks/generations/inputs.ts';
 import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
 import { choiceOption, parseArgs } from '../args.ts';
@@ -9,25 +16,30 @@ import { toStrictJson } from '../io.ts';
 import { GEN_EVAL_HELP, runGenEval } from './gen-eval.ts';
 import { readGenSet } from './gen-inputs.ts';
 import { errorText } from '../../core/errors.ts';
+import { runPool } from '../threads.ts';
+import { type CspTaskResult, cspWork, genWorkers, localCspRunner, orderedErrors, taskRanges } from './gen-tasks.ts';
 
 type Warn = (line: string) => void;
 type Subcommand = { help: string; run: (argv: string[], warn: Warn) => string | Promise<string> };
 
 export const GEN_CSP_HELP = `usage: structlab gen csp --pred P --truth T [--n-samples 1] [--convention diffcsp|cdvae]
-                          [--smact legacy|icsd24]
+                          [--smact legacy|icsd24] [--workers N]
 
 Crystal structure prediction metrics as DiffCSP and CDVAE compute them: match rate and RMSE of
 StructureMatcher(ltol=0.3, stol=0.5, angle_tol=10).get_rms_dist(pred, truth) (rms normalised by
 (V/n)^(1/3), unitless), structural and SMACT validity, one row per truth and per prediction.
   --pred P, --truth T   a folder of .cif/.vasp/.poscar/.json files (id = file name without the ending),
-                        one .extxyz/.xyz file (id = the frame's id=, else its index), or one .jsonl file
-                        of {"id": ..., "structure": <pymatgen Structure dict>} lines
+                        one .extxyz/.xyz file (id = the frame's id=, else its index), one .jsonl file
+                        of {"id": ..., "structure": <pymatgen Structure dict>} lines, one MP-20-style .csv
+                        (id = material_id, structure = the cif column), or a .zip of any of these
   --n-samples 1         predictions per truth; with K > 1 prediction ids read TRUTHID__k (best of K)
   --convention diffcsp  diffcsp: with one sample a pair counts only when prediction and truth are
                         valid, and SMACT refuses more than 10^7 oxidation-state combinations;
                         cdvae: only the prediction's validity counts, no combination cut
   --smact legacy        legacy: SMACT 2.3-2.5 tables (missing electronegativity accepted);
                         icsd24: SMACT 3.0-3.2 (ICSD 2024 oxidation states)
+  --workers N           worker threads sharing the truths (default: the CPU count, at most 8; 0 or 1 =
+                        in this thread); the output is the same for any N
 Structures must be ordered (one element per site); oxidation states are ignored.
 A progress line is shown on standard error when it is a terminal.
 `;
@@ -74,13 +86,14 @@ export function genHelp(argv: string[]): string {
   return sub.help;
 }
 
-function runGenCsp(argv: string[], warn: Warn): string {
+async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
   const { positionals, options } = parseArgs(argv, [
     { name: 'pred', kind: 'string' },
     { name: 'truth', kind: 'string' },
     { name: 'n-samples', kind: 'string' },
     { name: 'convention', kind: 'string' },
     { name: 'smact', kind: 'string' },
+    { name: 'workers', kind: 'string' },
   ]);
   if (positionals.length > 0) throw new CliError(`gen csp takes no positional arguments (got "${positionals[0]}"; see --help)`);
   if (typeof options.pred !== 'string') throw new CliError('gen csp needs --pred (a folder, .extxyz or .jsonl of predictions)');
@@ -91,21 +104,47 @@ function runGenCsp(argv: string[], warn: Warn): string {
     throw new CliError(`--n-samples must be a whole number ≥ 1, got "${rawK}"`);
   const convention = choiceOption<CspConvention>(options, 'convention', CSP_CONVENTIONS, 'diffcsp');
   const smact = choiceOption<SmactTable>(options, 'smact', SMACT_TABLES, 'legacy');
+  const workers = genWorkers(options.workers);
   const preds = readGenSet('prediction', options.pred);
   const truths = readGenSet('truth', options.truth);
   const groups = pairCsp(preds, truths, nSamples);
   const progress = progressReporter('gen csp');
   const errors: string[] = [];
-  let result;
+  let result: CspResult;
   try {
-    result = cspMetrics(groups, {
-      convention,
-      smact,
-      onProgress: progress.update,
-      onMatcherError: (e, id, k) => {
-        errors.push(`${id}${nSamples > 1 ? `__${k}` : ''}: ${errorText(e)}`);
-      },
-    });
+    if (workers <= 1) {
+      result = cspMetrics(groups, {
+        convention,
+        smact,
+        onProgress: progress.update,
+        onMatcherError: (e, id, k) => {
+          errors.push(`${id}${nSamples > 1 ? `__${k}` : ''}: ${errorText(e)}`);
+        },
+      });
+    } else {
+      // Truths are independent: ranges of them run in worker threads; rows are placed back in truth order.
+      const work = cspWork(groups, nSamples, convention, smact);
+      const tasks = taskRanges(groups.length, workers);
+      const results: CspTaskResult[] = new Array(tasks.length);
+      let done = 0;
+      await runPool({
+        entry: 'gen-worker',
+        workerData: work,
+        tasks,
+        threads: workers,
+        local: localCspRunner(groups, work),
+        warn,
+        onResult: (k, r: CspTaskResult) => {
+          results[k] = r;
+          done += r.rows.length;
+          progress.update(done, groups.length);
+        },
+      });
+      const rows: CspGroupRows[] = results.flatMap((r) => r.rows);
+      for (const e of orderedErrors(results.flatMap((r) => r.errors)))
+        errors.push(`${e.id}${nSamples > 1 ? `__${e.other}` : ''}: ${e.message}`);
+      result = cspSummary(rows, nSamples, { convention, smact });
+    }
   } finally {
     progress.end();
   }

@@ -106,55 +106,67 @@ export function scoreCspSample(
   };
 }
 
+/** One truth's rows: its per-truth row, its samples' rows (k ascending) and the counts the summary adds up. */
+export interface CspGroupRows {
+  truth: CspTruthRow;
+  samples: CspSampleRow[];
+  validPredictions: number;
+}
+
 /**
- * The CSP metrics of paired sets (inputs.ts `pairCsp`). DiffCSP with one sample attempts a pair only when
- * the prediction and the truth are valid (`c1.valid and c2.valid`); with K samples (`RecEvalBatch`) and in
- * CDVAE only the prediction's validity counts. The best of K is the smallest rms (ties: smallest k).
+ * Scores one truth and its samples (independent of every other truth, so batches may run in any thread). DiffCSP
+ * with one sample attempts a pair only when the prediction and the truth are valid (`c1.valid and c2.valid`); with
+ * K samples (`RecEvalBatch`) and in CDVAE only the prediction's validity counts. The best of K is the smallest rms
+ * (ties: smallest k).
  */
-export function cspMetrics(groups: readonly CspGroup[], options: CspOptions): CspResult {
-  const { convention, smact } = options;
-  const diffcspCut = convention === 'diffcsp';
-  const nSamples = groups[0]?.samples.length ?? 1;
-  const gateOnTruth = convention === 'diffcsp' && nSamples === 1;
-  const perTruth: CspTruthRow[] = [];
-  const perSample: CspSampleRow[] = [];
+export function cspGroupRows(g: CspGroup, nSamples: number, options: CspOptions): CspGroupRows {
+  const diffcspCut = options.convention === 'diffcsp';
+  const gateOnTruth = options.convention === 'diffcsp' && nSamples === 1;
+  const t = assessStructure(g.truth.structure, options.smact, diffcspCut);
+  let best: CspSampleRow | null = null;
+  let validPredictions = 0;
+  const samples: CspSampleRow[] = [];
+  for (const { k, pred } of g.samples) {
+    const p = assessStructure(pred.structure, options.smact, diffcspCut);
+    if (p.valid) validPredictions++;
+    const row = scoreCspSample(g.truth.id, k, pred.structure, g.truth.structure, p, t.valid, gateOnTruth, options.onMatcherError);
+    samples.push(row);
+    if (row.rms !== null && (best === null || row.rms < best.rms!)) best = row;
+  }
+  const b = best as CspSampleRow | null;
+  const truth: CspTruthRow = {
+    id: g.truth.id,
+    nsites: g.truth.structure.sites.length,
+    truth_valid: t.valid,
+    matched: b !== null,
+    rms: b ? b.rms : null,
+    max_dist: b ? b.max_dist : null,
+    best_sample: b ? b.sample : null,
+  };
+  return { truth, samples, validPredictions };
+}
+
+/** The `gen csp` document from every truth's rows, in the groups' order (sums in that order, so any split gives the same bits). */
+export function cspSummary(rows: readonly CspGroupRows[], nSamples: number, options: Pick<CspOptions, 'convention' | 'smact'>): CspResult {
   let validPreds = 0,
     validTruths = 0,
     matchedTruths = 0,
     rmsSum = 0;
-  groups.forEach((g, done) => {
-    const t = assessStructure(g.truth.structure, smact, diffcspCut);
-    if (t.valid) validTruths++;
-    let best: CspSampleRow | null = null;
-    for (const { k, pred } of g.samples) {
-      const p = assessStructure(pred.structure, smact, diffcspCut);
-      if (p.valid) validPreds++;
-      const row = scoreCspSample(g.truth.id, k, pred.structure, g.truth.structure, p, t.valid, gateOnTruth, options.onMatcherError);
-      perSample.push(row);
-      if (row.rms !== null && (best === null || row.rms < best.rms!)) best = row;
-    }
-    const b = best as CspSampleRow | null;
-    if (b) {
+  for (const r of rows) {
+    validPreds += r.validPredictions;
+    if (r.truth.truth_valid) validTruths++;
+    if (r.truth.rms !== null) {
       matchedTruths++;
-      rmsSum += b.rms!;
+      rmsSum += r.truth.rms;
     }
-    perTruth.push({
-      id: g.truth.id,
-      nsites: g.truth.structure.sites.length,
-      truth_valid: t.valid,
-      matched: b !== null,
-      rms: b ? b.rms : null,
-      max_dist: b ? b.max_dist : null,
-      best_sample: b ? b.sample : null,
-    });
-    options.onProgress?.(done + 1, groups.length);
-  });
-  const n = groups.length;
+  }
+  const n = rows.length;
+  const perSample = rows.flatMap((r) => r.samples);
   const nPred = perSample.length;
   return {
     command: 'csp',
-    convention,
-    smact,
+    convention: options.convention,
+    smact: options.smact,
     matcher: CSP_MATCHER,
     n,
     n_samples: nSamples,
@@ -163,7 +175,18 @@ export function cspMetrics(groups: readonly CspGroup[], options: CspOptions): Cs
     rmse: matchedTruths ? rmsSum / matchedTruths : null,
     valid_fraction: nPred ? validPreds / nPred : 0,
     truth_valid_fraction: n ? validTruths / n : 0,
-    per_truth: perTruth,
+    per_truth: rows.map((r) => r.truth),
     per_sample: perSample,
   };
+}
+
+/** The CSP metrics of paired sets (inputs.ts `pairCsp`), in this thread: cspGroupRows per truth, then cspSummary. */
+export function cspMetrics(groups: readonly CspGroup[], options: CspOptions): CspResult {
+  const nSamples = groups[0]?.samples.length ?? 1;
+  const rows = groups.map((g, done) => {
+    const r = cspGroupRows(g, nSamples, options);
+    options.onProgress?.(done + 1, groups.length);
+    return r;
+  });
+  return cspSummary(rows, nSamples, options);
 }

@@ -120,17 +120,6 @@ export function wasserstein1(u: readonly number[], v: readonly number[]): number
   return total;
 }
 
-/** Items grouped by reduced formula, each group in the set's order. */
-function byFormula<T extends { formula: string }>(items: readonly T[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const it of items) {
-    const g = groups.get(it.formula);
-    if (g) g.push(it);
-    else groups.set(it.formula, [it]);
-  }
-  return groups;
-}
-
 /** A matcher failure (a work limit, a degenerate cell) is no match, as a failed comparison cannot make two structures equal. */
 function fits(a: GenItem, b: GenItem, options: DenovoOptions): boolean {
   try {
@@ -147,63 +136,99 @@ export interface DenovoProgress {
   total: number;
 }
 
-/** Computes the `gen eval` document. `onProgress` is called after each prediction's comparisons. */
+/** One prediction's row before uniqueness, novelty and energies (independent of the others: any thread may compute it). */
+export function denovoRow(p: GenItem, options: Pick<DenovoOptions, 'convention' | 'smact'>): DenovoSample {
+  const a = assessStructure(p.structure, options.smact, options.convention === 'diffcsp');
+  return {
+    id: p.id,
+    formula: reducedFormula(p.structure),
+    nsites: a.nsites,
+    volume: a.volume,
+    density: pymatgenDensity(p.structure),
+    n_elements: elementCounts(p.structure).size,
+    min_distance: a.minDistance,
+    struct_valid: a.structValid,
+    comp_valid: a.compValid,
+    valid: a.valid,
+    reasons: a.reasons,
+    unique: true,
+    duplicate_of: null,
+    novel: null,
+    reference_match: null,
+    e_above_hull: null,
+    stable: null,
+    sun: null,
+  };
+}
+
+/** The first of `candidates` (in their order) that `item` matches, or null: one greedy uniqueness step, or novelty. */
+function firstMatch(item: GenItem, candidates: readonly GenItem[], options: DenovoOptions): GenItem | null {
+  for (const c of candidates) if (fits(item, c, options)) return c;
+  return null;
+}
+
+/**
+ * Greedy uniqueness within one reduced formula (members in input order): each is a duplicate of the first kept
+ * member it matches, kept otherwise. Formulas never meet, so each formula's members may be judged in any thread.
+ * Returns `duplicate_of` per member.
+ */
+export function uniqueWithinFormula(members: readonly GenItem[], options: DenovoOptions): (string | null)[] {
+  const kept: GenItem[] = [];
+  return members.map((m) => {
+    const d = firstMatch(m, kept, options);
+    if (!d) kept.push(m);
+    return d ? d.id : null;
+  });
+}
+
+/** Novelty of one prediction: the first reference structure of the same reduced formula (in R's order) it matches, or null. */
+export function referenceMatch(pred: GenItem, sameFormula: readonly GenItem[], options: DenovoOptions): string | null {
+  return firstMatch(pred, sameFormula, options)?.id ?? null;
+}
+
+/** Reference items grouped by reduced formula, each group in R's order. */
+export function referenceByFormula(reference: readonly GenItem[]): Map<string, GenItem[]> {
+  const groups = new Map<string, GenItem[]>();
+  for (const r of reference) {
+    const f = reducedFormula(r.structure);
+    const g = groups.get(f);
+    if (g) g.push(r);
+    else groups.set(f, [r]);
+  }
+  return groups;
+}
+
+/** Computes the `gen eval` document in this thread. `onProgress` is called after each prediction's comparisons. */
 export function evaluateDenovo(input: DenovoInput, options: DenovoOptions, onProgress?: (p: DenovoProgress) => void): DenovoResult {
   const preds = input.predictions;
   const n = preds.length;
-  const diffcspCut = options.convention === 'diffcsp';
-  const rows: DenovoSample[] = preds.map((p) => {
-    const a = assessStructure(p.structure, options.smact, diffcspCut);
-    return {
-      id: p.id,
-      formula: reducedFormula(p.structure),
-      nsites: a.nsites,
-      volume: a.volume,
-      density: pymatgenDensity(p.structure),
-      n_elements: elementCounts(p.structure).size,
-      min_distance: a.minDistance,
-      struct_valid: a.structValid,
-      comp_valid: a.compValid,
-      valid: a.valid,
-      reasons: a.reasons,
-      unique: true,
-      duplicate_of: null,
-      novel: null,
-      reference_match: null,
-      e_above_hull: null,
-      stable: null,
-      sun: null,
-    };
-  });
-
-  const reference = input.reference?.map((r) => ({ item: r, formula: reducedFormula(r.structure) }));
-  const referenceByFormula = reference ? byFormula(reference) : null;
-  const kept = new Map<string, number[]>();
+  const rows = preds.map((p) => denovoRow(p, options));
+  const references = input.reference ? referenceByFormula(input.reference) : null;
+  const kept = new Map<string, GenItem[]>();
   rows.forEach((row, i) => {
     // Uniqueness: greedy in input order against the structures kept so far (same reduced formula), in the order kept.
     const candidates = kept.get(row.formula) ?? [];
-    for (const j of candidates) {
-      if (fits(preds[i], preds[j], options)) {
-        row.unique = false;
-        row.duplicate_of = preds[j].id;
-        break;
-      }
-    }
-    if (row.unique) kept.set(row.formula, [...candidates, i]);
+    const d = firstMatch(preds[i], candidates, options);
+    if (d) {
+      row.unique = false;
+      row.duplicate_of = d.id;
+    } else kept.set(row.formula, [...candidates, preds[i]]);
     // Novelty: the first matching reference structure in R's order.
-    if (referenceByFormula) {
-      row.novel = true;
-      for (const r of referenceByFormula.get(row.formula) ?? []) {
-        if (fits(preds[i], r.item, options)) {
-          row.novel = false;
-          row.reference_match = r.item.id;
-          break;
-        }
-      }
+    if (references) {
+      row.reference_match = referenceMatch(preds[i], references.get(row.formula) ?? [], options);
+      row.novel = row.reference_match === null;
     }
     onProgress?.({ done: i + 1, total: n });
   });
+  return denovoSummary(input, rows, options);
+}
 
+/**
+ * The `gen eval` document from every prediction's row with `unique`, `duplicate_of`, `novel` and `reference_match`
+ * decided: energies, S.U.N., fractions and Wasserstein distances.
+ */
+export function denovoSummary(input: DenovoInput, rows: DenovoSample[], options: Omit<DenovoOptions, 'onMatcherError'>): DenovoResult {
+  const n = rows.length;
   if (input.energies) {
     for (const row of rows) {
       const e = input.energies.get(row.id) ?? null;
@@ -212,7 +237,6 @@ export function evaluateDenovo(input: DenovoInput, options: DenovoOptions, onPro
       row.sun = row.novel === null ? null : row.stable && row.unique && row.novel;
     }
   }
-
   const count = (f: (r: DenovoSample) => boolean) => rows.filter(f).length;
   const valid = rows.filter((r) => r.valid);
   const truthStructures = input.truth?.map((t) => t.structure);

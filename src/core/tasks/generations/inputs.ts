@@ -1,11 +1,15 @@
 /**
- * The sets the generation metrics read (predictions, truths, a reference set), from texts already read:
- * a folder's structure files, one extended XYZ file of frames, or one JSONL file of pymatgen dicts.
+ * The sets the generation metrics read (predictions, truths, a reference set), from texts or bytes already read:
+ * a folder's structure files, one extended XYZ file of frames, one JSONL file of pymatgen dicts, one MP-20-style
+ * CSV with a `cif` column, or a zip of any of these.
  * Every structure is normalised as the upstream scripts see it (txie-93/cdvae `scripts/compute_metrics.py`
  * rebuilds each from atomic numbers: oxidation states gone); partial occupancy is refused. README.md here.
  */
 import { withPymatgenThirds } from '../../io/cif/reader.ts';
+import { CsvError, parseCsv } from '../../io/csv.ts';
 import { parseStructureFile } from '../../io/registry.ts';
+import { ParseError } from '../../io/types.ts';
+import { readZip, zipEntryText } from '../../io/zip.ts';
 import { checkLimit, printable } from '../../limits.ts';
 import type { Structure } from '../../structure/structure.ts';
 import { smactAtomicNumber } from './smact.ts';
@@ -96,13 +100,13 @@ const parseFailure = (where: string, r: { error: string; line?: number }): strin
 /**
  * A folder: every file `isGenFolderFileName` accepts is one structure (a CIF must hold exactly one),
  * id = the name without its ending; ids sorted by code point. `folder` names the set in messages; each
- * file is named `folder/name`.
+ * file is named `where` when given, else `folder/name`.
  */
-export function setFromFolder(label: string, folder: string, files: readonly { name: string; text: string }[]): GenItem[] {
+export function setFromFolder(label: string, folder: string, files: readonly { name: string; text: string; where?: string }[]): GenItem[] {
   const chosen = files.filter((f) => isGenFolderFileName(f.name));
   checkLimit('fileStructures', `The ${label} folder ${folder}`, chosen.length, 'structure files');
   const items = chosen.map((f): GenItem => {
-    const where = `${folder}/${f.name}`;
+    const where = f.where ?? `${folder}/${f.name}`;
     if (f.text.trim() === '') throw new GenInputError(`${where} is empty`);
     const r = parseStructureFile(f.text, f.name);
     if (!r.ok) throw new GenInputError(parseFailure(where, r));
@@ -178,6 +182,113 @@ export function setFromJsonl(label: string, fileName: string, text: string): Gen
   checkUnique(items, fileName);
   checkSetLimits(label, items);
   return items;
+}
+
+/**
+ * One MP-20-style CSV (txie-93/cdvae `data/mp_20/*.csv`: a leading unnamed index column, `material_id`, properties,
+ * `cif`): id = `material_id`, else the first column when it is named `id`; structure = the `cif` field read as a
+ * CIF file is (pymatgen's 1/3–2/3 snapping included); row order. Every row must have the header's field count.
+ */
+export function setFromCsv(label: string, fileName: string, text: string): GenItem[] {
+  let records;
+  try {
+    records = parseCsv(text, fileName);
+  } catch (e) {
+    if (e instanceof CsvError) throw new GenInputError(`${fileName} ${e.message.replace(/\.\s*$/, '')}`);
+    throw e;
+  }
+  if (records.length === 0) throw new GenInputError(`${fileName} is empty`);
+  const header = records[0].fields.map((h) => h.trim());
+  const cifColumn = header.indexOf('cif');
+  if (cifColumn < 0) throw new GenInputError(`${fileName} has no "cif" column (the MP-20 layout: material_id, …, cif)`);
+  const idColumn = header.includes('material_id') ? header.indexOf('material_id') : header[0] === 'id' ? 0 : -1;
+  if (idColumn < 0) throw new GenInputError(`${fileName} has no "material_id" column (nor a first column named "id")`);
+  checkLimit('fileStructures', fileName, records.length - 1, 'rows');
+  const items = records.slice(1).map((rec): GenItem => {
+    let where = `${fileName} line ${rec.line}`;
+    if (rec.fields.length !== header.length)
+      throw new GenInputError(`${where} has ${rec.fields.length} fields, the header has ${header.length}`);
+    const id = rec.fields[idColumn].trim();
+    if (id === '') throw new GenInputError(`${where} has an empty ${header[idColumn]}`);
+    where += ` (${q(id)})`;
+    const cif = rec.fields[cifColumn];
+    if (cif.trim() === '') throw new GenInputError(`${where} has an empty cif field`);
+    const r = parseStructureFile(cif, 'row.cif');
+    if (!r.ok)
+      throw new GenInputError(
+        `${where}: the CIF cannot be read (${r.line !== undefined ? `its line ${r.line}: ` : ''}${r.error.replace(/\.\s*$/, '')})`,
+      );
+    if (r.structures.length !== 1)
+      throw new GenInputError(`${where}: the CIF holds ${r.structures.length} structures; a row must hold one`);
+    return { id, structure: normalise(withPymatgenThirds(r.structures[0]), where), where };
+  });
+  if (items.length === 0) throw new GenInputError(`${fileName} has a header but no rows`);
+  checkUnique(items, fileName);
+  checkSetLimits(label, items);
+  return items;
+}
+
+/** Files that are a whole set on their own (as opposed to one structure per file). */
+const SET_FILE_ENDINGS = ['.extxyz', '.xyz', '.jsonl', '.csv'];
+const isSetFileName = (name: string): boolean => SET_FILE_ENDINGS.some((e) => name.toLowerCase().endsWith(e) && name.length > e.length);
+
+/** One file that is a whole set, by its ending: .extxyz/.xyz, .jsonl or .csv; null for other endings. */
+export function setFromSetFile(label: string, fileName: string, text: string): GenItem[] | null {
+  const lower = fileName.toLowerCase();
+  if (lower.endsWith('.extxyz') || lower.endsWith('.xyz')) return setFromExtxyz(label, fileName, text);
+  if (lower.endsWith('.jsonl')) return setFromJsonl(label, fileName, text);
+  if (lower.endsWith('.csv')) return setFromCsv(label, fileName, text);
+  return null;
+}
+
+/**
+ * A zip archive: holding structure files it is a folder, holding one .extxyz/.xyz, .jsonl or .csv file it is that
+ * file (both kinds at once, or two set files: bad input). Entries are read by base name wherever they sit in the
+ * archive (zipping a folder adds that folder, and some tools a deeper path), so two entries with one base name are
+ * bad input. Directories, `__MACOSX/` (macOS resource forks) and names with a part starting with '.' are ignored,
+ * as other files are; an absolute name or a '..' part is bad input (such an archive was made to escape its folder).
+ * Sizes are checked before inflating (src/core/io/zip.ts).
+ */
+export function setFromZip(label: string, fileName: string, bytes: Uint8Array): GenItem[] {
+  const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+  const keep = (path: string): boolean => {
+    const parts = path.split('/');
+    if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || parts.includes('..'))
+      throw new GenInputError(`${fileName} holds the entry "${q(path)}", whose path leaves the archive's folder`);
+    if (parts.some((p) => p === '__MACOSX' || p.startsWith('.'))) return false;
+    const name = base(path);
+    return isGenFolderFileName(name) || isSetFileName(name);
+  };
+  let entries;
+  try {
+    entries = readZip(bytes, fileName, keep);
+  } catch (e) {
+    if (e instanceof ParseError) throw new GenInputError(e.message.replace(/\.\s*$/, ''));
+    throw e;
+  }
+  const byName = new Map<string, string>();
+  for (const e of entries) {
+    const earlier = byName.get(base(e.path));
+    if (earlier !== undefined)
+      throw new GenInputError(`${fileName} holds "${q(earlier)}" and "${q(e.path)}": two entries with the same file name`);
+    byName.set(base(e.path), e.path);
+  }
+  const setFiles = entries.filter((e) => isSetFileName(base(e.path)));
+  const structureFiles = entries.filter((e) => !isSetFileName(base(e.path)));
+  if (setFiles.length > 0 && structureFiles.length > 0)
+    throw new GenInputError(
+      `${fileName} holds both structure files ("${q(structureFiles[0].path)}") and a set file ("${q(setFiles[0].path)}"); ` +
+        'a zip is one folder of structure files or one set file',
+    );
+  if (setFiles.length > 1)
+    throw new GenInputError(
+      `${fileName} holds ${setFiles.length} set files ("${q(setFiles[0].path)}", "${q(setFiles[1].path)}"); one at most`,
+    );
+  if (setFiles.length === 1) return setFromSetFile(label, `${fileName}/${setFiles[0].path}`, zipEntryText(setFiles[0].bytes))!;
+  if (structureFiles.length === 0)
+    throw new GenInputError(`${fileName} holds no .cif, .vasp, .poscar, .json, .extxyz, .xyz, .jsonl or .csv file`);
+  const files = structureFiles.map((e) => ({ name: base(e.path), text: zipEntryText(e.bytes), where: `${fileName}/${e.path}` }));
+  return setFromFolder(label, fileName, files);
 }
 
 /** One truth with its predictions, k ascending (k = 0 when --n-samples is 1). */
