@@ -117,6 +117,8 @@ export interface GenerationsWorkerApi {
   runCsp(options: CspRunOptions, progress: (done: number, total: number) => void): Promise<Result<GenRun>>;
   /** The de novo metrics of the loaded predictions (with the reference, test set and energies when loaded). */
   runDenovo(options: DenovoRunOptions, progress: (done: number, total: number) => void): Promise<Result<GenRun>>;
+  /** The prediction of per_sample row `index` as drawn (periodic, no bonds), for the gallery's thumbnails. */
+  thumbnail(index: number): Promise<Result<DisplayData>>;
   /** Everything the detail view draws for per_sample row `index` of the last run. */
   sampleView(index: number): Promise<Result<SampleView>>;
 }

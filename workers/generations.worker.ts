@@ -11,6 +11,7 @@ import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import { aseFrameOf, inAseFrame, overlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
 import { CSP_MATCHER, cspMetrics } from '../src/core/tasks/generations/csp.ts';
 import { evaluateDenovo, pymatgenDensity } from '../src/core/tasks/generations/denovo.ts';
+import { explainMatch } from '../src/core/tasks/generations/explain.ts';
 import { type GenItem, GenInputError, pairCsp, setFromExtxyz, setFromFolder, setFromJsonl } from '../src/core/tasks/generations/inputs.ts';
 import { closePairs, minPairDistance } from '../src/core/tasks/generations/validity.ts';
 import type { GenerationsWorkerApi, GenRun, InputFile, SampleOverlay, SampleView, SetRole, StructureSide } from './generations-api.ts';
@@ -199,6 +200,13 @@ const api: GenerationsWorkerApi = {
       return run;
     }),
 
+  thumbnail: (index) =>
+    attempt(() => {
+      const pair = last?.pairs[index];
+      if (!pair) throw new Error(`There is no sample ${index + 1} in the last run.`);
+      return buildDisplay(packStructure(inAseFrame(pair.pred.structure)), { boundaryImages: false, bonds: false });
+    }),
+
   sampleView: (index) =>
     attempt(
       async () => {
@@ -211,7 +219,11 @@ const api: GenerationsWorkerApi = {
         const other = pair.other && pair.role ? sideOf(pair.other, pair.role) : null;
         // The overlay's matcher: CSP's tolerances, or pymatgen's defaults (MatterGen's ordered matcher) for de novo.
         const overlay = pair.other ? overlayOf(pair.other.structure, pair.pred.structure, run.mode === 'csp' ? CSP_OPTIONS : {}) : null;
-        const view: SampleView = { mode: run.mode, index, row: run.result.per_sample[index], prediction, other, overlay, explain: null };
+        const row = run.result.per_sample[index];
+        // Why no match: for CSP pairs the matcher saw and rejected (or failed on), with CSP's tolerances.
+        const rejected = run.mode === 'csp' && 'reason' in row && (row.reason === 'no_match' || row.reason === 'matcher_error');
+        const explain = rejected && pair.other ? explainMatch(pair.pred.structure, pair.other.structure, CSP_OPTIONS) : null;
+        const view: SampleView = { mode: run.mode, index, row, prediction, other, overlay, explain };
         return view;
       },
       (m) => `Sample ${index + 1}: ${m}`,

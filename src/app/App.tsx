@@ -42,6 +42,11 @@ const PAGES = [
   { id: 'onng', title: 'O-NNG', load: () => import('../pages/onng/OnngPage.tsx').then((m) => m.OnngPage) },
   { id: 'atomworld', title: 'AtomWorld', load: () => import('../pages/atomworld/AtomworldPage.tsx').then((m) => m.AtomworldPage) },
   { id: 'fem', title: 'FEM-Bench', load: () => import('../pages/fem/FemPage.tsx').then((m) => m.FemPage) },
+  {
+    id: 'generations',
+    title: 'Generations',
+    load: () => import('../pages/generations/GenerationsPage.tsx').then((m) => m.GenerationsPage),
+  },
 ] as const satisfies readonly { id: string; title: string; load: () => Promise<ComponentType> }[];
 type PageId = (typeof PAGES)[number]['id'];
 

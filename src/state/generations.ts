@@ -5,6 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import { create } from 'zustand';
+import type { DisplayData } from '../core/analysis/display-scene.ts';
 import { formatCsv } from '../core/io/csv.ts';
 import type {
   CspRunOptions,
@@ -21,7 +22,7 @@ import type {
   SetRole,
 } from '../../workers/generations-api.ts';
 import { filePath, readTextFile, readTextFiles } from '../browser/read-file.ts';
-import { errorText, type Status, WorkerClient } from './worker-client.ts';
+import { CancelledError, errorText, type Status, WorkerClient } from './worker-client.ts';
 
 export type GenRow = CspSampleRow | DenovoSample;
 
@@ -55,6 +56,8 @@ export interface GenerationsState {
   filter: FailureReason | null;
   /** The table's page (PAGE_ROWS rows each). */
   page: number;
+  /** The samples as a table or as thumbnails grouped by reason. */
+  tableView: 'table' | 'gallery';
   busy: string | null;
   progress: { done: number; total: number } | null;
   error: string | null;
@@ -75,6 +78,7 @@ export const useGenerations = create<GenerationsState>(() => ({
   sort: { key: 'index', descending: false },
   filter: null,
   page: 0,
+  tableView: 'table',
   busy: null,
   progress: null,
   error: null,
@@ -223,6 +227,16 @@ export async function selectSample(index: number): Promise<void> {
   }
   useGenerations.setState((s) => ({ view: r.value, fitToken: s.fitToken + 1 }));
 }
+
+/** The prediction of row `index` as drawn, for a gallery thumbnail (each in its own lane: thumbnails never supersede each other). */
+export async function thumbnailDisplay(index: number): Promise<DisplayData> {
+  const r = await client.request((w) => loaded(w, () => w.thumbnail(index)), { lane: `thumbnail-${index}` });
+  if (!r) throw new CancelledError();
+  if (!r.ok) throw new Error(r.error);
+  return r.value;
+}
+
+export const setView = (tableView: 'table' | 'gallery') => useGenerations.setState({ tableView });
 
 /** Stops whatever runs: the worker is terminated; the sets are re-sent to a fresh one with the next request. */
 export function cancel(): void {

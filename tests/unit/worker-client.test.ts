@@ -311,7 +311,7 @@ describe('one way to talk to a worker (source scan)', () => {
       .map((f) => f.replace(/\.worker\.ts$/, '-api.ts'))
       .sort();
     expect(entries.map((f) => relative(REPO_ROOT, f))).toEqual(
-      ['atomworld', 'c2np', 'compare', 'fem', 'io', 'onng'].map((n) => `workers/${n}-api.ts`),
+      ['atomworld', 'c2np', 'compare', 'fem', 'generations', 'io', 'onng'].map((n) => `workers/${n}-api.ts`),
     );
     expect(apis.sort()).toEqual(entries);
     for (const f of apis) {
@@ -335,11 +335,12 @@ describe('one way to talk to a worker (source scan)', () => {
     const clients = stores.flatMap((f) => {
       const code = withoutComments(readFileSync(f, 'utf8'));
       const where = relative(REPO_ROOT, f);
-      expect(code, where).not.toMatch(/generation/i);
+      // A ticket counter by any name; the Generations page (generated crystals) is not one.
+      expect(code, where).not.toMatch(/generation(?!s)/i);
       return [...code.matchAll(/const (\w+) = new WorkerClient</g)].map((m) => ({ where, code, name: m[1] }));
     });
     expect(clients.map((c) => c.where).sort()).toEqual(
-      ['atomworld', 'compare', 'fem', 'nanoparticle', 'onng', 'session'].map((n) => `src/state/${n}.ts`),
+      ['atomworld', 'compare', 'fem', 'generations', 'nanoparticle', 'onng', 'session'].map((n) => `src/state/${n}.ts`),
     );
     for (const { where, code, name } of clients) {
       const used = new Set([...code.matchAll(new RegExp(`(?<![\\w./-])${name}\\.(\\w+)`, 'g'))].map((m) => m[1]));

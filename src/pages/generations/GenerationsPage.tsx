@@ -1,0 +1,595 @@
+/**
+ * Generations: the metrics of generated crystals as the community computes them (CSP match rate and RMSE as
+ * DiffCSP / CDVAE, de novo validity, uniqueness, novelty, S.U.N. as CDVAE / DiffCSP / MatterGen; the
+ * conventions in src/core/tasks/generations/README.md), every sample in a sortable table filtered by why it
+ * failed, and one sample's detail. The metrics run in workers/generations.worker.ts.
+ */
+import { useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { downloadText } from '../../browser/download.ts';
+import {
+  cancel,
+  failureReasons,
+  type FailureReason,
+  type GenRow,
+  loadEnergiesFile,
+  loadSetFiles,
+  PAGE_ROWS,
+  reasonCounts,
+  rowsCsv,
+  runJson,
+  selectSample,
+  setCspOptions,
+  setDenovoOptions,
+  setFilter,
+  setMode,
+  setPage,
+  setSort,
+  setView,
+  tableOrder,
+  thumbnailDisplay,
+  useGenerations,
+} from '../../state/generations.ts';
+import type { CspResult, DenovoResult, SetRole } from '../../../workers/generations-api.ts';
+import { fmt } from '../format.ts';
+import { Gallery } from './Gallery.tsx';
+import type { GallerySample } from './detail-model.ts';
+import { SampleDetail } from './SampleDetail.tsx';
+import './generations.css';
+
+export function GenerationsPage() {
+  const hasRun = useGenerations((st) => st.run !== null);
+  return (
+    <div className="lab gen-lab" data-testid="generations-page">
+      <aside className="panel left">
+        <Controls />
+      </aside>
+      <main className="gen-main">
+        <Summary />
+        <Progress />
+        {hasRun ? (
+          <div className="gen-body">
+            <Samples />
+            <Detail />
+          </div>
+        ) : (
+          <div className="gen-empty" data-testid="gen-empty">
+            Load predictions (and truths, for CSP) on the left: a folder or several CIF / POSCAR / JSON files, one extended XYZ, or one
+            JSONL of pymatgen dicts.
+          </div>
+        )}
+      </main>
+    </div>
+  );
+}
+
+function Progress() {
+  const { busy, progress } = useGenerations(useShallow((st) => ({ busy: st.busy, progress: st.progress })));
+  if (!busy) return null;
+  return (
+    <div className="gen-progress" data-testid="gen-progress" role="status">
+      <span className="spinner" /> {busy}…
+      {progress && (
+        <>
+          <progress max={progress.total} value={progress.done} data-testid="gen-progress-bar" />
+          <span>
+            {progress.done} / {progress.total}
+          </span>
+        </>
+      )}
+      <button type="button" data-testid="gen-cancel" onClick={cancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+const ROLES: Record<'csp' | 'denovo', { role: SetRole; label: string; hint: string }[]> = {
+  csp: [
+    { role: 'pred', label: 'Predictions', hint: 'id = file name (K > 1: TRUTHID__k)' },
+    { role: 'truth', label: 'Truths', hint: 'same ids as the predictions' },
+  ],
+  denovo: [
+    { role: 'pred', label: 'Generated crystals', hint: 'judged in input order (file names sorted)' },
+    { role: 'reference', label: 'Reference set (novelty)', hint: 'optional: the training set' },
+    { role: 'test', label: 'Test set (Wasserstein)', hint: 'optional: density and element-count distances' },
+  ],
+};
+
+const pickFiles = (f: (files: File[]) => void) => (e: React.ChangeEvent<HTMLInputElement>) => {
+  const files = [...(e.target.files ?? [])];
+  e.target.value = '';
+  if (files.length) f(files);
+};
+
+/** webkitdirectory is not in React's input attributes: set on the element. */
+const folderPicker = (el: HTMLInputElement | null) => el?.setAttribute('webkitdirectory', '');
+
+function SetInput({ role, label, hint }: { role: SetRole; label: string; hint: string }) {
+  const loaded = useGenerations((st) => st.sets[role]);
+  const [over, setOver] = useState(false);
+  const load = (files: File[]) => void loadSetFiles(role, files);
+  return (
+    <div
+      className={`gen-set${over ? ' over' : ''}`}
+      data-testid={`gen-set-${role}`}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setOver(false);
+        const files = [...e.dataTransfer.files];
+        if (files.length) load(files);
+      }}
+    >
+      <div className="gen-set-title">{label}</div>
+      <div className="gen-set-buttons">
+        <label className="file-button">
+          Files…
+          <input type="file" multiple data-testid={`gen-files-${role}`} onChange={pickFiles(load)} />
+        </label>
+        <label className="file-button">
+          Folder…
+          <input type="file" ref={folderPicker} data-testid={`gen-folder-${role}`} onChange={pickFiles(load)} />
+        </label>
+        {loaded && (
+          <button type="button" className="link" aria-label={`drop the ${label}`} onClick={() => load([])}>
+            ×
+          </button>
+        )}
+      </div>
+      <span className="hint" data-testid={`gen-set-${role}-info`}>
+        {loaded ? `${loaded.source}: ${loaded.count} structures` : `${hint}; or drop files here`}
+      </span>
+    </div>
+  );
+}
+
+function Controls() {
+  const s = useGenerations(
+    useShallow((st) => ({ mode: st.mode, csp: st.csp, denovo: st.denovo, energies: st.energies, run: st.run, error: st.error })),
+  );
+  return (
+    <section>
+      <div className="gen-toggle" role="group" aria-label="mode">
+        <button type="button" className={s.mode === 'csp' ? 'active' : ''} data-testid="gen-mode-csp" onClick={() => setMode('csp')}>
+          CSP
+        </button>
+        <button
+          type="button"
+          className={s.mode === 'denovo' ? 'active' : ''}
+          data-testid="gen-mode-denovo"
+          onClick={() => setMode('denovo')}
+        >
+          De novo
+        </button>
+      </div>
+      <h2>Sets</h2>
+      {ROLES[s.mode].map((r) => (
+        <SetInput key={r.role} {...r} />
+      ))}
+      {s.mode === 'denovo' && (
+        <div className="gen-set">
+          <div className="gen-set-title">Energies above hull (S.U.N.)</div>
+          <label className="file-button">
+            JSON…
+            <input type="file" accept=".json" data-testid="gen-energies" onChange={pickFiles((f) => void loadEnergiesFile(f[0]))} />
+          </label>
+          {s.energies && (
+            <button type="button" className="link" aria-label="drop the energies" onClick={() => void loadEnergiesFile(null)}>
+              ×
+            </button>
+          )}
+          <span className="hint">{s.energies ? `${s.energies.name}: ${s.energies.count} entries` : '{"id": eV/atom or null}'}</span>
+        </div>
+      )}
+      <p className="hint">
+        Formats: CIF, POSCAR (.vasp, .poscar) and pymatgen JSON files (one structure each, id = the name without its ending), one extended
+        XYZ (id = the frame's id=, else its index) or one JSONL of {'{"id", "structure"}'}.
+      </p>
+      <h2>Convention</h2>
+      {s.mode === 'csp' ? (
+        <>
+          <Choice
+            testId="gen-convention"
+            label="convention"
+            value={s.csp.convention}
+            options={['diffcsp', 'cdvae']}
+            onChange={(v) => setCspOptions({ convention: v })}
+          />
+          <Choice
+            testId="gen-smact"
+            label="SMACT table"
+            value={s.csp.smact}
+            options={['legacy', 'icsd24']}
+            onChange={(v) => setCspOptions({ smact: v })}
+          />
+          <label>
+            samples per truth (K){' '}
+            <input
+              type="number"
+              min={1}
+              step={1}
+              className="gen-number"
+              data-testid="gen-n-samples"
+              defaultValue={s.csp.nSamples}
+              key={s.csp.nSamples}
+              onBlur={(e) => {
+                const k = Number(e.target.value);
+                if (Number.isInteger(k) && k >= 1 && k !== s.csp.nSamples) setCspOptions({ nSamples: k });
+              }}
+            />
+          </label>
+          <p className="hint">
+            diffcsp: with one sample a pair counts only when prediction and truth are valid, and SMACT refuses more than 10⁷ oxidation-state
+            combinations; cdvae: only the prediction's validity counts. Matcher: ltol 0.3, stol 0.5, angle_tol 10.
+          </p>
+        </>
+      ) : (
+        <>
+          <Choice
+            testId="gen-convention"
+            label="convention"
+            value={s.denovo.convention}
+            options={['diffcsp', 'cdvae', 'mattergen']}
+            onChange={(v) => setDenovoOptions({ convention: v })}
+          />
+          <Choice
+            testId="gen-smact"
+            label="SMACT table"
+            value={s.denovo.smact}
+            options={['legacy', 'icsd24']}
+            onChange={(v) => setDenovoOptions({ smact: v })}
+          />
+          <Choice
+            testId="gen-matcher"
+            label="matcher"
+            value={s.denovo.matcher}
+            options={['disordered', 'ordered']}
+            onChange={(v) => setDenovoOptions({ matcher: v })}
+          />
+          <label>
+            stability threshold (eV/atom){' '}
+            <input
+              type="number"
+              step={0.01}
+              className="gen-number"
+              data-testid="gen-threshold"
+              defaultValue={s.denovo.stabilityThreshold}
+              key={s.denovo.stabilityThreshold}
+              onBlur={(e) => {
+                const t = Number(e.target.value);
+                if (Number.isFinite(t) && t !== s.denovo.stabilityThreshold) setDenovoOptions({ stabilityThreshold: t });
+              }}
+            />
+          </label>
+        </>
+      )}
+      {s.run && (
+        <>
+          <h2>Export</h2>
+          <div className="gen-buttons">
+            <button
+              type="button"
+              data-testid="gen-export-json"
+              onClick={() => downloadText(`gen-${s.run!.mode}.json`, runJson(s.run!), 'application/json')}
+            >
+              JSON
+            </button>
+            <button
+              type="button"
+              data-testid="gen-export-csv"
+              onClick={() => downloadText(`gen-${s.run!.mode}-samples.csv`, rowsCsv(s.run!.result.per_sample), 'text/csv')}
+            >
+              Samples CSV
+            </button>
+          </div>
+          <p className="hint">
+            JSON: the document `structlab gen {s.run.mode === 'csp' ? 'csp' : 'eval'}` prints; CSV: its per_sample rows.
+          </p>
+        </>
+      )}
+      {s.run && s.run.matcherErrors.length > 0 && (
+        <p className="hint" data-testid="gen-matcher-errors">
+          The matcher failed on {s.run.matcherErrors.length} comparison(s), counted as no match; first: {s.run.matcherErrors[0]}
+        </p>
+      )}
+      {s.error && (
+        <div className="error" role="alert" data-testid="gen-error">
+          {s.error}
+          <button type="button" aria-label="dismiss" onClick={() => useGenerations.setState({ error: null })}>
+            ×
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Choice<T extends string>({
+  testId,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  testId: string;
+  label: string;
+  value: T;
+  options: readonly T[];
+  onChange: (v: T) => void;
+}) {
+  return (
+    <label className="gen-choice">
+      {label}{' '}
+      <select data-testid={testId} value={value} onChange={(e) => onChange(e.target.value as T)}>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+const percent = (x: number | null): string => (x === null ? '—' : `${(100 * x).toFixed(2)} %`);
+
+function Metric({ label, value, testId, note }: { label: string; value: string; testId: string; note: string }) {
+  return (
+    <div className="gen-metric">
+      <div className="gen-metric-label">{label}</div>
+      <div className="gen-metric-value" data-testid={testId}>
+        {value}
+      </div>
+      <div className="gen-metric-note">{note}</div>
+    </div>
+  );
+}
+
+function Summary() {
+  const run = useGenerations((st) => st.run);
+  if (!run) return null;
+  const r = run.result;
+  return (
+    <div className="gen-summary" data-testid="gen-summary" data-convention={r.convention} data-smact={r.smact} data-mode={run.mode}>
+      {run.mode === 'csp' ? <CspSummary r={run.result as CspResult} /> : <DenovoSummary r={run.result as DenovoResult} />}
+    </div>
+  );
+}
+
+function CspSummary({ r }: { r: CspResult }) {
+  const by = `${r.convention} · SMACT ${r.smact}`;
+  const k = r.n_samples > 1 ? ` · best of ${r.n_samples}` : '';
+  return (
+    <>
+      <Metric label="match rate" value={percent(r.match_rate)} testId="gen-match-rate" note={`${by}${k}`} />
+      <Metric label="RMSE" value={fmt(r.rmse)} testId="gen-rmse" note={`${by}${k} · rms / (V/n)^⅓`} />
+      <Metric label="valid predictions" value={percent(r.valid_fraction)} testId="gen-valid" note={by} />
+      <Metric label="valid truths" value={percent(r.truth_valid_fraction)} testId="gen-truth-valid" note={by} />
+      <Metric
+        label="truths · predictions"
+        value={`${r.n} · ${r.n_predictions}`}
+        testId="gen-counts"
+        note="ltol 0.3, stol 0.5, angle_tol 10"
+      />
+    </>
+  );
+}
+
+function DenovoSummary({ r }: { r: DenovoResult }) {
+  const by = `${r.convention} · SMACT ${r.smact}`;
+  const m = `${r.matcher} matcher`;
+  return (
+    <>
+      <Metric label="validity" value={percent(r.validity.overall)} testId="gen-validity" note={by} />
+      <Metric
+        label="structural · compositional"
+        value={`${percent(r.validity.structural)} · ${percent(r.validity.compositional)}`}
+        testId="gen-validity-parts"
+        note={by}
+      />
+      <Metric label="uniqueness" value={percent(r.uniqueness)} testId="gen-uniqueness" note={m} />
+      <Metric label="novelty" value={percent(r.novelty)} testId="gen-novelty" note={r.n_reference === null ? 'no reference set' : m} />
+      <Metric label="unique ∧ novel" value={percent(r.unique_novel)} testId="gen-unique-novel" note={m} />
+      <Metric label="stable" value={percent(r.stable)} testId="gen-stable" note={`E_hull ≤ ${r.stability_threshold} eV/atom`} />
+      <Metric label="S.U.N." value={percent(r.sun)} testId="gen-sun" note={`${m} · E_hull ≤ ${r.stability_threshold}`} />
+      <Metric
+        label="W₁ density · #elements"
+        value={`${fmt(r.wasserstein.density)} · ${fmt(r.wasserstein.n_elements)}`}
+        testId="gen-wasserstein"
+        note={r.n_truth === null ? 'no test set' : `valid predictions vs ${r.n_truth} test structures`}
+      />
+    </>
+  );
+}
+
+interface Column {
+  key: string;
+  label: string;
+  cell: (r: GenRow) => string;
+}
+
+const v = (r: GenRow, k: string): unknown => (r as unknown as Record<string, unknown>)[k];
+const num =
+  (k: string): Column['cell'] =>
+  (r) =>
+    fmt(v(r, k) as number | null);
+const flag =
+  (k: string): Column['cell'] =>
+  (r) =>
+    v(r, k) === null ? '—' : v(r, k) ? '✓' : '✗';
+const text =
+  (k: string): Column['cell'] =>
+  (r) =>
+    String(v(r, k) ?? '');
+
+const CSP_COLUMNS: Column[] = [
+  { key: 'index', label: '#', cell: () => '' },
+  { key: 'id', label: 'truth id', cell: text('id') },
+  { key: 'sample', label: 'k', cell: text('sample') },
+  { key: 'nsites', label: 'sites', cell: text('nsites') },
+  { key: 'min_distance', label: 'd_min Å', cell: num('min_distance') },
+  { key: 'valid', label: 'valid', cell: flag('valid') },
+  { key: 'reason', label: 'reason', cell: text('reason') },
+  { key: 'rms', label: 'rms', cell: num('rms') },
+  { key: 'max_dist', label: 'max_dist', cell: num('max_dist') },
+];
+
+const DENOVO_COLUMNS: Column[] = [
+  { key: 'index', label: '#', cell: () => '' },
+  { key: 'id', label: 'id', cell: text('id') },
+  { key: 'formula', label: 'formula', cell: text('formula') },
+  { key: 'nsites', label: 'sites', cell: text('nsites') },
+  { key: 'min_distance', label: 'd_min Å', cell: num('min_distance') },
+  { key: 'valid', label: 'valid', cell: flag('valid') },
+  { key: 'reasons', label: 'reasons', cell: (r) => failureReasons(r).join(', ') },
+  { key: 'duplicate_of', label: 'duplicate of', cell: text('duplicate_of') },
+  { key: 'reference_match', label: 'reference match', cell: text('reference_match') },
+  { key: 'e_above_hull', label: 'E_hull', cell: num('e_above_hull') },
+  { key: 'sun', label: 'S.U.N.', cell: flag('sun') },
+];
+
+function SampleTable() {
+  const s = useGenerations(
+    useShallow((st) => ({ run: st.run, sort: st.sort, filter: st.filter, page: st.page, selected: st.selected, mode: st.mode })),
+  );
+  const rows: GenRow[] = useMemo(() => s.run?.result.per_sample ?? [], [s.run]);
+  const counts = useMemo(() => reasonCounts(rows), [rows]);
+  const order = useMemo(() => tableOrder(rows, s.sort, s.filter), [rows, s.sort, s.filter]);
+  const columns = s.run?.mode === 'denovo' ? DENOVO_COLUMNS : CSP_COLUMNS;
+  const pages = Math.max(1, Math.ceil(order.length / PAGE_ROWS));
+  const page = Math.min(s.page, pages - 1);
+  const shown = order.slice(page * PAGE_ROWS, (page + 1) * PAGE_ROWS);
+  return (
+    <>
+      <div className="gen-filters" role="group" aria-label="filter by failure reason" data-testid="gen-filters">
+        <button type="button" className={s.filter === null ? 'active' : ''} data-testid="gen-filter-all" onClick={() => setFilter(null)}>
+          all {rows.length}
+        </button>
+        {counts.map(([reason, n]) => (
+          <button
+            type="button"
+            key={reason}
+            className={s.filter === reason ? 'active' : ''}
+            data-testid={`gen-filter-${reason}`}
+            onClick={() => setFilter(s.filter === reason ? null : (reason as FailureReason))}
+          >
+            {reason.replaceAll('_', ' ')} {n}
+          </button>
+        ))}
+      </div>
+      <div className="gen-table" data-testid="gen-table" data-rows={order.length}>
+        <table>
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th
+                  key={c.key}
+                  data-testid={`gen-sort-${c.key}`}
+                  onClick={() => setSort(c.key)}
+                  aria-sort={s.sort.key === c.key ? (s.sort.descending ? 'descending' : 'ascending') : 'none'}
+                >
+                  {c.label}
+                  {s.sort.key === c.key ? (s.sort.descending ? ' ▼' : ' ▲') : ''}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((i) => {
+              const r = rows[i];
+              const failed = failureReasons(r).length > 0;
+              return (
+                <tr
+                  key={i}
+                  className={`${s.selected === i ? 'active' : ''}${failed ? ' failed' : ''}`}
+                  onClick={() => void selectSample(i)}
+                  data-testid="gen-row"
+                  data-index={i}
+                  data-id={r.id}
+                >
+                  {columns.map((c) => (
+                    <td key={c.key}>{c.key === 'index' ? i + 1 : c.cell(r)}</td>
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {pages > 1 && (
+        <div className="gen-pager" data-testid="gen-pager">
+          <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>
+            ‹
+          </button>
+          <span>
+            rows {page * PAGE_ROWS + 1}–{Math.min(order.length, (page + 1) * PAGE_ROWS)} of {order.length}
+          </span>
+          <button type="button" disabled={page >= pages - 1} onClick={() => setPage(page + 1)} data-testid="gen-next-page">
+            ›
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The selected sample: both structures, the overlay, the too-close pairs and why it does not match (SampleDetail.tsx). */
+function Detail() {
+  const view = useGenerations((st) => st.view);
+  if (!view) return <div className="gen-detail gen-empty">Choose a sample in the table.</div>;
+  return <SampleDetail view={view} />;
+}
+
+/** The samples as a paged table or as thumbnails grouped by failure reason. */
+function Samples() {
+  const tableView = useGenerations((st) => st.tableView);
+  return (
+    <div className="gen-table-pane">
+      <div className="gen-toggle" role="group" aria-label="samples as">
+        <button
+          type="button"
+          className={tableView === 'table' ? 'active' : ''}
+          data-testid="gen-view-table"
+          onClick={() => setView('table')}
+        >
+          Table
+        </button>
+        <button
+          type="button"
+          className={tableView === 'gallery' ? 'active' : ''}
+          data-testid="gen-view-gallery"
+          onClick={() => setView('gallery')}
+        >
+          Gallery
+        </button>
+      </div>
+      {tableView === 'table' ? <SampleTable /> : <SampleGallery />}
+    </div>
+  );
+}
+
+const loadThumbnail = (index: number) => thumbnailDisplay(index);
+const openSample = (index: number) => void selectSample(index);
+
+function SampleGallery() {
+  const s = useGenerations(useShallow((st) => ({ run: st.run, selected: st.selected, source: st.sets.pred?.source ?? '' })));
+  const samples: GallerySample[] = useMemo(
+    () =>
+      (s.run?.result.per_sample ?? []).map((r: GenRow, index) => {
+        const sample = 'sample' in r ? r.sample : 0;
+        return {
+          index,
+          key: `${s.source}:${r.id}:${sample}`,
+          id: sample ? `${r.id}__${sample}` : r.id,
+          reason: failureReasons(r)[0] ?? null,
+        };
+      }),
+    [s.run, s.source],
+  );
+  return <Gallery samples={samples} load={loadThumbnail} selected={s.selected} onSelect={openSample} />;
+}

@@ -1,0 +1,152 @@
+/**
+ * The Generations page end to end (built app, headless Chromium): the visible CSP set loaded through the page's
+ * file and folder inputs shows the golden match rate and RMSE (golden csp_visible/expected.json) in both
+ * conventions, the failure filter and a sample's detail work, and the exported JSON equals the CLI's document.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHARED, structlabInProcess } from '../shared.ts';
+import { type Lab, openLab } from './harness.ts';
+
+const CSP = join(SHARED, 'golden', 'generations', 'csp_visible');
+interface CspRun {
+  name: string;
+  output: { match_rate: number; rmse: number; n: number; per_sample: { id: string; reason: string | null; min_distance: number | null }[] };
+}
+const runs: CspRun[] = JSON.parse(readFileSync(join(CSP, 'expected.json'), 'utf8')).runs;
+const golden = (name: string): CspRun['output'] => {
+  const run = runs.find((r) => r.name === name);
+  if (!run) throw new Error(`golden run ${name} missing from ${CSP}/expected.json`);
+  return run.output;
+};
+
+let lab: Lab;
+let page: Page;
+let pageErrors: string[] = [];
+
+const text = (id: string) => page.locator(`[data-testid=${id}]`).innerText();
+const idle = () => page.waitForFunction(() => !document.querySelector('[data-testid=gen-progress]'), undefined, { timeout: 120_000 });
+const summaryFor = (convention: string) =>
+  page.locator(`[data-testid=gen-summary][data-convention=${convention}]`).waitFor({ timeout: 120_000 });
+
+/** The shown number and the half unit of its last printed digit: "65.02 %" → [65.02, 0.005]. */
+function shown(value: string): [number, number] {
+  const m = /^-?\d+(?:\.(\d+))?(?:e-?\d+)?/.exec(value.trim());
+  if (!m) throw new Error(`not a number: ${value}`);
+  const x = Number(m[0]);
+  const exp = /e(-?\d+)/.exec(m[0]);
+  const decimals = (m[1]?.length ?? 0) - (exp ? Number(exp[1]) : 0);
+  return [x, 0.5 * 10 ** -decimals];
+}
+
+/** The paths where `a` and `b` differ: structure, keys and non-numbers exactly, numbers within 1e-9 relative. */
+function sameWithin(a: unknown, b: unknown, path = '$'): string[] {
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)) ? [] : [`${path}: ${a} ≠ ${b}`];
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return [`${path}: ${a.length} items ≠ ${b.length}`];
+    return a.flatMap((x, k) => sameWithin(x, b[k], `${path}[${k}]`));
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a),
+      kb = Object.keys(b);
+    if (ka.join() !== kb.join()) return [`${path}: keys ${ka.join()} ≠ ${kb.join()}`];
+    return ka.flatMap((k) => sameWithin((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`));
+  }
+  return a === b ? [] : [`${path}: ${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`];
+}
+
+async function expectGolden(name: string): Promise<void> {
+  const g = golden(name);
+  const [rate, rateHalf] = shown(await text('gen-match-rate'));
+  expect(Math.abs(rate - 100 * g.match_rate)).toBeLessThanOrEqual(rateHalf + 1e-12);
+  const [rmse, rmseHalf] = shown(await text('gen-rmse'));
+  expect(Math.abs(rmse - g.rmse)).toBeLessThanOrEqual(rmseHalf + 1e-12);
+  expect(await text('gen-counts')).toBe(`${g.n} · ${g.n}`);
+}
+
+beforeAll(async () => {
+  lab = await openLab('?fresh#/generations', { width: 1400, height: 900 });
+  ({ page, pageErrors } = lab);
+  await page.locator('[data-testid=generations-page]').waitFor({ timeout: 60_000 });
+});
+
+afterAll(async () => {
+  await lab?.close();
+});
+
+describe('Generations page', () => {
+  it('loads the visible CSP set (prediction files, truth folder) and shows the golden match rate and RMSE (diffcsp)', async () => {
+    const preds = readdirSync(join(CSP, 'pred')).map((f) => join(CSP, 'pred', f));
+    const started = Date.now();
+    await page.locator('[data-testid=gen-files-pred]').setInputFiles(preds);
+    await page.waitForFunction(() => /203 structures/.test(document.querySelector('[data-testid=gen-set-pred-info]')?.textContent ?? ''));
+    await page.locator('[data-testid=gen-folder-truth]').setInputFiles(join(CSP, 'truth'));
+    await summaryFor('diffcsp');
+    await idle();
+    console.log(`generations e2e: 203 CSP pairs from load to summary in ${Date.now() - started} ms`);
+    expect(await text('gen-set-truth-info')).toBe('truth: 203 structures');
+    await expectGolden('csp_single_diffcsp');
+    expect(await page.locator('[data-testid=gen-table]').getAttribute('data-rows')).toBe('203');
+    expect(await page.locator('[data-testid=gen-row]').count()).toBe(100); // the first page
+  });
+
+  it('the convention switch recomputes: cdvae shows its golden', async () => {
+    await page.locator('[data-testid=gen-convention]').selectOption('cdvae');
+    await summaryFor('cdvae');
+    await idle();
+    await expectGolden('csp_single_cdvae');
+  });
+
+  it('filters by failure reason; a too-close sample opens with its pair and distance', async () => {
+    const g = golden('csp_single_cdvae').per_sample;
+    const close = g.filter((r) => r.reason === 'atoms_too_close');
+    await page.locator('[data-testid=gen-filter-atoms_too_close]').click();
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid=gen-table]')?.getAttribute('data-rows') === String(n),
+      close.length,
+    );
+    const ids = await page.locator('[data-testid=gen-row]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+    expect(ids).toEqual(close.map((r) => r.id));
+    await page.locator('[data-testid=gen-row]').first().click();
+    await page.locator('[data-testid=gen-close-pair]').first().waitFor({ timeout: 30_000 });
+    const pair = page.locator('[data-testid=gen-close-pair]').first();
+    expect(Math.abs(Number(await pair.getAttribute('data-distance')) - close[0].min_distance!)).toBeLessThan(1e-9);
+    expect(await pair.innerText()).toContain(`${close[0].min_distance!.toFixed(3)} Å`);
+    await page.locator('[data-testid=gen-filter-all]').click();
+    // The gallery groups the same samples by reason.
+    await page.locator('[data-testid=gen-view-gallery]').click();
+    const group = page.locator('[data-testid=gen-gallery-group][data-reason=atoms_too_close]');
+    await group.waitFor({ timeout: 30_000 });
+    expect(await group.locator('h3').innerText()).toContain(`(${close.length})`);
+    await page.locator('[data-testid=gen-view-table]').click();
+  });
+
+  it("exports the table: the JSON equals the CLI's document, the CSV has one line per sample", async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=gen-export-json]').click()]);
+    const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    const cli = await structlabInProcess([
+      'gen',
+      'csp',
+      '--pred',
+      join(CSP, 'pred'),
+      '--truth',
+      join(CSP, 'truth'),
+      '--convention',
+      'cdvae',
+    ]);
+    expect(cli.code).toBe(0);
+    const expected = JSON.parse(cli.stdout);
+    // Same keys, texts and flags; numbers to 1e-9 relative: Chromium's Math.sin/acos/… differ from Node's in the last bit.
+    expect(sameWithin(exported, expected)).toEqual([]);
+    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=gen-export-csv]').click()]);
+    const csv = readFileSync(await csvDownload.path(), 'utf8')
+      .trim()
+      .split(/\r\n/);
+    expect(csv[0]).toBe(Object.keys(expected.per_sample[0]).join(','));
+    expect(csv).toHaveLength(1 + expected.per_sample.length);
+    expect(pageErrors).toEqual([]);
+  });
+});
