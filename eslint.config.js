@@ -42,6 +42,48 @@ export default defineConfig(
     files: ['src/cli/**', 'src/node/**', 'scripts/**', 'bench/**', 'tests/**', 'bin/**', 'examples/**', '*.config.*'],
     languageOptions: { globals: globals.node },
   },
+  {
+    // Engine-independent bits: V8 versions differ in the last bit of these (Node 20: fdlibm; Chromium: LLVM libc,
+    // glibc kernels), which flips knife-edge matches. src/core uses the fdlibm port in src/core/math/libm.ts.
+    // sqrt, abs, floor, round, min, max are exact in IEEE 754; Math.hypot (V8 Torque) gives the same bits in Node 20
+    // and Chromium (checked on 200,000 inputs). `a ** b` is Math.pow: only `x ** 2` (x * x in every V8) and `2 ** n`
+    // (exact) stay; every other power goes through libm's pow.
+    files: ['src/core/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'sin', message: 'Use sin from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'cos', message: 'Use cos from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'tan', message: 'Use tan from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'asin', message: 'Use asin from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'acos', message: 'Use acos from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'atan', message: 'Use atan from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'atan2', message: 'Use atan2 from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'sinh', message: 'Use sinh from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'cosh', message: 'Use cosh from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'tanh', message: 'Use tanh from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'asinh', message: 'Use asinh from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'acosh', message: 'Use acosh from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'atanh', message: 'Use atanh from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'exp', message: 'Use exp from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'expm1', message: 'Use expm1 from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'log', message: 'Use log from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'log1p', message: 'Use log1p from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'log2', message: 'Use log2 from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'log10', message: 'Use log10 from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'cbrt', message: 'Use cbrt from src/core/math/libm.ts (same bits in every engine).' },
+        { object: 'Math', property: 'pow', message: 'Use pow from src/core/math/libm.ts (same bits in every engine).' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "BinaryExpression[operator='**']:not([right.value=2]):not([left.value=2]):not([left.bigint])",
+          message: 'Use pow from src/core/math/libm.ts: Math.pow differs between JavaScript engines.',
+        },
+        { selector: "AssignmentExpression[operator='**=']", message: 'Use pow from src/core/math/libm.ts.' },
+      ],
+    },
+  },
   // The render bench runs functions inside the page (Playwright's evaluate).
   { files: ['bench/render/**'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
 );

@@ -4,6 +4,7 @@
  */
 import { mulberry32 } from '../math/random.ts';
 import { flatCoordinates, type PointCloud } from './hull.ts';
+import { cbrt, log2 } from '../math/libm.ts';
 
 /** A uniform grid over a point set, stored CSR-style: cellStart[c]..cellStart[c+1] index into order. */
 export class PointGrid {
@@ -41,7 +42,7 @@ export class PointGrid {
     }
     const extent = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-9);
     // At most 160 cells per axis however small the requested cell: memory must stay bounded.
-    const size = Math.max(cellSize ?? extent / Math.max(1, Math.cbrt(n / 2)), extent / 159, 1e-9);
+    const size = Math.max(cellSize ?? extent / Math.max(1, cbrt(n / 2)), extent / 159, 1e-9);
     this.cellSize = size;
     this.origin = [lo[0], lo[1], lo[2]];
     // An extent that overflows (coordinates near ±1e308) gives NaN here: one cell then, never a NaN-sized array.
@@ -259,7 +260,7 @@ class KdTree {
       order = this.order;
     const key = (m: number) => xyz[3 * order[m] + axis];
     // Crafted input can make any pivot rule quadratic: past ~2 log2 n rounds the rest is simply sorted.
-    for (let rounds = 2 * Math.log2(right - left + 2) + 8; right > left; rounds--) {
+    for (let rounds = 2 * log2(right - left + 2) + 8; right > left; rounds--) {
       if (rounds <= 0) {
         const part = Array.from(order.subarray(left, right + 1)).sort((u, v) => xyz[3 * u + axis] - xyz[3 * v + axis]);
         order.set(part, left);

@@ -7,6 +7,7 @@ import type quickhullRunner from 'quickhull3d';
 // resolve; its self-contained bundle is the same function and loads everywhere. It ships no .d.ts of its own.
 // @ts-expect-error -- typed through the package's main entry below
 import quickhullBundle from 'quickhull3d/dist/quickhull3d.js';
+import { sin, cos } from '../math/libm.ts';
 
 const quickhull = quickhullBundle as typeof quickhullRunner;
 
@@ -71,7 +72,7 @@ const PREFILTER_DIRECTIONS: [number, number, number][] = (() => {
   return Array.from({ length: m }, (_, k) => {
     const z = 1 - (2 * k + 1) / m,
       r = Math.sqrt(1 - z * z);
-    return [r * Math.cos(golden * k), r * Math.sin(golden * k), z] as [number, number, number];
+    return [r * cos(golden * k), r * sin(golden * k), z] as [number, number, number];
   });
 })();
 

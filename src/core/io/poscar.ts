@@ -14,6 +14,7 @@ import { elementByNumber, elementBySymbol, elementSymbolOf } from '../structure/
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
 import { DECIMAL_NUMBER, cellProblem, checkNumberToken, checkToken, orderedSymbol, quoted, shortestNumber, splitLines } from './common.ts';
 import { LIMITS, limitSentence } from '../limits.ts';
+import { cbrt } from '../math/libm.ts';
 
 /** Reads lines with 1-based numbers and Fortran-style numbers, collecting warnings. */
 class LineReader {
@@ -99,7 +100,7 @@ export function parsePoscar(text: string): ParseOutput {
   else if (scales[0] < 0) {
     const volume = Math.abs(det(raw as Mat3));
     if (volume === 0) throw new ParseError('The lattice vectors (lines 3-5) are linearly dependent.', 3);
-    const s = Math.cbrt(-scales[0] / volume);
+    const s = cbrt(-scales[0] / volume);
     factor = [s, s, s];
   } else factor = [scales[0], scales[0], scales[0]];
   const matrix = raw.map((v) => [v[0] * factor[0], v[1] * factor[1], v[2] * factor[2]]) as Mat3;

@@ -7,6 +7,7 @@ import { type Mat3, type Vec3, det, inverse, norm } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { lllReduce } from './lll.ts';
 import { LIMITS, LimitError, limitSentence } from '../limits.ts';
+import { acos, cbrt } from '../math/libm.ts';
 
 const RAD = 180 / Math.PI;
 
@@ -19,7 +20,7 @@ function congruence(g: number[][], mm: number[][]): number[][] {
 /** Niggli-reduced (a, b, c, α, β, γ) of a lattice (pymatgen's loop, epsilon = tol·V^(1/3), ≤ 100 passes). */
 export function niggliParameters(lattice: Lattice, tol = 1e-5): [number, number, number, number, number, number] {
   const mat = lllReduce(lattice.matrix).matrix;
-  const e = tol * Math.cbrt(lattice.volume);
+  const e = tol * cbrt(lattice.volume);
   let G = [0, 1, 2].map((i) => [0, 1, 2].map((j) => mat[i][0] * mat[j][0] + mat[i][1] * mat[j][1] + mat[i][2] * mat[j][2]));
   const params = () => [G[0][0], G[1][1], G[2][2], 2 * G[1][2], 2 * G[0][2], 2 * G[0][1]];
   const sign = (x: number) => (x > 0 ? 1 : x < 0 ? -1 : 0);
@@ -107,7 +108,7 @@ export function niggliParameters(lattice: Lattice, tol = 1e-5): [number, number,
   const a = Math.sqrt(A),
     b = Math.sqrt(B),
     c = Math.sqrt(C);
-  return [a, b, c, Math.acos(E / 2 / b / c) * RAD, Math.acos(N / 2 / a / c) * RAD, Math.acos(Y / 2 / a / b) * RAD];
+  return [a, b, c, acos(E / 2 / b / c) * RAD, acos(N / 2 / a / c) * RAD, acos(Y / 2 / a / b) * RAD];
 }
 
 export interface LatticeMapping {
@@ -166,7 +167,7 @@ function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; ca
 }
 
 const angleDeg = (u: Vec3, v: Vec3, lu: number, lv: number): number =>
-  Math.acos(Math.max(-1, Math.min(1, (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / lu / lv))) * RAD;
+  acos(Math.max(-1, Math.min(1, (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / lu / lv))) * RAD;
 
 /**
  * Every triple of lattice vectors of `self` whose lengths are within the relative tolerance `ltol`
@@ -221,7 +222,7 @@ export function* findAllMappings(self: Lattice, other: Lattice, ltol: number, an
 export function niggliReducedLattice(lattice: Lattice, tol = 1e-5): Lattice {
   const p = niggliParameters(lattice, tol);
   const target = Lattice.fromParameters(...p);
-  const e = tol * Math.cbrt(lattice.volume);
+  const e = tol * cbrt(lattice.volume);
   for (const mapped of findAllMappings(lattice, target, e, 1)) {
     const m = mapped.aligned;
     return det(m) > 0 ? new Lattice(m) : new Lattice(m.map((r) => r.map((x) => -x)));

@@ -5,6 +5,7 @@
  * group sizes, the clique/size checks, position averaging, recursion, then Niggli reduction.
  */
 import { type Mat3, inverse } from '../math/mat3.ts';
+import { cbrt } from '../math/libm.ts';
 
 export interface PrimitiveInput {
   matrix: Mat3;
@@ -50,7 +51,7 @@ class PeriodicSiteGrid {
     reach: readonly number[],
   ) {
     // Cells per axis: as many as fit the reach (a reach of ½ or more: one cell), at most ~2 per site.
-    const most = Math.max(1, Math.ceil(2 * Math.cbrt(sites.length)));
+    const most = Math.max(1, Math.ceil(2 * cbrt(sites.length)));
     this.cells = reach.map((w) => Math.max(1, Math.min(most, Math.floor(1 / Math.max(w, 1e-12)))));
     this.around = this.cells.map((m) => Array.from({ length: m }, (_, x) => [...new Set([x, (x + 1) % m, (x + m - 1) % m])]));
     for (const j of sites) {

@@ -15,6 +15,7 @@ import { type LatticeMapping, findAllMappings, niggliReducedLattice } from './ni
 import { type PrimitiveOutput, pymatgenPrimitive } from './primitive.ts';
 import { checkLimit, LIMITS, LimitError, limitSentence } from '../limits.ts';
 import { MATCHER_DEFAULTS, type MatcherOptions } from './defaults.ts';
+import { cos, acos, cbrt, pow } from '../math/libm.ts';
 
 export { MATCHER_DEFAULTS, type MatcherOptions };
 
@@ -213,7 +214,7 @@ const GRID_MARGIN = 1e-9;
 
 function columnGrid(lllF1: Float64Array, n1: number, lllFracTol: number[]): ColumnGrid | null {
   if (n1 < GRID_MIN_SITES) return null;
-  const perAxis = Math.max(1, Math.round(Math.cbrt(n1) * 1.5));
+  const perAxis = Math.max(1, Math.round(cbrt(n1) * 1.5));
   const cells = lllFracTol.map((tol) => Math.max(1, Math.min(perAxis, Math.floor(1 / Math.max(tol, 1e-6))))) as [number, number, number];
   if (cells[0] * cells[1] * cells[2] < 8) return null;
   const cellOf = (j: number) => {
@@ -281,7 +282,7 @@ function smallestEigenvalueSym3(m: Mat3): number {
   if (p === 0) return q;
   const b = m.map((row, i) => row.map((x, j) => (x - (i === j ? q : 0)) / p)) as Mat3;
   const r = Math.max(-1, Math.min(1, det(b) / 2));
-  return q + 2 * p * Math.cos(Math.acos(r) / 3 + (2 * Math.PI) / 3);
+  return q + 2 * p * cos(acos(r) / 3 + (2 * Math.PI) / 3);
 }
 
 /**
@@ -577,7 +578,7 @@ function strictMatch(
     }
     const avg = averageLattice(candLattice, smallLattice);
     const avgM = avg.matrix;
-    const normalization = Math.cbrt(n1 / avg.volume);
+    const normalization = cbrt(n1 / avg.volume);
     const recip = reciprocalLengths(avgM);
     const fracTol = recip.map((r) => (2 * r * o.stol) / normalization);
     const lll = lllReduce(avgM);
@@ -785,7 +786,7 @@ function preprocess(a: Structure, b: Structure, o: Resolved): Prepared {
   }
   const mult = s1Supercell ? fu : 1 / fu;
   if (o.scale) {
-    const ratio = (volumeOf(s2.matrix) / (volumeOf(s1.matrix) * mult)) ** (1 / 6);
+    const ratio = pow(volumeOf(s2.matrix) / (volumeOf(s1.matrix) * mult), 1 / 6);
     s1 = scaled(s1, ratio);
     s2 = scaled(s2, 1 / ratio);
   }
@@ -939,7 +940,7 @@ function mappingOf(a: Structure, r: Oriented, o: Resolved): BestMapping | null {
   });
   pairs.sort((x, y) => x.a - y.a || x.b - y.b);
   const n = a.sites.length;
-  return { rms: match.value, maxDist, pairs, lengthScale: Math.cbrt(a.lattice!.volume / n), approximateIndices: o.primitiveCell || fu > 1 };
+  return { rms: match.value, maxDist, pairs, lengthScale: cbrt(a.lattice!.volume / n), approximateIndices: o.primitiveCell || fu > 1 };
 }
 
 /**

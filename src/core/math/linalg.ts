@@ -5,6 +5,7 @@
  * Sturm bisection), general real eigenvalues (Hessenberg + complex shifted QR) and the buckling
  * eigenproblem K φ = λ (−K_g) φ. A matrix is `{ n, a }` with a[i*n + j].
  */
+import { sin } from './libm.ts';
 
 export interface Dense {
   n: number;
@@ -630,7 +631,7 @@ export function inverseIteration(a: Dense, sigma: number, b?: Dense): Float64Arr
   const f: LU = { n, lu, perm };
   // deterministic, generic start vector
   let x: Float64Array = new Float64Array(n);
-  for (let i = 0; i < n; i++) x[i] = 1 + 0.1 * Math.sin(1.7 * i + 0.3);
+  for (let i = 0; i < n; i++) x[i] = 1 + 0.1 * sin(1.7 * i + 0.3);
   for (let it = 0; it < 4; it++) {
     const rhs = b ? matVec(b, x) : x;
     x = luSolve(f, rhs);

@@ -1,4 +1,5 @@
 import type { Vec3 } from './mat3.ts';
+import { cbrt } from './libm.ts';
 
 /**
  * A spatial hash on wrapped fractional coordinates: finds a stored point within a per-component
@@ -14,7 +15,7 @@ export class PeriodicGrid {
     expectedPoints: number,
   ) {
     // About one point per bin; bins must stay wider than the tolerance.
-    const want = Math.max(1, Math.ceil(Math.cbrt(Math.max(1, expectedPoints))));
+    const want = Math.max(1, Math.ceil(cbrt(Math.max(1, expectedPoints))));
     this.n = Math.max(1, Math.min(want, Math.floor(1 / (2 * tol)), 1024));
   }
   private key(i: number, j: number, k: number): number {

@@ -1,4 +1,5 @@
 /** Seeded randomness (reproducible demos, tests and benchmarks); never used where results must be exact. */
+import { cos, log } from './libm.ts';
 
 /** mulberry32: a small, well-mixed 32-bit generator; uniform in [0, 1). */
 export function mulberry32(seed: number): () => number {
@@ -12,5 +13,4 @@ export function mulberry32(seed: number): () => number {
 }
 
 /** Standard normal deviates (Box–Muller) from a uniform generator. */
-export const gaussian = (uniform: () => number) => (): number =>
-  Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+export const gaussian = (uniform: () => number) => (): number => Math.sqrt(-2 * log(1 - uniform())) * cos(2 * Math.PI * uniform());

@@ -1,3 +1,4 @@
+import { exp, log, log1p } from './libm.ts';
 // Small exact statistics: mean/SE, one-way ANOVA with the F distribution's tail from the regularized
 // incomplete beta function (continued fraction, modified Lentz), and an OLS linear-trend test.
 
@@ -22,7 +23,7 @@ export function standardError(values: readonly number[]): number {
   return sampleStdDev(values) / Math.sqrt(values.length);
 }
 
-const HALF_LOG_TWO_PI = 0.5 * Math.log(2 * Math.PI);
+const HALF_LOG_TWO_PI = 0.5 * log(2 * Math.PI);
 
 /** ln Γ(x) for x > 0: shift up to x ≥ 15, then Stirling's series (error below 1e-16 relative there). */
 export function logGamma(x: number): number {
@@ -35,17 +36,17 @@ export function logGamma(x: number): number {
     z += 1;
     // Keep the product finite for tiny arguments.
     if (product > 1e280) {
-      shift += Math.log(product);
+      shift += log(product);
       product = 1;
     }
   }
-  shift += Math.log(product);
+  shift += log(product);
   const inv = 1 / z;
   const inv2 = inv * inv;
   const series =
     inv *
     (1 / 12 + inv2 * (-1 / 360 + inv2 * (1 / 1260 + inv2 * (-1 / 1680 + inv2 * (1 / 1188 + inv2 * (-691 / 360360 + inv2 * (1 / 156)))))));
-  return (z - 0.5) * Math.log(z) - z + HALF_LOG_TWO_PI + series - shift;
+  return (z - 0.5) * log(z) - z + HALF_LOG_TWO_PI + series - shift;
 }
 
 export function logBeta(a: number, b: number): number {
@@ -97,12 +98,12 @@ export function regularizedBeta(a: number, b: number, x: number): { lower: numbe
   if (!(x >= 0 && x <= 1)) throw new Error(`incomplete beta needs 0 ≤ x ≤ 1, got ${x}`);
   if (x === 0) return { lower: 0, upper: 1 };
   if (x === 1) return { lower: 1, upper: 0 };
-  const logFront = a * Math.log(x) + b * Math.log1p(-x) - logBeta(a, b);
+  const logFront = a * log(x) + b * log1p(-x) - logBeta(a, b);
   if (x < (a + 1) / (a + b + 2)) {
-    const lower = (Math.exp(logFront) * betaContinuedFraction(a, b, x)) / a;
+    const lower = (exp(logFront) * betaContinuedFraction(a, b, x)) / a;
     return { lower, upper: 1 - lower };
   }
-  const upper = (Math.exp(logFront) * betaContinuedFraction(b, a, 1 - x)) / b;
+  const upper = (exp(logFront) * betaContinuedFraction(b, a, 1 - x)) / b;
   return { lower: 1 - upper, upper };
 }
 

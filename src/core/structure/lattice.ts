@@ -1,4 +1,5 @@
 import { type Mat3, type Vec3, det, dot, inverse, norm, vecMat } from '../math/mat3.ts';
+import { sin, cos, acos } from '../math/libm.ts';
 
 export interface LatticeParameters {
   a: number;
@@ -36,12 +37,12 @@ export class Lattice {
    */
   static fromParameters(a: number, b: number, c: number, alpha: number, beta: number, gamma: number): Lattice {
     const [ar, br, gr] = [alpha * DEG, beta * DEG, gamma * DEG];
-    const val0 = (Math.cos(ar) * Math.cos(br) - Math.cos(gr)) / (Math.sin(ar) * Math.sin(br));
+    const val0 = (cos(ar) * cos(br) - cos(gr)) / (sin(ar) * sin(br));
     // Clamp for numerical safety, as pymatgen does.
     const val = Math.max(-1, Math.min(1, val0));
-    const gammaStar = Math.acos(val);
-    const va: Vec3 = [a * Math.sin(br), 0, a * Math.cos(br)];
-    const vb: Vec3 = [-b * Math.sin(ar) * Math.cos(gammaStar), b * Math.sin(ar) * Math.sin(gammaStar), b * Math.cos(ar)];
+    const gammaStar = acos(val);
+    const va: Vec3 = [a * sin(br), 0, a * cos(br)];
+    const vb: Vec3 = [-b * sin(ar) * cos(gammaStar), b * sin(ar) * sin(gammaStar), b * cos(ar)];
     const vc: Vec3 = [0, 0, c];
     return new Lattice([va, vb, vc]);
   }
@@ -70,7 +71,7 @@ export class Lattice {
   /** Angles alpha (b,c), beta (a,c), gamma (a,b) in degrees. */
   get angles(): Vec3 {
     const [a, b, c] = this.matrix;
-    const ang = (u: Vec3, v: Vec3) => Math.acos(Math.max(-1, Math.min(1, dot(u, v) / (norm(u) * norm(v))))) / DEG;
+    const ang = (u: Vec3, v: Vec3) => acos(Math.max(-1, Math.min(1, dot(u, v) / (norm(u) * norm(v))))) / DEG;
     return [ang(b, c), ang(a, c), ang(a, b)];
   }
 

@@ -11,6 +11,7 @@
  */
 import { type Mat3, det, inverse, perpendicularWidths } from '../math/mat3.ts';
 import type { Structure } from './structure.ts';
+import { pow } from '../math/libm.ts';
 
 /** Searches that would return more pairs than this (memory) or visit more candidate bins are refused. */
 const MAX_NEIGHBOR_PAIRS = 5e7;
@@ -121,7 +122,7 @@ export function findNeighborsRaw(positions: Float64Array, lattice: Mat3 | null, 
   }
   const reach = [0, 1, 2].map((k) => Math.ceil((cutoff * nb[k]) / width[k] - 1e-12));
   // Refuse hopeless inputs (a cell far thinner than the cutoff) instead of running for hours.
-  const expectedPairs = periodic ? (n * n * (4 / 3) * Math.PI * cutoff ** 3) / (2 * Math.abs(d)) : 0;
+  const expectedPairs = periodic ? (n * n * (4 / 3) * Math.PI * pow(cutoff, 3)) / (2 * Math.abs(d)) : 0;
   const binVisits = nb[0] * nb[1] * nb[2] * (2 * reach[0] + 1) * (2 * reach[1] + 1) * (2 * reach[2] + 1);
   if (expectedPairs > MAX_NEIGHBOR_PAIRS || binVisits > MAX_BIN_VISITS) {
     throw new Error(

@@ -5,6 +5,7 @@
 import type { Mat3, Vec3 } from '../math/mat3.ts';
 import { Lattice } from './lattice.ts';
 import { type Site, type Structure, fracOf, majorSpecies } from './structure.ts';
+import { cbrt } from '../math/libm.ts';
 
 export interface PackedStructure {
   name: string;
@@ -124,7 +125,7 @@ export function packedTransferables(p: PackedStructure): ArrayBuffer[] {
  */
 export function syntheticFcc(n: number, element = 'Cu', a = 3.615): PackedStructure {
   const natoms = Math.max(1, Math.floor(n));
-  const k = Math.max(1, Math.ceil(Math.cbrt(natoms / 4)));
+  const k = Math.max(1, Math.ceil(cbrt(natoms / 4)));
   const basis = [
     [0, 0, 0],
     [0.5, 0.5, 0],

@@ -13,6 +13,7 @@ import { cifNumber, parseCif } from '../../io/cif/reader.ts';
 import { parseCifDocument } from '../../io/cif/tokenizer.ts';
 import { aseCellFromParameters, aseLabels, aseWrap3, wrappedFractions, writeAseCif } from './ase-frame.ts';
 import { LIMITS, limitSentence, printable } from '../../limits.ts';
+import { sin, cos } from '../../math/libm.ts';
 
 export const ATOMWORLD_ACTIONS = [
   'change',
@@ -168,8 +169,8 @@ export function minimumImageDistance(a: Vec3, b: Vec3, cell: Mat3, inv: Mat3 = i
 /** Right-handed (counter-clockwise looking down the axis) rotation of v about a unit axis (Rodrigues). */
 export function rotateVector(v: Vec3, axis: Vec3, angleDeg: number): Vec3 {
   const t = (angleDeg * Math.PI) / 180;
-  const c = Math.cos(t),
-    s = Math.sin(t);
+  const c = cos(t),
+    s = sin(t);
   return add(add(scale(v, c), scale(cross(axis, v), s)), scale(axis, dot(axis, v) * (1 - c)));
 }
 

@@ -7,6 +7,7 @@ import { type Mat3, type Vec3, inverse, norm, dot, vecMat } from '../../math/mat
 import type { LatticeParameters } from '../../structure/lattice.ts';
 import { type Structure, majorSpecies } from '../../structure/structure.ts';
 import { pythonFloatRepr, pythonFixed } from '../../structure/composition.ts';
+import { sin, cos, acos } from '../../math/libm.ts';
 
 const DEG = Math.PI / 180;
 /** ASE treats an angle this close to 90° as exactly 90° (2·np.spacing(90.0)). */
@@ -14,14 +15,14 @@ const RIGHT_ANGLE_EPS = 2 * 1.4210854715202004e-14;
 
 /** ASE `cellpar_to_cell` with the default orientation: a along x, b in the xy-plane. */
 export function aseCellFromParameters(p: LatticeParameters): Mat3 {
-  const cosOf = (angle: number) => (Math.abs(Math.abs(angle) - 90) < RIGHT_ANGLE_EPS ? 0 : Math.cos(angle * DEG));
+  const cosOf = (angle: number) => (Math.abs(Math.abs(angle) - 90) < RIGHT_ANGLE_EPS ? 0 : cos(angle * DEG));
   const cosAlpha = cosOf(p.alpha),
     cosBeta = cosOf(p.beta),
     cosGamma = cosOf(p.gamma);
   let sinGamma: number;
   if (Math.abs(p.gamma - 90) < RIGHT_ANGLE_EPS) sinGamma = 1;
   else if (Math.abs(p.gamma + 90) < RIGHT_ANGLE_EPS) sinGamma = -1;
-  else sinGamma = Math.sin(p.gamma * DEG);
+  else sinGamma = sin(p.gamma * DEG);
   const cx = cosBeta;
   const cy = (cosAlpha - cosBeta * cosGamma) / sinGamma;
   const czSquared = 1 - cx * cx - cy * cy;
@@ -42,7 +43,7 @@ export function aseCellParameters(cell: Mat3): LatticeParameters {
     const j = (i + 2) % 3,
       k = (i + 1) % 3; // Python's i-1 and i-2 with negative indexing
     const ll = lengths[j] * lengths[k];
-    angles.push(ll > 1e-16 ? (180 / Math.PI) * Math.acos(dot(cell[j], cell[k]) / ll) : 90);
+    angles.push(ll > 1e-16 ? (180 / Math.PI) * acos(dot(cell[j], cell[k]) / ll) : 90);
   }
   return { a: lengths[0], b: lengths[1], c: lengths[2], alpha: angles[0], beta: angles[1], gamma: angles[2] };
 }

@@ -15,6 +15,7 @@ import type { Structure } from '../../structure/structure.ts';
 import { majorSpecies } from '../../structure/structure.ts';
 import { applyAtomworldActionWithTrace, minimumImageDistance, readAtomworldCif } from './actions.ts';
 import { aseCellFromParameters, aseWrap3 } from './ase-frame.ts';
+import { pow } from '../../math/libm.ts';
 
 export type LintSeverity = 'contradiction' | 'ambiguity' | 'no-op' | 'rounding';
 
@@ -39,11 +40,11 @@ const NUMBER = String.raw`[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?`;
 function printedHalfUlp(text: string): number {
   if (/[eE]/.test(text)) {
     const [mant, exp] = text.toLowerCase().split('e');
-    return printedHalfUlp(mant) * 10 ** Number(exp);
+    return printedHalfUlp(mant) * pow(10, Number(exp));
   }
   const dot = text.indexOf('.');
   const decimals = dot < 0 ? 0 : text.length - dot - 1;
-  return 0.5 * 10 ** -decimals;
+  return 0.5 * pow(10, -decimals);
 }
 
 const numbersIn = (text: string): string[] => text.match(new RegExp(NUMBER, 'g')) ?? [];

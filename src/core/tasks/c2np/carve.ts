@@ -8,6 +8,7 @@ import { type Mat3, type Vec3, det, inverse } from '../../math/mat3.ts';
 import { LIMITS, LimitError, limitSentence } from '../../limits.ts';
 import type { Structure } from '../../structure/structure.ts';
 import { fracOf, majorSpecies } from '../../structure/structure.ts';
+import { sin, cos, pow } from '../../math/libm.ts';
 
 const DEG = Math.PI / 180;
 
@@ -16,10 +17,10 @@ const DEG = Math.PI / 180;
  * a right-handed set (not pymatgen's c-along-z convention, which the CIF reader uses).
  */
 export function atomskCellFromParameters(a: number, b: number, c: number, alpha: number, beta: number, gamma: number): Mat3 {
-  const cosAlpha = Math.cos(alpha * DEG),
-    cosBeta = Math.cos(beta * DEG);
-  const cosGamma = Math.cos(gamma * DEG),
-    sinGamma = Math.sin(gamma * DEG);
+  const cosAlpha = cos(alpha * DEG),
+    cosBeta = cos(beta * DEG);
+  const cosGamma = cos(gamma * DEG),
+    sinGamma = sin(gamma * DEG);
   const cx = c * cosBeta;
   const cy = (c * (cosAlpha - cosBeta * cosGamma)) / sinGamma;
   return [
@@ -82,7 +83,7 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
   const fracs = structure.sites.map((site) => fracOf(site, lattice));
   // Atoms the sphere holds at the cell's density (or the whole supercell if that is smaller): refused before
   // anything is allocated when it is clearly over the limit (the count below catches the rest exactly).
-  const expected = Math.min(((4 / 3) * Math.PI * radius ** 3) / volume, repeats ** 3) * structure.sites.length;
+  const expected = Math.min(((4 / 3) * Math.PI * pow(radius, 3)) / volume, pow(repeats, 3)) * structure.sites.length;
   if (expected > 1.5 * maxAtoms + 1000) {
     throw new LimitError(
       'atoms',

@@ -4,6 +4,7 @@
  */
 import type { Vec3 } from '../../math/mat3.ts';
 import { type QuaternionXyzw, type RotationSet, applyRotation, eulerXyzDegrees, quaternionToMatrix } from './rotation.ts';
+import { pow } from '../../math/libm.ts';
 
 /** C2NP `config.py`: radii 6–30; ID and OOD radii fixed, the rest train. */
 export const C2NP_RADII = Array.from({ length: 25 }, (_, n) => n + 6);
@@ -33,7 +34,7 @@ export function formatFixedPython(x: number, decimals: number, width = 0): strin
   const negative = x < 0 || Object.is(x, -0);
   const magnitude = Math.abs(x);
   let digits = magnitude.toFixed(decimals);
-  const scaled = magnitude * 10 ** decimals;
+  const scaled = magnitude * pow(10, decimals);
   if (Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-6 * Math.max(1, scaled)) digits = exactHalfEven(magnitude, decimals) ?? digits;
   const text = (negative ? '-' : '') + digits;
   return text.length >= width ? text : ' '.repeat(width - text.length) + text;

@@ -16,6 +16,7 @@ import { Lattice, type LatticeParameters } from '../../structure/lattice.ts';
 import { type Site, type Structure, majorSpecies, makeSiteFromFrac } from '../../structure/structure.ts';
 import { analyzeSymmetry, standardizedCell } from '../../symmetry/analyze.ts';
 import { LIMITS, limitSentence } from '../../limits.ts';
+import { cbrt, pow } from '../../math/libm.ts';
 
 /** Particles above this many atoms are refused: the pair searches would take minutes. */
 
@@ -394,14 +395,14 @@ export function solveInverse(particle: Structure, symprec = 0.1): InverseResult 
   const centre = centroidOf(atoms.pos);
   const order = byDistanceFrom(atoms.pos, centre);
   const rMax = norm(sub(atoms.pos[order[order.length - 1]], centre));
-  const volumePerAtom = ((4 / 3) * Math.PI * rMax ** 3) / n;
+  const volumePerAtom = ((4 / 3) * Math.PI * pow(rMax, 3)) / n;
 
   // Typical nearest-neighbour distance (any species) over the central atoms sets the tolerance.
-  const coarse = new ParticleHashGrid(atoms.pos, 2 * Math.cbrt(volumePerAtom));
+  const coarse = new ParticleHashGrid(atoms.pos, 2 * cbrt(volumePerAtom));
   const central = order.slice(0, Math.min(n, 2000));
   const nnDistances = central
     .map((i) => {
-      const j = coarse.nearest(atoms.pos[i], 2 * Math.cbrt(volumePerAtom), (k) => k !== i);
+      const j = coarse.nearest(atoms.pos[i], 2 * cbrt(volumePerAtom), (k) => k !== i);
       return j >= 0 ? norm(sub(atoms.pos[j], atoms.pos[i])) : NaN;
     })
     .filter((d) => Number.isFinite(d));
@@ -431,7 +432,7 @@ export function solveInverse(particle: Structure, symprec = 0.1): InverseResult 
   // spacing of the minority species covers ordinary cells), the whole particle only if that fails.
   const maxCutoff = Math.min(1.6 * ctx.innerRadius, 25);
   const minorityCount = Math.min(...speciesList.map((el) => atoms.species.filter((x) => x === el).length));
-  const shortCutoff = Math.min(maxCutoff, 3 * Math.cbrt(((4 / 3) * Math.PI * rMax ** 3) / minorityCount) + tol);
+  const shortCutoff = Math.min(maxCutoff, 3 * cbrt(((4 / 3) * Math.PI * pow(rMax, 3)) / minorityCount) + tol);
   let basisVectors: Vec3[] = [];
   for (const cutoff of shortCutoff < maxCutoff ? [shortCutoff, maxCutoff] : [maxCutoff]) {
     basisVectors = successiveMinima(ctx, candidateTranslations(ctx, cutoff));

@@ -7,6 +7,7 @@ import { hausdorffDistance } from '../../analysis/hausdorff.ts';
 import { convexHullVolume } from '../../analysis/hull.ts';
 import { rdfError } from '../../analysis/rdf.ts';
 import { checkLimit, LIMITS, LimitError, limitSentence } from '../../limits.ts';
+import { pow } from '../../math/libm.ts';
 
 export type { Particle } from '../../analysis/alignment.ts';
 
@@ -37,7 +38,7 @@ export function c2npRmsd(pred: Float64Array, truth: Float64Array): number | null
   return Math.sqrt(sum / pred.length);
 }
 
-export const sphereVolume = (radius: number) => (4 / 3) * Math.PI * radius ** 3;
+export const sphereVolume = (radius: number) => (4 / 3) * Math.PI * pow(radius, 3);
 
 export interface ForwardOptions {
   /** Particle radius R in Å, for volume_ratio. */

@@ -4,6 +4,7 @@
  * The operation order follows scipy's so that the `%15.8f` text of rotated files matches byte for byte.
  */
 import type { Mat3, Vec3 } from '../../math/mat3.ts';
+import { atan2 } from '../../math/libm.ts';
 
 /** Scalar-last quaternion [x, y, z, w]. */
 export type QuaternionXyzw = [number, number, number, number];
@@ -59,13 +60,13 @@ export function eulerXyzDegrees(quaternion: readonly number[]): Vec3 {
   const b = q[i] + q[k] * sign;
   const c = q[j] + q[3];
   const d = q[k] * sign - q[i];
-  const angles = [0, 2 * Math.atan2(Math.sqrt(c * c + d * d), Math.sqrt(a * a + b * b)), 0];
+  const angles = [0, 2 * atan2(Math.sqrt(c * c + d * d), Math.sqrt(a * a + b * b)), 0];
   const eps = 1e-7;
   let singular = 0;
   if (Math.abs(angles[1]) <= eps) singular = 1;
   else if (Math.abs(angles[1] - Math.PI) <= eps) singular = 2;
-  const halfSum = Math.atan2(b, a);
-  const halfDiff = Math.atan2(d, c);
+  const halfSum = atan2(b, a);
+  const halfDiff = atan2(d, c);
   if (singular === 0) {
     angles[0] = halfSum - halfDiff;
     angles[2] = halfSum + halfDiff;

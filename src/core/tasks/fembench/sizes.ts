@@ -5,6 +5,7 @@
  */
 import { checkLimit, LimitError, limitSentence, LIMITS, type LimitName } from '../../limits.ts';
 import { FemTaskError, type FemValue } from './types.ts';
+import { pow } from '../../math/libm.ts';
 
 /** Python's type name of a decoded JSON value, for the reference's own TypeError wording. */
 export function pyTypeName(v: FemValue | undefined): string {
@@ -44,7 +45,7 @@ export function checkFemSize(
   weight = 1,
 ): void {
   checkLimit(limit, what, actual, unit);
-  spendWork(weight * (limit === 'femDofs' ? (Math.max(actual, 0) / LIMITS.femDofs) ** 3 : Math.max(actual, 0) / LIMITS.femElements));
+  spendWork(weight * (limit === 'femDofs' ? pow(Math.max(actual, 0) / LIMITS.femDofs, 3) : Math.max(actual, 0) / LIMITS.femElements));
 }
 
 /** Refuses a frame of `nodes` nodes whose dense 6n × 6n matrices the policy does not allow. */

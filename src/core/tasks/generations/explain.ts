@@ -24,6 +24,7 @@ import type { LatticeMapping } from '../../match/niggli.ts';
 import { type BestMapping, type MatcherOptions, type MatcherProbe, MATCHER_DEFAULTS, matcherProbe } from '../../match/structure-matcher.ts';
 import { speciesString } from '../../structure/composition.ts';
 import type { Structure } from '../../structure/structure.ts';
+import { acos } from '../../math/libm.ts';
 
 /** A lattice or sites failure whose smallest sufficient tolerance is within this factor of the set one is a near miss. */
 const NEAR_MISS = 1.1;
@@ -102,7 +103,7 @@ interface Candidate {
 const RAD = 180 / Math.PI;
 const lengthOf = (v: Vec3): number => Math.hypot(v[0], v[1], v[2]);
 const angleOf = (u: Vec3, v: Vec3): number =>
-  Math.acos(Math.max(-1, Math.min(1, (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / lengthOf(u) / lengthOf(v)))) * RAD;
+  acos(Math.max(-1, Math.min(1, (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / lengthOf(u) / lengthOf(v)))) * RAD;
 const anglesOf = (m: Mat3): Vec3 => [angleOf(m[1], m[2]), angleOf(m[0], m[2]), angleOf(m[0], m[1])];
 const num = (x: number): string => (Math.abs(x) >= 1e-3 || x === 0 ? x.toPrecision(3) : x.toExponential(2));
 

@@ -2,6 +2,7 @@
 // a short-name path driven by random()/choice()/randint(), and a long-name path that reproduces
 // nlpaug 1.1.11 RandomCharAug (substitute → insert → delete, each called twice) on CPython's RNG.
 import type { PythonRandom } from './python-random.ts';
+import { pow } from '../../math/libm.ts';
 
 export const ASCII_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const DIGITS = '0123456789';
@@ -24,7 +25,7 @@ const AUG_WORD_MAX = 10;
 
 /** Per-character probability P = λ^2.5 for noise level λ, as the O-NNG generator sets it. */
 export function noiseProbability(lambda: number): number {
-  return lambda ** 2.5;
+  return pow(lambda, 2.5);
 }
 
 export type CharAction = 'substitute' | 'insert' | 'delete';

@@ -1,3 +1,4 @@
+import { log, pow } from '../../math/libm.ts';
 // CPython 3.11 `random` (MT19937), reproduced bit for bit so that the O-NNG obfuscation can be
 // regenerated exactly (CPython Lib/random.py and Modules/_randommodule.c). Only the integer seeding path of `random.seed` is supported.
 
@@ -165,7 +166,7 @@ export class PythonRandom {
     if (!Number.isInteger(k) || k < 0 || k > n) throw new Error('Sample larger than population or is negative');
     const result: T[] = new Array(k);
     let setsize = 21;
-    if (k > 5) setsize += 4 ** ceilLog4(k * 3);
+    if (k > 5) setsize += pow(4, ceilLog4(k * 3));
     if (n <= setsize) {
       const pool = Array.from(population);
       for (let i = 0; i < k; i++) {
@@ -205,5 +206,5 @@ function bitLength(n: number): number {
 
 /** ceil(log(x, 4)) as CPython computes it (math.log(x, 4) in floating point, then ceil). */
 function ceilLog4(x: number): number {
-  return Math.ceil(Math.log(x) / Math.log(4));
+  return Math.ceil(log(x) / log(4));
 }

@@ -9,6 +9,7 @@ import { assembleElasticStiffness, assembleGeometricStiffness, assembleLoad, par
 import { femTask } from '../registry.ts';
 import { FemTaskError } from '../types.ts';
 import { taskInputs, type FrameModel } from './frame-model.ts';
+import { sin } from '../../../math/libm.ts';
 
 export const CRITICAL_LOAD_TASK = 'MSA_3D_elastic_critical_load_CC1_H10_T1';
 export const LINEAR_TASK = 'MSA_3D_linear_elastic_CC0_H6_T1';
@@ -70,7 +71,7 @@ export function bucklingModes(model: FrameModel, count: number): { modes: Buckli
     } catch {
       break;
     }
-    let x: Float64Array = Float64Array.from(free, (_, i) => 1 + 0.37 * Math.sin(1.3 * i + k));
+    let x: Float64Array = Float64Array.from(free, (_, i) => 1 + 0.37 * sin(1.3 * i + k));
     for (let it = 0; it < 6; it++) {
       for (const f of found) {
         const kf = matVec(Kf, f);

@@ -5,6 +5,7 @@
 import { LIMITS, limitSentence } from '../../../limits.ts';
 import { directionCosines, type FrameElement } from '../msa/frame.ts';
 import type { FemValue } from '../types.ts';
+import { pow } from '../../../math/libm.ts';
 
 /** One element as the golden inputs give it (the reference's own element record). */
 export type FrameElementRow = FrameElement;
@@ -52,7 +53,7 @@ export function validateModel(m: FrameModel): string | null {
   let band = 0;
   for (const e of m.elements)
     if (Number.isInteger(e.node_i) && Number.isInteger(e.node_j)) band = Math.max(band, Math.abs(e.node_i - e.node_j));
-  if (6 * n * (6 * (band + 1)) ** 2 > LIMITS.femDofs ** 3 && 6 * n > LIMITS.femDofs) {
+  if (6 * n * (6 * (band + 1)) ** 2 > pow(LIMITS.femDofs, 3) && 6 * n > LIMITS.femDofs) {
     return (
       `The frame's node numbering spans ${band} nodes within one element over ${n} nodes; renumber the nodes so that connected ` +
       `nodes are close (the solver's work is limited to that of a ${LIMITS.femDofs}-DOF dense problem).`
@@ -203,10 +204,10 @@ export function deformedPieces(
       b = m.node_coords[e.node_j];
     const L = Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
     const ex = [(b[0] - a[0]) / L, (b[1] - a[1]) / L, (b[2] - a[2]) / L];
-    const h1 = 1 - 3 * s * s + 2 * s ** 3,
-      h2 = s - 2 * s * s + s ** 3,
-      h3 = 3 * s * s - 2 * s ** 3,
-      h4 = -s * s + s ** 3;
+    const h1 = 1 - 3 * s * s + 2 * pow(s, 3),
+      h2 = s - 2 * s * s + pow(s, 3),
+      h3 = 3 * s * s - 2 * pow(s, 3),
+      h4 = -s * s + pow(s, 3);
     const ia = 6 * e.node_i,
       ib = 6 * e.node_j;
     const ta = [u[ia + 3], u[ia + 4], u[ia + 5]],

@@ -1,6 +1,7 @@
 /** The 1D bar: the FEM-Bench linear-elastic solver and, where one exists, the closed-form solution. */
 import { linearElastic1D } from '../fem/one-d.ts';
 import type { FemValue } from '../types.ts';
+import { pow } from '../../../math/libm.ts';
 
 export interface BarSpec {
   xMin: number;
@@ -57,8 +58,8 @@ export function solveBar(s: BarSpec): BarSolution {
  * end L: the axial force N(x) = P + ∫ₓᴸ f, u(x) = u₀ + (1/EA) ∫_{x₀}^x N, stress σ = N/A.
  */
 export function analyticBar(s: BarSpec): { u: (x: number) => number; stress: (x: number) => number } {
-  const F = (x: number) => s.bodyForce.reduce((acc, c, k) => acc + (c * x ** (k + 1)) / (k + 1), 0);
-  const G = (x: number) => s.bodyForce.reduce((acc, c, k) => acc + (c * x ** (k + 2)) / ((k + 1) * (k + 2)), 0);
+  const F = (x: number) => s.bodyForce.reduce((acc, c, k) => acc + (c * pow(x, k + 1)) / (k + 1), 0);
+  const G = (x: number) => s.bodyForce.reduce((acc, c, k) => acc + (c * pow(x, k + 2)) / ((k + 1) * (k + 2)), 0);
   const x0 = s.xMin,
     L = s.xMax;
   const N0 = s.tipLoad + F(L); // N(x) = N0 − F(x)

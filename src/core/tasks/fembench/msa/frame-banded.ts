@@ -24,6 +24,7 @@ import {
   type Flags,
   type FrameElement,
 } from './frame.ts';
+import { sin } from '../../../math/libm.ts';
 
 type Coords = readonly (readonly number[])[];
 
@@ -181,7 +182,7 @@ export function bucklingFrameBanded(
   const alpha: number[] = [];
   const beta: number[] = [];
   let v: Float64Array = new Float64Array(n);
-  for (let i = 0; i < n; i++) v[i] = mask[i] ? 0 : 1 + 0.3 * Math.sin(0.7 * i);
+  for (let i = 0; i < n; i++) v[i] = mask[i] ? 0 : 1 + 0.3 * sin(0.7 * i);
   let z = bandedMatVec(constrainedK, v);
   let nrm = Math.sqrt(dot(v, z));
   v = v.map((x) => x / nrm);

@@ -18,6 +18,7 @@ import {
   type Dense,
 } from '../../../math/linalg.ts';
 import { FemTaskError } from '../types.ts';
+import { pow } from '../../../math/libm.ts';
 
 export interface FrameElement {
   node_i: number;
@@ -60,7 +61,7 @@ export function localElasticStiffness(E: number, nu: number, A: number, L: numbe
   set(3, 3, gj);
   set(9, 9, gj);
   set(3, 9, -gj);
-  const z12 = (12 * E * Iz) / L ** 3,
+  const z12 = (12 * E * Iz) / pow(L, 3),
     z6 = (6 * E * Iz) / L ** 2,
     z4 = (4 * E * Iz) / L,
     z2 = (2 * E * Iz) / L;
@@ -74,7 +75,7 @@ export function localElasticStiffness(E: number, nu: number, A: number, L: numbe
   set(5, 5, z4);
   set(11, 11, z4);
   set(5, 11, z2);
-  const y12 = (12 * E * Iy) / L ** 3,
+  const y12 = (12 * E * Iy) / pow(L, 3),
     y6 = (6 * E * Iy) / L ** 2,
     y4 = (4 * E * Iy) / L,
     y2 = (2 * E * Iy) / L;
