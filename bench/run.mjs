@@ -14,6 +14,7 @@ run('npx', ['tsx', 'bench/c2np-metrics.bench.ts']);
 run('npx', ['tsx', 'bench/c2np-inverse.bench.ts']);
 run('npx', ['tsx', 'bench/fem.bench.ts']);
 run('npx', ['tsx', 'bench/atomworld.bench.ts']);
+run('npx', ['tsx', 'bench/generations.bench.ts']);
 run('npx', ['vite', 'build', '--logLevel', 'warn']);
 
 const port = 4179;

@@ -132,6 +132,7 @@ export function runPool<T, R>(o: PoolOptions<T, R>): Promise<void> {
       }
     };
     const launch = () => {
+      if (finished) return; // e.g. an earlier start failed and this thread already did the work
       let worker: Worker;
       try {
         worker = startCliWorker(o.entry, o.workerData, [], { maxOldGenerationSizeMb: POOL_HEAP_MB });
@@ -164,7 +165,7 @@ export function runPool<T, R>(o: PoolOptions<T, R>): Promise<void> {
         if (live.size === 0 && !finished && done.size < o.tasks.length) runHere(why);
       };
       worker.on('message', (msg: PoolReply<R>) => {
-        if (finished) return;
+        if (finished) return void worker.terminate();
         if ('ready' in msg) return feed();
         held.delete(msg.k);
         if ('error' in msg) return finish(new Error(msg.error));
