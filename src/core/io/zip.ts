@@ -38,10 +38,6 @@ function crc32(bytes: Uint8Array): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
-/** True for bytes that start like a zip archive (a local file header, or the end record of an empty one). */
-export const looksLikeZip = (bytes: Uint8Array): boolean =>
-  bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && ((bytes[2] === 3 && bytes[3] === 4) || (bytes[2] === 5 && bytes[3] === 6));
-
 interface CentralEntry {
   path: string;
   method: number;
