@@ -9,7 +9,7 @@ import type { Structure } from '../src/core/structure/structure.ts';
 import { analyzeSymmetry } from '../src/core/symmetry/analyze.ts';
 import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import { aseFrameOf, inAseFrame, overlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
-import { CSP_MATCHER, cspMetrics } from '../src/core/tasks/generations/csp.ts';
+import { CSP_MATCHER_OPTIONS, cspMetrics } from '../src/core/tasks/generations/csp.ts';
 import { evaluateDenovo, pymatgenDensity } from '../src/core/tasks/generations/denovo.ts';
 import { explainMatch } from '../src/core/tasks/generations/explain.ts';
 import { type GenItem, GenInputError, pairCsp, setFromExtxyz, setFromFolder, setFromJsonl } from '../src/core/tasks/generations/inputs.ts';
@@ -58,8 +58,6 @@ function need(role: SetRole, what: string): GenItem[] {
   if (!items) throw new GenInputError(`load ${what} first`);
   return items;
 }
-
-const CSP_OPTIONS: MatcherOptions = { ltol: CSP_MATCHER.ltol, stol: CSP_MATCHER.stol, angleTol: CSP_MATCHER.angle_tol };
 
 function sideOf(item: GenItem, role: StructureSide['role']): StructureSide {
   const s = item.structure;
@@ -218,11 +216,13 @@ const api: GenerationsWorkerApi = {
         const prediction = sideOf(pair.pred, 'prediction');
         const other = pair.other && pair.role ? sideOf(pair.other, pair.role) : null;
         // The overlay's matcher: CSP's tolerances, or pymatgen's defaults (MatterGen's ordered matcher) for de novo.
-        const overlay = pair.other ? overlayOf(pair.other.structure, pair.pred.structure, run.mode === 'csp' ? CSP_OPTIONS : {}) : null;
+        const overlay = pair.other
+          ? overlayOf(pair.other.structure, pair.pred.structure, run.mode === 'csp' ? CSP_MATCHER_OPTIONS : {})
+          : null;
         const row = run.result.per_sample[index];
         // Why no match: for CSP pairs the matcher saw and rejected (or failed on), with CSP's tolerances.
         const rejected = run.mode === 'csp' && 'reason' in row && (row.reason === 'no_match' || row.reason === 'matcher_error');
-        const explain = rejected && pair.other ? explainMatch(pair.pred.structure, pair.other.structure, CSP_OPTIONS) : null;
+        const explain = rejected && pair.other ? explainMatch(pair.pred.structure, pair.other.structure, CSP_MATCHER_OPTIONS) : null;
         const view: SampleView = { mode: run.mode, index, row, prediction, other, overlay, explain };
         return view;
       },

@@ -7,6 +7,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSP_MATCHER_OPTIONS } from '../../src/core/tasks/generations/csp.ts';
+import { explainMatch } from '../../src/core/tasks/generations/explain.ts';
+import { setFromFolder } from '../../src/core/tasks/generations/inputs.ts';
 import { SHARED, structlabInProcess } from '../shared.ts';
 import { type Lab, openLab } from './harness.ts';
 
@@ -122,6 +125,30 @@ describe('Generations page', () => {
     await group.waitFor({ timeout: 30_000 });
     expect(await group.locator('h3').innerText()).toContain(`(${close.length})`);
     await page.locator('[data-testid=gen-view-table]').click();
+  });
+
+  it('a pair that does not match opens with the stage of the matcher that rejected it', async () => {
+    const noMatch = golden('csp_single_cdvae').per_sample.filter((r) => r.reason === 'no_match');
+    expect(noMatch.length).toBeGreaterThan(0);
+    await page.locator('[data-testid=gen-filter-no_match]').click();
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid=gen-table]')?.getAttribute('data-rows') === String(n),
+      noMatch.length,
+    );
+    await page.locator('[data-testid=gen-row]').first().click();
+    const why = page.locator('[data-testid=gen-why]');
+    await why.waitFor({ timeout: 30_000 });
+    // The same pair explained in Node by the core (the page runs it in its worker, in Chromium).
+    const read = (folder: string) => {
+      const name = readdirSync(join(CSP, folder)).find((f) => f.replace(/\.[^.]+$/, '') === noMatch[0].id)!;
+      return setFromFolder(folder, folder, [{ name, text: readFileSync(join(CSP, folder, name), 'utf8') }])[0].structure;
+    };
+    const expected = explainMatch(read('pred'), read('truth'), CSP_MATCHER_OPTIONS);
+    expect(expected.stage).not.toBe('matched');
+    expect(await why.getAttribute('data-stage')).toBe(expected.stage);
+    expect(await why.getAttribute('data-verdict')).toBe(expected.verdict);
+    expect(await page.locator('[data-testid=gen-why-stage][data-stage].far').getAttribute('data-stage')).toBe(expected.stage);
+    await page.locator('[data-testid=gen-filter-all]').click();
   });
 
   it("exports the table: the JSON equals the CLI's document, the CSV has one line per sample", async () => {

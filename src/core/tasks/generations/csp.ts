@@ -4,7 +4,7 @@
  * `StructureMatcher(ltol=0.3, stol=0.5, angle_tol=10).get_rms_dist(pred, truth)` on the pairs each
  * convention attempts. README.md in this folder.
  */
-import { matcherRmsDist } from '../../match/structure-matcher.ts';
+import { type MatcherOptions, matcherRmsDist } from '../../match/structure-matcher.ts';
 import type { CspGroup } from './inputs.ts';
 import type { SmactTable } from './smact.ts';
 import { type Assessment, type ValidityReason, assessStructure } from './validity.ts';
@@ -14,6 +14,12 @@ export const CSP_CONVENTIONS: readonly CspConvention[] = ['diffcsp', 'cdvae'];
 
 /** `RecEval.__init__`: the matcher's tolerances; everything else pymatgen's defaults. */
 export const CSP_MATCHER = Object.freeze({ stol: 0.5, angle_tol: 10, ltol: 0.3 });
+/** The same tolerances as the matcher's options. */
+export const CSP_MATCHER_OPTIONS: Readonly<MatcherOptions> = Object.freeze({
+  ltol: CSP_MATCHER.ltol,
+  stol: CSP_MATCHER.stol,
+  angleTol: CSP_MATCHER.angle_tol,
+});
 
 export type CspReason = ValidityReason | 'truth_invalid' | 'no_match' | 'matcher_error';
 
@@ -84,7 +90,7 @@ export function scoreCspSample(
   else if (gateOnTruth && !truthValid) reason = 'truth_invalid';
   else {
     try {
-      result = matcherRmsDist(pred, truth, { ltol: CSP_MATCHER.ltol, stol: CSP_MATCHER.stol, angleTol: CSP_MATCHER.angle_tol });
+      result = matcherRmsDist(pred, truth, CSP_MATCHER_OPTIONS);
       if (!result) reason = 'no_match';
     } catch (e) {
       reason = 'matcher_error';
