@@ -20,6 +20,7 @@ import {
 } from './controller.ts';
 import { disposeMesh, makeSphereMesh, makeTubeMesh } from './impostors.ts';
 import { pickSphere } from './picking.ts';
+import { CELL_EDGES } from './cell-edges.ts';
 
 export interface ViewerProps {
   display: DisplayData | null;
@@ -452,57 +453,7 @@ function CellBox({ display }: { display: DisplayData }) {
     const O = new THREE.Vector3();
     const corners = (x: number, y: number, z: number) => O.clone().addScaledVector(A, x).addScaledVector(B, y).addScaledVector(C, z);
     const points: THREE.Vector3[] = [];
-    for (const [p, q] of [
-      [
-        [0, 0, 0],
-        [1, 0, 0],
-      ],
-      [
-        [0, 0, 0],
-        [0, 1, 0],
-      ],
-      [
-        [0, 0, 0],
-        [0, 0, 1],
-      ],
-      [
-        [1, 0, 0],
-        [1, 1, 0],
-      ],
-      [
-        [1, 0, 0],
-        [1, 0, 1],
-      ],
-      [
-        [0, 1, 0],
-        [1, 1, 0],
-      ],
-      [
-        [0, 1, 0],
-        [0, 1, 1],
-      ],
-      [
-        [0, 0, 1],
-        [1, 0, 1],
-      ],
-      [
-        [0, 0, 1],
-        [0, 1, 1],
-      ],
-      [
-        [1, 1, 0],
-        [1, 1, 1],
-      ],
-      [
-        [1, 0, 1],
-        [1, 1, 1],
-      ],
-      [
-        [0, 1, 1],
-        [1, 1, 1],
-      ],
-    ] as const)
-      points.push(corners(p[0], p[1], p[2]), corners(q[0], q[1], q[2]));
+    for (const [p, q] of CELL_EDGES) points.push(corners(p[0], p[1], p[2]), corners(q[0], q[1], q[2]));
     const group = new THREE.Group();
     group.add(new THREE.LineSegments(new THREE.BufferGeometry().setFromPoints(points), new THREE.LineBasicMaterial({ color: 0x333333 })));
     // Axis colours a/b/c = red/green/blue along the first unit cell's edges, labelled at their tips.

@@ -10,6 +10,7 @@ import { DEFAULT_SETTINGS } from '../state/settings.ts';
 import { elementColor } from './colors.ts';
 import { disposeMesh, makeSphereMesh } from './impostors.ts';
 import { atomRadii } from './StructureViewer.tsx';
+import { CELL_CORNERS, CELL_EDGES } from './cell-edges.ts';
 
 /** Pixel size of a thumbnail (square), drawn at twice this for sharp images on dense screens. */
 export const THUMBNAIL_SIZE = 112;
@@ -152,11 +153,9 @@ function framing(d: DisplayData) {
   const corners: THREE.Vector3[] = [];
   if (c) {
     const [a, b, cc] = [0, 3, 6].map((k) => new THREE.Vector3(c[k], c[k + 1], c[k + 2]));
-    for (let x = 0; x <= 1; x++)
-      for (let y = 0; y <= 1; y++)
-        for (let z = 0; z <= 1; z++) corners.push(new THREE.Vector3().addScaledVector(a, x).addScaledVector(b, y).addScaledVector(cc, z));
-    const edges: THREE.Vector3[] = [];
-    for (let i = 0; i < 8; i++) for (const bit of [1, 2, 4]) if (!(i & bit)) edges.push(corners[i], corners[i | bit]);
+    const at = (f: readonly number[]) => new THREE.Vector3().addScaledVector(a, f[0]).addScaledVector(b, f[1]).addScaledVector(cc, f[2]);
+    const edges = CELL_EDGES.flatMap(([p, q]) => [at(p), at(q)]);
+    corners.push(...CELL_CORNERS.map(at));
     box = new THREE.LineSegments(new THREE.BufferGeometry().setFromPoints(edges), new THREE.LineBasicMaterial({ color: 0x333333 }));
     const [na, nb, nc] = [a, b, cc].map((v) => v.clone().normalize());
     viewDir = nc.clone().addScaledVector(na, 0.35).addScaledVector(nb, 0.55).normalize();

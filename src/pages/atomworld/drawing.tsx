@@ -7,6 +7,7 @@ import { useDisposable } from '../../viewer/StructureViewer.tsx';
 import type { Rgb } from '../../viewer/colors.ts';
 import { Halos } from '../../viewer/Halos.tsx';
 import { Lines } from '../../viewer/Lines.tsx';
+import { CELL_EDGES } from '../../viewer/cell-edges.ts';
 
 export const COLORS = {
   moved: [0.95, 0.55, 0.1] as Rgb,
@@ -59,57 +60,6 @@ export function ZPlane({ cell, z, color }: { cell: Mat3; z: number; color: Rgb }
   return <primitive object={mesh} />;
 }
 
-const EDGES: [Vec3, Vec3][] = [
-  [
-    [0, 0, 0],
-    [1, 0, 0],
-  ],
-  [
-    [0, 0, 0],
-    [0, 1, 0],
-  ],
-  [
-    [0, 0, 0],
-    [0, 0, 1],
-  ],
-  [
-    [1, 0, 0],
-    [1, 1, 0],
-  ],
-  [
-    [1, 0, 0],
-    [1, 0, 1],
-  ],
-  [
-    [0, 1, 0],
-    [1, 1, 0],
-  ],
-  [
-    [0, 1, 0],
-    [0, 1, 1],
-  ],
-  [
-    [0, 0, 1],
-    [1, 0, 1],
-  ],
-  [
-    [0, 0, 1],
-    [0, 1, 1],
-  ],
-  [
-    [1, 1, 0],
-    [1, 1, 1],
-  ],
-  [
-    [1, 0, 1],
-    [1, 1, 1],
-  ],
-  [
-    [0, 1, 1],
-    [1, 1, 1],
-  ],
-];
-
 /** The segments of n0×n1×n2 copies of `cell` (the supercell's repeated cells). */
 export function cellGrid(cell: Mat3, n: Vec3): number[] {
   const out: number[] = [];
@@ -117,7 +67,7 @@ export function cellGrid(cell: Mat3, n: Vec3): number[] {
   for (let i = 0; i < n[0]; i++)
     for (let j = 0; j < n[1]; j++)
       for (let k = 0; k < n[2]; k++) {
-        for (const [p, q] of EDGES) out.push(...at([p[0] + i, p[1] + j, p[2] + k]), ...at([q[0] + i, q[1] + j, q[2] + k]));
+        for (const [p, q] of CELL_EDGES) out.push(...at([p[0] + i, p[1] + j, p[2] + k]), ...at([q[0] + i, q[1] + j, q[2] + k]));
       }
   return out;
 }
