@@ -25,7 +25,7 @@ import { linkCameras, ViewerController } from '../../viewer/controller.ts';
 import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
 import { DISPLACEMENT_RAMP, elementColor, rampColor, rampGradient, toHex, type Rgb } from '../../viewer/colors.ts';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
-import { finiteDisplay } from '../../viewer/particle-display.ts';
+import { finiteDisplay, overlayTargetDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
 import type { CaseView, OverlayView } from '../../../workers/atomworld-api.ts';
 import { COLORS, TraceDrawing, cellGrid, repeatColor } from './drawing.tsx';
@@ -385,15 +385,7 @@ function OverlayViewer({
   fitKey: unknown;
   caption: string;
 }) {
-  const display = useMemo(() => {
-    const elements = [...new Set([...overlay.targetSymbols, ...overlay.answerSymbols])];
-    const d = finiteDisplay(
-      elements,
-      Uint16Array.from(overlay.targetSymbols, (e) => elements.indexOf(e)),
-      Float32Array.from(overlay.targetCart.flat()),
-    );
-    return { ...d, cell: Float64Array.from(overlay.cell.flat()) };
-  }, [overlay]);
+  const display = useMemo(() => overlayTargetDisplay(overlay), [overlay]);
   const { points, colors } = useMemo(() => {
     const points: number[] = [],
       colors: number[] = [];

@@ -13,7 +13,7 @@ import { DISPLACEMENT_RAMP, elementColor, rampGradient, toHex, type Rgb } from '
 import { Halos } from '../../viewer/Halos.tsx';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { Lines, TextLabels } from '../../viewer/Lines.tsx';
-import { finiteDisplay } from '../../viewer/particle-display.ts';
+import { finiteDisplay, overlayTargetDisplay } from '../../viewer/particle-display.ts';
 import type { ClosePairView, SampleOverlay, SampleView, StructureSide } from '../../../workers/generations-api.ts';
 import { CLOSE_COLOR, ROLE_TEXT, closeLabel, closePairDrawing, factRows, overlayDrawing } from './detail-model.ts';
 import { WhyNoMatch } from './WhyNoMatch.tsx';
@@ -96,15 +96,7 @@ function CloseDrawing({ pairs, display }: { pairs: readonly ClosePairView[]; dis
 
 /** The counterpart's atoms solid, the prediction's translucent beside their partners, lines coloured by distance. */
 function OverlayView({ overlay, fitKey, otherRole }: { overlay: SampleOverlay; fitKey: unknown; otherRole: StructureSide['role'] }) {
-  const display = useMemo(() => {
-    const elements = [...new Set([...overlay.targetSymbols, ...overlay.answerSymbols])];
-    const d = finiteDisplay(
-      elements,
-      Uint16Array.from(overlay.targetSymbols, (e) => elements.indexOf(e)),
-      Float32Array.from(overlay.targetCart.flat()),
-    );
-    return { ...d, cell: Float64Array.from(overlay.cell.flat()) };
-  }, [overlay]);
+  const display = useMemo(() => overlayTargetDisplay(overlay), [overlay]);
   const d = useMemo(() => overlayDrawing(overlay), [overlay]);
   return (
     <div className="view" data-testid="gen-viewer-overlay-panel">
