@@ -12,7 +12,16 @@ import { aseFrameOf, inAseFrame, overlayGeometry } from '../src/core/tasks/atomw
 import { CSP_MATCHER_OPTIONS, cspMetrics } from '../src/core/tasks/generations/csp.ts';
 import { evaluateDenovo, pymatgenDensity } from '../src/core/tasks/generations/denovo.ts';
 import { explainMatch } from '../src/core/tasks/generations/explain.ts';
-import { type GenItem, GenInputError, pairCsp, setFromExtxyz, setFromFolder, setFromJsonl } from '../src/core/tasks/generations/inputs.ts';
+import {
+  type GenItem,
+  GenInputError,
+  energiesFor,
+  pairCsp,
+  parseEnergies,
+  setFromExtxyz,
+  setFromFolder,
+  setFromJsonl,
+} from '../src/core/tasks/generations/inputs.ts';
 import { closePairs, minPairDistance } from '../src/core/tasks/generations/validity.ts';
 import type { GenerationsWorkerApi, GenRun, InputFile, SampleOverlay, SampleView, SetRole, StructureSide } from './generations-api.ts';
 import { attempt, errorText } from './result.ts';
@@ -20,7 +29,7 @@ import { attempt, errorText } from './result.ts';
 const LABELS: Record<SetRole, string> = { pred: 'prediction', truth: 'truth', reference: 'reference', test: 'truth' };
 
 const sets = new Map<SetRole, GenItem[]>();
-let energies: Map<string, number | null> | null = null;
+let energies: Map<string, unknown> | null = null;
 let energiesName = '';
 /** The last run and, per per_sample row, the prediction and its counterpart. */
 let last: { run: GenRun; pairs: { pred: GenItem; other: GenItem | null; role: StructureSide['role'] | null }[] } | null = null;
@@ -137,19 +146,7 @@ const api: GenerationsWorkerApi = {
         energies = null;
         return 0;
       }
-      let d: unknown;
-      try {
-        d = JSON.parse(file.text);
-      } catch (e) {
-        throw new GenInputError(`${file.path} is not valid JSON (${errorText(e).replace(/\.\s*$/, '')})`);
-      }
-      if (typeof d !== 'object' || d === null || Array.isArray(d))
-        throw new GenInputError(`${file.path} must be a JSON object {"id": energy above hull or null}`);
-      const map = new Map<string, number | null>(Object.entries(d));
-      for (const [id, e] of map) {
-        if (e !== null && (typeof e !== 'number' || !Number.isFinite(e)))
-          throw new GenInputError(`${file.path}: the entry for ${id} is not a number or null (got ${JSON.stringify(e)?.slice(0, 40)})`);
-      }
+      const map = parseEnergies(file.path, file.text);
       energies = map;
       energiesName = file.path;
       return map.size;
@@ -175,13 +172,11 @@ const api: GenerationsWorkerApi = {
     attempt(async () => {
       await initMoyo();
       const predictions = need('pred', 'the predictions');
-      if (energies) {
-        for (const p of predictions) if (!energies.has(p.id)) throw new GenInputError(`${energiesName} has no entry for ${p.id}`);
-      }
+      const energyOf = energies ? energiesFor(energiesName, energies, predictions) : undefined;
       const matcherErrors: string[] = [];
       const report = throttled(progress);
       const result = evaluateDenovo(
-        { predictions, reference: sets.get('reference'), truth: sets.get('test'), energies: energies ?? undefined },
+        { predictions, reference: sets.get('reference'), truth: sets.get('test'), energies: energyOf },
         { ...options, onMatcherError: (e, id, other) => matcherErrors.push(`${id} vs ${other}: ${errorText(e)}`) },
         (p) => report(p.done, p.total),
       );

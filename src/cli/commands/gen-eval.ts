@@ -7,7 +7,7 @@ import {
   evaluateDenovo,
 } from '../../core/tasks/generations/denovo.ts';
 import { reducedFormula } from '../../core/structure/composition.ts';
-import type { GenItem } from '../../core/tasks/generations/inputs.ts';
+import { type GenItem, energiesFor, parseEnergies } from '../../core/tasks/generations/inputs.ts';
 import type { GenMatcherName } from '../../core/tasks/generations/mattergen-matcher.ts';
 import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
 import { choiceOption, numberOption, parseArgs } from '../args.ts';
@@ -66,24 +66,9 @@ const MATCHERS: readonly GenMatcherName[] = ['disordered', 'ordered'];
  * The energies file: a JSON object {id: number | null} with an entry for every prediction. Keys go into
  * a Map (never onto an object's prototype); other keys are ignored.
  */
+/** The energies file (every failure a GenInputError, which `gen` turns into exit 2). */
 function readEnergies(path: string, preds: readonly GenItem[]): Map<string, number | null> {
-  const text = readInputText(path);
-  let d: unknown;
-  try {
-    d = JSON.parse(text);
-  } catch (e) {
-    throw new CliError(`${path} is not valid JSON (${(e as Error).message.replace(/\.\s*$/, '')})`);
-  }
-  if (typeof d !== 'object' || d === null || Array.isArray(d))
-    throw new CliError(`${path} must be a JSON object {"id": energy above hull or null}`);
-  const energies = new Map<string, number | null>(Object.entries(d));
-  for (const p of preds) {
-    if (!energies.has(p.id)) throw new CliError(`${path} has no entry for ${p.id}`);
-    const e = energies.get(p.id);
-    if (e !== null && (typeof e !== 'number' || !Number.isFinite(e)))
-      throw new CliError(`${path}: the entry for ${p.id} is not a number or null (got ${JSON.stringify(e)?.slice(0, 40)})`);
-  }
-  return energies;
+  return energiesFor(path, parseEnergies(path, readInputText(path)), preds);
 }
 
 export async function runGenEval(argv: string[], warn: (line: string) => void): Promise<string> {

@@ -5,6 +5,7 @@
  * Every structure is normalised as the upstream scripts see it (txie-93/cdvae `scripts/compute_metrics.py`
  * rebuilds each from atomic numbers: oxidation states gone); partial occupancy is refused. README.md here.
  */
+import { errorText } from '../../errors.ts';
 import { withPymatgenThirds } from '../../io/cif/reader.ts';
 import { CsvError, parseCsv } from '../../io/csv.ts';
 import { parseStructureFile } from '../../io/registry.ts';
@@ -328,4 +329,33 @@ export function pairCsp(preds: readonly GenItem[], truths: readonly GenItem[], n
     g.samples.sort((a, b) => a.k - b.k);
   }
   return [...groups.values()].sort((a, b) => compareCodePoints(a.truth.id, b.truth.id));
+}
+
+/**
+ * `--e-above-hull FILE.json`: `{"id": E above hull in eV/atom, or null for a failed job}`. The entries as read
+ * (a Map: ids are file keys); `energiesFor` checks them against a prediction set.
+ */
+export function parseEnergies(name: string, text: string): Map<string, unknown> {
+  let d: unknown;
+  try {
+    d = JSON.parse(text);
+  } catch (e) {
+    throw new GenInputError(`${name} is not valid JSON (${errorText(e).replace(/\.\s*$/, '')})`);
+  }
+  if (typeof d !== 'object' || d === null || Array.isArray(d))
+    throw new GenInputError(`${name} must be a JSON object {"id": energy above hull or null}`);
+  return new Map(Object.entries(d));
+}
+
+/** The energy of every prediction: each needs an entry that is a finite number or null. */
+export function energiesFor(name: string, entries: ReadonlyMap<string, unknown>, preds: readonly GenItem[]): Map<string, number | null> {
+  const energies = new Map<string, number | null>();
+  for (const p of preds) {
+    if (!entries.has(p.id)) throw new GenInputError(`${name} has no entry for ${p.id}`);
+    const e = entries.get(p.id);
+    if (e !== null && (typeof e !== 'number' || !Number.isFinite(e)))
+      throw new GenInputError(`${name}: the entry for ${p.id} is not a number or null (got ${JSON.stringify(e)?.slice(0, 40)})`);
+    energies.set(p.id, e);
+  }
+  return energies;
 }
