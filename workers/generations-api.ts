@@ -109,8 +109,10 @@ export interface SampleView {
 }
 
 export interface GenerationsWorkerApi {
-  /** Reads one set: several files (a folder), or one .extxyz/.xyz or .jsonl file; kept for the runs. `files` empty: drops it. */
+  /** Reads one set: several files (a folder), or one .extxyz/.xyz, .jsonl or MP-20 .csv file; kept for the runs. `files` empty: drops it. */
   loadSet(role: SetRole, files: InputFile[], folder: string): Promise<Result<LoadedSet | null>>;
+  /** Reads one set from a zip archive's bytes (a folder of structure files, or one set file inside); kept for the runs. */
+  loadZip(role: SetRole, name: string, bytes: ArrayBuffer): Promise<Result<LoadedSet>>;
   /** E above hull per prediction id ({"id": eV/atom or null}); null drops them. */
   loadEnergies(file: InputFile | null): Promise<Result<number>>;
   /** The CSP metrics of the loaded predictions and truths; `progress(done, total)` every few truths. */

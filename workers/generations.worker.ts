@@ -18,9 +18,9 @@ import {
   energiesFor,
   pairCsp,
   parseEnergies,
-  setFromExtxyz,
   setFromFolder,
-  setFromJsonl,
+  setFromSetFile,
+  setFromZip,
 } from '../src/core/tasks/generations/inputs.ts';
 import { closePairs, minPairDistance } from '../src/core/tasks/generations/validity.ts';
 import type { GenerationsWorkerApi, GenRun, InputFile, SampleOverlay, SampleView, SetRole, StructureSide } from './generations-api.ts';
@@ -39,10 +39,8 @@ const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1)
 function readSet(role: SetRole, files: InputFile[], folder: string): GenItem[] {
   const label = LABELS[role];
   if (files.length === 1) {
-    const { path, text } = files[0];
-    const lower = path.toLowerCase();
-    if (lower.endsWith('.extxyz') || lower.endsWith('.xyz')) return setFromExtxyz(label, baseName(path), text);
-    if (lower.endsWith('.jsonl')) return setFromJsonl(label, baseName(path), text);
+    const whole = setFromSetFile(label, baseName(files[0].path), files[0].text);
+    if (whole) return whole;
   }
   return setFromFolder(
     label,
@@ -138,6 +136,14 @@ const api: GenerationsWorkerApi = {
       sets.set(role, items);
       const source = files.length === 1 ? files[0].path : folder;
       return { role, source, count: items.length };
+    }),
+
+  loadZip: (role, name, bytes) =>
+    attempt(async () => {
+      await initMoyo();
+      const items = setFromZip(LABELS[role], baseName(name), new Uint8Array(bytes));
+      sets.set(role, items);
+      return { role, source: name, count: items.length };
     }),
 
   loadEnergies: (file) =>

@@ -76,6 +76,17 @@ export async function readTextFile(file: File, limit: number = LIMITS.inputBytes
   return readChecked(file);
 }
 
+/** The bytes of one file (a zip), after its size is checked (InputSizeError with the sentence when it is over). */
+export async function readBytesFile(file: File, limit: number = LIMITS.inputBytes): Promise<ArrayBuffer> {
+  const problem = filesSizeProblem([file], undefined, limit);
+  if (problem) throw new InputSizeError(problem);
+  try {
+    return await file.arrayBuffer();
+  } catch (e) {
+    throw new Error(`Could not read ${printable(filePath(file), 120)}: ${errorText(e)}`, { cause: e });
+  }
+}
+
 /** The texts of several files read as one input named `together` (a folder): each and their sum are checked first. */
 export async function readTextFiles(
   files: readonly File[],

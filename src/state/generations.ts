@@ -21,7 +21,7 @@ import type {
   SampleView,
   SetRole,
 } from '../../workers/generations-api.ts';
-import { filePath, readTextFile, readTextFiles } from '../browser/read-file.ts';
+import { filePath, readBytesFile, readTextFile, readTextFiles } from '../browser/read-file.ts';
 import { CancelledError, errorText, type Status, WorkerClient } from './worker-client.ts';
 
 export type GenRow = CspSampleRow | DenovoSample;
@@ -91,7 +91,8 @@ const client = new WorkerClient<GenerationsWorkerApi>(
 );
 
 /** What the worker holds, as read: re-sent to a fresh worker (after a cancel or a job past its budget) before use. */
-const inputs = new Map<SetRole, { files: InputFile[]; folder: string }>();
+type SetInput = { files: InputFile[]; folder: string } | { zip: string; bytes: ArrayBuffer };
+const inputs = new Map<SetRole, SetInput>();
 let energiesFile: InputFile | null = null;
 /** The worker (by the client's epoch) that holds `inputs`; -1 when none does. */
 let inputsEpoch = -1;
@@ -100,8 +101,8 @@ const setStatus = (patch: Status) => useGenerations.setState(patch);
 
 async function loaded<T>(w: Comlink.Remote<GenerationsWorkerApi>, call: () => Promise<Result<T>>): Promise<Result<T>> {
   if (inputsEpoch !== client.epoch) {
-    for (const [role, { files, folder }] of inputs) {
-      const r = await w.loadSet(role, files, folder);
+    for (const [role, input] of inputs) {
+      const r = await ('zip' in input ? sendZip(w, role, input.zip, input.bytes) : w.loadSet(role, input.files, input.folder));
       if (!r.ok) throw new Error(r.error);
     }
     if (energiesFile) {
@@ -112,6 +113,15 @@ async function loaded<T>(w: Comlink.Remote<GenerationsWorkerApi>, call: () => Pr
   }
   return call();
 }
+
+/** A copy of the bytes goes to the worker (transferred, not cloned): the store keeps its own for a fresh worker. */
+const sendZip = (w: Comlink.Remote<GenerationsWorkerApi>, role: SetRole, name: string, bytes: ArrayBuffer) => {
+  const copy = bytes.slice(0);
+  return w.loadZip(role, name, Comlink.transfer(copy, [copy]));
+};
+
+/** A single picked file that is a zip archive (read as bytes; every other file is read as text). */
+export const isZipName = (name: string): boolean => /\.zip$/i.test(name) && name.length > 4;
 
 const ready = (s: GenerationsState): boolean => !!s.sets.pred && (s.mode === 'denovo' || !!s.sets.truth);
 
@@ -147,24 +157,30 @@ const folderName = (files: File[], fallback: string): string => filePath(files[0
 
 const ROLE_NAMES: Record<SetRole, string> = { pred: 'predictions', truth: 'truths', reference: 'reference set', test: 'test set' };
 
-/** Files (several, a folder, or one .extxyz/.jsonl) for one set; an empty list drops the set. Then the metrics run again. */
+/** Files (several, a folder, one .extxyz/.jsonl/.csv, or one .zip) for one set; an empty list drops the set. Then the metrics run again. */
 export async function loadSetFiles(role: SetRole, files: File[]): Promise<void> {
   try {
     const inFolder = files.some((f) => filePath(f).includes('/'));
     const single = files.length === 1 && !inFolder;
     const folder = inFolder ? folderName(files, ROLE_NAMES[role]) : ROLE_NAMES[role];
-    const read = single ? [{ path: files[0].name, text: await readTextFile(files[0]) }] : await readTextFiles(files, folder);
-    const r = await client.request((w) => loaded(w, () => w.loadSet(role, read, folder)), {
-      status: setStatus,
-      busy: files.length ? `reading the ${ROLE_NAMES[role]}` : `dropping the ${ROLE_NAMES[role]}`,
-      keepBusy: true,
-    });
+    const input: SetInput =
+      single && isZipName(files[0].name)
+        ? { zip: files[0].name, bytes: await readBytesFile(files[0]) }
+        : { files: single ? [{ path: files[0].name, text: await readTextFile(files[0]) }] : await readTextFiles(files, folder), folder };
+    const r = await client.request(
+      (w) => loaded(w, () => ('zip' in input ? sendZip(w, role, input.zip, input.bytes) : w.loadSet(role, input.files, input.folder))),
+      {
+        status: setStatus,
+        busy: files.length ? `reading the ${ROLE_NAMES[role]}` : `dropping the ${ROLE_NAMES[role]}`,
+        keepBusy: true,
+      },
+    );
     if (!r) return;
     if (!r.ok) {
       useGenerations.setState({ busy: null });
       return;
     }
-    if (r.value) inputs.set(role, { files: read, folder });
+    if (r.value) inputs.set(role, input);
     else inputs.delete(role);
     useGenerations.setState((s) => {
       const sets = { ...s.sets };

@@ -3,8 +3,10 @@
  * file and folder inputs shows the golden match rate and RMSE (golden csp_visible/expected.json) in both
  * conventions, the failure filter and a sample's detail work, and the exported JSON equals the CLI's document.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSP_MATCHER_OPTIONS } from '../../src/core/tasks/generations/csp.ts';
@@ -14,6 +16,7 @@ import { SHARED, structlabInProcess } from '../shared.ts';
 import { type Lab, openLab } from './harness.ts';
 
 const CSP = join(SHARED, 'golden', 'generations', 'csp_visible');
+const SCRATCH = join(tmpdir(), `structlab-gen-e2e-${process.pid}`);
 interface CspRun {
   name: string;
   output: { match_rate: number; rmse: number; n: number; per_sample: { id: string; reason: string | null; min_distance: number | null }[] };
@@ -78,6 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await lab?.close();
+  rmSync(SCRATCH, { recursive: true, force: true });
 });
 
 describe('Generations page', () => {
@@ -175,5 +179,24 @@ describe('Generations page', () => {
     expect(csv[0]).toBe(Object.keys(expected.per_sample[0]).join(','));
     expect(csv).toHaveLength(1 + expected.per_sample.length);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('reads a zip of prediction CIFs (with their truths as files): the summary counts its pairs', async () => {
+    const ids = ['mp-1008224', 'mp-1018117', 'mp-1025162'];
+    const entries = Object.fromEntries(ids.map((id) => [`pred/${id}.cif`, readFileSync(join(CSP, 'pred', `${id}.cif`))]));
+    mkdirSync(SCRATCH, { recursive: true });
+    const zipPath = join(SCRATCH, 'three-preds.zip');
+    writeFileSync(zipPath, zipSync(entries));
+    await page.locator('[data-testid=gen-files-pred]').setInputFiles(zipPath);
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=gen-set-pred-info]')?.textContent === 'three-preds.zip: 3 structures',
+    );
+    await page.locator('[data-testid=gen-files-truth]').setInputFiles(ids.map((id) => join(CSP, 'truth', `${id}.cif`)));
+    await page.waitForFunction(() => document.querySelector('[data-testid=gen-counts]')?.textContent?.includes('3 · 3'), undefined, {
+      timeout: 120_000,
+    });
+    await idle();
+    expect(await page.locator('[data-testid=gen-table]').getAttribute('data-rows')).toBe('3');
+    expect(await page.locator('[data-testid=gen-error]').count()).toBe(0);
   });
 });

@@ -142,7 +142,7 @@ function SetInput({ role, label, hint }: { role: SetRole; label: string; hint: s
         )}
       </div>
       <span className="hint" data-testid={`gen-set-${role}-info`}>
-        {loaded ? `${loaded.source}: ${loaded.count} structures` : `${hint}; or drop files here`}
+        {loaded ? `${loaded.source}: ${loaded.count} structures` : `${hint}; files, a folder, a .zip or a .csv; or drop them here`}
       </span>
     </div>
   );
