@@ -7,10 +7,22 @@ import type { DenovoConvention, DenovoResult, DenovoSample } from '../src/core/t
 import type { MatchExplanation } from '../src/core/tasks/generations/explain.ts';
 import type { GenMatcherName } from '../src/core/tasks/generations/mattergen-matcher.ts';
 import type { SmactTable } from '../src/core/tasks/generations/smact.ts';
+import type { FormatId } from '../src/core/io/types.ts';
 import type { Structure } from '../src/core/structure/structure.ts';
 import type { Result } from './result.ts';
 
-export type { Result, CspResult, CspSampleRow, DenovoResult, DenovoSample, CspConvention, DenovoConvention, GenMatcherName, SmactTable };
+export type {
+  Result,
+  FormatId,
+  CspResult,
+  CspSampleRow,
+  DenovoResult,
+  DenovoSample,
+  CspConvention,
+  DenovoConvention,
+  GenMatcherName,
+  SmactTable,
+};
 
 /** A file as read on the main thread: `path` is its path inside a picked folder, else its name. */
 export interface InputFile {
@@ -108,8 +120,15 @@ export interface SampleView {
   explain: MatchExplanation | null;
 }
 
+/** A structure written as a file's text, with the file's name. */
+export interface SampleFile {
+  fileName: string;
+  text: string;
+}
+
 export interface GenerationsWorkerApi {
-  /** Reads one set: several files (a folder), or one .extxyz/.xyz, .jsonl or MP-20 .csv file; kept for the runs. `files` empty: drops it. */
+  /** Reads one set: several files (a folder), or one .extxyz/.xyz, .jsonl or MP-20 .csv file; kept for the runs.
+   * `files` empty: drops it. */
   loadSet(role: SetRole, files: InputFile[], folder: string): Promise<Result<LoadedSet | null>>;
   /** Reads one set from a zip archive's bytes (a folder of structure files, or one set file inside); kept for the runs. */
   loadZip(role: SetRole, name: string, bytes: ArrayBuffer): Promise<Result<LoadedSet>>;
@@ -121,6 +140,8 @@ export interface GenerationsWorkerApi {
   runDenovo(options: DenovoRunOptions, progress: (done: number, total: number) => void): Promise<Result<GenRun>>;
   /** The prediction of per_sample row `index` as drawn (periodic, no bonds), for the gallery's thumbnails. */
   thumbnail(index: number): Promise<Result<DisplayData>>;
+  /** Per_sample row `index`'s prediction or its counterpart written in `format` (src/core/io/registry.ts), with a file name. */
+  exportSample(index: number, side: 'prediction' | 'other', format: FormatId): Promise<Result<SampleFile>>;
   /** Everything the detail view draws for per_sample row `index` of the last run. */
   sampleView(index: number): Promise<Result<SampleView>>;
 }

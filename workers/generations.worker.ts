@@ -1,6 +1,7 @@
 /** The Generations worker: reads the sets, runs the CSP and de novo metrics of src/core/tasks/generations, prepares one sample's detail. */
 import * as Comlink from 'comlink';
 import { buildDisplay } from '../src/core/analysis/display-scene.ts';
+import { FORMATS } from '../src/core/io/registry.ts';
 import { type Vec3, vecMat } from '../src/core/math/mat3.ts';
 import { type MatcherOptions, matcherBestMapping } from '../src/core/match/structure-matcher.ts';
 import { formula, reducedFormula } from '../src/core/structure/composition.ts';
@@ -205,6 +206,23 @@ const api: GenerationsWorkerApi = {
       if (!pair) throw new Error(`There is no sample ${index + 1} in the last run.`);
       return buildDisplay(packStructure(inAseFrame(pair.pred.structure)), { boundaryImages: false, bonds: false });
     }),
+
+  exportSample: (index, side, format) =>
+    attempt(
+      () => {
+        const pair = last?.pairs[index];
+        if (!pair) throw new Error(`there is no sample ${index + 1} in the last run`);
+        const item = side === 'prediction' ? pair.pred : pair.other;
+        const role = side === 'prediction' ? 'prediction' : pair.role;
+        if (!item || !role) throw new Error('it has no counterpart to export');
+        const writer = FORMATS.find((f) => f.id === format);
+        if (!writer) throw new Error(`there is no format "${format}"`);
+        // Its own file-name ending (.cif, .vasp, .xyz, .extxyz, .json); the role tells a CSP pair's two same-id files apart.
+        const ending = writer.extensions.find((e) => e.startsWith('.'))!;
+        return { fileName: `${item.id.replace(/[\\/:*?"<>|\s]+/g, '_')}-${role}${ending}`, text: writer.write(item.structure) };
+      },
+      (m) => `Sample ${index + 1}: ${m}`,
+    ),
 
   sampleView: (index) =>
     attempt(

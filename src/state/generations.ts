@@ -12,6 +12,7 @@ import type {
   CspSampleRow,
   DenovoRunOptions,
   DenovoSample,
+  FormatId,
   GenerationsWorkerApi,
   GenMode,
   GenRun,
@@ -21,6 +22,7 @@ import type {
   SampleView,
   SetRole,
 } from '../../workers/generations-api.ts';
+import { downloadText } from '../browser/download.ts';
 import { filePath, readBytesFile, readTextFile, readTextFiles } from '../browser/read-file.ts';
 import { CancelledError, errorText, type Status, WorkerClient } from './worker-client.ts';
 
@@ -62,6 +64,8 @@ export interface GenerationsState {
   progress: { done: number; total: number } | null;
   error: string | null;
   fitToken: number;
+  /** The format the sample detail downloads its structures in. */
+  sampleFormat: FormatId;
 }
 
 export const PAGE_ROWS = 100;
@@ -83,6 +87,7 @@ export const useGenerations = create<GenerationsState>(() => ({
   progress: null,
   error: null,
   fitToken: 0,
+  sampleFormat: 'cif',
 }));
 
 // Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
@@ -242,6 +247,30 @@ export async function selectSample(index: number): Promise<void> {
     return;
   }
   useGenerations.setState((s) => ({ view: r.value, fitToken: s.fitToken + 1 }));
+}
+
+/** The formats a sample downloads in: every format src/core/io/registry.ts writes. */
+export const SAMPLE_FORMATS: readonly { id: FormatId; label: string }[] = [
+  { id: 'cif', label: 'CIF' },
+  { id: 'poscar', label: 'POSCAR' },
+  { id: 'xyz', label: 'XYZ' },
+  { id: 'extxyz', label: 'extXYZ' },
+  { id: 'pymatgen-json', label: 'pymatgen JSON' },
+];
+
+export const setSampleFormat = (sampleFormat: FormatId) => useGenerations.setState({ sampleFormat });
+
+/** Downloads the selected sample's prediction or its counterpart, written by the worker in the chosen format. */
+export async function downloadSample(side: 'prediction' | 'other'): Promise<void> {
+  const { selected, sampleFormat } = useGenerations.getState();
+  if (selected === null) return;
+  const r = await client.request((w) => loaded(w, () => w.exportSample(selected, side, sampleFormat)), { lane: 'export' });
+  if (!r) return;
+  if (!r.ok) {
+    useGenerations.setState({ error: r.error });
+    return;
+  }
+  downloadText(r.value.fileName, r.value.text, sampleFormat === 'pymatgen-json' ? 'application/json' : 'text/plain');
 }
 
 /** The prediction of row `index` as drawn, for a gallery thumbnail (each in its own lane: thumbnails never supersede each other). */

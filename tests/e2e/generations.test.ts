@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { CSP_MATCHER_OPTIONS } from '../../src/core/tasks/generations/csp.ts';
 import { explainMatch } from '../../src/core/tasks/generations/explain.ts';
 import { setFromFolder } from '../../src/core/tasks/generations/inputs.ts';
@@ -19,7 +20,12 @@ const CSP = join(SHARED, 'golden', 'generations', 'csp_visible');
 const SCRATCH = join(tmpdir(), `structlab-gen-e2e-${process.pid}`);
 interface CspRun {
   name: string;
-  output: { match_rate: number; rmse: number; n: number; per_sample: { id: string; reason: string | null; min_distance: number | null }[] };
+  output: {
+    match_rate: number;
+    rmse: number;
+    n: number;
+    per_sample: { id: string; nsites: number; reason: string | null; min_distance: number | null }[];
+  };
 }
 const runs: CspRun[] = JSON.parse(readFileSync(join(CSP, 'expected.json'), 'utf8')).runs;
 const golden = (name: string): CspRun['output'] => {
@@ -198,5 +204,27 @@ describe('Generations page', () => {
     await idle();
     expect(await page.locator('[data-testid=gen-table]').getAttribute('data-rows')).toBe('3');
     expect(await page.locator('[data-testid=gen-error]').count()).toBe(0);
+  });
+
+  it('downloads the opened sample in any format: its prediction as CIF and its truth as POSCAR parse back whole', async () => {
+    const row = page.locator('[data-testid=gen-row]').first();
+    const id = (await row.getAttribute('data-id'))!;
+    await row.click();
+    await page.locator('[data-testid=gen-download-prediction]').waitFor({ timeout: 30_000 });
+    const [cif] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=gen-download-prediction]').click()]);
+    expect(cif.suggestedFilename()).toBe(`${id}-prediction.cif`);
+    const parsed = parseStructureFile(readFileSync(await cif.path(), 'utf8'), cif.suggestedFilename());
+    if (!parsed.ok) throw new Error(parsed.error);
+    const nsites = golden('csp_single_cdvae').per_sample.find((r) => r.id === id)!.nsites;
+    expect(parsed.structures[0].sites).toHaveLength(nsites);
+
+    await page.locator('[data-testid=gen-sample-format]').selectOption('poscar');
+    const [poscar] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=gen-download-other]').click()]);
+    expect(poscar.suggestedFilename()).toBe(`${id}-truth.vasp`);
+    const back = parseStructureFile(readFileSync(await poscar.path(), 'utf8'), poscar.suggestedFilename());
+    if (!back.ok) throw new Error(back.error);
+    const truth = setFromFolder('truth', 'truth', [{ name: `${id}.cif`, text: readFileSync(join(CSP, 'truth', `${id}.cif`), 'utf8') }]);
+    expect(back.structures[0].sites).toHaveLength(truth[0].structure.sites.length);
+    expect(pageErrors).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { useEffect, useMemo } from 'react';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
+import { downloadSample, SAMPLE_FORMATS, setSampleFormat, useGenerations } from '../../state/generations.ts';
 import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
 import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
@@ -14,7 +15,7 @@ import { Halos } from '../../viewer/Halos.tsx';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { Lines, TextLabels } from '../../viewer/Lines.tsx';
 import { finiteDisplay, overlayTargetDisplay } from '../../viewer/particle-display.ts';
-import type { ClosePairView, SampleOverlay, SampleView, StructureSide } from '../../../workers/generations-api.ts';
+import type { ClosePairView, FormatId, SampleOverlay, SampleView, StructureSide } from '../../../workers/generations-api.ts';
 import { CLOSE_COLOR, ROLE_TEXT, closeLabel, closePairDrawing, factRows, overlayDrawing } from './detail-model.ts';
 import { WhyNoMatch } from './WhyNoMatch.tsx';
 import './gen-detail.css';
@@ -69,9 +70,39 @@ export function SampleDetail({ view }: { view: SampleView }) {
       </div>
       <div className="gen-detail-info">
         <Facts prediction={view.prediction} other={other} />
+        <SampleExport other={other} />
         <ClosePairs side={view.prediction} />
         {view.explain && <WhyNoMatch explanation={view.explain} />}
       </div>
+    </div>
+  );
+}
+
+/** The prediction and its counterpart as files, in any format the lab writes. */
+function SampleExport({ other }: { other: StructureSide | null }) {
+  const format = useGenerations((s) => s.sampleFormat);
+  return (
+    <div className="gen-sample-export" data-testid="gen-sample-export">
+      <select
+        aria-label="structure file format"
+        data-testid="gen-sample-format"
+        value={format}
+        onChange={(e) => setSampleFormat(e.target.value as FormatId)}
+      >
+        {SAMPLE_FORMATS.map((f) => (
+          <option key={f.id} value={f.id}>
+            {f.label}
+          </option>
+        ))}
+      </select>
+      <button type="button" data-testid="gen-download-prediction" onClick={() => void downloadSample('prediction')}>
+        Download prediction
+      </button>
+      {other && (
+        <button type="button" data-testid="gen-download-other" onClick={() => void downloadSample('other')}>
+          Download {ROLE_TEXT[other.role]}
+        </button>
+      )}
     </div>
   );
 }
