@@ -17,6 +17,10 @@ import { SHARED, structlabInProcess } from '../shared.ts';
 import { type Lab, openLab } from './harness.ts';
 
 const CSP = join(SHARED, 'golden', 'generations', 'csp_visible');
+const DENOVO = join(SHARED, 'golden', 'generations', 'denovo_visible');
+const denovoRuns: { name: string; output: { n: number; uniqueness: number; novelty: number } }[] = JSON.parse(
+  readFileSync(join(DENOVO, 'expected.json'), 'utf8'),
+).runs;
 const SCRATCH = join(tmpdir(), `structlab-gen-e2e-${process.pid}`);
 interface CspRun {
   name: string;
@@ -226,5 +230,33 @@ describe('Generations page', () => {
     const truth = setFromFolder('truth', 'truth', [{ name: `${id}.cif`, text: readFileSync(join(CSP, 'truth', `${id}.cif`), 'utf8') }]);
     expect(back.structures[0].sites).toHaveLength(truth[0].structure.sites.length);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('de novo: the visible generated folder with its reference shows the golden uniqueness and novelty (eval_default)', async () => {
+    const run = denovoRuns.find((r) => r.name === 'eval_default');
+    if (!run) throw new Error(`golden run eval_default missing from ${DENOVO}/expected.json`);
+    await page.locator('[data-testid=gen-mode-denovo]').click();
+    await page.locator('[data-testid=gen-folder-pred]').setInputFiles(join(DENOVO, 'pred'));
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid=gen-set-pred-info]')?.textContent === `pred: ${n} structures`,
+      run.output.n,
+    );
+    await page.locator('[data-testid=gen-files-reference]').setInputFiles(join(DENOVO, 'reference.jsonl'));
+    await page.waitForFunction(() =>
+      /^reference\.jsonl: \d+ structures$/.test(document.querySelector('[data-testid=gen-set-reference-info]')?.textContent ?? ''),
+    );
+    const started = Date.now();
+    await page.locator('[data-testid=gen-summary][data-mode=denovo]').waitFor({ timeout: 120_000 });
+    await idle();
+    console.log(`generations e2e: de novo with reference in ${Date.now() - started} ms`);
+    for (const [id, value] of [
+      ['gen-uniqueness', run.output.uniqueness],
+      ['gen-novelty', run.output.novelty],
+    ] as const) {
+      const [x, half] = shown(await text(id));
+      expect(Math.abs(x - 100 * value), id).toBeLessThanOrEqual(half + 1e-12);
+    }
+    expect(await page.locator('[data-testid=gen-table]').getAttribute('data-rows')).toBe(String(run.output.n));
+    expect(await page.locator('[data-testid=gen-error]').count()).toBe(0);
   });
 });
