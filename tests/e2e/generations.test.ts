@@ -1,7 +1,9 @@
 /**
  * The Generations page end to end (built app, headless Chromium): the visible CSP set loaded through the page's
  * file and folder inputs shows the golden match rate and RMSE (golden csp_visible/expected.json) in both
- * conventions, the failure filter and a sample's detail work, and the exported JSON equals the CLI's document.
+ * conventions, the failure filter and a sample's detail work, and the exported JSON equals the CLI's document; a zip
+ * of predictions is a set, a sample downloads in any format, the de novo goldens (denovo_visible) show, and cancel
+ * leaves the page idle for the next run.
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -258,5 +260,42 @@ describe('Generations page', () => {
     }
     expect(await page.locator('[data-testid=gen-table]').getAttribute('data-rows')).toBe(String(run.output.n));
     expect(await page.locator('[data-testid=gen-error]').count()).toBe(0);
+  });
+
+  it('de novo with the ordered matcher and the cdvae convention shows eval_ordered_cdvae', async () => {
+    const run = denovoRuns.find((r) => r.name === 'eval_ordered_cdvae');
+    if (!run) throw new Error(`golden run eval_ordered_cdvae missing from ${DENOVO}/expected.json`);
+    await page.locator('[data-testid=gen-matcher]').selectOption('ordered');
+    await page.locator('[data-testid=gen-convention]').selectOption('cdvae');
+    await summaryFor('cdvae');
+    await idle();
+    for (const [id, value] of [
+      ['gen-uniqueness', run.output.uniqueness],
+      ['gen-novelty', run.output.novelty],
+    ] as const) {
+      const [x, half] = shown(await text(id));
+      expect(Math.abs(x - 100 * value), id).toBeLessThanOrEqual(half + 1e-12);
+    }
+  });
+
+  it('cancel stops a CSP run (the page idle, no result); the next run completes with the golden', async () => {
+    await page.locator('[data-testid=gen-mode-csp]').click();
+    await page.locator('[data-testid=gen-folder-truth]').setInputFiles(join(CSP, 'truth'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=gen-set-truth-info]')?.textContent === 'truth: 203 structures');
+    await idle();
+    // The 203 pairs are matched only once both folders are in: the run is under way while its progress bar shows.
+    await page.locator('[data-testid=gen-folder-pred]').setInputFiles(join(CSP, 'pred'));
+    await page.locator('[data-testid=gen-progress-bar]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid=gen-cancel]').click();
+    await idle();
+    expect(await text('gen-error')).toMatch(/cancel/i);
+    expect(await page.locator('[data-testid=gen-summary]').count()).toBe(0);
+    // A fresh worker gets the sets again and runs the next options to the end.
+    await page.locator('[data-testid=gen-convention]').selectOption('diffcsp');
+    await summaryFor('diffcsp');
+    await idle();
+    await expectGolden('csp_single_diffcsp');
+    expect(await page.locator('[data-testid=gen-error]').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
   });
 });
