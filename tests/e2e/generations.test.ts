@@ -279,19 +279,39 @@ describe('Generations page', () => {
   });
 
   it('cancel stops a CSP run (the page idle, no result); the next run completes with the golden', async () => {
+    // Seven renamed copies of the visible pairs: a run long enough (several seconds) that the click lands inside it.
+    const COPIES = 7;
+    const big = { pred: join(SCRATCH, 'cancel-pred'), truth: join(SCRATCH, 'cancel-truth') };
+    for (const [role, dir] of Object.entries(big)) {
+      mkdirSync(dir, { recursive: true });
+      for (const name of readdirSync(join(CSP, role))) {
+        const dot = name.lastIndexOf('.');
+        const text = readFileSync(join(CSP, role, name), 'utf8');
+        for (let k = 0; k < COPIES; k++) writeFileSync(join(dir, `${name.slice(0, dot)}-copy${k}${name.slice(dot)}`), text);
+      }
+    }
+    const truthInfo = (n: number) =>
+      page.waitForFunction(
+        (t) => document.querySelector('[data-testid=gen-set-truth-info]')?.textContent?.endsWith(t),
+        `: ${n} structures`,
+      );
     await page.locator('[data-testid=gen-mode-csp]').click();
-    await page.locator('[data-testid=gen-folder-truth]').setInputFiles(join(CSP, 'truth'));
-    await page.waitForFunction(() => document.querySelector('[data-testid=gen-set-truth-info]')?.textContent === 'truth: 203 structures');
+    await page.locator('[data-testid=gen-folder-truth]').setInputFiles(big.truth);
+    await truthInfo(203 * COPIES);
     await idle();
-    // The 203 pairs are matched only once both folders are in: the run is under way while its progress bar shows.
-    await page.locator('[data-testid=gen-folder-pred]').setInputFiles(join(CSP, 'pred'));
+    // The pairs are matched only once both folders are in: the run is under way while its progress bar shows.
+    await page.locator('[data-testid=gen-folder-pred]').setInputFiles(big.pred);
     await page.locator('[data-testid=gen-progress-bar]').waitFor({ timeout: 30_000 });
     await page.locator('[data-testid=gen-cancel]').click();
     await idle();
     expect(await text('gen-error')).toMatch(/cancel/i);
     expect(await page.locator('[data-testid=gen-summary]').count()).toBe(0);
-    // A fresh worker gets the sets again and runs the next options to the end.
+    // A fresh worker takes the visible sets and runs them to the end.
     await page.locator('[data-testid=gen-convention]').selectOption('diffcsp');
+    await page.locator('[data-testid=gen-folder-truth]').setInputFiles(join(CSP, 'truth'));
+    await truthInfo(203);
+    await idle();
+    await page.locator('[data-testid=gen-folder-pred]').setInputFiles(join(CSP, 'pred'));
     await summaryFor('diffcsp');
     await idle();
     await expectGolden('csp_single_diffcsp');
