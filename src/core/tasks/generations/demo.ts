@@ -123,7 +123,10 @@ function predict(s: Structure, mode: DemoMode, rand: () => number): Structure {
   }
 }
 
-/** One prediction per truth, with the truth's id (CSP pairing with one sample); mode i mod 8 for truth i; seeded, so the same everywhere. */
+/**
+ * One prediction per truth, with the truth's id (CSP pairing with one sample): mode i mod 8 for truth i. Seeded
+ * (mulberry32 and the project's libm), so the same in every browser and in Node.
+ */
 export function demoPredictions(truths: readonly GenItem[], seed = DEMO_SEED): GenItem[] {
   const rand = mulberry32(seed);
   return truths.map((t, i) => {
