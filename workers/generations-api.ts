@@ -132,6 +132,8 @@ export interface GenerationsWorkerApi {
   loadSet(role: SetRole, files: InputFile[], folder: string): Promise<Result<LoadedSet | null>>;
   /** Reads one set from a zip archive's bytes (a folder of structure files, or one set file inside); kept for the runs. */
   loadZip(role: SetRole, name: string, bytes: ArrayBuffer): Promise<Result<LoadedSet>>;
+  /** The demo's predictions (src/core/tasks/generations/demo.ts), made from the truths of an MP-20-style CSV; kept for the runs. */
+  loadDemoPredictions(truthCsv: string, name: string): Promise<Result<LoadedSet>>;
   /** E above hull per prediction id ({"id": eV/atom or null}); null drops them. */
   loadEnergies(file: InputFile | null): Promise<Result<number>>;
   /** The CSP metrics of the loaded predictions and truths; `progress(done, total)` every few truths. */

@@ -12,6 +12,7 @@ import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import { aseFrameOf, inAseFrame, overlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
 import { CSP_MATCHER_OPTIONS, cspMetrics } from '../src/core/tasks/generations/csp.ts';
 import { evaluateDenovo, pymatgenDensity } from '../src/core/tasks/generations/denovo.ts';
+import { demoPredictions } from '../src/core/tasks/generations/demo.ts';
 import { explainMatch } from '../src/core/tasks/generations/explain.ts';
 import {
   type GenItem,
@@ -19,6 +20,7 @@ import {
   energiesFor,
   pairCsp,
   parseEnergies,
+  setFromCsv,
   setFromFolder,
   setFromSetFile,
   setFromZip,
@@ -145,6 +147,14 @@ const api: GenerationsWorkerApi = {
       const items = setFromZip(LABELS[role], baseName(name), new Uint8Array(bytes));
       sets.set(role, items);
       return { role, source: name, count: items.length };
+    }),
+
+  loadDemoPredictions: (truthCsv, name) =>
+    attempt(async () => {
+      await initMoyo();
+      const items = demoPredictions(setFromCsv(LABELS.truth, name, truthCsv));
+      sets.set('pred', items);
+      return { role: 'pred', source: `demo predictions from ${name}`, count: items.length };
     }),
 
   loadEnergies: (file) =>

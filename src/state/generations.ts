@@ -96,7 +96,7 @@ const client = new WorkerClient<GenerationsWorkerApi>(
 );
 
 /** What the worker holds, as read: re-sent to a fresh worker (after a cancel or a job past its budget) before use. */
-type SetInput = { files: InputFile[]; folder: string } | { zip: string; bytes: ArrayBuffer };
+type SetInput = { files: InputFile[]; folder: string } | { zip: string; bytes: ArrayBuffer } | { demoOf: InputFile };
 const inputs = new Map<SetRole, SetInput>();
 let energiesFile: InputFile | null = null;
 /** The worker (by the client's epoch) that holds `inputs`; -1 when none does. */
@@ -107,7 +107,7 @@ const setStatus = (patch: Status) => useGenerations.setState(patch);
 async function loaded<T>(w: Comlink.Remote<GenerationsWorkerApi>, call: () => Promise<Result<T>>): Promise<Result<T>> {
   if (inputsEpoch !== client.epoch) {
     for (const [role, input] of inputs) {
-      const r = await ('zip' in input ? sendZip(w, role, input.zip, input.bytes) : w.loadSet(role, input.files, input.folder));
+      const r = await sendSet(w, role, input);
       if (!r.ok) throw new Error(r.error);
     }
     if (energiesFile) {
@@ -124,6 +124,13 @@ const sendZip = (w: Comlink.Remote<GenerationsWorkerApi>, role: SetRole, name: s
   const copy = bytes.slice(0);
   return w.loadZip(role, name, Comlink.transfer(copy, [copy]));
 };
+
+const sendSet = (w: Comlink.Remote<GenerationsWorkerApi>, role: SetRole, input: SetInput): Promise<Result<LoadedSet | null>> =>
+  'zip' in input
+    ? sendZip(w, role, input.zip, input.bytes)
+    : 'demoOf' in input
+      ? w.loadDemoPredictions(input.demoOf.text, input.demoOf.path)
+      : w.loadSet(role, input.files, input.folder);
 
 /** A single picked file that is a zip archive (read as bytes; every other file is read as text). */
 export const isZipName = (name: string): boolean => /\.zip$/i.test(name) && name.length > 4;
@@ -172,14 +179,11 @@ export async function loadSetFiles(role: SetRole, files: File[]): Promise<void> 
       single && isZipName(files[0].name)
         ? { zip: files[0].name, bytes: await readBytesFile(files[0]) }
         : { files: single ? [{ path: files[0].name, text: await readTextFile(files[0]) }] : await readTextFiles(files, folder), folder };
-    const r = await client.request(
-      (w) => loaded(w, () => ('zip' in input ? sendZip(w, role, input.zip, input.bytes) : w.loadSet(role, input.files, input.folder))),
-      {
-        status: setStatus,
-        busy: files.length ? `reading the ${ROLE_NAMES[role]}` : `dropping the ${ROLE_NAMES[role]}`,
-        keepBusy: true,
-      },
-    );
+    const r = await client.request((w) => loaded(w, () => sendSet(w, role, input)), {
+      status: setStatus,
+      busy: files.length ? `reading the ${ROLE_NAMES[role]}` : `dropping the ${ROLE_NAMES[role]}`,
+      keepBusy: true,
+    });
     if (!r) return;
     if (!r.ok) {
       useGenerations.setState({ busy: null });
@@ -193,6 +197,55 @@ export async function loadSetFiles(role: SetRole, files: File[]): Promise<void> 
       else delete sets[role];
       return { sets, page: 0, selected: null, view: null };
     });
+    await evaluate();
+  } catch (e) {
+    useGenerations.setState({ error: errorText(e), busy: null });
+  }
+}
+
+/** The demo's truths (datasets/generations/README.md), bundled as text and loaded on demand. */
+const DEMO_FILE = 'mp20-demo.csv';
+const demoModules = import.meta.glob('../../datasets/generations/mp20-demo.csv', { query: '?raw', import: 'default' }) as Record<
+  string,
+  () => Promise<string>
+>;
+
+/** The demo: 16 MP-20 truths and predictions made from them by known failure modes (src/core/tasks/generations/demo.ts), as CSP. */
+export async function loadDemo(): Promise<void> {
+  try {
+    const load = Object.values(demoModules)[0];
+    if (!load) throw new Error(`The demo truths (${DEMO_FILE}) are not bundled.`);
+    const truth: SetInput = { files: [{ path: DEMO_FILE, text: await load() }], folder: ROLE_NAMES.truth };
+    const pred: SetInput = { demoOf: truth.files[0] };
+    const r = await client.request(
+      (w) =>
+        loaded(w, async (): Promise<Result<LoadedSet[]>> => {
+          const t = await sendSet(w, 'truth', truth);
+          if (!t.ok) return t;
+          const p = await sendSet(w, 'pred', pred);
+          return p.ok ? { ok: true, value: [t.value!, p.value!] } : p;
+        }),
+      { status: setStatus, busy: 'building the demo', keepBusy: true },
+    );
+    if (!r) return;
+    if (!r.ok) {
+      useGenerations.setState({ busy: null });
+      return;
+    }
+    inputs.set('truth', truth);
+    inputs.set('pred', pred);
+    const [truthSet, predSet] = r.value;
+    useGenerations.setState((s) => ({
+      mode: 'csp',
+      csp: { ...s.csp, nSamples: 1 },
+      sets: { ...s.sets, truth: truthSet, pred: predSet },
+      run: null,
+      filter: null,
+      sort: { key: 'index', descending: false },
+      page: 0,
+      selected: null,
+      view: null,
+    }));
     await evaluate();
   } catch (e) {
     useGenerations.setState({ error: errorText(e), busy: null });

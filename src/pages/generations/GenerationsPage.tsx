@@ -12,6 +12,7 @@ import {
   failureReasons,
   type FailureReason,
   type GenRow,
+  loadDemo,
   loadEnergiesFile,
   loadSetFiles,
   PAGE_ROWS,
@@ -167,6 +168,14 @@ function Controls() {
           De novo
         </button>
       </div>
+      <button
+        type="button"
+        data-testid="gen-demo"
+        title="16 MP-20 crystals as truths; predictions made from them by known failure modes"
+        onClick={() => void loadDemo()}
+      >
+        Demo
+      </button>
       <h2>Sets</h2>
       {ROLES[s.mode].map((r) => (
         <SetInput key={r.role} {...r} />
