@@ -44,6 +44,7 @@ import {
 import { fmt } from '../format.ts';
 import './atomworld.css';
 import { downloadText } from '../../browser/download.ts';
+import { ErrorAlert } from '../ErrorAlert.tsx';
 
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showPolyhedra: false };
 const OVERLAY_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showPolyhedra: false };
@@ -279,14 +280,7 @@ function Controls() {
         pymatgen's defaults: ltol 0.2, stol 0.3, angle_tol 5, primitive_cell on. AtomWorld judges with stol 0.5, primitive_cell off.
       </p>
 
-      {s.error && (
-        <div className="error" role="alert" data-testid="aw-error">
-          {s.error}
-          <button type="button" aria-label="dismiss" onClick={() => useAtomworld.setState({ error: null })}>
-            ×
-          </button>
-        </div>
-      )}
+      {s.error && <ErrorAlert message={s.error} testId="aw-error" onDismiss={() => useAtomworld.setState({ error: null })} />}
     </section>
   );
 }

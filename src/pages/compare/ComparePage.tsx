@@ -36,6 +36,7 @@ import type { ForwardRow, PairView } from '../../../workers/compare-api.ts';
 import { fmt } from '../format.ts';
 import './compare.css';
 import { downloadText } from '../../browser/download.ts';
+import { ErrorAlert } from '../ErrorAlert.tsx';
 
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showCell: false, showPolyhedra: false };
 
@@ -356,14 +357,7 @@ function Controls() {
       </label>
 
       {s.pair && <MetricsPanel pair={s.pair} />}
-      {s.error && (
-        <div className="error" role="alert" data-testid="cmp-error">
-          {s.error}
-          <button type="button" aria-label="dismiss" onClick={() => useCompare.setState({ error: null })}>
-            ×
-          </button>
-        </div>
-      )}
+      {s.error && <ErrorAlert message={s.error} testId="cmp-error" onDismiss={() => useCompare.setState({ error: null })} />}
     </section>
   );
 }

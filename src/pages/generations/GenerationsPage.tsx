@@ -37,6 +37,7 @@ import { Gallery } from './Gallery.tsx';
 import type { GallerySample } from './detail-model.ts';
 import { SampleDetail } from './SampleDetail.tsx';
 import './generations.css';
+import { ErrorAlert } from '../ErrorAlert.tsx';
 
 export function GenerationsPage() {
   const hasRun = useGenerations((st) => st.run !== null);
@@ -306,14 +307,7 @@ function Controls() {
           The matcher failed on {s.run.matcherErrors.length} comparison(s), counted as no match; first: {s.run.matcherErrors[0]}
         </p>
       )}
-      {s.error && (
-        <div className="error" role="alert" data-testid="gen-error">
-          {s.error}
-          <button type="button" aria-label="dismiss" onClick={() => useGenerations.setState({ error: null })}>
-            ×
-          </button>
-        </div>
-      )}
+      {s.error && <ErrorAlert message={s.error} testId="gen-error" onDismiss={() => useGenerations.setState({ error: null })} />}
     </section>
   );
 }

@@ -27,6 +27,7 @@ import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
 import { MAX_RADIUS, MIN_RADIUS, type ParticleView, type Split } from '../../../workers/c2np-api.ts';
 import { Plot } from './Plot.tsx';
 import './nanoparticle.css';
+import { ErrorAlert } from '../ErrorAlert.tsx';
 
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showCell: false, showPolyhedra: false };
 const SPLITS: Split[] = ['train', 'ID', 'OOD'];
@@ -254,14 +255,7 @@ function Controls() {
         </p>
       )}
       {p && p.warnings.length > 0 && <p className="hint">{p.warnings.join('; ')}</p>}
-      {s.error && (
-        <div className="error" data-testid="np-error" role="alert">
-          {s.error}
-          <button type="button" aria-label="dismiss" onClick={() => useNanoparticle.setState({ error: null })}>
-            ×
-          </button>
-        </div>
-      )}
+      {s.error && <ErrorAlert message={s.error} testId="np-error" onDismiss={() => useNanoparticle.setState({ error: null })} />}
     </section>
   );
 }

@@ -38,6 +38,7 @@ import { downloadText } from '../../browser/download.ts';
 import { pastedTextProblem } from '../../browser/read-file.ts';
 import { VariantsPanel } from './VariantsPanel.tsx';
 import { fixed, fmt } from '../format.ts';
+import { ErrorAlert } from '../ErrorAlert.tsx';
 
 const NNG4_LEVELS = levelsJson as Nng4Level[];
 const NNG4_GROUPS = groupByWorld(NNG4_LEVELS, true);
@@ -156,14 +157,7 @@ function BrowserControls() {
           </div>
         ))}
       </nav>
-      {s.error && (
-        <div className="error" data-testid="onng-error" role="alert">
-          {s.error}
-          <button type="button" aria-label="dismiss" onClick={dismissError}>
-            ×
-          </button>
-        </div>
-      )}
+      {s.error && <ErrorAlert message={s.error} testId="onng-error" onDismiss={dismissError} />}
     </section>
   );
 }

@@ -27,6 +27,7 @@ import { fixed } from '../format.ts';
 import { DATASETS, datasetText, loadDefaultDataset } from '../../app/datasets.ts';
 import { wrapForDisplay } from '../../core/analysis/display-scene.ts';
 import { latticeOf } from '../../core/structure/packed.ts';
+import { ErrorAlert } from '../ErrorAlert.tsx';
 
 export function StructurePage() {
   const display = useSession((s) => s.display);
@@ -391,14 +392,7 @@ function Legend() {
 function ErrorMessage() {
   const error = useSession((s) => s.error);
   if (!error) return null;
-  return (
-    <div className="error" data-testid="error" role="alert">
-      {error}
-      <button type="button" aria-label="dismiss" onClick={() => useSession.setState({ error: null })}>
-        ×
-      </button>
-    </div>
-  );
+  return <ErrorAlert message={error} testId="error" onDismiss={() => useSession.setState({ error: null })} />;
 }
 
 /** A file whose last load failed or never finished is not parsed on start; it is offered here instead. */
