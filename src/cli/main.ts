@@ -12,12 +12,15 @@ Commands:
   metrics PRED TRUTH  C2NP particle metrics (RMSD, Hausdorff, hull volumes, RDF error, aligned RMSD)
   carve CELL      carve a spherical nanoparticle (C2NP/Atomsk convention) to an XYZ file
   c2np build CELL build the C2NP dataset layout for one material (raw, rotated copies, manifest)
+  c2np eval ...   C2NP metrics of a whole split (JSONL or two folders), streamed, shardable
+  merge PARTIAL…  combine the partial reports of --shard I/N runs into the unsharded report
   inverse PARTICLE  recover lattice parameters and space group of the bulk crystal from a particle
   match A B       pymatgen StructureMatcher verdict, rms and max_dist for two structures
   atomworld ...   AtomWorld: apply an action, evaluate one answer, evaluate a batch
   fem ...         FEM-Bench: list tasks, run the reference solvers, check a model's outputs
   onng ...        O-NNG: obfuscate the problem set at noise level λ, analyse results
   gen ...         generated crystals: CSP match rate and RMSE, validity (DiffCSP / CDVAE / MatterGen)
+  symmetry FILE   spglib symmetry dataset: space group, operations, Wyckoff sites, standard cells
 
 Run 'structlab <command> --help' for a command's options.
 
@@ -62,7 +65,7 @@ const COMMAND_TABLE: Record<string, () => Promise<Command>> = {
   },
   c2np: async () => {
     const m = await import('./commands/c2np.ts');
-    return { help: m.C2NP_HELP, run: m.runC2np };
+    return { help: m.C2NP_HELP, helpFor: m.c2npHelp, run: m.runC2np };
   },
   inverse: async () => {
     const m = await import('./commands/inverse.ts');
@@ -87,6 +90,10 @@ const COMMAND_TABLE: Record<string, () => Promise<Command>> = {
   gen: async () => {
     const m = await import('./commands/gen.ts');
     return { help: m.GEN_HELP, helpFor: m.genHelp, run: m.runGen };
+  },
+  symmetry: async () => {
+    const m = await import('./commands/symmetry.ts');
+    return { help: m.SYMMETRY_HELP, run: (argv) => m.runSymmetry(argv) };
   },
 };
 /** Looked up with user input, so a Map: "constructor" or "__proto__" must not find Object.prototype's. */

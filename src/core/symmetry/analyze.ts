@@ -105,14 +105,14 @@ function toMoyoCell(s: Structure): TypedCell {
   return { cell: { lattice: { basis }, positions, numbers }, speciesOfType };
 }
 
-interface MoyoRun {
+export interface MoyoRun {
   dataset: MoyoDataset;
   speciesOfType: SpeciesMap[];
   /** Set when moyo analysed the primitive cell rather than the input cell. */
   reduction: PrimitiveReduction | null;
 }
 
-function runMoyo(s: Structure, symprec: number): MoyoRun | null {
+export function runMoyo(s: Structure, symprec: number): MoyoRun | null {
   if (!s.lattice || s.sites.length === 0 || symmetryUnavailable(s, symprec)) return null;
   const { cell, speciesOfType } = toMoyoCell(s);
   const reduction =
