@@ -17,6 +17,7 @@ await build({
     'atomworld-eval-worker': join(root, 'src', 'cli', 'commands', 'atomworld-eval-worker.ts'),
     'metrics-align-worker': join(root, 'src', 'cli', 'commands', 'metrics-align-worker.ts'),
     'gen-worker': join(root, 'src', 'cli', 'commands', 'gen-worker.ts'),
+    'c2np-eval-worker': join(root, 'src', 'cli', 'commands', 'c2np-eval-worker.ts'),
   },
   outdir: join(root, '.cli-build'),
   outExtension: { '.js': '.mjs' },

@@ -1,5 +1,5 @@
 /** The compare worker's interface (C2NP predictions against ground truth), shared by worker and client. */
-import type { ForwardMetrics, InverseMetrics, LatticeParameters } from '../src/core/tasks/c2np/metrics.ts';
+import type { ForwardMetrics, InverseMetrics } from '../src/core/tasks/c2np/metrics.ts';
 import type { Result } from './result.ts';
 
 export type { Result };
@@ -34,36 +34,8 @@ export interface PairView {
   warnings: string[];
 }
 
-/** One row of the forward batch table (the metrics of `structlab metrics`, flattened). */
-export interface ForwardRow {
-  index: number;
-  id: string;
-  n_pred: number;
-  n_truth: number;
-  rmsd: number | null;
-  hausdorff: number | null;
-  delta_hull_volume: number | null;
-  rdf_error: number | null;
-  volume_ratio: number | null;
-  aligned_rmsd: number | null;
-  max_displacement: number | null;
-  matched_fraction: number | null;
-  error: string | null;
-}
-
-export interface InverseRow {
-  id: string;
-  pred: LatticeParameters;
-  predSpacegroup: number;
-  truth: LatticeParameters;
-  trueSpacegroup: number;
-  /** Σ over the six parameters of (pred − true)². */
-  squaredError: number;
-  /** Largest |pred − true| over the six parameters. */
-  maxError: number;
-  spacegroupCorrect: boolean;
-  jointCorrect: boolean;
-}
+export type { ForwardRow, InverseRow } from '../src/core/tasks/c2np/batch-eval.ts';
+import type { ForwardRow, InverseRow } from '../src/core/tasks/c2np/batch-eval.ts';
 
 export interface BatchInfo {
   kind: 'forward' | 'inverse';

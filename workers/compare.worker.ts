@@ -7,8 +7,8 @@ import { carveParticle } from '../src/core/tasks/c2np/carve.ts';
 import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import { LIMITS } from '../src/core/limits.ts';
 import { compareParticles, damagedCopy } from '../src/core/tasks/c2np/compare.ts';
-import { forwardMetrics, inverseMetrics, JOINT_TOLERANCE } from '../src/core/tasks/c2np/metrics.ts';
-import type { BatchInfo, CompareWorkerApi, ForwardRow, InputFile, InverseRow, PairView, Result } from './compare-api.ts';
+import { forwardBatchRow, inverseBatchRow, inverseBatchSummary } from '../src/core/tasks/c2np/batch-eval.ts';
+import type { BatchInfo, CompareWorkerApi, ForwardRow, InputFile, PairView, Result } from './compare-api.ts';
 import { errorText } from './result.ts';
 
 let batch: ForwardBatchRow[] = [];
@@ -95,32 +95,6 @@ function particleOrThrow(file: InputFile): Particle {
   return p;
 }
 
-function inverseRows(
-  rows: { id: string; predLattice: number[]; predSpacegroup: number; trueLattice: number[]; trueSpacegroup: number }[],
-): InverseRow[] {
-  return rows.map((r) => {
-    let squaredError = 0,
-      maxError = 0;
-    for (let k = 0; k < 6; k++) {
-      const e = r.predLattice[k] - r.trueLattice[k];
-      squaredError += e * e;
-      maxError = Math.max(maxError, Math.abs(e));
-    }
-    const spacegroupCorrect = r.predSpacegroup === r.trueSpacegroup;
-    return {
-      id: r.id,
-      pred: r.predLattice as InverseRow['pred'],
-      predSpacegroup: r.predSpacegroup,
-      truth: r.trueLattice as InverseRow['truth'],
-      trueSpacegroup: r.trueSpacegroup,
-      squaredError,
-      maxError,
-      spacegroupCorrect,
-      jointCorrect: spacegroupCorrect && maxError <= JOINT_TOLERANCE,
-    };
-  });
-}
-
 const api: CompareWorkerApi = {
   async comparePair(pred, truth, radius) {
     try {
@@ -164,10 +138,10 @@ const api: CompareWorkerApi = {
       const parsed = parseC2npBatch(file.text);
       if (parsed.kind === 'inverse') {
         batch = [];
-        const rows = inverseRows(parsed.rows);
+        const rows = parsed.rows.map(inverseBatchRow);
         return {
           ok: true,
-          value: { kind: 'inverse', count: rows.length, unpaired: [], inverse: { rows, summary: inverseMetrics(parsed.rows) } },
+          value: { kind: 'inverse', count: rows.length, unpaired: [], inverse: { rows, summary: inverseBatchSummary(rows) } },
         };
       }
       parsed.rows.forEach((r) => {
@@ -203,42 +177,7 @@ const api: CompareWorkerApi = {
   async runBatch(onProgress) {
     const rows: ForwardRow[] = [];
     for (let index = 0; index < batch.length; index++) {
-      const r = batch[index];
-      try {
-        const m = forwardMetrics(r.pred, r.truth, { radius: r.radius });
-        const finite = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
-        rows.push({
-          index,
-          id: r.id,
-          n_pred: m.n_pred,
-          n_truth: m.n_truth,
-          rmsd: m.rmsd,
-          hausdorff: finite(m.hausdorff),
-          delta_hull_volume: finite(m.delta_hull_volume),
-          rdf_error: finite(m.rdf_error),
-          volume_ratio: m.volume_ratio,
-          aligned_rmsd: finite(m.aligned?.rmsd),
-          max_displacement: finite(m.aligned?.max_displacement),
-          matched_fraction: finite(m.aligned?.matched_fraction),
-          error: null,
-        });
-      } catch (e) {
-        rows.push({
-          index,
-          id: r.id,
-          n_pred: r.pred.symbols.length,
-          n_truth: r.truth.symbols.length,
-          rmsd: null,
-          hausdorff: null,
-          delta_hull_volume: null,
-          rdf_error: null,
-          volume_ratio: null,
-          aligned_rmsd: null,
-          max_displacement: null,
-          matched_fraction: null,
-          error: errorText(e),
-        });
-      }
+      rows.push(forwardBatchRow(index, batch[index], errorText));
       await onProgress?.(index + 1, batch.length);
     }
     return { ok: true, value: rows };

@@ -29,7 +29,7 @@ import { CliError } from './errors.ts';
 export const inputName = (path: string): string => (path === '-' ? 'stdin' : path);
 
 /** A short reason for a failed file-system call, from its error code. */
-function reason(e: unknown): string {
+export function reason(e: unknown): string {
   const code = (e as NodeJS.ErrnoException)?.code;
   switch (code) {
     case 'ENOENT':
@@ -248,7 +248,7 @@ export function checkOutputFile(path: string, options: OutputOptions = {}): void
   }
 }
 
-const temporaryName = (path: string): string =>
+export const temporaryName = (path: string): string =>
   join(dirname(resolve(path)), `.${basename(path).slice(0, 100)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 
 /** Writes `text` to `path` through a temporary file and a rename; on failure nothing is left behind. */

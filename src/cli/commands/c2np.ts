@@ -9,9 +9,11 @@ import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { checkOutputDir, loadStructureFile, readInputText, toStrictJson, writeOutputDir } from '../io.ts';
 import { carveStructure } from './carve.ts';
+import { C2NP_EVAL_HELP, runC2npEval } from './c2np-eval.ts';
 import { errorText } from '../../core/errors.ts';
 
 export const C2NP_HELP = `usage: structlab c2np build CELL --out DIR [--radii 6-30] [--repeats 20] [--force]
+       structlab c2np eval (BATCH.jsonl | --pred DIR --truth DIR) …   (structlab c2np eval --help)
 
 Builds the C2NP dataset layout for one material (the material name is CELL's file name without extension):
   DIR/raw/cifs/M.cif, DIR/raw/materials/M_R{r}.xyz      raw particles (Atomsk convention, see structlab carve)
@@ -53,9 +55,13 @@ export function parseRadii(raw: string): number[] {
   return [...radii].sort((a, b) => a - b);
 }
 
-export function runC2np(argv: string[], warn: (line: string) => void): string {
+/** `structlab c2np eval --help` shows the eval help; anything else the build help. */
+export const c2npHelp = (argv: string[]): string => (argv[0] === 'eval' ? C2NP_EVAL_HELP : C2NP_HELP);
+
+export function runC2np(argv: string[], warn: (line: string) => void): string | Promise<string> {
   const [sub, ...rest] = argv;
-  if (sub !== 'build') throw new CliError(`unknown c2np subcommand "${sub ?? ''}" (available: build; see structlab c2np --help)`);
+  if (sub === 'eval') return runC2npEval(rest, warn);
+  if (sub !== 'build') throw new CliError(`unknown c2np subcommand "${sub ?? ''}" (available: build, eval; see structlab c2np --help)`);
   const { positionals, options } = parseArgs(rest, [
     { name: 'out', kind: 'string' },
     { name: 'radii', kind: 'string' },

@@ -84,43 +84,58 @@ function spacegroupOf(row: Record<string, unknown>, prefix: 'pred' | 'true', lin
   return v as number;
 }
 
-export function parseC2npBatch(text: string): C2npBatch {
-  const forward: ForwardBatchRow[] = [],
-    inverse: InverseBatchRow[] = [];
-  const lines = text.split(/\r?\n/);
-  lines.forEach((raw, k) => {
-    const line = k + 1;
-    if (raw.trim() === '') return;
-    let row: Record<string, unknown>;
-    try {
-      row = JSON.parse(raw);
-    } catch (e) {
-      throw new BatchFormatError(`not valid JSON (${(e as Error).message})`, line);
-    }
-    if (!row || typeof row !== 'object' || Array.isArray(row)) throw new BatchFormatError('each line must be a JSON object', line);
-    const id = row.id === undefined ? `#${forward.length + inverse.length + 1}` : String(row.id);
-    if ('pred_lattice' in row) {
-      inverse.push({
+/** One JSONL row, parsed: a forward pair or an inverse-task sample; `ordinal` numbers rows without an "id" (#1, #2, …). */
+export type C2npBatchRow = { kind: 'forward'; row: ForwardBatchRow } | { kind: 'inverse'; row: InverseBatchRow };
+
+/** Parses one non-blank JSONL line of a C2NP batch (the layout above); throws BatchFormatError naming `line`. */
+export function parseC2npBatchLine(raw: string, line: number, ordinal: number): C2npBatchRow {
+  let row: Record<string, unknown>;
+  try {
+    row = JSON.parse(raw);
+  } catch (e) {
+    throw new BatchFormatError(`not valid JSON (${(e as Error).message})`, line);
+  }
+  if (!row || typeof row !== 'object' || Array.isArray(row)) throw new BatchFormatError('each line must be a JSON object', line);
+  const id = row.id === undefined ? `#${ordinal}` : String(row.id);
+  if ('pred_lattice' in row) {
+    return {
+      kind: 'inverse',
+      row: {
         id,
         predLattice: latticeOf(row.pred_lattice, 'pred_lattice', line),
         predSpacegroup: spacegroupOf(row, 'pred', line),
         trueLattice: latticeOf(row.true_lattice, 'true_lattice', line),
         trueSpacegroup: spacegroupOf(row, 'true', line),
-      });
-    } else if ('pred' in row && 'truth' in row) {
-      const radius = row.radius;
-      if (radius !== undefined && !(typeof radius === 'number' && radius > 0 && Number.isFinite(radius))) {
-        throw new BatchFormatError('"radius" must be a positive number of Å', line);
-      }
-      forward.push({
+      },
+    };
+  }
+  if ('pred' in row && 'truth' in row) {
+    const radius = row.radius;
+    if (radius !== undefined && !(typeof radius === 'number' && radius > 0 && Number.isFinite(radius))) {
+      throw new BatchFormatError('"radius" must be a positive number of Å', line);
+    }
+    return {
+      kind: 'forward',
+      row: {
         id,
         pred: particleFromJson(row.pred, 'pred', line),
         truth: particleFromJson(row.truth, 'truth', line),
         radius: radius as number | undefined,
-      });
-    } else {
-      throw new BatchFormatError('a row needs "pred" and "truth" (particles) or "pred_lattice" and "true_lattice" (inverse task)', line);
-    }
+      },
+    };
+  }
+  throw new BatchFormatError('a row needs "pred" and "truth" (particles) or "pred_lattice" and "true_lattice" (inverse task)', line);
+}
+
+export function parseC2npBatch(text: string): C2npBatch {
+  const forward: ForwardBatchRow[] = [],
+    inverse: InverseBatchRow[] = [];
+  const lines = text.split(/\r?\n/);
+  lines.forEach((raw, k) => {
+    if (raw.trim() === '') return;
+    const parsed = parseC2npBatchLine(raw, k + 1, forward.length + inverse.length + 1);
+    if (parsed.kind === 'inverse') inverse.push(parsed.row);
+    else forward.push(parsed.row);
   });
   if (forward.length && inverse.length) throw new BatchFormatError('the file mixes particle rows and lattice rows; use one kind per file');
   if (!forward.length && !inverse.length) throw new BatchFormatError('the file holds no rows');
@@ -159,10 +174,13 @@ export function pairFilesByName<P extends NamedFile, T extends NamedFile>(
   const restT = truths.filter((t) => !usedT.has(t));
   const nP = count(leftP),
     nT = count(restT);
+  // A map, not a search per file: a split of ~172,000 particles must pair in linear time.
+  const restByName = new Map<string, T>();
+  for (const t of restT) if (nT.get(base(t.path)) === 1) restByName.set(base(t.path), t);
   const unpairedPreds: P[] = [];
   for (const p of leftP) {
     const name = base(p.path);
-    const t = nP.get(name) === 1 && nT.get(name) === 1 ? restT.find((x) => base(x.path) === name) : undefined;
+    const t = nP.get(name) === 1 ? restByName.get(name) : undefined;
     if (t) {
       pairs.push([p, t]);
       usedT.add(t);
