@@ -5,7 +5,7 @@
  */
 import { checkLimit, LimitError, limitSentence, LIMITS, type LimitName } from '../../limits.ts';
 import { FemTaskError, type FemValue } from './types.ts';
-import { pow } from '../../math/libm.ts';
+import { cbrt, pow } from '../../math/libm.ts';
 
 /** Python's type name of a decoded JSON value, for the reference's own TypeError wording. */
 export function pyTypeName(v: FemValue | undefined): string {
@@ -51,6 +51,20 @@ export function checkFemSize(
 /** Refuses a frame of `nodes` nodes whose dense 6n × 6n matrices the policy does not allow. */
 export function checkFrameNodes(nodes: number, what = 'the frame'): void {
   checkFemSize('femDofs', `${what} (${nodes.toLocaleString('en')} nodes × 6)`, 6 * nodes, 'degrees of freedom');
+}
+
+/**
+ * Refuses a banded solve of `n` rows and half-bandwidth `w` (the fast path of the frame tasks) whose work n·w² is more
+ * than that of the largest accepted dense problem (femDofs³), as the lab's frame check does (lab/frame-model.ts).
+ */
+export function checkBandedWork(n: number, w: number): void {
+  const equivalent = Math.ceil(cbrt(n * (w + 1) * (w + 1)));
+  checkFemSize(
+    'femDofs',
+    `the frame's banded solve (${n.toLocaleString('en')} free DOFs, half-bandwidth ${w.toLocaleString('en')})`,
+    equivalent,
+    'degrees of freedom of a dense problem of equal work',
+  );
 }
 
 /** Refuses a dense matrix input of `n` rows before it is copied. */

@@ -260,7 +260,8 @@ const NORMALIZE_Z_IN_HELPERS = true;
 
 type Coords = readonly (readonly number[])[];
 
-function elementGeometry(coords: Coords, e: FrameElement): { L: number; gamma: Float64Array } {
+/** L and Γ of one element; IndexError for a node that is not in coords, the reference's ValueErrors from Γ. */
+export function elementGeometry(coords: Coords, e: FrameElement): { L: number; gamma: Float64Array } {
   const pi = coords[e.node_i],
     pj = coords[e.node_j];
   if (!pi || !pj)

@@ -19,6 +19,7 @@ import {
   type Flags,
   type FrameElement,
 } from './frame.ts';
+import { criticalLoadFast } from './frame-fast.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Decoding golden-encoded inputs
@@ -51,10 +52,10 @@ function mat(v: FemValue | undefined, name: string, weight = 1): Dense {
   return m;
 }
 
-function coords(v: FemValue | undefined): number[][] {
+/** `dense`: K is dense (6n)², so the node count is bounded before anything is assembled (the fast path bounds its own work). */
+function coords(v: FemValue | undefined, dense = true): number[][] {
   if (!Array.isArray(v)) throw new FemTaskError('TypeError', 'node_coords must be an (n, 3) array.');
-  // K is dense (6n)²: the node count is bounded before anything is assembled.
-  checkFrameNodes(v.length, 'node_coords');
+  if (dense) checkFrameNodes(v.length, 'node_coords');
   return v.map((row, i) => {
     const r = vec(row, `node_coords[${i}]`);
     if (r.length !== 3) throw new FemTaskError('ValueError', `node_coords row ${i + 1} must have 3 coordinates.`);
@@ -237,11 +238,22 @@ function runLinearElastic(i: Record<string, FemValue>): FemValue {
   return [list(u), list(r)];
 }
 
+/**
+ * Frames of at least this many DOFs try the banded fast path first (frame-fast.ts); it hands back to the dense path
+ * whenever its outcome could differ. Smaller frames (every golden case) take the dense path, which is quick there.
+ */
+const FAST_PATH_MIN_DOFS = 96;
+
 /** §6.12. The reference's realness test is LAPACK-dependent (§7.3); our symmetric-definite path returns exactly real values. */
 function runCriticalLoad(i: Record<string, FemValue>): FemValue {
-  const xyz = coords(i.node_coords);
+  const xyz = coords(i.node_coords, false);
   const els = elements(i.elements);
   const bcs = flags(i.boundary_conditions);
+  if (6 * xyz.length >= FAST_PATH_MIN_DOFS) {
+    const fast = criticalLoadFast(xyz, els, bcs, () => loads(i.nodal_loads));
+    if (fast) return [fast.lambda, list(fast.mode)];
+  }
+  checkFrameNodes(xyz.length, 'node_coords');
   const K = assembleElasticStiffness(xyz, els);
   const P = assembleLoad(loads(i.nodal_loads), xyz.length);
   const { u } = solveLinear(P, K, bcs, xyz.length);
