@@ -21,6 +21,8 @@ Commands:
   onng ...        O-NNG: obfuscate the problem set at noise level λ, analyse results
   gen ...         generated crystals: CSP match rate and RMSE, validity (DiffCSP / CDVAE / MatterGen)
   symmetry FILE   spglib symmetry dataset: space group, operations, Wyckoff sites, standard cells
+  xrd FILE        powder X-ray pattern as pymatgen's XRDCalculator (peaks, hkl families, d-spacings)
+  xrd-compare PRED TRUTH  similarity of two powder patterns (cosine, Pearson, weighted cross-correlation)
 
 Run 'structlab <command> --help' for a command's options.
 
@@ -87,6 +89,10 @@ const COMMAND_TABLE: Record<string, () => Promise<Command>> = {
     const m = await import('./commands/onng.ts');
     return { help: m.ONNG_HELP, run: m.runOnng };
   },
+  merge: async () => {
+    const m = await import('./commands/merge.ts');
+    return { help: m.MERGE_HELP, run: (argv) => m.runMerge(argv) };
+  },
   gen: async () => {
     const m = await import('./commands/gen.ts');
     return { help: m.GEN_HELP, helpFor: m.genHelp, run: m.runGen };
@@ -94,6 +100,14 @@ const COMMAND_TABLE: Record<string, () => Promise<Command>> = {
   symmetry: async () => {
     const m = await import('./commands/symmetry.ts');
     return { help: m.SYMMETRY_HELP, run: (argv) => m.runSymmetry(argv) };
+  },
+  xrd: async () => {
+    const m = await import('./commands/xrd.ts');
+    return { help: m.XRD_HELP, run: (argv) => m.runXrd(argv) };
+  },
+  'xrd-compare': async () => {
+    const m = await import('./commands/xrd-compare.ts');
+    return { help: m.XRD_COMPARE_HELP, run: (argv) => m.runXrdCompare(argv) };
   },
 };
 /** Looked up with user input, so a Map: "constructor" or "__proto__" must not find Object.prototype's. */

@@ -53,6 +53,8 @@ const DEFAULT_LIMITS = {
   inverseWork: 2e7,
   /** Atom pairs one pair-distance histogram (RDF) looks at: a real particle of 100,000 atoms needs ≤ 3·10⁷; piled-up atoms need N²/2. */
   rdfPairs: 1e8,
+  /** Site × reflection terms of one powder XRD pattern (≈ 2 ns each; a 1,000-site cell with Mo Kα needs ≈ 10⁹). */
+  xrdTerms: 4e9,
   /** Rows (lines) of one JSONL or CSV batch input. */
   batchRows: 1_000_000,
   /**
