@@ -23,6 +23,7 @@ Commands:
   symmetry FILE   spglib symmetry dataset: space group, operations, Wyckoff sites, standard cells
   xrd FILE        powder X-ray pattern as pymatgen's XRDCalculator (peaks, hkl families, d-spacings)
   xrd-compare PRED TRUTH  similarity of two powder patterns (cosine, Pearson, weighted cross-correlation)
+  env FILE        local environments: neighbours, coordination, bond lengths and angles, RDF
 
 Run 'structlab <command> --help' for a command's options.
 
@@ -108,6 +109,10 @@ const COMMAND_TABLE: Record<string, () => Promise<Command>> = {
   'xrd-compare': async () => {
     const m = await import('./commands/xrd-compare.ts');
     return { help: m.XRD_COMPARE_HELP, run: (argv) => m.runXrdCompare(argv) };
+  },
+  env: async () => {
+    const m = await import('./commands/env.ts');
+    return { help: m.ENV_HELP, run: (argv) => m.runEnv(argv) };
   },
 };
 /** Looked up with user input, so a Map: "constructor" or "__proto__" must not find Object.prototype's. */

@@ -14,9 +14,11 @@ import { CliError } from '../errors.ts';
 import { inputName, readInputText, toStrictJson } from '../io.ts';
 import type { EvalReply, EvalRequest } from './atomworld-eval-worker.ts';
 import { errorText } from '../../core/errors.ts';
+import { inShard, partialHead, shardOption } from '../shard.ts';
 
 export const ATOMWORLD_EVAL_HELP = `usage: structlab atomworld eval CASES.jsonl ANSWERS.jsonl [--workers N] [--case-timeout SECONDS] \
 [--lint]
+       [--shard I/N]
 
 Judges raw model answers against the cases' targets as the benchmark does and
 prints {"cases": [{id, action, correct, wrong_type, rmsd, max_dist}, ...], "by_action": {ACTION:
@@ -38,6 +40,9 @@ needed fields, or repeats an id, is skipped
 with a warning naming its file and line, and listed in "skipped": [{"file", "line", "error"}] (present only
 when a line was skipped); the other lines are judged as usual. At most ${LIMITS.batchRows.toLocaleString('en')} lines per file.
 A progress line is shown on standard error when it is a terminal.
+  --shard I/N    judge only cases k with k mod N = I (k counts the usable cases of CASES in order) and
+                 print a partial report; structlab merge combines the N partial reports into this report
+                 (docs/scale-out.md)
 `;
 
 /** A worker that has not reported ready this long after launch is taken as unable to run here. */
@@ -334,7 +339,9 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
     { name: 'workers', kind: 'string' },
     { name: 'lint', kind: 'flag' },
     { name: 'case-timeout', kind: 'string' },
+    { name: 'shard', kind: 'string' },
   ]);
+  const shard = shardOption(options.shard);
   if (positionals.length !== 2)
     throw new CliError('atomworld eval takes CASES.jsonl and ANSWERS.jsonl (see structlab atomworld eval --help)');
   if (positionals[0] === '-' && positionals[1] === '-') throw new CliError('only one of CASES and ANSWERS can be standard input');
@@ -345,7 +352,12 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
   if (requested === 0 && options['case-timeout'] !== undefined)
     warn('warning: --workers 0 judges in this thread, where --case-timeout cannot apply');
   const skipped: SkippedLine[] = [];
-  const { jobs, lintCases } = buildJobs(positionals[0], positionals[1], skipped, warn);
+  const built = buildJobs(positionals[0], positionals[1], skipped, warn);
+  const { lintCases } = built;
+  const allJobs = built.jobs.length;
+  // --shard I/N: case k (in CASES order, skipped lines not counted) belongs to shard k mod N.
+  const shardJobs = built.jobs.map((job, k) => ({ job, k })).filter(({ k }) => inShard(shard, k));
+  const jobs = shardJobs.map(({ job }) => job);
   const workers = Math.min(requested, jobs.length);
   let cases: AtomworldCaseVerdict[] | null = null;
   if (workers >= 1) cases = await runInWorkers(jobs, workers, Math.round(budgetSeconds * 1000), warn);
@@ -353,10 +365,23 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
   const timeouts = cases.filter((c) => c.wrong_type === 'Timeout').length;
   if (timeouts)
     warn(`warning: ${timeouts} case(s) ran past the ${budgetSeconds} s budget and count as Timeout (raise it with --case-timeout)`);
-  const byAction = summariseAtomworld(cases);
-  const extra = skipped.length ? { skipped } : {};
-  if (!options.lint) return toStrictJson({ cases, by_action: byAction, ...extra });
-  const linted = cases.map((c) => {
+  if (shard) {
+    // A partial report for structlab merge (docs/scale-out.md): this shard's verdicts with their case indices.
+    const linted = options.lint ? withLint(cases, lintCases) : cases;
+    return toStrictJson({
+      partial: partialHead('atomworld eval', shard, { lint: !!options.lint }),
+      total: allJobs,
+      index: shardJobs.map((j) => j.k),
+      cases: linted,
+      skipped,
+    });
+  }
+  return atomworldEvalReport(options.lint ? withLint(cases, lintCases) : cases, !!options.lint, skipped);
+}
+
+/** Each verdict with the prompt-lint codes of its case (null where the case carries no prompt). */
+function withLint(cases: AtomworldCaseVerdict[], lintCases: Map<string, LintCase>): (AtomworldCaseVerdict & { lint: string[] | null })[] {
+  return cases.map((c) => {
     const lc = lintCases.get(c.id);
     let lint: string[] | null = null;
     if (lc) {
@@ -368,9 +393,20 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
     }
     return { ...c, lint };
   });
+}
+
+/** The report of an unsharded run; `structlab merge` builds it from partial reports with this same function. */
+export function atomworldEvalReport(
+  cases: (AtomworldCaseVerdict & { lint?: string[] | null })[],
+  lint: boolean,
+  skipped: SkippedLine[],
+): string {
+  const byAction = summariseAtomworld(cases);
+  const extra = skipped.length ? { skipped } : {};
+  if (!lint) return toStrictJson({ cases, by_action: byAction, ...extra });
   const flagged = new Map<string, number>();
-  for (const c of linted) if (c.lint?.length) flagged.set(c.action, (flagged.get(c.action) ?? 0) + 1);
+  for (const c of cases) if (c.lint?.length) flagged.set(c.action, (flagged.get(c.action) ?? 0) + 1);
   const summary: typeof byAction = Object.create(null);
   for (const [a, s] of Object.entries(byAction)) summary[a] = { ...s, lint_flagged: flagged.get(a) ?? 0 } as (typeof byAction)[string];
-  return toStrictJson({ cases: linted, by_action: summary, ...extra });
+  return toStrictJson({ cases, by_action: summary, ...extra });
 }

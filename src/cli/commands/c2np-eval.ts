@@ -58,7 +58,7 @@ const SKIP_WARNINGS_SHOWN = 20;
 /** Skipped lines listed in the report at most (the count is always exact). */
 const SKIPPED_LISTED = 10_000;
 
-interface Skipped {
+export interface Skipped {
   file: string;
   line: number;
   error: string;
@@ -182,6 +182,17 @@ class RowsFile {
   }
 }
 
+/** The report of an unsharded run; `structlab merge` builds it from partial reports with this same function. */
+export function c2npEvalReport(stats: C2npSplitStats, unpaired: string[], skipped: Skipped[], skippedCount: number): string {
+  const report: Record<string, unknown> = { kind: stats.kind, aggregates: stats.aggregates() };
+  if (unpaired.length) report.unpaired = unpaired;
+  if (skippedCount) {
+    report.skipped = skipped.slice(0, SKIPPED_LISTED);
+    if (skippedCount > SKIPPED_LISTED) report.skipped_total = skippedCount;
+  }
+  return toStrictJson(report);
+}
+
 export async function runC2npEval(argv: string[], warn: (line: string) => void): Promise<string> {
   const { positionals, options } = parseArgs(argv, [
     { name: 'pred', kind: 'string' },
@@ -283,13 +294,7 @@ export async function runC2npEval(argv: string[], warn: (line: string) => void):
     }
     rowsOut?.commit();
     const finalKind: C2npSplitKind = kind ?? 'forward';
-    const report: Record<string, unknown> = { kind: finalKind, aggregates: stats[finalKind].aggregates() };
-    if (unpaired?.length) report.unpaired = unpaired;
-    if (skippedCount) {
-      report.skipped = skipped;
-      if (skippedCount > skipped.length) report.skipped_total = skippedCount;
-    }
-    if (!shard) return toStrictJson(report);
+    if (!shard) return c2npEvalReport(stats[finalKind], unpaired ?? [], skipped, skippedCount);
     // A partial report: what merge needs (exact sums and counts), never means alone.
     return toStrictJson({
       partial: partialHead('c2np eval', shard, {
