@@ -100,3 +100,36 @@ export async function readTextFiles(
   for (const f of files) out.push({ path: filePath(f), text: await readChecked(f) });
   return out;
 }
+
+/**
+ * The files of a drop, folders included: a dropped folder arrives as one unreadable entry in
+ * `dataTransfer.files`, so its entries are walked (readEntries returns them in batches until an empty one).
+ * Each file keeps its path inside the dropped folder as `webkitRelativePath`, as the folder picker gives it, so
+ * a dropped folder pairs and names exactly as a picked one. More than LIMITS.batchRows files are refused.
+ * The entries are taken before the first await: a drop's items are readable only during its event.
+ */
+export async function droppedFiles(data: DataTransfer): Promise<File[]> {
+  const entries = [...data.items].map((item) => item.webkitGetAsEntry()).filter((e): e is FileSystemEntry => e !== null);
+  if (!entries.some((e) => e.isDirectory)) return [...data.files];
+  const out: File[] = [];
+  const visit = async (entry: FileSystemEntry, dir: string): Promise<void> => {
+    if (out.length > LIMITS.batchRows)
+      throw new InputSizeError(`the dropped folders hold more than ${LIMITS.batchRows.toLocaleString('en')} files`);
+    const path = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.isFile) {
+      const file = await new Promise<File>((ok, fail) => (entry as FileSystemFileEntry).file(ok, fail));
+      // A dropped file's own webkitRelativePath is empty: its path inside the drop is set on the instance.
+      if (dir) Object.defineProperty(file, 'webkitRelativePath', { value: path });
+      out.push(file);
+    } else if (entry.isDirectory) {
+      const reader = (entry as FileSystemDirectoryEntry).createReader();
+      for (;;) {
+        const batch = await new Promise<FileSystemEntry[]>((ok, fail) => reader.readEntries(ok, fail));
+        if (batch.length === 0) break;
+        for (const child of batch) await visit(child, path);
+      }
+    }
+  };
+  for (const entry of entries) await visit(entry, '');
+  return out;
+}

@@ -23,7 +23,7 @@ import type {
   SetRole,
 } from '../../workers/generations-api.ts';
 import { downloadText } from '../browser/download.ts';
-import { filePath, readBytesFile, readTextFile, readTextFiles } from '../browser/read-file.ts';
+import { droppedFiles, filePath, readBytesFile, readTextFile, readTextFiles } from '../browser/read-file.ts';
 import { CancelledError, errorText, type Status, WorkerClient } from './worker-client.ts';
 
 export type GenRow = CspSampleRow | DenovoSample;
@@ -201,6 +201,18 @@ export async function loadSetFiles(role: SetRole, files: File[]): Promise<void> 
   } catch (e) {
     useGenerations.setState({ error: errorText(e), busy: null });
   }
+}
+
+/** A drop on a set's box: files, or folders walked to their files (with their paths), then as loadSetFiles. */
+export async function loadDroppedSet(role: SetRole, data: DataTransfer): Promise<void> {
+  let files: File[];
+  try {
+    files = await droppedFiles(data);
+  } catch (e) {
+    useGenerations.setState({ error: errorText(e) });
+    return;
+  }
+  if (files.length > 0) await loadSetFiles(role, files);
 }
 
 /** The demo's truths (datasets/generations/README.md), bundled as text and loaded on demand. */

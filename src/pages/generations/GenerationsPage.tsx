@@ -13,6 +13,7 @@ import {
   type FailureReason,
   type GenRow,
   loadDemo,
+  loadDroppedSet,
   loadEnergiesFile,
   loadSetFiles,
   PAGE_ROWS,
@@ -123,8 +124,7 @@ function SetInput({ role, label, hint }: { role: SetRole; label: string; hint: s
       onDrop={(e) => {
         e.preventDefault();
         setOver(false);
-        const files = [...e.dataTransfer.files];
-        if (files.length) load(files);
+        void loadDroppedSet(role, e.dataTransfer);
       }}
     >
       <div className="gen-set-title">{label}</div>
