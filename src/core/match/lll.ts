@@ -3,7 +3,7 @@
  * Gram-Schmidt bookkeeping, same half-to-even rounding), so the reduced basis — which decides the
  * 27 periodic images searched for shortest vectors — is the one pymatgen uses.
  */
-import type { Mat3 } from '../math/mat3.ts';
+import { type Mat3, mat3, vec3 } from '../math/mat3.ts';
 
 /** numpy/Python `round`: halves go to the even neighbour. */
 export function roundHalfEven(x: number): number {
@@ -22,23 +22,15 @@ export interface LllResult {
 
 export function lllReduce(original: Mat3, delta = 0.75): LllResult {
   // Basis vectors a[i] (the columns of pymatgen's transposed matrix), Gram-Schmidt vectors b[i].
-  const a = original.map((r) => [...r]);
+  const a = original.map((r) => vec3(r[0], r[1], r[2]));
   const mapping = [
     [1, 0, 0],
     [0, 1, 0],
     [0, 0, 1],
   ];
-  const b = [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-  const u = [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-  const m = [0, 0, 0];
+  const b = [vec3(0, 0, 0), vec3(0, 0, 0), vec3(0, 0, 0)];
+  const u = [vec3(0, 0, 0), vec3(0, 0, 0), vec3(0, 0, 0)];
+  const m = vec3(0, 0, 0);
   const gramSchmidt = (i: number) => {
     for (let j = 0; j < i; j++) u[i][j] = dot3(a[i], b[j]) / m[j];
     for (let l = 0; l < 3; l++) {
@@ -80,5 +72,5 @@ export function lllReduce(original: Mat3, delta = 0.75): LllResult {
       }
     }
   }
-  return { matrix: a as Mat3, mapping: mapping as Mat3 };
+  return { matrix: a as Mat3, mapping: mat3(mapping) };
 }

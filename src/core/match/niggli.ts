@@ -3,7 +3,7 @@
  * `Lattice.find_all_mappings`): the Grosse-Kunstleve/Sauter/Adams A1–A8 loop on the metric tensor
  * of the LLL-reduced basis, then the reduced parameters mapped back onto real lattice vectors.
  */
-import { type Mat3, type Vec3, det, inverse, norm } from '../math/mat3.ts';
+import { type Mat3, type Vec3, det, inverse, norm, vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { lllReduce } from './lll.ts';
 import { LIMITS, LimitError, limitSentence } from '../limits.ts';
@@ -158,7 +158,7 @@ function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; ca
         const v1 = i * matrix[0][1] + j * matrix[1][1] + k * matrix[2][1];
         const v2 = i * matrix[0][2] + j * matrix[1][2] + k * matrix[2][2];
         const d = Math.sqrt(v0 * v0 + v1 * v1 + v2 * v2);
-        if (d <= radius + tol) found.push({ f: [i, j, k], v: [v0, v1, v2], d, cube: cubeOf(v0) * 9 + cubeOf(v1) * 3 + cubeOf(v2) });
+        if (d <= radius + tol) found.push({ f: vec3(i, j, k), v: vec3(v0, v1, v2), d, cube: cubeOf(v0) * 9 + cubeOf(v1) * 3 + cubeOf(v2) });
       }
     }
   }

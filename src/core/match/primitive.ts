@@ -4,7 +4,7 @@
  * least numerous group, upper-triangular Hermite normal forms for every divisor of the gcd of the
  * group sizes, the clique/size checks, position averaging, recursion, then Niggli reduction.
  */
-import { type Mat3, inverse } from '../math/mat3.ts';
+import { type Mat3, inverse, vec3 } from '../math/mat3.ts';
 import { cbrt } from '../math/libm.ts';
 
 export interface PrimitiveInput {
@@ -156,11 +156,7 @@ function reduceOnce(s: PrimitiveInput, tolerance: number, spend: SpendWork): Pri
             for (let f = 0; f < e; f++) {
               // Measured: a candidate (its inverse, then each surviving translation) costs about 64 + 2 per translation.
               spend(64 + 2 * minVecs.length);
-              const m: Mat3 = [
-                [a, b, c],
-                [0, e, f],
-                [0, 0, g],
-              ];
+              const m: Mat3 = [vec3(a, b, c), vec3(0, e, f), vec3(0, 0, g)];
               const invM = inverse(m);
               // Every row of inv(m) must be one of the surviving translations.
               if (!invM.every((row) => minVecs.some((v) => [0, 1, 2].every((k) => wrapDiff(row[k] - v[k]) < superFtol[k])))) continue;

@@ -1,4 +1,4 @@
-import { type Mat3, type Vec3, det, dot, inverse, norm, vecMat } from '../math/mat3.ts';
+import { type Mat3, type Vec3, det, dot, inverse, norm, vec3, vecMat } from '../math/mat3.ts';
 import { sin, cos, acos } from '../math/libm.ts';
 
 export interface LatticeParameters {
@@ -18,7 +18,7 @@ export class Lattice {
   private inv?: Mat3;
 
   constructor(matrix: Mat3 | number[][]) {
-    const m = matrix.map((r) => [Number(r[0]), Number(r[1]), Number(r[2])]) as Mat3;
+    const m = matrix.map((r) => vec3(Number(r[0]), Number(r[1]), Number(r[2]))) as Mat3;
     if (m.length !== 3 || m.some((r) => r.some((x) => !Number.isFinite(x)))) {
       throw new Error('lattice matrix must be 3x3 finite numbers');
     }
@@ -41,9 +41,9 @@ export class Lattice {
     // Clamp for numerical safety, as pymatgen does.
     const val = Math.max(-1, Math.min(1, val0));
     const gammaStar = acos(val);
-    const va: Vec3 = [a * sin(br), 0, a * cos(br)];
-    const vb: Vec3 = [-b * sin(ar) * cos(gammaStar), b * sin(ar) * sin(gammaStar), b * cos(ar)];
-    const vc: Vec3 = [0, 0, c];
+    const va = vec3(a * sin(br), 0, a * cos(br));
+    const vb = vec3(-b * sin(ar) * cos(gammaStar), b * sin(ar) * sin(gammaStar), b * cos(ar));
+    const vc = vec3(0, 0, c);
     return new Lattice([va, vb, vc]);
   }
 
@@ -65,14 +65,14 @@ export class Lattice {
   }
 
   get lengths(): Vec3 {
-    return [norm(this.matrix[0]), norm(this.matrix[1]), norm(this.matrix[2])];
+    return vec3(norm(this.matrix[0]), norm(this.matrix[1]), norm(this.matrix[2]));
   }
 
   /** Angles alpha (b,c), beta (a,c), gamma (a,b) in degrees. */
   get angles(): Vec3 {
     const [a, b, c] = this.matrix;
     const ang = (u: Vec3, v: Vec3) => acos(Math.max(-1, Math.min(1, dot(u, v) / (norm(u) * norm(v))))) / DEG;
-    return [ang(b, c), ang(a, c), ang(a, b)];
+    return vec3(ang(b, c), ang(a, c), ang(a, b));
   }
 
   get parameters(): LatticeParameters {

@@ -2,7 +2,7 @@
  * Crystallographic symmetry operations in fractional coordinates: x' = rot · x + trans.
  * `rot` is an integer matrix (rows give the new x, y, z); `trans` is a translation in cell units.
  */
-import { type Mat3, type Vec3, det, matMul, matVec } from '../math/mat3.ts';
+import { type Mat3, type Vec3, det, mat3, matMul, matVec, vec3 } from '../math/mat3.ts';
 import { LIMITS, printable } from '../limits.ts';
 
 export interface SymOp {
@@ -14,24 +14,24 @@ export interface SymOp {
 export const TRANS_EPS = 1e-6;
 
 export const identityOp = (): SymOp => ({
-  rot: [
+  rot: mat3([
     [1, 0, 0],
     [0, 1, 0],
     [0, 0, 1],
-  ],
-  trans: [0, 0, 0],
+  ]),
+  trans: vec3(0, 0, 0),
 });
 
 /** Applies the operation to fractional coordinates (no wrapping). */
 export function applyOp(op: SymOp, frac: Vec3): Vec3 {
   const r = matVec(op.rot, frac);
-  return [r[0] + op.trans[0], r[1] + op.trans[1], r[2] + op.trans[2]];
+  return vec3(r[0] + op.trans[0], r[1] + op.trans[1], r[2] + op.trans[2]);
 }
 
 /** a ∘ b: apply b first, then a. */
 export function composeOps(a: SymOp, b: SymOp): SymOp {
   const t = matVec(a.rot, b.trans);
-  return { rot: matMul(a.rot, b.rot), trans: [t[0] + a.trans[0], t[1] + a.trans[1], t[2] + a.trans[2]] };
+  return { rot: matMul(a.rot, b.rot), trans: vec3(t[0] + a.trans[0], t[1] + a.trans[1], t[2] + a.trans[2]) };
 }
 
 /** Inverse operation: x = R⁻¹ x' − R⁻¹ t (R is unimodular, so R⁻¹ stays integer). */
@@ -45,7 +45,7 @@ export function invertOp(op: SymOp): SymOp {
     [(r[1][0] * r[2][1] - r[1][1] * r[2][0]) / d, (r[0][1] * r[2][0] - r[0][0] * r[2][1]) / d, (r[0][0] * r[1][1] - r[0][1] * r[1][0]) / d],
   ];
   const t = matVec(inv, op.trans);
-  return { rot: inv.map((row) => row.map((x) => x + 0)) as Mat3, trans: [-t[0] + 0, -t[1] + 0, -t[2] + 0] };
+  return { rot: mat3(inv.map((row) => row.map((x) => x + 0))), trans: vec3(-t[0] + 0, -t[1] + 0, -t[2] + 0) };
 }
 
 /** Wraps a translation component into [0, 1), snapping values within eps of 1 (or 0) to 0. */
@@ -58,8 +58,8 @@ export function wrapTrans(x: number, eps = TRANS_EPS): number {
 /** The same operation with its translation reduced modulo lattice translations to [0, 1). */
 export function normalizeOp(op: SymOp): SymOp {
   return {
-    rot: op.rot.map((r) => [r[0] + 0, r[1] + 0, r[2] + 0]) as Mat3,
-    trans: [wrapTrans(op.trans[0]), wrapTrans(op.trans[1]), wrapTrans(op.trans[2])],
+    rot: mat3(op.rot.map((r) => [r[0] + 0, r[1] + 0, r[2] + 0])),
+    trans: vec3(wrapTrans(op.trans[0]), wrapTrans(op.trans[1]), wrapTrans(op.trans[2])),
   };
 }
 
@@ -206,12 +206,8 @@ export function parseSymop(text: string): SymOp {
   s = s.replace(/\s+/g, '').toLowerCase();
   const parts = s.split(',');
   if (parts.length !== 3) throw new Error(`symmetry operation '${shown}' must have three comma-separated parts`);
-  const rot: Mat3 = [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-  const trans: Vec3 = [0, 0, 0];
+  const rot: Mat3 = [vec3(0, 0, 0), vec3(0, 0, 0), vec3(0, 0, 0)];
+  const trans = vec3(0, 0, 0);
   parts.forEach((part, row) => {
     if (part === '') throw new Error(`symmetry operation '${shown}' has an empty part`);
     // Split into signed terms: "-x+1/2" -> ["-x", "+1/2"].
