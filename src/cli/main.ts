@@ -24,6 +24,7 @@ Commands:
   xrd FILE        powder X-ray pattern as pymatgen's XRDCalculator (peaks, hkl families, d-spacings)
   xrd-compare PRED TRUTH  similarity of two powder patterns (cosine, Pearson, weighted cross-correlation)
   env FILE        local environments: neighbours, coordination, bond lengths and angles, RDF
+  planes FILE --hkl LIST  lattice planes: d-spacing, normal, intercepts and the polygon in the cell
 
 Run 'structlab <command> --help' for a command's options.
 
@@ -113,6 +114,10 @@ const COMMAND_TABLE: Record<string, () => Promise<Command>> = {
   env: async () => {
     const m = await import('./commands/env.ts');
     return { help: m.ENV_HELP, run: (argv) => m.runEnv(argv) };
+  },
+  planes: async () => {
+    const m = await import('./commands/planes.ts');
+    return { help: m.PLANES_HELP, run: (argv) => m.runPlanes(argv) };
   },
 };
 /** Looked up with user input, so a Map: "constructor" or "__proto__" must not find Object.prototype's. */
