@@ -1,0 +1,19 @@
+#!/bin/bash
+# After every task of slurm-array.sh: the report of the whole split, and its rows in input order.
+#SBATCH --job-name=c2np-merge
+#SBATCH --cpus-per-task=1
+#SBATCH --mem=2G
+#SBATCH --time=00:30:00
+#SBATCH --output=c2np-merge-%j.log
+set -euo pipefail
+
+read -r -a STRUCTLAB <<< "${STRUCTLAB:-structlab}"
+DATA=${DATA:-/shared/c2np}
+OUT=${OUT:-$DATA/eval}
+
+# merge refuses an incomplete set (a missing or repeated shard), so a failed task cannot go unnoticed.
+"${STRUCTLAB[@]}" merge "$OUT"/partial.*.json > "$OUT/report.json.tmp"
+mv "$OUT/report.json.tmp" "$OUT/report.json"
+# Every row carries its input index: a numeric sort on it restores the unsharded row order.
+cat "$OUT"/rows.*.jsonl | sort -t: -k2,2n > "$OUT/rows.jsonl.tmp"
+mv "$OUT/rows.jsonl.tmp" "$OUT/rows.jsonl"
