@@ -61,7 +61,7 @@ export function checkBandedWork(n: number, w: number): void {
   const equivalent = Math.ceil(cbrt(n * (w + 1) * (w + 1)));
   checkFemSize(
     'femDofs',
-    `the frame's banded solve (${n.toLocaleString('en')} free DOFs, half-bandwidth ${w.toLocaleString('en')})`,
+    `the frame's banded solve (${n} free DOFs, half-bandwidth ${w})`,
     equivalent,
     'degrees of freedom of a dense problem of equal work',
   );

@@ -499,8 +499,14 @@ export function solveBuckling(
         : 'No positive buckling factors found.',
     );
   }
-  const phi = inverseIteration(Kef, best, negKg);
-  if (variant === 'critical_load') {
+  const mode = embedMode(inverseIteration(Kef, best, negKg), variant === 'critical_load', free, Ke.n);
+  return { lambda: best, mode, multiplicity: multiplicity(lamRe, best) };
+}
+
+/** φ at the free DOFs of a zero vector of length `size`; `critical`: scaled so the largest-magnitude entry is positive (§6.12). */
+function embedMode(phi: Float64Array, critical: boolean, free: readonly number[], size: number): Float64Array {
+  const n = phi.length;
+  if (critical) {
     // np.argmax(|φ|) takes the first of exact ties; entries equal up to round-off (symmetric modes) count as tied.
     let peak = 0;
     for (let i = 0; i < n; i++) peak = Math.max(peak, Math.abs(phi[i]));
@@ -508,9 +514,17 @@ export function solveBuckling(
     while (k < n - 1 && Math.abs(phi[k]) < peak * (1 - 1e-9)) k++;
     if (phi[k] < 0) for (let i = 0; i < n; i++) phi[i] = -phi[i];
   }
-  const mode = new Float64Array(Ke.n);
+  const mode = new Float64Array(size);
   free.forEach((d, i) => {
     mode[d] = phi[i];
   });
-  return { lambda: best, mode, multiplicity: multiplicity(lamRe, best) };
+  return mode;
+}
+
+/** The critical-load mode the dense path gives for a known λ (inverse iteration on the symmetrised free-DOF pencil). */
+export function inverseIterationMode(Ke: Dense, Kg: Dense, bcs: Flags, nNodes: number, lambda: number): Float64Array {
+  const { free } = partitionDofs(bcs, nNodes);
+  const negKg = principal(Kg, free, true);
+  for (let i = 0; i < negKg.a.length; i++) negKg.a[i] = -negKg.a[i];
+  return embedMode(inverseIteration(principal(Ke, free, true), lambda, negKg), true, free, Ke.n);
 }

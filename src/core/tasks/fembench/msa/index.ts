@@ -246,20 +246,31 @@ const FAST_PATH_MIN_DOFS = 96;
 
 /** §6.12. The reference's realness test is LAPACK-dependent (§7.3); our symmetric-definite path returns exactly real values. */
 function runCriticalLoad(i: Record<string, FemValue>): FemValue {
-  const xyz = coords(i.node_coords, false);
-  const els = elements(i.elements);
-  const bcs = flags(i.boundary_conditions);
+  const { xyz, els, bcs, nodalLoads } = decodeFrameCase(i);
   if (6 * xyz.length >= FAST_PATH_MIN_DOFS) {
-    const fast = criticalLoadFast(xyz, els, bcs, () => loads(i.nodal_loads));
+    const fast = criticalLoadFast(xyz, els, bcs, nodalLoads);
     if (fast) return [fast.lambda, list(fast.mode)];
   }
   checkFrameNodes(xyz.length, 'node_coords');
+  const res = criticalLoadDense(xyz, els, bcs, nodalLoads);
+  return [res.lambda, list(res.mode)];
+}
+
+/** A frame case's inputs decoded as the frame tasks read them; the loads when the reference reads them (after assembling K). */
+export function decodeFrameCase(i: Record<string, FemValue>) {
+  const xyz = coords(i.node_coords, false);
+  const els = elements(i.elements);
+  const bcs = flags(i.boundary_conditions);
+  return { xyz, els, bcs, nodalLoads: () => loads(i.nodal_loads) };
+}
+
+/** §6.12 on the dense reference path (frame.ts). */
+export function criticalLoadDense(xyz: number[][], els: FrameElement[], bcs: Flags, nodalLoads: () => Map<number, number[]>) {
   const K = assembleElasticStiffness(xyz, els);
-  const P = assembleLoad(loads(i.nodal_loads), xyz.length);
+  const P = assembleLoad(nodalLoads(), xyz.length);
   const { u } = solveLinear(P, K, bcs, xyz.length);
   const Kg = assembleGeometricStiffness(xyz, els, u);
-  const res = solveBuckling(K, Kg, bcs, xyz.length, 'critical_load');
-  return [res.lambda, list(res.mode)];
+  return solveBuckling(K, Kg, bcs, xyz.length, 'critical_load');
 }
 
 // ---------------------------------------------------------------------------------------------
