@@ -1,4 +1,5 @@
 import type { Structure } from '../../core/structure/structure.ts';
+import { niggliReducedLattice } from '../../core/match/niggli.ts';
 import { symmetryDataset } from '../../core/symmetry/dataset.ts';
 import { symmetryUnavailable } from '../../core/symmetry/analyze.ts';
 import { numberOption, parseArgs } from '../args.ts';
@@ -50,7 +51,7 @@ export function runSymmetry(argv: string[]): string {
     prim_std_cell: cellJson(d.primStdCell),
     transformation_matrix: d.transformationMatrix,
     origin_shift: d.originShift,
-    niggli_lattice: latticeJson(d.niggliLattice),
+    niggli_lattice: latticeJson(niggliReducedLattice(structure.lattice)),
     pymatgen_conventional_standard: null,
     pymatgen_primitive_standard: null,
   });

@@ -3,13 +3,12 @@
  * symmetry/analyzer.py, materialsproject/pymatgen v2022.11.7) computed with moyo, corrected where moyo's
  * standardized cells differ from spglib's: the conventional lattice is idealized from the point-group
  * symmetrized metric, monoclinic cells are reduced in the plane normal to b, and the primitive cell is
- * spglib's fixed centring matrix times the conventional cell. docs/crystallography.md states the conventions.
+ * spglib's fixed centring matrix times the conventional cell. (The Niggli lattice is match/niggli.ts's.) docs/crystallography.md states the conventions.
  */
 import type { MoyoCell } from '@spglib/moyo-wasm';
 import { type Mat3, type Vec3, det, dot, inverse, matMul, vecMat, wrapFrac } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type Site, type SpeciesMap, type Structure, fracOf } from '../structure/structure.ts';
-import { niggliReducedLattice } from '../match/niggli.ts';
 import { runMoyo, spaceGroupSymbol } from './analyze.ts';
 import { moyo } from './moyo.ts';
 import { operationsFromHallNumber } from './spacegroups.ts';
@@ -40,7 +39,6 @@ export interface SymmetryDataset {
   /** spglib's (P, p): x_std = P·x + p. */
   transformationMatrix: Mat3;
   originShift: Vec3;
-  niggliLattice: Lattice;
 }
 
 /** pymatgen `SpacegroupAnalyzer.get_crystal_system` from the space-group number. */
@@ -332,6 +330,5 @@ export function symmetryDataset(s: Structure, symprec = 0.01): SymmetryDataset |
     primStdCell: structureOf(prim, `${s.name} (primitive standard)`),
     transformationMatrix: p,
     originShift: origin.map((x) => wrapFrac(x)) as Vec3,
-    niggliLattice: niggliReducedLattice(lattice),
   };
 }

@@ -25,7 +25,8 @@ function cifString(s: string): string {
   return `\n;${s}\n;`;
 }
 
-function typeSymbol(element: string, oxidation: number | undefined): string {
+/** CIF type symbol of an element with an optional oxidation state (`Fe3+`, `O2-`). */
+export function typeSymbol(element: string, oxidation: number | undefined): string {
   if (oxidation === undefined) return element;
   if (oxidation === 0) return `${element}0+`;
   const mag = Math.abs(oxidation);
