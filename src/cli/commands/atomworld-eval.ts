@@ -8,13 +8,18 @@ import type { Worker } from 'node:worker_threads';
 import { startCliWorker } from '../threads.ts';
 import { type AtomworldCaseVerdict, type AtomworldJob, judgeAtomworldJob, summariseAtomworld } from '../../core/tasks/atomworld/batch.ts';
 import { lintAtomworldCase, type LintCase } from '../../core/tasks/atomworld/lint.ts';
-import { LIMITS, limitSentence } from '../../core/limits.ts';
+import { LIMITS } from '../../core/limits.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
-import { inputName, readInputText, toStrictJson } from '../io.ts';
+import { inputName, toStrictJson } from '../io.ts';
 import type { EvalReply, EvalRequest } from './atomworld-eval-worker.ts';
 import { errorText } from '../../core/errors.ts';
-import { inShard, partialHead, shardOption } from '../shard.ts';
+import { closeSync, openSync } from 'node:fs';
+import { progressReporter } from '../progress.ts';
+import { inShard, partialHead, shardOption, type Shard } from '../shard.ts';
+import { readLineAt, readLinesSync, type InputLineAt } from '../stream.ts';
+
+const BLOCK_CASES_TEXT = '4,096';
 
 export const ATOMWORLD_EVAL_HELP = `usage: structlab atomworld eval CASES.jsonl ANSWERS.jsonl [--workers N] [--case-timeout SECONDS] \
 [--lint]
@@ -39,7 +44,9 @@ site-pair evaluations; structlab --help: --limit) as ResourceLimit. A line that 
 needed fields, or repeats an id, is skipped
 with a warning naming its file and line, and listed in "skipped": [{"file", "line", "error"}] (present only
 when a line was skipped); the other lines are judged as usual. At most ${LIMITS.batchRows.toLocaleString('en')} lines per file.
-A progress line is shown on standard error when it is a terminal.
+Both files are streamed: CASES is judged in blocks of ${BLOCK_CASES_TEXT} cases, and of ANSWERS only the place of each
+line is kept (standard input: the text), so memory grows with the verdicts, not with the CIFs.
+A progress line (rate) is shown on standard error when it is a terminal.
   --shard I/N    judge only cases k with k mod N = I (k counts the usable cases of CASES in order) and
                  print a partial report; structlab merge combines the N partial reports into this report
                  (docs/scale-out.md)
@@ -59,124 +66,121 @@ export interface SkippedLine {
   error: string;
 }
 
-/** One JSON object per line; junk lines are recorded in `skipped`, not fatal. */
-function readJsonl(path: string, what: string, skipped: SkippedLine[]): { row: Row; line: number }[] {
+/** One JSON object per line, streamed; junk lines are recorded in `skipped`, not fatal. */
+function* readJsonl(path: string, what: string, skipped: SkippedLine[]): Generator<{ row: Row; line: number; at: InputLineAt }> {
   const name = inputName(path);
-  const text = readInputText(path);
-  const lines = text.split('\n');
-  if (lines.length > LIMITS.batchRows)
-    throw new CliError(`${name}: ${limitSentence(`the ${what} file`, lines.length, LIMITS.batchRows, 'lines', 'batchRows')}`);
-  const rows: { row: Row; line: number }[] = [];
-  lines.forEach((raw, k) => {
-    if (raw.trim() === '') return;
+  for (const at of readLinesSync(path)) {
+    if (at.text.trim() === '') continue;
     let row: unknown;
     try {
-      row = JSON.parse(raw);
+      row = JSON.parse(at.text);
     } catch {
-      skipped.push({ file: name, line: k + 1, error: `not valid JSON (${what} must be one JSON object per line)` });
-      return;
+      skipped.push({ file: name, line: at.line, error: `not valid JSON (${what} must be one JSON object per line)` });
+      continue;
     }
     if (typeof row !== 'object' || row === null || Array.isArray(row)) {
-      skipped.push({ file: name, line: k + 1, error: 'expected a JSON object' });
-      return;
+      skipped.push({ file: name, line: at.line, error: 'expected a JSON object' });
+      continue;
     }
-    rows.push({ row: row as Row, line: k + 1 });
-  });
-  return rows;
+    yield { row: row as Row, line: at.line, at };
+  }
 }
 
 const idOf = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null);
 
-function buildJobs(
-  casesPath: string,
-  answersPath: string,
-  skipped: SkippedLine[],
-  warn: (line: string) => void,
-): { jobs: AtomworldJob[]; lintCases: Map<string, LintCase> } {
-  const casesName = inputName(casesPath);
-  const answersName = inputName(answersPath);
-  const cases = readJsonl(casesPath, 'cases', skipped);
-  const answers = readJsonl(answersPath, 'answers', skipped);
-  const skip = (file: string, line: number, error: string) => skipped.push({ file, line, error });
-  const answerById = new Map<string, string>();
-  for (const { row, line } of answers) {
-    const id = idOf(row.id);
-    if (id === null) {
-      skip(answersName, line, 'the row has no "id" (a string or a number)');
-      continue;
+/**
+ * The answers by id. From a file only each line's place is kept (memory grows with the number of answers,
+ * not their text) and an answer is read again when its case is judged; standard input is held as text.
+ */
+class AnswerIndex {
+  private readonly places = new Map<string, { offset: number; bytes: number } | string>();
+  private fd: number | null = null;
+
+  constructor(
+    private readonly path: string,
+    skipped: SkippedLine[],
+  ) {
+    const name = inputName(path);
+    const skip = (line: number, error: string) => skipped.push({ file: name, line, error });
+    for (const { row, line, at } of readJsonl(path, 'answers', skipped)) {
+      const id = idOf(row.id);
+      if (id === null) skip(line, 'the row has no "id" (a string or a number)');
+      else if (typeof row.answer !== 'string') skip(line, `"answer" of id "${id}" must be the model's text as a string`);
+      else if (this.places.has(id)) skip(line, `id "${id}" appears twice; the first row is used`);
+      else this.places.set(id, path === '-' ? row.answer : { offset: at.offset, bytes: at.bytes });
     }
-    if (typeof row.answer !== 'string') {
-      skip(answersName, line, `"answer" of id "${id}" must be the model's text as a string`);
-      continue;
-    }
-    if (answerById.has(id)) {
-      skip(answersName, line, `id "${id}" appears twice; the first row is used`);
-      continue;
-    }
-    answerById.set(id, row.answer);
   }
-  const seen = new Set<string>();
-  const jobs: AtomworldJob[] = [];
-  const lintCases = new Map<string, LintCase>();
-  for (const { row, line } of cases) {
+
+  has = (id: string): boolean => this.places.has(id);
+  ids = (): Iterable<string> => this.places.keys();
+
+  get(id: string): string | null {
+    const place = this.places.get(id);
+    if (place === undefined) return null;
+    if (typeof place === 'string') return place;
+    this.fd ??= openSync(this.path, 'r');
+    return (JSON.parse(readLineAt(this.fd, place)) as { answer: string }).answer;
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/**
+ * The usable cases of CASES in order, streamed: k counts them (the shard partition), `seen` collects their ids.
+ * A case that carries prompt, params and before_cif gets its lint codes when `lint` is given.
+ */
+function* readCases(
+  casesPath: string,
+  skipped: SkippedLine[],
+  seen: Set<string>,
+  lint: Map<string, string[] | null> | null,
+  shard: Shard | undefined,
+): Generator<{ k: number; id: string; action: string; targetCif: string }> {
+  const casesName = inputName(casesPath);
+  const skip = (line: number, error: string) => skipped.push({ file: casesName, line, error });
+  let k = 0;
+  for (const { row, line } of readJsonl(casesPath, 'cases', skipped)) {
     const id = idOf(row.id);
     if (id === null) {
-      skip(casesName, line, 'the case has no "id" (a string or a number)');
+      skip(line, 'the case has no "id" (a string or a number)');
       continue;
     }
     if (seen.has(id)) {
-      skip(casesName, line, `id "${id}" appears twice; the first case is used`);
+      skip(line, `id "${id}" appears twice; the first case is used`);
       continue;
     }
     if (typeof row.action !== 'string') {
-      skip(casesName, line, `case "${id}" has no "action"`);
+      skip(line, `case "${id}" has no "action"`);
       continue;
     }
     if (typeof row.after_cif !== 'string') {
-      skip(casesName, line, `case "${id}" has no "after_cif" (the target CIF)`);
+      skip(line, `case "${id}" has no "after_cif" (the target CIF)`);
       continue;
     }
     seen.add(id);
-    jobs.push({ id, action: row.action, targetCif: row.after_cif, answer: answerById.get(id) ?? null });
-    if (
-      typeof row.prompt === 'string' &&
-      row.params &&
-      typeof row.params === 'object' &&
-      !Array.isArray(row.params) &&
-      typeof row.before_cif === 'string'
-    ) {
-      lintCases.set(id, {
-        id,
-        action: row.action,
-        params: row.params as Row,
-        prompt: row.prompt,
-        before_cif: row.before_cif,
-        after_cif: row.after_cif,
-      });
-    }
+    const mine = inShard(shard, k);
+    if (mine && lint) lint.set(id, lintCodes(row, id, row.action, row.after_cif));
+    if (mine) yield { k, id, action: row.action, targetCif: row.after_cif };
+    k++;
   }
-  skipped.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file === casesName ? -1 : 1));
-  if (jobs.length === 0) {
-    const first = skipped.find((s) => s.file === casesName);
-    throw new CliError(
-      first
-        ? `${casesName} holds no usable case: every line was skipped (the first, line ${first.line}: ${first.error})`
-        : `${casesName} holds no cases (one JSON object per line with id, action and after_cif)`,
-    );
-  }
-  // Warnings only once the batch will run: a failure prints its one sentence alone.
-  skipped.slice(0, SKIP_WARNINGS_SHOWN).forEach((s) => warn(`warning: ${s.file} line ${s.line}: ${s.error}; line skipped`));
-  if (skipped.length > SKIP_WARNINGS_SHOWN)
-    warn(`warning: ${skipped.length - SKIP_WARNINGS_SHOWN} more line(s) skipped (all are listed in "skipped")`);
-  const missing = jobs.filter((j) => j.answer === null).length;
-  if (missing) warn(`warning: ${missing} case(s) have no answer in ${answersName}; counted as OutputFormatError`);
-  const extra = [...answerById.keys()].filter((id) => !seen.has(id)).length;
-  if (extra) warn(`warning: ${extra} answer(s) in ${answersName} match no case and were ignored`);
-  return { jobs, lintCases };
 }
 
-function progressLine(done: number, total: number): void {
-  if (process.stderr.isTTY) process.stderr.write(`\ratomworld eval: ${done}/${total} cases`);
+/** The prompt-lint codes of a case that carries prompt, params and before_cif; null for one that does not. */
+function lintCodes(row: Row, id: string, action: string, afterCif: string): string[] | null {
+  if (
+    !(typeof row.prompt === 'string' && row.params && typeof row.params === 'object' && !Array.isArray(row.params)) ||
+    typeof row.before_cif !== 'string'
+  )
+    return null;
+  const lc: LintCase = { id, action, params: row.params as Row, prompt: row.prompt, before_cif: row.before_cif, after_cif: afterCif };
+  try {
+    return lintAtomworldCase(lc).map((issue) => issue.code);
+  } catch {
+    return ['lint-failed'];
+  }
 }
 
 const failedVerdict = (job: AtomworldJob, wrongType: string): AtomworldCaseVerdict => ({
@@ -198,6 +202,7 @@ function runInWorkers(
   workers: number,
   budgetMs: number,
   warn: (line: string) => void,
+  onDone: () => void,
 ): Promise<AtomworldCaseVerdict[] | null> {
   return new Promise((resolve) => {
     const results: (AtomworldCaseVerdict | undefined)[] = new Array(jobs.length);
@@ -212,14 +217,13 @@ function runInWorkers(
       finished = true;
       for (const w of live) void w.terminate();
       live.clear();
-      if (value && process.stderr.isTTY) process.stderr.write('\n');
       resolve(value);
     };
     const record = (k: number, verdict: AtomworldCaseVerdict) => {
       if (results[k]) return;
       results[k] = verdict;
       done++;
-      progressLine(done, jobs.length);
+      onDone();
       if (done === jobs.length) finish(results as AtomworldCaseVerdict[]);
     };
 
@@ -324,15 +328,16 @@ function runInWorkers(
   });
 }
 
-function runInProcess(jobs: AtomworldJob[]): AtomworldCaseVerdict[] {
-  const verdicts = jobs.map((job, k) => {
+function runInProcess(jobs: AtomworldJob[], onDone: () => void): AtomworldCaseVerdict[] {
+  return jobs.map((job) => {
     const verdict = judgeAtomworldJob(job);
-    if (k % 5 === 4 || k === jobs.length - 1) progressLine(k + 1, jobs.length);
+    onDone();
     return verdict;
   });
-  if (process.stderr.isTTY && jobs.length) process.stderr.write('\n');
-  return verdicts;
 }
+
+/** Cases judged per round of threads: bounds the cases held at once (their CIFs and answers), not the batch. */
+const BLOCK_CASES = 4096; // BLOCK_CASES_TEXT in the help
 
 export async function runAtomworldEval(argv: string[], warn: (line: string) => void): Promise<string> {
   const { positionals, options } = parseArgs(argv, [
@@ -352,47 +357,76 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
   if (requested === 0 && options['case-timeout'] !== undefined)
     warn('warning: --workers 0 judges in this thread, where --case-timeout cannot apply');
   const skipped: SkippedLine[] = [];
-  const built = buildJobs(positionals[0], positionals[1], skipped, warn);
-  const { lintCases } = built;
-  const allJobs = built.jobs.length;
-  // --shard I/N: case k (in CASES order, skipped lines not counted) belongs to shard k mod N.
-  const shardJobs = built.jobs.map((job, k) => ({ job, k })).filter(({ k }) => inShard(shard, k));
-  const jobs = shardJobs.map(({ job }) => job);
-  const workers = Math.min(requested, jobs.length);
-  let cases: AtomworldCaseVerdict[] | null = null;
-  if (workers >= 1) cases = await runInWorkers(jobs, workers, Math.round(budgetSeconds * 1000), warn);
-  if (!cases) cases = runInProcess(jobs);
+  const casesName = inputName(positionals[0]),
+    answersName = inputName(positionals[1]);
+  const answers = new AnswerIndex(positionals[1], skipped);
+  const seen = new Set<string>();
+  const lint = options.lint ? new Map<string, string[] | null>() : null;
+  const cases: AtomworldCaseVerdict[] = [];
+  const index: number[] = [];
+  let missing = 0;
+  const progress = progressReporter('atomworld eval', 'cases');
+  const budgetMs = Math.round(budgetSeconds * 1000);
+  try {
+    // Streamed in blocks: a block's cases are judged (in threads) while the rest of CASES is still unread.
+    let block: { k: number; job: AtomworldJob }[] = [];
+    const judge = async () => {
+      const jobs = block.map((b) => b.job);
+      const workers = Math.min(requested, jobs.length);
+      let doneInBlock = 0;
+      const onDone = () => progress.update(cases.length + ++doneInBlock, null);
+      let verdicts: AtomworldCaseVerdict[] | null = null;
+      if (workers >= 1) verdicts = await runInWorkers(jobs, workers, budgetMs, warn, onDone);
+      if (!verdicts) {
+        doneInBlock = 0;
+        verdicts = runInProcess(jobs, onDone);
+      }
+      cases.push(...verdicts);
+      index.push(...block.map((b) => b.k));
+      block = [];
+    };
+    for (const c of readCases(positionals[0], skipped, seen, lint, shard)) {
+      const answer = answers.get(c.id);
+      if (answer === null) missing++;
+      block.push({ k: c.k, job: { id: c.id, action: c.action, targetCif: c.targetCif, answer } });
+      if (block.length >= BLOCK_CASES) await judge();
+    }
+    if (block.length) await judge();
+  } finally {
+    answers.close();
+    progress.end();
+  }
+  skipped.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file === casesName ? -1 : 1));
+  if (seen.size === 0) {
+    const first = skipped.find((s) => s.file === casesName);
+    throw new CliError(
+      first
+        ? `${casesName} holds no usable case: every line was skipped (the first, line ${first.line}: ${first.error})`
+        : `${casesName} holds no cases (one JSON object per line with id, action and after_cif)`,
+    );
+  }
+  skipped.slice(0, SKIP_WARNINGS_SHOWN).forEach((s) => warn(`warning: ${s.file} line ${s.line}: ${s.error}; line skipped`));
+  if (skipped.length > SKIP_WARNINGS_SHOWN)
+    warn(`warning: ${skipped.length - SKIP_WARNINGS_SHOWN} more line(s) skipped (all are listed in "skipped")`);
+  if (missing) warn(`warning: ${missing} case(s) have no answer in ${answersName}; counted as OutputFormatError`);
+  let extra = 0;
+  for (const id of answers.ids()) if (!seen.has(id)) extra++;
+  if (extra) warn(`warning: ${extra} answer(s) in ${answersName} match no case and were ignored`);
   const timeouts = cases.filter((c) => c.wrong_type === 'Timeout').length;
   if (timeouts)
     warn(`warning: ${timeouts} case(s) ran past the ${budgetSeconds} s budget and count as Timeout (raise it with --case-timeout)`);
+  const linted = lint ? cases.map((c) => ({ ...c, lint: lint.get(c.id) ?? null })) : cases;
   if (shard) {
     // A partial report for structlab merge (docs/scale-out.md): this shard's verdicts with their case indices.
-    const linted = options.lint ? withLint(cases, lintCases) : cases;
     return toStrictJson({
       partial: partialHead('atomworld eval', shard, { lint: !!options.lint }),
-      total: allJobs,
-      index: shardJobs.map((j) => j.k),
+      total: seen.size,
+      index,
       cases: linted,
       skipped,
     });
   }
-  return atomworldEvalReport(options.lint ? withLint(cases, lintCases) : cases, !!options.lint, skipped);
-}
-
-/** Each verdict with the prompt-lint codes of its case (null where the case carries no prompt). */
-function withLint(cases: AtomworldCaseVerdict[], lintCases: Map<string, LintCase>): (AtomworldCaseVerdict & { lint: string[] | null })[] {
-  return cases.map((c) => {
-    const lc = lintCases.get(c.id);
-    let lint: string[] | null = null;
-    if (lc) {
-      try {
-        lint = lintAtomworldCase(lc).map((issue) => issue.code);
-      } catch {
-        lint = ['lint-failed'];
-      }
-    }
-    return { ...c, lint };
-  });
+  return atomworldEvalReport(linted, !!options.lint, skipped);
 }
 
 /** The report of an unsharded run; `structlab merge` builds it from partial reports with this same function. */
