@@ -19,7 +19,8 @@ import { progressReporter } from '../progress.ts';
 import { inShard, partialHead, shardOption, type Shard } from '../shard.ts';
 import { readLineAt, readLinesSync, type InputLineAt } from '../stream.ts';
 
-const BLOCK_CASES_TEXT = '4,096';
+/** Cases judged per round of threads: bounds the cases held at once (their CIFs and answers), not the batch. */
+const BLOCK_CASES = 4096;
 
 export const ATOMWORLD_EVAL_HELP = `usage: structlab atomworld eval CASES.jsonl ANSWERS.jsonl [--workers N] [--case-timeout SECONDS] \
 [--lint]
@@ -44,7 +45,7 @@ site-pair evaluations; structlab --help: --limit) as ResourceLimit. A line that 
 needed fields, or repeats an id, is skipped
 with a warning naming its file and line, and listed in "skipped": [{"file", "line", "error"}] (present only
 when a line was skipped); the other lines are judged as usual. At most ${LIMITS.batchRows.toLocaleString('en')} lines per file.
-Both files are streamed: CASES is judged in blocks of ${BLOCK_CASES_TEXT} cases, and of ANSWERS only the place of each
+Both files are streamed: CASES is judged in blocks of ${BLOCK_CASES.toLocaleString('en')} cases, and of ANSWERS only the place of each
 line is kept (standard input: the text), so memory grows with the verdicts, not with the CIFs.
 A progress line (rate) is shown on standard error when it is a terminal.
   --shard I/N    judge only cases k with k mod N = I (k counts the usable cases of CASES in order) and
@@ -335,9 +336,6 @@ function runInProcess(jobs: AtomworldJob[], onDone: () => void): AtomworldCaseVe
     return verdict;
   });
 }
-
-/** Cases judged per round of threads: bounds the cases held at once (their CIFs and answers), not the batch. */
-const BLOCK_CASES = 4096; // BLOCK_CASES_TEXT in the help
 
 export async function runAtomworldEval(argv: string[], warn: (line: string) => void): Promise<string> {
   const { positionals, options } = parseArgs(argv, [
