@@ -13,6 +13,7 @@ run('npx', ['tsx', 'bench/neighbors.bench.ts']);
 run('npx', ['tsx', 'bench/c2np-metrics.bench.ts']);
 run('npx', ['tsx', 'bench/c2np-inverse.bench.ts']);
 run('npx', ['tsx', 'bench/fem.bench.ts']);
+run('npx', ['tsx', 'bench/fem-cli.bench.ts']);
 run('npx', ['tsx', 'bench/atomworld.bench.ts']);
 run('npx', ['tsx', 'bench/generations.bench.ts']);
 run('npx', ['vite', 'build', '--logLevel', 'warn']);
