@@ -1,6 +1,6 @@
 /**
- * The fast path of MSA_3D_elastic_critical_load (§6.12 of src/core/tasks/fembench/README.md's reference,
- * elejeune11/FEM-bench tasks/MSA_3D_elastic_critical_load_CC1_H10_T1.py) for frames of hundreds of nodes:
+ * The fast path of MSA_3D_elastic_critical_load (reference: elejeune11/FEM-bench
+ * tasks/MSA_3D_elastic_critical_load_CC1_H10_T1.py; see src/core/tasks/fembench/README.md) for frames of hundreds of nodes:
  * the free-DOF matrices in banded storage after a reverse Cuthill–McKee node order, a banded Cholesky
  * solve, and the smallest positive λ by Lanczos on K⁻¹(−K_g) in the K-inner product. The reference's
  * three condition-number checks (cond₂ < 1e16 of K_ff, K_e,ff and K_g,ff) are decided by the bound
@@ -11,6 +11,8 @@
  * cut-off, an unconverged or nearly repeated λ — `criticalLoadFast` returns null and the caller runs the
  * dense path, so verdicts and error messages stay the reference's. Errors the dense path raises while
  * assembling (zero-length member, bad node index, missing I_rho) are raised here in the same order.
+ * A λ repeated exactly (circular sections under axial load) is found once by Lanczos: its mode is then another
+ * unit vector of the eigenspace, as good as the dense path's (neither is LAPACK's pick; see equivalence.ts).
  */
 import {
   bandedCholeskyFactor,
