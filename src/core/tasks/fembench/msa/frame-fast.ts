@@ -57,7 +57,7 @@ const BREAKDOWN = 1e-10;
 const LDL_GROWTH = 1e6;
 
 /** Reverse Cuthill–McKee order of the nodes (elements as edges), each connected part from a node of least degree. */
-export function reverseCuthillMcKee(nNodes: number, elements: readonly FrameElement[]): Int32Array {
+function reverseCuthillMcKee(nNodes: number, elements: readonly FrameElement[]): Int32Array {
   const degree = new Int32Array(nNodes);
   for (const e of elements) {
     degree[e.node_i]++;
