@@ -1,6 +1,6 @@
 /**
  * `--shard I/N` and `structlab merge`: for N = 1, 3 and 7 the merged partial reports equal the unsharded report
- * byte for byte (c2np eval: the report, and the rows files after sorting; atomworld eval: the whole report), and
+ * byte for byte (c2np eval: the report, and the rows files after sorting; atomworld eval and fem check: the whole report), and
  * merge refuses an incomplete or mixed set. The exact sums behind the aggregates are checked against BigInt
  * arithmetic (an independent exact method) in every order.
  */
@@ -138,6 +138,31 @@ describe('atomworld eval --shard I/N + merge', () => {
     expect(report.cases).toHaveLength(oracle.length);
     expect(report.skipped).toHaveLength(1);
     for (const n of [1, 3, 7]) expect((await sharded('aw', args, n, false)).merged, `N = ${n}`).toBe(whole);
+  });
+});
+
+describe('fem check --outputs-dir --shard I/N + merge', () => {
+  it('N = 1, 3 merge to the unsharded report; each file is judged as fem check --outputs judges it alone', async () => {
+    const id = 'FEM_2D_tri_quadrature_CC0_H0_T0';
+    const cases = join(SHARED, 'golden', 'fembench_models', 'verification', `${id}.json`);
+    const outputs = join(dir, 'fem-outputs');
+    mkdirSync(outputs);
+    const good = await run(['fem', 'run', id, '--cases', cases]);
+    const doc = JSON.parse(good);
+    writeFileSync(join(outputs, 'a-good.json'), good);
+    doc.results[1] = { error: { type: 'ValueError', message: 'boom' } };
+    writeFileSync(join(outputs, 'b-wrong.json'), JSON.stringify(doc));
+    writeFileSync(join(outputs, 'c-broken.json'), '{"results": ');
+    writeFileSync(join(outputs, 'd-good.json'), good);
+    const args = ['fem', 'check', id, '--cases', cases, '--outputs-dir', outputs];
+    const whole = await run(args);
+    const report = JSON.parse(whole);
+    expect(report.files.map((f: { file: string }) => f.file)).toEqual(['a-good.json', 'b-wrong.json', 'c-broken.json', 'd-good.json']);
+    expect([report.passed, report.total]).toEqual([2, 4]);
+    const alone = JSON.parse(await run(['fem', 'check', id, '--cases', cases, '--outputs', join(outputs, 'b-wrong.json')]));
+    expect(report.files[1]).toEqual({ file: 'b-wrong.json', ...alone });
+    expect(report.files[2].error).toMatch(/not valid JSON|JSON/);
+    for (const n of [1, 3]) expect((await sharded('fem', args, n, false)).merged, `N = ${n}`).toBe(whole);
   });
 });
 

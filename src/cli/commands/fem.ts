@@ -8,10 +8,13 @@ import type { FemTask, FemValue } from '../../core/tasks/fembench/types.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { readInputText, toStrictJson } from '../io.ts';
+import { shardOption } from '../shard.ts';
+import { checkFemOutputsDir } from './fem-check-batch.ts';
 
 export const FEM_HELP = `usage: structlab fem tasks
        structlab fem run TASK_ID --cases FILE.json
        structlab fem check TASK_ID --cases FILE.json --outputs OUT.json
+       structlab fem check TASK_ID --cases FILE.json --outputs-dir DIR [--shard I/N]
 
 FEM-Bench reference tasks.
   tasks   the task ids with their signatures: {"tasks": [{"id", "signature", "description"}]}
@@ -21,6 +24,10 @@ FEM-Bench reference tasks.
   check   compares OUT's "results" (the layout run prints) with the reference using the benchmark's
           matching (numpy isclose, atol 1e-8, rtol 1e-5 relative to the candidate; exact shapes and
           dict keys; tuples may be lists) → {"passed": bool, "cases": [{"match", "detail"}]}
+          --outputs-dir DIR instead of --outputs: every .json file of DIR (models, samples) against one
+          reference run → {"task", "files": [{"file", "passed", "cases"} | {"file", "error"}], "passed": k,
+          "total": n}; --shard I/N checks files k with k mod N = I (sorted by name) and prints a partial
+          report for structlab merge (docs/scale-out.md)
 FILE or OUT may be "-" for standard input.
 
 Inputs are keyword arguments, as f(**inputs): an unknown or missing parameter is the reference's
@@ -91,6 +98,23 @@ function taskOrFail(id: string | undefined): FemTask {
   return task;
 }
 
+/** A model's results (by position) against the reference's, with the benchmark's matching and accepted alternatives. */
+function checkOutputs(task: FemTask, cases: CaseRecord[], references: ReturnType<typeof runFemCases>, candidates: unknown[]) {
+  const same = alternativeSolutionCheck(task);
+  const alternatives = cases.map((c, k) =>
+    same && 'output' in references[k]
+      ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand)
+      : undefined,
+  );
+  return compareResults(
+    task.id,
+    references,
+    candidates,
+    cases.map((c) => c.output_types),
+    alternatives,
+  );
+}
+
 export function runFem(argv: string[], _warn: (line: string) => void): string {
   const [sub, ...rest] = argv;
   if (sub === 'tasks') {
@@ -110,10 +134,22 @@ export function runFem(argv: string[], _warn: (line: string) => void): string {
     const { positionals, options } = parseArgs(rest, [
       { name: 'cases', kind: 'string' },
       { name: 'outputs', kind: 'string' },
+      { name: 'outputs-dir', kind: 'string' },
+      { name: 'shard', kind: 'string' },
     ]);
     if (positionals.length !== 1) throw new CliError('fem check takes exactly one TASK_ID (see structlab fem --help)');
     const task = taskOrFail(positionals[0]);
     if (typeof options.cases !== 'string') throw new CliError('fem check needs --cases FILE.json');
+    // Many answer files (models, samples) against one reference run: src/cli/commands/fem-check-batch.ts.
+    if (options['outputs-dir'] !== undefined || options.shard !== undefined) {
+      if (options.outputs !== undefined) throw new CliError('fem check takes --outputs OUT.json or --outputs-dir DIR, not both');
+      if (typeof options['outputs-dir'] !== 'string')
+        throw new CliError('--shard needs --outputs-dir DIR (a shard is a share of the files)');
+      return checkFemOutputsDir(task, readCases(options.cases), options.cases, options['outputs-dir'], shardOption(options.shard), {
+        readCandidateResults,
+        checkOutputs,
+      });
+    }
     if (typeof options.outputs !== 'string') throw new CliError('fem check needs --outputs OUT.json');
     if (options.cases === '-' && options.outputs === '-') throw new CliError('only one of --cases and --outputs can be standard input');
     const cases = readCases(options.cases);
@@ -126,22 +162,7 @@ export function runFem(argv: string[], _warn: (line: string) => void): string {
           `case${cases.length === 1 ? '' : 's'} of ${options.cases === '-' ? 'stdin' : options.cases}`,
       );
     }
-    const references = runFemCases(task, cases);
-    const same = alternativeSolutionCheck(task);
-    const alternatives = cases.map((c, k) =>
-      same && 'output' in references[k]
-        ? (ref: FemValue, cand: unknown) => same(decodeFemInputs(c.inputs, c.input_types), ref, cand)
-        : undefined,
-    );
-    return toStrictJson(
-      compareResults(
-        task.id,
-        references,
-        candidates,
-        cases.map((c) => c.output_types),
-        alternatives,
-      ),
-    );
+    return toStrictJson(checkOutputs(task, cases, runFemCases(task, cases), candidates));
   }
   throw new CliError(`unknown fem subcommand "${printable(sub ?? '')}" (available: tasks, run, check; see structlab fem --help)`);
 }

@@ -12,12 +12,13 @@ import { inputName, readInputText } from '../io.ts';
 import { PARTIAL_FORMAT, type PartialHead } from '../shard.ts';
 import { atomworldEvalReport, type SkippedLine } from './atomworld-eval.ts';
 import { c2npEvalReport, type Skipped } from './c2np-eval.ts';
+import { femCheckReport, type FemFileVerdict } from './fem-check-batch.ts';
 
 export const MERGE_HELP = `usage: structlab merge PARTIAL.json…
 
-Combines the partial reports that batch commands print with --shard I/N (c2np eval, atomworld eval) into
-the report of the unsharded run: the same JSON, byte for byte (rows in input order, aggregates from exact
-sums). Every shard 0…N−1 of one run must be given exactly once, all made by the same command with the
+Combines the partial reports that batch commands print with --shard I/N (c2np eval, atomworld eval,
+fem check --outputs-dir) into the report of the unsharded run: the same JSON, byte for byte (rows in
+input order, aggregates from exact sums). Every shard 0…N−1 of one run must be given exactly once, all made by the same command with the
 same options; otherwise nothing is printed and the sentence says what is missing or differs.
 The shape of a partial report is documented in docs/scale-out.md.
 `;
@@ -113,17 +114,15 @@ function mergeC2npEval(partials: Partial[]): string {
   return c2npEvalReport(stats, JSON.parse(unpaired) as string[], skipped, skippedCount);
 }
 
-function mergeAtomworldEval(partials: Partial[]): string {
-  const total = countOf(partials[0], 'total');
-  const cases: (AtomworldCaseVerdict | undefined)[] = new Array(total);
-  const skipped = JSON.stringify(arrayOf(partials[0], 'skipped'));
+/** The rows of every partial (`key`, with their input indices in "index") put back in input order. */
+function placeByIndex(partials: Partial[], key: string, total: number): unknown[] {
+  const rows: unknown[] = new Array(total);
+  const placed = new Uint8Array(total);
   for (const p of partials) {
-    if (countOf(p, 'total') !== total) throw new CliError(`${p.name} counts ${p.body.total} cases but ${partials[0].name} ${total}`);
-    if (JSON.stringify(arrayOf(p, 'skipped')) !== skipped)
-      throw new CliError(`${p.name} skipped other lines than ${partials[0].name}: the shards did not read the same files`);
+    if (countOf(p, 'total') !== total) throw new CliError(`${p.name} counts ${String(p.body.total)} rows but ${partials[0].name} ${total}`);
     const index = arrayOf(p, 'index'),
-      verdicts = arrayOf(p, 'cases');
-    if (index.length !== verdicts.length) throw new CliError(`${p.name}: "index" and "cases" differ in length`);
+      values = arrayOf(p, key);
+    if (index.length !== values.length) throw new CliError(`${p.name}: "index" and "${key}" differ in length`);
     index.forEach((k, j) => {
       if (
         !Number.isSafeInteger(k) ||
@@ -131,14 +130,31 @@ function mergeAtomworldEval(partials: Partial[]): string {
         (k as number) >= total ||
         (k as number) % p.head.shard.count !== p.head.shard.index
       )
-        throw new CliError(`${p.name}: case index ${String(k)} does not belong to shard ${p.head.shard.index}/${p.head.shard.count}`);
-      if (cases[k as number]) throw new CliError(`${p.name}: case ${String(k)} appears twice`);
-      cases[k as number] = verdicts[j] as AtomworldCaseVerdict;
+        throw new CliError(`${p.name}: index ${String(k)} does not belong to shard ${p.head.shard.index}/${p.head.shard.count}`);
+      if (placed[k as number]) throw new CliError(`${p.name}: index ${String(k)} appears twice`);
+      placed[k as number] = 1;
+      rows[k as number] = values[j];
     });
   }
-  const hole = cases.findIndex((c) => c === undefined);
-  if (cases.length !== total || hole >= 0) throw new CliError(`case ${hole < 0 ? cases.length : hole} of ${total} is in no shard`);
-  return atomworldEvalReport(cases as AtomworldCaseVerdict[], !!partials[0].head.options.lint, JSON.parse(skipped) as SkippedLine[]);
+  const hole = placed.indexOf(0);
+  if (hole >= 0) throw new CliError(`row ${hole} of ${total} is in no shard`);
+  return rows;
+}
+
+function mergeAtomworldEval(partials: Partial[]): string {
+  const total = countOf(partials[0], 'total');
+  const skipped = JSON.stringify(arrayOf(partials[0], 'skipped'));
+  for (const p of partials)
+    if (JSON.stringify(arrayOf(p, 'skipped')) !== skipped)
+      throw new CliError(`${p.name} skipped other lines than ${partials[0].name}: the shards did not read the same files`);
+  const cases = placeByIndex(partials, 'cases', total) as AtomworldCaseVerdict[];
+  return atomworldEvalReport(cases, !!partials[0].head.options.lint, JSON.parse(skipped) as SkippedLine[]);
+}
+
+function mergeFemCheck(partials: Partial[]): string {
+  const total = countOf(partials[0], 'total');
+  const files = placeByIndex(partials, 'files', total) as FemFileVerdict[];
+  return femCheckReport(String(partials[0].head.options.task), files);
 }
 
 export function runMerge(argv: string[]): string {
@@ -151,9 +167,11 @@ export function runMerge(argv: string[]): string {
       return mergeC2npEval(partials);
     case 'atomworld eval':
       return mergeAtomworldEval(partials);
+    case 'fem check':
+      return mergeFemCheck(partials);
     default:
       throw new CliError(
-        `${partials[0].name}: partial reports of "${partials[0].head.command}" cannot be merged (c2np eval, atomworld eval)`,
+        `${partials[0].name}: partial reports of "${partials[0].head.command}" cannot be merged (c2np eval, atomworld eval, fem check)`,
       );
   }
 }
