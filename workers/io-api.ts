@@ -34,4 +34,14 @@ export interface IoWorkerApi {
   parse(text: string, fileName: string, onProgress?: (stage: string) => void): Promise<Result<ParsedFile>>;
   symmetry(p: PackedStructure, symprec: number, onProgress?: (stage: string) => void): Promise<Result<SymmetryResult>>;
   display(p: PackedStructure, options: Partial<DisplayOptions>, onProgress?: (stage: string) => void): Promise<Result<DisplayData>>;
+  /**
+   * Structure k of `source` (the file's text, read again so oxidation states and per-site columns survive; null: `p` itself)
+   * written in `format`, as read or, with `supercell`, as the viewer draws it (src/core/analysis/structure-export.ts).
+   */
+  exportStructure(
+    p: PackedStructure,
+    source: { name: string; text: string; index: number } | null,
+    format: FormatId,
+    supercell: [number, number, number] | null,
+  ): Promise<Result<{ fileName: string; text: string }>>;
 }

@@ -6,6 +6,7 @@ import { formula, reducedFormula } from '../src/core/structure/composition.ts';
 import { analyzeSymmetry, symmetryUnavailable } from '../src/core/symmetry/analyze.ts';
 import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import { buildDisplay, displayTransferables, type DisplayData, type DisplayOptions } from '../src/core/analysis/display-scene.ts';
+import { structureAsShown, writeExport } from '../src/core/analysis/structure-export.ts';
 import type { IoWorkerApi, ParsedFile, Result, SymmetryResult } from './io-api.ts';
 import { attempt, errorText } from './result.ts';
 
@@ -61,6 +62,19 @@ const api: IoWorkerApi = {
       return { ok: false, error: errorText(e) };
     }
   },
+
+  exportStructure: (p, source, format, supercell) =>
+    attempt(async () => {
+      let s = unpackStructure(p);
+      if (source) {
+        await initMoyo();
+        const parsed = parseStructureFile(source.text, source.name);
+        const again = parsed.ok ? parsed.structures[source.index] : undefined;
+        if (!again) throw new Error(`${source.name} no longer reads as it did`);
+        s = again;
+      }
+      return writeExport(supercell ? structureAsShown(s, supercell) : s, format, source?.name ?? p.name);
+    }),
 };
 
 Comlink.expose(api);
