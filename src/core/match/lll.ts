@@ -22,12 +22,16 @@ export interface LllResult {
 
 export function lllReduce(original: Mat3, delta = 0.75): LllResult {
   // Basis vectors a[i] (the columns of pymatgen's transposed matrix), Gram-Schmidt vectors b[i].
-  const a = original.map((r) => vec3(r[0], r[1], r[2]));
-  const mapping = [
+  const a: Mat3 = [
+    vec3(original[0][0], original[0][1], original[0][2]),
+    vec3(original[1][0], original[1][1], original[1][2]),
+    vec3(original[2][0], original[2][1], original[2][2]),
+  ];
+  const mapping = mat3([
     [1, 0, 0],
     [0, 1, 0],
     [0, 0, 1],
-  ];
+  ]);
   const b = [vec3(0, 0, 0), vec3(0, 0, 0), vec3(0, 0, 0)];
   const u = [vec3(0, 0, 0), vec3(0, 0, 0), vec3(0, 0, 0)];
   const m = vec3(0, 0, 0);
@@ -72,5 +76,5 @@ export function lllReduce(original: Mat3, delta = 0.75): LllResult {
       }
     }
   }
-  return { matrix: a as Mat3, mapping: mat3(mapping) };
+  return { matrix: a, mapping };
 }

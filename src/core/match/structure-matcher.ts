@@ -5,7 +5,7 @@
  * LLL-reduced average lattice, assignment on squared distances, mean-translation removal.
  * Distances are normalised by (V/N)^(1/3), exactly as pymatgen reports them.
  */
-import { type Mat3, type Vec3, det, inverse } from '../math/mat3.ts';
+import { type Mat3, type Vec3, det, inverse, vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type Structure, fracOf } from '../structure/structure.ts';
 import { speciesString } from '../structure/composition.ts';
@@ -144,7 +144,15 @@ function primitiveReduce(s: MatchStructure, cache: MappingCache): MatchStructure
 }
 
 function scaled(s: MatchStructure, factor: number): MatchStructure {
-  return { ...s, matrix: s.matrix.map((r) => r.map((x) => x * factor)) as Mat3 };
+  const m = s.matrix;
+  return {
+    ...s,
+    matrix: [
+      vec3(m[0][0] * factor, m[0][1] * factor, m[0][2] * factor),
+      vec3(m[1][0] * factor, m[1][1] * factor, m[1][2] * factor),
+      vec3(m[2][0] * factor, m[2][1] * factor, m[2][2] * factor),
+    ],
+  };
 }
 
 /** `lattice_points_in_supercell`: fractional (in the supercell) lattice points of the original cell. */
@@ -161,7 +169,11 @@ function latticePointsInSupercell(sc: Mat3): Vec3[] {
   for (let a = mins[0]; a < maxs[0]; a++)
     for (let b = mins[1]; b < maxs[1]; b++)
       for (let c = mins[2]; c < maxs[2]; c++) {
-        const f = [0, 1, 2].map((k) => a * inv[0][k] + b * inv[1][k] + c * inv[2][k]) as Vec3;
+        const f = vec3(
+          a * inv[0][0] + b * inv[1][0] + c * inv[2][0],
+          a * inv[0][1] + b * inv[1][1] + c * inv[2][1],
+          a * inv[0][2] + b * inv[1][2] + c * inv[2][2],
+        );
         if (f.every((x) => x < 1 - 1e-10 && x >= -1e-10)) out.push(f);
       }
   return out;
@@ -183,7 +195,11 @@ function averageLattice(l1: Lattice, l2: Lattice): Lattice {
 /** Lengths of the reciprocal vectors without 2π (columns of the inverse matrix). */
 const reciprocalLengths = (m: Mat3): Vec3 => {
   const inv = inverse(m);
-  return [0, 1, 2].map((k) => Math.hypot(inv[0][k], inv[1][k], inv[2][k])) as Vec3;
+  return vec3(
+    Math.hypot(inv[0][0], inv[1][0], inv[2][0]),
+    Math.hypot(inv[0][1], inv[1][1], inv[2][1]),
+    Math.hypot(inv[0][2], inv[1][2], inv[2][2]),
+  );
 };
 
 /** |x − round(x)| bit for bit (both subtractions are exact), without a rounding branch. */
@@ -215,7 +231,8 @@ const GRID_MARGIN = 1e-9;
 function columnGrid(lllF1: Float64Array, n1: number, lllFracTol: number[]): ColumnGrid | null {
   if (n1 < GRID_MIN_SITES) return null;
   const perAxis = Math.max(1, Math.round(cbrt(n1) * 1.5));
-  const cells = lllFracTol.map((tol) => Math.max(1, Math.min(perAxis, Math.floor(1 / Math.max(tol, 1e-6))))) as [number, number, number];
+  const cellsOf = (tol: number) => Math.max(1, Math.min(perAxis, Math.floor(1 / Math.max(tol, 1e-6))));
+  const cells: [number, number, number] = [cellsOf(lllFracTol[0]), cellsOf(lllFracTol[1]), cellsOf(lllFracTol[2])];
   if (cells[0] * cells[1] * cells[2] < 8) return null;
   const cellOf = (j: number) => {
     let c = 0;
@@ -563,7 +580,8 @@ function strictMatch(
       const inv = inverse(cand.scale);
       const lp = latticePointsInSupercell(cand.scale);
       for (let i = 0; i < nb; i++) {
-        const f = [0, 1, 2].map((k) => big.frac[3 * i] * inv[0][k] + big.frac[3 * i + 1] * inv[1][k] + big.frac[3 * i + 2] * inv[2][k]);
+        const fk = (k: number) => big.frac[3 * i] * inv[0][k] + big.frac[3 * i + 1] * inv[1][k] + big.frac[3 * i + 2] * inv[2][k];
+        const f = vec3(fk(0), fk(1), fk(2));
         lp.forEach((p, x) => {
           for (let k = 0; k < 3; k++) bigFrac[3 * (i * fu + x) + k] = wrap01(f[k] + p[k]);
         });
@@ -580,10 +598,18 @@ function strictMatch(
     const avgM = avg.matrix;
     const normalization = cbrt(n1 / avg.volume);
     const recip = reciprocalLengths(avgM);
-    const fracTol = recip.map((r) => (2 * r * o.stol) / normalization);
+    const fracTol = vec3(
+      (2 * recip[0] * o.stol) / normalization,
+      (2 * recip[1] * o.stol) / normalization,
+      (2 * recip[2] * o.stol) / normalization,
+    );
     const lll = lllReduce(avgM);
     const lllRecip = reciprocalLengths(lll.matrix);
-    const lllFracTol = lllRecip.map((r) => (2 * r * o.stol) / normalization);
+    const lllFracTol = vec3(
+      (2 * lllRecip[0] * o.stol) / normalization,
+      (2 * lllRecip[1] * o.stol) / normalization,
+      (2 * lllRecip[2] * o.stol) / normalization,
+    );
     const toLll = inverse(lll.mapping);
     const L = lll.matrix;
     const images = imageSearch(L);
@@ -606,7 +632,7 @@ function strictMatch(
     const grid = columnGrid(lllF1, n1, lllFracTol);
 
     for (const s1i of s1Targets) {
-      const t: Vec3 = [fc1[3 * s1i] - fc2[3 * anchor], fc1[3 * s1i + 1] - fc2[3 * anchor + 1], fc1[3 * s1i + 2] - fc2[3 * anchor + 2]];
+      const t = vec3(fc1[3 * s1i] - fc2[3 * anchor], fc1[3 * s1i + 1] - fc2[3 * anchor + 1], fc1[3 * s1i + 2] - fc2[3 * anchor + 2]);
       for (let i = 0; i < n2; i++) for (let k = 0; k < 3; k++) tS2[3 * i + k] = fc2[3 * i + k] + t[k];
       // Prefilter (is_coord_subset_pbc): every struct2 site has an allowed struct1 site inside the per-axis box.
       let subset = true;
@@ -645,7 +671,7 @@ function strictMatch(
         }
       }
       // Remove the mean displacement (the best rigid translation), then normalise.
-      const mean = [0, 0, 0];
+      const mean = vec3(0, 0, 0);
       for (let i = 0; i < n2; i++) for (let k = 0; k < 3; k++) mean[k] += vecs[3 * (i * n1 + mapping[i]) + k];
       for (let k = 0; k < 3; k++) mean[k] /= n2;
       const dist = new Float64Array(n2);
@@ -663,11 +689,11 @@ function strictMatch(
       const value = useRms ? Math.sqrt(sumSq) / Math.sqrt(n2) : maxD;
       if (best === null || value < best.value) {
         const invAvg = avg.inverseMatrix;
-        const tAdj = [0, 1, 2].map((k) => mean[0] * invAvg[0][k] + mean[1] * invAvg[1][k] + mean[2] * invAvg[2][k]);
-        const total = [0, 1, 2].map((k) => {
-          const x = t[k] + tAdj[k];
+        const wrapped = (k: number) => {
+          const x = t[k] + (mean[0] * invAvg[0][k] + mean[1] * invAvg[1][k] + mean[2] * invAvg[2][k]);
           return x - roundHalfEven(x);
-        }) as Vec3;
+        };
+        const total = vec3(wrapped(0), wrapped(1), wrapped(2));
         best = { value, dist, mapping, translation: total, scaleMatrix: cand.scale };
         if ((breakOnMatch || value < 1e-5) && value < o.stol) return best;
       }

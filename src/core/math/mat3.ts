@@ -3,18 +3,19 @@ export type Vec3 = [number, number, number];
 export type Mat3 = [Vec3, Vec3, Vec3];
 
 /**
- * A Vec3 whose elements V8 always stores unboxed as doubles, even when the values are whole numbers.
- * A literal `[x, y, z]` of integral values is a small-integer array instead, and a function that has
- * seen both kinds is deoptimised and compiled again (and its callers that inlined it): on the CLI's
- * short runs those recompilations cost more than the work itself. Every vector and matrix row made
- * here, in Lattice and in the matcher comes from this (the literal below is the double-array template).
+ * A Vec3 whose elements V8 stores unboxed as doubles, even when the values are whole numbers, and in the
+ * holey layout that `Array.prototype.map` results have. A literal `[x, y, z]` of whole numbers is a
+ * small-integer array instead, and a function that has seen several array layouts is deoptimised and compiled
+ * again (with every caller that inlined it): on the CLI's short runs those recompilations cost more than the
+ * work itself. Vectors and matrix rows in Lattice, the readers and the matcher come from here.
  */
 export function vec3(x: number, y: number, z: number): Vec3 {
-  const v: Vec3 = [0.5, 0.5, 0.5];
+  const v = new Array<number>(3);
+  v[0] = 0.5; // a fraction first: the array (and, through its allocation site, every later one) holds doubles
   v[0] = x;
   v[1] = y;
   v[2] = z;
-  return v;
+  return v as Vec3;
 }
 
 /** Rows copied through vec3 (for matrices built from integers: lattice-point coordinates, symmetry rotations). */

@@ -18,8 +18,10 @@ export class Lattice {
   private inv?: Mat3;
 
   constructor(matrix: Mat3 | number[][]) {
-    const m = matrix.map((r) => vec3(Number(r[0]), Number(r[1]), Number(r[2]))) as Mat3;
-    if (m.length !== 3 || m.some((r) => r.some((x) => !Number.isFinite(x)))) {
+    if (matrix.length !== 3) throw new Error('lattice matrix must be 3x3 finite numbers');
+    const row = (r: readonly number[]) => vec3(Number(r[0]), Number(r[1]), Number(r[2]));
+    const m: Mat3 = [row(matrix[0]), row(matrix[1]), row(matrix[2])];
+    if (m.some((r) => r.some((x) => !Number.isFinite(x)))) {
       throw new Error('lattice matrix must be 3x3 finite numbers');
     }
     // A singular (or numerically singular) cell has no inverse: refused here, so that no caller loops

@@ -1,4 +1,4 @@
-import type { Vec3 } from '../math/mat3.ts';
+import { type Vec3, vec3 } from '../math/mat3.ts';
 import { Lattice } from './lattice.ts';
 
 /** Element symbol → occupancy (1 for an ordered site). Oxidation states live in `oxidation`. */
@@ -31,11 +31,11 @@ export interface Structure {
 }
 
 export function makeSiteFromFrac(lattice: Lattice, frac: Vec3, species: SpeciesMap, extra: Partial<Site> = {}): Site {
-  return { ...extra, species, frac: [frac[0], frac[1], frac[2]], xyz: lattice.fracToCart(frac) };
+  return { ...extra, species, frac: vec3(frac[0], frac[1], frac[2]), xyz: lattice.fracToCart(frac) };
 }
 
 export function makeSiteFromCart(lattice: Lattice | null, xyz: Vec3, species: SpeciesMap, extra: Partial<Site> = {}): Site {
-  const site: Site = { ...extra, species, xyz: [xyz[0], xyz[1], xyz[2]] };
+  const site: Site = { ...extra, species, xyz: vec3(xyz[0], xyz[1], xyz[2]) };
   if (lattice) site.frac = lattice.cartToFrac(xyz);
   return site;
 }

@@ -3,7 +3,7 @@
  * declared operations and atoms on the same position merged into one mixed-occupancy site
  * (pymatgen's CifParser semantics, site tolerance 1e-4 in fractional units).
  */
-import { type Vec3, wrapFrac } from '../../math/mat3.ts';
+import { type Vec3, vec3, wrapFrac } from '../../math/mat3.ts';
 import { PeriodicGrid } from '../../math/periodic-grid.ts';
 import { Lattice } from '../../structure/lattice.ts';
 import { type Site, type SpeciesMap, type Structure, makeSiteFromFrac } from '../../structure/structure.ts';
@@ -327,7 +327,7 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
 // Expansion and merging with a spatial hash on wrapped fractional coordinates.
 
 // Wrapping uses tolerance 0: only a value that rounds up to exactly 1 becomes 0.
-const wrap3 = (p: Vec3): Vec3 => [wrapFrac(p[0], 0), wrapFrac(p[1], 0), wrapFrac(p[2], 0)];
+const wrap3 = (p: Vec3): Vec3 => vec3(wrapFrac(p[0], 0), wrapFrac(p[1], 0), wrapFrac(p[2], 0));
 
 interface AtomRow {
   label: string;
@@ -595,7 +595,7 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
       const byElement = oxByType.get(element);
       if (byElement !== undefined) oxidation = byElement;
     }
-    rows.push({ label: lab, element, oxidation, occupancy, frac: frac as Vec3 });
+    rows.push({ label: lab, element, oxidation, occupancy, frac: vec3(frac[0], frac[1], frac[2]) });
   }
   if (unknownCoords) {
     if (unknownCoords === n) throw new ParseError(`block ${name}: all atom coordinates are unknown ('?')`, fx.line);
@@ -687,11 +687,12 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
     // Coordinates like 0.3333 would put symmetry images 1e-4 apart instead of on top of each other.
     let rounded = false;
     for (const row of rows) {
-      row.frac = row.frac.map((x) => {
+      const ideal = (x: number) => {
         const r = roundIdeal(x);
         if (r.changed) rounded = true;
         return r.value;
-      }) as Vec3;
+      };
+      row.frac = vec3(ideal(row.frac[0]), ideal(row.frac[1]), ideal(row.frac[2]));
     }
     if (rounded)
       warn(`block ${printable(block.name)}: fractional coordinates within 1e-4 (relative) of 1/3 or 2/3 set to the exact values`);
