@@ -56,6 +56,7 @@ and element count against a test set, stability and S.U.N. from given energies a
                         formula run in parallel (uniqueness within one formula is greedy, so sequential);
                         the output is the same for any N
 Structures must be ordered (one element per site); oxidation states are ignored.
+There is no --shard: uniqueness compares every pair of predictions, so the set cannot be split by row.
 A progress line is shown on standard error when it is a terminal.
 `;
 

@@ -1,12 +1,5 @@
 /** `structlab gen csp|…`: metrics of generated crystals (src/core/tasks/generations); reads the sets, dispatches. */
-import {
-  CSP_CONVENTIONS,
-  type CspConvention,
-  type CspGroupRows,
-  type CspResult,
-  cspMetrics,
-  cspSummary,
-} from '../../core/tasks/generations/csp.ts';
+import { CSP_CONVENTIONS, type CspConvention, type CspGroupRows, cspGroupRows, cspSummary } from '../../core/tasks/generations/csp.ts';
 import { GenInputError, pairCsp } from '../../core/tasks/generations/inputs.ts';
 import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
 import { choiceOption, parseArgs } from '../args.ts';
@@ -18,12 +11,13 @@ import { readGenSet } from './gen-inputs.ts';
 import { errorText } from '../../core/errors.ts';
 import { runPool } from '../threads.ts';
 import { type CspTaskResult, cspWork, genWorkers, localCspRunner, orderedErrors, taskRanges } from './gen-tasks.ts';
+import { inShard, partialHead, shardOption } from '../shard.ts';
 
 type Warn = (line: string) => void;
 type Subcommand = { help: string; run: (argv: string[], warn: Warn) => string | Promise<string> };
 
 export const GEN_CSP_HELP = `usage: structlab gen csp --pred P --truth T [--n-samples 1] [--convention diffcsp|cdvae]
-                          [--smact legacy|icsd24] [--workers N]
+                          [--smact legacy|icsd24] [--workers N] [--shard I/N]
 
 Crystal structure prediction metrics as DiffCSP and CDVAE compute them: match rate and RMSE of
 StructureMatcher(ltol=0.3, stol=0.5, angle_tol=10).get_rms_dist(pred, truth) (rms normalised by
@@ -40,6 +34,9 @@ StructureMatcher(ltol=0.3, stol=0.5, angle_tol=10).get_rms_dist(pred, truth) (rm
                         icsd24: SMACT 3.0-3.2 (ICSD 2024 oxidation states)
   --workers N           worker threads sharing the truths (default: the CPU count, at most 8; 0 or 1 =
                         in this thread); the output is the same for any N
+  --shard I/N           score only the truths k (in id order) with k mod N = I and print a partial
+                        report; structlab merge combines the N partial reports into this report
+                        (docs/scale-out.md)
 Structures must be ordered (one element per site); oxidation states are ignored.
 A progress line is shown on standard error when it is a terminal.
 `;
@@ -94,6 +91,7 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
     { name: 'convention', kind: 'string' },
     { name: 'smact', kind: 'string' },
     { name: 'workers', kind: 'string' },
+    { name: 'shard', kind: 'string' },
   ]);
   if (positionals.length > 0) throw new CliError(`gen csp takes no positional arguments (got "${positionals[0]}"; see --help)`);
   if (typeof options.pred !== 'string') throw new CliError('gen csp needs --pred (a folder, .extxyz or .jsonl of predictions)');
@@ -105,21 +103,29 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
   const convention = choiceOption<CspConvention>(options, 'convention', CSP_CONVENTIONS, 'diffcsp');
   const smact = choiceOption<SmactTable>(options, 'smact', SMACT_TABLES, 'legacy');
   const workers = genWorkers(options.workers);
+  const shard = shardOption(options.shard);
   const preds = readGenSet('prediction', options.pred);
   const truths = readGenSet('truth', options.truth);
-  const groups = pairCsp(preds, truths, nSamples);
+  const allGroups = pairCsp(preds, truths, nSamples);
+  // Truths are independent: a shard scores its share (k mod N, in id order) and merge puts the rows back.
+  const index = allGroups.map((_, k) => k).filter((k) => inShard(shard, k));
+  const groups = shard ? index.map((k) => allGroups[k]) : allGroups;
   const progress = progressReporter('gen csp');
   const errors: string[] = [];
-  let result: CspResult;
+  let rows: CspGroupRows[];
   try {
     if (workers <= 1) {
-      result = cspMetrics(groups, {
+      const options = {
         convention,
         smact,
-        onProgress: progress.update,
-        onMatcherError: (e, id, k) => {
+        onMatcherError: (e: unknown, id: string, k: number) => {
           errors.push(`${id}${nSamples > 1 ? `__${k}` : ''}: ${errorText(e)}`);
         },
+      };
+      rows = groups.map((g, done) => {
+        const r = cspGroupRows(g, nSamples, options);
+        progress.update(done + 1, groups.length);
+        return r;
       });
     } else {
       // Truths are independent: ranges of them run in worker threads; rows are placed back in truth order.
@@ -140,10 +146,9 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
           progress.update(done, groups.length);
         },
       });
-      const rows: CspGroupRows[] = results.flatMap((r) => r.rows);
+      rows = results.flatMap((r) => r.rows);
       for (const e of orderedErrors(results.flatMap((r) => r.errors)))
         errors.push(`${e.id}${nSamples > 1 ? `__${e.other}` : ''}: ${e.message}`);
-      result = cspSummary(rows, nSamples, { convention, smact });
     }
   } finally {
     progress.end();
@@ -154,5 +159,18 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
         `as upstream's try/except does; first: ${errors[0]}`,
     );
   }
-  return toStrictJson(result);
+  if (shard) {
+    return toStrictJson({
+      partial: partialHead('gen csp', shard, { n_samples: nSamples, convention, smact }),
+      total: allGroups.length,
+      index,
+      rows,
+    });
+  }
+  return genCspReport(rows, nSamples, convention, smact);
+}
+
+/** The report of an unsharded run; `structlab merge` builds it from partial reports with this same function. */
+export function genCspReport(rows: readonly CspGroupRows[], nSamples: number, convention: CspConvention, smact: SmactTable): string {
+  return toStrictJson(cspSummary(rows, nSamples, { convention, smact }));
 }

@@ -13,11 +13,14 @@ import { PARTIAL_FORMAT, type PartialHead } from '../shard.ts';
 import { atomworldEvalReport, type SkippedLine } from './atomworld-eval.ts';
 import { c2npEvalReport, type Skipped } from './c2np-eval.ts';
 import { femCheckReport, type FemFileVerdict } from './fem-check-batch.ts';
+import { genCspReport } from './gen.ts';
+import { CSP_CONVENTIONS, type CspConvention, type CspGroupRows } from '../../core/tasks/generations/csp.ts';
+import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
 
 export const MERGE_HELP = `usage: structlab merge PARTIAL.json…
 
 Combines the partial reports that batch commands print with --shard I/N (c2np eval, atomworld eval,
-fem check --outputs-dir) into the report of the unsharded run: the same JSON, byte for byte (rows in
+fem check --outputs-dir, gen csp) into the report of the unsharded run: the same JSON, byte for byte (rows in
 input order, aggregates from exact sums). Every shard 0…N−1 of one run must be given exactly once, all made by the same command with the
 same options; otherwise nothing is printed and the sentence says what is missing or differs.
 The shape of a partial report is documented in docs/scale-out.md.
@@ -157,6 +160,19 @@ function mergeFemCheck(partials: Partial[]): string {
   return femCheckReport(String(partials[0].head.options.task), files);
 }
 
+function mergeGenCsp(partials: Partial[]): string {
+  const o = partials[0].head.options;
+  const nSamples = Number(o.n_samples);
+  if (!Number.isSafeInteger(nSamples) || nSamples < 1)
+    throw new CliError(`${partials[0].name}: "partial.options.n_samples" must be a whole number ≥ 1`);
+  if (!(CSP_CONVENTIONS as readonly unknown[]).includes(o.convention) || !(SMACT_TABLES as readonly unknown[]).includes(o.smact))
+    throw new CliError(
+      `${partials[0].name}: "partial.options" must name a convention (${CSP_CONVENTIONS.join(', ')}) and a SMACT table (${SMACT_TABLES.join(', ')})`,
+    );
+  const rows = placeByIndex(partials, 'rows', countOf(partials[0], 'total')) as CspGroupRows[];
+  return genCspReport(rows, nSamples, o.convention as CspConvention, o.smact as SmactTable);
+}
+
 export function runMerge(argv: string[]): string {
   const { positionals } = parseArgs(argv, []);
   if (positionals.length === 0) throw new CliError('merge takes the partial reports of one sharded run (see structlab merge --help)');
@@ -169,9 +185,11 @@ export function runMerge(argv: string[]): string {
       return mergeAtomworldEval(partials);
     case 'fem check':
       return mergeFemCheck(partials);
+    case 'gen csp':
+      return mergeGenCsp(partials);
     default:
       throw new CliError(
-        `${partials[0].name}: partial reports of "${partials[0].head.command}" cannot be merged (c2np eval, atomworld eval, fem check)`,
+        `${partials[0].name}: partial reports of "${partials[0].head.command}" cannot be merged (c2np eval, atomworld eval, fem check, gen csp)`,
       );
   }
 }
