@@ -95,7 +95,7 @@ const LOAD = 'load';
 const SCENE = 'scene';
 const SUMMARY = 'summary';
 
-const displayOptions = (s: ViewSettings, synthetic: boolean): Partial<DisplayOptions> => ({
+export const displayOptions = (s: ViewSettings, synthetic: boolean): Partial<DisplayOptions> => ({
   supercell: [s.supercellA, s.supercellB, s.supercellC],
   boundaryImages: s.boundaryImages && !synthetic,
   bonds: s.showBonds,

@@ -16,7 +16,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const ROWS = 1_000_000;
 const row = (k: number) =>
-  `{"id":"r${k}","pred_lattice":[4,4,4,90,90,${90 + (k % 7) * 0.1}],"pred_sg":${k % 3 ? 221 : 62},"true_lattice":[4,4,4,90,90,90],"true_sg":221}\n`;
+  `{"id":"r${k}","pred_lattice":[4,4,4,90,90,${90 + (k % 7) * 0.1}],"pred_sg":${k % 3 ? 221 : 62},` +
+  `"true_lattice":[4,4,4,90,90,90],"true_sg":221}\n`;
 
 describe('streamed batch input', () => {
   it('1,000,000 JSONL rows in under 1 GB, every row scored and written in order', () => {

@@ -60,7 +60,10 @@ out = {}
 for name, path, original in json.load(sys.stdin):
     try:
         s = CifParser(path).get_structures(primitive=False)[0]
-        t = CifParser(original).get_structures(primitive=False)[0] if original.lower().endswith(".cif") else Poscar.from_file(original, check_for_POTCAR=False).structure
+        if original.lower().endswith(".cif"):
+            t = CifParser(original).get_structures(primitive=False)[0]
+        else:
+            t = Poscar.from_file(original, check_for_POTCAR=False).structure
         for x in (s, t):
             x.remove_oxidation_states()
         out[name] = bool(StructureMatcher().fit(s, t)) and abs(s.volume / len(s) / (t.volume / len(t)) - 1) <= 0.01

@@ -1,4 +1,7 @@
-/** `structlab xrd-compare` against the 20 golden prediction/truth pairs: cosine, Pearson and WCC within 1e-5 (docs/crystallography.md §4). */
+/**
+ * `structlab xrd-compare` against the 20 golden prediction/truth pairs: cosine, Pearson and WCC within 1e-5
+ * (docs/crystallography.md §4).
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

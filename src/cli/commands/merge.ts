@@ -167,7 +167,8 @@ function mergeGenCsp(partials: Partial[]): string {
     throw new CliError(`${partials[0].name}: "partial.options.n_samples" must be a whole number ≥ 1`);
   if (!(CSP_CONVENTIONS as readonly unknown[]).includes(o.convention) || !(SMACT_TABLES as readonly unknown[]).includes(o.smact))
     throw new CliError(
-      `${partials[0].name}: "partial.options" must name a convention (${CSP_CONVENTIONS.join(', ')}) and a SMACT table (${SMACT_TABLES.join(', ')})`,
+      `${partials[0].name}: "partial.options" must name a convention (${CSP_CONVENTIONS.join(', ')}) ` +
+        `and a SMACT table (${SMACT_TABLES.join(', ')})`,
     );
   const rows = placeByIndex(partials, 'rows', countOf(partials[0], 'total')) as CspGroupRows[];
   return genCspReport(rows, nSamples, o.convention as CspConvention, o.smact as SmactTable);
@@ -189,7 +190,8 @@ export function runMerge(argv: string[]): string {
       return mergeGenCsp(partials);
     default:
       throw new CliError(
-        `${partials[0].name}: partial reports of "${partials[0].head.command}" cannot be merged (c2np eval, atomworld eval, fem check, gen csp)`,
+        `${partials[0].name}: partial reports of "${partials[0].head.command}" cannot be merged ` +
+          '(c2np eval, atomworld eval, fem check, gen csp)',
       );
   }
 }

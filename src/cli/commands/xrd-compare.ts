@@ -6,7 +6,8 @@ import { toStrictJson } from '../io.ts';
 import { rangeOption, wavelengthOption } from './xrd.ts';
 import { loadPeriodic } from './xtal-input.ts';
 
-export const XRD_COMPARE_HELP = `usage: structlab xrd-compare PRED TRUTH [--wavelength CuKa] [--fwhm 0.1] [--step 0.02] [--range 5,90] [--wcc-width 1]
+export const XRD_COMPARE_HELP = `usage: structlab xrd-compare PRED TRUTH [--wavelength CuKa] [--fwhm 0.1] [--step 0.02] [--range 5,90]
+                                          [--wcc-width 1]
 
 Similarity of two powder patterns (e.g. a generated structure against its truth): each pattern as
 'structlab xrd' over 0–90°, broadened by Gaussians of FWHM degrees on the grid lo, lo+step, …, hi; prints

@@ -28,6 +28,11 @@ import { DATASETS, datasetText, loadDefaultDataset } from '../../app/datasets.ts
 import { wrapForDisplay } from '../../core/analysis/display-scene.ts';
 import { latticeOf } from '../../core/structure/packed.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
+import { useCrystallography } from '../../state/crystallography.ts';
+import { CrystallographyOverlay } from './CrystallographyOverlay.tsx';
+import { DiffractionPanel } from './DiffractionPanel.tsx';
+import { PlanesPanel } from './PlanesPanel.tsx';
+import { SymmetryPanel } from './SymmetryPanel.tsx';
 
 export function StructurePage() {
   const display = useSession((s) => s.display);
@@ -35,6 +40,8 @@ export function StructurePage() {
   const selection = useSession((s) => s.selection);
   const hiddenElements = useSession((s) => s.hiddenElements);
   const fitToken = useSession((s) => s.fitToken);
+  // The Symmetry panel's cell choice: its scene replaces the structure's (picking is off there; sites differ).
+  const cellDisplay = useCrystallography((s) => s.cellDisplay);
   const [dragging, setDragging] = useState(false);
   const onPick = useCallback((i: number | null) => {
     if (i !== null) pickAtom(i);
@@ -84,13 +91,15 @@ export function StructurePage() {
       <main className="view">
         <ErrorBoundary label="3D view">
           <StructureViewer
-            display={display}
+            display={cellDisplay ?? display}
             settings={settings}
             selection={selection}
             fitKey={fitToken}
-            onPick={onPick}
+            onPick={cellDisplay ? undefined : onPick}
             hiddenElements={hiddenElements}
-          />
+          >
+            <CrystallographyOverlay display={cellDisplay ?? display} />
+          </StructureViewer>
         </ErrorBoundary>
         <Toolbar settings={settings} />
         <Progress />
@@ -106,6 +115,9 @@ export function StructurePage() {
         <StructureInfo />
         <AtomInfo />
         <Measurement />
+        <SymmetryPanel />
+        <DiffractionPanel />
+        <PlanesPanel />
       </aside>
     </div>
   );
