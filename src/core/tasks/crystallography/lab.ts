@@ -1,0 +1,98 @@
+/**
+ * What the Structure page's Symmetry panel shows (docs/crystallography.md §1), DOM-free: the dataset of
+ * `structlab symmetry` regrouped as a Wyckoff table (one row per orbit), the operations as x,y,z triplets and the
+ * four cells the viewer can switch between. It sits above core/match because the Niggli lattice comes from there.
+ */
+import { wrapFrac, type Vec3 } from '../../math/mat3.ts';
+import { niggliReducedLattice } from '../../match/niggli.ts';
+import { type Structure, fracOf, makeSiteFromFrac } from '../../structure/structure.ts';
+import type { Lattice } from '../../structure/lattice.ts';
+import { symmetryDataset } from '../../symmetry/dataset.ts';
+import { symopToString } from '../../symmetry/symop.ts';
+
+export type CellChoice = 'read' | 'primitive' | 'conventional' | 'niggli';
+
+export interface WyckoffRow {
+  /** Input sites of this orbit (0-based, ascending); the first is the representative. */
+  sites: number[];
+  /** Species of the orbit, e.g. "Fe" or "Fe0.5Ni0.5". */
+  species: string;
+  wyckoff: string;
+  /** Multiplicity of the Wyckoff position in the conventional cell. */
+  multiplicity: number;
+  siteSymmetry: string;
+  /** Fractional coordinates of the representative in the input cell, wrapped into [0, 1). */
+  frac: Vec3;
+}
+
+export interface SymmetryView {
+  number: number;
+  international: string;
+  hall: string;
+  pointGroup: string;
+  crystalSystem: string;
+  /** Operations of the input cell, as `structlab symmetry` lists them, written x,y,z. */
+  operations: string[];
+  rows: WyckoffRow[];
+  /** Per input site, its row in `rows`. */
+  rowOfSite: number[];
+  cells: Record<Exclude<CellChoice, 'read'>, Structure>;
+}
+
+const speciesText = (species: Record<string, number>): string =>
+  Object.entries(species)
+    .map(([el, occ]) => (occ === 1 ? el : `${el}${Number(occ.toPrecision(4))}`))
+    .join('');
+
+/** The structure in its Niggli-reduced cell (the same lattice points, pymatgen's reduced basis), sites wrapped into it. */
+export function niggliCell(s: Structure & { lattice: Lattice }): Structure {
+  const lattice = niggliReducedLattice(s.lattice);
+  return {
+    name: `${s.name} (Niggli)`,
+    lattice,
+    sites: s.sites.map((site) => {
+      const f = lattice.cartToFrac(site.xyz).map((x) => wrapFrac(x)) as Vec3;
+      return makeSiteFromFrac(lattice, f, site.species);
+    }),
+  };
+}
+
+/** The panel's data for `s` at `symprec` Å; null when the search fails (as `structlab symmetry` fails). */
+export function symmetryView(s: Structure, symprec: number): SymmetryView | null {
+  if (!s.lattice) return null;
+  const lattice = s.lattice;
+  const d = symmetryDataset(s, symprec);
+  if (!d) return null;
+  const perCell = d.stdCell.lattice!.volume / lattice.volume;
+  const rowOfOrbit = new Map<number, number>();
+  const rows: WyckoffRow[] = [];
+  const rowOfSite = d.sites.map((site, k) => {
+    let r = rowOfOrbit.get(site.orbit);
+    if (r === undefined) {
+      r = rows.length;
+      rowOfOrbit.set(site.orbit, r);
+      rows.push({
+        sites: [],
+        species: speciesText(site.species),
+        wyckoff: site.wyckoff,
+        multiplicity: 0,
+        siteSymmetry: site.siteSymmetry,
+        frac: fracOf(s.sites[k], lattice).map((x) => wrapFrac(x)) as Vec3,
+      });
+    }
+    rows[r].sites.push(k);
+    return r;
+  });
+  for (const row of rows) row.multiplicity = Math.round(row.sites.length * perCell);
+  return {
+    number: d.number,
+    international: d.international,
+    hall: d.hall,
+    pointGroup: d.pointGroup,
+    crystalSystem: d.crystalSystem,
+    operations: d.operations.map(symopToString),
+    rows,
+    rowOfSite,
+    cells: { primitive: d.primStdCell, conventional: d.stdCell, niggli: niggliCell({ ...s, lattice }) },
+  };
+}

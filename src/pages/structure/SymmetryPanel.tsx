@@ -1,0 +1,116 @@
+/** The Symmetry panel: space group, the Wyckoff table (hover: the orbit in 3D), the operations, the cell switch, the symmetrized CIF. */
+import { latticeOf } from '../../core/structure/packed.ts';
+import {
+  type CellChoice,
+  downloadSymmetrizedCif,
+  setCell,
+  setHoverRow,
+  setPanelOpen,
+  useCrystallography,
+} from '../../state/crystallography.ts';
+import { fixed } from '../format.ts';
+
+const CELLS: { value: CellChoice; label: string }[] = [
+  { value: 'read', label: 'as read' },
+  { value: 'primitive', label: 'primitive (standardized)' },
+  { value: 'conventional', label: 'conventional (standardized)' },
+  { value: 'niggli', label: 'Niggli-reduced' },
+];
+
+/** Rows drawn at most; a larger table says how many it leaves out. */
+const MAX_ROWS = 300;
+
+const siteList = (sites: number[]) =>
+  sites.length <= 4 ? sites.map((k) => k + 1).join(', ') : `${sites[0] + 1}, ${sites[1] + 1}, … (${sites.length})`;
+
+export function SymmetryPanel() {
+  const open = useCrystallography((s) => s.open.symmetry);
+  const structure = useCrystallography((s) => s.structure);
+  const sym = useCrystallography((s) => s.symmetry);
+  const busy = useCrystallography((s) => s.busy.symmetry);
+  const error = useCrystallography((s) => s.error.symmetry);
+  const cell = useCrystallography((s) => s.cell);
+  const hoverRow = useCrystallography((s) => s.hoverRow);
+  if (!structure) return null;
+  const shownCell = cell === 'read' || !sym ? structure : sym.cells[cell];
+  const lattice = latticeOf(shownCell);
+  return (
+    <details className="xtal" data-testid="symmetry-panel" open={open} onToggle={(e) => setPanelOpen('symmetry', e.currentTarget.open)}>
+      <summary>Symmetry</summary>
+      {busy && <p className="hint">{busy}…</p>}
+      {error && <p className="xtal-error">{error}</p>}
+      {sym && (
+        <>
+          <p data-testid="sym-group">
+            <b>
+              {sym.international} ({sym.number})
+            </b>{' '}
+            · Hall {sym.hall} · point group {sym.pointGroup} · {sym.crystalSystem}
+          </p>
+          <label>
+            Cell shown
+            <select data-testid="cell-choice" value={cell} onChange={(e) => setCell(e.target.value as CellChoice)}>
+              {CELLS.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          {lattice && (
+            <p className="xtal-cell" data-testid="cell-lattice">
+              {shownCell.natoms} sites · a, b, c = {fixed(lattice.parameters.a)}, {fixed(lattice.parameters.b)},{' '}
+              {fixed(lattice.parameters.c)} Å · α, β, γ = {fixed(lattice.parameters.alpha, 3)}, {fixed(lattice.parameters.beta, 3)},{' '}
+              {fixed(lattice.parameters.gamma, 3)}°
+            </p>
+          )}
+          <table className="xtal-table" data-testid="wyckoff-table" onMouseLeave={() => setHoverRow(null)}>
+            <thead>
+              <tr>
+                <th>Sites</th>
+                <th>Species</th>
+                <th>Wyckoff</th>
+                <th>Site sym.</th>
+                <th>x, y, z</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sym.rows.slice(0, MAX_ROWS).map((row, r) => (
+                <tr
+                  key={r}
+                  data-row={r}
+                  className={r === hoverRow && cell === 'read' ? 'hover' : ''}
+                  onMouseEnter={() => setHoverRow(r)}
+                  title={cell === 'read' ? 'The orbit is highlighted in the view' : 'Highlighting needs the cell as read'}
+                >
+                  <td data-sites={row.sites.join(' ')}>{siteList(row.sites)}</td>
+                  <td>{row.species}</td>
+                  <td data-testid="wyckoff">
+                    {row.multiplicity}
+                    {row.wyckoff}
+                  </td>
+                  <td data-testid="site-symmetry">{row.siteSymmetry}</td>
+                  <td>{row.frac.map((x) => fixed(x, 4)).join(', ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {sym.rows.length > MAX_ROWS && (
+            <p className="hint">
+              First {MAX_ROWS} of {sym.rows.length} orbits shown.
+            </p>
+          )}
+          <details>
+            <summary>{sym.operations.length} operations (input cell)</summary>
+            <pre className="xtal-ops" data-testid="operations">
+              {sym.operations.map((o, k) => `${k + 1}. ${o}`).join('\n')}
+            </pre>
+          </details>
+          <button type="button" data-testid="symmetrized-cif" onClick={() => void downloadSymmetrizedCif()}>
+            Symmetrized CIF
+          </button>
+        </>
+      )}
+    </details>
+  );
+}

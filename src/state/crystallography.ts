@@ -1,0 +1,280 @@
+/**
+ * The Structure page's crystallography panels (symmetry and cell choice, powder XRD, lattice planes): computed in
+ * their own worker for the structure the session shows, on demand (a panel computes once it is opened), and
+ * dropped when another structure is shown. The chosen cell's scene replaces the session's scene in the viewer.
+ */
+import type * as Comlink from 'comlink';
+import { create } from 'zustand';
+import type { DisplayData } from '../core/analysis/display-scene.ts';
+import type { LatticePlane } from '../core/analysis/planes.ts';
+import { XRD_WAVELENGTHS, type XrdPattern } from '../core/analysis/xrd.ts';
+import type { Vec3 } from '../core/math/mat3.ts';
+import type { PackedStructure } from '../core/structure/packed.ts';
+import type { CellChoice } from '../core/tasks/crystallography/lab.ts';
+import type { CrystallographyWorkerApi, SymmetryPanelData } from '../../workers/crystallography-api.ts';
+import type { Result } from '../../workers/result.ts';
+import { downloadText } from '../browser/download.ts';
+import { displayOptions, useSession } from './session.ts';
+import { WorkerClient } from './worker-client.ts';
+
+export type { CellChoice };
+
+export type Panel = 'symmetry' | 'xrd' | 'planes';
+
+/** The broadened profile's grid step (°), as `structlab xrd-compare`'s default. */
+const PROFILE_STEP = 0.02;
+const TWO_THETA: [number, number] = [0, 90];
+/** At most this many planes at once, as `structlab planes`. */
+const MAX_PLANES = 100;
+const MAX_INDEX = 1000;
+
+export interface CrystallographyState {
+  /** The structure the data below belongs to. */
+  structure: PackedStructure | null;
+  open: Record<Panel, boolean>;
+  /** Per panel: what it is computing, and its last failure. */
+  busy: Partial<Record<Panel, string>>;
+  error: Partial<Record<Panel, string>>;
+  symmetry: SymmetryPanelData | null;
+  cell: CellChoice;
+  /** The scene of the chosen cell; null while the cell as read is shown. */
+  cellDisplay: DisplayData | null;
+  /** The Wyckoff-table row under the pointer (its orbit is highlighted in 3D). */
+  hoverRow: number | null;
+  /** 'CuKa', 'MoKa' or a wavelength in Å as typed. */
+  wavelength: string;
+  fwhm: number;
+  pattern: XrdPattern | null;
+  /** The broadened profile on TWO_THETA with PROFILE_STEP. */
+  profile: Float64Array | null;
+  hklText: string;
+  planes: LatticePlane[] | null;
+}
+
+export const useCrystallography = create<CrystallographyState>(() => ({
+  structure: shown(),
+  open: { symmetry: false, xrd: false, planes: false },
+  busy: {},
+  error: {},
+  symmetry: null,
+  cell: 'read',
+  cellDisplay: null,
+  hoverRow: null,
+  wavelength: 'CuKa',
+  fwhm: 0.1,
+  pattern: null,
+  profile: null,
+  hklText: '1 1 1',
+  planes: null,
+}));
+
+const worker = new WorkerClient<CrystallographyWorkerApi>(
+  () =>
+    new Worker(new URL('../../workers/crystallography.worker.ts', import.meta.url), { type: 'module', name: 'structlab-crystallography' }),
+);
+
+/** The periodic structure the session shows (null: none, finite, or the synthetic block). */
+function shown(): PackedStructure | null {
+  const s = useSession.getState();
+  const p = s.synthetic ? undefined : s.structures[s.activeStructure];
+  return p?.lattice ? p : null;
+}
+
+function setPanel(panel: Panel, busy: string | null, error: string | null): void {
+  useCrystallography.setState((st) => {
+    const b = { ...st.busy };
+    const e = { ...st.error };
+    if (busy) b[panel] = busy;
+    else delete b[panel];
+    if (error) e[panel] = error;
+    else delete e[panel];
+    return { busy: b, error: e };
+  });
+}
+
+/** Runs one panel request for the shown structure; its answer, or undefined when it failed (shown) or is stale. */
+async function ask<T>(
+  panel: Panel,
+  lane: string,
+  busy: string,
+  call: (api: Comlink.Remote<CrystallographyWorkerApi>, p: PackedStructure) => Promise<Result<T>>,
+): Promise<T | undefined> {
+  const p = useCrystallography.getState().structure;
+  if (!p) return undefined;
+  const r = await worker.request((api) => call(api, p), {
+    lane,
+    status: ({ busy: b, error }) => setPanel(panel, b, error),
+    busy,
+  });
+  if (!r?.ok || useCrystallography.getState().structure !== p) return undefined;
+  return r.value;
+}
+
+async function computeSymmetry(): Promise<void> {
+  const { symprec } = useSession.getState().settings;
+  const value = await ask('symmetry', 'symmetry', 'finding the symmetry', (api, p) => api.symmetry(p, symprec));
+  if (!value) return;
+  useCrystallography.setState({ symmetry: value, hoverRow: null });
+  if (useCrystallography.getState().cell !== 'read') void showCell();
+}
+
+/** Builds the chosen cell's scene with the session's display settings (the cell as read: the session's own scene). */
+async function showCell(): Promise<void> {
+  const { cell, symmetry } = useCrystallography.getState();
+  if (cell === 'read' || !symmetry) {
+    useCrystallography.setState({ cellDisplay: null });
+    return;
+  }
+  const options = displayOptions(useSession.getState().settings, false);
+  const display = await ask('symmetry', 'cell', `building the ${cell} cell`, (api) => api.display(symmetry.cells[cell], options));
+  if (display && useCrystallography.getState().cell === cell) useCrystallography.setState({ cellDisplay: display });
+}
+
+export function setCell(cell: CellChoice): void {
+  useCrystallography.setState({ cell, hoverRow: null, ...(cell === 'read' ? { cellDisplay: null } : {}) });
+  // The viewer refits to the new cell (its scene replaces the session's).
+  useSession.setState((s) => ({ selection: [], fitToken: s.fitToken + 1 }));
+  void showCell().then(() => void computePlanes());
+}
+
+export const setHoverRow = (row: number | null) => {
+  if (useCrystallography.getState().hoverRow !== row) useCrystallography.setState({ hoverRow: row });
+};
+
+/** The wavelength in Å of a choice: a name of pymatgen's table or a positive number up to 100 Å. */
+function wavelengthAngstrom(choice: string): number | null {
+  const named = XRD_WAVELENGTHS.get(choice);
+  if (named !== undefined) return named;
+  const v = Number(choice.trim());
+  return choice.trim() !== '' && Number.isFinite(v) && v > 0 && v <= 100 ? v : null;
+}
+
+async function computeXrd(): Promise<void> {
+  const { wavelength } = useCrystallography.getState();
+  const lambda = wavelengthAngstrom(wavelength);
+  if (lambda === null) {
+    setPanel('xrd', null, `The wavelength must be CuKa, MoKa or a number of Å in (0, 100], not "${wavelength}".`);
+    return;
+  }
+  const pattern = await ask('xrd', 'xrd', 'computing the pattern', (api, p) => api.xrd(p, lambda, TWO_THETA));
+  if (!pattern || useCrystallography.getState().wavelength !== wavelength) return;
+  useCrystallography.setState({ pattern, profile: null });
+  await computeProfile();
+}
+
+async function computeProfile(): Promise<void> {
+  const { pattern, fwhm } = useCrystallography.getState();
+  if (!pattern) return;
+  const profile = await ask('xrd', 'profile', 'broadening', (api) => api.profile(pattern.peaks, fwhm, PROFILE_STEP, TWO_THETA));
+  if (profile && useCrystallography.getState().pattern === pattern) useCrystallography.setState({ profile });
+}
+
+export function setWavelength(wavelength: string): void {
+  useCrystallography.setState({ wavelength });
+  void computeXrd();
+}
+
+export function setFwhm(fwhm: number): void {
+  if (!(fwhm > 0 && fwhm <= 5)) return;
+  useCrystallography.setState({ fwhm });
+  void computeProfile();
+}
+
+/** The 2θ of profile point m. */
+export const profileTwoTheta = (m: number): number => TWO_THETA[0] + m * PROFILE_STEP;
+
+/** "h k l; h k l" (spaces or commas inside a triple, ';' between): the triples, or the sentence saying what is wrong. */
+function parseHklList(text: string): Vec3[] | string {
+  const items = text.split(';').filter((x) => x.trim() !== '');
+  if (items.length === 0) return 'Enter at least one plane, e.g. "1 1 1" or "1 0 0; 1 1 1".';
+  if (items.length > MAX_PLANES) return `At most ${MAX_PLANES} planes at once, not ${items.length}.`;
+  const out: Vec3[] = [];
+  for (const item of items) {
+    const parts = item
+      .trim()
+      .replace(/[()]/g, '')
+      .split(/[\s,]+/);
+    const v = parts.map((x) => (/^[+-]?\d+$/.test(x) ? Number(x) : NaN));
+    if (v.length !== 3 || v.some((x) => !Number.isSafeInteger(x) || Math.abs(x) > MAX_INDEX) || v.every((x) => x === 0))
+      return `"${item.trim().slice(0, 40)}" is not three whole numbers h k l (|index| ≤ ${MAX_INDEX}, not all zero).`;
+    out.push(v as Vec3);
+  }
+  return out;
+}
+
+/** The structure whose cell the planes cut: the chosen cell, or the structure as read. */
+function planesCell(): PackedStructure | null {
+  const { cell, symmetry, structure } = useCrystallography.getState();
+  return cell !== 'read' && symmetry ? symmetry.cells[cell] : structure;
+}
+
+async function computePlanes(): Promise<void> {
+  const { hklText, open } = useCrystallography.getState();
+  if (!open.planes) return;
+  const hkls = parseHklList(hklText);
+  if (typeof hkls === 'string') {
+    useCrystallography.setState({ planes: null });
+    setPanel('planes', null, hkls);
+    return;
+  }
+  const cell = planesCell();
+  if (!cell) return;
+  const planes = await ask('planes', 'planes', 'cutting the planes', (api) => api.planes(cell, hkls));
+  if (planes && useCrystallography.getState().hklText === hklText && planesCell() === cell) useCrystallography.setState({ planes });
+}
+
+export function setHklText(hklText: string): void {
+  useCrystallography.setState({ hklText });
+  void computePlanes();
+}
+
+/** Opens or closes a panel; an opened panel computes what it lacks for the shown structure. */
+export function setPanelOpen(panel: Panel, on: boolean): void {
+  useCrystallography.setState((st) => ({ open: { ...st.open, [panel]: on } }));
+  if (!on) return;
+  const st = useCrystallography.getState();
+  if (panel === 'symmetry' && !st.symmetry) void computeSymmetry();
+  if (panel === 'xrd' && !st.pattern) void computeXrd();
+  if (panel === 'planes' && !st.planes) void computePlanes();
+}
+
+/** Downloads the symmetrized CIF (`structlab convert IN OUT.cif --symmetrize` at the display options' symprec). */
+export async function downloadSymmetrizedCif(): Promise<void> {
+  const { files, activeFile, activeStructure, settings } = useSession.getState();
+  const file = files[activeFile];
+  const source = file ? { name: file.name, text: file.text, index: activeStructure } : null;
+  const r = await ask('symmetry', 'cif', 'writing the symmetrized CIF', (api, p) => api.symmetrizedCif(p, source, settings.symprec));
+  if (r) downloadText(r.fileName, r.text, 'chemical/x-cif');
+}
+
+// Another structure shown: everything is dropped and the open panels compute again; a new symprec redoes the symmetry;
+// a rebuilt scene (display settings) rebuilds the chosen cell's scene with them.
+useSession.subscribe((s, prev) => {
+  const p = shown();
+  const st = useCrystallography.getState();
+  if (p !== st.structure) {
+    worker.supersede();
+    const had = st.cell !== 'read';
+    useCrystallography.setState({
+      structure: p,
+      busy: {},
+      error: {},
+      symmetry: null,
+      cell: 'read',
+      cellDisplay: null,
+      hoverRow: null,
+      pattern: null,
+      profile: null,
+      planes: null,
+    });
+    if (had) useSession.setState((x) => ({ fitToken: x.fitToken + 1 }));
+    if (!p) return;
+    if (st.open.symmetry) void computeSymmetry();
+    if (st.open.xrd) void computeXrd();
+    if (st.open.planes) void computePlanes();
+    return;
+  }
+  if (!p) return;
+  if (s.settings.symprec !== prev.settings.symprec && (st.open.symmetry || st.symmetry)) void computeSymmetry();
+  else if (s.display !== prev.display && st.cell !== 'read') void showCell();
+});

@@ -1,0 +1,131 @@
+/**
+ * The Structure page's Symmetry and Lattice-planes panels end to end (built lab, headless Chromium): the Wyckoff table
+ * of a corpus structure equals its spglib golden (within the origin choices of docs/crystallography.md §1), the cell
+ * switch shows the golden conventional lattice in the viewer, and a (111) plane is drawn at the golden d-spacing.
+ */
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseStructureFile } from '../../src/core/io/registry.ts';
+import { initMoyoNode } from '../../src/node/moyo.ts';
+import { type Json, corpusPath, matchSitesByPosition, readXtalGolden } from '../xtal-goldens.ts';
+import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
+
+/** R-3 on rhombohedral axes: 8 sites read, 24 in the conventional (hexagonal) cell. */
+const NAME = 'pmg-MgNiF6.cif';
+const golden = readXtalGolden(NAME);
+const g = golden.symmetry['0.01'];
+
+let lab: Lab;
+let page: Page;
+
+/** A number the page shows equals the golden's at the digits shown (half a unit of the last digit). */
+const atDigits = (shown: string, value: number) => {
+  const decimals = shown.split('.')[1]?.length ?? 0;
+  return Math.abs(Number(shown) - value) <= 0.5 * 10 ** -decimals + 1e-9;
+};
+
+beforeAll(async () => {
+  initMoyoNode();
+  lab = await openLab('?fresh', { width: 1400, height: 900 });
+  page = lab.page;
+  await waitForFrame(page);
+  await waitIdle(page);
+  await page.locator('[data-testid=formula]').waitFor();
+  await page.locator('[data-testid=file-input]').setInputFiles(corpusPath(NAME));
+  await page.waitForFunction(() => document.querySelector('.source')?.textContent?.includes('MgNiF6'), undefined, { timeout: 60_000 });
+  await waitIdle(page);
+});
+
+afterAll(async () => {
+  await lab?.close();
+});
+
+describe('symmetry panel', () => {
+  it('shows the golden Wyckoff table', async () => {
+    await page.locator('[data-testid=symmetry-panel] > summary').click();
+    await page.locator('[data-testid=wyckoff-table] tbody tr').first().waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-testid=sym-group]').innerText()).toContain(`${g.international} (${g.number})`);
+    const rows: { sites: number[]; wyckoff: string; siteSymmetry: string }[] = await page.$$eval(
+      '[data-testid=wyckoff-table] tbody tr',
+      (trs) =>
+        trs.map((tr) => ({
+          sites: (tr.querySelector('[data-sites]') as HTMLElement).dataset.sites!.split(' ').map(Number),
+          wyckoff: tr.querySelector('[data-testid=wyckoff]')!.textContent!,
+          siteSymmetry: tr.querySelector('[data-testid=site-symmetry]')!.textContent!,
+        })),
+    );
+    // The page's site order is our reader's; the golden's is pymatgen's: matched by position.
+    const parsed = parseStructureFile(readFileSync(corpusPath(NAME), 'utf8'), NAME);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const s = parsed.structures[0];
+    const perm = matchSitesByPosition(
+      s.sites.map((site) => ({ species: site.species, frac: s.lattice!.cartToFrac(site.xyz) })),
+      golden.input.sites,
+      golden.input.lattice.matrix,
+    );
+    // One row per golden orbit, every site once.
+    expect(rows.flatMap((r) => r.sites).sort((a, b) => a - b)).toEqual(s.sites.map((_, k) => k));
+    for (const r of rows) expect(new Set(r.sites.map((k) => g.equivalent_atoms[perm[k]])).size).toBe(1);
+    expect(new Set(rows.map((r) => g.equivalent_atoms[perm[r.sites[0]]])).size).toBe(rows.length);
+    const perSite: [number, string, string][] = [];
+    for (const r of rows) {
+      const letter = r.wyckoff.replace(/^\d+/, '');
+      // The multiplicity shown is the conventional cell's: orbit size × (24 / 8).
+      expect(Number(r.wyckoff.match(/^\d+/)![0])).toBe((r.sites.length * g.std_cell.sites.length) / s.sites.length);
+      for (const k of r.sites) perSite.push([perm[k], letter, r.siteSymmetry]);
+    }
+    perSite.sort((a, b) => a[0] - b[0]);
+    const alternatives = g.wyckoff_alternatives.map((a: Json) =>
+      JSON.stringify(a.wyckoffs.map((w: string, j: number) => [j, w, a.site_symmetry_symbols[j]])),
+    );
+    expect(alternatives).toContain(JSON.stringify(perSite));
+    expect(await page.locator('[data-testid=operations]').textContent()).toMatch(
+      new RegExp(`^1\\. x,y,z[\\s\\S]*\\n${g.n_operations}\\. `),
+    );
+  });
+
+  it('switches the viewer to the golden conventional cell', async () => {
+    const before = await page.evaluate(() => window.__structlab!.natoms());
+    const frames = await page.evaluate(() => window.__structlab!.frames);
+    await page.locator('[data-testid=cell-choice]').selectOption('conventional');
+    await page.waitForFunction((n) => window.__structlab!.natoms() !== n, before, { timeout: 60_000 });
+    await waitForFrame(page, frames);
+    const text = await page.locator('[data-testid=cell-lattice]').innerText();
+    const m = text.match(/^(\d+) sites · a, b, c = ([\d.]+), ([\d.]+), ([\d.]+) Å · α, β, γ = ([\d.]+), ([\d.]+), ([\d.]+)°/);
+    expect(m, text).not.toBeNull();
+    expect(Number(m![1])).toBe(g.std_cell.sites.length);
+    const shown = m!.slice(2);
+    const ok = g.std_cell_alternatives.some((q: number[]) => shown.every((v, i) => atDigits(v, q[i])));
+    expect(ok, `${shown.join(' ')} vs ${JSON.stringify(g.std_cell_alternatives)}`).toBe(true);
+    // The viewer draws the conventional cell: at least its 24 sites (boundary images add more), not the 8 read.
+    expect(await page.evaluate(() => window.__structlab!.natoms())).toBeGreaterThanOrEqual(g.std_cell.sites.length);
+    await page.locator('[data-testid=cell-choice]').selectOption('read');
+    await page.waitForFunction((n) => window.__structlab!.natoms() === n, before, { timeout: 60_000 });
+  });
+});
+
+describe('lattice planes panel', () => {
+  it('draws the (111) plane at the golden d-spacing', async () => {
+    const plane = golden.planes.planes.find((p: Json) => p.hkl.join(' ') === '1 1 1');
+    expect(plane, 'golden (111)').toBeTruthy();
+    await page.locator('[data-testid=planes-panel] > summary').click();
+    await page.locator('[data-testid=planes-hkl]').fill('1 1 1');
+    await page.locator('[data-testid=planes-hkl]').press('Enter');
+    await page.locator('[data-testid=plane-d]').first().waitFor({ timeout: 60_000 });
+    const d = await page.locator('[data-testid=plane-d]').first().innerText();
+    expect(atDigits(d, plane.d), `${d} vs ${plane.d}`).toBe(true);
+    // The drawn mesh: every vertex on the plane n·x = d (origin at the cell's corner for positive indices).
+    await page.waitForFunction(() => !!(window.__structlab!.viewer('main') as Json).handles?.scene.getObjectByName('lattice-planes'));
+    const offsets: number[] = await page.evaluate((n: number[]) => {
+      const group = (window.__structlab!.viewer('main') as Json).handles.scene.getObjectByName('lattice-planes');
+      const pos = group.children[0].geometry.attributes.position.array as Float32Array;
+      const out: number[] = [];
+      for (let i = 0; i < pos.length; i += 3) out.push(n[0] * pos[i] + n[1] * pos[i + 1] + n[2] * pos[i + 2]);
+      return out;
+    }, plane.normal);
+    expect(offsets.length).toBe(3 * (plane.polygon.length - 2));
+    for (const x of offsets) expect(Math.abs(x - plane.d)).toBeLessThan(1e-4);
+    expect(lab.pageErrors).toEqual([]);
+  });
+});

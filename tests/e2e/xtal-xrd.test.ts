@@ -1,0 +1,77 @@
+/**
+ * The Structure page's Diffraction panel end to end (built lab, headless Chromium): the strongest peaks of the
+ * pattern equal pymatgen's XRDCalculator golden at the digits shown, for Cu Kα and after switching to Mo Kα.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Json, corpusPath, readXtalGolden } from '../xtal-goldens.ts';
+import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
+
+const NAME = 'matterviz-BaTiO3-tetragonal.poscar';
+const golden = readXtalGolden(NAME);
+const TOP = 5;
+
+let lab: Lab;
+let page: Page;
+
+const atDigits = (shown: string, value: number) => {
+  const decimals = shown.split('.')[1]?.length ?? 0;
+  return Math.abs(Number(shown) - value) <= 0.5 * 10 ** -decimals + 1e-9;
+};
+
+beforeAll(async () => {
+  lab = await openLab('?fresh', { width: 1400, height: 900 });
+  page = lab.page;
+  await waitForFrame(page);
+  await waitIdle(page);
+  await page.locator('[data-testid=formula]').waitFor();
+  await page.locator('[data-testid=file-input]').setInputFiles(corpusPath(NAME));
+  await page.waitForFunction((n) => document.querySelector('.source')?.textContent?.includes(n), NAME, { timeout: 60_000 });
+  await waitIdle(page);
+});
+
+afterAll(async () => {
+  await lab?.close();
+});
+
+async function checkTopPeaks(wavelength: string) {
+  const g = golden.xrd.find((x: Json) => x.wavelength === wavelength && x.two_theta_range[0] === 0 && x.two_theta_range[1] === 90);
+  expect(g, `golden ${wavelength} 0–90°`).toBeTruthy();
+  const want = [...g.peaks].sort((a: Json, b: Json) => b.intensity - a.intensity || a.two_theta - b.two_theta).slice(0, TOP);
+  await page.waitForFunction(
+    (first) => document.querySelector('[data-testid=xrd-peaks] tbody tr td')?.textContent === first,
+    want[0].two_theta.toFixed(3),
+    { timeout: 60_000 },
+  );
+  const rows: string[][] = await page.$$eval('[data-testid=xrd-peaks] tbody tr', (trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!)),
+  );
+  expect(rows.length).toBeGreaterThanOrEqual(TOP);
+  want.forEach((p: Json, k: number) => {
+    const [tt, intensity, d, families] = rows[k];
+    expect(atDigits(tt, p.two_theta), `2θ ${tt} vs ${p.two_theta}`).toBe(true);
+    expect(atDigits(intensity, p.intensity), `I ${intensity} vs ${p.intensity}`).toBe(true);
+    expect(atDigits(d, p.d_hkl), `d ${d} vs ${p.d_hkl}`).toBe(true);
+    for (const f of p.hkls) expect(families).toContain(`(${f.hkl.join(' ')})×${f.multiplicity}`);
+  });
+}
+
+describe('diffraction panel', () => {
+  it('shows the golden strongest peaks for Cu Kα, drawn and labelled on hover', async () => {
+    await page.locator('[data-testid=xrd-panel] > summary').click();
+    await checkTopPeaks('CuKa');
+    // The broadened curve is drawn (uPlot's canvas) and pointing at the strongest peak names its hkl.
+    await page.locator('[data-testid=xrd-plot] canvas').waitFor();
+    const top = await page.$eval('[data-testid=xrd-peaks] tbody tr td', (td) => Number(td.textContent));
+    const box = (await page.locator('[data-testid=xrd-plot] .u-over').boundingBox())!;
+    await page.mouse.move(box.x + (box.width * top) / 90, box.y + box.height / 2);
+    await page.waitForFunction(() => document.querySelector('[data-testid=xrd-hover]')?.textContent?.startsWith('2θ'));
+    expect(await page.locator('[data-testid=xrd-hover]').innerText()).toMatch(/^2θ [\d.]+° · I [\d.]+ · d [\d.]+ Å · \(.+\)×\d+/);
+  });
+
+  it('recomputes for Mo Kα', async () => {
+    await page.locator('[data-testid=xrd-wavelength]').selectOption('MoKa');
+    await checkTopPeaks('MoKa');
+    expect(lab.pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The Symmetry panel's data (src/core/tasks/crystallography/lab.ts) against the spglib goldens: the Wyckoff table's
+ * rows are the golden orbits with their letters and site symmetries (within the origin/axis alternatives of
+ * docs/crystallography.md §1), the multiplicities fill the golden conventional cell, the operations are the golden
+ * count, and the four cells carry the golden lattices and compositions.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseStructureFile } from '../../src/core/io/registry.ts';
+import { initMoyo } from '../../src/core/symmetry/moyo.ts';
+import { symmetryView } from '../../src/core/tasks/crystallography/lab.ts';
+import type { Structure } from '../../src/core/structure/structure.ts';
+import { type Json, corpusPath, matchSitesByPosition, readXtalGolden, xtalGoldenNames } from '../xtal-goldens.ts';
+
+const paramsOf = (l: Json): number[] => [l.a, l.b, l.c, l.alpha, l.beta, l.gamma];
+const withinParams = (p: number[], q: number[]) =>
+  p.slice(0, 3).every((x, i) => Math.abs(x - q[i]) <= 1e-4) && p.slice(3).every((x, i) => Math.abs(x - q[3 + i]) <= 1e-3);
+
+const composition = (s: Structure) => {
+  const m = new Map<string, number>();
+  for (const site of s.sites) for (const [el, occ] of Object.entries(site.species)) m.set(el, (m.get(el) ?? 0) + occ);
+  const n = s.sites.length;
+  return [...m]
+    .sort()
+    .map(([el, x]) => `${el}${(x / n).toFixed(4)}`)
+    .join(' ');
+};
+
+beforeAll(() => initMoyo());
+
+describe.each(xtalGoldenNames())('symmetry panel %s', (name) => {
+  it('equals the spglib golden at symprec 0.01', () => {
+    const golden = readXtalGolden(name);
+    const g = golden.symmetry['0.01'];
+    const parsed = parseStructureFile(readFileSync(corpusPath(name), 'utf8'), name);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const s = parsed.structures[0];
+    const view = symmetryView(s, 0.01);
+    expect(view).not.toBeNull();
+    const v = view!;
+    expect([v.number, v.international, v.hall, v.pointGroup, v.crystalSystem, v.operations.length]).toEqual([
+      g.number,
+      g.international,
+      g.hall,
+      g.point_group,
+      g.crystal_system,
+      g.n_operations,
+    ]);
+    const lattice = s.lattice!;
+    const perm = matchSitesByPosition(
+      s.sites.map((site) => ({ species: site.species, frac: lattice.cartToFrac(site.xyz) })),
+      golden.input.sites,
+      golden.input.lattice.matrix,
+    );
+    // Rows = golden orbits: every site of a row has the row's golden orbit, and no two rows share one.
+    const orbitOfRow = v.rows.map((row) => new Set(row.sites.map((k) => g.equivalent_atoms[perm[k]])));
+    expect(orbitOfRow.every((o) => o.size === 1)).toBe(true);
+    expect(new Set(orbitOfRow.map((o) => [...o][0])).size).toBe(v.rows.length);
+    expect(v.rows.flatMap((r) => r.sites).sort((a, b) => a - b)).toEqual(s.sites.map((_, k) => k));
+    expect(v.rowOfSite.every((r, k) => v.rows[r].sites.includes(k))).toBe(true);
+    const ours = JSON.stringify(
+      s.sites
+        .map((_, k) => [perm[k], v.rows[v.rowOfSite[k]].wyckoff, v.rows[v.rowOfSite[k]].siteSymmetry])
+        .sort((x, y) => (x[0] as number) - (y[0] as number)),
+    );
+    const alternatives = g.wyckoff_alternatives.map((a: Json) =>
+      JSON.stringify(a.wyckoffs.map((w: string, j: number) => [j, w, a.site_symmetry_symbols[j]])),
+    );
+    expect(alternatives).toContain(ours);
+    // Wyckoff multiplicities count conventional-cell sites: together they fill spglib's conventional cell.
+    expect(v.rows.reduce((sum, r) => sum + r.multiplicity, 0)).toBe(g.std_cell.sites.length);
+    const cells: [Structure, number[][], number][] = [
+      [v.cells.conventional, g.std_cell_alternatives, g.std_cell.sites.length],
+      [v.cells.primitive, g.prim_std_cell_alternatives, g.prim_std_cell.sites.length],
+      [v.cells.niggli, [paramsOf(g.niggli_lattice)], s.sites.length],
+    ];
+    for (const [cell, alts, n] of cells) {
+      const p = paramsOf(cell.lattice!.parameters);
+      expect(
+        alts.some((q) => withinParams(p, q)),
+        `${cell.name}: ${p.join(' ')}`,
+      ).toBe(true);
+      expect(cell.sites.length).toBe(n);
+      expect(composition(cell)).toBe(composition(s));
+    }
+  });
+});

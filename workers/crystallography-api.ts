@@ -1,0 +1,34 @@
+/** The crystallography worker's interface (Structure page panels), shared by the worker and its client (types only). */
+import type { PackedStructure } from '../src/core/structure/packed.ts';
+import type { DisplayData, DisplayOptions } from '../src/core/analysis/display-scene.ts';
+import type { XrdPattern } from '../src/core/analysis/xrd.ts';
+import type { LatticePlane } from '../src/core/analysis/planes.ts';
+import type { Vec3 } from '../src/core/math/mat3.ts';
+import type { CellChoice, SymmetryView } from '../src/core/tasks/crystallography/lab.ts';
+import type { Result } from './result.ts';
+
+/** The Symmetry panel's data; the cells packed for the viewer. */
+export interface SymmetryPanelData extends Omit<SymmetryView, 'cells'> {
+  cells: Record<Exclude<CellChoice, 'read'>, PackedStructure>;
+}
+
+/** A file's text, read again in the worker so oxidation states survive (packing drops them). */
+export interface SourceText {
+  name: string;
+  text: string;
+  index: number;
+}
+
+export interface CrystallographyWorkerApi {
+  symmetry(p: PackedStructure, symprec: number): Promise<Result<SymmetryPanelData>>;
+  /** The scene of one of the cells (built as the session builds the structure's scene). */
+  display(p: PackedStructure, options: Partial<DisplayOptions>): Promise<Result<DisplayData>>;
+  /** `structlab convert IN OUT.cif --symmetrize` of structure `source.index` (or of `p` without a source). */
+  symmetrizedCif(p: PackedStructure, source: SourceText | null, symprec: number): Promise<Result<{ fileName: string; text: string }>>;
+  /** `structlab xrd` at wavelength `lambda` Å over `range` (2θ, degrees). */
+  xrd(p: PackedStructure, lambda: number, range: [number, number]): Promise<Result<XrdPattern>>;
+  /** The broadened profile of `peaks` on lo, lo + step, …, hi (docs/crystallography.md §4). */
+  profile(peaks: XrdPattern['peaks'], fwhm: number, step: number, range: [number, number]): Promise<Result<Float64Array>>;
+  /** `structlab planes` of the cell of `p`. */
+  planes(p: PackedStructure, hkls: Vec3[]): Promise<Result<LatticePlane[]>>;
+}
