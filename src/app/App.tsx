@@ -1,8 +1,11 @@
 /** The lab shell: starts the session (URL `?synthetic=N`, saved session, or the default dataset) and lays out the page. */
 import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
-import { loadSynthetic, restoreSession } from '../state/session.ts';
-import { loadDefaultDataset } from './datasets.ts';
+import { loadSynthetic, restoreSession, useSession } from '../state/session.ts';
+import { DATASET_SOURCE, loadDefaultDataset } from './datasets.ts';
+import { restoreFromLink } from '../state/structure-view.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
+import { ShortcutsOverlay } from './ShortcutsOverlay.tsx';
+import { applyTheme, followTheme, nextTheme, storedTheme, type ThemeChoice } from './theme.ts';
 
 let started = false;
 
@@ -24,7 +27,17 @@ async function start(): Promise<void> {
     loadSynthetic(Math.min(synthetic, 5_000_000));
     return;
   }
-  if (params.has('fresh') || !(await restoreSession())) await loadDefaultDataset();
+  // A link to a view (#/structure?dataset=…) wins over the saved session; one it refuses says why over the default.
+  const linked = await restoreFromLink(window.location.hash, DATASET_SOURCE);
+  if (linked === true) return;
+  if (linked === false || params.has('fresh') || !(await restoreSession())) await keepingError(loadDefaultDataset);
+}
+
+/** Runs `load`, keeping the error sentence shown before it (a load clears it when it succeeds). */
+async function keepingError(load: () => Promise<unknown>): Promise<void> {
+  const { error } = useSession.getState();
+  await load();
+  if (error && !useSession.getState().error) useSession.setState({ error });
 }
 
 /**
@@ -50,7 +63,8 @@ const PAGES = [
 ] as const satisfies readonly { id: string; title: string; load: () => Promise<ComponentType> }[];
 type PageId = (typeof PAGES)[number]['id'];
 
-const pageFromHash = (): PageId => PAGES.find((p) => window.location.hash === `#/${p.id}`)?.id ?? 'structure';
+/** The page of the hash: `#/compare`, or `#/structure?…` (a link to a view). */
+const pageFromHash = (): PageId => PAGES.find((p) => window.location.hash.split('?')[0] === `#/${p.id}`)?.id ?? 'structure';
 
 /** A page's lazy component. React.lazy keeps a failed load (a chunk the network dropped) for good: a retry makes a new one. */
 const lazyPage = (id: PageId): LazyExoticComponent<ComponentType> =>
@@ -82,6 +96,8 @@ export function App() {
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
+  const [theme, setTheme] = useState<ThemeChoice>(storedTheme);
+  useEffect(() => followTheme(() => theme), [theme]);
   const Page = pages[page];
   return (
     <>
@@ -91,7 +107,22 @@ export function App() {
             {p.title}
           </a>
         ))}
+        <button
+          type="button"
+          className="theme-toggle"
+          data-testid="theme-toggle"
+          data-theme-choice={theme}
+          title="Theme: system, light or dark (remembered)"
+          onClick={() => {
+            const next = nextTheme(theme);
+            applyTheme(next);
+            setTheme(next);
+          }}
+        >
+          {theme === 'system' ? 'Theme: system' : theme === 'dark' ? 'Theme: dark' : 'Theme: light'}
+        </button>
       </nav>
+      <ShortcutsOverlay />
       {/* Keyed by page: an error in one page stays with it and never shows under another tab. */}
       <ErrorBoundary key={page} label={page} onRetry={() => setPages((p) => ({ ...p, [page]: lazyPage(page) }))}>
         <Suspense fallback={<PageLoading />}>

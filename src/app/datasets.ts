@@ -55,3 +55,9 @@ export const DEFAULT_DATASET: string = DATASETS[0]?.file ?? FALLBACK_NAME;
 export async function loadDefaultDataset(): Promise<boolean> {
   return loadText(DEFAULT_DATASET, await datasetText(DEFAULT_DATASET));
 }
+
+/** The datasets as a link may name them (src/state/structure-view.ts). */
+export const DATASET_SOURCE = {
+  has: (name: string): boolean => DATASETS.some((d) => d.file === name),
+  text: datasetText,
+};

@@ -9,6 +9,9 @@ import { syntheticFcc } from '../core/structure/packed.ts';
 import { buildDisplay, type DisplayData, type DisplayOptions } from '../core/analysis/display-scene.ts';
 import type { Formulas, IoWorkerApi, ParsedFile, StructureSummary } from '../../workers/io-api.ts';
 import { pastedTextProblem, readTextFile } from '../browser/read-file.ts';
+import { downloadText } from '../browser/download.ts';
+import { angle, dihedral, distance } from '../viewer/picking.ts';
+import type { FormatId } from '../core/io/types.ts';
 import { errorText, type Status, type Ticket, WorkerClient } from './worker-client.ts';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, sanitizeSettings, type ViewSettings } from './settings.ts';
 
@@ -35,6 +38,8 @@ export interface SessionState {
   /** Picked atoms (indices into display arrays); the last one is shown in the info panel. */
   selection: number[];
   measureMode: boolean;
+  /** Measurements taken in measure mode (each completed pick of 2, 3 or 4 atoms adds one), until cleared. */
+  measurements: MeasurementRow[];
   /** Elements switched off in the legend (not drawn, not picked, no bonds). */
   hiddenElements: string[];
   synthetic: boolean;
@@ -51,6 +56,14 @@ export interface LastLoad {
   activeStructure: number;
   status: 'pending' | 'failed';
   error: string | null;
+}
+
+export interface MeasurementRow {
+  kind: 'distance' | 'angle' | 'dihedral';
+  /** Atom labels (element#index) in pick order. */
+  atoms: string[];
+  value: number;
+  unit: 'Å' | '°';
 }
 
 export interface RetryOffer {
@@ -75,6 +88,7 @@ export const useSession = create<SessionState>(() => ({
   error: null,
   selection: [],
   measureMode: false,
+  measurements: [],
   hiddenElements: [],
   synthetic: false,
   fitToken: 0,
@@ -438,9 +452,28 @@ export async function openSessionFile(index: number): Promise<void> {
 export function pickAtom(index: number | null): void {
   const { measureMode, selection } = useSession.getState();
   if (index === null) return;
-  if (!measureMode) useSession.setState({ selection: [index] });
-  else useSession.setState({ selection: selection.length >= 3 ? [index] : [...selection, index] });
+  if (!measureMode) {
+    useSession.setState({ selection: [index] });
+    return;
+  }
+  const next = selection.length >= 4 ? [index] : [...selection, index];
+  const row = measurementOf(next);
+  useSession.setState((st) => ({ selection: next, measurements: row ? [...st.measurements, row] : st.measurements }));
 }
+
+/** The measurement a pick of 2 (distance), 3 (angle at the middle atom) or 4 atoms (dihedral) completes. */
+function measurementOf(atoms: number[]): MeasurementRow | null {
+  const d = useSession.getState().display;
+  if (!d || atoms.length < 2 || atoms.some((i) => i >= d.natoms)) return null;
+  const p = d.positions;
+  const labels = atoms.map((i) => `${d.elements[d.element[i]]}#${i}`);
+  const [a, b, c, e] = atoms;
+  if (atoms.length === 2) return { kind: 'distance', atoms: labels, value: distance(p, a, b), unit: 'Å' };
+  if (atoms.length === 3) return { kind: 'angle', atoms: labels, value: angle(p, a, b, c), unit: '°' };
+  return { kind: 'dihedral', atoms: labels, value: dihedral(p, a, b, c, e), unit: '°' };
+}
+
+export const clearMeasurements = () => useSession.setState({ measurements: [] });
 
 export function toggleElement(symbol: string): void {
   const hidden = useSession.getState().hiddenElements;
@@ -448,6 +481,28 @@ export function toggleElement(symbol: string): void {
     hiddenElements: hidden.includes(symbol) ? hidden.filter((e) => e !== symbol) : [...hidden, symbol],
     selection: [],
   });
+}
+
+/**
+ * Downloads the shown structure in `format`, written in the worker by the CLI's writers: as read ("original") or as drawn
+ * (wrapped into the cell, the supercell of the settings). Returns false (the error shown) when it cannot be written.
+ */
+export async function downloadStructure(format: FormatId, asShown: boolean): Promise<boolean> {
+  const { structures, activeStructure, files, activeFile, synthetic, settings } = useSession.getState();
+  const p = structures[activeStructure];
+  if (!p) return false;
+  const file = synthetic ? undefined : files[activeFile];
+  const source = file ? { name: file.name, text: file.text, index: activeStructure } : null;
+  const supercell: [number, number, number] | null = asShown ? [settings.supercellA, settings.supercellB, settings.supercellC] : null;
+  const r = await io.request((api) => api.exportStructure(p, source, format, supercell), {
+    lane: 'export',
+    status: setStatus,
+    busy: `writing ${format}`,
+    error: (message) => `Could not write ${p.name || 'the structure'} as ${format}: ${message}`,
+  });
+  if (!r?.ok) return false;
+  downloadText(r.value.fileName, r.value.text, format === 'pymatgen-json' ? 'application/json' : 'text/plain');
+  return true;
 }
 
 export const clearSelection = () => useSession.setState({ selection: [] });

@@ -46,6 +46,10 @@ export interface ViewerProps {
   testId?: string;
   /** What the camera fits when there are no atoms to fit (e.g. a frame of beams drawn as children). */
   fitBounds?: { center: [number, number, number]; radius: number };
+  /** The canvas's accessible name (screen readers); "3D structure view" by default. */
+  label?: string;
+  /** id of the element holding a text summary of what the view shows (aria-describedby). */
+  describedBy?: string;
 }
 
 /** The stable defaults of the optional array props (one identity for the life of the page). */
@@ -69,6 +73,12 @@ function ViewerCanvas({ antialias, ...props }: ViewerProps & { antialias: boolea
       gl={{ antialias, alpha: true, premultipliedAlpha: false }}
       data-testid={props.testId ?? 'viewer'}
       style={{ position: 'absolute', inset: 0 }}
+      onCreated={({ gl }) => {
+        // The canvas itself is what a screen reader meets: an image with a name and, where given, a description.
+        gl.domElement.setAttribute('role', 'img');
+        gl.domElement.setAttribute('aria-label', props.label ?? '3D structure view');
+        if (props.describedBy) gl.domElement.setAttribute('aria-describedby', props.describedBy);
+      }}
     >
       <ambientLight intensity={1.6} />
       <directionalLight position={[5, 8, 10]} intensity={1.8} />
@@ -163,8 +173,14 @@ function Scene({
   children,
   controller = mainViewer,
   fitBounds,
+  label,
+  describedBy,
 }: ViewerProps) {
   const gl = useThree((s) => s.gl);
+  useEffect(() => {
+    gl.domElement.setAttribute('aria-label', label ?? '3D structure view');
+    if (describedBy) gl.domElement.setAttribute('aria-describedby', describedBy);
+  }, [gl, label, describedBy]);
   const size = useThree((s) => s.size);
   const set = useThree((s) => s.set);
   const scene = useThree((s) => s.scene);

@@ -27,6 +27,17 @@ export interface ViewerHandles {
   getCell: () => THREE.Vector3[] | null;
 }
 
+/**
+ * A camera as a link carries it: position, orbit target and up in Cartesian Å; `zoom` is the perspective camera's zoom,
+ * or the orthographic half-height in Å (what fits the view, whatever the window's shape).
+ */
+export interface CameraView {
+  position: [number, number, number];
+  target: [number, number, number];
+  up: [number, number, number];
+  zoom: number;
+}
+
 export interface FrameStats {
   frames: number;
   /** performance.now() (ms since navigation start) when the first frame was rendered. */
@@ -162,8 +173,17 @@ export class ViewerController {
     handles.invalidate();
   }
 
+  /** A camera from a link or session file, taken by the first fit of a shown structure instead of the default view. */
+  pendingView: CameraView | null = null;
+
   resetView(): void {
     if (!this.handles) return;
+    if (this.pendingView && this.handles.getPositions()) {
+      const view = this.pendingView;
+      this.pendingView = null;
+      this.applyView(view);
+      return;
+    }
     const cell = this.handles.getCell();
     if (cell) {
       // A slightly tilted view down c with a up-ish, like most crystal viewers' default.
@@ -229,10 +249,11 @@ export class ViewerController {
   }
 
   /**
-   * Renders the scene at `scale`× the canvas CSS size into an offscreen target with a transparent
-   * background and returns a PNG blob (the on-screen canvas keeps its size and background).
+   * Renders the scene at `scale`× the canvas CSS size (1–4) into an offscreen target and returns a PNG blob, its
+   * background transparent or the CSS colour `background` (the on-screen canvas keeps its size and background).
    */
-  async renderPng(scale = 2): Promise<Blob> {
+  async renderPng(scale = 2, background: string | null = null): Promise<Blob> {
+    if (!Number.isInteger(scale) || scale < 1 || scale > 4) throw new Error(`The PNG scale must be 1, 2, 3 or 4, not ${scale}.`);
     const handles = this.handles;
     if (!handles) throw new Error('The viewer is not ready.');
     const { gl, scene } = handles;
@@ -248,7 +269,8 @@ export class ViewerController {
     try {
       scene.background = null;
       gl.setRenderTarget(target);
-      gl.setClearColor(0x000000, 0);
+      if (background === null) gl.setClearColor(0x000000, 0);
+      else gl.setClearColor(new THREE.Color().setStyle(background, THREE.SRGBColorSpace), 1);
       gl.clear(true, true, true);
       gl.render(scene, camera);
       gl.readRenderTargetPixels(target, 0, 0, width, height, pixels);
@@ -274,8 +296,45 @@ export class ViewerController {
     );
   }
 
-  async downloadPng(fileName = 'structlab.png'): Promise<void> {
-    downloadBlob(fileName, await this.renderPng(2));
+  async downloadPng(fileName = 'structlab.png', scale = 2, background: string | null = null): Promise<void> {
+    downloadBlob(fileName, await this.renderPng(scale, background));
+  }
+
+  /** Camera position, target, up and zoom, and the projection: what a shared link restores. */
+  viewState(): CameraView | null {
+    const h = this.handles;
+    if (!h) return null;
+    const c = h.getCamera();
+    const t = h.controls.target;
+    return {
+      position: [c.position.x, c.position.y, c.position.z],
+      target: [t.x, t.y, t.z],
+      up: [c.up.x, c.up.y, c.up.z],
+      zoom: c instanceof THREE.OrthographicCamera ? c.top / c.zoom : c.zoom,
+    };
+  }
+
+  /** Puts the camera where `view` says (the projection is the caller's setting); false when the viewer is not ready. */
+  applyView(view: CameraView): boolean {
+    const h = this.handles;
+    if (!h) return false;
+    const c = h.getCamera();
+    c.position.set(...view.position);
+    c.up.set(...view.up).normalize();
+    h.controls.target.set(...view.target);
+    if (c instanceof THREE.OrthographicCamera) {
+      fitOrthographic(c, view.zoom);
+    } else c.zoom = view.zoom;
+    const dist = c.position.distanceTo(h.controls.target);
+    const { radius } = h.getBounds();
+    c.near = Math.max(0.01, dist - radius * 3);
+    c.far = dist + radius * 3;
+    c.lookAt(h.controls.target);
+    c.updateProjectionMatrix();
+    this.syncControls(h);
+    this.cameraChanged();
+    h.invalidate();
+    return true;
   }
 }
 
@@ -304,7 +363,8 @@ export const mainViewer = new ViewerController('main');
 
 export const resetView = (): void => mainViewer.resetView();
 export const viewAlong = (u: number, v: number, w: number): void => mainViewer.viewAlong(u, v, w);
-export const downloadPng = (fileName?: string): Promise<void> => mainViewer.downloadPng(fileName);
+export const downloadPng = (fileName?: string, scale?: number, background?: string | null): Promise<void> =>
+  mainViewer.downloadPng(fileName, scale, background);
 
 declare global {
   interface Window {

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState, type DragEvent } from 'react';
 import { ErrorBoundary } from '../../app/ErrorBoundary.tsx';
 import {
   cancelWork,
+  clearMeasurements,
   clearSelection,
   dismissRetry,
   loadFiles,
@@ -21,18 +22,20 @@ import {
 import { SETTINGS_SCHEMA, type ViewSettings } from '../../state/settings.ts';
 import { elementColor, elementName, toHex } from '../../viewer/colors.ts';
 import { downloadPng, resetView, viewAlong } from '../../viewer/controller.ts';
-import { angle, distance } from '../../viewer/picking.ts';
+import { angle, dihedral, distance } from '../../viewer/picking.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';
 import { fixed } from '../format.ts';
 import { DATASETS, datasetText, loadDefaultDataset } from '../../app/datasets.ts';
 import { wrapForDisplay } from '../../core/analysis/display-scene.ts';
 import { latticeOf } from '../../core/structure/packed.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
+import { ExportPanel } from './ExportPanel.tsx';
 import { useCrystallography } from '../../state/crystallography.ts';
 import { CrystallographyOverlay } from './CrystallographyOverlay.tsx';
 import { DiffractionPanel } from './DiffractionPanel.tsx';
 import { PlanesPanel } from './PlanesPanel.tsx';
 import { SymmetryPanel } from './SymmetryPanel.tsx';
+import { typingInto } from '../../app/ShortcutsOverlay.tsx';
 
 export function StructurePage() {
   const display = useSession((s) => s.display);
@@ -40,6 +43,7 @@ export function StructurePage() {
   const selection = useSession((s) => s.selection);
   const hiddenElements = useSession((s) => s.hiddenElements);
   const fitToken = useSession((s) => s.fitToken);
+  const formula = useSession((s) => s.summary?.formula);
   // The Symmetry panel's cell choice: its scene replaces the structure's (picking is off there; sites differ).
   const cellDisplay = useCrystallography((s) => s.cellDisplay);
   const [dragging, setDragging] = useState(false);
@@ -49,10 +53,8 @@ export function StructurePage() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
       // Letters typed into text fields are not shortcuts; checkboxes and buttons keep them working.
-      const typing = t instanceof HTMLInputElement ? !['checkbox', 'radio', 'button', 'file'].includes(t.type) : false;
-      if (t && (typing || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+      if (typingInto(e.target)) return;
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === 'r') resetView();
       else if (e.key === 'a') viewAlong(1, 0, 0);
@@ -97,15 +99,18 @@ export function StructurePage() {
             fitKey={fitToken}
             onPick={cellDisplay ? undefined : onPick}
             hiddenElements={hiddenElements}
+            label={display ? `3D view of the structure ${formula ?? ''}`.trim() : '3D structure view (empty)'}
+            describedBy="view-summary"
           >
             <CrystallographyOverlay display={cellDisplay ?? display} />
           </StructureViewer>
         </ErrorBoundary>
+        <ViewSummary />
         <Toolbar settings={settings} />
         <Progress />
         <Legend />
         <div className="shortcuts">
-          drag: rotate · right-drag: pan · wheel: zoom · r reset · a/b/c view along axes · o ortho · Esc clear
+          drag: rotate · right-drag: pan · wheel: zoom · r reset · a/b/c view along axes · o ortho · Esc clear · ? all shortcuts
         </div>
         {dragging && <div className="drop-hint">Drop structure files to load them</div>}
       </main>
@@ -115,6 +120,8 @@ export function StructurePage() {
         <StructureInfo />
         <AtomInfo />
         <Measurement />
+        <MeasurementList />
+        <ExportPanel />
         <SymmetryPanel />
         <DiffractionPanel />
         <PlanesPanel />
@@ -341,7 +348,7 @@ function Toolbar({ settings }: { settings: ViewSettings }) {
         type="button"
         data-testid="measure"
         className={measureMode ? 'active' : ''}
-        title="Pick 2 atoms for a distance, 3 for an angle"
+        title="Pick 2 atoms for a distance, 3 for an angle, 4 for a dihedral"
         onClick={() => setMeasureMode(!measureMode)}
       >
         Measure
@@ -361,6 +368,29 @@ function Toolbar({ settings }: { settings: ViewSettings }) {
         PNG
       </button>
     </div>
+  );
+}
+
+/** What the 3D view shows, as text for screen readers (the canvas's description; visually hidden). */
+function ViewSummary() {
+  const display = useSession((s) => s.display);
+  const summary = useSession((s) => s.summary);
+  const selection = useSession((s) => s.selection);
+  const settings = useSession((s) => s.settings);
+  let text = 'Nothing is loaded.';
+  if (display && summary) {
+    const group = summary.spacegroup ? `space group ${summary.spacegroup.symbol} (${summary.spacegroup.number})` : 'no space group';
+    const cell = display.cell ? `, ${display.supercell.join('×')} cell${display.supercell.some((v) => v > 1) ? 's' : ''}` : ', finite';
+    const picked = selection.filter((i) => i < display.natoms).map((i) => `${display.elements[display.element[i]]} #${i}`);
+    text =
+      `${summary.formula}, ${group}${cell}: ${display.natoms.toLocaleString('en')} atoms of ${display.elements.join(', ')} drawn` +
+      `${settings.showBonds ? ` with ${display.nbonds.toLocaleString('en')} bonds` : ''}, ${settings.orthographic ? 'orthographic' : 'perspective'} view.` +
+      (picked.length ? ` Selected: ${picked.join(', ')}.` : '');
+  }
+  return (
+    <p id="view-summary" className="sr-only" data-testid="view-summary" aria-live="polite">
+      {text}
+    </p>
   );
 }
 
@@ -570,13 +600,13 @@ function Measurement() {
   return (
     <section data-testid="measurement">
       <h2>Measure</h2>
-      {selection.length < 2 && <p className="hint">Pick two atoms for a distance, three for an angle.</p>}
+      {selection.length < 2 && <p className="hint">Pick two atoms for a distance, three for an angle, four for a dihedral.</p>}
       {selection.length >= 2 && (
         <p>
           d({label(selection[0])}, {label(selection[1])}) = <b>{fixed(distance(p, selection[0], selection[1]))} Å</b>
         </p>
       )}
-      {selection.length === 3 && (
+      {selection.length >= 3 && (
         <>
           <p>
             d({label(selection[1])}, {label(selection[2])}) = <b>{fixed(distance(p, selection[1], selection[2]))} Å</b>
@@ -587,6 +617,54 @@ function Measurement() {
           </p>
         </>
       )}
+      {selection.length === 4 && (
+        <p data-testid="dihedral">
+          φ({selection.map(label).join(', ')}) = <b>{fixed(dihedral(p, selection[0], selection[1], selection[2], selection[3]), 2)}°</b>
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Every measurement taken, as a list that copies as tab-separated text and clears. */
+function MeasurementList() {
+  const rows = useSession((s) => s.measurements);
+  const [copied, setCopied] = useState(false);
+  if (rows.length === 0) return null;
+  const text = rows.map((r) => `${r.kind}\t${r.atoms.join(' ')}\t${r.value.toFixed(4)}\t${r.unit}`).join('\n');
+  return (
+    <section data-testid="measurement-list">
+      <h2>Measurements</h2>
+      <ol className="measurements">
+        {rows.map((r, k) => (
+          <li key={k} data-kind={r.kind} data-value={r.value}>
+            {r.kind === 'distance' ? 'd' : r.kind === 'angle' ? '∠' : 'φ'}({r.atoms.join(', ')}) = {fixed(r.value, r.unit === 'Å' ? 4 : 2)}{' '}
+            {r.unit}
+          </li>
+        ))}
+      </ol>
+      <button
+        type="button"
+        data-testid="measurements-copy"
+        onClick={() =>
+          void navigator.clipboard
+            ?.writeText(text)
+            .then(() => setCopied(true))
+            .catch(() => useSession.setState({ error: 'The browser did not allow copying to the clipboard.' }))
+        }
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+      <button
+        type="button"
+        data-testid="measurements-clear"
+        onClick={() => {
+          setCopied(false);
+          clearMeasurements();
+        }}
+      >
+        Clear
+      </button>
     </section>
   );
 }
