@@ -21,6 +21,7 @@ import {
   type EvalTask,
   type EvalTaskResult,
   type TaskMatcherError,
+  defaultGenWorkers,
   evalWork,
   genWorkers,
   localEvalRunner,
@@ -51,7 +52,8 @@ and element count against a test set, stability and S.U.N. from given energies a
                         {"id": E above hull in eV/atom, or null for a failed job} for every prediction
   --stability-threshold 0.1
                         eV/atom; a prediction is stable when its energy above hull is at most this
-  --workers N           worker threads (default: the CPU count, at most 8; 0 or 1 = in this thread):
+  --workers N           worker threads (default: one per 500 predictions, up to the CPU count, at most
+                        8; 0 or 1 = in this thread):
                         validity per prediction, novelty per prediction and uniqueness per reduced
                         formula run in parallel (uniqueness within one formula is greedy, so sequential);
                         the output is the same for any N
@@ -90,7 +92,7 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
   const convention = choiceOption<DenovoConvention>(options, 'convention', CONVENTIONS, 'diffcsp');
   const smact = choiceOption<SmactTable>(options, 'smact', SMACT_TABLES, 'legacy');
   const stabilityThreshold = numberOption(options, 'stability-threshold', 0.1, -Number.MAX_VALUE, Number.MAX_VALUE);
-  const workers = genWorkers(options.workers);
+  const requestedWorkers = genWorkers(options.workers);
   const str = (name: string): string | undefined => {
     const v = options[name];
     return typeof v === 'string' ? v : undefined;
@@ -102,6 +104,7 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
   const reference = referencePath === undefined ? undefined : readGenSet('reference', referencePath);
   const truth = truthPath === undefined ? undefined : readGenSet('truth', truthPath);
   const energies = energiesPath === undefined ? undefined : readEnergies(energiesPath, predictions);
+  const workers = requestedWorkers ?? defaultGenWorkers(predictions.length);
   const progress = progressReporter('gen eval');
   const errors: string[] = [];
   const onMatcherError = (e: unknown, id: string, otherId: string) => errors.push(`${id} vs ${otherId}: ${errorText(e)}`);

@@ -10,7 +10,7 @@ import { GEN_EVAL_HELP, runGenEval } from './gen-eval.ts';
 import { readGenSet } from './gen-inputs.ts';
 import { errorText } from '../../core/errors.ts';
 import { runPool } from '../threads.ts';
-import { type CspTaskResult, cspWork, genWorkers, localCspRunner, orderedErrors, taskRanges } from './gen-tasks.ts';
+import { type CspTaskResult, cspWork, defaultGenWorkers, genWorkers, localCspRunner, orderedErrors, taskRanges } from './gen-tasks.ts';
 import { inShard, partialHead, shardOption } from '../shard.ts';
 
 type Warn = (line: string) => void;
@@ -32,8 +32,8 @@ StructureMatcher(ltol=0.3, stol=0.5, angle_tol=10).get_rms_dist(pred, truth) (rm
                         cdvae: only the prediction's validity counts, no combination cut
   --smact legacy        legacy: SMACT 2.3-2.5 tables (missing electronegativity accepted);
                         icsd24: SMACT 3.0-3.2 (ICSD 2024 oxidation states)
-  --workers N           worker threads sharing the truths (default: the CPU count, at most 8; 0 or 1 =
-                        in this thread); the output is the same for any N
+  --workers N           worker threads sharing the truths (default: one per 500 pairs, up to the CPU
+                        count, at most 8; 0 or 1 = in this thread); the output is the same for any N
   --shard I/N           score only the truths k (in id order) with k mod N = I and print a partial
                         report; structlab merge combines the N partial reports into this report
                         (docs/scale-out.md)
@@ -102,7 +102,7 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
     throw new CliError(`--n-samples must be a whole number ≥ 1, got "${rawK}"`);
   const convention = choiceOption<CspConvention>(options, 'convention', CSP_CONVENTIONS, 'diffcsp');
   const smact = choiceOption<SmactTable>(options, 'smact', SMACT_TABLES, 'legacy');
-  const workers = genWorkers(options.workers);
+  const requestedWorkers = genWorkers(options.workers);
   const shard = shardOption(options.shard);
   const preds = readGenSet('prediction', options.pred);
   const truths = readGenSet('truth', options.truth);
@@ -110,6 +110,7 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
   // Truths are independent: a shard scores its share (k mod N, in id order) and merge puts the rows back.
   const index = allGroups.map((_, k) => k).filter((k) => inShard(shard, k));
   const groups = shard ? index.map((k) => allGroups[k]) : allGroups;
+  const workers = requestedWorkers ?? defaultGenWorkers(groups.reduce((n, g) => n + g.samples.length, 0));
   const progress = progressReporter('gen csp');
   const errors: string[] = [];
   let rows: CspGroupRows[];
