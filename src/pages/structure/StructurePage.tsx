@@ -384,7 +384,8 @@ function ViewSummary() {
     const picked = selection.filter((i) => i < display.natoms).map((i) => `${display.elements[display.element[i]]} #${i}`);
     text =
       `${summary.formula}, ${group}${cell}: ${display.natoms.toLocaleString('en')} atoms of ${display.elements.join(', ')} drawn` +
-      `${settings.showBonds ? ` with ${display.nbonds.toLocaleString('en')} bonds` : ''}, ${settings.orthographic ? 'orthographic' : 'perspective'} view.` +
+      `${settings.showBonds ? ` with ${display.nbonds.toLocaleString('en')} bonds` : ''}, ` +
+      `${settings.orthographic ? 'orthographic' : 'perspective'} view.` +
       (picked.length ? ` Selected: ${picked.join(', ')}.` : '');
   }
   return (
@@ -626,6 +627,8 @@ function Measurement() {
   );
 }
 
+const SYMBOL = { distance: 'd', angle: '∠', dihedral: 'φ' } as const;
+
 /** Every measurement taken, as a list that copies as tab-separated text and clears. */
 function MeasurementList() {
   const rows = useSession((s) => s.measurements);
@@ -638,8 +641,7 @@ function MeasurementList() {
       <ol className="measurements">
         {rows.map((r, k) => (
           <li key={k} data-kind={r.kind} data-value={r.value}>
-            {r.kind === 'distance' ? 'd' : r.kind === 'angle' ? '∠' : 'φ'}({r.atoms.join(', ')}) = {fixed(r.value, r.unit === 'Å' ? 4 : 2)}{' '}
-            {r.unit}
+            {SYMBOL[r.kind]}({r.atoms.join(', ')}) = {fixed(r.value, r.unit === 'Å' ? 4 : 2)} {r.unit}
           </li>
         ))}
       </ol>
