@@ -324,11 +324,24 @@ function benchBatch(): Record<string, unknown> {
     };
     if (!hasPymatgen) return out;
     const py = runPymatgen(casesPath, answersPath, join(dir, 'pymatgen.json'));
-    const byId = new Map(py.verdicts.map((v) => [v.id, v]));
-    const kindOf = new Map(cases.map((c) => [c.id, c.kind]));
-    const disagreements = [];
-    let maxRmsDiff = 0,
-      maxMaxDistDiff = 0;
+    return {
+      ...out,
+      pymatgen_process_ms: round(py.ms),
+      speedup: round(py.ms / structlabMs),
+      ...compareVerdicts(ours, py.verdicts, new Map(cases.map((c) => [c.id, c.kind]))),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Verdicts of StructLab against pymatgen's: disagreements (first 50 shown) and the largest rmsd / max_dist differences. */
+function compareVerdicts(ours: Verdict[], theirs: Verdict[], kindOf: Map<string, string>) {
+  const byId = new Map(theirs.map((v) => [v.id, v]));
+  const disagreements = [];
+  let maxRmsDiff = 0,
+    maxMaxDistDiff = 0;
+  {
     for (const v of ours) {
       const p = byId.get(v.id);
       if (!p || p.correct !== v.correct || p.wrong_type !== v.wrong_type) {
@@ -343,14 +356,49 @@ function benchBatch(): Record<string, unknown> {
         maxMaxDistDiff = Math.max(maxMaxDistDiff, Math.abs(p.max_dist! - v.max_dist!));
       }
     }
+  }
+  return {
+    verdict_disagreements: disagreements.length,
+    disagreements: disagreements.slice(0, 50),
+    max_abs_rmsd_diff: maxRmsDiff,
+    max_abs_max_dist_diff: maxMaxDistDiff,
+  };
+}
+
+/**
+ * Issue 13's row: `structlab atomworld eval` on the 437 oracle pairs of eval_oracle.jsonl (each target against its
+ * candidate answer) and the pymatgen reference on the same files, both whole processes, interleaved `ORACLE_REPEATS`
+ * times; medians, the ratio, and the verdicts compared.
+ */
+const ORACLE_REPEATS = 5;
+function benchOracle(): Record<string, unknown> {
+  const oracle = readJsonl('eval_oracle.jsonl');
+  const dir = mkdtempSync(join(tmpdir(), 'structlab-atomworld-oracle-'));
+  const casesPath = join(dir, 'cases.jsonl'),
+    answersPath = join(dir, 'answers.jsonl');
+  try {
+    const ids = oracle.map((o, k) => `${o.case_id}#${k}`);
+    writeFileSync(
+      casesPath,
+      oracle.map((o, k) => JSON.stringify({ id: ids[k], action: o.action, after_cif: o.target_cif })).join('\n') + '\n',
+    );
+    writeFileSync(answersPath, oracle.map((o, k) => JSON.stringify({ id: ids[k], answer: wrap(o.candidate_cif) })).join('\n') + '\n');
+    const ours: { ms: number; verdicts: Verdict[] }[] = [],
+      theirs: { ms: number; verdicts: Verdict[] }[] = [];
+    for (let r = 0; r < ORACLE_REPEATS; r++) {
+      ours.push(runStructlab(casesPath, answersPath, join(dir, 'structlab.json')));
+      if (hasPymatgen) theirs.push(runPymatgen(casesPath, answersPath, join(dir, 'pymatgen.json')));
+    }
+    const oursMs = median(ours.map((r) => r.ms));
+    const out: Record<string, unknown> = { pairs: oracle.length, structlab_process_ms: round(oursMs) };
+    if (!hasPymatgen) return out;
+    const theirsMs = median(theirs.map((r) => r.ms));
+    const kindOf = new Map(oracle.map((o, k) => [ids[k], `oracle:${o.candidate}`]));
     return {
       ...out,
-      pymatgen_process_ms: round(py.ms),
-      speedup: round(py.ms / structlabMs),
-      verdict_disagreements: disagreements.length,
-      disagreements: disagreements.slice(0, 50),
-      max_abs_rmsd_diff: maxRmsDiff,
-      max_abs_max_dist_diff: maxMaxDistDiff,
+      pymatgen_process_ms: round(theirsMs),
+      speedup: round(theirsMs / oursMs),
+      ...compareVerdicts(ours.at(-1)!.verdicts, theirs.at(-1)!.verdicts, kindOf),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -376,4 +424,5 @@ const results: Record<string, unknown> = {
 };
 if (!onlyBatch) results.match = benchMatch();
 if (!onlyMatch) results.batch = benchBatch();
+if (!onlyMatch) results.oracle_437 = benchOracle();
 console.log(JSON.stringify({ atomworld: results }, null, 2));

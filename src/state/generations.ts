@@ -314,15 +314,6 @@ export async function selectSample(index: number): Promise<void> {
   useGenerations.setState((s) => ({ view: r.value, fitToken: s.fitToken + 1 }));
 }
 
-/** The formats a sample downloads in: every format src/core/io/registry.ts writes. */
-export const SAMPLE_FORMATS: readonly { id: FormatId; label: string }[] = [
-  { id: 'cif', label: 'CIF' },
-  { id: 'poscar', label: 'POSCAR' },
-  { id: 'xyz', label: 'XYZ' },
-  { id: 'extxyz', label: 'extXYZ' },
-  { id: 'pymatgen-json', label: 'pymatgen JSON' },
-];
-
 export const setSampleFormat = (sampleFormat: FormatId) => useGenerations.setState({ sampleFormat });
 
 /** Downloads the selected sample's prediction or its counterpart, written by the worker in the chosen format. */

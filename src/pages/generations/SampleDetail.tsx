@@ -6,7 +6,8 @@
  */
 import { useEffect, useMemo } from 'react';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
-import { downloadSample, SAMPLE_FORMATS, setSampleFormat, useGenerations } from '../../state/generations.ts';
+import { downloadSample, setSampleFormat, useGenerations } from '../../state/generations.ts';
+import { WRITTEN_FORMATS } from '../../core/analysis/structure-export.ts';
 import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
 import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
@@ -89,7 +90,7 @@ function SampleExport({ other }: { other: StructureSide | null }) {
         value={format}
         onChange={(e) => setSampleFormat(e.target.value as FormatId)}
       >
-        {SAMPLE_FORMATS.map((f) => (
+        {WRITTEN_FORMATS.map((f) => (
           <option key={f.id} value={f.id}>
             {f.label}
           </option>
