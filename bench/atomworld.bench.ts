@@ -21,6 +21,7 @@ import { Lattice } from '../src/core/structure/lattice.ts';
 import { type Structure, fracOf, majorSpecies, makeSiteFromFrac } from '../src/core/structure/structure.ts';
 import { ATOMWORLD_MATCHER } from '../src/core/tasks/atomworld/evaluate.ts';
 import { parseCifStrict } from '../src/core/tasks/atomworld/strict-cif.ts';
+import { mulberry32 } from '../src/core/math/random.ts';
 import { median, timeMedian } from './stats.ts';
 import { overrideLimits } from '../src/core/limits.ts';
 import { SHARED } from '../tests/shared.ts';
@@ -32,17 +33,7 @@ const REFERENCE = join(import.meta.dirname, 'atomworld_reference.py');
 const casesArg = process.argv.indexOf('--cases');
 const BATCH_SIZE = casesArg > 0 ? Number(process.argv[casesArg + 1]) : 2500;
 
-/** Deterministic uniform numbers in [0, 1) (mulberry32), so every run benchmarks the same inputs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 function shuffle<T>(xs: T[], rand: () => number): T[] {
   for (let i = xs.length - 1; i > 0; i--) {

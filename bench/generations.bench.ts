@@ -18,6 +18,7 @@ import { type Structure, fracOf, majorSpecies } from '../src/core/structure/stru
 import { setFromFolder } from '../src/core/tasks/generations/inputs.ts';
 import { compareGenOutput } from '../tests/generations-compare.ts';
 import { SHARED } from '../tests/shared.ts';
+import { mulberry32 } from '../src/core/math/random.ts';
 import { median } from './stats.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -35,17 +36,7 @@ const round = (x: number, digits = 1) => +x.toFixed(digits);
 const hasPymatgen = spawnSync(PYTHON, ['-c', 'import pymatgen.analysis.structure_matcher, scipy'], { stdio: 'ignore' }).status === 0;
 const pyEnv = { ...process.env, STRUCTLAB_SMACT_DATA: join(GOLDEN, 'smact') };
 
-/** Deterministic uniform numbers in [0, 1) (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 interface Timed {
   ms: number;
