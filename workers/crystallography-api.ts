@@ -4,7 +4,7 @@ import type { DisplayData, DisplayOptions } from '../src/core/analysis/display-s
 import type { XrdPattern } from '../src/core/analysis/xrd.ts';
 import type { LatticePlane } from '../src/core/analysis/planes.ts';
 import type { Vec3 } from '../src/core/math/mat3.ts';
-import type { CellChoice, SymmetryView } from '../src/core/tasks/crystallography/lab.ts';
+import type { CellChoice, EnvironmentView, SymmetryView } from '../src/core/tasks/crystallography/lab.ts';
 import type { Result } from './result.ts';
 
 /** The Symmetry panel's data; the cells packed for the viewer. */
@@ -29,6 +29,8 @@ export interface CrystallographyWorkerApi {
   xrd(p: PackedStructure, lambda: number, range: [number, number]): Promise<Result<XrdPattern>>;
   /** The broadened profile of `peaks` on lo, lo + step, …, hi (docs/crystallography.md §4). */
   profile(peaks: XrdPattern['peaks'], fwhm: number, step: number, range: [number, number]): Promise<Result<Float64Array>>;
+  /** `structlab env --cutoff` of `p`: coordination, bond lengths binned per element pair, RDF. */
+  environment(p: PackedStructure, cutoff: number): Promise<Result<EnvironmentView>>;
   /** `structlab planes` of the cell of `p`. */
   planes(p: PackedStructure, hkls: Vec3[]): Promise<Result<LatticePlane[]>>;
 }

@@ -10,7 +10,7 @@ import { buildDisplay, displayTransferables } from '../src/core/analysis/display
 import { xrdPattern } from '../src/core/analysis/xrd.ts';
 import { broadenedProfile } from '../src/core/analysis/xrd-compare.ts';
 import { latticePlane } from '../src/core/analysis/planes.ts';
-import { symmetryView } from '../src/core/tasks/crystallography/lab.ts';
+import { environmentView, symmetryView } from '../src/core/tasks/crystallography/lab.ts';
 import type { CrystallographyWorkerApi, SourceText, SymmetryPanelData } from './crystallography-api.ts';
 import { attempt } from './result.ts';
 
@@ -72,6 +72,8 @@ const api: CrystallographyWorkerApi = {
     const r = await attempt(() => broadenedProfile(peaks, { fwhm, step, range }));
     return r.ok ? Comlink.transfer(r, [r.value.buffer as ArrayBuffer]) : r;
   },
+
+  environment: (p, cutoff) => attempt(() => environmentView(periodic(p), cutoff)),
 
   planes: (p, hkls) =>
     attempt(() => {

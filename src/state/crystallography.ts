@@ -10,7 +10,7 @@ import type { LatticePlane } from '../core/analysis/planes.ts';
 import { XRD_WAVELENGTHS, type XrdPattern } from '../core/analysis/xrd.ts';
 import type { Vec3 } from '../core/math/mat3.ts';
 import type { PackedStructure } from '../core/structure/packed.ts';
-import type { CellChoice } from '../core/tasks/crystallography/lab.ts';
+import type { CellChoice, EnvironmentView } from '../core/tasks/crystallography/lab.ts';
 import type { CrystallographyWorkerApi, SymmetryPanelData } from '../../workers/crystallography-api.ts';
 import type { Result } from '../../workers/result.ts';
 import { downloadText } from '../browser/download.ts';
@@ -19,7 +19,7 @@ import { WorkerClient } from './worker-client.ts';
 
 export type { CellChoice };
 
-export type Panel = 'symmetry' | 'xrd' | 'planes';
+export type Panel = 'symmetry' | 'xrd' | 'planes' | 'env';
 
 /** The broadened profile's grid step (°), as `structlab xrd-compare`'s default. */
 const PROFILE_STEP = 0.02;
@@ -49,11 +49,16 @@ export interface CrystallographyState {
   profile: Float64Array | null;
   hklText: string;
   planes: LatticePlane[] | null;
+  /** Neighbour cutoff (Å) of the Local environment panel, and its data. */
+  cutoff: number;
+  environment: EnvironmentView | null;
+  /** Colour the atoms by coordination number instead of element. */
+  colorByCn: boolean;
 }
 
 export const useCrystallography = create<CrystallographyState>(() => ({
   structure: shown(),
-  open: { symmetry: false, xrd: false, planes: false },
+  open: { symmetry: false, xrd: false, planes: false, env: false },
   busy: {},
   error: {},
   symmetry: null,
@@ -66,6 +71,9 @@ export const useCrystallography = create<CrystallographyState>(() => ({
   profile: null,
   hklText: '1 1 1',
   planes: null,
+  cutoff: 3.5,
+  environment: null,
+  colorByCn: true,
 }));
 
 const worker = new WorkerClient<CrystallographyWorkerApi>(
@@ -228,6 +236,23 @@ export function setHklText(hklText: string): void {
   void computePlanes();
 }
 
+async function computeEnvironment(): Promise<void> {
+  const { cutoff } = useCrystallography.getState();
+  const environment = await ask('env', 'env', 'finding the neighbours', (api, p) => api.environment(p, cutoff));
+  if (environment && useCrystallography.getState().cutoff === cutoff) useCrystallography.setState({ environment });
+}
+
+export function setCutoff(cutoff: number): void {
+  if (!(cutoff >= 0.1 && cutoff <= 20)) {
+    setPanel('env', null, `The cutoff must be between 0.1 and 20 Å, not ${cutoff}.`);
+    return;
+  }
+  useCrystallography.setState({ cutoff });
+  void computeEnvironment();
+}
+
+export const setColorByCn = (colorByCn: boolean) => useCrystallography.setState({ colorByCn });
+
 /** Opens or closes a panel; an opened panel computes what it lacks for the shown structure. */
 export function setPanelOpen(panel: Panel, on: boolean): void {
   useCrystallography.setState((st) => ({ open: { ...st.open, [panel]: on } }));
@@ -236,6 +261,7 @@ export function setPanelOpen(panel: Panel, on: boolean): void {
   if (panel === 'symmetry' && !st.symmetry) void computeSymmetry();
   if (panel === 'xrd' && !st.pattern) void computeXrd();
   if (panel === 'planes' && !st.planes) void computePlanes();
+  if (panel === 'env' && !st.environment) void computeEnvironment();
 }
 
 /** Downloads the symmetrized CIF (`structlab convert IN OUT.cif --symmetrize` at the display options' symprec). */
@@ -266,12 +292,14 @@ useSession.subscribe((s, prev) => {
       pattern: null,
       profile: null,
       planes: null,
+      environment: null,
     });
     if (had) useSession.setState((x) => ({ fitToken: x.fitToken + 1 }));
     if (!p) return;
     if (st.open.symmetry) void computeSymmetry();
     if (st.open.xrd) void computeXrd();
     if (st.open.planes) void computePlanes();
+    if (st.open.env) void computeEnvironment();
     return;
   }
   if (!p) return;

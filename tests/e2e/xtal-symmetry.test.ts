@@ -1,7 +1,8 @@
 /**
  * The Structure page's Symmetry and Lattice-planes panels end to end (built lab, headless Chromium): the Wyckoff table
  * of a corpus structure equals its spglib golden (within the origin choices of docs/crystallography.md §1), the cell
- * switch shows the golden conventional lattice in the viewer, and a (111) plane is drawn at the golden d-spacing.
+ * switch shows the golden conventional lattice in the viewer, a (111) plane is drawn at the golden d-spacing, and the
+ * Local environment panel lists pymatgen's coordination numbers and recolours the atoms once.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -126,6 +127,36 @@ describe('lattice planes panel', () => {
     }, plane.normal);
     expect(offsets.length).toBe(3 * (plane.polygon.length - 2));
     for (const x of offsets) expect(Math.abs(x - plane.d)).toBeLessThan(1e-4);
+  });
+});
+
+describe('local environment panel', () => {
+  it('lists the golden coordination numbers per element and colours the atoms by them', async () => {
+    const cn: number[] = golden.env['3.5'].coordination;
+    const want = new Map<string, Map<number, number>>();
+    golden.input.sites.forEach((site: Json, k: number) => {
+      const el = Object.keys(site.species)[0];
+      const m = want.get(el) ?? new Map<number, number>();
+      m.set(cn[k], (m.get(cn[k]) ?? 0) + 1);
+      want.set(el, m);
+    });
+    const builds = await page.evaluate(() => (window.__structlab!.viewer('main') as Json).atomBuilds as number);
+    await page.locator('[data-testid=env-panel] > summary').click();
+    await page.locator('[data-testid=env-coordination] tbody tr').first().waitFor({ timeout: 60_000 });
+    const rows: string[][] = await page.$$eval('[data-testid=env-coordination] tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!)),
+    );
+    const shown = new Map(rows.map(([el, text]) => [el, text]));
+    expect(shown.size).toBe(want.size);
+    for (const [el, m] of want)
+      expect(shown.get(el)).toBe(
+        [...m]
+          .sort((a, b) => a[0] - b[0])
+          .map(([c, n]) => `${c} (${n})`)
+          .join(', '),
+      );
+    await page.waitForFunction((n) => (window.__structlab!.viewer('main') as Json).atomBuilds === n + 1, builds, { timeout: 30_000 });
+    await page.locator('[data-testid=env-rdf] canvas').waitFor();
     expect(lab.pageErrors).toEqual([]);
   });
 });

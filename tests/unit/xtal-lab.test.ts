@@ -2,13 +2,14 @@
  * The Symmetry panel's data (src/core/tasks/crystallography/lab.ts) against the spglib goldens: the Wyckoff table's
  * rows are the golden orbits with their letters and site symmetries (within the origin/axis alternatives of
  * docs/crystallography.md §1), the multiplicities fill the golden conventional cell, the operations are the golden
- * count, and the four cells carry the golden lattices and compositions.
+ * count, and the four cells carry the golden lattices and compositions. The Local environment panel's coordination
+ * numbers and binned bond lengths are pymatgen's neighbour list at 3.5 Å.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { initMoyo } from '../../src/core/symmetry/moyo.ts';
-import { symmetryView } from '../../src/core/tasks/crystallography/lab.ts';
+import { environmentView, symmetryView } from '../../src/core/tasks/crystallography/lab.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { type Json, corpusPath, matchSitesByPosition, readXtalGolden, xtalGoldenNames } from '../xtal-goldens.ts';
 
@@ -83,5 +84,45 @@ describe.each(xtalGoldenNames())('symmetry panel %s', (name) => {
       expect(cell.sites.length).toBe(n);
       expect(composition(cell)).toBe(composition(s));
     }
+  });
+});
+
+describe.each(xtalGoldenNames().filter((n) => readXtalGolden(n).env))('environment panel %s', (name) => {
+  it('equals the pymatgen neighbour-list golden at 3.5 Å', () => {
+    const golden = readXtalGolden(name);
+    const g = golden.env['3.5'];
+    const parsed = parseStructureFile(readFileSync(corpusPath(name), 'utf8'), name);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const s = parsed.structures[0];
+    const v = environmentView(s, 3.5);
+    const perm = matchSitesByPosition(
+      s.sites.map((site) => ({ species: site.species, frac: s.lattice!.cartToFrac(site.xyz) })),
+      golden.input.sites,
+      golden.input.lattice.matrix,
+    );
+    expect(v.coordination.map((c, k) => [perm[k], c]).sort((a, b) => a[0] - b[0])).toEqual(
+      g.coordination.map((c: number, k: number) => [k, c]),
+    );
+    const { pairs, counts, bin } = v.bondHistogram;
+    expect(pairs).toEqual(Object.keys(g.bond_lengths).sort());
+    pairs.forEach((pair, p) => {
+      // A golden length (12 digits) within 1e-7 Å of a bin edge may fall on either side: those are left to the total.
+      const want = new Array<number>(counts[p].length).fill(0);
+      let edge = 0;
+      for (const d of g.bond_lengths[pair] as number[]) {
+        const [lo, hi] = [d - 1e-7, d + 1e-7].map((x) => Math.min(want.length - 1, Math.floor(x / bin)));
+        if (lo === hi) want[lo]++;
+        else edge++;
+      }
+      expect(
+        counts[p].reduce((x, y) => x + y, 0),
+        pair,
+      ).toBe(g.bond_lengths[pair].length);
+      expect(
+        counts[p].reduce((sum, c, k) => sum + Math.abs(c - want[k]), 0),
+        pair,
+      ).toBe(edge);
+    });
+    expect(v.rdf.g.length).toBe(g.rdf.g.length);
   });
 });

@@ -56,7 +56,7 @@ export function DiffractionPanel() {
             className="xtal-number"
             value={custom}
             onChange={(e) => setCustom(e.target.value)}
-            onBlur={() => setWavelength(custom)}
+            onBlur={() => custom !== wavelength && setWavelength(custom)}
             onKeyDown={(e) => {
               if (e.key === 'Enter') setWavelength(custom);
             }}

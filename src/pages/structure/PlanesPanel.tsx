@@ -12,6 +12,10 @@ export function PlanesPanel() {
   const planes = useCrystallography((s) => s.planes);
   const [text, setText] = useState(hklText);
   if (!structure) return null;
+  // Only a changed list recomputes (a blur alone must not shift the page under the pointer).
+  const commit = () => {
+    if (text !== hklText || !planes) setHklText(text);
+  };
   return (
     <details className="xtal" data-testid="planes-panel" open={open} onToggle={(e) => setPanelOpen('planes', e.currentTarget.open)}>
       <summary>Lattice planes</summary>
@@ -21,9 +25,9 @@ export function PlanesPanel() {
           data-testid="planes-hkl"
           value={text}
           onChange={(e) => setText(e.target.value)}
-          onBlur={() => setHklText(text)}
+          onBlur={commit}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') setHklText(text);
+            if (e.key === 'Enter') commit();
           }}
         />
       </label>

@@ -35,6 +35,7 @@ import { CrystallographyOverlay } from './CrystallographyOverlay.tsx';
 import { DiffractionPanel } from './DiffractionPanel.tsx';
 import { PlanesPanel } from './PlanesPanel.tsx';
 import { SymmetryPanel } from './SymmetryPanel.tsx';
+import { EnvironmentPanel, useCoordinationColors } from './EnvironmentPanel.tsx';
 import { typingInto } from '../../app/ShortcutsOverlay.tsx';
 
 export function StructurePage() {
@@ -46,6 +47,7 @@ export function StructurePage() {
   const formula = useSession((s) => s.summary?.formula);
   // The Symmetry panel's cell choice: its scene replaces the structure's (picking is off there; sites differ).
   const cellDisplay = useCrystallography((s) => s.cellDisplay);
+  const cnColors = useCoordinationColors(cellDisplay ? null : display);
   const [dragging, setDragging] = useState(false);
   const onPick = useCallback((i: number | null) => {
     if (i !== null) pickAtom(i);
@@ -98,6 +100,7 @@ export function StructurePage() {
             selection={selection}
             fitKey={fitToken}
             onPick={cellDisplay ? undefined : onPick}
+            atomColors={cnColors}
             hiddenElements={hiddenElements}
             label={display ? `3D view of the structure ${formula ?? ''}`.trim() : '3D structure view (empty)'}
             describedBy="view-summary"
@@ -125,6 +128,7 @@ export function StructurePage() {
         <SymmetryPanel />
         <DiffractionPanel />
         <PlanesPanel />
+        <EnvironmentPanel />
       </aside>
     </div>
   );

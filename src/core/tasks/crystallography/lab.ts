@@ -1,11 +1,13 @@
 /**
- * What the Structure page's Symmetry panel shows (docs/crystallography.md §1), DOM-free: the dataset of
- * `structlab symmetry` regrouped as a Wyckoff table (one row per orbit), the operations as x,y,z triplets and the
- * four cells the viewer can switch between. It sits above core/match because the Niggli lattice comes from there.
+ * What the Structure page's Symmetry and Local-environment panels show (docs/crystallography.md §1, §5), DOM-free:
+ * the dataset of `structlab symmetry` regrouped as a Wyckoff table (one row per orbit), the operations as x,y,z
+ * triplets and the four cells the viewer can switch between; `structlab env`'s coordination, binned bond lengths and
+ * RDF. It sits above core/match because the Niggli lattice comes from there.
  */
 import { wrapFrac, type Vec3 } from '../../math/mat3.ts';
+import { localEnvironment } from '../../analysis/env.ts';
 import { niggliReducedLattice } from '../../match/niggli.ts';
-import { type Structure, fracOf, makeSiteFromFrac } from '../../structure/structure.ts';
+import { type Structure, fracOf, isOrdered, makeSiteFromFrac } from '../../structure/structure.ts';
 import type { Lattice } from '../../structure/lattice.ts';
 import { symmetryDataset } from '../../symmetry/dataset.ts';
 import { symopToString } from '../../symmetry/symop.ts';
@@ -95,4 +97,31 @@ export function symmetryView(s: Structure, symprec: number): SymmetryView | null
     rowOfSite,
     cells: { primitive: d.primStdCell, conventional: d.stdCell, niggli: niggliCell({ ...s, lattice }) },
   };
+}
+
+export interface EnvironmentView {
+  cutoff: number;
+  /** Per input site, its coordination number (neighbours within the cutoff, own images included). */
+  coordination: number[];
+  /** Bond lengths per element pair ("A-B", sorted) binned on [0, cutoff) with `bin` Å: counts[k] is bin k. */
+  bondHistogram: { bin: number; pairs: string[]; counts: number[][] };
+  rdf: { r: number[]; g: number[] };
+}
+
+/** Bond-length bins of the Local environment panel (Å). */
+const BOND_BIN = 0.02;
+
+/** The Local environment panel's data: `structlab env FILE --cutoff R` (RDF to 10 Å in 0.05 Å bins), bond lengths binned. */
+export function environmentView(s: Structure, cutoff: number): EnvironmentView {
+  if (!s.lattice) throw new Error('local environments need a periodic structure');
+  if (!isOrdered(s)) throw new Error('local environments need an ordered structure (one element per site, occupancy 1)');
+  const e = localEnvironment(s, { cutoff, rdfMax: 10, rdfBin: 0.05 });
+  const nBins = Math.ceil(cutoff / BOND_BIN);
+  const pairs = [...e.bondLengths.keys()].sort();
+  const counts = pairs.map((pair) => {
+    const c = new Array<number>(nBins).fill(0);
+    for (const d of e.bondLengths.get(pair)!) c[Math.min(nBins - 1, Math.floor(d / BOND_BIN))]++;
+    return c;
+  });
+  return { cutoff, coordination: e.coordination, bondHistogram: { bin: BOND_BIN, pairs, counts }, rdf: { r: e.rdf.r, g: e.rdf.g } };
 }

@@ -1,0 +1,174 @@
+/**
+ * The Local environment panel: `structlab env`'s coordination numbers (per element, and as atom colours in the view),
+ * bond lengths per element pair as histograms and the RDF, for the structure as read.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { DisplayData } from '../../core/analysis/display-scene.ts';
+import { setColorByCn, setCutoff, setPanelOpen, useCrystallography } from '../../state/crystallography.ts';
+import { DISPLACEMENT_RAMP, rampColor, rampGradient } from '../../viewer/colors.ts';
+import { fixed } from '../format.ts';
+
+const RDF_LABELS = ['g(r)'];
+const PAIR_COLORS = ['#1f5fd6', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2'];
+
+/** The coordination range the colours span. */
+function cnRange(cn: readonly number[]): [number, number] {
+  let lo = Infinity,
+    hi = -Infinity;
+  for (const c of cn) {
+    if (c < lo) lo = c;
+    if (c > hi) hi = c;
+  }
+  return [lo, hi];
+}
+
+/** Per drawn atom, the colour of its site's coordination number (null: element colours), for the viewer's atomColors. */
+export function useCoordinationColors(display: DisplayData | null): Float32Array | null {
+  const env = useCrystallography((s) => (s.open.env && s.colorByCn ? s.environment : null));
+  return useMemo(() => {
+    if (!env || !display || display.site.length !== display.natoms) return null;
+    const cn = env.coordination;
+    const [lo, hi] = cnRange(cn);
+    const colors = new Float32Array(3 * display.natoms);
+    for (let i = 0; i < display.natoms; i++) {
+      const c = cn[display.site[i]];
+      if (c === undefined) return null;
+      colors.set(rampColor(DISPLACEMENT_RAMP, hi > lo ? (c - lo) / (hi - lo) : 0.5), 3 * i);
+    }
+    return colors;
+  }, [env, display]);
+}
+
+export function EnvironmentPanel() {
+  const open = useCrystallography((s) => s.open.env);
+  const structure = useCrystallography((s) => s.structure);
+  const busy = useCrystallography((s) => s.busy.env);
+  const error = useCrystallography((s) => s.error.env);
+  const cutoff = useCrystallography((s) => s.cutoff);
+  const env = useCrystallography((s) => s.environment);
+  const colorByCn = useCrystallography((s) => s.colorByCn);
+  const [text, setText] = useState(String(cutoff));
+  const summary = useMemo(() => {
+    if (!env || !structure) return [];
+    const byElement = new Map<string, Map<number, number>>();
+    env.coordination.forEach((c, k) => {
+      const el = structure.elements[structure.major[k]];
+      const m = byElement.get(el) ?? new Map<number, number>();
+      m.set(c, (m.get(c) ?? 0) + 1);
+      byElement.set(el, m);
+    });
+    return [...byElement].map(([el, m]) => ({ el, cns: [...m].sort((a, b) => a[0] - b[0]) }));
+  }, [env, structure]);
+  const bondX = useMemo(() => (env ? (env.bondHistogram.counts[0] ?? []).map((_, k) => k * env.bondHistogram.bin) : []), [env]);
+  const rdfY = useMemo(() => (env ? [env.rdf.g] : []), [env]);
+  if (!structure) return null;
+  const commit = () => {
+    if (Number(text) !== cutoff) setCutoff(Number(text));
+  };
+  const range = env ? cnRange(env.coordination) : null;
+  return (
+    <details className="xtal" data-testid="env-panel" open={open} onToggle={(e) => setPanelOpen('env', e.currentTarget.open)}>
+      <summary>Local environment</summary>
+      <div className="xtal-controls">
+        <label>
+          cutoff (Å)
+          <input
+            data-testid="env-cutoff"
+            className="xtal-number"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            onBlur={commit}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') commit();
+            }}
+          />
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={colorByCn} onChange={(e) => setColorByCn(e.target.checked)} />
+          colour atoms by coordination
+        </label>
+      </div>
+      {busy && <p className="hint">{busy}…</p>}
+      {error && <p className="xtal-error">{error}</p>}
+      {env && range && (
+        <>
+          {colorByCn && (
+            <div className="xtal-ramp">
+              CN {range[0]} <span style={{ background: rampGradient(DISPLACEMENT_RAMP) }} /> {range[1]}
+            </div>
+          )}
+          <table className="xtal-table" data-testid="env-coordination">
+            <thead>
+              <tr>
+                <th>Element</th>
+                <th>coordination (sites)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {summary.map(({ el, cns }) => (
+                <tr key={el}>
+                  <td>{el}</td>
+                  <td>{cns.map(([c, n]) => `${c} (${n})`).join(', ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <EnvPlot
+            testId="env-bonds"
+            title={`bond lengths (${fixed(env.bondHistogram.bin, 2)} Å bins)`}
+            x={bondX}
+            ys={env.bondHistogram.counts}
+            labels={env.bondHistogram.pairs}
+            bars
+          />
+          <EnvPlot testId="env-rdf" title="g(r)" x={env.rdf.r} ys={rdfY} labels={RDF_LABELS} />
+        </>
+      )}
+    </details>
+  );
+}
+
+function EnvPlot({
+  testId,
+  title,
+  x,
+  ys,
+  labels,
+  bars = false,
+}: {
+  testId: string;
+  title: string;
+  x: number[];
+  ys: number[][];
+  labels: string[];
+  bars?: boolean;
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!host.current || x.length === 0) return;
+    const plot = new uPlot(
+      {
+        title,
+        width: 300,
+        height: 150,
+        series: [
+          { label: 'r (Å)' },
+          ...labels.map((label, k) => ({
+            label,
+            stroke: PAIR_COLORS[k % PAIR_COLORS.length],
+            width: 1,
+            ...(bars ? { paths: uPlot.paths.stepped!({ align: 1 }) } : {}),
+          })),
+        ],
+        scales: { x: { time: false } },
+        legend: { show: labels.length > 1 },
+      },
+      [x, ...ys],
+      host.current,
+    );
+    return () => plot.destroy();
+  }, [title, x, ys, labels, bars]);
+  return <div className="xtal-plot" data-testid={testId} ref={host} />;
+}
