@@ -34,6 +34,7 @@ export function SymmetryPanel() {
   if (!structure) return null;
   const shownCell = cell === 'read' || !sym ? structure : sym.cells[cell];
   const lattice = latticeOf(shownCell);
+  const lp = lattice?.parameters;
   return (
     <details className="xtal" data-testid="symmetry-panel" open={open} onToggle={(e) => setPanelOpen('symmetry', e.currentTarget.open)}>
       <summary>Symmetry</summary>
@@ -57,11 +58,10 @@ export function SymmetryPanel() {
               ))}
             </select>
           </label>
-          {lattice && (
+          {lp && (
             <p className="xtal-cell" data-testid="cell-lattice">
-              {shownCell.natoms} sites · a, b, c = {fixed(lattice.parameters.a)}, {fixed(lattice.parameters.b)},{' '}
-              {fixed(lattice.parameters.c)} Å · α, β, γ = {fixed(lattice.parameters.alpha, 3)}, {fixed(lattice.parameters.beta, 3)},{' '}
-              {fixed(lattice.parameters.gamma, 3)}°
+              {shownCell.natoms} sites · a, b, c = {[lp.a, lp.b, lp.c].map((x) => fixed(x)).join(', ')} Å · α, β, γ ={' '}
+              {[lp.alpha, lp.beta, lp.gamma].map((x) => fixed(x, 3)).join(', ')}°
             </p>
           )}
           <table className="xtal-table" data-testid="wyckoff-table" onMouseLeave={() => setHoverRow(null)}>
