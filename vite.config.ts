@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 
 /**
  * The built lab's Content-Security-Policy: everything from its own origin, nothing from the network. Scripts
@@ -69,8 +72,54 @@ function chunkSizeLimit(): Plugin {
   };
 }
 
+/** Every file under `dir`, as paths relative to it with '/' separators, sorted. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else out.push(relative(dir, join(d, e.name)).split(sep).join('/'));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/**
+ * Installable and offline: after the build has written every file (the app, its lazy pages, the workers, the wasm,
+ * the embedded datasets), dist/sw.js is scripts/service-worker.js with the list of those files and a version made
+ * from their contents, so a new build replaces the cache and an unchanged one keeps it. The page registers it
+ * (src/main.tsx); public/manifest.webmanifest makes the lab installable.
+ */
+function offline(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'structlab-offline',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const files = filesUnder(outDir).filter((f) => f !== 'sw.js');
+      const hash = createHash('sha256');
+      for (const f of files)
+        hash
+          .update(f)
+          .update('\0')
+          .update(readFileSync(join(outDir, f)));
+      const version = hash.digest('hex').slice(0, 16);
+      const precache = ['./', ...files.filter((f) => f !== 'index.html')];
+      const template = readFileSync(resolve(import.meta.dirname, 'scripts', 'service-worker.js'), 'utf8');
+      writeFileSync(
+        join(outDir, 'sw.js'),
+        `const VERSION = ${JSON.stringify(version)};\nconst PRECACHE = ${JSON.stringify(precache, null, 1)};\n${template}`,
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), contentSecurityPolicy(), chunkSizeLimit()],
+  plugins: [react(), contentSecurityPolicy(), chunkSizeLimit(), offline()],
   worker: { format: 'es' },
   // The polyfill is a script in the entry chunk today; switched off so it can never become an inline one.
   build: {

@@ -109,7 +109,9 @@ export function labUrl(base: string, path = ''): string {
 export async function openLab(path: string, viewport = { width: 1280, height: 800 }): Promise<Lab> {
   const preview = await startPreview();
   const browser = await launchChromium();
-  const page = await (await browser.newContext({ viewport, acceptDownloads: true })).newPage();
+  // No service worker (the built lab registers one, src/main.tsx): page.route must see every request; tests/e2e/offline.test.ts
+  // opens its own context that allows it.
+  const page = await (await browser.newContext({ viewport, acceptDownloads: true, serviceWorkers: 'block' })).newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(labUrl(preview.url, path));

@@ -19,7 +19,7 @@ const formulaIs = (f: string, timeout = 60_000) =>
 beforeAll(async () => {
   preview = await startPreview();
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(labUrl(preview.url, '?fresh'));
   await waitForFrame(page);

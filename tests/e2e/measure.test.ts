@@ -17,7 +17,7 @@ let page: Page;
 beforeAll(async () => {
   preview = await startPreview();
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1100, height: 760 } })).newPage();
+  page = await (await browser.newContext({ viewport: { width: 1100, height: 760 }, serviceWorkers: 'block' })).newPage();
   await page.goto(labUrl(preview.url, '?fresh'));
   await waitIdle(page);
   await page.waitForFunction(() => document.querySelector('[data-testid=formula]')?.textContent === 'Cs1 Ca1 H3', undefined, {
