@@ -9,7 +9,8 @@
  *    (exact targets, unchanged inputs, the oracle's wrong-index and rewritten answers, jitter, CIF
  *    formatting variants; repeats with shuffled atom rows and fresh jitter), timed as whole processes:
  *    `structlab atomworld eval` from the CLI bundle, and bench/atomworld_reference.py. Verdicts compared.
- * Prints JSON. Run via `npm run bench` or `npx tsx bench/atomworld.bench.ts [--cases N]`.
+ *  - oracle_437: `structlab atomworld eval` on the 437 oracle pairs against the reference, interleaved (issue 13's row).
+ * Prints JSON. Run via `npm run bench` or `npx tsx bench/atomworld.bench.ts [--cases N] [--match-only|--batch-only|--oracle-only]`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -292,9 +293,14 @@ function runPymatgen(casesPath: string, answersPath: string, outPath: string): {
   return { ms, verdicts: JSON.parse(readFileSync(outPath, 'utf8')) };
 }
 
-function benchBatch(): Record<string, unknown> {
+/** The CLI bundle from the current sources (runStructlab imports it directly, never the tsx fallback). */
+function buildCli(): void {
   const build = spawnSync('node', [join(ROOT, 'scripts', 'build-cli.mjs')], { stdio: 'inherit' });
   if (build.status !== 0) throw new Error('node scripts/build-cli.mjs failed');
+}
+
+function benchBatch(): Record<string, unknown> {
+  buildCli();
   const cases = generateBatch(BATCH_SIZE);
   const dir = mkdtempSync(join(tmpdir(), 'structlab-atomworld-batch-'));
   const casesPath = join(dir, 'cases.jsonl'),
@@ -363,6 +369,7 @@ function compareVerdicts(ours: Verdict[], theirs: Verdict[], kindOf: Map<string,
  */
 const ORACLE_REPEATS = 5;
 function benchOracle(): Record<string, unknown> {
+  buildCli();
   const oracle = readJsonl('eval_oracle.jsonl');
   const dir = mkdtempSync(join(tmpdir(), 'structlab-atomworld-oracle-'));
   const casesPath = join(dir, 'cases.jsonl'),
@@ -410,10 +417,11 @@ if (writeBatchArg > 0) {
 }
 const onlyBatch = process.argv.includes('--batch-only');
 const onlyMatch = process.argv.includes('--match-only');
+const onlyOracle = process.argv.includes('--oracle-only');
 const results: Record<string, unknown> = {
   pymatgen: hasPymatgen ? 'Debian python3-pymatgen (/usr/bin/python3)' : 'not installed; StructLab figures only',
 };
-if (!onlyBatch) results.match = benchMatch();
-if (!onlyMatch) results.batch = benchBatch();
-if (!onlyMatch) results.oracle_437 = benchOracle();
+if (!onlyBatch && !onlyOracle) results.match = benchMatch();
+if (!onlyMatch && !onlyOracle) results.batch = benchBatch();
+if (!onlyMatch && !onlyBatch) results.oracle_437 = benchOracle();
 console.log(JSON.stringify({ atomworld: results }, null, 2));
