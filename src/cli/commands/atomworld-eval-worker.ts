@@ -12,7 +12,8 @@ export interface EvalRequest {
   k: number;
   job: AtomworldJob;
 }
-export type EvalReply = { ready: true } | { k: number; verdict: AtomworldCaseVerdict };
+/** `started` as a case begins (its time budget starts then: the thread holds the next case already), then its verdict. */
+export type EvalReply = { ready: true } | { started: number } | { k: number; verdict: AtomworldCaseVerdict };
 
 /** A two-atom case judged once before the thread reports ready, so start-up work is not charged to a case's budget. */
 const WARM_UP_CIF = `data_warm
@@ -38,6 +39,7 @@ adoptCommandLimits();
 initMoyoNodeLazily();
 judgeAtomworldJob({ id: 'warm-up', action: 'warm-up', targetCif: WARM_UP_CIF, answer: `<cif>\n${WARM_UP_CIF}</cif>` });
 port.on('message', ({ k, job }: EvalRequest) => {
+  port.postMessage({ started: k } satisfies EvalReply);
   port.postMessage({ k, verdict: judgeAtomworldJob(job) } satisfies EvalReply);
 });
 port.postMessage({ ready: true } satisfies EvalReply);

@@ -193,10 +193,14 @@ const failedVerdict = (job: AtomworldJob, wrongType: string): AtomworldCaseVerdi
   max_dist: null,
 });
 
+/** Cases a thread holds at once: one running, one waiting, so it never idles on the round trip (437 round trips: ~0.2 s). */
+const IN_FLIGHT = 2;
+
 /**
- * Judges the jobs in a pool of `workers` threads, one case per message. A case past `budgetMs` is a
- * "Timeout" and its thread is replaced; a thread that dies (out of memory) makes its case "Unknown".
- * Resolves to null when no thread could start at all (the caller judges in this thread).
+ * Judges the jobs in a pool of `workers` threads, one case per message, IN_FLIGHT per thread. A case's budget starts
+ * when its thread starts it (the thread says so); a case past `budgetMs` is a "Timeout" and its thread is replaced;
+ * a thread that dies (out of memory) makes its running case "Unknown". Cases a thread held but had not started go to
+ * another thread. Resolves to null when no thread could start at all (the caller judges in this thread).
  */
 function runInWorkers(
   jobs: AtomworldJob[],
@@ -208,6 +212,9 @@ function runInWorkers(
   return new Promise((resolve) => {
     const results: (AtomworldCaseVerdict | undefined)[] = new Array(jobs.length);
     let next = 0;
+    /** Cases handed back by a thread that ended before starting them; taken before `next`. */
+    const requeued: number[] = [];
+    const take = (): number | undefined => requeued.shift() ?? (next < jobs.length ? next++ : undefined);
     let done = 0;
     let everReady = false;
     let failedStarts = 0;
@@ -240,6 +247,8 @@ function runInWorkers(
       live.add(worker);
       let ready = false;
       let current: { k: number; timer: NodeJS.Timeout } | null = null;
+      /** Cases sent to this thread and not yet answered, in the order sent. */
+      const held: number[] = [];
       let retired = false;
       const startTimer = setTimeout(() => {
         retire();
@@ -259,25 +268,37 @@ function runInWorkers(
       };
       const dispatch = () => {
         if (finished || retired) return;
-        if (next >= jobs.length) {
-          retire();
-          return;
+        while (held.length < IN_FLIGHT) {
+          const k = take();
+          if (k === undefined) break;
+          held.push(k);
+          worker.postMessage({ k, job: jobs[k] } satisfies EvalRequest);
         }
-        const k = next++;
+        if (held.length === 0) retire();
+      };
+      /** The cases this thread held besides `running` go back to the queue (it takes them in order, so they never started). */
+      const handBack = (running: number | undefined) => {
+        requeued.unshift(...held.filter((k) => k !== running && !results[k]));
+        held.length = 0;
+      };
+      const started = (k: number) => {
         current = {
           k,
           timer: setTimeout(() => {
+            const timedOut = k;
             current = null;
-            record(k, failedVerdict(jobs[k], 'Timeout'));
+            record(timedOut, failedVerdict(jobs[timedOut], 'Timeout'));
+            handBack(timedOut);
             retire();
             launch(); // a fresh thread for the remaining cases
           }, budgetMs),
         };
-        worker.postMessage({ k, job: jobs[k] } satisfies EvalRequest);
       };
       const lost = (why: string) => {
         if (retired) return;
-        const k = current?.k;
+        // The thread takes its cases in order: the first it held is the one it was on, even if its "started" was lost.
+        const k = current?.k ?? held[0];
+        handBack(k);
         retire();
         if (!ready) {
           startFailed(why);
@@ -298,9 +319,14 @@ function runInWorkers(
           dispatch();
           return;
         }
+        if ('started' in msg) {
+          started(msg.started);
+          return;
+        }
         if (!current || current.k !== msg.k) return;
         clearTimeout(current.timer);
         current = null;
+        held.splice(held.indexOf(msg.k), 1);
         record(msg.k, msg.verdict);
         dispatch();
       });
@@ -317,11 +343,9 @@ function runInWorkers(
       } else if (failedStarts > 3 && live.size === 0) {
         // Threads ran before but no longer start: judge what is left here.
         warn(`warning: worker threads stopped starting (${why}); judging the remaining cases in this thread, without a time budget`);
-        for (let k = 0; k < jobs.length; k++)
-          if (!results[k]) {
-            next = jobs.length;
-            record(k, judgeAtomworldJob(jobs[k]));
-          }
+        next = jobs.length;
+        requeued.length = 0;
+        for (let k = 0; k < jobs.length; k++) if (!results[k]) record(k, judgeAtomworldJob(jobs[k]));
       } else if (live.size === 0) launch();
     };
 
