@@ -612,6 +612,14 @@ interface FileBudget {
   compositions: number;
 }
 
+/**
+ * Symmetry read without a warning, across files, by symmetry text and the limits it was read under: a batch of
+ * CIFs (generated crystals, AtomWorld answers) repeats a few operation lists, almost always P1's 'x, y, z'.
+ * Results are never changed by their users; lists that warned or failed are not kept (their messages name lines).
+ */
+const cleanSymmetry = new Map<string, SymmetryResult>();
+const CLEAN_SYMMETRY_KEPT = 64;
+
 /** symmetryFromBlock, memoised on the block's symmetry text (files repeat one block many times). */
 function cachedSymmetry(view: BlockView, warn: (m: string) => void, budget: FileBudget): SymmetryResult {
   const key = [
@@ -636,6 +644,12 @@ function cachedSymmetry(view: BlockView, warn: (m: string) => void, budget: File
     if (hit.result instanceof ParseError) throw hit.result;
     hit.warnings.forEach(warn);
     return hit.result;
+  }
+  const cleanKey = `${LIMITS.symmetryOperations},${LIMITS.symmetryOperationLines},${LIMITS.tokenChars},${LIMITS.numberChars}\u0000${key}`;
+  const clean = cleanSymmetry.get(cleanKey);
+  if (clean) {
+    budget.symmetry.set(key, { result: clean, warnings: [] });
+    return clean;
   }
   const own: string[] = [];
   let result: SymmetryResult;
@@ -662,6 +676,10 @@ function cachedSymmetry(view: BlockView, warn: (m: string) => void, budget: File
   }
   own.forEach(warn);
   budget.symmetry.set(key, { result, warnings: own.filter((w) => !/^line \d+:/.test(w)) });
+  if (own.length === 0) {
+    if (cleanSymmetry.size >= CLEAN_SYMMETRY_KEPT) cleanSymmetry.clear();
+    cleanSymmetry.set(cleanKey, result);
+  }
   return result;
 }
 
