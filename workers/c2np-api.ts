@@ -1,4 +1,5 @@
 /** The C2NP teaching worker's interface, shared by the worker and its client (types only). */
+import type { FacetLabel } from '../src/core/analysis/facets.ts';
 import type { RadiusSeries } from '../src/core/tasks/c2np/teaching.ts';
 import type { Result } from './result.ts';
 
@@ -39,6 +40,8 @@ export interface ParticleView {
   center: [number, number, number];
   /** Hull triangles as a flat list of atom indices. */
   hull: Uint32Array;
+  /** The hull's facets, largest first (src/core/analysis/facets.ts): Miller label (null: no low-index plane fits). */
+  facets: FacetView[];
   coordinationHistogram: number[];
   rdf: { r: number[]; particle: number[]; bulk: number[] };
   /** The quaternion used (x, y, z, w) or null, and its split. */
@@ -46,6 +49,8 @@ export interface ParticleView {
   split: Split | null;
   warnings: string[];
 }
+
+export type FacetView = FacetLabel;
 
 export interface C2npWorkerApi {
   loadCrystal(text: string, fileName: string): Promise<Result<CrystalInfo>>;

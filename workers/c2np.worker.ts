@@ -29,6 +29,8 @@ import {
 } from './c2np-api.ts';
 import { errorText } from './result.ts';
 import { convexHullTriangles } from '../src/core/analysis/hull.ts';
+import { facetLabels } from '../src/core/analysis/facets.ts';
+import type { Mat3 } from '../src/core/math/mat3.ts';
 
 /** C2NP carves from a 20×20×20 supercell. */
 const REPEATS = 20;
@@ -93,12 +95,14 @@ const api: C2npWorkerApi = {
       let positions = a.positions;
       let center = a.center;
       let quaternion: [number, number, number, number] | null = null;
+      let turn: Mat3 | null = null;
       let split: Split | null = sets().get(Math.round(radius))?.split ?? null;
       if (rotation && rotation.index > 0) {
         const set = sets().get(rotation.setRadius);
         const q = set?.quaternions[rotation.index - 1];
         if (!set || !q) return { ok: false, error: `There is no rotation ${rotation.index} in the set for R = ${rotation.setRadius} Å.` };
         const m = quaternionToMatrix(q);
+        turn = m;
         positions = applyRotation(m, positions);
         center = applyRotation(m, [center])[0];
         quaternion = [...q] as [number, number, number, number];
@@ -112,7 +116,9 @@ const api: C2npWorkerApi = {
       const element = Uint16Array.from(a.symbols, (s) => elements.indexOf(s));
       const flat = new Float32Array(3 * positions.length);
       positions.forEach((p, i) => flat.set(p, 3 * i));
-      const hull = Uint32Array.from(convexHullTriangles(positions));
+      const triangles = convexHullTriangles(positions);
+      const hull = Uint32Array.from(triangles);
+      const facets = facetLabels(positions, triangles, a.cell, turn);
       const particle: ParticleView = {
         radius,
         natoms: a.stats.natoms,
@@ -126,6 +132,7 @@ const api: C2npWorkerApi = {
         meanCoordination: a.stats.meanCoordination,
         center: center as [number, number, number],
         hull,
+        facets,
         coordinationHistogram: coordinationHistogram(a.coordination),
         rdf: { r: rdf.r, particle: rdf.density, bulk: bulkRdf },
         quaternion,

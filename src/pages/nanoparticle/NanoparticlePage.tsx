@@ -26,6 +26,7 @@ import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
 import { MAX_RADIUS, MIN_RADIUS, type ParticleView, type Split } from '../../../workers/c2np-api.ts';
 import { Plot } from './Plot.tsx';
+import { TextLabels, type TextLabel } from '../../viewer/Lines.tsx';
 import './nanoparticle.css';
 import { ErrorAlert } from '../ErrorAlert.tsx';
 
@@ -80,6 +81,7 @@ export function NanoparticlePage() {
         <StructureViewer display={display} settings={VIEW_SETTINGS} fitKey={s.fitToken} atomColors={colors}>
           {s.particle && s.showSphere && <CarvingSphere center={s.particle.center} radius={s.particle.radius} />}
           {s.particle && s.showHull && s.particle.hull.length > 0 && <HullMesh particle={s.particle} />}
+          {s.particle && s.showHull && <FacetMillerLabels particle={s.particle} />}
         </StructureViewer>
         {display && <Legend />}
         <Progress />
@@ -216,6 +218,7 @@ function Controls() {
       <label className="check">
         <input type="checkbox" data-testid="np-hull" checked={s.showHull} onChange={(e) => setShowHull(e.target.checked)} /> convex hull
       </label>
+      {s.showHull && s.particle && <FacetTable particle={s.particle} />}
       <h3>Rotation (C2NP sets)</h3>
       <label className="row">
         Split
@@ -364,6 +367,63 @@ function CarvingSphere({ center, radius }: { center: [number, number, number]; r
     return m;
   }, [center[0], center[1], center[2], radius]);
   return <primitive object={mesh} />;
+}
+
+/** Most facets labelled in 3D (the largest; the table lists every family). */
+const FACET_LABELS_SHOWN = 14;
+
+/** The Miller indices of the largest indexed facets at their centroids, a little outside the hull. */
+function FacetMillerLabels({ particle }: { particle: ParticleView }) {
+  const labels = useMemo((): TextLabel[] => {
+    const c = particle.center;
+    return particle.facets
+      .filter((f) => f.label !== null)
+      .slice(0, FACET_LABELS_SHOWN)
+      .map((f) => {
+        const d = [0, 1, 2].map((k) => f.centroid[k] - c[k]);
+        const len = Math.hypot(d[0], d[1], d[2]) || 1;
+        return { text: f.label!, position: [0, 1, 2].map((k) => f.centroid[k] + (1.2 * d[k]) / len) as [number, number, number] };
+      });
+  }, [particle]);
+  return <TextLabels labels={labels} color="#1b6e1b" height={1.1} />;
+}
+
+/** The hull's facets by Miller family: share of the hull's area and number of facets, families of the largest faces first. */
+function FacetTable({ particle }: { particle: ParticleView }) {
+  const rows = useMemo(() => {
+    const families = new Map<string, { share: number; count: number; largest: number }>();
+    for (const f of particle.facets) {
+      const key = f.family ?? 'unindexed';
+      const row = families.get(key) ?? { share: 0, count: 0, largest: 0 };
+      row.share += f.share;
+      row.count++;
+      row.largest = Math.max(row.largest, f.share);
+      families.set(key, row);
+    }
+    // By the size of one face, not the family's sum: 48 small {3 2 1} facets are not the particle's main faces.
+    return [...families].sort((a, b) => b[1].largest - a[1].largest);
+  }, [particle]);
+  if (rows.length === 0) return null;
+  return (
+    <table className="np-facets" data-testid="np-facets">
+      <thead>
+        <tr>
+          <th title="Miller family of the hull's facets (planes of the crystal within 3° of the facet)">facets</th>
+          <th>area</th>
+          <th>n</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([family, row]) => (
+          <tr key={family} data-testid="np-facet-row">
+            <td>{family}</td>
+            <td>{(100 * row.share).toFixed(1)} %</td>
+            <td>{row.count}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 function HullMesh({ particle }: { particle: ParticleView }) {

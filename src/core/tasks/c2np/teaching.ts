@@ -13,7 +13,7 @@
  * the smallest coordination any site of the same element has in the periodic bulk crystal. An interior
  * atom keeps all its bulk neighbours, so it can never count as surface; an atom that lost one to the cut does.
  */
-import type { Vec3 } from '../../math/mat3.ts';
+import type { Mat3, Vec3 } from '../../math/mat3.ts';
 import { type BondOptions, computeBonds, coordinationNumbers } from '../../structure/bonds.ts';
 import { elementBySymbol } from '../../structure/elements.ts';
 import { findNeighbors } from '../../structure/neighbors.ts';
@@ -123,6 +123,8 @@ export interface CarvedAnalysis {
   symbols: string[];
   positions: Vec3[];
   center: Vec3;
+  /** Cell vectors the particle was carved from (rows a, b, c; the frame of `positions` before any rotation). */
+  cell: Mat3;
   coordination: Uint32Array;
   surface: Uint8Array;
   stats: ParticleStats;
@@ -138,6 +140,7 @@ export function analyzeParticle(crystal: Structure, carve: CarveOptions, bonds: 
     symbols: p.symbols,
     positions: p.positions,
     center: p.center,
+    cell: p.cell,
     coordination,
     surface,
     stats: particleStats(surface, coordination),
