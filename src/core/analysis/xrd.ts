@@ -12,6 +12,26 @@ import { elementBySymbol } from '../structure/elements.ts';
 import { ATOMIC_SCATTERING_PARAMS } from './xrd-scattering-params.ts';
 import { checkLimit } from '../limits.ts';
 
+/** An element's X-ray scattering: its Z and pymatgen's (a, b) coefficient pairs (atomic_scattering_params.json). */
+export interface ScatteringKind {
+  z: number;
+  coeffs: readonly (readonly [number, number])[];
+}
+
+export function scatteringKind(symbol: string): ScatteringKind {
+  const el = elementBySymbol(symbol);
+  const coeffs = ATOMIC_SCATTERING_PARAMS.get(symbol);
+  if (!el || !coeffs) throw new Error(`no X-ray scattering factor for the species "${symbol}"`);
+  return { z: el.Z, coeffs };
+}
+
+/** pymatgen's atomic scattering factor at s² = (sin θ / λ)²: Z − 41.78214 s² Σ a exp(−b s²). */
+export function scatteringFactor({ z, coeffs }: ScatteringKind, s2: number): number {
+  let sum = 0;
+  for (const [a, b] of coeffs) sum += a * exp(-b * s2);
+  return z - 41.78214 * s2 * sum;
+}
+
 /** pymatgen's WAVELENGTHS table (xrd.py), Å. */
 export const XRD_WAVELENGTHS: ReadonlyMap<string, number> = new Map([
   ['CuKa', 1.54184],
@@ -123,17 +143,14 @@ export function xrdPattern(s: Structure, lambda: number, twoThetaRange: [number,
   points.sort((a, b) => a.g - b.g || b.h - a.h || b.k - a.k || b.l - a.l);
 
   // Per site: the occupancy-weighted (Z, coefficients) of its species; phase tables e^{2πi n x} per axis.
-  const elementKinds: { z: number; coeffs: readonly (readonly [number, number])[] }[] = [];
+  const elementKinds: ScatteringKind[] = [];
   const kindOf = new Map<string, number>();
   const siteTerms: { kind: number; occupancy: number }[][] = s.sites.map((site) =>
     Object.entries(site.species).map(([symbol, occupancy]) => {
       let kind = kindOf.get(symbol);
       if (kind === undefined) {
-        const el = elementBySymbol(symbol);
-        const coeffs = ATOMIC_SCATTERING_PARAMS.get(symbol);
-        if (!el || !coeffs) throw new Error(`no X-ray scattering factor for the species "${symbol}"`);
         kind = elementKinds.length;
-        elementKinds.push({ z: el.Z, coeffs });
+        elementKinds.push(scatteringKind(symbol));
         kindOf.set(symbol, kind);
       }
       return { kind, occupancy };
@@ -163,10 +180,8 @@ export function xrdPattern(s: Structure, lambda: number, twoThetaRange: [number,
     const cosTheta = Math.sqrt(1 - sinTheta * sinTheta);
     const theta = atan2(sinTheta, cosTheta);
     const s2 = (g / 2) * (g / 2);
-    elementKinds.forEach(({ z, coeffs }, e) => {
-      let sum = 0;
-      for (const [a, b] of coeffs) sum += a * exp(-b * s2);
-      f[e] = z - 41.78214 * s2 * sum;
+    elementKinds.forEach((kind, e) => {
+      f[e] = scatteringFactor(kind, s2);
     });
     let re = 0,
       im = 0;
