@@ -1,5 +1,6 @@
 /** The C2NP teaching worker's interface, shared by the worker and its client (types only). */
 import type { FacetLabel } from '../src/core/analysis/facets.ts';
+import type { ParticleDiffraction } from '../src/core/analysis/debye.ts';
 import type { RadiusSeries } from '../src/core/tasks/c2np/teaching.ts';
 import type { Result } from './result.ts';
 
@@ -52,10 +53,15 @@ export interface ParticleView {
 
 export type FacetView = FacetLabel;
 
+/** The carved particle's Debye pattern beside the crystal's powder pattern (src/core/analysis/debye.ts). */
+export type DiffractionView = ParticleDiffraction & { radius: number };
+
 export interface C2npWorkerApi {
   loadCrystal(text: string, fileName: string): Promise<Result<CrystalInfo>>;
   carve(radius: number, rotation: RotationChoice | null): Promise<Result<ParticleView>>;
   series(onProgress?: (done: number, total: number) => void): Promise<Result<RadiusSeries>>;
+  /** Cu Kα, 2θ 10–80°: the last carved particle against its crystal. */
+  diffraction(): Promise<Result<DiffractionView>>;
 }
 
 /** The slider's range (the C2NP radii) and the largest particle the view accepts. */

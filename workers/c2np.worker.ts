@@ -30,6 +30,7 @@ import {
 import { errorText } from './result.ts';
 import { convexHullTriangles } from '../src/core/analysis/hull.ts';
 import { facetLabels } from '../src/core/analysis/facets.ts';
+import { particleVersusBulk } from '../src/core/analysis/debye.ts';
 import type { Mat3 } from '../src/core/math/mat3.ts';
 
 /** C2NP carves from a 20×20×20 supercell. */
@@ -43,6 +44,8 @@ let bulk: Record<string, number> = {};
 let bulkRdf: number[] | null = null;
 let series: RadiusSeries | null = null;
 let rotationSets: Map<number, RotationSet> | null = null;
+/** The last carved particle (its diffraction is asked for after it is shown). */
+let lastParticle: { radius: number; symbols: string[]; positions: Float64Array } | null = null;
 
 function sets(): Map<number, RotationSet> {
   rotationSets ??= parseRotationSets(rotationSetsText);
@@ -59,6 +62,7 @@ const api: C2npWorkerApi = {
       const s = parsed.structures[0];
       if (!s?.lattice) return { ok: false, error: `${fileName} has no unit cell; only a periodic crystal can be carved.` };
       crystal = s;
+      lastParticle = null;
       bonds = teachingBondOptions(s);
       bulk = bulkCoordinationByElement(s, bonds);
       bulkRdf = null;
@@ -116,6 +120,7 @@ const api: C2npWorkerApi = {
       const element = Uint16Array.from(a.symbols, (s) => elements.indexOf(s));
       const flat = new Float32Array(3 * positions.length);
       positions.forEach((p, i) => flat.set(p, 3 * i));
+      lastParticle = { radius, symbols: a.symbols, positions: Float64Array.from(positions.flat()) };
       const triangles = convexHullTriangles(positions);
       const hull = Uint32Array.from(triangles);
       const facets = facetLabels(positions, triangles, a.cell, turn);
@@ -148,6 +153,24 @@ const api: C2npWorkerApi = {
       ] as ArrayBuffer[]);
     } catch (e) {
       return { ok: false, error: `Could not carve R = ${radius} Å: ${errorText(e)}` };
+    }
+  },
+
+  async diffraction() {
+    if (!crystal || !lastParticle) return { ok: false, error: 'Carve a particle first.' };
+    try {
+      const d = particleVersusBulk(lastParticle.symbols, lastParticle.positions, crystal, {
+        lambda: 1.54184,
+        twoTheta: [10, 80],
+        step: 0.05,
+      });
+      return Comlink.transfer({ ok: true, value: { ...d, radius: lastParticle.radius } }, [
+        d.twoTheta.buffer,
+        d.particle.buffer,
+        d.bulk.buffer,
+      ] as ArrayBuffer[]);
+    } catch (e) {
+      return { ok: false, error: `Could not compute the diffraction pattern: ${errorText(e)}` };
     }
   },
 

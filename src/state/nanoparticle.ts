@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import type { RadiusSeries } from '../core/tasks/c2np/teaching.ts';
-import type { C2npWorkerApi, CrystalInfo, ParticleView, Split } from '../../workers/c2np-api.ts';
+import type { C2npWorkerApi, CrystalInfo, DiffractionView, ParticleView, Split } from '../../workers/c2np-api.ts';
 import { MAX_RADIUS, MIN_RADIUS } from '../../workers/c2np-api.ts';
 import { type Status, WorkerClient } from './worker-client.ts';
 
@@ -21,6 +21,8 @@ export interface NanoparticleState {
   /** 0 = not rotated; k ≥ 1 = the k-th quaternion of the chosen split's set. */
   rotation: number;
   particle: ParticleView | null;
+  /** The particle's Debye pattern beside the crystal's, computed after the particle is shown. */
+  diffraction: DiffractionView | null;
   series: RadiusSeries | null;
   /** Progress of the per-radius series, e.g. "7 / 25". */
   seriesProgress: string | null;
@@ -40,6 +42,7 @@ export const useNanoparticle = create<NanoparticleState>(() => ({
   split: 'train',
   rotation: 0,
   particle: null,
+  diffraction: null,
   series: null,
   seriesProgress: null,
   busy: null,
@@ -55,6 +58,8 @@ const client = new WorkerClient<C2npWorkerApi>(
 /** A crystal load and a carve supersede only their own kind: a new radius never drops the crystal's series. */
 const CRYSTAL_LANE = 'crystal';
 const CARVE_LANE = 'carve';
+/** The diffraction of a particle is dropped when another particle is carved. */
+const DIFFRACTION_LANE = 'diffraction';
 
 const setStatus = (patch: Status) => useNanoparticle.setState(patch);
 
@@ -104,7 +109,14 @@ export async function carve(refit = false): Promise<void> {
     busy: `carving R = ${radius} Å`,
     error: (message, thrown) => (thrown === undefined ? message : `Could not carve: ${message}`),
   });
-  if (result?.ok) useNanoparticle.setState((s) => ({ particle: result.value, fitToken: s.fitToken + (refit ? 1 : 0) }));
+  if (!result?.ok) return;
+  useNanoparticle.setState((s) => ({ particle: result.value, diffraction: null, fitToken: s.fitToken + (refit ? 1 : 0) }));
+  const diffraction = await client.request((w) => w.diffraction(), {
+    lane: DIFFRACTION_LANE,
+    status: setStatus,
+    busy: `diffraction of R = ${radius} Å`,
+  });
+  if (diffraction?.ok) useNanoparticle.setState({ diffraction: diffraction.value });
 }
 
 export function setRadius(value: number): void {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { debyePattern, strongestPeakWidth } from '../../src/core/analysis/debye.ts';
+import { debyePattern, particleVersusBulk, strongestPeakWidth } from '../../src/core/analysis/debye.ts';
 import { scatteringFactor, scatteringKind, xrdPattern } from '../../src/core/analysis/xrd.ts';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { mulberry32 } from '../../src/core/math/random.ts';
@@ -59,6 +59,26 @@ describe('debyePattern', () => {
     const ratio = widths[0].fwhm / widths[1].fwhm;
     expect(ratio).toBeGreaterThan(1.6);
     expect(ratio).toBeLessThan(2.5);
+  });
+
+  it('particleVersusBulk over 10–80°: the particle’s peak nearest the bulk’s strongest, measured past the small-angle tail', () => {
+    const name = 'SrTiO3.cif';
+    const r = parseStructureFile(readFileSync(join(import.meta.dirname, '..', '..', 'datasets', name), 'utf8'), name);
+    if (!r.ok) throw new Error(r.error);
+    const [small, large] = [8, 16].map((radius) => {
+      const p = carveParticle(r.structures[0], { radius });
+      return particleVersusBulk(p.symbols, Float64Array.from(p.positions.flat()), r.structures[0], {
+        lambda: 1.54184,
+        twoTheta: [10, 80],
+        step: 0.05,
+      });
+    });
+    // At R = 8 Å the small-angle tail is the highest point of the range; the width is the bulk peak's in the particle.
+    expect(Math.abs(small.particlePeak.twoTheta - small.bulkPeak.twoTheta)).toBeLessThan(1.5);
+    expect(small.particlePeak.fwhm / large.particlePeak.fwhm).toBeGreaterThan(1.6);
+    expect(small.particlePeak.fwhm / large.particlePeak.fwhm).toBeLessThan(2.5);
+    // The bulk's 0.1° Gaussian, sampled every 0.05°: its measured width within a grid step.
+    expect(Math.abs(small.bulkPeak.fwhm - 0.1)).toBeLessThan(0.05);
   });
 
   it('refuses a bad range or wavelength with a sentence', () => {

@@ -8,7 +8,9 @@
  */
 import { cos, sin } from '../math/libm.ts';
 import { checkLimit } from '../limits.ts';
-import { type ScatteringKind, scatteringFactor, scatteringKind } from './xrd.ts';
+import { type ScatteringKind, scatteringFactor, scatteringKind, xrdPattern } from './xrd.ts';
+import { broadenedProfile } from './xrd-compare.ts';
+import type { Structure } from '../structure/structure.ts';
 
 export interface DebyeOptions {
   /** Wavelength, Å. */
@@ -136,4 +138,59 @@ export function strongestPeakWidth(pattern: DebyePattern): { twoTheta: number; f
     return twoTheta[p] + t * (twoTheta[q] - twoTheta[p]);
   };
   return { twoTheta: twoTheta[top], fwhm: Math.abs(cross(1) - cross(-1)) };
+}
+
+/**
+ * The peak (local maximum) of `pattern` nearest `target` degrees and its full width at half maximum, taken as twice
+ * the high-angle half width: on the low side a small particle's peak sits on the small-angle tail of its pattern.
+ */
+export function peakWidthNear(pattern: DebyePattern, target: number): { twoTheta: number; fwhm: number } {
+  const { twoTheta, intensity } = pattern;
+  let at = -1;
+  for (let p = 1; p + 1 < intensity.length; p++) {
+    if (intensity[p] > intensity[p - 1] && intensity[p] >= intensity[p + 1]) {
+      if (at < 0 || Math.abs(twoTheta[p] - target) < Math.abs(twoTheta[at] - target)) at = p;
+    }
+  }
+  if (at < 0) return { twoTheta: NaN, fwhm: NaN };
+  const half = intensity[at] / 2;
+  let p = at;
+  while (p + 1 < intensity.length && intensity[p + 1] > half) p++;
+  if (p + 1 >= intensity.length) return { twoTheta: twoTheta[at], fwhm: NaN };
+  const t = (intensity[p] - half) / (intensity[p] - intensity[p + 1]);
+  return { twoTheta: twoTheta[at], fwhm: 2 * (twoTheta[p] + t * (twoTheta[p + 1] - twoTheta[p]) - twoTheta[at]) };
+}
+
+/** A particle's Debye pattern beside its crystal's powder pattern on one 2θ grid, each scaled to 100. */
+export interface ParticleDiffraction {
+  twoTheta: Float64Array;
+  particle: Float64Array;
+  bulk: Float64Array;
+  /** The bulk's strongest peak and the particle's peak nearest it: position and full width at half maximum, degrees. */
+  particlePeak: { twoTheta: number; fwhm: number };
+  bulkPeak: { twoTheta: number; fwhm: number };
+}
+
+/** Width of the bulk pattern's peaks, degrees: a sharp instrument, so the particle's own width shows. */
+export const BULK_FWHM = 0.1;
+
+export function particleVersusBulk(
+  symbols: readonly string[],
+  positions: Float64Array,
+  crystal: Structure,
+  o: { lambda: number; twoTheta: [number, number]; step: number },
+): ParticleDiffraction {
+  const particle = debyePattern(symbols, positions, { ...o, binWidth: 0.01 });
+  const bulk = broadenedProfile(xrdPattern(crystal, o.lambda, o.twoTheta).peaks, { range: o.twoTheta, step: o.step, fwhm: BULK_FWHM });
+  let max = 0;
+  for (const v of bulk) max = Math.max(max, v);
+  if (max > 0) for (let p = 0; p < bulk.length; p++) bulk[p] = (bulk[p] / max) * 100;
+  const bulkPeak = strongestPeakWidth({ twoTheta: particle.twoTheta, intensity: bulk });
+  return {
+    twoTheta: particle.twoTheta,
+    particle: particle.intensity,
+    bulk,
+    particlePeak: peakWidthNear(particle, bulkPeak.twoTheta),
+    bulkPeak,
+  };
 }

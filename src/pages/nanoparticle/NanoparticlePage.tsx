@@ -310,6 +310,31 @@ const SERIES_RDF: uPlot.Series[] = [
   { label: 'bulk (R = 30 Å)', stroke: '#1f5fd6', width: 1.5, dash: [4, 3] },
 ];
 
+const SERIES_DEBYE: uPlot.Series[] = [
+  { label: 'particle (Debye)', stroke: '#d62728', width: 1.5 },
+  { label: 'bulk crystal', stroke: '#1f5fd6', width: 1 },
+];
+
+/** The particle's powder pattern against the crystal's: peaks broaden as the particle shrinks. */
+function DiffractionPlot() {
+  const diffraction = useNanoparticle((st) => st.diffraction);
+  const data = useMemo(
+    () => (diffraction ? ([diffraction.twoTheta, diffraction.particle, diffraction.bulk] as unknown as uPlot.AlignedData) : null),
+    [diffraction],
+  );
+  if (!diffraction || !data) return null;
+  const { particlePeak, bulkPeak } = diffraction;
+  return (
+    <>
+      <Plot title="Powder pattern, Cu Kα (2θ, °)" testId="np-plot-xrd" data={data} series={SERIES_DEBYE} />
+      <p className="hint" data-testid="np-xrd-width" data-radius={diffraction.radius}>
+        the bulk&apos;s strongest peak in the particle: {particlePeak.twoTheta.toFixed(2)}°, FWHM{' '}
+        <span data-testid="np-xrd-fwhm">{particlePeak.fwhm.toFixed(2)}</span>°; bulk {bulkPeak.twoTheta.toFixed(2)}°
+      </p>
+    </>
+  );
+}
+
 function Plots() {
   const { series, particle, seriesProgress } = useNanoparticle(
     useShallow((st) => ({ series: st.series, particle: st.particle, seriesProgress: st.seriesProgress })),
@@ -352,6 +377,7 @@ function Plots() {
       )}
       {hist && <Plot title="Coordination histogram (this particle)" testId="np-plot-hist" data={hist} series={SERIES_HIST} />}
       {rdf && <Plot title="Pair-distance histogram (C2NP RDF), r in Å" testId="np-plot-rdf" data={rdf} series={SERIES_RDF} />}
+      <DiffractionPlot />
     </section>
   );
 }

@@ -3,7 +3,8 @@
  * at R = 15 Å shows the low-index families a cubic crystal's sphere is cut into — the six {1 0 0} faces the largest,
  * the eight {1 1 1} corners cut — in the facet table (the labels of the largest facets are drawn in the scene); a C2NP rotation turns the particle but
  * not its indices (they are read in the crystal's own cell). The geometry is checked independently in
- * tests/unit/facets.test.ts.
+ * tests/unit/facets.test.ts. The particle's Debye powder pattern beside the crystal's narrows as R grows (the
+ * equation itself is checked pair by pair in tests/unit/debye.test.ts).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +58,28 @@ describe('hull facets with Miller indices', () => {
     // Families of (nearly) equal area may swap places; the set and the largest stay.
     await expect.poll(async () => [...(await families())].sort(), { timeout: 30_000 }).toEqual([...unrotated].sort());
     expect((await families())[0]).toBe('{1 0 0}');
+  });
+});
+
+describe('the particle’s powder pattern against the crystal’s', () => {
+  const fwhmAt = async (radius: number): Promise<number> => {
+    await page.locator('[data-testid=np-radius]').fill(String(radius));
+    await page.waitForFunction(
+      (r) => document.querySelector('[data-testid=np-xrd-width]')?.getAttribute('data-radius') === String(r),
+      radius,
+      {
+        timeout: 60_000,
+      },
+    );
+    return Number(await page.locator('[data-testid=np-xrd-fwhm]').innerText());
+  };
+
+  it('the bulk’s strongest peak narrows in the particle as it grows (Scherrer: R = 8 → 16 Å, about half)', async () => {
+    const small = await fwhmAt(8);
+    const large = await fwhmAt(16);
+    expect(small / large).toBeGreaterThan(1.5);
+    expect(small / large).toBeLessThan(2.6);
+    expect(await page.locator('[data-testid=np-plot-xrd] canvas').count()).toBeGreaterThan(0);
     expect(lab.pageErrors).toEqual([]);
   });
 });
