@@ -1,10 +1,10 @@
 /**
  * The carved particle's convex-hull facets labelled by their Miller indices (issue 14): CsCaH3 (cubic perovskite)
  * at R = 15 Å shows the low-index families a cubic crystal's sphere is cut into — the six {1 0 0} faces the largest,
- * the eight {1 1 1} corners cut — in the facet table (the labels of the largest facets are drawn in the scene); a C2NP rotation turns the particle but
- * not its indices (they are read in the crystal's own cell). The geometry is checked independently in
- * tests/unit/facets.test.ts. The particle's Debye powder pattern beside the crystal's narrows as R grows (the
- * equation itself is checked pair by pair in tests/unit/debye.test.ts).
+ * the eight {1 1 1} corners cut — in the facet table (the labels of the largest facets are drawn in the scene); a
+ * C2NP rotation turns the particle but not its indices (they are read in the crystal's own cell). The geometry is
+ * checked independently in tests/unit/facets.test.ts. The particle's Debye powder pattern beside the crystal's
+ * narrows as R grows (the equation itself is checked pair by pair in tests/unit/debye.test.ts).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
