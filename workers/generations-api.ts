@@ -1,4 +1,5 @@
 /** The Generations worker's interface (sets, CSP and de novo metrics, one sample's detail), shared by worker and client. */
+import type { PatternComparison } from '../src/core/analysis/xrd-compare.ts';
 import type { DisplayData } from '../src/core/analysis/display-scene.ts';
 import type { Mat3, Vec3 } from '../src/core/math/mat3.ts';
 import type { OverlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
@@ -146,4 +147,6 @@ export interface GenerationsWorkerApi {
   exportSample(index: number, side: 'prediction' | 'other', format: FormatId): Promise<Result<SampleFile>>;
   /** Everything the detail view draws for per_sample row `index` of the last run. */
   sampleView(index: number): Promise<Result<SampleView>>;
+  /** The powder patterns of per_sample row `index`'s prediction and its counterpart, compared (`structlab xrd-compare`'s defaults). */
+  xrdCompare(index: number): Promise<Result<PatternComparison>>;
 }

@@ -1,4 +1,5 @@
 /** The Generations worker: reads the sets, runs the CSP and de novo metrics of src/core/tasks/generations, prepares one sample's detail. */
+import { XRD_COMPARE_DEFAULTS, comparePatterns } from '../src/core/analysis/xrd-compare.ts';
 import * as Comlink from 'comlink';
 import { buildDisplay } from '../src/core/analysis/display-scene.ts';
 import { FORMATS } from '../src/core/io/registry.ts';
@@ -233,6 +234,19 @@ const api: GenerationsWorkerApi = {
       },
       (m) => `Sample ${index + 1}: ${m}`,
     ),
+
+  async xrdCompare(index) {
+    const r = await attempt(
+      () => {
+        const pair = last?.pairs[index];
+        if (!pair) throw new Error(`there is no sample ${index + 1} in the last run`);
+        if (!pair.other) throw new Error('it has no counterpart to compare with');
+        return comparePatterns(pair.pred.structure, pair.other.structure, XRD_COMPARE_DEFAULTS);
+      },
+      (m) => `Sample ${index + 1}: ${m}`,
+    );
+    return r.ok ? Comlink.transfer(r, [r.value.twoTheta.buffer, ...r.value.profiles.map((p) => p.buffer)] as ArrayBuffer[]) : r;
+  },
 
   sampleView: (index) =>
     attempt(

@@ -3,6 +3,7 @@
  * cancel), the run options, the last run's document (as `structlab gen csp` / `gen eval` print it), the
  * table's sort, filter and page, and the selected sample's view. The metrics run in workers/generations.worker.ts.
  */
+import type { PatternComparison } from '../core/analysis/xrd-compare.ts';
 import * as Comlink from 'comlink';
 import { create } from 'zustand';
 import type { DisplayData } from '../core/analysis/display-scene.ts';
@@ -53,6 +54,8 @@ export interface GenerationsState {
   run: GenRun | null;
   selected: number | null;
   view: SampleView | null;
+  /** The selected sample's powder pattern against its counterpart's, when asked for. */
+  xrd: { index: number; comparison: PatternComparison } | null;
   sort: { key: string; descending: boolean };
   /** Only rows failing for this reason; null: all rows. */
   filter: FailureReason | null;
@@ -79,6 +82,7 @@ export const useGenerations = create<GenerationsState>(() => ({
   run: null,
   selected: null,
   view: null,
+  xrd: null,
   sort: { key: 'index', descending: false },
   filter: null,
   page: 0,
@@ -315,6 +319,19 @@ export async function selectSample(index: number): Promise<void> {
 }
 
 export const setSampleFormat = (sampleFormat: FormatId) => useGenerations.setState({ sampleFormat });
+
+/** Compares the selected sample's powder pattern with its counterpart's (truth, duplicate or reference match). */
+export async function compareSampleXrd(): Promise<void> {
+  const { selected } = useGenerations.getState();
+  if (selected === null) return;
+  const r = await client.request((w) => loaded(w, () => w.xrdCompare(selected)), { lane: 'xrd' });
+  if (!r) return;
+  if (!r.ok) {
+    useGenerations.setState({ error: r.error });
+    return;
+  }
+  if (useGenerations.getState().selected === selected) useGenerations.setState({ xrd: { index: selected, comparison: r.value } });
+}
 
 /** Downloads the selected sample's prediction or its counterpart, written by the worker in the chosen format. */
 export async function downloadSample(side: 'prediction' | 'other'): Promise<void> {

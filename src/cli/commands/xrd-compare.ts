@@ -1,5 +1,4 @@
-import { xrdPattern } from '../../core/analysis/xrd.ts';
-import { broadenedProfile, profileSimilarity } from '../../core/analysis/xrd-compare.ts';
+import { XRD_COMPARE_DEFAULTS as D, comparePatterns } from '../../core/analysis/xrd-compare.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { toStrictJson } from '../io.ts';
@@ -26,15 +25,12 @@ export function runXrdCompare(argv: string[]): string {
   ]);
   if (positionals.length !== 2) throw new CliError('xrd-compare takes PRED and TRUTH (see structlab xrd-compare --help)');
   const { name, lambda } = wavelengthOption(options.wavelength);
-  const fwhm = numberOption(options, 'fwhm', 0.1, 1e-3, 10);
-  const step = numberOption(options, 'step', 0.02, 1e-3, 1);
-  const range = rangeOption(options.range, 'range', [5, 90], 180);
-  const wccWidth = numberOption(options, 'wcc-width', 1, step, 20);
-  const profiles = positionals.map((file) => {
-    const { structure } = loadPeriodic(file, options, 'xrd-compare');
-    return broadenedProfile(xrdPattern(structure, lambda, [0, 90]).peaks, { fwhm, step, range });
-  });
-  const sim = profileSimilarity(profiles[0], profiles[1], step, wccWidth);
+  const fwhm = numberOption(options, 'fwhm', D.fwhm, 1e-3, 10);
+  const step = numberOption(options, 'step', D.step, 1e-3, 1);
+  const range = rangeOption(options.range, 'range', D.range, 180);
+  const wccWidth = numberOption(options, 'wcc-width', D.wccWidth, step, 20);
+  const [a, b] = positionals.map((file) => loadPeriodic(file, options, 'xrd-compare').structure);
+  const sim = comparePatterns(a, b, { lambda, fwhm, step, range, wccWidth }).similarity;
   return toStrictJson({
     wavelength: name ?? lambda,
     fwhm,

@@ -5,7 +5,8 @@
  */
 import { exp } from '../math/libm.ts';
 import { checkLimit } from '../limits.ts';
-import type { XrdPeak } from './xrd.ts';
+import { XRD_WAVELENGTHS, type XrdPeak, xrdPattern } from './xrd.ts';
+import type { Structure } from '../structure/structure.ts';
 
 export interface ProfileOptions {
   fwhm: number;
@@ -89,4 +90,35 @@ export function profileSimilarity(y1: Float64Array, y2: Float64Array, step: numb
     pearson: c12 / Math.sqrt(c11 * c22),
     wcc: w12 / Math.sqrt(w11 * w22),
   };
+}
+
+/** `structlab xrd-compare`'s options: wavelength (Å), Gaussian FWHM, grid step and range (2θ, °), WCC half-width (°). */
+export interface CompareOptions extends ProfileOptions {
+  lambda: number;
+  wccWidth: number;
+}
+
+/** `structlab xrd-compare`'s defaults (docs/crystallography.md §4): Cu Kα, FWHM 0.1°, step 0.02°, 5–90°, WCC ℓ = 1°. */
+export const XRD_COMPARE_DEFAULTS: CompareOptions = {
+  lambda: XRD_WAVELENGTHS.get('CuKa')!,
+  fwhm: 0.1,
+  step: 0.02,
+  range: [5, 90],
+  wccWidth: 1,
+};
+
+/** Two structures' broadened powder patterns on one grid (each as pymatgen's, peaks computed over 0–90°) and their similarity. */
+export interface PatternComparison {
+  /** 2θ of each grid point. */
+  twoTheta: Float64Array;
+  profiles: [Float64Array, Float64Array];
+  similarity: XrdSimilarity;
+}
+
+/** The comparison `structlab xrd-compare` prints, with the profiles it compared (the lab draws them). */
+export function comparePatterns(a: Structure, b: Structure, o: CompareOptions): PatternComparison {
+  const profile = (s: Structure) => broadenedProfile(xrdPattern(s, o.lambda, [0, 90]).peaks, o);
+  const profiles: [Float64Array, Float64Array] = [profile(a), profile(b)];
+  const twoTheta = Float64Array.from(profiles[0], (_, m) => o.range[0] + m * o.step);
+  return { twoTheta, profiles, similarity: profileSimilarity(profiles[0], profiles[1], o.step, o.wccWidth) };
 }

@@ -6,7 +6,8 @@
  */
 import { useEffect, useMemo } from 'react';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
-import { downloadSample, setSampleFormat, useGenerations } from '../../state/generations.ts';
+import { compareSampleXrd, downloadSample, setSampleFormat, useGenerations } from '../../state/generations.ts';
+import { XrdComparison } from '../XrdComparison.tsx';
 import { WRITTEN_FORMATS } from '../../core/analysis/structure-export.ts';
 import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
@@ -104,8 +105,23 @@ function SampleExport({ other }: { other: StructureSide | null }) {
           Download {ROLE_TEXT[other.role]}
         </button>
       )}
+      {other && (
+        <button type="button" data-testid="gen-xrd-compare" onClick={() => void compareSampleXrd()}>
+          Compare powder patterns
+        </button>
+      )}
+      {other && <SampleXrd otherLabel={ROLE_TEXT[other.role]} />}
     </div>
   );
+}
+
+/** The prediction's powder pattern over its counterpart's, with the similarity scores of `structlab xrd-compare`. */
+function SampleXrd({ otherLabel }: { otherLabel: string }) {
+  const selected = useGenerations((s) => s.selected);
+  const xrd = useGenerations((s) => s.xrd);
+  const labels = useMemo((): [string, string] => ['prediction', otherLabel], [otherLabel]);
+  if (!xrd || xrd.index !== selected) return null;
+  return <XrdComparison comparison={xrd.comparison} labels={labels} testId="gen-xrd" />;
 }
 
 /** The too-close pairs of the prediction: red segments to the nearest image, distances as sprites (in the PNG export). */

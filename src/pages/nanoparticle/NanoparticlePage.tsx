@@ -25,7 +25,7 @@ import { elementColor, rampColor, rampGradient, toHex, type Rgb } from '../../vi
 import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
 import { MAX_RADIUS, MIN_RADIUS, type ParticleView, type Split } from '../../../workers/c2np-api.ts';
-import { Plot } from './Plot.tsx';
+import { Plot } from '../Plot.tsx';
 import { TextLabels, type TextLabel } from '../../viewer/Lines.tsx';
 import './nanoparticle.css';
 import { ErrorAlert } from '../ErrorAlert.tsx';

@@ -1,4 +1,4 @@
-/** A small uPlot chart that is rebuilt when its data or options change (the plots here hold ≤ 128 points). */
+/** A small uPlot chart, rebuilt when its data or options change (for plots of up to a few thousand points). */
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
