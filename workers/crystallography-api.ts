@@ -1,4 +1,5 @@
 /** The crystallography worker's interface (Structure page panels), shared by the worker and its client (types only). */
+import type { PatternComparison } from '../src/core/analysis/xrd-compare.ts';
 import type { PackedStructure } from '../src/core/structure/packed.ts';
 import type { DisplayData, DisplayOptions } from '../src/core/analysis/display-scene.ts';
 import type { XrdPattern } from '../src/core/analysis/xrd.ts';
@@ -27,6 +28,8 @@ export interface CrystallographyWorkerApi {
   symmetrizedCif(p: PackedStructure, source: SourceText | null, symprec: number): Promise<Result<{ fileName: string; text: string }>>;
   /** `structlab xrd` at wavelength `lambda` Å over `range` (2θ, degrees). */
   xrd(p: PackedStructure, lambda: number, range: [number, number]): Promise<Result<XrdPattern>>;
+  /** `structlab xrd-compare` of `p` against the structure in file `other` (its first periodic structure). */
+  xrdCompare(p: PackedStructure, other: SourceText, lambda: number, fwhm: number): Promise<Result<PatternComparison>>;
   /** The broadened profile of `peaks` on lo, lo + step, …, hi (docs/crystallography.md §4). */
   profile(peaks: XrdPattern['peaks'], fwhm: number, step: number, range: [number, number]): Promise<Result<Float64Array>>;
   /** `structlab env --cutoff` of `p`: coordination, bond lengths binned per element pair, RDF. */

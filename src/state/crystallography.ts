@@ -3,6 +3,9 @@
  * their own worker for the structure the session shows, on demand (a panel computes once it is opened), and
  * dropped when another structure is shown. The chosen cell's scene replaces the session's scene in the viewer.
  */
+import type { PatternComparison } from '../core/analysis/xrd-compare.ts';
+import { readTextFile } from '../browser/read-file.ts';
+import { errorText } from '../core/errors.ts';
 import type * as Comlink from 'comlink';
 import { create } from 'zustand';
 import type { DisplayData } from '../core/analysis/display-scene.ts';
@@ -54,6 +57,8 @@ export interface CrystallographyState {
   environment: EnvironmentView | null;
   /** Colour the atoms by coordination number instead of element. */
   colorByCn: boolean;
+  /** The shown structure's powder pattern against a second structure's (a file the user picked). */
+  xrdComparison: { name: string; comparison: PatternComparison } | null;
 }
 
 export const useCrystallography = create<CrystallographyState>(() => ({
@@ -74,6 +79,7 @@ export const useCrystallography = create<CrystallographyState>(() => ({
   cutoff: 3.5,
   environment: null,
   colorByCn: true,
+  xrdComparison: null,
 }));
 
 const worker = new WorkerClient<CrystallographyWorkerApi>(
@@ -175,6 +181,24 @@ async function computeProfile(): Promise<void> {
   if (!pattern) return;
   const profile = await ask('xrd', 'profile', 'broadening', (api) => api.profile(pattern.peaks, fwhm, PROFILE_STEP, TWO_THETA));
   if (profile && useCrystallography.getState().pattern === pattern) useCrystallography.setState({ profile });
+}
+
+/** Compares the shown structure's powder pattern with that of the structure in `file` (at the panel's λ and FWHM). */
+export async function compareXrdWith(file: File): Promise<void> {
+  const { wavelength, fwhm } = useCrystallography.getState();
+  const lambda = wavelengthAngstrom(wavelength);
+  if (lambda === null) return;
+  let text: string;
+  try {
+    text = await readTextFile(file);
+  } catch (e) {
+    setPanel('xrd', null, errorText(e));
+    return;
+  }
+  const comparison = await ask('xrd', 'xrd-compare', `comparing with ${file.name}`, (api, p) =>
+    api.xrdCompare(p, { text, name: file.name, index: 0 }, lambda, fwhm),
+  );
+  if (comparison) useCrystallography.setState({ xrdComparison: { name: file.name, comparison } });
 }
 
 export function setWavelength(wavelength: string): void {
@@ -293,6 +317,7 @@ useSession.subscribe((s, prev) => {
       profile: null,
       planes: null,
       environment: null,
+      xrdComparison: null,
     });
     if (had) useSession.setState((x) => ({ fitToken: x.fitToken + 1 }));
     if (!p) return;

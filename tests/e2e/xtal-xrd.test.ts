@@ -1,10 +1,13 @@
 /**
  * The Structure page's Diffraction panel end to end (built lab, headless Chromium): the strongest peaks of the
- * pattern equal pymatgen's XRDCalculator golden at the digits shown, for Cu Kα and after switching to Mo Kα.
+ * pattern equal pymatgen's XRDCalculator golden at the digits shown, for Cu Kα and after switching to Mo Kα; a second
+ * structure's pattern overlaid carries the golden `xrd-compare` scores.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Json, corpusPath, readXtalGolden } from '../xtal-goldens.ts';
+import { type Json, XTAL_GOLDEN, corpusPath, readXtalGolden } from '../xtal-goldens.ts';
 import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
 
 const NAME = 'matterviz-BaTiO3-tetragonal.poscar';
@@ -72,6 +75,21 @@ describe('diffraction panel', () => {
   it('recomputes for Mo Kα', async () => {
     await page.locator('[data-testid=xrd-wavelength]').selectOption('MoKa');
     await checkTopPeaks('MoKa');
+    expect(lab.pageErrors).toEqual([]);
+  });
+
+  it('overlays a second structure (the golden perturbed copy) with the golden xrd-compare scores', async () => {
+    const pairs = JSON.parse(readFileSync(join(XTAL_GOLDEN, 'xrd_pairs', 'pairs.json'), 'utf8'));
+    const pair = pairs.pairs.find((p: Json) => p.truth === NAME);
+    expect(pair, `golden pair for ${NAME}`).toBeTruthy();
+    await page.locator('[data-testid=xrd-wavelength]').selectOption('CuKa');
+    await checkTopPeaks('CuKa');
+    await page.locator('[data-testid=xrd-compare-file]').setInputFiles(join(XTAL_GOLDEN, 'xrd_pairs', pair.pred));
+    await page.locator('[data-testid=xrd-compare]').waitFor({ timeout: 60_000 });
+    // The scores are symmetric in the two patterns; the panel shows 4 decimals of the golden's (pred, truth) values.
+    for (const key of ['cosine', 'pearson', 'wcc'])
+      expect(await page.locator(`[data-testid=xrd-compare-${key}]`).innerText(), key).toBe(pair.similarity[key].toFixed(4));
+    expect(await page.locator('[data-testid=xrd-compare-plot] canvas').count()).toBeGreaterThan(0);
     expect(lab.pageErrors).toEqual([]);
   });
 });

@@ -3,11 +3,12 @@
  * and broadened (Gaussian, FWHM slider), the hkl families of the peak under the pointer, the wavelength choice and
  * the strongest peaks as a table.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { XrdPattern, XrdPeak } from '../../core/analysis/xrd.ts';
-import { profileTwoTheta, setFwhm, setPanelOpen, setWavelength, useCrystallography } from '../../state/crystallography.ts';
+import { compareXrdWith, profileTwoTheta, setFwhm, setPanelOpen, setWavelength, useCrystallography } from '../../state/crystallography.ts';
+import { XrdComparison } from '../XrdComparison.tsx';
 import { fixed } from '../format.ts';
 
 /** Peaks listed in the table, strongest first. */
@@ -103,9 +104,33 @@ export function DiffractionPanel() {
           <p className="hint">
             {pattern.peaks.length} peaks, 2θ {pattern.twoThetaRange.join('–')}° at λ = {pattern.lambda} Å (pymatgen XRDCalculator)
           </p>
+          <SecondPattern />
         </>
       )}
     </details>
+  );
+}
+
+/** A second structure's pattern over the shown one's, with `structlab xrd-compare`'s scores (e.g. a prediction vs its truth). */
+function SecondPattern() {
+  const xrdComparison = useCrystallography((s) => s.xrdComparison);
+  const labels = useMemo((): [string, string] => ['shown', xrdComparison?.name ?? 'second'], [xrdComparison]);
+  return (
+    <div className="xtal-controls">
+      <label className="file-button" title="Overlay another structure's powder pattern and score their similarity">
+        Compare with a structure file…
+        <input
+          type="file"
+          data-testid="xrd-compare-file"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file) void compareXrdWith(file);
+          }}
+        />
+      </label>
+      {xrdComparison && <XrdComparison comparison={xrdComparison.comparison} labels={labels} testId="xrd-compare" />}
+    </div>
   );
 }
 
