@@ -157,6 +157,7 @@ describe('local environment panel', () => {
       );
     await page.waitForFunction((n) => (window.__structlab!.viewer('main') as Json).atomBuilds === n + 1, builds, { timeout: 30_000 });
     await page.locator('[data-testid=env-rdf] canvas').waitFor();
+    await page.locator('[data-testid=env-angles] canvas').waitFor();
     expect(lab.pageErrors).toEqual([]);
   });
 });

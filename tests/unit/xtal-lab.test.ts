@@ -124,5 +124,8 @@ describe.each(xtalGoldenNames().filter((n) => readXtalGolden(n).env))('environme
       ).toBe(edge);
     });
     expect(v.rdf.g.length).toBe(g.rdf.g.length);
+    // Bond angles per centre element, whole-degree bins (the goldens have no angle within 1e-6 of a bin edge).
+    expect(v.angles.centers).toEqual(Object.keys(g.angles.by_center).sort());
+    v.angles.centers.forEach((c, k) => expect(v.angles.counts[k], c).toEqual(g.angles.by_center[c]));
   });
 });

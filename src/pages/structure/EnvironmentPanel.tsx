@@ -63,6 +63,7 @@ export function EnvironmentPanel() {
   }, [env, structure]);
   const bondX = useMemo(() => (env ? (env.bondHistogram.counts[0] ?? []).map((_, k) => k * env.bondHistogram.bin) : []), [env]);
   const rdfY = useMemo(() => (env ? [env.rdf.g] : []), [env]);
+  const angleX = useMemo(() => (env ? (env.angles.counts[0] ?? []).map((_, k) => k) : []), [env]);
   if (!structure) return null;
   const commit = () => {
     if (Number(text) !== cutoff) setCutoff(Number(text));
@@ -123,6 +124,16 @@ export function EnvironmentPanel() {
             labels={env.bondHistogram.pairs}
             bars
           />
+          {env.angles.centers.length > 0 && (
+            <EnvPlot
+              testId="env-angles"
+              title="bond angles at each centre element (1° bins)"
+              x={angleX}
+              ys={env.angles.counts}
+              labels={env.angles.centers}
+              bars
+            />
+          )}
           <EnvPlot testId="env-rdf" title="g(r)" x={env.rdf.r} ys={rdfY} labels={RDF_LABELS} />
         </>
       )}

@@ -106,6 +106,8 @@ export interface EnvironmentView {
   /** Bond lengths per element pair ("A-B", sorted) binned on [0, cutoff) with `bin` Å: counts[k] is bin k. */
   bondHistogram: { bin: number; pairs: string[]; counts: number[][] };
   rdf: { r: number[]; g: number[] };
+  /** Bond angles at each centre element (whole-degree bins 0…180°, as `structlab env`): element names and their counts. */
+  angles: { centers: string[]; counts: number[][] };
 }
 
 /** Bond-length bins of the Local environment panel (Å). */
@@ -123,5 +125,12 @@ export function environmentView(s: Structure, cutoff: number): EnvironmentView {
     for (const d of e.bondLengths.get(pair)!) c[Math.min(nBins - 1, Math.floor(d / BOND_BIN))]++;
     return c;
   });
-  return { cutoff, coordination: e.coordination, bondHistogram: { bin: BOND_BIN, pairs, counts }, rdf: { r: e.rdf.r, g: e.rdf.g } };
+  const centers = [...e.angles.byCenter.keys()].sort();
+  return {
+    cutoff,
+    coordination: e.coordination,
+    bondHistogram: { bin: BOND_BIN, pairs, counts },
+    rdf: { r: e.rdf.r, g: e.rdf.g },
+    angles: { centers, counts: centers.map((c) => e.angles.byCenter.get(c)!) },
+  };
 }
