@@ -1,4 +1,5 @@
 /** The AtomWorld worker's interface (batch evaluation, case views, two-structure compare), shared by worker and client. */
+import type { PatternComparison } from '../src/core/analysis/xrd-compare.ts';
 import type { DisplayData } from '../src/core/analysis/display-scene.ts';
 import type { Mat3 } from '../src/core/math/mat3.ts';
 import type { MatcherOptions } from '../src/core/match/defaults.ts';
@@ -86,5 +87,7 @@ export interface AtomworldWorkerApi {
   evaluate(start: number, count: number): Promise<Result<CaseRow[]>>;
   /** Everything needed to draw case `index`. */
   caseView(index: number): Promise<Result<CaseView>>;
+  /** The powder patterns of case `index`'s answer and target, compared (`structlab xrd-compare`'s defaults). */
+  xrdCompare(index: number): Promise<Result<PatternComparison>>;
   compare(a: InputFile, b: InputFile, tolerances: MatcherTolerances): Promise<Result<CompareView>>;
 }

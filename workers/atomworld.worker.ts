@@ -1,4 +1,5 @@
 /** The AtomWorld worker: judges model answers as the benchmark does, lints the cases and prepares drawings. */
+import { XRD_COMPARE_DEFAULTS, comparePatterns } from '../src/core/analysis/xrd-compare.ts';
 import * as Comlink from 'comlink';
 import { buildDisplay, type DisplayData } from '../src/core/analysis/display-scene.ts';
 import { parseStructureFile } from '../src/core/io/registry.ts';
@@ -15,7 +16,7 @@ import { buildDemoCases } from '../src/core/tasks/atomworld/lab/demo.ts';
 import { type AtomworldCase, type CaseRow, readAtomworldInputs } from '../src/core/tasks/atomworld/lab/inputs.ts';
 import { aseFrameOf, inAseFrame, overlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
 import type { AtomworldWorkerApi, CompareView, LoadedBatch, MatcherTolerances, OverlayView } from './atomworld-api.ts';
-import { errorText } from './result.ts';
+import { attempt, errorText } from './result.ts';
 
 let cases: AtomworldCase[] = [];
 const rows = new Map<number, CaseRow>();
@@ -143,6 +144,21 @@ const api: AtomworldWorkerApi = {
     } catch (e) {
       return { ok: false, error: errorText(e) };
     }
+  },
+
+  async xrdCompare(index) {
+    const c = cases[index];
+    if (!c) return { ok: false, error: `There is no case ${index + 1} in the loaded batch.` };
+    const r = await attempt(
+      async () => {
+        await initMoyo();
+        const { target, answer } = evaluateAtomworldAnswer(c.targetCif, c.answer ?? '');
+        if (!answer) throw new Error('its answer holds no readable structure');
+        return comparePatterns(answer, target, XRD_COMPARE_DEFAULTS);
+      },
+      (m) => `Case ${c.id}: ${m}`,
+    );
+    return r.ok ? Comlink.transfer(r, [r.value.twoTheta.buffer, ...r.value.profiles.map((x) => x.buffer)] as ArrayBuffer[]) : r;
   },
 
   async caseView(index) {

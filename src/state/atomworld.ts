@@ -3,6 +3,7 @@
  * on screen and the two-structure compare. All judging runs in workers/atomworld.worker.ts; cancelling
  * terminates that worker (the loaded files are kept here and re-sent to a fresh one when needed).
  */
+import type { PatternComparison } from '../core/analysis/xrd-compare.ts';
 import * as Comlink from 'comlink';
 import { create } from 'zustand';
 import { type AtomworldActionSummary, summariseAtomworld } from '../core/tasks/atomworld/batch.ts';
@@ -33,6 +34,8 @@ export interface AtomworldState {
   done: number;
   selected: number | null;
   view: CaseView | null;
+  /** The selected case's answer powder pattern against its target's, when asked for. */
+  xrd: { index: number; comparison: PatternComparison } | null;
   sort: { key: CaseSortKey; descending: boolean };
   compareA: InputFile | null;
   compareB: InputFile | null;
@@ -58,6 +61,7 @@ export const useAtomworld = create<AtomworldState>(() => ({
   done: 0,
   selected: null,
   view: null,
+  xrd: null,
   sort: { key: 'index', descending: false },
   compareA: null,
   compareB: null,
@@ -117,6 +121,7 @@ async function loadSource(next: Source, label: string): Promise<void> {
     done: 0,
     selected: null,
     view: null,
+    xrd: null,
     mode: 'cases',
   });
   await evaluateAll(ticket);
@@ -184,6 +189,19 @@ export async function selectCase(index: number): Promise<void> {
     return;
   }
   useAtomworld.setState((s) => ({ view: r.value, fitToken: s.fitToken + 1 }));
+}
+
+/** Compares the selected case's answer powder pattern with its target's. */
+export async function compareCaseXrd(): Promise<void> {
+  const { selected } = useAtomworld.getState();
+  if (selected === null) return;
+  const r = await client.request((w) => loaded(w, () => w.xrdCompare(selected)), { lane: 'xrd' });
+  if (!r) return;
+  if (!r.ok) {
+    useAtomworld.setState({ error: r.error });
+    return;
+  }
+  if (useAtomworld.getState().selected === selected) useAtomworld.setState({ xrd: { index: selected, comparison: r.value } });
 }
 
 export async function setCompareFile(role: 'a' | 'b', file: File): Promise<void> {

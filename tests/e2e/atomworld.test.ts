@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED } from '../shared.ts';
+import { XRD_COMPARE_DEFAULTS, comparePatterns } from '../../src/core/analysis/xrd-compare.ts';
+import { evaluateAtomworldAnswer } from '../../src/core/tasks/atomworld/evaluate.ts';
 import { type Lab, openLab, textFile } from './harness.ts';
 
 const GOLDEN = join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl');
@@ -120,7 +122,7 @@ describe('AtomWorld page', () => {
     ]);
   });
 
-  it('a clicked case shows before, target and answer with linked cameras, and the overlay', async () => {
+  it('a clicked case shows before, target and answer with linked cameras, the overlay and the powder patterns', async () => {
     const g = golden[0];
     await page.locator(`[data-testid=aw-row][data-id="${g.id}"]`).click();
     await waitViewers(['aw-before', 'aw-target', 'aw-answer', 'aw-overlay'], g.id);
@@ -142,6 +144,12 @@ describe('AtomWorld page', () => {
     await waitViewers(['aw-overlay'], failed.id);
     expect(await text('aw-case-verdict')).toBe('StructureMismatch');
     expect(await text('aw-overlay-legend')).toMatch(/pairs/);
+    // Its answer's powder pattern over the target's, with the scores Node computes for the pair.
+    await page.locator('[data-testid=aw-xrd-compare]').click();
+    await page.locator('[data-testid=aw-xrd]').waitFor({ timeout: 60_000 });
+    const { target, answer } = evaluateAtomworldAnswer(failed.after_cif, `<cif>\n${failed.model_generated_cif}\n</cif>`);
+    const expected = comparePatterns(answer!, target, XRD_COMPARE_DEFAULTS).similarity;
+    for (const key of ['cosine', 'pearson', 'wcc'] as const) expect(await text(`aw-xrd-${key}`), key).toBe(expected[key].toFixed(4));
   });
 
   it('exports the per-case CSV and the per-action JSON', async () => {

@@ -10,6 +10,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
 import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import {
+  compareCaseXrd,
   cancel,
   loadCasesFile,
   loadDemo,
@@ -21,6 +22,7 @@ import {
   setTolerances,
   useAtomworld,
 } from '../../state/atomworld.ts';
+import { XrdComparison } from '../XrdComparison.tsx';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
 import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
 import { DISPLACEMENT_RAMP, elementColor, rampColor, rampGradient, toHex, type Rgb } from '../../viewer/colors.ts';
@@ -461,6 +463,22 @@ function verdictText(r: { correct: boolean; wrong_type: string | null }): string
   return r.correct ? 'correct' : (r.wrong_type ?? 'wrong');
 }
 
+const CASE_XRD_LABELS: [string, string] = ['answer', 'target'];
+
+/** The answer's powder pattern over the target's, with `structlab xrd-compare`'s scores, on request. */
+function CaseXrd() {
+  const selected = useAtomworld((s) => s.selected);
+  const xrd = useAtomworld((s) => s.xrd);
+  return (
+    <>
+      <button type="button" data-testid="aw-xrd-compare" onClick={() => void compareCaseXrd()}>
+        Compare powder patterns
+      </button>
+      {xrd && xrd.index === selected && <XrdComparison comparison={xrd.comparison} labels={CASE_XRD_LABELS} testId="aw-xrd" />}
+    </>
+  );
+}
+
 function CaseDetails() {
   const v = useAtomworld((st) => st.view);
   if (!v) return <p className="hint">No case selected.</p>;
@@ -494,6 +512,7 @@ function CaseDetails() {
           {v.overlay.note}.
         </p>
       )}
+      {v.answer && <CaseXrd />}
       <h2>Prompt</h2>
       <p className="aw-prompt" data-testid="aw-prompt">
         {v.prompt || '(none)'}
