@@ -42,7 +42,7 @@ export function symmetryUnavailable(s: Structure, symprec?: number): string | nu
     for (let k = 0; k < close.i.length; k++) {
       const a = s.sites[close.i[k]],
         b = s.sites[close.j[k]];
-      if (speciesKey(a.species) === speciesKey(b.species)) {
+      if (speciesKey(a) === speciesKey(b)) {
         return (
           `sites ${close.i[k] + 1} and ${close.j[k] + 1} of one kind are ${close.distance[k].toPrecision(3)} Å apart, closer than ` +
           `twice symprec (${symprec} Å): no space group is searched`
@@ -71,10 +71,12 @@ export interface SymmetryInfo {
   symprec: number;
 }
 
-const speciesKey = (species: SpeciesMap): string =>
-  Object.entries(species)
+/** A site's kind for the search: elements, their oxidation states and occupancies (pymatgen's SpacegroupAnalyzer
+ * types sites by `site.species`, so Fe2+ and Fe3+ are two kinds). */
+const speciesKey = (site: Pick<Site, 'species' | 'oxidation'>): string =>
+  Object.entries(site.species)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([el, occ]) => `${el}:${occ.toFixed(6)}`)
+    .map(([el, occ]) => `${el}${site.oxidation?.[el] ? `(${site.oxidation[el]})` : ''}:${occ.toFixed(6)}`)
     .join(',');
 
 interface TypedCell {
@@ -89,7 +91,7 @@ function toMoyoCell(s: Structure): TypedCell {
   const numbers: number[] = [];
   const positions: [number, number, number][] = [];
   for (const site of s.sites) {
-    const key = speciesKey(site.species);
+    const key = speciesKey(site);
     let t = typeOf.get(key);
     if (t === undefined) {
       t = speciesOfType.length + 1;
