@@ -160,4 +160,18 @@ describe('local environment panel', () => {
     await page.locator('[data-testid=env-angles] canvas').waitFor();
     expect(lab.pageErrors).toEqual([]);
   });
+
+  it('downloads the symmetrized CIF: the golden space group, one row per orbit, read back to the conventional cell', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=symmetrized-cif]').click()]);
+    const text = readFileSync(await download.path(), 'utf8');
+    expect(text).toMatch(new RegExp(`_symmetry_Int_Tables_number\\s+${g.number}\\b|_space_group_IT_number\\s+${g.number}\\b`));
+    const orbits = new Set<number>(g.equivalent_atoms).size;
+    const back = parseStructureFile(text, download.suggestedFilename());
+    if (!back.ok) throw new Error(back.error);
+    expect(back.structures[0].sites.length).toBe(g.std_cell.sites.length);
+    // One _atom_site row per orbit: the loop's data lines that carry coordinates.
+    const atomRows = text.split('\n').filter((l) => /^\s*[A-Z][a-z]?\S*\s+[A-Z][a-z]?\S*\s+\d+\s+-?[\d.]+\s+-?[\d.]+\s+-?[\d.]+/.test(l));
+    expect(atomRows.length).toBe(orbits);
+    expect(lab.pageErrors).toEqual([]);
+  });
 });

@@ -94,7 +94,7 @@ export function symmetrizedCif(s: Structure, symprec = 0.01): SymmetrizedCif | n
     ' _atom_site_fract_z',
     ' _atom_site_occupancy',
   ];
-  // Oxidation states carried over where the input gives an element exactly one (the symmetry types ignore them).
+  // Oxidation states carried over where the input gives an element exactly one (a mixed-valence element is written bare).
   const oxidation = new Map<string, number | null>();
   for (const site of s.sites) {
     for (const element of Object.keys(site.species)) {
