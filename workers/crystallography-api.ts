@@ -32,6 +32,8 @@ export interface CrystallographyWorkerApi {
   xrdCompare(p: PackedStructure, other: SourceText, lambda: number, fwhm: number): Promise<Result<PatternComparison>>;
   /** The broadened profile of `peaks` on lo, lo + step, …, hi (docs/crystallography.md §4). */
   profile(peaks: XrdPattern['peaks'], fwhm: number, step: number, range: [number, number]): Promise<Result<Float64Array>>;
+  /** The same for the first periodic structure of file `other` (a second structure overlaid in the panel). */
+  environmentOfFile(other: SourceText, cutoff: number): Promise<Result<EnvironmentView>>;
   /** `structlab env --cutoff` of `p`: coordination, bond lengths binned per element pair, RDF. */
   environment(p: PackedStructure, cutoff: number): Promise<Result<EnvironmentView>>;
   /** `structlab planes` of the cell of `p`. */

@@ -86,6 +86,15 @@ const api: CrystallographyWorkerApi = {
   },
 
   environment: (p, cutoff) => attempt(() => environmentView(periodic(p), cutoff)),
+  environmentOfFile: (other, cutoff) =>
+    attempt(async () => {
+      await initMoyo();
+      const parsed = parseStructureFile(other.text, other.name);
+      if (!parsed.ok) throw new Error(`${other.name}: ${parsed.error}`);
+      const second = parsed.structures.find((s) => s.lattice);
+      if (!second) throw new Error(`${other.name} holds no periodic structure`);
+      return environmentView(second, cutoff);
+    }),
 
   planes: (p, hkls) =>
     attempt(() => {

@@ -55,6 +55,8 @@ export interface CrystallographyState {
   /** Neighbour cutoff (Å) of the Local environment panel, and its data. */
   cutoff: number;
   environment: EnvironmentView | null;
+  /** A second structure's environment at the same cutoff, overlaid in the panel's plots (a file the user picked). */
+  environment2: { name: string; text: string; view: EnvironmentView } | null;
   /** Colour the atoms by coordination number instead of element. */
   colorByCn: boolean;
   /** The shown structure's powder pattern against a second structure's (a file the user picked). */
@@ -78,6 +80,7 @@ export const useCrystallography = create<CrystallographyState>(() => ({
   planes: null,
   cutoff: 3.5,
   environment: null,
+  environment2: null,
   colorByCn: true,
   xrdComparison: null,
 }));
@@ -261,9 +264,30 @@ export function setHklText(hklText: string): void {
 }
 
 async function computeEnvironment(): Promise<void> {
-  const { cutoff } = useCrystallography.getState();
+  const { cutoff, environment2 } = useCrystallography.getState();
   const environment = await ask('env', 'env', 'finding the neighbours', (api, p) => api.environment(p, cutoff));
   if (environment && useCrystallography.getState().cutoff === cutoff) useCrystallography.setState({ environment });
+  if (environment2) await computeSecondEnvironment(environment2.name, environment2.text);
+}
+
+async function computeSecondEnvironment(name: string, text: string): Promise<void> {
+  const { cutoff } = useCrystallography.getState();
+  const view = await ask('env', 'env2', `finding the neighbours in ${name}`, (api) =>
+    api.environmentOfFile({ name, text, index: 0 }, cutoff),
+  );
+  if (view && useCrystallography.getState().cutoff === cutoff) useCrystallography.setState({ environment2: { name, text, view } });
+}
+
+/** Overlays the environment of the structure in `file` on the shown one's (same cutoff). */
+export async function overlayEnvironmentOf(file: File): Promise<void> {
+  let text: string;
+  try {
+    text = await readTextFile(file);
+  } catch (e) {
+    setPanel('env', null, errorText(e));
+    return;
+  }
+  await computeSecondEnvironment(file.name, text);
 }
 
 export function setCutoff(cutoff: number): void {
@@ -317,6 +341,7 @@ useSession.subscribe((s, prev) => {
       profile: null,
       planes: null,
       environment: null,
+      environment2: null,
       xrdComparison: null,
     });
     if (had) useSession.setState((x) => ({ fitToken: x.fitToken + 1 }));

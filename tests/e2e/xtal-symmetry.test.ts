@@ -161,6 +161,19 @@ describe('local environment panel', () => {
     expect(lab.pageErrors).toEqual([]);
   });
 
+  it('overlays a second structure’s environment: its golden mean coordination, its g(r) and summed histograms drawn', async () => {
+    const other = 'cod-1008029-oxidation-states.cif';
+    const coordination: number[] = readXtalGolden(other).env['3.5'].coordination;
+    const mean = coordination.reduce((a, b) => a + b, 0) / coordination.length;
+    await page.locator('[data-testid=env-overlay-file]').setInputFiles(corpusPath(other));
+    await page.locator('[data-testid=env-overlay-name]').waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-testid=env-overlay-name]').innerText()).toBe(
+      `overlaid: ${other} (mean coordination ${mean.toFixed(2)})`,
+    );
+    for (const id of ['env-bonds-overlay', 'env-angles-overlay', 'env-rdf']) await page.locator(`[data-testid=${id}] canvas`).waitFor();
+    expect(lab.pageErrors).toEqual([]);
+  });
+
   it('downloads the symmetrized CIF: the golden space group, one row per orbit, read back to the conventional cell', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=symmetrized-cif]').click()]);
     const text = readFileSync(await download.path(), 'utf8');

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
-import { setColorByCn, setCutoff, setPanelOpen, useCrystallography } from '../../state/crystallography.ts';
+import { overlayEnvironmentOf, setColorByCn, setCutoff, setPanelOpen, useCrystallography } from '../../state/crystallography.ts';
 import { DISPLACEMENT_RAMP, rampColor, rampGradient } from '../../viewer/colors.ts';
 import { fixed } from '../format.ts';
 
@@ -48,6 +48,7 @@ export function EnvironmentPanel() {
   const error = useCrystallography((s) => s.error.env);
   const cutoff = useCrystallography((s) => s.cutoff);
   const env = useCrystallography((s) => s.environment);
+  const env2 = useCrystallography((s) => s.environment2);
   const colorByCn = useCrystallography((s) => s.colorByCn);
   const [text, setText] = useState(String(cutoff));
   const summary = useMemo(() => {
@@ -62,8 +63,20 @@ export function EnvironmentPanel() {
     return [...byElement].map(([el, m]) => ({ el, cns: [...m].sort((a, b) => a[0] - b[0]) }));
   }, [env, structure]);
   const bondX = useMemo(() => (env ? (env.bondHistogram.counts[0] ?? []).map((_, k) => k * env.bondHistogram.bin) : []), [env]);
-  const rdfY = useMemo(() => (env ? [env.rdf.g] : []), [env]);
   const angleX = useMemo(() => (env ? (env.angles.counts[0] ?? []).map((_, k) => k) : []), [env]);
+  // With a second structure: its g(r), and both structures' bond lengths and angles summed over pairs and centres.
+  const overlay = useMemo(() => {
+    if (!env) return null;
+    const sum = (rows: number[][], n: number) => rows.reduce((acc, r) => acc.map((v, k) => v + (r[k] ?? 0)), new Array<number>(n).fill(0));
+    const nb = env.bondHistogram.counts[0]?.length ?? 0;
+    const labels = env2 ? ['shown', env2.name] : RDF_LABELS;
+    return {
+      labels,
+      rdf: env2 && env2.view.rdf.g.length === env.rdf.g.length ? [env.rdf.g, env2.view.rdf.g] : [env.rdf.g],
+      bonds: env2 ? [sum(env.bondHistogram.counts, nb), sum(env2.view.bondHistogram.counts, nb)] : null,
+      angles: env2 ? [sum(env.angles.counts, angleX.length), sum(env2.view.angles.counts, angleX.length)] : null,
+    };
+  }, [env, env2, angleX]);
   if (!structure) return null;
   const commit = () => {
     if (Number(text) !== cutoff) setCutoff(Number(text));
@@ -134,7 +147,46 @@ export function EnvironmentPanel() {
               bars
             />
           )}
-          <EnvPlot testId="env-rdf" title="g(r)" x={env.rdf.r} ys={rdfY} labels={RDF_LABELS} />
+          {overlay?.bonds && (
+            <EnvPlot testId="env-bonds-overlay" title="bond lengths, all pairs" x={bondX} ys={overlay.bonds} labels={overlay.labels} bars />
+          )}
+          {overlay?.angles && (
+            <EnvPlot
+              testId="env-angles-overlay"
+              title="bond angles, all centres"
+              x={angleX}
+              ys={overlay.angles}
+              labels={overlay.labels}
+              bars
+            />
+          )}
+          {overlay && (
+            <EnvPlot
+              testId="env-rdf"
+              title="g(r)"
+              x={env.rdf.r}
+              ys={overlay.rdf}
+              labels={overlay.rdf.length > 1 ? overlay.labels : RDF_LABELS}
+            />
+          )}
+          <label className="file-button" title="Overlay a second structure's bond lengths, bond angles and g(r)">
+            Overlay a structure file…
+            <input
+              type="file"
+              data-testid="env-overlay-file"
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                e.target.value = '';
+                if (file) void overlayEnvironmentOf(file);
+              }}
+            />
+          </label>
+          {env2 && (
+            <p className="hint" data-testid="env-overlay-name">
+              overlaid: {env2.name} (mean coordination{' '}
+              {(env2.view.coordination.reduce((a, b) => a + b, 0) / env2.view.coordination.length).toFixed(2)})
+            </p>
+          )}
         </>
       )}
     </details>
