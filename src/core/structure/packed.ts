@@ -26,6 +26,53 @@ export interface PackedStructure {
   speciesOcc: Float64Array;
   /** Site labels (CIF `_atom_site_label`), empty string where absent; null when no site has one. */
   labels: string[] | null;
+  /**
+   * Numeric per-site columns every site carries with one width (extended XYZ `Properties=` columns such as forces,
+   * pymatgen JSON `properties`, POSCAR selective-dynamics flags as 0/1, velocities); absent when there are none.
+   */
+  properties?: PackedProperty[];
+}
+
+/** One per-site column: `width` numbers per site (1 for a scalar, 3 for a vector), site-major. */
+export interface PackedProperty {
+  name: string;
+  width: number;
+  values: Float64Array;
+}
+
+/** Most per-site columns packed (a file may carry many; the lab colours by one at a time). */
+const MAX_PROPERTIES = 16;
+/** Widest column packed (a 3×3 tensor per site). */
+const MAX_PROPERTY_WIDTH = 9;
+
+const asNumber = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'boolean' ? Number(v) : null;
+
+/** The numeric columns every site has with the same width (numbers, booleans as 0/1, or arrays of them). */
+function packProperties(sites: Structure['sites']): PackedProperty[] {
+  const first = sites[0]?.properties;
+  if (!first) return [];
+  const out: PackedProperty[] = [];
+  for (const name of Object.keys(first)) {
+    if (out.length >= MAX_PROPERTIES) break;
+    const v0 = first[name];
+    const width = Array.isArray(v0) ? v0.length : 1;
+    if (width < 1 || width > MAX_PROPERTY_WIDTH) continue;
+    const values = new Float64Array(width * sites.length);
+    let ok = true;
+    for (let i = 0; i < sites.length && ok; i++) {
+      const v = sites[i].properties && Object.hasOwn(sites[i].properties!, name) ? sites[i].properties![name] : undefined;
+      const items = Array.isArray(v) ? v : [v];
+      if (items.length !== width) ok = false;
+      for (let k = 0; k < width && ok; k++) {
+        const x = asNumber(items[k]);
+        if (x === null) ok = false;
+        else values[width * i + k] = x;
+      }
+    }
+    if (ok) out.push({ name, width, values });
+  }
+  return out;
 }
 
 export function packStructure(s: Structure): PackedStructure {
@@ -81,6 +128,10 @@ export function packStructure(s: Structure): PackedStructure {
     speciesElement,
     speciesOcc,
     labels: hasLabel ? labels : null,
+    ...(() => {
+      const properties = packProperties(s.sites);
+      return properties.length ? { properties } : {};
+    })(),
   };
 }
 
@@ -112,7 +163,16 @@ export function unpackStructure(p: PackedStructure): Structure {
 
 /** The buffers to list as transferables (comlink `transfer`, `postMessage`). */
 export function packedTransferables(p: PackedStructure): ArrayBuffer[] {
-  const arrays = [p.lattice, p.cart, p.frac, p.major, p.speciesStart, p.speciesElement, p.speciesOcc];
+  const arrays = [
+    p.lattice,
+    p.cart,
+    p.frac,
+    p.major,
+    p.speciesStart,
+    p.speciesElement,
+    p.speciesOcc,
+    ...(p.properties ?? []).map((c) => c.values),
+  ];
   const out: ArrayBuffer[] = [];
   for (const a of arrays) if (a && a.buffer instanceof ArrayBuffer && !out.includes(a.buffer)) out.push(a.buffer);
   return out;

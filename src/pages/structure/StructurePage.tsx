@@ -1,5 +1,5 @@
 /** The structure lab page: load panel, 3D view with toolbar, structure / atom / measurement panels. */
-import { useCallback, useEffect, useState, type DragEvent } from 'react';
+import { Fragment, useCallback, useEffect, useState, type DragEvent } from 'react';
 import { ErrorBoundary } from '../../app/ErrorBoundary.tsx';
 import {
   cancelWork,
@@ -24,7 +24,7 @@ import { elementColor, elementName, toHex } from '../../viewer/colors.ts';
 import { downloadPng, resetView, viewAlong } from '../../viewer/controller.ts';
 import { angle, dihedral, distance } from '../../viewer/picking.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';
-import { fixed } from '../format.ts';
+import { fixed, fmt } from '../format.ts';
 import { DATASETS, datasetText, loadDefaultDataset } from '../../app/datasets.ts';
 import { wrapForDisplay } from '../../core/analysis/display-scene.ts';
 import { latticeOf } from '../../core/structure/packed.ts';
@@ -36,6 +36,7 @@ import { DiffractionPanel } from './DiffractionPanel.tsx';
 import { PlanesPanel } from './PlanesPanel.tsx';
 import { SymmetryPanel } from './SymmetryPanel.tsx';
 import { EnvironmentPanel, useCoordinationColors } from './EnvironmentPanel.tsx';
+import { PropertyColoring, usePropertyColors } from './PropertyColoring.tsx';
 import { typingInto } from '../../app/ShortcutsOverlay.tsx';
 
 export function StructurePage() {
@@ -48,6 +49,7 @@ export function StructurePage() {
   // The Symmetry panel's cell choice: its scene replaces the structure's (picking is off there; sites differ).
   const cellDisplay = useCrystallography((s) => s.cellDisplay);
   const cnColors = useCoordinationColors(cellDisplay ? null : display);
+  const propertyColors = usePropertyColors(cellDisplay ? null : display);
   const [dragging, setDragging] = useState(false);
   const onPick = useCallback((i: number | null) => {
     if (i !== null) pickAtom(i);
@@ -100,7 +102,7 @@ export function StructurePage() {
             selection={selection}
             fitKey={fitToken}
             onPick={cellDisplay ? undefined : onPick}
-            atomColors={cnColors}
+            atomColors={propertyColors ?? cnColors}
             hiddenElements={hiddenElements}
             label={display ? `3D view of the structure ${formula ?? ''}`.trim() : '3D structure view (empty)'}
             describedBy="view-summary"
@@ -121,6 +123,7 @@ export function StructurePage() {
         <RetryOffer />
         <ErrorMessage />
         <StructureInfo />
+        <PropertyColoring />
         <AtomInfo />
         <Measurement />
         <MeasurementList />
@@ -590,6 +593,14 @@ function AtomInfo() {
         <dd>{cart.map((v) => fixed(v, 4)).join(', ')}</dd>
         <dt>Wyckoff</dt>
         <dd>{wyckoff ?? '—'}</dd>
+        {(p.properties ?? []).map((c) => (
+          <Fragment key={c.name}>
+            <dt>{c.name}</dt>
+            <dd data-testid={`atom-property-${c.name}`}>
+              {Array.from(c.values.subarray(c.width * site, c.width * (site + 1)), (v) => fmt(v)).join(', ')}
+            </dd>
+          </Fragment>
+        ))}
       </dl>
     </section>
   );

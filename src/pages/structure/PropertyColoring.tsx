@@ -1,0 +1,73 @@
+/**
+ * Colour the atoms by a per-atom property of the file (extended XYZ columns such as forces or charges, pymatgen JSON
+ * `properties`, POSCAR selective dynamics): a scalar as it is, a vector by its length, on the displacement ramp over
+ * the data's range, with a colour bar naming that range.
+ */
+import { useMemo } from 'react';
+import { propertyLabel, propertyScalars, valueRange } from '../../core/analysis/atom-properties.ts';
+import type { DisplayData } from '../../core/analysis/display-scene.ts';
+import type { PackedStructure } from '../../core/structure/packed.ts';
+import { setColorProperty, useAtomColoring } from '../../state/atom-coloring.ts';
+import { useSession } from '../../state/session.ts';
+import { DISPLACEMENT_RAMP, rampColor, rampGradient } from '../../viewer/colors.ts';
+
+const activeStructure = (s: ReturnType<typeof useSession.getState>): PackedStructure | null =>
+  s.synthetic ? null : (s.structures[s.activeStructure] ?? null);
+
+/** The chosen column of the shown structure: its per-site values and their range; null when none is chosen or it is gone. */
+function useChosenProperty(): { label: string; values: Float64Array; range: [number, number] } | null {
+  const structure = useSession(activeStructure);
+  const chosen = useAtomColoring((s) => s.property);
+  return useMemo(() => {
+    const p = chosen ? structure?.properties?.find((c) => c.name === chosen) : undefined;
+    if (!p) return null;
+    const values = propertyScalars(p);
+    return { label: propertyLabel(p), values, range: valueRange(values) };
+  }, [structure, chosen]);
+}
+
+/** Per drawn atom, the colour of its site's value (null: element colours), for the viewer's atomColors. */
+export function usePropertyColors(display: DisplayData | null): Float32Array | null {
+  const chosen = useChosenProperty();
+  return useMemo(() => {
+    if (!chosen || !display) return null;
+    const [lo, hi] = chosen.range;
+    const colors = new Float32Array(3 * display.natoms);
+    for (let i = 0; i < display.natoms; i++) {
+      const v = chosen.values[display.site[i]];
+      if (v === undefined) return null;
+      colors.set(rampColor(DISPLACEMENT_RAMP, hi > lo ? (v - lo) / (hi - lo) : 0.5), 3 * i);
+    }
+    return colors;
+  }, [chosen, display]);
+}
+
+export function PropertyColoring() {
+  const structure = useSession(activeStructure);
+  const property = useAtomColoring((s) => s.property);
+  const chosen = useChosenProperty();
+  const columns = structure?.properties ?? [];
+  if (columns.length === 0) return null;
+  return (
+    <section data-testid="property-coloring">
+      <label className="row">
+        Colour atoms by
+        <select data-testid="color-property" value={property ?? ''} onChange={(e) => setColorProperty(e.target.value || null)}>
+          <option value="">element</option>
+          {columns.map((c) => (
+            <option key={c.name} value={c.name}>
+              {propertyLabel(c)}
+            </option>
+          ))}
+        </select>
+      </label>
+      {chosen && (
+        <div className="xtal-ramp" data-testid="property-colorbar">
+          <span data-testid="property-min">{chosen.range[0].toPrecision(4)}</span>{' '}
+          <span style={{ background: rampGradient(DISPLACEMENT_RAMP) }} />{' '}
+          <span data-testid="property-max">{chosen.range[1].toPrecision(4)}</span> {chosen.label}
+        </div>
+      )}
+    </section>
+  );
+}
