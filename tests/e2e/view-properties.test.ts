@@ -57,6 +57,26 @@ describe('per-atom properties', () => {
     expect(lab.pageErrors).toEqual([]);
   });
 
+  it('draws the forces as arrows: one per drawn atom with a non-zero force, a new frame when the scale changes', async () => {
+    await page.locator('[data-testid=color-property]').selectOption('forces');
+    const frames = await page.evaluate(() => Number(document.body.dataset.rendered));
+    await page.locator('[data-testid=property-arrows]').check();
+    await page.locator('[data-testid=property-arrow-count]').waitFor();
+    // Drawn atoms include boundary images; each takes its site's force, and the zero force of site 4 draws none.
+    const drawnSites = await page.evaluate(() => {
+      const sl = window.__structlab!;
+      return Array.from({ length: sl.natoms() }, (_, i) => i);
+    });
+    const count = Number((await page.locator('[data-testid=property-arrow-count]').innerText()).split(' ')[0]);
+    expect(count).toBeGreaterThanOrEqual(3);
+    expect(count).toBeLessThan(drawnSites.length);
+    await waitForFrame(page, frames);
+    const after = await page.evaluate(() => Number(document.body.dataset.rendered));
+    await page.locator('[data-testid=property-arrow-scale]').fill('0.5');
+    await waitForFrame(page, after);
+    expect(lab.pageErrors).toEqual([]);
+  });
+
   it('a picked atom lists its force', async () => {
     // The front-most drawn atom that is not a boundary image, clicked where the viewer projects it.
     const atom = await page.evaluate(() => {

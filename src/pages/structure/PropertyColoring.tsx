@@ -4,10 +4,12 @@
  * the data's range, with a colour bar naming that range.
  */
 import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { propertyLabel, propertyScalars, valueRange } from '../../core/analysis/atom-properties.ts';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
 import type { PackedStructure } from '../../core/structure/packed.ts';
-import { setColorProperty, useAtomColoring } from '../../state/atom-coloring.ts';
+import { setArrowScale, setArrows, setColorProperty, useAtomColoring } from '../../state/atom-coloring.ts';
+import { Arrows } from '../../viewer/Arrows.tsx';
 import { useSession } from '../../state/session.ts';
 import { DISPLACEMENT_RAMP, rampColor, rampGradient } from '../../viewer/colors.ts';
 
@@ -24,6 +26,31 @@ function useChosenProperty(): { label: string; values: Float64Array; range: [num
     const values = propertyScalars(p);
     return { label: propertyLabel(p), values, range: valueRange(values) };
   }, [structure, chosen]);
+}
+
+/** The chosen vector column of the shown structure per drawn atom (images take their site's vector), when arrows are on. */
+function useArrowVectors(display: DisplayData | null): { origins: Float32Array; vectors: Float64Array; drawn: number } | null {
+  const structure = useSession(activeStructure);
+  const { property, arrows } = useAtomColoring(useShallow((s) => ({ property: s.property, arrows: s.arrows })));
+  return useMemo(() => {
+    const p = property && arrows ? structure?.properties?.find((c) => c.name === property && c.width === 3) : undefined;
+    if (!p || !display) return null;
+    const vectors = new Float64Array(3 * display.natoms);
+    let drawn = 0;
+    for (let i = 0; i < display.natoms; i++) {
+      const s = display.site[i];
+      vectors.set(p.values.subarray(3 * s, 3 * s + 3), 3 * i);
+      if (p.values[3 * s] !== 0 || p.values[3 * s + 1] !== 0 || p.values[3 * s + 2] !== 0) drawn++;
+    }
+    return { origins: display.positions, vectors, drawn };
+  }, [structure, property, arrows, display]);
+}
+
+/** The chosen vector property as arrows at the drawn atoms (a viewer child). */
+export function PropertyArrows({ display }: { display: DisplayData | null }) {
+  const data = useArrowVectors(display);
+  const scale = useAtomColoring((s) => s.arrowScale);
+  return data ? <Arrows origins={data.origins} vectors={data.vectors} scale={scale} color="#e07000" /> : null;
 }
 
 /** Per drawn atom, the colour of its site's value (null: element colours), for the viewer's atomColors. */
@@ -44,8 +71,13 @@ export function usePropertyColors(display: DisplayData | null): Float32Array | n
 
 export function PropertyColoring() {
   const structure = useSession(activeStructure);
-  const property = useAtomColoring((s) => s.property);
+  const display = useSession((s) => s.display);
+  const { property, arrows, arrowScale } = useAtomColoring(
+    useShallow((s) => ({ property: s.property, arrows: s.arrows, arrowScale: s.arrowScale })),
+  );
   const chosen = useChosenProperty();
+  const arrowData = useArrowVectors(display);
+  const isVector = !!property && structure?.properties?.some((c) => c.name === property && c.width === 3);
   const columns = structure?.properties ?? [];
   if (columns.length === 0) return null;
   return (
@@ -66,6 +98,26 @@ export function PropertyColoring() {
           <span data-testid="property-min">{chosen.range[0].toPrecision(4)}</span>{' '}
           <span style={{ background: rampGradient(DISPLACEMENT_RAMP) }} />{' '}
           <span data-testid="property-max">{chosen.range[1].toPrecision(4)}</span> {chosen.label}
+        </div>
+      )}
+      {isVector && (
+        <div className="row">
+          <label className="check">
+            <input type="checkbox" data-testid="property-arrows" checked={arrows} onChange={(e) => setArrows(e.target.checked)} /> arrows
+          </label>
+          <label title="Arrow length per unit of the property (Å)">
+            × {arrowScale.toPrecision(2)}
+            <input
+              type="range"
+              data-testid="property-arrow-scale"
+              min={-2}
+              max={1.3}
+              step={0.05}
+              value={Math.log10(arrowScale)}
+              onChange={(e) => setArrowScale(10 ** Number(e.target.value))}
+            />
+          </label>
+          {arrowData && <span data-testid="property-arrow-count">{arrowData.drawn} arrows</span>}
         </div>
       )}
     </section>

@@ -36,7 +36,7 @@ import { DiffractionPanel } from './DiffractionPanel.tsx';
 import { PlanesPanel } from './PlanesPanel.tsx';
 import { SymmetryPanel } from './SymmetryPanel.tsx';
 import { EnvironmentPanel, useCoordinationColors } from './EnvironmentPanel.tsx';
-import { PropertyColoring, usePropertyColors } from './PropertyColoring.tsx';
+import { PropertyArrows, PropertyColoring, usePropertyColors } from './PropertyColoring.tsx';
 import { typingInto } from '../../app/ShortcutsOverlay.tsx';
 
 export function StructurePage() {
@@ -108,6 +108,7 @@ export function StructurePage() {
             describedBy="view-summary"
           >
             <CrystallographyOverlay display={cellDisplay ?? display} />
+            {!cellDisplay && <PropertyArrows display={display} />}
           </StructureViewer>
         </ErrorBoundary>
         <ViewSummary />
