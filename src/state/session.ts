@@ -211,15 +211,16 @@ interface PendingFile {
 }
 
 /** Makes structure k of the active file the shown one (symmetry, formula and scene come from the worker). */
-export function selectStructure(k: number): Promise<boolean> {
-  return showStructure(null, k, io.begin(LOAD));
+/** Shows structure k of the active file; `refit` frames the camera on it (a trajectory's frames keep the view). */
+export function selectStructure(k: number, refit = true): Promise<boolean> {
+  return showStructure(null, k, io.begin(LOAD), refit);
 }
 
 /**
  * Computes symmetry and scene for structure k of `pending` (a freshly parsed file) or of the active
  * file, then commits file, structures, summary and scene in one update; on failure nothing changes.
  */
-async function showStructure(pending: PendingFile | null, k: number, ticket: Ticket): Promise<boolean> {
+async function showStructure(pending: PendingFile | null, k: number, ticket: Ticket, refit = true): Promise<boolean> {
   const state = useSession.getState();
   const structures = pending ? pending.parsed.structures : state.structures;
   const formulas = pending ? pending.parsed.formulas : state.formulas;
@@ -254,7 +255,7 @@ async function showStructure(pending: PendingFile | null, k: number, ticket: Tic
     busy: null,
     error: null,
     selection: [],
-    fitToken: st.fitToken + 1,
+    fitToken: st.fitToken + (refit ? 1 : 0),
   }));
   persistSoon();
   return true;

@@ -31,6 +31,8 @@ export interface PackedStructure {
    * pymatgen JSON `properties`, POSCAR selective-dynamics flags as 0/1, velocities); absent when there are none.
    */
   properties?: PackedProperty[];
+  /** Numeric structure-level values of the file (extended XYZ `energy=`, pymatgen JSON properties), in file order. */
+  info?: { name: string; value: number }[];
 }
 
 /** One per-site column: `width` numbers per site (1 for a scalar, 3 for a vector), site-major. */
@@ -131,6 +133,13 @@ export function packStructure(s: Structure): PackedStructure {
     ...(() => {
       const properties = packProperties(s.sites);
       return properties.length ? { properties } : {};
+    })(),
+    ...(() => {
+      const info = Object.entries(s.properties ?? {})
+        .filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1]))
+        .slice(0, MAX_PROPERTIES)
+        .map(([name, value]) => ({ name, value }));
+      return info.length ? { info } : {};
     })(),
   };
 }

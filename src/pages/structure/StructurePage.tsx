@@ -37,6 +37,7 @@ import { PlanesPanel } from './PlanesPanel.tsx';
 import { SymmetryPanel } from './SymmetryPanel.tsx';
 import { EnvironmentPanel, useCoordinationColors } from './EnvironmentPanel.tsx';
 import { PropertyArrows, PropertyColoring, usePropertyColors } from './PropertyColoring.tsx';
+import { TrajectoryPlayer } from './TrajectoryPlayer.tsx';
 import { typingInto } from '../../app/ShortcutsOverlay.tsx';
 
 export function StructurePage() {
@@ -124,6 +125,7 @@ export function StructurePage() {
         <RetryOffer />
         <ErrorMessage />
         <StructureInfo />
+        <TrajectoryPlayer />
         <PropertyColoring />
         <AtomInfo />
         <Measurement />
