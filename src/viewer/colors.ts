@@ -76,3 +76,21 @@ export const DISPLACEMENT_RAMP: readonly Rgb[] = [
 /** CSS `linear-gradient` stops drawing `ramp` left to right (the colour bars): its stops, evenly spaced, as rampColor. */
 export const rampGradient = (ramp: readonly Rgb[]): string =>
   `linear-gradient(to right, ${ramp.map((c, i) => `${toHex(c)} ${(100 * i) / (ramp.length - 1)}%`).join(', ')})`;
+
+/**
+ * Per drawn atom, the displacement-ramp colour of its site's value over [lo, hi] (the middle of the ramp for a
+ * constant), as the viewer's atomColors; null when a drawn atom's site has no value.
+ */
+export function rampColorsBySite(
+  site: ArrayLike<number>,
+  values: ArrayLike<number>,
+  [lo, hi]: readonly [number, number],
+): Float32Array | null {
+  const colors = new Float32Array(3 * site.length);
+  for (let i = 0; i < site.length; i++) {
+    const v = values[site[i]];
+    if (v === undefined) return null;
+    colors.set(rampColor(DISPLACEMENT_RAMP, hi > lo ? (v - lo) / (hi - lo) : 0.5), 3 * i);
+  }
+  return colors;
+}

@@ -7,7 +7,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
 import { overlayEnvironmentOf, setColorByCn, setCutoff, setPanelOpen, useCrystallography } from '../../state/crystallography.ts';
-import { DISPLACEMENT_RAMP, rampColor, rampGradient } from '../../viewer/colors.ts';
+import { DISPLACEMENT_RAMP, rampColorsBySite, rampGradient } from '../../viewer/colors.ts';
 import { fixed } from '../format.ts';
 
 const RDF_LABELS = ['g(r)'];
@@ -29,15 +29,7 @@ export function useCoordinationColors(display: DisplayData | null): Float32Array
   const env = useCrystallography((s) => (s.open.env && s.colorByCn ? s.environment : null));
   return useMemo(() => {
     if (!env || !display || display.site.length !== display.natoms) return null;
-    const cn = env.coordination;
-    const [lo, hi] = cnRange(cn);
-    const colors = new Float32Array(3 * display.natoms);
-    for (let i = 0; i < display.natoms; i++) {
-      const c = cn[display.site[i]];
-      if (c === undefined) return null;
-      colors.set(rampColor(DISPLACEMENT_RAMP, hi > lo ? (c - lo) / (hi - lo) : 0.5), 3 * i);
-    }
-    return colors;
+    return rampColorsBySite(display.site, env.coordination, cnRange(env.coordination));
   }, [env, display]);
 }
 

@@ -11,7 +11,7 @@ import type { PackedStructure } from '../../core/structure/packed.ts';
 import { setArrowScale, setArrows, setColorProperty, useAtomColoring } from '../../state/atom-coloring.ts';
 import { Arrows } from '../../viewer/Arrows.tsx';
 import { useSession } from '../../state/session.ts';
-import { DISPLACEMENT_RAMP, rampColor, rampGradient } from '../../viewer/colors.ts';
+import { DISPLACEMENT_RAMP, rampColorsBySite, rampGradient } from '../../viewer/colors.ts';
 
 const activeStructure = (s: ReturnType<typeof useSession.getState>): PackedStructure | null =>
   s.synthetic ? null : (s.structures[s.activeStructure] ?? null);
@@ -57,15 +57,8 @@ export function PropertyArrows({ display }: { display: DisplayData | null }) {
 export function usePropertyColors(display: DisplayData | null): Float32Array | null {
   const chosen = useChosenProperty();
   return useMemo(() => {
-    if (!chosen || !display) return null;
-    const [lo, hi] = chosen.range;
-    const colors = new Float32Array(3 * display.natoms);
-    for (let i = 0; i < display.natoms; i++) {
-      const v = chosen.values[display.site[i]];
-      if (v === undefined) return null;
-      colors.set(rampColor(DISPLACEMENT_RAMP, hi > lo ? (v - lo) / (hi - lo) : 0.5), 3 * i);
-    }
-    return colors;
+    if (!chosen || !display || display.site.length !== display.natoms) return null;
+    return rampColorsBySite(display.site, chosen.values, chosen.range);
   }, [chosen, display]);
 }
 
