@@ -1,5 +1,5 @@
 /** The AtomWorld worker: judges model answers as the benchmark does, lints the cases and prepares drawings. */
-import { XRD_COMPARE_DEFAULTS, comparePatterns } from '../src/core/analysis/xrd-compare.ts';
+import { XRD_COMPARE_DEFAULTS, comparePatterns, comparisonTransferables } from '../src/core/analysis/xrd-compare.ts';
 import * as Comlink from 'comlink';
 import { buildDisplay, type DisplayData } from '../src/core/analysis/display-scene.ts';
 import { parseStructureFile } from '../src/core/io/registry.ts';
@@ -158,7 +158,7 @@ const api: AtomworldWorkerApi = {
       },
       (m) => `Case ${c.id}: ${m}`,
     );
-    return r.ok ? Comlink.transfer(r, [r.value.twoTheta.buffer, ...r.value.profiles.map((x) => x.buffer)] as ArrayBuffer[]) : r;
+    return r.ok ? Comlink.transfer(r, comparisonTransferables(r.value)) : r;
   },
 
   async caseView(index) {

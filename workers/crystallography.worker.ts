@@ -8,7 +8,7 @@ import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import { symmetryUnavailable } from '../src/core/symmetry/analyze.ts';
 import { buildDisplay, displayTransferables } from '../src/core/analysis/display-scene.ts';
 import { xrdPattern } from '../src/core/analysis/xrd.ts';
-import { XRD_COMPARE_DEFAULTS, broadenedProfile, comparePatterns } from '../src/core/analysis/xrd-compare.ts';
+import { XRD_COMPARE_DEFAULTS, broadenedProfile, comparePatterns, comparisonTransferables } from '../src/core/analysis/xrd-compare.ts';
 import { latticePlane } from '../src/core/analysis/planes.ts';
 import { environmentView, symmetryView } from '../src/core/tasks/crystallography/lab.ts';
 import type { CrystallographyWorkerApi, SourceText, SymmetryPanelData } from './crystallography-api.ts';
@@ -35,17 +35,22 @@ async function reread(p: PackedStructure, source: SourceText | null): Promise<St
   return again;
 }
 
+/** The first periodic structure of a second file the user picked (the XRD and environment overlays). */
+async function firstPeriodic(other: SourceText): Promise<Structure> {
+  await initMoyo();
+  const parsed = parseStructureFile(other.text, other.name);
+  if (!parsed.ok) throw new Error(`${other.name}: ${parsed.error}`);
+  const second = parsed.structures.find((s) => s.lattice);
+  if (!second) throw new Error(`${other.name} holds no periodic structure`);
+  return second;
+}
+
 const api: CrystallographyWorkerApi = {
   async xrdCompare(p, other, lambda, fwhm) {
-    const r = await attempt(async () => {
-      await initMoyo();
-      const parsed = parseStructureFile(other.text, other.name);
-      if (!parsed.ok) throw new Error(`${other.name}: ${parsed.error}`);
-      const second = parsed.structures.find((s) => s.lattice);
-      if (!second) throw new Error(`${other.name} holds no periodic structure`);
-      return comparePatterns(periodic(p), second, { ...XRD_COMPARE_DEFAULTS, lambda, fwhm });
-    });
-    return r.ok ? Comlink.transfer(r, [r.value.twoTheta.buffer, ...r.value.profiles.map((x) => x.buffer)] as ArrayBuffer[]) : r;
+    const r = await attempt(async () =>
+      comparePatterns(periodic(p), await firstPeriodic(other), { ...XRD_COMPARE_DEFAULTS, lambda, fwhm }),
+    );
+    return r.ok ? Comlink.transfer(r, comparisonTransferables(r.value)) : r;
   },
 
   async symmetry(p, symprec) {
@@ -86,15 +91,7 @@ const api: CrystallographyWorkerApi = {
   },
 
   environment: (p, cutoff) => attempt(() => environmentView(periodic(p), cutoff)),
-  environmentOfFile: (other, cutoff) =>
-    attempt(async () => {
-      await initMoyo();
-      const parsed = parseStructureFile(other.text, other.name);
-      if (!parsed.ok) throw new Error(`${other.name}: ${parsed.error}`);
-      const second = parsed.structures.find((s) => s.lattice);
-      if (!second) throw new Error(`${other.name} holds no periodic structure`);
-      return environmentView(second, cutoff);
-    }),
+  environmentOfFile: (other, cutoff) => attempt(async () => environmentView(await firstPeriodic(other), cutoff)),
 
   planes: (p, hkls) =>
     attempt(() => {

@@ -1,5 +1,5 @@
 /** The Generations worker: reads the sets, runs the CSP and de novo metrics of src/core/tasks/generations, prepares one sample's detail. */
-import { XRD_COMPARE_DEFAULTS, comparePatterns } from '../src/core/analysis/xrd-compare.ts';
+import { XRD_COMPARE_DEFAULTS, comparePatterns, comparisonTransferables } from '../src/core/analysis/xrd-compare.ts';
 import * as Comlink from 'comlink';
 import { buildDisplay } from '../src/core/analysis/display-scene.ts';
 import { FORMATS } from '../src/core/io/registry.ts';
@@ -245,7 +245,7 @@ const api: GenerationsWorkerApi = {
       },
       (m) => `Sample ${index + 1}: ${m}`,
     );
-    return r.ok ? Comlink.transfer(r, [r.value.twoTheta.buffer, ...r.value.profiles.map((p) => p.buffer)] as ArrayBuffer[]) : r;
+    return r.ok ? Comlink.transfer(r, comparisonTransferables(r.value)) : r;
   },
 
   sampleView: (index) =>

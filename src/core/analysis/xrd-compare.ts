@@ -122,3 +122,7 @@ export function comparePatterns(a: Structure, b: Structure, o: CompareOptions): 
   const twoTheta = Float64Array.from(profiles[0], (_, m) => o.range[0] + m * o.step);
   return { twoTheta, profiles, similarity: profileSimilarity(profiles[0], profiles[1], o.step, o.wccWidth) };
 }
+
+/** The buffers of a comparison, for transfer out of a worker. */
+export const comparisonTransferables = (c: PatternComparison): ArrayBuffer[] =>
+  [c.twoTheta, ...c.profiles].map((a) => a.buffer as ArrayBuffer);
