@@ -12,10 +12,7 @@ const HEAD = 0.25,
   SHAFT_RADIUS = 0.05,
   HEAD_RADIUS = 0.14;
 
-/**
- * Arrows from `origins[i]` along `vectors[i] · scale` (both xyz triples, Å); `count` is how many were drawn, for
- * the page to report.
- */
+/** Arrows from `origins[i]` along `vectors[i] · scale` (both xyz triples, Å). */
 export function Arrows({ origins, vectors, scale, color }: { origins: Float32Array; vectors: Float64Array; scale: number; color: string }) {
   const group = useDisposable(() => {
     const n = origins.length / 3;
@@ -52,7 +49,6 @@ export function Arrows({ origins, vectors, scale, color }: { origins: Float32Arr
     heads.count = drawn;
     const g = new THREE.Group();
     g.add(shafts, heads);
-    g.userData.arrows = drawn;
     return g;
   }, [origins, vectors, scale, color]);
   return <primitive object={group} />;

@@ -7,17 +7,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import { useShallow } from 'zustand/react/shallow';
-import type { PackedStructure } from '../../core/structure/packed.ts';
+import { type PackedStructure, latticeOf } from '../../core/structure/packed.ts';
 import { selectStructure, useSession } from '../../state/session.ts';
 import { Plot } from '../Plot.tsx';
 
 const SPEEDS = [2, 5, 10, 20];
-
-const volumeOf = (p: PackedStructure): number | null => {
-  const m = p.lattice;
-  if (!m) return null;
-  return Math.abs(m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6]));
-};
 
 /** The per-frame series: every numeric value all frames carry, and the cell volume when the frames are periodic. */
 function frameSeries(structures: readonly PackedStructure[]): { name: string; values: number[] }[] {
@@ -26,7 +20,7 @@ function frameSeries(structures: readonly PackedStructure[]): { name: string; va
     const values = structures.map((p) => p.info?.find((x) => x.name === name)?.value);
     if (values.every((v): v is number => v !== undefined)) out.push({ name, values });
   }
-  const volumes = structures.map(volumeOf);
+  const volumes = structures.map((p) => latticeOf(p)?.volume ?? null);
   if (volumes.every((v): v is number => v !== null)) out.push({ name: 'volume (Å³)', values: volumes });
   return out;
 }
