@@ -5,6 +5,7 @@
  * as `structlab planes`) — whose direction lies within INDEX_ANGLE_DEG of that normal, turned by the particle's
  * rotation. A facet no plane with indices up to MAX_INDEX fits is left unindexed (null): a rough patch, not a face.
  */
+import { gcd } from '../math/gcd.ts';
 import { type Mat3, type Vec3, cross, dot, inverse, norm, vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { acos } from '../math/libm.ts';
@@ -32,7 +33,6 @@ const MAX_INDEX = 4;
 
 const DEG = 180 / Math.PI;
 const angleDeg = (u: Vec3, v: Vec3): number => acos(Math.max(-1, Math.min(1, dot(u, v) / (norm(u) * norm(v))))) * DEG;
-const gcd = (a: number, b: number): number => (b === 0 ? Math.abs(a) : gcd(b, a % b));
 
 /** Every primitive (hkl) with indices up to MAX_INDEX, lowest first (sum of |index|, then the order of the loops). */
 const CANDIDATES: Vec3[] = (() => {

@@ -4,6 +4,7 @@
  * least numerous group, upper-triangular Hermite normal forms for every divisor of the gcd of the
  * group sizes, the clique/size checks, position averaging, recursion, then Niggli reduction.
  */
+import { gcd } from '../math/gcd.ts';
 import { type Mat3, inverse, vec3 } from '../math/mat3.ts';
 import { cbrt } from '../math/libm.ts';
 
@@ -96,7 +97,6 @@ class PeriodicSiteGrid {
   }
 }
 
-const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 const factors = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1).filter((i) => n % i === 0);
 
 /**

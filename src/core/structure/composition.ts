@@ -19,6 +19,7 @@
  *   within 1e-8 above an integer print as that integer (Python's `int` truncates, so 2.9999999999 prints
  *   as `3.0`), others as Python's `repr(round(x, 8))`.
  */
+import { gcd } from '../math/gcd.ts';
 import { elementBySymbol, isElementSymbol } from './elements.ts';
 import type { Site, Structure } from './structure.ts';
 
@@ -171,13 +172,6 @@ function formulaFromAmounts(elements: Map<string, number>): string {
   const syms = pythonSort([...elements.keys()], (a, b) => pymatgenElectronegativity(a) < pymatgenElectronegativity(b));
   return syms.map((sym) => sym + formatAmount(elements.get(sym)!, false)).join(' ');
 }
-
-const gcd = (a: number, b: number): number => {
-  a = Math.abs(a);
-  b = Math.abs(b);
-  while (b) [a, b] = [b, a % b];
-  return a;
-};
 
 /** Python's comparison of the keys `[X, symbol]`: X first (NaN never less), symbol on equal X. */
 function keyLess(a: string, b: string): boolean {

@@ -5,6 +5,7 @@
  * running on SMACT's `neutral_ratios` and `screening.pauling_test`. Two SMACT data epochs give different
  * answers; both are here (README.md in this folder).
  */
+import { gcd } from '../../math/gcd.ts';
 import { ENEG_ICSD24_ROWS, ENEG_LEGACY_ROWS, METALS_ROW, OX_ICSD24_ROWS, OX_LEGACY_ROWS } from './smact-data.ts';
 
 /** `legacy`: SMACT 2.3-2.5 tables and semantics (the default); `icsd24`: SMACT 3.0-3.2. */
@@ -63,11 +64,6 @@ export const smactAtomicNumber = (symbol: string): number | undefined => tableOf
 
 /** DiffCSP's `smact_validity` returns False when the oxidation-state product has more combinations than this. */
 const DIFFCSP_COMBINATION_LIMIT = 1e7;
-
-const gcd = (a: number, b: number): number => {
-  while (b) [a, b] = [b, a % b];
-  return a;
-};
 
 /**
  * SMACT's `eneg_states_test` over the pairs (i, j), i < j, in atomic-number order. `legacy` (SMACT ≤ 2.5.5):
