@@ -20,6 +20,15 @@ const DEFAULT_LIMITS = {
   fileAtoms: 1_000_000,
   /** Structures of one file (frames, CIF blocks with atoms, JSON entries): each costs its own bookkeeping and output. */
   fileStructures: 50_000,
+  /**
+   * Bytes of one trajectory the lab streams from its worker (indexed in chunks, frames read on demand, never held whole):
+   * a 10,000-atom × 1,000-frame extended XYZ is about 600 MB.
+   */
+  trajectoryBytes: 2 * 1024 * 1024 * 1024,
+  /** Frames of one streamed trajectory (its index holds a few numbers per frame); each frame is still held to `atoms`. */
+  trajectoryFrames: 1_000_000,
+  /** Bytes of one header line of a streamed trajectory (an extended XYZ comment line), read whole while indexing. */
+  trajectoryLineBytes: 1024 * 1024,
   /** Lines of one XYZ or POSCAR file (each costs about 50 bytes once split); enough for `fileAtoms` atoms and their frame headers. */
   textLines: 4_000_000,
   /** Words, tags and values of one CIF file (each costs about 60 bytes while parsing): 200,000 atoms of 20 columns and more. */

@@ -301,7 +301,7 @@ const toNum = (t: string) =>
  * Value typing as ASE's `key_val_str_to_dict`: the value (quotes removed) split on spaces/commas;
  * all numbers → a number or number array; all T/F-like → boolean(s); otherwise the string.
  */
-function typeValue(value: string): InfoValue {
+export function typeValue(value: string): InfoValue {
   const tokens = value.split(/[\s,]+/).filter((t) => t !== '');
   if (tokens.length === 0) return value;
   if (tokens.every(isNum)) return tokens.length === 1 ? toNum(tokens[0]) : tokens.map(toNum);
