@@ -33,6 +33,8 @@ export interface PackedStructure {
   properties?: PackedProperty[];
   /** Numeric structure-level values of the file (extended XYZ `energy=`, pymatgen JSON properties), in file order. */
   info?: { name: string; value: number }[];
+  /** Structure-level numeric arrays of 2 to 9 values (extended XYZ `stress=`, `virial=`), in file order. */
+  infoArrays?: { name: string; values: number[] }[];
 }
 
 /** One per-site column: `width` numbers per site (1 for a scalar, 3 for a vector), site-major. */
@@ -140,6 +142,16 @@ export function packStructure(s: Structure): PackedStructure {
         .slice(0, MAX_PROPERTIES)
         .map(([name, value]) => ({ name, value }));
       return info.length ? { info } : {};
+    })(),
+    ...(() => {
+      const infoArrays = Object.entries(s.properties ?? {})
+        .filter(
+          (e): e is [string, number[]] =>
+            Array.isArray(e[1]) && e[1].length >= 2 && e[1].length <= MAX_PROPERTY_WIDTH && e[1].every((x) => typeof x === 'number'),
+        )
+        .slice(0, MAX_PROPERTIES)
+        .map(([name, values]) => ({ name, values: [...values] }));
+      return infoArrays.length ? { infoArrays } : {};
     })(),
   };
 }
