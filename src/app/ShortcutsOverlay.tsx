@@ -10,6 +10,11 @@ const SHORTCUTS: readonly [string, string][] = [
   ['drag', 'rotate'],
   ['right-drag', 'pan'],
   ['wheel', 'zoom'],
+  ['one-finger drag', 'rotate (touch)'],
+  ['pinch / two-finger drag', 'zoom and pan (touch)'],
+  ['tap', 'pick an atom (a long press does not)'],
+  ['double-tap', 'refit the view'],
+  ['Labels (Display)', 'index, element, site, Wyckoff or a property at each atom'],
 ];
 
 /** True when keys typed at `t` are text (fields), not shortcuts. */

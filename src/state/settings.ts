@@ -22,6 +22,8 @@ export interface ViewSettings {
   showPolyhedra: boolean;
   orthographic: boolean;
   symprec: number;
+  /** Atom labels: none, index, element, site, wyckoff, or `prop:NAME` (a per-atom property column); see labelMode. */
+  labels: string;
 }
 
 /** `scene: true` marks settings that change the drawn scene (the worker rebuilds it when they change). */
@@ -36,7 +38,17 @@ type SettingSpec = { scene?: true } & (
       default: string;
       choices: { value: string; label: string }[];
     }
-  | { key: keyof ViewSettings; label: string; description: string; kind: 'text'; default: string; placeholder: string; maxLength: number }
+  | {
+      key: keyof ViewSettings;
+      label: string;
+      description: string;
+      kind: 'text';
+      default: string;
+      placeholder: string;
+      maxLength: number;
+      /** A value that does not match is refused (the default kept), as a choice outside its list is. */
+      pattern?: RegExp;
+    }
 );
 
 export const SETTINGS_SCHEMA: SettingSpec[] = [
@@ -178,7 +190,25 @@ export const SETTINGS_SCHEMA: SettingSpec[] = [
     max: 0.5,
     step: 0.001,
   },
+  {
+    key: 'labels',
+    label: 'Labels',
+    description: 'Atom labels: index, element, site label, Wyckoff letter or a per-atom property (picked atoms only in large scenes).',
+    kind: 'text',
+    default: 'none',
+    placeholder: 'none',
+    maxLength: 100,
+    pattern: /^(?:none|index|element|site|wyckoff|prop:[^\n]{1,80})$/,
+  },
 ];
+
+/** What the labels setting asks for: a fixed kind, or a property column by name. */
+export type LabelMode = { kind: 'none' | 'index' | 'element' | 'site' | 'wyckoff' } | { kind: 'property'; name: string };
+
+export function labelMode(value: string): LabelMode {
+  if (value.startsWith('prop:')) return { kind: 'property', name: value.slice(5) };
+  return value === 'index' || value === 'element' || value === 'site' || value === 'wyckoff' ? { kind: value } : { kind: 'none' };
+}
 
 export const DEFAULT_SETTINGS = Object.fromEntries(SETTINGS_SCHEMA.map((s) => [s.key, s.default])) as unknown as ViewSettings;
 
@@ -193,7 +223,8 @@ export function sanitizeSettings(raw: unknown): ViewSettings {
     if (spec.kind === 'number' && typeof v === 'number' && Number.isFinite(v)) {
       (out as unknown as Record<string, unknown>)[spec.key] = Math.min(spec.max, Math.max(spec.min, v));
     }
-    if (spec.kind === 'text' && typeof v === 'string') (out as unknown as Record<string, unknown>)[spec.key] = v.slice(0, spec.maxLength);
+    if (spec.kind === 'text' && typeof v === 'string' && (!spec.pattern || spec.pattern.test(v)))
+      (out as unknown as Record<string, unknown>)[spec.key] = v.slice(0, spec.maxLength);
     if (spec.kind === 'choice' && spec.choices.some((c) => c.value === v)) (out as unknown as Record<string, unknown>)[spec.key] = v;
   }
   return out;

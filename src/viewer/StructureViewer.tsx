@@ -7,7 +7,7 @@ import { Canvas, useFrame, useThree } from '@react-three/fiber';
 import { type ReactNode, useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import * as THREE from 'three';
 import type { DisplayData } from '../core/analysis/display-scene.ts';
-import type { ViewSettings } from '../state/settings.ts';
+import { labelMode, type ViewSettings } from '../state/settings.ts';
 import { covalentRadius, elementColor, type Rgb } from './colors.ts';
 import {
   PERSPECTIVE_FOV,
@@ -16,8 +16,11 @@ import {
   mainViewer,
   markRendered,
   type OrbitHandle,
+  tapGestures,
   type ViewerController,
 } from './controller.ts';
+import { AtomLabels } from './Labels.tsx';
+import { LABELS_ALL_MAX, atomLabelText, labelledAtoms } from './label-layout.ts';
 import { disposeMesh, makeSphereMesh, makeTubeMesh } from './impostors.ts';
 import { pickSphere } from './picking.ts';
 import { CELL_EDGES } from './cell-edges.ts';
@@ -38,6 +41,11 @@ export interface ViewerProps {
   hiddenElements?: readonly string[];
   /** Optional per-atom colours (3 per atom, same space as the element palette) replacing the element colours. */
   atomColors?: Float32Array | null;
+  /**
+   * Per-site label texts (display.site maps drawn atoms to sites) for the label modes the display alone cannot answer:
+   * site labels, Wyckoff letters, a property's values. Pass a stable array: a new one rebuilds the labels.
+   */
+  siteLabels?: readonly string[] | null;
   /** Optional extra three objects drawn in the scene (e.g. a carving sphere or a hull mesh). */
   children?: ReactNode;
   /** The controller this view registers with (camera moves, projection, export); `mainViewer` by default. */
@@ -72,8 +80,10 @@ function ViewerCanvas({ antialias, ...props }: ViewerProps & { antialias: boolea
       dpr={[1, 2]}
       gl={{ antialias, alpha: true, premultipliedAlpha: false }}
       data-testid={props.testId ?? 'viewer'}
-      style={{ position: 'absolute', inset: 0 }}
+      style={{ position: 'absolute', inset: 0, touchAction: 'none' }}
       onCreated={({ gl }) => {
+        // Touches drive the view (rotate, pinch, pan), never the page's scrolling or zoom.
+        gl.domElement.style.touchAction = 'none';
         // The canvas itself is what a screen reader meets: an image with a name and, where given, a description.
         gl.domElement.setAttribute('role', 'img');
         gl.domElement.setAttribute('aria-label', props.label ?? '3D structure view');
@@ -175,6 +185,7 @@ function Scene({
   fitBounds,
   label,
   describedBy,
+  siteLabels = null,
 }: ViewerProps) {
   const gl = useThree((s) => s.gl);
   useEffect(() => {
@@ -287,6 +298,19 @@ function Scene({
     if (controls) controller.resetView();
   }, [fitKey, controller, controls]);
 
+  // Labels: every drawn atom in a small scene; in a large one the picks and the atoms nearest the last pick, so the
+  // selection is a dependency only there.
+  const labels = labelMode(settings.labels);
+  const labelSelection = display && display.natoms > LABELS_ALL_MAX ? selection : NO_INDICES;
+  const labelAtoms = useMemo(
+    () => (display && radii && labels.kind !== 'none' ? labelledAtoms(display.positions, radii, labelSelection) : null),
+    [display, radii, labels.kind, labelSelection],
+  );
+  const labelTexts = useMemo(
+    () => (display && labelAtoms ? Array.from(labelAtoms, (i) => atomLabelText(labelMode(settings.labels), i, display, siteLabels)) : null),
+    [display, labelAtoms, settings.labels, siteLabels],
+  );
+
   // Click (not drag) picks the nearest atom along the ray. An effect event reads the latest props at click time, so an
   // inline onPick does not re-attach the pointer listeners on every render.
   const pickAt = useEffectEvent((e: PointerEvent, el: HTMLCanvasElement) => {
@@ -302,24 +326,15 @@ function Scene({
     const dir = ray.ray.direction;
     pick(pickSphere([o.x, o.y, o.z], [dir.x, dir.y, dir.z], d.positions, r));
   });
+  // A tap picks like a click; a double tap refits the view (tablets have no r key).
   useEffect(() => {
     const el = gl.domElement;
-    let down: { x: number; y: number } | null = null;
-    const onDown = (e: PointerEvent) => {
-      down = { x: e.clientX, y: e.clientY };
-    };
-    const onUp = (e: PointerEvent) => {
-      if (!down || Math.hypot(e.clientX - down.x, e.clientY - down.y) > 5) return;
-      down = null;
-      pickAt(e, el);
-    };
-    el.addEventListener('pointerdown', onDown);
-    el.addEventListener('pointerup', onUp);
-    return () => {
-      el.removeEventListener('pointerdown', onDown);
-      el.removeEventListener('pointerup', onUp);
-    };
-  }, [gl]);
+    return tapGestures(
+      el,
+      (e) => pickAt(e, el),
+      () => controller.resetView(),
+    );
+  }, [gl, controller]);
 
   useFrame((state) => {
     const t0 = performance.now();
@@ -355,6 +370,9 @@ function Scene({
       {display && settings.showCell && display.cell && <CellBox display={display} />}
       {display && settings.showPolyhedra && display.polyElement.length > 0 && <Polyhedra display={display} settings={settings} />}
       {display && radii && selection.length > 0 && <Selection display={display} radii={radii} selection={selection} />}
+      {display && radii && labelAtoms && labelTexts && labelAtoms.length > 0 && (
+        <AtomLabels positions={display.positions} radii={radii} atoms={labelAtoms} texts={labelTexts} controller={controller} />
+      )}
       {children}
     </>
   );

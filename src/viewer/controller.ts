@@ -76,6 +76,11 @@ export class ViewerController {
   frames = 0;
   /** Atom meshes built (buffers made and uploaded) since the page loaded: a re-render with nothing new must not add one. */
   atomBuilds = 0;
+  /** Label meshes built since the page loaded (src/viewer/Labels.tsx): only new atoms, texts or picks add one. */
+  labelBuilds = 0;
+  /** The label texts drawn and the drawn atoms they label, in the same order (tests read them). */
+  labelTexts: readonly string[] = [];
+  labelAtoms: Uint32Array = new Uint32Array(0);
 
   constructor(readonly name: string) {
     controllers.set(name, this);
@@ -356,6 +361,62 @@ export function linkCameras(views: ViewerController[]): () => void {
     }),
   );
   return () => offs.forEach((off) => off());
+}
+
+/** A tap moves less than this (CSS pixels) between down and up; more is a drag (rotate, pan). */
+const TAP_SLOP = 6;
+/** A touch held longer than this is a long press, not a tap (no pick). */
+const TAP_MAX_MS = 500;
+/** A second tap this soon and this near the first is a double tap. */
+const DOUBLE_TAP_MS = 350;
+const DOUBLE_TAP_SLOP = 30;
+
+/**
+ * Clicks and taps on `el`, told apart from the drags and pinches the orbit controls handle (three-stdlib's OrbitControls
+ * turns one finger into rotation and two into zoom and pan): a press of one pointer released where it went down is a
+ * tap (`onTap`); a touch that lasts past TAP_MAX_MS, or during which a second finger came down, is not; a touch tap
+ * soon after another at the same place is a double tap (`onDoubleTap`, instead of a second tap). Returns the detach.
+ */
+export function tapGestures(
+  el: HTMLElement,
+  onTap: (e: PointerEvent) => void,
+  onDoubleTap: (e: PointerEvent) => void,
+  now: () => number = () => performance.now(),
+): () => void {
+  const down = new Map<number, { x: number; y: number; t: number }>();
+  let multi = false;
+  let lastTap: { x: number; y: number; t: number } | null = null;
+  const onDown = (e: PointerEvent) => {
+    if (down.size === 0) multi = false;
+    down.set(e.pointerId, { x: e.clientX, y: e.clientY, t: now() });
+    if (down.size > 1) multi = true;
+  };
+  const onUp = (e: PointerEvent) => {
+    const start = down.get(e.pointerId);
+    down.delete(e.pointerId);
+    if (!start || multi || Math.hypot(e.clientX - start.x, e.clientY - start.y) > TAP_SLOP) return;
+    const touch = e.pointerType !== 'mouse';
+    const t = now();
+    if (touch && t - start.t > TAP_MAX_MS) return;
+    if (touch && lastTap && t - lastTap.t <= DOUBLE_TAP_MS && Math.hypot(e.clientX - lastTap.x, e.clientY - lastTap.y) <= DOUBLE_TAP_SLOP) {
+      lastTap = null;
+      onDoubleTap(e);
+      return;
+    }
+    lastTap = touch ? { x: e.clientX, y: e.clientY, t } : null;
+    onTap(e);
+  };
+  const onCancel = (e: PointerEvent) => {
+    down.delete(e.pointerId);
+  };
+  el.addEventListener('pointerdown', onDown);
+  el.addEventListener('pointerup', onUp);
+  el.addEventListener('pointercancel', onCancel);
+  return () => {
+    el.removeEventListener('pointerdown', onDown);
+    el.removeEventListener('pointerup', onUp);
+    el.removeEventListener('pointercancel', onCancel);
+  };
 }
 
 /** The viewer of the structure and nanoparticle pages (and the default of every StructureViewer). */

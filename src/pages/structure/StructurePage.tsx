@@ -1,5 +1,5 @@
 /** The structure lab page: load panel, 3D view with toolbar, structure / atom / measurement panels. */
-import { Fragment, useCallback, useEffect, useState, type DragEvent } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
 import { ErrorBoundary } from '../../app/ErrorBoundary.tsx';
 import {
   cancelWork,
@@ -19,7 +19,8 @@ import {
   setSetting,
   useSession,
 } from '../../state/session.ts';
-import { SETTINGS_SCHEMA, type ViewSettings } from '../../state/settings.ts';
+import { SETTINGS_SCHEMA, labelMode, type ViewSettings } from '../../state/settings.ts';
+import { LABELS_ALL_MAX, LABELS_NEAR_PICK, siteLabelTexts } from '../../viewer/label-layout.ts';
 import { elementColor, elementName, toHex } from '../../viewer/colors.ts';
 import { downloadPng, resetView, viewAlong } from '../../viewer/controller.ts';
 import { angle, dihedral, distance } from '../../viewer/picking.ts';
@@ -51,6 +52,13 @@ export function StructurePage() {
   const cellDisplay = useCrystallography((s) => s.cellDisplay);
   const cnColors = useCoordinationColors(cellDisplay ? null : display);
   const propertyColors = usePropertyColors(cellDisplay ? null : display);
+  const labelStructure = useSession((s) => (s.synthetic ? null : (s.structures[s.activeStructure] ?? null)));
+  const wyckoffs = useSession((s) => s.summary?.spacegroup?.wyckoffs ?? null);
+  // Site labels, Wyckoff letters and property values are per site of the structure (the Symmetry panel's cell has others).
+  const siteLabels = useMemo(
+    () => (cellDisplay ? null : siteLabelTexts(labelMode(settings.labels), labelStructure, wyckoffs)),
+    [cellDisplay, settings.labels, labelStructure, wyckoffs],
+  );
   const [dragging, setDragging] = useState(false);
   const onPick = useCallback((i: number | null) => {
     if (i !== null) pickAtom(i);
@@ -105,6 +113,7 @@ export function StructurePage() {
             onPick={cellDisplay ? undefined : onPick}
             atomColors={propertyColors ?? cnColors}
             hiddenElements={hiddenElements}
+            siteLabels={siteLabels}
             label={display ? `3D view of the structure ${formula ?? ''}`.trim() : '3D structure view (empty)'}
             describedBy="view-summary"
           >
@@ -117,7 +126,8 @@ export function StructurePage() {
         <Progress />
         <Legend />
         <div className="shortcuts">
-          drag: rotate · right-drag: pan · wheel: zoom · r reset · a/b/c view along axes · o ortho · Esc clear · ? all shortcuts
+          drag: rotate · right-drag: pan · wheel: zoom · touch: drag, pinch, tap, double-tap · r reset · a/b/c view along axes · o ortho ·
+          Esc clear · ? all shortcuts
         </div>
         {dragging && <div className="drop-hint">Drop structure files to load them</div>}
       </main>
@@ -235,6 +245,7 @@ function SettingsPanel({ settings }: { settings: ViewSettings }) {
       {SETTINGS_SCHEMA.map((spec) => {
         const value = settings[spec.key];
         const id = `setting-${spec.key}`;
+        if (spec.key === 'labels') return <LabelSetting key={spec.key} value={value as string} description={spec.description} />;
         if (spec.kind === 'boolean') {
           return (
             <label key={spec.key} className="check" title={spec.description}>
@@ -305,6 +316,44 @@ function SettingsPanel({ settings }: { settings: ViewSettings }) {
         );
       })}
     </section>
+  );
+}
+
+/** The labels choice: the fixed kinds and one entry per property column of the shown structure. */
+function LabelSetting({ value, description }: { value: string; description: string }) {
+  const columns = useSession((s) => (s.synthetic ? null : s.structures[s.activeStructure])?.properties);
+  const natoms = useSession((s) => s.display?.natoms ?? 0);
+  const hasSpacegroup = useSession((s) => !!s.summary?.spacegroup);
+  const options: [string, string][] = [
+    ['none', 'none'],
+    ['index', 'index'],
+    ['element', 'element'],
+    ['site', 'site label'],
+    ['wyckoff', 'Wyckoff letter'],
+    ...(columns ?? []).map((c): [string, string] => [`prop:${c.name}`, c.name]),
+  ];
+  // A remembered property the shown structure lacks stays listed, so the select shows what is set.
+  if (!options.some(([v]) => v === value)) options.push([value, `${value.slice(5)} (not in this structure)`]);
+  const mode = labelMode(value);
+  return (
+    <>
+      <label title={description}>
+        Labels
+        <select id="setting-labels" data-testid="setting-labels" value={value} onChange={(e) => setSetting('labels', e.target.value)}>
+          {options.map(([v, text]) => (
+            <option key={v} value={v}>
+              {text}
+            </option>
+          ))}
+        </select>
+      </label>
+      {mode.kind !== 'none' && natoms > LABELS_ALL_MAX && (
+        <p className="hint" data-testid="labels-note">
+          {natoms.toLocaleString('en')} atoms drawn: labels only on the picked atoms and the {LABELS_NEAR_PICK} nearest the last pick.
+        </p>
+      )}
+      {mode.kind === 'wyckoff' && !hasSpacegroup && <p className="hint">No space group found: no Wyckoff letters to show.</p>}
+    </>
   );
 }
 

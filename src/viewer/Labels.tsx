@@ -1,0 +1,184 @@
+/**
+ * Atom labels in one draw call: the glyphs of every text drawn once into a canvas atlas, and one indexed geometry of
+ * glyph quads anchored at the atoms and spread in screen pixels by the vertex shader (billboards of a fixed on-screen
+ * size). drei's <Text> (troika) makes a mesh per text; at thousands of labels that is thousands of draw calls.
+ * The atlas holds coverage, not colour (red: the letter, green: its outline), so the theme's colours are uniforms.
+ */
+import { useThree } from '@react-three/fiber';
+import { useEffect } from 'react';
+import * as THREE from 'three';
+import type { ViewerController } from './controller.ts';
+import { glyphsOf, layoutLabels, packAtlas } from './label-layout.ts';
+import { useDisposable } from './StructureViewer.tsx';
+
+/** Label line height on screen (CSS pixels) and in the atlas (pixels: drawn larger, filtered down). */
+const LABEL_PX = 15;
+const ATLAS_PX = 40;
+const FONT = `bold ${Math.round(ATLAS_PX * 0.72)}px system-ui, sans-serif`;
+const OUTLINE = 7;
+
+const vertex = /* glsl */ `
+attribute vec2 offset;
+attribute vec2 glyphUv;
+attribute float lift;
+uniform vec2 uViewport;
+uniform float uPx;
+varying vec2 vUv;
+void main() {
+  vec4 c = modelViewMatrix * vec4(position, 1.0);
+  // Drawn at the atom's front (lifted toward the eye by its radius): atoms in front hide it, its own atom does not.
+  if (projectionMatrix[2][3] != 0.0) c.xyz += normalize(-c.xyz) * lift;
+  else c.z += lift;
+  vec4 clip = projectionMatrix * c;
+  clip.xy += offset * uPx * 2.0 / uViewport * clip.w;
+  gl_Position = clip;
+  vUv = glyphUv;
+}`;
+
+const fragment = /* glsl */ `
+uniform sampler2D uAtlas;
+uniform vec3 uFill;
+uniform vec3 uOutline;
+varying vec2 vUv;
+void main() {
+  vec2 cov = texture2D(uAtlas, vUv).rg;
+  float a = min(1.0, cov.r + cov.g);
+  if (a < 0.02) discard;
+  gl_FragColor = vec4((uFill * cov.r + uOutline * cov.g) / max(a, 1e-3), a);
+}`;
+
+/** Dark letters outlined in white on the light theme, the reverse on the dark one (html[data-theme], src/app/theme.ts). */
+function themeColors(): { fill: THREE.Color; outline: THREE.Color } {
+  const dark = document.documentElement.dataset.theme === 'dark';
+  return { fill: new THREE.Color(dark ? 0xf5f5f5 : 0x111111), outline: new THREE.Color(dark ? 0x000000 : 0xffffff) };
+}
+
+/** The atlas of `glyphs` on a black canvas: each letter's coverage in red over its outline's in green. */
+function drawAtlas(glyphs: readonly string[]) {
+  const measure = document.createElement('canvas').getContext('2d')!;
+  measure.font = FONT;
+  const layout = packAtlas(
+    glyphs,
+    glyphs.map((g) => measure.measureText(g).width + OUTLINE),
+    ATLAS_PX,
+  );
+  const canvas = document.createElement('canvas');
+  canvas.width = layout.width;
+  canvas.height = layout.height;
+  const ctx = canvas.getContext('2d')!;
+  ctx.fillStyle = '#000';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.font = FONT;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.lineJoin = 'round';
+  ctx.lineWidth = OUTLINE;
+  ctx.strokeStyle = '#00ff00';
+  ctx.fillStyle = '#ff0000';
+  for (const [g, c] of layout.cells) {
+    ctx.strokeText(g, c.x + c.width / 2, c.y + ATLAS_PX / 2);
+    ctx.fillText(g, c.x + c.width / 2, c.y + ATLAS_PX / 2);
+  }
+  const texture = new THREE.CanvasTexture(canvas);
+  texture.colorSpace = THREE.NoColorSpace;
+  texture.minFilter = THREE.LinearMipmapLinearFilter;
+  texture.magFilter = THREE.LinearFilter;
+  return { layout, texture };
+}
+
+function makeLabelMesh(positions: Float32Array, radii: Float32Array, atoms: Uint32Array, texts: readonly string[]): THREE.Mesh {
+  const { layout, texture } = drawAtlas(glyphsOf(texts));
+  const quads = layoutLabels(texts, layout);
+  const n = quads.label.length;
+  const anchor = new Float32Array(12 * n);
+  const lift = new Float32Array(4 * n);
+  for (let g = 0; g < n; g++) {
+    const i = atoms[quads.label[g]];
+    for (let v = 0; v < 4; v++) {
+      anchor.set(positions.subarray(3 * i, 3 * i + 3), 12 * g + 3 * v);
+      lift[4 * g + v] = radii[i] * 1.02 + 0.05;
+    }
+  }
+  const index = new Uint32Array(6 * n);
+  for (let g = 0; g < n; g++) index.set([4 * g, 4 * g + 1, 4 * g + 2, 4 * g, 4 * g + 2, 4 * g + 3], 6 * g);
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(anchor, 3));
+  geometry.setAttribute('offset', new THREE.BufferAttribute(quads.offsets, 2));
+  geometry.setAttribute('glyphUv', new THREE.BufferAttribute(quads.uvs, 2));
+  geometry.setAttribute('lift', new THREE.BufferAttribute(lift, 1));
+  geometry.setIndex(new THREE.BufferAttribute(index, 1));
+  const { fill, outline } = themeColors();
+  const material = new THREE.ShaderMaterial({
+    vertexShader: vertex,
+    fragmentShader: fragment,
+    uniforms: {
+      uAtlas: { value: texture },
+      uViewport: { value: new THREE.Vector2(1, 1) },
+      uPx: { value: LABEL_PX },
+      uFill: { value: fill },
+      uOutline: { value: outline },
+    },
+    transparent: true,
+    depthWrite: false,
+  });
+  material.addEventListener('dispose', () => texture.dispose());
+  const mesh = new THREE.Mesh(geometry, material);
+  mesh.frustumCulled = false;
+  mesh.renderOrder = 20;
+  const size = new THREE.Vector2();
+  mesh.onBeforeRender = (renderer) => {
+    // The pixels of what is drawn into (the canvas, or a PNG export's larger target), and the label size scaled with
+    // it so an export at 2× shows the labels as the screen does.
+    const target = renderer.getRenderTarget();
+    if (target) size.set(target.width, target.height);
+    else renderer.getDrawingBufferSize(size);
+    const css = renderer.domElement.clientWidth || size.x;
+    material.uniforms.uViewport.value.copy(size);
+    material.uniforms.uPx.value = (LABEL_PX * size.x) / css;
+    material.uniformsNeedUpdate = true;
+  };
+  return mesh;
+}
+
+/** Labels `texts[k]` at drawn atom `atoms[k]`; rebuilt only when the atoms, their sizes or the texts change. */
+export function AtomLabels({
+  positions,
+  radii,
+  atoms,
+  texts,
+  controller,
+}: {
+  positions: Float32Array;
+  radii: Float32Array;
+  atoms: Uint32Array;
+  texts: readonly string[];
+  controller: ViewerController;
+}) {
+  const mesh = useDisposable(() => {
+    controller.labelBuilds++;
+    controller.labelTexts = texts;
+    controller.labelAtoms = atoms;
+    return makeLabelMesh(positions, radii, atoms, texts);
+  }, [positions, radii, atoms, texts, controller]);
+  const invalidate = useThree((s) => s.invalidate);
+  // The theme switch recolours the labels (two uniforms), no rebuild.
+  useEffect(() => {
+    const observer = new MutationObserver(() => {
+      const { fill, outline } = themeColors();
+      const m = mesh.material as THREE.ShaderMaterial;
+      m.uniforms.uFill.value = fill;
+      m.uniforms.uOutline.value = outline;
+      invalidate();
+    });
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => observer.disconnect();
+  }, [mesh, invalidate]);
+  useEffect(
+    () => () => {
+      controller.labelTexts = [];
+      controller.labelAtoms = new Uint32Array(0);
+    },
+    [controller],
+  );
+  return <primitive object={mesh} />;
+}
