@@ -187,8 +187,8 @@ describe('writing', () => {
     expect(() => writeStructureFile({ name: 'm', lattice: null, sites: [] }, 'POSCAR')).toThrow(/no lattice/);
   });
 
-  it('lists the five formats once each', () => {
-    expect(FORMATS.map((f) => f.id).sort()).toEqual(['cif', 'extxyz', 'poscar', 'pymatgen-json', 'xyz']);
+  it('lists the seven formats once each', () => {
+    expect(FORMATS.map((f) => f.id).sort()).toEqual(['cif', 'extxyz', 'jsonl', 'poscar', 'pymatgen-json', 'xdatcar', 'xyz']);
   });
 });
 

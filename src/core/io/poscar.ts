@@ -255,7 +255,7 @@ export function parsePoscar(text: string): ParseOutput {
  * `-_,.=`, that spells a run of element symbols (`Na2` → Na, `FeO` → Fe O) contributes them in order;
  * other words are ignored.
  */
-function symbolsFromComment(comment: string): string[] {
+export function symbolsFromComment(comment: string): string[] {
   const out: string[] = [];
   for (const word of comment.split(/\s+/)) {
     const bare = word.replace(/[-_,.=0-9]/g, '');

@@ -49,7 +49,7 @@ const MAX_JSON_DEPTH = 256;
  * Objects, arrays and values a structure file may hold, counted on the text before JSON.parse builds
  * them: a pymatgen site needs about 6 containers and 14 values, so a file within LIMITS.fileAtoms fits.
  */
-function jsonSizeProblem(text: string): string | null {
+export function jsonSizeProblem(text: string): string | null {
   let containers = 0;
   let commas = 0;
   for (let i = 0; i < text.length; i++) {
@@ -227,7 +227,8 @@ function readSpecies(
   return Object.keys(oxidation).length > 0 ? { species, oxidation } : { species };
 }
 
-function readStructure(d: unknown, index: number, many: boolean, line: () => number | undefined): Structure {
+/** One `as_dict()` dict as a structure; `many` names it "Structure index+1" in messages. Throws ParseError. */
+export function readStructure(d: unknown, index: number, many: boolean, line: () => number | undefined): Structure {
   const what = many ? `Structure ${index + 1}` : 'The structure';
   if (!isObject(d)) throw new ParseError(`${what} is not a JSON object.`);
   const cls = d['@class'];

@@ -4,11 +4,21 @@ import { cifFormat } from './cif/index.ts';
 import { poscarFormat } from './poscar.ts';
 import { extxyzFormat, parseXyzFrames, xyzFormat } from './xyz.ts';
 import { pymatgenJsonFormat } from './pymatgen-json.ts';
+import { xdatcarFormat } from './xdatcar.ts';
+import { jsonlFramesFormat } from './jsonl-frames.ts';
 import { cellProblem } from './common.ts';
 import { LIMITS, limitSentence, printable } from '../limits.ts';
 
 /** All readable/writable formats. Order matters for content sniffing: most specific first. */
-export const FORMATS: FormatModule[] = [cifFormat, poscarFormat, xyzFormat, extxyzFormat, pymatgenJsonFormat];
+export const FORMATS: FormatModule[] = [
+  cifFormat,
+  poscarFormat,
+  xyzFormat,
+  extxyzFormat,
+  pymatgenJsonFormat,
+  xdatcarFormat,
+  jsonlFramesFormat,
+];
 
 const byId = (id: FormatModule['id']): FormatModule => FORMATS.find((f) => f.id === id)!;
 
@@ -47,8 +57,9 @@ function formatFromName(fileName: string, text: string | null): FormatModule | n
 export function detectFormat(fileName: string, text: string): FormatModule | null {
   const named = formatFromName(fileName, text);
   if (named) return named;
-  // Sniff: extxyz before plain xyz, since every extxyz file is also a valid plain xyz file.
-  for (const id of ['pymatgen-json', 'cif', 'extxyz', 'xyz', 'poscar'] as const) {
+  // Sniff: extxyz before plain xyz, since every extxyz file is also a valid plain xyz file; JSON Lines before one JSON
+  // document, XDATCAR before POSCAR (each first line or header alone reads as the other).
+  for (const id of ['jsonl', 'pymatgen-json', 'cif', 'extxyz', 'xyz', 'xdatcar', 'poscar'] as const) {
     const f = byId(id);
     if (f.sniff(text)) return f;
   }
@@ -221,7 +232,7 @@ export function parseParticleFile(text: string, fileName: string): ParticleParse
   return { ok: true, format: parsed.format, particles, warnings: parsed.warnings };
 }
 
-/** Output format from a file name: .cif .xyz .extxyz POSCAR CONTCAR .vasp .poscar .json. */
+/** Output format from a file name: .cif .xyz .extxyz POSCAR CONTCAR .vasp .poscar .json XDATCAR .jsonl. */
 export function formatForOutputName(fileName: string): FormatModule | null {
   return formatFromName(fileName, null);
 }
@@ -231,8 +242,8 @@ export function writeStructureFile(structure: Structure, fileName: string): stri
   const format = formatForOutputName(fileName);
   if (!format) {
     throw new Error(
-      `Cannot tell the output format from the name "${baseName(fileName)}"; use .cif, .xyz, .extxyz, .vasp, .poscar, .json, ` +
-        'POSCAR or CONTCAR.',
+      `Cannot tell the output format from the name "${baseName(fileName)}"; use .cif, .xyz, .extxyz, .vasp, .poscar, .json, .jsonl, ` +
+        'POSCAR, CONTCAR or XDATCAR.',
     );
   }
   return format.write(structure);

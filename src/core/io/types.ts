@@ -1,6 +1,6 @@
 import type { Structure } from '../structure/structure.ts';
 
-export type FormatId = 'cif' | 'poscar' | 'xyz' | 'extxyz' | 'pymatgen-json';
+export type FormatId = 'cif' | 'poscar' | 'xyz' | 'extxyz' | 'pymatgen-json' | 'xdatcar' | 'jsonl';
 
 /** A parse failure: a message and, where known, the 1-based line it refers to. */
 export class ParseError extends Error {
