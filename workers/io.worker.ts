@@ -2,12 +2,11 @@
 import * as Comlink from 'comlink';
 import { parseStructureFile } from '../src/core/io/registry.ts';
 import { packStructure, packedTransferables, type PackedStructure, unpackStructure } from '../src/core/structure/packed.ts';
-import { formula, reducedFormula } from '../src/core/structure/composition.ts';
-import { analyzeSymmetry, symmetryUnavailable } from '../src/core/symmetry/analyze.ts';
 import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import { buildDisplay, displayTransferables, type DisplayData, type DisplayOptions } from '../src/core/analysis/display-scene.ts';
 import { structureAsShown, writeExport } from '../src/core/analysis/structure-export.ts';
-import type { IoWorkerApi, ParsedFile, Result, SymmetryResult } from './io-api.ts';
+import type { IoWorkerApi, ParsedFile, Result } from './io-api.ts';
+import { formulasOf, symmetrySummary } from './structure-summary.ts';
 import { attempt, errorText } from './result.ts';
 
 type Progress = ((stage: string) => void) | undefined;
@@ -22,7 +21,7 @@ const api: IoWorkerApi = {
       if (!result.ok)
         return { ok: false, error: `Could not read ${result.line ? `${fileName} line ${result.line}` : fileName}: ${result.error}` };
       const structures: PackedStructure[] = result.structures.map(packStructure);
-      const formulas = result.structures.map((s) => ({ formula: formula(s), reducedFormula: reducedFormula(s) }));
+      const formulas = result.structures.map(formulasOf);
       // Transfer marks the answer object itself, so the Result is what is marked.
       return Comlink.transfer(
         { ok: true, value: { format: result.format, warnings: result.warnings, structures, formulas } },
@@ -33,25 +32,8 @@ const api: IoWorkerApi = {
     }
   },
 
-  symmetry(p: PackedStructure, symprec: number, onProgress?: Progress) {
-    return attempt(async (): Promise<SymmetryResult> => {
-      await initMoyo();
-      const s = unpackStructure(p);
-      const skipped = s.lattice ? symmetryUnavailable(s) : null;
-      if (s.lattice && !skipped) await onProgress?.('finding the space group');
-      const sym = analyzeSymmetry(s, symprec);
-      return {
-        spacegroup: sym && {
-          number: sym.number,
-          symbol: sym.symbol,
-          hallSymbol: sym.hallSymbol,
-          wyckoffs: sym.wyckoffs,
-          crystalSystem: sym.crystalSystem,
-        },
-        note: skipped && `No space group: ${skipped}.`,
-      };
-    });
-  },
+  symmetry: (p: PackedStructure, symprec: number, onProgress?: Progress) =>
+    attempt(() => symmetrySummary(unpackStructure(p), symprec, onProgress)),
 
   async display(p: PackedStructure, options: Partial<DisplayOptions>, onProgress?: Progress): Promise<Result<DisplayData>> {
     try {

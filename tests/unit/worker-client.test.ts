@@ -311,7 +311,9 @@ describe('one way to talk to a worker (source scan)', () => {
       .map((f) => f.replace(/\.worker\.ts$/, '-api.ts'))
       .sort();
     expect(entries.map((f) => relative(REPO_ROOT, f))).toEqual(
-      ['atomworld', 'c2np', 'compare', 'crystallography', 'fem', 'generations', 'io', 'onng'].map((n) => `workers/${n}-api.ts`),
+      ['atomworld', 'c2np', 'compare', 'crystallography', 'fem', 'generations', 'io', 'onng', 'trajectory'].map(
+        (n) => `workers/${n}-api.ts`,
+      ),
     );
     expect(apis.sort()).toEqual(entries);
     for (const f of apis) {
@@ -340,7 +342,9 @@ describe('one way to talk to a worker (source scan)', () => {
       return [...code.matchAll(/const (\w+) = new WorkerClient</g)].map((m) => ({ where, code, name: m[1] }));
     });
     expect(clients.map((c) => c.where).sort()).toEqual(
-      ['atomworld', 'compare', 'crystallography', 'fem', 'generations', 'nanoparticle', 'onng', 'session'].map((n) => `src/state/${n}.ts`),
+      ['atomworld', 'compare', 'crystallography', 'fem', 'generations', 'nanoparticle', 'onng', 'session', 'trajectory'].map(
+        (n) => `src/state/${n}.ts`,
+      ),
     );
     for (const { where, code, name } of clients) {
       const used = new Set([...code.matchAll(new RegExp(`(?<![\\w./-])${name}\\.(\\w+)`, 'g'))].map((m) => m[1]));

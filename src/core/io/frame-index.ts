@@ -83,7 +83,7 @@ const CR = 13;
 
 /** Lines over a ChunkReader: one chunk held at a time (plus the pieces of a header line that crosses chunks). */
 class ChunkLines implements LineSource {
-  private buf = new Uint8Array(0);
+  private buf: Uint8Array = new Uint8Array(0);
   private bufStart = 0;
   private pos = 0;
   private next = 1;
@@ -306,6 +306,35 @@ export function readFrame(text: string, fileName: string, index: FrameIndex, k: 
   const s = r.structures[0];
   if (r.structures.length !== 1) throw new ParseError(`Frame ${k + 1} reads as ${r.structures.length} structures.`, frame.line);
   return s.name === 'frame 1' ? { ...s, name: `frame ${k + 1}` } : s;
+}
+
+/** The frame format of a file the lab can stream, by its name; null for the others (read whole). */
+export function frameFormatFor(fileName: string): FrameFormat | null {
+  return /\.(ext)?xyz$/i.test(fileName) ? XYZ_FRAMES : null;
+}
+
+/** File names in natural order: digit runs compare as numbers (frame_2 before frame_10), then as text. */
+export function naturalCompare(a: string, b: string): number {
+  const parts = (s: string) => s.match(/\d+|\D+/g) ?? [];
+  const pa = parts(a);
+  const pb = parts(b);
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const x = pa[i];
+    const y = pb[i];
+    if (x === y) continue;
+    const dx = /^\d/.test(x);
+    const dy = /^\d/.test(y);
+    if (dx && dy) {
+      // Compared as numbers without converting (a digit run may be longer than a double holds).
+      const tx = x.replace(/^0+(?=\d)/, '');
+      const ty = y.replace(/^0+(?=\d)/, '');
+      if (tx.length !== ty.length) return tx.length - ty.length;
+      if (tx !== ty) return tx < ty ? -1 : 1;
+      return x.length - y.length;
+    }
+    return x < y ? -1 : 1;
+  }
+  return pa.length - pb.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 /** A ChunkReader over bytes already in memory (Node, tests). */

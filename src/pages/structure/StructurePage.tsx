@@ -6,7 +6,6 @@ import {
   clearMeasurements,
   clearSelection,
   dismissRetry,
-  loadFiles,
   loadPasted,
   loadText,
   retryLastLoad,
@@ -39,6 +38,7 @@ import { SymmetryPanel } from './SymmetryPanel.tsx';
 import { EnvironmentPanel, useCoordinationColors } from './EnvironmentPanel.tsx';
 import { PropertyArrows, PropertyColoring, usePropertyColors } from './PropertyColoring.tsx';
 import { TrajectoryPlayer } from './TrajectoryPlayer.tsx';
+import { openDropped, openPicked, setAsFrames, useTrajectory } from '../../state/trajectory.ts';
 import { typingInto } from '../../app/ShortcutsOverlay.tsx';
 
 export function StructurePage() {
@@ -83,7 +83,7 @@ export function StructurePage() {
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    if (e.dataTransfer.files.length) void loadFiles(Array.from(e.dataTransfer.files));
+    if (e.dataTransfer.files.length) void openDropped(e.dataTransfer);
   };
 
   return (
@@ -157,6 +157,7 @@ function LoadPanel() {
   const activeStructure = useSession((s) => s.activeStructure);
   const synthetic = useSession((s) => s.synthetic);
   const [paste, setPaste] = useState('');
+  const asFrames = useTrajectory((s) => s.asFrames);
   return (
     <section>
       <h2>Load</h2>
@@ -169,12 +170,16 @@ function LoadPanel() {
           accept=".cif,.mcif,.vasp,.poscar,.xyz,.extxyz,.json,POSCAR,CONTCAR,*"
           onChange={(e) => {
             const f = e.currentTarget.files;
-            if (f?.length) void loadFiles(Array.from(f));
+            if (f?.length) void openPicked(Array.from(f));
             e.currentTarget.value = '';
           }}
         />
       </label>
       <p className="hint">…or drop files anywhere on the page.</p>
+      <label className="check">
+        <input type="checkbox" data-testid="open-as-frames" checked={asFrames} onChange={(e) => setAsFrames(e.target.checked)} /> open
+        several files (a folder) as the frames of one trajectory, in natural order of their names
+      </label>
       <label>
         Example
         <select

@@ -1,17 +1,22 @@
 /**
  * A multi-frame file (an MD run, a relaxation, a diffusion model's denoising steps) as a trajectory: play and pause,
  * step, scrub, speed and loop, and the per-frame values the file carries (extended XYZ `energy=` and the like) with
- * the cell volume plotted against the frame. Each frame is shown by the session's own path (selectStructure), one at
- * a time: the next starts only when the last is drawn, so a slow frame lowers the rate instead of queueing frames.
+ * the cell volume plotted against the frame. A small file's frames are the session's structures (selectStructure); a
+ * streamed one's (src/state/trajectory.ts) are read by its worker as they are shown, and its series come from the
+ * worker's index scan. One frame at a time: the next starts only when the last is drawn, so a slow frame lowers the
+ * rate instead of queueing frames.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import { useShallow } from 'zustand/react/shallow';
 import { type PackedStructure, latticeOf } from '../../core/structure/packed.ts';
 import { selectStructure, useSession } from '../../state/session.ts';
+import { cancelTrajectory, showFrame, streamedNote, useTrajectory } from '../../state/trajectory.ts';
 import { Plot } from '../Plot.tsx';
+import { formatCsv } from '../../core/io/csv.ts';
 
-const SPEEDS = [2, 5, 10, 20];
+/** Frames per second; 1000: as fast as frames are drawn (the bench). */
+const SPEEDS = [2, 5, 10, 20, 60, 1000];
 
 /** The per-frame series: every numeric value all frames carry, and the cell volume when the frames are periodic. */
 function frameSeries(structures: readonly PackedStructure[]): { name: string; values: number[] }[] {
@@ -26,15 +31,21 @@ function frameSeries(structures: readonly PackedStructure[]): { name: string; va
 }
 
 export function TrajectoryPlayer() {
-  const { structures, active, busy } = useSession(
-    useShallow((s) => ({ structures: s.structures, active: s.activeStructure, busy: s.busy !== null })),
+  const session = useSession(useShallow((s) => ({ structures: s.structures, active: s.activeStructure, busy: s.busy !== null })));
+  const traj = useTrajectory(
+    useShallow((s) => ({ info: s.info, frame: s.frame, loading: s.loading, stats: s.stats, shown: s.shown, busy: s.busy, error: s.error })),
   );
+  const streamed = traj.info;
+  const structures = session.structures;
+  const active = streamed ? traj.frame : session.active;
+  const busy = streamed ? traj.loading || traj.busy !== null : session.busy;
   const [playing, setPlaying] = useState(false);
   const [fps, setFps] = useState(5);
   const [loop, setLoop] = useState(true);
-  const n = structures.length;
-  const series = useMemo(() => frameSeries(structures), [structures]);
+  const n = streamed ? streamed.frames : structures.length;
+  const series = useMemo(() => (streamed ? streamed.series : frameSeries(structures)), [streamed, structures]);
   const [plotted, setPlotted] = useState(0);
+  const [csvOpen, setCsvOpen] = useState(false);
   const shown = series[Math.min(plotted, series.length - 1)];
   const plotData = useMemo(() => (shown ? ([shown.values.map((_, k) => k + 1), shown.values] as uPlot.AlignedData) : null), [shown]);
   const plotSeries = useMemo((): uPlot.Series[] => (shown ? [{ label: shown.name, stroke: '#1f5fd6', width: 1.5 }] : []), [shown]);
@@ -50,20 +61,52 @@ export function TrajectoryPlayer() {
         return;
       }
       last.current = performance.now();
-      void selectStructure(next, false);
+      void (streamed ? showFrame(next, { symmetry: false }) : selectStructure(next, false));
     }, wait);
     return () => clearTimeout(timer);
-  }, [playing, busy, active, n, fps, loop]);
-  if (n < 2) return null;
-  const go = (k: number) => void selectStructure(Math.max(0, Math.min(n - 1, k)), false);
+  }, [playing, busy, active, n, fps, loop, streamed]);
+  if (traj.busy !== null && !traj.loading)
+    return (
+      <section className="trajectory" data-testid="trajectory-opening">
+        <h2>Trajectory</h2>
+        <p className="hint">{traj.busy}</p>
+        <button type="button" onClick={cancelTrajectory}>
+          Cancel
+        </button>
+      </section>
+    );
+  if (n < 2)
+    return traj.error ? (
+      <p className="error" role="alert">
+        {traj.error}
+      </p>
+    ) : null;
+  const go = (k: number) => {
+    const frame = Math.max(0, Math.min(n - 1, k));
+    // Paused steps search the frame's space group; frames while playing do not.
+    void (streamed ? showFrame(frame, { symmetry: !playing }) : selectStructure(frame, false));
+  };
   return (
-    <section className="trajectory" data-testid="trajectory">
+    <section className="trajectory" data-testid="trajectory" data-shown={traj.shown} data-streamed={streamed ? 'yes' : 'no'}>
       <h2>Trajectory</h2>
+      {traj.error && (
+        <p className="error" role="alert">
+          {traj.error}
+        </p>
+      )}
       <div className="row">
         <button type="button" data-testid="traj-back" title="previous frame" onClick={() => go(active - 1)}>
           ◀
         </button>
-        <button type="button" data-testid="traj-play" onClick={() => setPlaying(!playing)}>
+        <button
+          type="button"
+          data-testid="traj-play"
+          onClick={() => {
+            setPlaying(!playing);
+            // Paused on a streamed frame: its space group, which frames while playing skip.
+            if (playing && streamed) void showFrame(active);
+          }}
+        >
           {playing ? 'Pause' : 'Play'}
         </button>
         <button type="button" data-testid="traj-forward" title="next frame" onClick={() => go(active + 1)}>
@@ -89,7 +132,7 @@ export function TrajectoryPlayer() {
           <select data-testid="traj-speed" value={fps} onChange={(e) => setFps(Number(e.target.value))}>
             {SPEEDS.map((s) => (
               <option key={s} value={s}>
-                {s} frames/s
+                {s >= 1000 ? 'as drawn' : `${s} frames/s`}
               </option>
             ))}
           </select>
@@ -118,7 +161,33 @@ export function TrajectoryPlayer() {
           <p className="hint" data-testid="traj-value">
             {shown.name} at frame {active + 1}: {shown.values[active]}
           </p>
+          {/* Written only while open: a long trajectory's table is not built per frame. */}
+          <details onToggle={(e) => setCsvOpen(e.currentTarget.open)}>
+            <summary>values as CSV</summary>
+            {csvOpen && (
+              <textarea
+                readOnly
+                rows={4}
+                data-testid="traj-csv"
+                value={formatCsv(
+                  ['frame', shown.name],
+                  shown.values.map((v, k) => [k + 1, v]),
+                )}
+              />
+            )}
+          </details>
         </>
+      )}
+      {streamed && (
+        <p className="hint" data-testid="traj-streamed">
+          {streamedNote(streamed)}
+          {traj.stats && (
+            <>
+              {' '}
+              The worker holds <span data-testid="traj-cached">{traj.stats.cachedFrames}</span> of {n} frames.
+            </>
+          )}
+        </p>
       )}
     </section>
   );

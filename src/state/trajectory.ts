@@ -1,0 +1,200 @@
+/**
+ * Streamed trajectories: a big multi-frame file (over STREAM_BYTES) or several files opened as frames are handed to the
+ * trajectory worker as File objects and indexed there; only the shown frame comes back, and it becomes the session's
+ * one structure (the panels show it as any structure). Memory follows the frame, not the file. A streamed trajectory
+ * is not kept across reloads (the session stores file texts; a 600 MB text does not belong in IndexedDB).
+ */
+import { create } from 'zustand';
+import { frameFormatFor } from '../core/io/frame-index.ts';
+import { checkLimit, formatBytes } from '../core/limits.ts';
+import { droppedFiles, filesSizeProblem } from '../browser/read-file.ts';
+import type { TrajectoryInfo, TrajectoryStats, TrajectoryWorkerApi } from '../../workers/trajectory-api.ts';
+import { errorText, type Status, WorkerClient } from './worker-client.ts';
+import { displayOptions, loadFiles, useSession } from './session.ts';
+
+/** Files above this size that the lab can index are streamed; smaller ones are read whole (every frame held). */
+const STREAM_BYTES = 50 * 1024 * 1024;
+
+export interface TrajectoryState {
+  /** The open streamed trajectory, or null (a small multi-frame file plays from the session's structures). */
+  info: TrajectoryInfo | null;
+  frame: number;
+  /** A frame request in flight (the player waits for it before the next). */
+  loading: boolean;
+  /** Frames shown since the trajectory was opened (the bench's frame counter). */
+  shown: number;
+  stats: TrajectoryStats | null;
+  /** Several picked or dropped files open as the frames of one trajectory. */
+  asFrames: boolean;
+  busy: string | null;
+  error: string | null;
+}
+
+export const useTrajectory = create<TrajectoryState>(() => ({
+  info: null,
+  frame: 0,
+  loading: false,
+  shown: 0,
+  stats: null,
+  asFrames: false,
+  busy: null,
+  error: null,
+}));
+
+// Vite needs the `new URL(..., import.meta.url)` inline to bundle the worker.
+const worker = new WorkerClient<TrajectoryWorkerApi>(
+  () => new Worker(new URL('../../workers/trajectory.worker.ts', import.meta.url), { type: 'module', name: 'structlab-trajectory' }),
+);
+const setStatus = (patch: Status) => useTrajectory.setState(patch);
+const setBusy = (busy: string) => useTrajectory.setState({ busy });
+
+/** What was opened, to open it again in a fresh worker (after a cancel or a job past its budget). */
+let opened: { files: File[]; single: boolean; epoch: number } | null = null;
+/** The structures array this store put in the session: any other means the user loaded something else. */
+let ours: unknown = null;
+
+/** The size above which a file is streamed: STREAM_BYTES, or `?streamBytes=N` (tests stream small files). */
+function streamBytes(): number {
+  const v = typeof location === 'undefined' ? null : new URLSearchParams(location.search).get('streamBytes');
+  return v !== null && Number.isFinite(Number(v)) && Number(v) >= 0 ? Number(v) : STREAM_BYTES;
+}
+
+/**
+ * Opens picked or dropped files: with "open as frames", several files become one trajectory; a big multi-frame file
+ * streams; everything else loads as before.
+ */
+export async function openPicked(files: File[]): Promise<void> {
+  if (useTrajectory.getState().asFrames && files.length > 1) {
+    await openTrajectory(files, false);
+    return;
+  }
+  for (const f of files) {
+    if (f.size > streamBytes() && frameFormatFor(f.name)) await openTrajectory([f], true);
+    else await loadFiles([f]);
+  }
+}
+
+/** Opens a drop as openPicked does; a dropped folder is its files (src/browser/read-file.ts droppedFiles). */
+export async function openDropped(data: DataTransfer): Promise<void> {
+  let files: File[];
+  try {
+    files = await droppedFiles(data);
+  } catch (e) {
+    useSession.setState({ error: errorText(e) });
+    return;
+  }
+  await openPicked(files);
+}
+
+async function openTrajectory(files: File[], single: boolean): Promise<boolean> {
+  const name = single ? files[0].name : `${files.length} files`;
+  try {
+    if (single) checkLimit('trajectoryBytes', name, files[0].size, 'bytes');
+    else {
+      const problem = filesSizeProblem(files, 'the files opened as frames');
+      if (problem) throw new Error(problem);
+    }
+  } catch (e) {
+    useTrajectory.setState({ error: errorText(e) });
+    return false;
+  }
+  const ticket = worker.begin('open');
+  const r = await worker.request(
+    (api, progress) => (single ? api.open(files[0], name, progress(setBusy)) : api.openFiles(files, progress(setBusy))),
+    {
+      ticket,
+      status: setStatus,
+      busy: `opening ${name}`,
+      keepBusy: true,
+      budgetMs: Infinity,
+    },
+  );
+  if (!r?.ok) return false;
+  opened = { files, single, epoch: worker.epoch };
+  useTrajectory.setState({ info: r.value, frame: 0, shown: 0, stats: null });
+  return showFrame(0, { refit: true, symmetry: true });
+}
+
+/**
+ * Shows frame k: the worker reads it and builds its scene, and the session shows it as its one structure (the view is
+ * kept unless `refit`). While playing, the space group is not searched per frame (`symmetry` false).
+ */
+export async function showFrame(k: number, { refit = false, symmetry = true } = {}): Promise<boolean> {
+  const { info } = useTrajectory.getState();
+  if (!info) return false;
+  const frame = Math.max(0, Math.min(info.frames - 1, k));
+  const ticket = worker.begin('frame');
+  useTrajectory.setState({ loading: true });
+  // A fresh worker (after a cancel) holds nothing: the same files are opened again first.
+  if (opened && opened.epoch !== worker.epoch) {
+    const o = opened;
+    const again = await worker.request((api) => (o.single ? api.open(o.files[0], info.name) : api.openFiles(o.files)), {
+      ticket,
+      status: setStatus,
+      busy: `opening ${info.name} again`,
+      keepBusy: true,
+      budgetMs: Infinity,
+    });
+    if (!again?.ok) {
+      if (ticket.current) useTrajectory.setState({ loading: false });
+      return false;
+    }
+    opened = { ...o, epoch: worker.epoch };
+  }
+  const { settings } = useSession.getState();
+  const r = await worker.request((api) => api.frame(frame, displayOptions(settings, false), symmetry ? settings.symprec : null), {
+    ticket,
+    status: setStatus,
+    error: (message) => `Could not show frame ${frame + 1}: ${message}`,
+  });
+  if (!r) return false;
+  if (!r.ok) {
+    useTrajectory.setState({ loading: false });
+    return false;
+  }
+  const { structure, formulas, display, stats } = r.value;
+  // Without a search (playing), the last space group is not this frame's: none is shown, with a note why.
+  const sym = r.value.symmetry ?? { spacegroup: null, note: 'No space group while playing: pause to find it.' };
+  ours = [structure];
+  useSession.setState((st) => ({
+    structures: ours as (typeof st)['structures'],
+    formulas: [formulas],
+    activeStructure: 0,
+    // No session file is this one: exports write the frame itself, and a reload does not try to restore it.
+    activeFile: -1,
+    format: info.format,
+    warnings: [],
+    synthetic: false,
+    summary: { ...formulas, ...sym },
+    display,
+    busy: null,
+    error: null,
+    selection: [],
+    fitToken: st.fitToken + (refit ? 1 : 0),
+  }));
+  useTrajectory.setState((st) => ({ frame, loading: false, stats, shown: st.shown + 1, busy: null }));
+  return true;
+}
+
+/** Stops what the worker is doing (terminating it); the next frame opens the trajectory again. */
+export function cancelTrajectory(): void {
+  worker.cancel();
+  useTrajectory.setState({ busy: null, loading: false, error: 'Cancelled.' });
+}
+
+export const setAsFrames = (asFrames: boolean) => useTrajectory.setState({ asFrames });
+
+/** "600 MB streamed: frames read from the file as shown" — the player's note. */
+export function streamedNote(info: TrajectoryInfo): string {
+  return `${formatBytes(info.bytes)} streamed from the file, frame by frame; not kept across reloads (open it again).`;
+}
+
+// Anything else loaded into the session (a file, an example) closes the streamed trajectory.
+useSession.subscribe((s, prev) => {
+  if (s.structures !== prev.structures && s.structures !== ours && useTrajectory.getState().info) {
+    ours = null;
+    opened = null;
+    worker.supersede();
+    useTrajectory.setState({ info: null, frame: 0, shown: 0, stats: null, loading: false });
+  }
+});

@@ -1,0 +1,165 @@
+/**
+ * The trajectory worker: a big multi-frame file arrives as its File (a structured clone, not a copy of its text), is
+ * indexed in chunks (src/core/io/frame-index.ts) and each frame is read when shown (Blob.slice → the ordinary reader
+ * → packed → scene). It holds the index and the last few frames, so its memory follows the frame, not the file.
+ */
+import * as Comlink from 'comlink';
+import { buildDisplay, displayTransferables } from '../src/core/analysis/display-scene.ts';
+import {
+  type FrameIndex,
+  type IndexedFrame,
+  frameFormatFor,
+  indexFrames,
+  indexSeries,
+  naturalCompare,
+  readFrame,
+} from '../src/core/io/frame-index.ts';
+import { parseStructureFile } from '../src/core/io/registry.ts';
+import { ParseError } from '../src/core/io/types.ts';
+import { checkLimit, formatBytes, LIMITS } from '../src/core/limits.ts';
+import { latticeOf, packStructure, type PackedStructure, unpackStructure } from '../src/core/structure/packed.ts';
+import type { Structure } from '../src/core/structure/structure.ts';
+import { initMoyo } from '../src/core/symmetry/moyo.ts';
+import type { Formulas } from './io-api.ts';
+import { attempt, errorText } from './result.ts';
+import { formulasOf, symmetrySummary } from './structure-summary.ts';
+import type { TrajectoryInfo, TrajectoryWorkerApi } from './trajectory-api.ts';
+
+/** Frames kept parsed: the shown one and its neighbours when stepping back and forth. */
+const CACHED_FRAMES = 4;
+
+interface Source {
+  name: string;
+  index: FrameIndex;
+  /** Frame k as a structure (read from the Blob or its own file). */
+  read(k: number): Promise<Structure>;
+}
+
+let source: Source | null = null;
+const cache = new Map<number, { p: PackedStructure; formulas: Formulas }>();
+let framesRead = 0;
+
+function reset(next: Source): TrajectoryInfo {
+  source = next;
+  cache.clear();
+  framesRead = 0;
+  const { index } = next;
+  return { name: next.name, format: index.format, frames: index.frames.length, bytes: index.bytes, series: indexSeries(index) };
+}
+
+/** "Could not read NAME[ line N]: why" — the io worker's sentence. */
+function readError(name: string, e: unknown): Error {
+  const line = e instanceof ParseError && e.line !== undefined ? ` line ${e.line}` : '';
+  return new Error(`Could not read ${name}${line}: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+async function frameOf(k: number): Promise<{ p: PackedStructure; formulas: Formulas }> {
+  if (!source) throw new Error('No trajectory is open.');
+  if (!Number.isInteger(k) || k < 0 || k >= source.index.frames.length) throw new Error(`There is no frame ${k + 1}.`);
+  const hit = cache.get(k);
+  if (hit) {
+    cache.delete(k);
+    cache.set(k, hit);
+    return hit;
+  }
+  const s = await source.read(k);
+  framesRead++;
+  const entry = { p: packStructure(s), formulas: formulasOf(s) };
+  cache.set(k, entry);
+  for (const key of cache.keys()) if (cache.size > CACHED_FRAMES) cache.delete(key);
+  return entry;
+}
+
+const api: TrajectoryWorkerApi = {
+  open: (file, name, onProgress) =>
+    attempt(async () => {
+      const format = frameFormatFor(name);
+      if (!format) throw new Error(`${name} is not a multi-frame format the lab streams (XYZ, extended XYZ)`);
+      // The CIF reader needs moyo; frames of other formats may too (a POSCAR-like XDATCAR header does not).
+      await initMoyo();
+      const mb = formatBytes(file.size);
+      await onProgress?.(`indexing ${name} (${mb})`);
+      let index: FrameIndex;
+      try {
+        index = await indexFrames(
+          (s, e) =>
+            file
+              .slice(s, e)
+              .arrayBuffer()
+              .then((b) => new Uint8Array(b)),
+          file.size,
+          format,
+          {
+            onProgress: (done) => onProgress?.(`indexing ${name}: ${formatBytes(done)} of ${mb}`),
+          },
+        );
+      } catch (e) {
+        throw readError(name, e);
+      }
+      const headerText = index.header ? await file.slice(index.header.offset, index.header.offset + index.header.length).text() : '';
+      return reset({
+        name,
+        index,
+        read: async (k) => {
+          const f: IndexedFrame = index.frames[k];
+          const text = headerText + (await file.slice(f.offset, f.offset + f.length).text());
+          try {
+            return readFrame(text, name, index, k);
+          } catch (e) {
+            throw readError(name, e);
+          }
+        },
+      });
+    }),
+
+  openFiles: (files, onProgress) =>
+    attempt(async () => {
+      checkLimit('trajectoryFrames', 'The folder', files.length, 'files');
+      await initMoyo();
+      const sorted = [...files].sort((a, b) => naturalCompare(a.name, b.name));
+      const parse = async (f: File): Promise<Structure> => {
+        checkLimit('inputBytes', f.name, f.size, 'bytes');
+        const r = parseStructureFile(await f.text(), f.name);
+        if (!r.ok) throw readError(f.name, new ParseError(r.error, r.line));
+        return { ...r.structures[0], name: f.name };
+      };
+      const frames: IndexedFrame[] = [];
+      let offset = 0;
+      for (const [k, f] of sorted.entries()) {
+        if (k % 50 === 0) await onProgress?.(`reading frame ${k + 1} of ${sorted.length}`);
+        // Each file is read once here for its values (energy=, volume); its structure is read again when shown.
+        const s = await parse(f);
+        const values = Object.entries(s.properties ?? {}).filter(
+          (e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1]),
+        );
+        frames.push({
+          offset,
+          length: f.size,
+          line: 1,
+          atoms: s.sites.length,
+          values,
+          volume: latticeOf(packStructure(s))?.volume ?? null,
+        });
+        checkLimit('atoms', f.name, s.sites.length, 'atoms', LIMITS.atoms);
+        offset += f.size;
+      }
+      const index: FrameIndex = { format: 'files', bytes: offset, header: null, frames };
+      const name = `${sorted.length} files (${sorted[0]?.name ?? ''} … ${sorted.at(-1)?.name ?? ''})`;
+      return reset({ name, index, read: (k) => parse(sorted[k]) });
+    }),
+
+  async frame(k, options, symprec) {
+    try {
+      const { p, formulas } = await frameOf(k);
+      const display = buildDisplay(p, options);
+      const symmetry = symprec === null ? null : await symmetrySummary(unpackStructure(p), symprec);
+      const value = { structure: p, formulas, display, symmetry, stats: { cachedFrames: cache.size, framesRead } };
+      // The cached frame is copied; the scene's buffers are handed over. Transfer marks the Result itself.
+      return Comlink.transfer({ ok: true, value }, displayTransferables(display));
+    } catch (e) {
+      return { ok: false, error: errorText(e) };
+    }
+  },
+};
+
+Comlink.expose(api);
