@@ -87,7 +87,13 @@ export function TrajectoryPlayer() {
     void (streamed ? showFrame(frame, { symmetry: !playing }) : selectStructure(frame, false));
   };
   return (
-    <section className="trajectory" data-testid="trajectory" data-shown={traj.shown} data-streamed={streamed ? 'yes' : 'no'}>
+    <section
+      className="trajectory"
+      data-testid="trajectory"
+      data-shown={traj.shown}
+      data-streamed={streamed ? 'yes' : 'no'}
+      data-loading={busy ? 'yes' : 'no'}
+    >
       <h2>Trajectory</h2>
       {traj.error && (
         <p className="error" role="alert">
