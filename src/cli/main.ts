@@ -25,6 +25,7 @@ Commands:
   xrd-compare PRED TRUTH  similarity of two powder patterns (cosine, Pearson, weighted cross-correlation)
   env FILE        local environments: neighbours, coordination, bond lengths and angles, RDF
   planes FILE --hkl LIST  lattice planes: d-spacing, normal, intercepts and the polygon in the cell
+  traj FILE       per-frame numbers of a trajectory: energy, max force, stress, cell, min distance, space group, match
 
 Run 'structlab <command> --help' for a command's options.
 
@@ -118,6 +119,10 @@ const COMMAND_TABLE: Record<string, () => Promise<Command>> = {
   planes: async () => {
     const m = await import('./commands/planes.ts');
     return { help: m.PLANES_HELP, run: (argv) => m.runPlanes(argv) };
+  },
+  traj: async () => {
+    const m = await import('./commands/traj.ts');
+    return { help: m.TRAJ_HELP, run: m.runTraj };
   },
 };
 /** Looked up with user input, so a Map: "constructor" or "__proto__" must not find Object.prototype's. */

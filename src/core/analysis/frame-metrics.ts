@@ -2,16 +2,14 @@
  * Numbers of one trajectory frame, for the per-frame plots and `structlab traj` (issue 15): the frame's own values
  * (extended XYZ `energy=`, pymatgen JSON properties), the largest force and the stress when the file carries them,
  * volume and lattice parameters of a periodic frame, and the shortest interatomic distance (periodic minimum image).
- * The space group and the comparison with a reference are separate calls: they cost milliseconds to seconds a frame, so
- * the caller decides when to spend them. All pure.
+ * The space group (here) and the comparison with a reference (src/core/match/frame-reference.ts, the matcher's layer)
+ * are separate calls: they cost milliseconds to seconds a frame, so the caller decides when to spend them. All pure.
  */
 import { type Mat3, perpendicularWidths } from '../math/mat3.ts';
 import { cbrt } from '../math/libm.ts';
 import { type PackedStructure, latticeOf, unpackStructure } from '../structure/packed.ts';
 import { findNeighborsRaw } from '../structure/neighbors.ts';
-import type { Structure } from '../structure/structure.ts';
 import { analyzeSymmetry } from '../symmetry/analyze.ts';
-import { type MatcherOptions, matcherFitAndRmsDist } from '../match/structure-matcher.ts';
 import { LIMITS, LimitError, limitSentence } from '../limits.ts';
 
 export interface FrameMetric {
@@ -210,20 +208,4 @@ export function frameSpaceGroup(p: PackedStructure, symprec: number): { number: 
   if (!p.lattice) return null;
   const sym = analyzeSymmetry(unpackStructure(p), symprec);
   return sym ? { number: sym.number, symbol: sym.symbol } : null;
-}
-
-/**
- * The frame against a reference crystal with the project's StructureMatcher (pymatgen's defaults unless `options`
- * say otherwise): `match` is fit(frame, reference), `rms` and `maxDist` get_rms_dist's numbers (normalised by
- * (V/n)^(1/3), null when no mapping is within stol) — the fields of `structlab match`. Null for a finite frame.
- * Throws LimitError past LIMITS.matchSites or LIMITS.matchWork.
- */
-export function frameAgainstReference(
-  p: PackedStructure,
-  reference: Structure,
-  options?: MatcherOptions,
-): { match: boolean; rms: number | null; maxDist: number | null } | null {
-  if (!p.lattice || !reference.lattice) return null;
-  const { fit, rms } = matcherFitAndRmsDist(unpackStructure(p), reference, options);
-  return { match: fit, rms: rms?.rms ?? null, maxDist: rms?.maxDist ?? null };
 }
