@@ -12,19 +12,23 @@ import { glyphsOf, layoutLabels, packAtlas } from './label-layout.ts';
 import { useDisposable } from './StructureViewer.tsx';
 
 /** Label line height on screen (CSS pixels) and in the atlas (pixels: drawn larger, filtered down). */
-const LABEL_PX = 15;
-const ATLAS_PX = 40;
-const FONT = `bold ${Math.round(ATLAS_PX * 0.72)}px system-ui, sans-serif`;
-const OUTLINE = 7;
+const LABEL_PX = 22;
+const ATLAS_PX = 48;
+const FONT = `bold ${Math.round(ATLAS_PX * 0.75)}px system-ui, sans-serif`;
+/** Outline stroke width in atlas pixels (half of it outside the letter): thin, or it swallows the letter's fill. */
+const OUTLINE = 6;
 
 const vertex = /* glsl */ `
 attribute vec2 offset;
 attribute vec2 glyphUv;
 attribute float lift;
+attribute float layer;
 uniform vec2 uViewport;
 uniform float uPx;
 varying vec2 vUv;
+varying float vLayer;
 void main() {
+  vLayer = layer;
   vec4 c = modelViewMatrix * vec4(position, 1.0);
   // Drawn at the atom's front (lifted toward the eye by its radius): atoms in front hide it, its own atom does not.
   if (projectionMatrix[2][3] != 0.0) c.xyz += normalize(-c.xyz) * lift;
@@ -40,11 +44,13 @@ uniform sampler2D uAtlas;
 uniform vec3 uFill;
 uniform vec3 uOutline;
 varying vec2 vUv;
+varying float vLayer;
 void main() {
   vec2 cov = texture2D(uAtlas, vUv).rg;
-  float a = min(1.0, cov.r + cov.g);
+  // Layer 0: the letter and its outline in the outline colour; layer 1, drawn over it: the letter in the fill colour.
+  float a = vLayer < 0.5 ? min(1.0, cov.r + cov.g) : cov.r;
   if (a < 0.02) discard;
-  gl_FragColor = vec4((uFill * cov.r + uOutline * cov.g) / max(a, 1e-3), a);
+  gl_FragColor = vec4(vLayer < 0.5 ? uOutline : uFill, a);
 }`;
 
 /** Dark letters outlined in white on the light theme, the reverse on the dark one (html[data-theme], src/app/theme.ts). */
@@ -59,8 +65,9 @@ function drawAtlas(glyphs: readonly string[]) {
   measure.font = FONT;
   const layout = packAtlas(
     glyphs,
-    glyphs.map((g) => measure.measureText(g).width + OUTLINE),
+    glyphs.map((g) => measure.measureText(g).width),
     ATLAS_PX,
+    OUTLINE,
   );
   const canvas = document.createElement('canvas');
   canvas.width = layout.width;
@@ -90,22 +97,43 @@ function makeLabelMesh(positions: Float32Array, radii: Float32Array, atoms: Uint
   const { layout, texture } = drawAtlas(glyphsOf(texts));
   const quads = layoutLabels(texts, layout);
   const n = quads.label.length;
-  const anchor = new Float32Array(12 * n);
-  const lift = new Float32Array(4 * n);
+  // Every glyph twice: vertices 4g.. for its outline layer, 4(n + g).. for its fill layer.
+  const anchor = new Float32Array(24 * n);
+  const lift = new Float32Array(8 * n);
+  const layer = new Float32Array(8 * n).fill(1, 4 * n);
   for (let g = 0; g < n; g++) {
     const i = atoms[quads.label[g]];
     for (let v = 0; v < 4; v++) {
-      anchor.set(positions.subarray(3 * i, 3 * i + 3), 12 * g + 3 * v);
-      lift[4 * g + v] = radii[i] * 1.02 + 0.05;
+      for (const base of [4 * g + v, 4 * (n + g) + v]) {
+        anchor.set(positions.subarray(3 * i, 3 * i + 3), 3 * base);
+        lift[base] = radii[i] * 1.02 + 0.05;
+      }
     }
   }
-  const index = new Uint32Array(6 * n);
-  for (let g = 0; g < n; g++) index.set([4 * g, 4 * g + 1, 4 * g + 2, 4 * g, 4 * g + 2, 4 * g + 3], 6 * g);
+  const twice = (a: Float32Array) => {
+    const out = new Float32Array(2 * a.length);
+    out.set(a);
+    out.set(a, a.length);
+    return out;
+  };
+  // Label by label: its outlines, then its letters, so a later label covers an earlier one whole and no outline of a
+  // label eats into a letter next to it.
+  const index = new Uint32Array(12 * n);
+  const quad = (q: number, at: number) => index.set([4 * q, 4 * q + 1, 4 * q + 2, 4 * q, 4 * q + 2, 4 * q + 3], 6 * at);
+  let at = 0;
+  for (let start = 0; start < n;) {
+    let end = start;
+    while (end < n && quads.label[end] === quads.label[start]) end++;
+    for (let g = start; g < end; g++) quad(g, at++);
+    for (let g = start; g < end; g++) quad(n + g, at++);
+    start = end;
+  }
   const geometry = new THREE.BufferGeometry();
   geometry.setAttribute('position', new THREE.BufferAttribute(anchor, 3));
-  geometry.setAttribute('offset', new THREE.BufferAttribute(quads.offsets, 2));
-  geometry.setAttribute('glyphUv', new THREE.BufferAttribute(quads.uvs, 2));
+  geometry.setAttribute('offset', new THREE.BufferAttribute(twice(quads.offsets), 2));
+  geometry.setAttribute('glyphUv', new THREE.BufferAttribute(twice(quads.uvs), 2));
   geometry.setAttribute('lift', new THREE.BufferAttribute(lift, 1));
+  geometry.setAttribute('layer', new THREE.BufferAttribute(layer, 1));
   geometry.setIndex(new THREE.BufferAttribute(index, 1));
   const { fill, outline } = themeColors();
   const material = new THREE.ShaderMaterial({
@@ -166,8 +194,8 @@ export function AtomLabels({
     const observer = new MutationObserver(() => {
       const { fill, outline } = themeColors();
       const m = mesh.material as THREE.ShaderMaterial;
-      m.uniforms.uFill.value = fill;
-      m.uniforms.uOutline.value = outline;
+      (m.uniforms.uFill.value as THREE.Color).copy(fill);
+      (m.uniforms.uOutline.value as THREE.Color).copy(outline);
       invalidate();
     });
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });

@@ -112,7 +112,10 @@ export function glyphsOf(texts: readonly string[]): string[] {
   return [...set].sort((a, b) => a.codePointAt(0)! - b.codePointAt(0)!);
 }
 
-/** A glyph's cell in the atlas (pixels, origin top left) and its advance in line heights. */
+/**
+ * A glyph's cell in the atlas (pixels, origin top left; `margin` pixels on each side of its advance hold its outline)
+ * and its advance in line heights.
+ */
 export interface GlyphCell {
   x: number;
   y: number;
@@ -126,28 +129,37 @@ export interface AtlasLayout {
   height: number;
   /** Cell (line) height in atlas pixels. */
   cellHeight: number;
+  /** Pixels left and right of each glyph's advance in its cell (the outline reaches past the advance). */
+  margin: number;
 }
 
 /**
- * Places glyph cells of `cellHeight` rows and the given pixel widths left to right in rows of at most `maxWidth`,
- * `pad` pixels apart (filtering must not bleed one glyph into the next).
+ * Places glyph cells of `cellHeight` rows, each its advance (pixels) plus `margin` on both sides wide, left to right in
+ * rows of at most `maxWidth`, `pad` pixels apart (filtering must not bleed one glyph into the next).
  */
-export function packAtlas(glyphs: readonly string[], widths: readonly number[], cellHeight: number, maxWidth = 1024, pad = 4): AtlasLayout {
+export function packAtlas(
+  glyphs: readonly string[],
+  advances: readonly number[],
+  cellHeight: number,
+  margin = 0,
+  maxWidth = 1024,
+  pad = 4,
+): AtlasLayout {
   const cells = new Map<string, GlyphCell>();
   let x = pad,
     y = pad,
     width = 0;
   glyphs.forEach((g, k) => {
-    const w = Math.max(1, Math.ceil(widths[k]));
+    const w = Math.max(1, Math.ceil(advances[k] + 2 * margin));
     if (x + w + pad > maxWidth && x > pad) {
       x = pad;
       y += cellHeight + pad;
     }
-    cells.set(g, { x, y, width: w, advance: w / cellHeight });
+    cells.set(g, { x, y, width: w, advance: Math.max(0, advances[k]) / cellHeight });
     x += w + pad;
     width = Math.max(width, x);
   });
-  return { cells, width: Math.max(1, width), height: y + cellHeight + pad, cellHeight };
+  return { cells, width: Math.max(1, width), height: y + cellHeight + pad, cellHeight, margin };
 }
 
 /** Four corners per glyph: offsets from the label's anchor in line heights (y up) and atlas texture coordinates. */
@@ -159,7 +171,10 @@ export interface LabelQuads {
   uvs: Float32Array;
 }
 
-/** Each text on one line centred on its anchor; characters missing from the atlas take no room. */
+/**
+ * Each text on one line centred on its anchor, glyph after glyph by their advances (cells overlap by their margins);
+ * characters missing from the atlas take no room.
+ */
 export function layoutLabels(texts: readonly string[], atlas: AtlasLayout): LabelQuads {
   let glyphs = 0;
   for (const t of texts) for (const ch of t) if (atlas.cells.has(ch)) glyphs++;
@@ -170,15 +185,17 @@ export function layoutLabels(texts: readonly string[], atlas: AtlasLayout): Labe
   texts.forEach((t, k) => {
     const cells = Array.from(t, (ch) => atlas.cells.get(ch)).filter((c): c is GlyphCell => c !== undefined);
     let x = -cells.reduce((s, c) => s + c.advance, 0) / 2;
+    const margin = atlas.margin / atlas.cellHeight;
     for (const c of cells) {
-      const [x0, x1] = [x, x + c.advance];
+      const x0 = x - margin,
+        x1 = x0 + c.width / atlas.cellHeight;
       offsets.set([x0, -0.5, x1, -0.5, x1, 0.5, x0, 0.5], 8 * g);
       // Texture v runs up from the atlas's bottom row (flipY).
       const [u0, u1] = [c.x / atlas.width, (c.x + c.width) / atlas.width];
       const [v0, v1] = [1 - (c.y + atlas.cellHeight) / atlas.height, 1 - c.y / atlas.height];
       uvs.set([u0, v0, u1, v0, u1, v1, u0, v1], 8 * g);
       label[g++] = k;
-      x = x1;
+      x += c.advance;
     }
   });
   return { label, offsets, uvs };

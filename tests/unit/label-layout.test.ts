@@ -118,7 +118,7 @@ describe('glyph atlas and quads', () => {
   it('packs the distinct glyphs in rows, padded, inside the width', () => {
     const glyphs = glyphsOf(['Na1', 'Cl7', 'aN', 'é']);
     expect(glyphs).toEqual(['1', '7', 'C', 'N', 'a', 'l', 'é']);
-    const atlas = packAtlas(glyphs, [10, 10, 20, 20, 12, 6, 12], 40, 50, 4);
+    const atlas = packAtlas(glyphs, [6, 6, 16, 16, 8, 2, 8], 40, 2, 50, 4); // cells 10, 10, 20, 20, 12, 6, 12 wide
     const cells = [...atlas.cells.values()];
     for (const c of cells) expect(c.x + c.width).toBeLessThanOrEqual(50);
     for (let a = 0; a < cells.length; a++)
@@ -127,20 +127,20 @@ describe('glyph atlas and quads', () => {
         const overlap = p.x < q.x + q.width + 4 && q.x < p.x + p.width + 4 && p.y < q.y + 40 + 4 && q.y < p.y + 40 + 4;
         expect(overlap, `${glyphs[a]} ${glyphs[b]}`).toBe(false);
       }
-    expect(atlas.cells.get('C')!.advance).toBe(0.5);
+    expect(atlas.cells.get('C')!.advance).toBe(0.4);
+    expect(atlas.cells.get('C')!.width).toBe(20);
     expect(atlas.height).toBe(Math.max(...cells.map((c) => c.y)) + 44);
   });
 
-  it('lays each text out on one line centred on its atom, with its glyphs’ texture cells', () => {
-    const atlas = packAtlas(['1', 'N', 'a'], [10, 20, 10], 40, 1024, 4);
+  it('lays each text out on one line centred on its atom, glyph after glyph by advance, with their texture cells', () => {
+    const atlas = packAtlas(['1', 'N', 'a'], [10, 20, 10], 40, 4, 1024, 4); // cells 18, 28, 18 px: 4 px margins
     const q = layoutLabels(['Na', '1', 'Nx'], atlas); // 'x' is not in the atlas: no quad, no room
     expect(Array.from(q.label)).toEqual([0, 0, 1, 2]);
-    // 'Na': advances 0.5 + 0.25, centred: from -0.375 to 0.375.
-    expect(Array.from(q.offsets.subarray(0, 16))).toEqual([
-      -0.375, -0.5, 0.125, -0.5, 0.125, 0.5, -0.375, 0.5, 0.125, -0.5, 0.375, -0.5, 0.375, 0.5, 0.125, 0.5,
-    ]);
-    expect(q.offsets[16]).toBeCloseTo(-0.125, 6);
-    expect(q.offsets[24]).toBeCloseTo(-0.25, 6);
+    // 'Na': advances 0.5 + 0.25 line heights, centred: pen from -0.375; each cell starts a margin (0.1) before its pen.
+    const expected = [-0.475, -0.5, 0.225, -0.5, 0.225, 0.5, -0.475, 0.5, 0.025, -0.5, 0.475, -0.5, 0.475, 0.5, 0.025, 0.5];
+    Array.from(q.offsets.subarray(0, 16)).forEach((v, k) => expect(v).toBeCloseTo(expected[k], 6));
+    expect(q.offsets[16]).toBeCloseTo(-0.125 - 0.1, 6);
+    expect(q.offsets[24]).toBeCloseTo(-0.25 - 0.1, 6);
     const n = atlas.cells.get('N')!;
     expect(q.uvs[0]).toBeCloseTo(n.x / atlas.width, 6);
     expect(q.uvs[2]).toBeCloseTo((n.x + n.width) / atlas.width, 6);
