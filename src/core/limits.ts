@@ -60,7 +60,10 @@ const DEFAULT_LIMITS = {
   buildAtoms: 20_000_000,
   /** Work of one inverse (particle → crystal) search: grid cells and points its lookups look at, and translation comparisons (≈ 5 s). */
   inverseWork: 2e7,
-  /** Atom pairs one pair-distance histogram (RDF) looks at: a real particle of 100,000 atoms needs ≤ 3·10⁷; piled-up atoms need N²/2. */
+  /**
+   * Atom pairs one pair-distance histogram (RDF) or one frame's shortest-distance search looks at: a real particle of 100,000
+   * atoms needs ≤ 3·10⁷; piled-up atoms need N²/2.
+   */
   rdfPairs: 1e8,
   /** Site × reflection terms of one powder XRD pattern (≈ 2 ns each; a 1,000-site cell with Mo Kα needs ≈ 10⁹). */
   xrdTerms: 4e9,

@@ -91,7 +91,8 @@ describe('structlab traj', () => {
     const xdatcar = join(tmp, 'XDATCAR');
     writeFileSync(
       xdatcar,
-      'NaCl\n1\n5.64 0 0\n0 5.64 0\n0 0 5.64\nNa Cl\n1 1\nDirect configuration= 1\n0 0 0\n0.5 0 0\nDirect configuration= 2\n0.1 0 0\n0.5 0 0\n',
+      'NaCl\n1\n5.64 0 0\n0 5.64 0\n0 0 5.64\nNa Cl\n1 1\n' +
+        'Direct configuration= 1\n0 0 0\n0.5 0 0\nDirect configuration= 2\n0.1 0 0\n0.5 0 0\n',
     );
     const x = JSON.parse((await structlabInProcess(['traj', xdatcar])).stdout);
     expect(x.format).toBe('xdatcar');

@@ -104,7 +104,7 @@ export function runTraj(argv: string[], warn: (line: string) => void): string {
   progress.end();
   if (skippedSearches > 0) {
     warnings.push(
-      `${limitSentence('the trajectory', searched, LIMITS.symmetrySearches, 'periodic frames to search for a space group', 'symmetrySearches')}: ` +
+      `${limitSentence('the trajectory', searched, LIMITS.symmetrySearches, 'periodic frames to search', 'symmetrySearches')}: ` +
         `spacegroup is null after the first ${LIMITS.symmetrySearches.toLocaleString('en')}`,
     );
   }
