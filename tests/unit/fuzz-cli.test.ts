@@ -67,6 +67,9 @@ writeFileSync(answers, answersText);
 
 const OPTION_NAMES = [
   'symprec',
+  'reference',
+  'every',
+  'rows',
   'index',
   'force',
   'radius',
@@ -162,6 +165,7 @@ const COMMANDS: [string, string[]][] = [
   ['onng', ['obfuscate', 'analyze', 'deobfuscate', 'verify', 'hasOwnProperty', '']],
   ['fem', ['tasks', 'run', 'check', '__proto__', '']],
   ['c2np', ['constructor', 'built', '']],
+  ['traj', []],
 ];
 const argv: fc.Arbitrary<string[]> = fc
   .tuple(
