@@ -209,6 +209,52 @@ describe('Hausdorff distance (cell list) equals brute force', () => {
   });
 });
 
+describe('pair-distance histogram (z-sorted columns) equals a count of every pair', () => {
+  /** Every pair i < j, binned by numpy's rule: edges k·(rMax/bins), [e_k, e_k+1), the last bin closed. */
+  function bruteCounts(p: number[][], bins: number, rMax: number): number[] {
+    const counts = new Array<number>(bins).fill(0);
+    const edges = Array.from({ length: bins + 1 }, (_, k) => k * (rMax / bins));
+    for (let i = 0; i < p.length; i++)
+      for (let j = i + 1; j < p.length; j++) {
+        const d = Math.sqrt((p[i][0] - p[j][0]) ** 2 + (p[i][1] - p[j][1]) ** 2 + (p[i][2] - p[j][2]) ** 2);
+        if (d > rMax) continue;
+        let k = 0;
+        while (k < bins - 1 && d >= edges[k + 1]) k++;
+        counts[k]++;
+      }
+    return counts;
+  }
+  let seed = 11;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const clouds: [string, number[][], number][] = [
+    ['a dense random ball', Array.from({ length: 700 }, () => [rand() * 18, rand() * 18, rand() * 18]), 10],
+    // More than 64 atoms in one column: the crowded-column sort.
+    ['atoms on a line along z', Array.from({ length: 300 }, (_, k) => [0.1, 0.2, k * 0.137]), 10],
+    [
+      'coincident atoms and a far cluster',
+      [...Array(40).fill([1, 1, 1]), ...Array.from({ length: 80 }, () => [50 + rand(), rand(), rand()])],
+      10,
+    ],
+    // Atoms exactly on column boundaries (multiples of rMax/3) and at distance exactly rMax.
+    [
+      'a grid of spacing rMax/3',
+      Array.from({ length: 343 }, (_, k) => [(k % 7) * (10 / 3), (Math.floor(k / 7) % 7) * (10 / 3), Math.floor(k / 49) * (10 / 3)]),
+      10,
+    ],
+    // Spread wider than 160 columns of rMax/3: the column side grows.
+    ['a wide sparse slab', Array.from({ length: 600 }, () => [rand() * 900, rand() * 40, rand() * 3]), 10],
+    ['another cutoff', Array.from({ length: 400 }, () => [rand() * 12, rand() * 12, rand() * 12]), 3.7],
+  ];
+  for (const [name, cloud, rMax] of clouds) {
+    it(name, () => {
+      const h = pairDistanceHistogram(cloud, 128, rMax);
+      const expected = bruteCounts(cloud, 128, rMax);
+      expect(Array.from(h.counts)).toEqual(expected);
+      expect(h.inRange).toBe(expected.reduce((a, b) => a + b, 0));
+    });
+  }
+});
+
 describe('structlab metrics (command core)', () => {
   it('reads the C2NP XYZ files and prints the documented keys with the upstream values', async () => {
     const dir = join(SHARED, 'golden', 'c2np', 'sample', 'quaternions', 'illustrative_KMgH3_a4.0213_Borigin', 'R7', 'xyz');

@@ -183,10 +183,16 @@ const dist2 = (a: Float64Array, i: number, b: Float64Array, j: number) => {
  * nearest distance in any assignment, so if those nearest partners are all distinct the assignment is optimal
  * and the O(n³) Hungarian step can be skipped (the usual case once a good prediction is superposed).
  */
-function nearestIfOptimal(rows: number[], pred: Float64Array, cols: number[], truth: Float64Array): [number, number][] | null {
+function nearestIfOptimal(
+  rows: number[],
+  pred: Float64Array,
+  cols: number[],
+  truth: Float64Array,
+  colsGrid: PointGrid | undefined,
+): [number, number][] | null {
   const predSmaller = rows.length <= cols.length;
   const [small, smallXyz, large, largeXyz] = predSmaller ? [rows, pred, cols, truth] : [cols, truth, rows, pred];
-  const grid = new PointGrid(pick(largeXyz, large));
+  const grid = (predSmaller ? colsGrid : undefined) ?? new PointGrid(pick(largeXyz, large));
   const taken = new Uint8Array(large.length);
   const out: [number, number][] = [];
   for (const i of small) {
@@ -229,20 +235,24 @@ export function assignBySpecies(
   return assignBySpeciesBounded(predSpecies, pred, truthSpecies, truth, cap).pairs;
 }
 
-/** assignBySpecies with its bounded-work report (see HUNGARIAN_WORK). */
+/**
+ * assignBySpecies with its bounded-work report (see HUNGARIAN_WORK). `truthGrids`: each species' truth atoms
+ * (in truthSpecies order) as a PointGrid already built, reused instead of building one per call.
+ */
 export function assignBySpeciesBounded(
   predSpecies: Map<string, number[]>,
   pred: Float64Array,
   truthSpecies: Map<string, number[]>,
   truth: Float64Array,
   cap = Infinity,
+  truthGrids?: ReadonlyMap<string, { grid: PointGrid }>,
 ): Assignment {
   const pairs: [number, number][] = [];
   let optimal = true;
   for (const [symbol, rows] of predSpecies) {
     const cols = truthSpecies.get(symbol);
     if (!cols || rows.length === 0) continue;
-    const shortcut = nearestIfOptimal(rows, pred, cols, truth);
+    const shortcut = nearestIfOptimal(rows, pred, cols, truth, truthGrids?.get(symbol)?.grid);
     if (shortcut) {
       pairs.push(...shortcut);
       continue;
@@ -606,7 +616,7 @@ export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFA
     optimal = true;
   for (; iterations < MAX_ITERATIONS; iterations++) {
     const moved = applyTransform(pred.coords, transform);
-    const step = assignBySpeciesBounded(predSpecies, moved, truthSpecies, truth.coords, outlierCutoff);
+    const step = assignBySpeciesBounded(predSpecies, moved, truthSpecies, truth.coords, outlierCutoff, grids);
     const next = step.pairs;
     optimal = step.optimal;
     const unchanged = next.length === pairs.length && next.every((p, k) => p[0] === pairs[k][0] && p[1] === pairs[k][1]);

@@ -6,6 +6,9 @@ import { mulberry32 } from '../math/random.ts';
 import { flatCoordinates, type PointCloud } from './hull.ts';
 import { cbrt, log2 } from '../math/libm.ts';
 
+/** Queries from far outside a PointGrid answered by a plain scan before it builds its k-d tree. */
+const FAR_SCANS_BEFORE_TREE = 32;
+
 /** A uniform grid over a point set, stored CSR-style: cellStart[c]..cellStart[c+1] index into order. */
 export class PointGrid {
   readonly xyz: Float64Array;
@@ -17,8 +20,9 @@ export class PointGrid {
   readonly order: Int32Array;
   /** Index of the point that set the last nearestSquared answer (-1 if none). */
   lastNearest = -1;
-  /** Built on the first query far outside the grid. */
+  /** Built once more than FAR_SCANS_BEFORE_TREE queries came from far outside the grid. */
   private tree: KdTree | null = null;
+  private farScans = 0;
 
   /** cellSize defaults to about two points per cell for a compact cloud. */
   constructor(points: PointCloud, cellSize?: number) {
@@ -97,6 +101,25 @@ export class PointGrid {
     return true;
   }
 
+  /** The exact nearest point by a scan of all of them; ties keep the lowest index, as the k-d tree's do. */
+  private scanNearestSquared(px: number, py: number, pz: number): number {
+    const xyz = this.xyz;
+    let best = Infinity,
+      at = -1;
+    for (let j = 0; j < xyz.length; j += 3) {
+      const dx = px - xyz[j],
+        dy = py - xyz[j + 1],
+        dz = pz - xyz[j + 2];
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 < best) {
+        best = d2;
+        at = j / 3;
+      }
+    }
+    this.lastNearest = at;
+    return best;
+  }
+
   private clampedCell(i: number, d: number): number {
     return Math.min(this.dims[d] - 1, Math.max(0, Math.floor((this.xyz[3 * i + d] - this.origin[d]) / this.cellSize)));
   }
@@ -142,6 +165,12 @@ export class PointGrid {
     // More than one grid size outside the grid the shell walk is slow (every far shell spans a whole face of
     // the grid) and, past 2^53 cells, could never advance (k + 1 === k); a k-d tree answers such queries exactly.
     if (!(qx >= -nx && qx < 2 * nx && qy >= -ny && qy < 2 * ny && qz >= -nz && qz < 2 * nz)) {
+      // The first few such queries scan every point: with scipy's early break a far cloud usually needs only a
+      // handful before the running maximum stops the rest at once, and a scan costs less than building the tree.
+      if (this.tree === null && this.farScans < FAR_SCANS_BEFORE_TREE) {
+        this.farScans++;
+        return this.scanNearestSquared(px, py, pz);
+      }
       this.tree ??= new KdTree(this.xyz);
       const best = this.tree.nearestSquared(px, py, pz, stop2);
       this.lastNearest = this.tree.lastNearest;
@@ -349,7 +378,9 @@ export function directedHausdorff(a: PointCloud, b: PointCloud | PointGrid): num
   const grid = b instanceof PointGrid ? b : new PointGrid(b);
   const xyz = flatCoordinates(a);
   let worst2 = 0;
-  for (const i of shuffledOrder(xyz.length / 3)) {
+  const order = shuffledOrder(xyz.length / 3);
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k];
     const d2 = grid.nearestSquared(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2], Math.sqrt(worst2));
     if (d2 > worst2) worst2 = d2;
   }
@@ -398,7 +429,9 @@ export function hausdorffWorstPair(a: PointCloud, b: PointCloud): HausdorffPair 
     let worst2 = -1,
       at = -1,
       nearest = -1;
-    for (const i of shuffledOrder(from.length / 3)) {
+    const order = shuffledOrder(from.length / 3);
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k];
       const d2 = grid.nearestSquared(from[3 * i], from[3 * i + 1], from[3 * i + 2], Math.sqrt(Math.max(0, worst2)));
       // Ties keep the lowest index, whatever the visiting order.
       if (d2 > worst2 || (d2 === worst2 && i < at)) {

@@ -87,18 +87,7 @@ function hullCandidates(centred: Float64Array): number[] | null {
   const p = (i: number): [number, number, number] => [centred[3 * i], centred[3 * i + 1], centred[3 * i + 2]];
   if (n < 200) return null;
   const extreme = new Set<number>();
-  for (const [dx, dy, dz] of PREFILTER_DIRECTIONS) {
-    let best = -Infinity,
-      at = 0;
-    for (let i = 0; i < n; i++) {
-      const v = centred[3 * i] * dx + centred[3 * i + 1] * dy + centred[3 * i + 2] * dz;
-      if (v > best) {
-        best = v;
-        at = i;
-      }
-    }
-    extreme.add(at);
-  }
+  for (const [dx, dy, dz] of PREFILTER_DIRECTIONS) extreme.add(farthestAlong(centred, dx, dy, dz));
   const anchors = [...extreme];
   if (anchors.length < 4) return null;
   const faces = quickhull(anchors.map(p));
@@ -140,15 +129,33 @@ function hullCandidates(centred: Float64Array): number[] | null {
     const x = centred[3 * i],
       y = centred[3 * i + 1],
       z = centred[3 * i + 2];
-    if (x * x + y * y + z * z < inscribed2) continue;
-    for (let k = 0; k < planes.length; k += 4) {
-      if (planes[k] * x + planes[k + 1] * y + planes[k + 2] * z >= planes[k + 3]) {
-        keep.push(i);
-        break;
-      }
-    }
+    if (x * x + y * y + z * z >= inscribed2 && outsideSomePlane(planes, x, y, z)) keep.push(i);
   }
   return keep.length < 0.8 * n ? keep : null;
+}
+
+// The two loops below are small functions of their own, called many times: V8 optimises such a function after a
+// few calls, where the same loop inlined in hullCandidates would run interpreted until on-stack replacement (most of
+// a cold process's time here).
+
+/** The index of the point farthest along (dx, dy, dz); the first of equals. */
+function farthestAlong(xyz: Float64Array, dx: number, dy: number, dz: number): number {
+  let best = -Infinity,
+    at = 0;
+  for (let i = 0; i < xyz.length; i += 3) {
+    const v = xyz[i] * dx + xyz[i + 1] * dy + xyz[i + 2] * dz;
+    if (v > best) {
+      best = v;
+      at = i / 3;
+    }
+  }
+  return at;
+}
+
+/** Whether (x, y, z) lies on or beyond some plane n·p = d of `planes` (nx, ny, nz, d per plane). */
+function outsideSomePlane(planes: readonly number[], x: number, y: number, z: number): boolean {
+  for (let k = 0; k < planes.length; k += 4) if (planes[k] * x + planes[k + 1] * y + planes[k + 2] * z >= planes[k + 3]) return true;
+  return false;
 }
 
 /** Triangles (3 point indices each) of the convex hull; empty when there are fewer than 4 points or it is flat. */

@@ -5,7 +5,6 @@
  */
 import { LIMITS, LimitError, limitSentence } from '../limits.ts';
 import { flatCoordinates, type PointCloud } from './hull.ts';
-import { PointGrid } from './hausdorff.ts';
 
 export const C2NP_RDF_BINS = 128;
 export const C2NP_RDF_MAX = 10;
@@ -28,83 +27,218 @@ function numpyBin(x: number, bins: number, rMax: number, norm: number, width: nu
   return k;
 }
 
-/** Histogram of the N(N−1)/2 pair distances of one point set (cell list, only pairs ≤ rMax visited). */
+/**
+ * Adds to `counts` the pairs within rMax between the atoms [a0, a1) of one column and the atoms [b0, b1) of
+ * another (with `same`, the pairs a < b of one column), both in increasing z slab, looking only at the atoms of
+ * the second column in the slabs within ±zr of each atom of the first (two pointers, as both run up in z); returns
+ * the pairs added. A small function of its own: called once per column pair, V8 optimises it within the first few
+ * columns of a cold process, where one long loop nest would run interpreted until on-stack replacement.
+ */
+function countColumnPairs(
+  columns: ZSlabbedColumns,
+  a0: number,
+  a1: number,
+  b0: number,
+  b1: number,
+  same: boolean,
+  zr: number,
+  rMax: number,
+  counts: Float64Array,
+): number {
+  const { xyz, slab, slabHeight } = columns;
+  const reach = Math.ceil(zr / slabHeight);
+  const bins = counts.length,
+    width = rMax / bins,
+    norm = bins / rMax,
+    // A hair above rMax²: a d² just beyond it can still have √d² round to rMax, and numpy counts that pair.
+    r2 = rMax * rMax * (1 + 1e-15);
+  let added = 0,
+    lo = b0,
+    hi = b0;
+  for (let a = a0; a < a1; a++) {
+    const px = xyz[3 * a],
+      py = xyz[3 * a + 1],
+      pz = xyz[3 * a + 2];
+    // From the atom's slab, not its z (z is not monotone within a slab, the slabs are), one slab wider each way
+    // than ±zr needs so that rounding never loses an atom.
+    const first = slab[a] - reach - 1,
+      last = slab[a] + reach + 1;
+    let from: number;
+    if (same) {
+      from = a + 1;
+      if (hi < from) hi = from;
+    } else {
+      while (lo < b1 && slab[lo] < first) lo++;
+      from = lo;
+      if (hi < lo) hi = lo;
+    }
+    while (hi < b1 && slab[hi] <= last) hi++;
+    for (let b = from; b < hi; b++) {
+      // (x_i − x_j)² = (x_j − x_i)² exactly, so the pair's order (pdist uses i < j) does not matter.
+      const ex = px - xyz[3 * b],
+        ey = py - xyz[3 * b + 1],
+        ez = pz - xyz[3 * b + 2];
+      const d2 = ex * ex + ey * ey + ez * ez;
+      if (d2 > r2) continue;
+      const d = Math.sqrt(d2);
+      if (d > rMax) continue;
+      counts[numpyBin(d, bins, rMax, norm, width)]++;
+      added++;
+    }
+  }
+  return added;
+}
+
+/** At most this many columns per axis and slabs in z, so memory stays bounded whatever the spread of the atoms. */
+const MAX_COLUMNS_PER_AXIS = 160;
+const MAX_SLABS = 1 << 16;
+
+/**
+ * Histogram of the N(N−1)/2 pair distances of one point set, visiting only pairs that can lie within rMax: the
+ * atoms go into columns (x, y) of side rMax/3, in order of z slab, and each atom meets, in each column whose
+ * nearest point is within rMax, only the atoms in the z range the remaining distance allows. That looks at about
+ * 9 rMax³ of space per atom where cubic cells of rMax/2 look at 15.6 rMax³ (the sphere itself is 4.2 rMax³).
+ */
 export function pairDistanceHistogram(points: PointCloud, bins = C2NP_RDF_BINS, rMax = C2NP_RDF_MAX): PairHistogram {
-  const xyz = flatCoordinates(points);
-  const n = xyz.length / 3;
+  const source = flatCoordinates(points);
+  const n = source.length / 3;
   const counts = new Float64Array(bins);
   // Edges k·(rMax/bins) as numpy's linspace gives them (exact for the C2NP 10/128).
-  const width = rMax / bins,
-    norm = bins / rMax;
+  const width = rMax / bins;
   let inRange = 0;
-  let looked = 0;
   if (n > 1) {
-    // Cells of rMax/2: each cell pairs with the 62 "forward" cells within two steps (and itself). That visits
-    // about 40 % fewer pairs beyond rMax than cells of rMax with 13 forward neighbours.
-    const grid = new PointGrid(xyz, Math.max(rMax / 2, 1e-9));
-    const [nx, ny, nz] = grid.dims;
-    const { cellStart: start, order } = grid;
-    const r2 = rMax * rMax;
-    const offsets: [number, number, number][] = [];
-    for (let dx = 0; dx <= 2; dx++)
-      for (let dy = -2; dy <= 2; dy++)
-        for (let dz = -2; dz <= 2; dz++) {
-          if (dx > 0 || dy > 0 || (dy === 0 && dz >= 0)) offsets.push([dx, dy, dz]);
-        }
+    const columns = zSlabbedColumns(source, rMax);
+    const { start, nx, ny, side } = columns;
+    // Column offsets (forward half, so each pair of columns meets once) whose nearest points are within rMax,
+    // with the z reach that leaves; a hair wider so rounding never loses a pair (the distance test is exact).
+    const reach = Math.ceil(rMax / side);
+    const offsets: number[] = [];
+    for (let dx = 0; dx <= reach; dx++)
+      for (let dy = -reach; dy <= reach; dy++) {
+        if (dx === 0 && dy < 0) continue;
+        // An atom on a column's edge may have been rounded into it: the gaps are taken a hair short.
+        const gx = Math.max(0, (dx - 1 - 1e-9) * side),
+          gy = Math.max(0, (Math.abs(dy) - 1 - 1e-9) * side);
+        const left = rMax * rMax - gx * gx - gy * gy;
+        if (left < 0) continue;
+        offsets.push(dx, dy, Math.sqrt(left) * (1 + 1e-12) + 1e-12 * rMax);
+      }
+    let looked = 0;
     for (let x = 0; x < nx; x++)
-      for (let y = 0; y < ny; y++)
-        for (let z = 0; z < nz; z++) {
-          const c = (x * ny + y) * nz + z;
-          if (start[c] === start[c + 1]) continue;
-          for (const [dx, dy, dz] of offsets) {
-            const X = x + dx,
-              Y = y + dy,
-              Z = z + dz;
-            if (X >= nx || Y < 0 || Y >= ny || Z < 0 || Z >= nz) continue;
-            const same = dx === 0 && dy === 0 && dz === 0;
-            const c2 = (X * ny + Y) * nz + Z;
-            if (start[c2] === start[c2 + 1]) continue;
-            // Pairs looked at, held to the policy before they are looked at: atoms piled into a few cells (a collapsed
-            // prediction) would make the histogram quadratic in the particle's size.
-            const inCell = start[c + 1] - start[c];
-            looked += same ? (inCell * (inCell - 1)) / 2 : inCell * (start[c2 + 1] - start[c2]);
-            if (looked > LIMITS.rdfPairs) {
-              throw new LimitError(
-                'rdfPairs',
-                limitSentence(
-                  `the pair-distance histogram of ${n.toLocaleString('en')} atoms (many of them within ${rMax} Å of each other)`,
-                  null,
-                  LIMITS.rdfPairs,
-                  'atom pairs',
-                  'rdfPairs',
-                ),
-              );
-            }
-            for (let m = start[c]; m < start[c + 1]; m++) {
-              const a = 3 * order[m];
-              const px = xyz[a],
-                py = xyz[a + 1],
-                pz = xyz[a + 2];
-              for (let q = same ? m + 1 : start[c2]; q < start[c2 + 1]; q++) {
-                // (x_i − x_j)² = (x_j − x_i)² exactly, so the pair's order (pdist uses i < j) does not matter.
-                const b = 3 * order[q];
-                const ex = px - xyz[b],
-                  ey = py - xyz[b + 1],
-                  ez = pz - xyz[b + 2];
-                const d2 = ex * ex + ey * ey + ez * ez;
-                if (d2 > r2) continue;
-                const d = Math.sqrt(d2);
-                if (d > rMax) continue;
-                counts[numpyBin(d, bins, rMax, norm, width)]++;
-                inRange++;
-              }
-            }
-          }
+      for (let y = 0; y < ny; y++) {
+        const c = x * ny + y;
+        const a0 = start[c],
+          a1 = start[c + 1];
+        if (a0 === a1) continue;
+        for (let k = 0; k < offsets.length; k += 3) {
+          const X = x + offsets[k],
+            Y = y + offsets[k + 1];
+          if (X >= nx || Y < 0 || Y >= ny) continue;
+          const c2 = X * ny + Y;
+          const b0 = start[c2],
+            b1 = start[c2 + 1];
+          if (b0 === b1) continue;
+          const same = c2 === c;
+          // Pairs that may be looked at, held to the policy before they are: atoms piled into a few columns (a
+          // collapsed prediction) would make the histogram quadratic in the particle's size.
+          looked += same ? ((a1 - a0) * (a1 - a0 - 1)) / 2 : (a1 - a0) * (b1 - b0);
+          if (looked > LIMITS.rdfPairs) throw pairLimitError(n, rMax);
+          inRange += countColumnPairs(columns, a0, a1, b0, b1, same, offsets[k + 2], rMax, counts);
         }
+      }
   }
   const density = new Float64Array(bins);
   for (let k = 0; k < bins; k++) density[k] = counts[k] / width / inRange;
   return { counts, inRange, density };
+}
+
+function pairLimitError(n: number, rMax: number): LimitError {
+  return new LimitError(
+    'rdfPairs',
+    limitSentence(
+      `the pair-distance histogram of ${n.toLocaleString('en')} atoms (many of them within ${rMax} Å of each other)`,
+      null,
+      LIMITS.rdfPairs,
+      'atom pairs',
+      'rdfPairs',
+    ),
+  );
+}
+
+interface ZSlabbedColumns {
+  /** The coordinates column by column, each column in increasing z slab. */
+  xyz: Float64Array;
+  /** The z slab of each atom of xyz: floor((z − z_min) / slabHeight). */
+  slab: Int32Array;
+  slabHeight: number;
+  /** Column c (= x·ny + y) holds atoms start[c] .. start[c + 1] − 1 of xyz. */
+  start: Int32Array;
+  nx: number;
+  ny: number;
+  side: number;
+}
+
+/**
+ * The atoms bucketed into square (x, y) columns of side ≥ rMax/3 and, within each column, ordered by z slab of a
+ * quarter of that: two stable counting sorts (slab, then column), linear time and no comparisons.
+ */
+function zSlabbedColumns(source: Float64Array, rMax: number): ZSlabbedColumns {
+  const n = source.length / 3;
+  const lo = [Infinity, Infinity, Infinity],
+    hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < n; i++)
+    for (let d = 0; d < 3; d++) {
+      const v = source[3 * i + d];
+      if (!Number.isFinite(v)) throw new RangeError(`point ${i + 1} has a non-finite coordinate (${v})`);
+      if (v < lo[d]) lo[d] = v;
+      if (v > hi[d]) hi[d] = v;
+    }
+  const extent = Math.max(hi[0] - lo[0], hi[1] - lo[1]);
+  const side = Math.max(rMax / 3, extent / (MAX_COLUMNS_PER_AXIS - 1), 1e-9);
+  const slabHeight = Math.max(side / 4, (hi[2] - lo[2]) / (MAX_SLABS - 1), 1e-9);
+  // An extent that overflows gives NaN here: one column or slab then, never a NaN-sized array.
+  const nx = Math.min(MAX_COLUMNS_PER_AXIS, Math.floor((hi[0] - lo[0]) / side) + 1) || 1,
+    ny = Math.min(MAX_COLUMNS_PER_AXIS, Math.floor((hi[1] - lo[1]) / side) + 1) || 1,
+    nSlabs = Math.min(MAX_SLABS, Math.floor((hi[2] - lo[2]) / slabHeight) + 1) || 1;
+  const columnOf = new Int32Array(n),
+    slabOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const cx = Math.min(nx - 1, Math.floor((source[3 * i] - lo[0]) / side)),
+      cy = Math.min(ny - 1, Math.floor((source[3 * i + 1] - lo[1]) / side));
+    columnOf[i] = (cx > 0 ? cx : 0) * ny + (cy > 0 ? cy : 0);
+    const s = Math.min(nSlabs - 1, Math.floor((source[3 * i + 2] - lo[2]) / slabHeight));
+    slabOf[i] = s > 0 ? s : 0;
+  }
+  const bySlab = countingOrder(slabOf, nSlabs, null);
+  const start = new Int32Array(nx * ny + 1);
+  const order = countingOrder(columnOf, nx * ny, bySlab, start);
+  const xyz = new Float64Array(3 * n),
+    slab = new Int32Array(n);
+  for (let m = 0; m < n; m++) {
+    const i = order[m];
+    xyz[3 * m] = source[3 * i];
+    xyz[3 * m + 1] = source[3 * i + 1];
+    xyz[3 * m + 2] = source[3 * i + 2];
+    slab[m] = slabOf[i];
+  }
+  return { xyz, slab, slabHeight, start, nx, ny, side };
+}
+
+/**
+ * The indices of `within` (all of 0..n−1 when null) stably sorted by key[i] ∈ [0, keys): a counting sort. With
+ * `start` (keys + 1 long), it is left holding where each key's run begins.
+ */
+function countingOrder(key: Int32Array, keys: number, within: Int32Array | null, start = new Int32Array(keys + 1)): Int32Array {
+  const n = key.length;
+  for (let i = 0; i < n; i++) start[key[i] + 1]++;
+  for (let k = 1; k <= keys; k++) start[k] += start[k - 1];
+  const fill = start.slice(0, keys);
+  const order = new Int32Array(n);
+  for (let m = 0; m < n; m++) {
+    const i = within === null ? m : within[m];
+    order[fill[key[i]]++] = i;
+  }
+  return order;
 }
 
 /** numpy's pairwise sum for ≤ 128 values (eight running partial sums), so the totals match to the last bit. */
