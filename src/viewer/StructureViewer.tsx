@@ -82,8 +82,11 @@ function ViewerCanvas({ antialias, ...props }: ViewerProps & { antialias: boolea
       data-testid={props.testId ?? 'viewer'}
       style={{ position: 'absolute', inset: 0, touchAction: 'none' }}
       onCreated={({ gl }) => {
-        // Touches drive the view (rotate, pinch, pan), never the page's scrolling or zoom.
+        // Touches drive the view (rotate, pinch, pan), never the page's scrolling or zoom; a long press selects no text
+        // and opens no callout.
         gl.domElement.style.touchAction = 'none';
+        gl.domElement.style.userSelect = 'none';
+        gl.domElement.style.setProperty('-webkit-touch-callout', 'none');
         // The canvas itself is what a screen reader meets: an image with a name and, where given, a description.
         gl.domElement.setAttribute('role', 'img');
         gl.domElement.setAttribute('aria-label', props.label ?? '3D structure view');
