@@ -1,12 +1,13 @@
 /**
  * Atom labels' pure half (src/viewer/label-layout.ts): which atoms are labelled (every drawn one in a small scene; in a
  * large one the picks and the atoms nearest the last pick, checked against a full sort), their texts, the atlas packing
- * and the glyph quads; and the labels setting's sanitizer (a mode outside the pattern keeps the default).
+ * and the glyph quads; and the labels setting's sanitizer (a mode outside the pattern keeps the default) and view link.
  */
 import { describe, expect, it } from 'vitest';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { packStructure } from '../../src/core/structure/packed.ts';
 import { DEFAULT_SETTINGS, labelMode, sanitizeSettings } from '../../src/state/settings.ts';
+import { readViewLink, viewLinkHash } from '../../src/state/structure-view.ts';
 import {
   LABEL_MAX_CHARS,
   atomLabelText,
@@ -156,5 +157,17 @@ describe('labels setting', () => {
     for (const v of ['rainbow', 'prop:', 'prop:a\nb', 3, null]) expect(sanitizeSettings({ labels: v }).labels).toBe('none');
     expect(labelMode('prop:magmom')).toEqual({ kind: 'property', name: 'magmom' });
     expect(labelMode('bogus')).toEqual({ kind: 'none' });
+  });
+
+  it('travels in a view link: a property kind comes back, an unknown kind is refused in one sentence', () => {
+    const settings = { ...DEFAULT_SETTINGS, labels: 'prop:forces' };
+    const hash = viewLinkHash({ dataset: 'CsCaH3.cif', activeStructure: 0, settings, camera: null });
+    expect(hash).toContain('set.labels=prop%3Aforces');
+    expect(readViewLink(hash, () => true)).toEqual({
+      ok: true,
+      value: { dataset: 'CsCaH3.cif', activeStructure: 0, settings, camera: null },
+    });
+    const bad = readViewLink('#/structure?dataset=CsCaH3.cif&set.labels=rainbow', () => true);
+    expect(bad).toEqual({ ok: false, error: expect.stringMatching(/labels has a value it cannot take/) });
   });
 });
