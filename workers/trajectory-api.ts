@@ -6,7 +6,8 @@ import type { Result } from './result.ts';
 
 export interface FrameSeries {
   name: string;
-  values: number[];
+  /** One per frame; null where the frame has none (no match within tolerance, no space group found). */
+  values: (number | null)[];
 }
 
 /** An opened trajectory: what the player needs, never the frames themselves. */
@@ -34,6 +35,9 @@ export interface TrajectoryFrame {
   stats: TrajectoryStats;
 }
 
+/** Series computed on request over every frame: the space group at a tolerance, or the match against a reference. */
+export type SeriesRequest = { kind: 'spacegroup'; symprec: number } | { kind: 'reference'; name: string; text: string };
+
 export interface TrajectoryWorkerApi {
   /** Indexes one multi-frame file in chunks (the Blob is never read whole); frames are read later, on demand. */
   open(file: Blob, name: string, onProgress?: (stage: string) => void): Promise<Result<TrajectoryInfo>>;
@@ -41,4 +45,12 @@ export interface TrajectoryWorkerApi {
   openFiles(files: File[], onProgress?: (stage: string) => void): Promise<Result<TrajectoryInfo>>;
   /** Frame k read, packed and its scene built (symmetry at `symprec` unless null); a few recent frames are kept. */
   frame(k: number, options: Partial<DisplayOptions>, symprec: number | null): Promise<Result<TrajectoryFrame>>;
+  /**
+   * Every frame read once for its metrics (src/core/analysis/frame-metrics.ts: the file's values, max force, stress,
+   * volume, lattice parameters, minimum distance): the series every frame has. Frames asked for meanwhile are served
+   * between two frames of the pass.
+   */
+  metrics(onProgress?: (stage: string) => void): Promise<Result<FrameSeries[]>>;
+  /** An on-demand series over every frame (see SeriesRequest), with progress. */
+  series(request: SeriesRequest, onProgress?: (stage: string) => void): Promise<Result<FrameSeries[]>>;
 }

@@ -23,7 +23,10 @@ import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import type { Formulas } from './io-api.ts';
 import { attempt, errorText } from './result.ts';
 import { formulasOf, symmetrySummary } from './structure-summary.ts';
-import type { TrajectoryInfo, TrajectoryWorkerApi } from './trajectory-api.ts';
+import type { FrameSeries, TrajectoryInfo, TrajectoryWorkerApi } from './trajectory-api.ts';
+import type { Result } from './result.ts';
+import { frameMetrics, frameSpaceGroup } from '../src/core/analysis/frame-metrics.ts';
+import { frameAgainstReference } from '../src/core/match/frame-reference.ts';
 
 /** Frames kept parsed: the shown one and its neighbours when stepping back and forth. */
 const CACHED_FRAMES = 4;
@@ -45,6 +48,38 @@ function reset(next: Source): TrajectoryInfo {
   framesRead = 0;
   const { index } = next;
   return { name: next.name, format: index.format, frames: index.frames.length, bytes: index.bytes, series: indexSeries(index) };
+}
+
+function unwrap<T>(r: Result<T>): T {
+  if (!r.ok) throw new Error(r.error);
+  return r.value;
+}
+
+/**
+ * Reads every frame once (not through the cache: the shown frames stay) and collects `values` of each into series;
+ * a series missing from some frame is dropped (NaN: no such value). Awaits between frames, so frame requests interleave.
+ */
+function overFrames(
+  what: string,
+  onProgress: ((stage: string) => void) | undefined,
+  values: (p: PackedStructure) => { name: string; value: number | null }[],
+): Promise<Result<FrameSeries[]>> {
+  return attempt(async () => {
+    if (!source) throw new Error('No trajectory is open.');
+    const { read, index } = source;
+    const n = index.frames.length;
+    const series = new Map<string, (number | null)[]>();
+    for (let k = 0; k < n; k++) {
+      if (k % 10 === 0) await onProgress?.(`${what}: frame ${k + 1} of ${n}`);
+      const row = values(packStructure(await read(k)));
+      for (const { name, value } of row) {
+        let column = series.get(name);
+        if (!column && k === 0) series.set(name, (column = []));
+        if (column && column.length === k) column.push(value);
+      }
+    }
+    return [...series].filter(([, v]) => v.length === n).map(([name, v]) => ({ name, values: v }));
+  });
 }
 
 /** "Could not read NAME[ line N]: why" — the io worker's sentence. */
@@ -146,6 +181,39 @@ const api: TrajectoryWorkerApi = {
       const index: FrameIndex = { format: 'files', bytes: offset, header: null, frames };
       const name = `${sorted.length} files (${sorted[0]?.name ?? ''} … ${sorted.at(-1)?.name ?? ''})`;
       return reset({ name, index, read: (k) => parse(sorted[k]) });
+    }),
+
+  metrics: (onProgress) =>
+    overFrames('per-frame metrics', onProgress, (p) =>
+      frameMetrics(p).map((m) => ({ name: m.unit ? `${m.name} (${m.unit})` : m.name, value: m.value })),
+    ),
+
+  series: (request, onProgress) =>
+    attempt(async () => {
+      await initMoyo();
+      if (request.kind === 'spacegroup') {
+        const { symprec } = request;
+        return unwrap(
+          await overFrames(`space group at symprec ${symprec}`, onProgress, (p) => {
+            const sg = frameSpaceGroup(p, symprec);
+            return [{ name: `space group number (symprec ${symprec})`, value: sg?.number ?? null }];
+          }),
+        );
+      }
+      const r = parseStructureFile(request.text, request.name);
+      if (!r.ok) throw readError(request.name, new ParseError(r.error, r.line));
+      const reference = r.structures[0];
+      if (!reference.lattice) throw new Error(`${request.name} is not a periodic structure: the matcher compares crystals`);
+      return unwrap(
+        await overFrames(`matching against ${request.name}`, onProgress, (p) => {
+          const m = frameAgainstReference(p, reference);
+          if (!m) return [];
+          return [
+            { name: `RMSD to ${request.name} (normalised)`, value: m.rms },
+            { name: `matches ${request.name} (1 yes, 0 no)`, value: m.match ? 1 : 0 },
+          ];
+        }),
+      );
     }),
 
   async frame(k, options, symprec) {

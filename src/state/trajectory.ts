@@ -6,9 +6,9 @@
  */
 import { create } from 'zustand';
 import { frameFormatFor } from '../core/io/frame-index.ts';
-import { checkLimit, formatBytes } from '../core/limits.ts';
-import { droppedFiles, filesSizeProblem } from '../browser/read-file.ts';
-import type { TrajectoryInfo, TrajectoryStats, TrajectoryWorkerApi } from '../../workers/trajectory-api.ts';
+import { checkLimit, formatBytes, LIMITS } from '../core/limits.ts';
+import { droppedFiles, filesSizeProblem, readTextFile } from '../browser/read-file.ts';
+import type { FrameSeries, SeriesRequest, TrajectoryInfo, TrajectoryStats, TrajectoryWorkerApi } from '../../workers/trajectory-api.ts';
 import { errorText, type Status, WorkerClient } from './worker-client.ts';
 import { displayOptions, loadFiles, useSession } from './session.ts';
 
@@ -24,6 +24,10 @@ export interface TrajectoryState {
   /** Frames shown since the trajectory was opened (the bench's frame counter). */
   shown: number;
   stats: TrajectoryStats | null;
+  /** Series asked for (space group per frame, the match against a reference), after the file's own. */
+  extra: FrameSeries[];
+  /** The per-frame metrics pass or an on-demand series in progress ("space group: frame 120 of 1000"), or null. */
+  computing: string | null;
   /** Several picked or dropped files open as the frames of one trajectory. */
   asFrames: boolean;
   busy: string | null;
@@ -36,6 +40,8 @@ export const useTrajectory = create<TrajectoryState>(() => ({
   loading: false,
   shown: 0,
   stats: null,
+  extra: [],
+  computing: null,
   asFrames: false,
   busy: null,
   error: null,
@@ -111,8 +117,54 @@ async function openTrajectory(files: File[], single: boolean): Promise<boolean> 
   );
   if (!r?.ok) return false;
   opened = { files, single, epoch: worker.epoch };
-  useTrajectory.setState({ info: r.value, frame: 0, shown: 0, stats: null });
-  return showFrame(0, { refit: true, symmetry: true });
+  useTrajectory.setState({ info: r.value, frame: 0, shown: 0, stats: null, extra: [] });
+  const shown = await showFrame(0, { refit: true, symmetry: true });
+  if (shown) void computeMetrics(r.value);
+  return shown;
+}
+
+const setComputing = (computing: string) => useTrajectory.setState({ computing });
+
+/** The per-frame metrics pass, after the first frame is shown: its series replace the index scan's when it ends. */
+async function computeMetrics(info: TrajectoryInfo): Promise<void> {
+  const r = await worker.request((api, progress) => api.metrics(progress(setComputing)), {
+    lane: 'series',
+    budgetMs: LIMITS.workerJobMilliseconds,
+    error: (message) => `Per-frame metrics stopped: ${message}`,
+  });
+  if (useTrajectory.getState().info !== info) return;
+  if (!r) return;
+  useTrajectory.setState(r.ok ? { info: { ...info, series: r.value }, computing: null } : { computing: null, error: r.error });
+}
+
+/** Computes an on-demand series over every frame (space group at the page's symprec, or against a reference file). */
+export async function requestSeries(request: SeriesRequest): Promise<void> {
+  const { info } = useTrajectory.getState();
+  if (!info) return;
+  const r = await worker.request((api, progress) => api.series(request, progress(setComputing)), {
+    lane: 'series',
+    budgetMs: LIMITS.workerJobMilliseconds,
+    error: (message) => `Could not compute the series: ${message}`,
+  });
+  if (!r || useTrajectory.getState().info !== info) return;
+  if (!r.ok) {
+    useTrajectory.setState({ computing: null, error: r.error });
+    return;
+  }
+  const names = new Set(r.value.map((x) => x.name));
+  useTrajectory.setState((st) => ({ computing: null, error: null, extra: [...st.extra.filter((x) => !names.has(x.name)), ...r.value] }));
+}
+
+/** A reference structure file for the RMSD / matcher series (read whole: it is one structure). */
+export async function requestReferenceSeries(file: File): Promise<void> {
+  let text: string;
+  try {
+    text = await readTextFile(file);
+  } catch (e) {
+    useTrajectory.setState({ error: errorText(e) });
+    return;
+  }
+  await requestSeries({ kind: 'reference', name: file.name, text });
 }
 
 /**
@@ -179,7 +231,7 @@ export async function showFrame(k: number, { refit = false, symmetry = true } = 
 /** Stops what the worker is doing (terminating it); the next frame opens the trajectory again. */
 export function cancelTrajectory(): void {
   worker.cancel();
-  useTrajectory.setState({ busy: null, loading: false, error: 'Cancelled.' });
+  useTrajectory.setState({ busy: null, loading: false, computing: null, error: 'Cancelled.' });
 }
 
 export const setAsFrames = (asFrames: boolean) => useTrajectory.setState({ asFrames });
@@ -195,6 +247,6 @@ useSession.subscribe((s, prev) => {
     ours = null;
     opened = null;
     worker.supersede();
-    useTrajectory.setState({ info: null, frame: 0, shown: 0, stats: null, loading: false });
+    useTrajectory.setState({ info: null, frame: 0, shown: 0, stats: null, loading: false, extra: [], computing: null });
   }
 });

@@ -90,6 +90,31 @@ describe('streamed trajectory', () => {
     expect(lab.pageErrors).toEqual([]);
   });
 
+  it('plots the per-frame metrics pass (c follows the cell, min distance 1 Å) and the space group per frame on request', async () => {
+    const seriesValues = async (name: string) => {
+      await page.locator('[data-testid=traj-series]').selectOption({ label: name });
+      const csv = await page.locator('[data-testid=traj-csv]').inputValue();
+      return csv
+        .trim()
+        .split(/\r?\n/)
+        .slice(1)
+        .map((r) => (r.split(',')[1] === '' ? null : Number(r.split(',')[1])));
+    };
+    await page.locator('[data-testid=traj-series] option', { hasText: 'min_distance (Å)' }).waitFor({ state: 'attached', timeout: 60_000 });
+    const c = await seriesValues('c (Å)');
+    c.forEach((v, k) => expect(v).toBeCloseTo(20 + k / 100, 9));
+    // Si/O at x = 2i, y = j, z = 3l: the nearest pair is one step in y.
+    for (const v of await seriesValues('min_distance (Å)')) expect(v).toBeCloseTo(1, 9);
+    await page.locator('[data-testid=traj-spacegroup]').click();
+    await page
+      .locator('[data-testid=traj-series] option', { hasText: 'space group number' })
+      .waitFor({ state: 'attached', timeout: 120_000 });
+    const groups = await seriesValues('space group number (symprec 0.01)');
+    expect(groups).toHaveLength(FRAMES);
+    expect(groups.every((g) => g === null || (Number.isInteger(g) && g >= 1 && g <= 230))).toBe(true);
+    await page.locator('[data-testid=traj-series]').selectOption({ label: 'energy' });
+  });
+
   it('opens several files as frames in natural order (frame_2 before frame_10)', async () => {
     await page.locator('[data-testid=open-as-frames]').check();
     const names = [10, 2, 1, 3].map((k) => `frame_${k}.xyz`);

@@ -5,7 +5,15 @@
  * reader refuses them.
  */
 import { describe, expect, it } from 'vitest';
-import { bytesReader, indexFrames, indexSeries, readFrame, XYZ_FRAMES } from '../../src/core/io/frame-index.ts';
+import {
+  bytesReader,
+  frameFormatFor,
+  indexFrames,
+  indexSeries,
+  naturalCompare,
+  readFrame,
+  XYZ_FRAMES,
+} from '../../src/core/io/frame-index.ts';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { LimitError, overrideLimits, resetLimits } from '../../src/core/limits.ts';
 import { latticeOf, packStructure } from '../../src/core/structure/packed.ts';
@@ -121,5 +129,54 @@ describe('frame index of an extended XYZ', () => {
     expect(index.frames.length).toBe(2000);
     // Every byte is read once.
     expect(reads.reduce((a, b) => a + b, 0)).toBe(bytes.length);
+  });
+});
+
+describe('frame index of a VASP XDATCAR (the format hook of src/core/io/xdatcar.ts)', () => {
+  const header = (a: number) => `run\n1.0\n${a} 0 0\n0 ${a} 0\n0 0 ${a + 1}\nNa Cl\n1 2\n`;
+  const block = (k: number) => `Direct configuration= ${k + 1}\n0 0 0\n0.5 0.5 ${0.1 * k}\n0.25 0.5 0.5\n`;
+  const fixed = header(4) + Array.from({ length: 5 }, (_, k) => block(k)).join('');
+  const variable = Array.from({ length: 5 }, (_, k) => header(4 + 0.1 * k) + block(k)).join('');
+
+  for (const [kind, text] of [
+    ['fixed cell', fixed],
+    ['variable cell', variable],
+  ] as const) {
+    it(`${kind}: every frame read alone (shared header in front) equals the whole-file reader's, chunks anywhere`, async () => {
+      const whole = parseStructureFile(text, 'XDATCAR');
+      if (!whole.ok) throw new Error(whole.error);
+      const bytes = enc.encode(text);
+      for (const chunk of [1, 3, 17, undefined]) {
+        const format = frameFormatFor('md_XDATCAR');
+        const index = await indexFrames(bytesReader(bytes), bytes.length, format!, { chunkBytes: chunk });
+        expect(index.frames.map((f) => f.atoms)).toEqual([3, 3, 3, 3, 3]);
+        const head = index.header ? dec.decode(bytes.subarray(index.header.offset, index.header.offset + index.header.length)) : '';
+        index.frames.forEach((f, k) => {
+          const alone = readFrame(head + dec.decode(bytes.subarray(f.offset, f.offset + f.length)), 'XDATCAR', index, k);
+          expect({ ...alone, name: '' }, `${kind} frame ${k}, chunk ${chunk}`).toEqual({ ...whole.structures[k], name: '' });
+          expect(f.volume).toBeCloseTo(latticeOf(packStructure(whole.structures[k]))!.volume, 9);
+        });
+      }
+    });
+  }
+
+  it('streams the names the lab reads as frames, natural order for folders', () => {
+    expect(['a.xyz', 'b.EXTXYZ', 'XDATCAR', 'run1.xdatcar', 'c.cif', 'POSCAR'].map((n) => frameFormatFor(n)?.name ?? null)).toEqual([
+      'xyz',
+      'xyz',
+      'xdatcar',
+      'xdatcar',
+      null,
+      null,
+    ]);
+    const names = ['frame_10.cif', 'frame_2.cif', 'frame_1.cif', 'frame_02.cif', 'Frame_3.cif', 'frame_99999999999999999999.cif'];
+    expect([...names].sort(naturalCompare)).toEqual([
+      'Frame_3.cif',
+      'frame_1.cif',
+      'frame_2.cif',
+      'frame_02.cif',
+      'frame_10.cif',
+      'frame_99999999999999999999.cif',
+    ]);
   });
 });

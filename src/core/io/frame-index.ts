@@ -15,6 +15,7 @@ import type { Structure } from '../structure/structure.ts';
 import { parseStructureFile } from './registry.ts';
 import { ParseError } from './types.ts';
 import { splitKeyValues, typeValue } from './xyz.ts';
+import { xdatcarFrameFormat } from './xdatcar.ts';
 
 /** Bytes [start, end) of the source; fewer only at its end. */
 export type ChunkReader = (start: number, end: number) => Promise<Uint8Array>;
@@ -310,7 +311,9 @@ export function readFrame(text: string, fileName: string, index: FrameIndex, k: 
 
 /** The frame format of a file the lab can stream, by its name; null for the others (read whole). */
 export function frameFormatFor(fileName: string): FrameFormat | null {
-  return /\.(ext)?xyz$/i.test(fileName) ? XYZ_FRAMES : null;
+  if (/\.(ext)?xyz$/i.test(fileName)) return XYZ_FRAMES;
+  // VASP names it XDATCAR; copies are often XDATCAR_300K, run1.XDATCAR: any name holding it, as the registry chooses.
+  return fileName.toLowerCase().includes('xdatcar') ? xdatcarFrameFormat() : null;
 }
 
 /** File names in natural order: digit runs compare as numbers (frame_2 before frame_10), then as text. */

@@ -11,7 +11,8 @@ import type uPlot from 'uplot';
 import { useShallow } from 'zustand/react/shallow';
 import { type PackedStructure, latticeOf } from '../../core/structure/packed.ts';
 import { selectStructure, useSession } from '../../state/session.ts';
-import { cancelTrajectory, showFrame, streamedNote, useTrajectory } from '../../state/trajectory.ts';
+import { cancelTrajectory, requestReferenceSeries, requestSeries, showFrame, streamedNote, useTrajectory } from '../../state/trajectory.ts';
+import type { FrameSeries } from '../../../workers/trajectory-api.ts';
 import { Plot } from '../Plot.tsx';
 import { formatCsv } from '../../core/io/csv.ts';
 
@@ -33,7 +34,17 @@ function frameSeries(structures: readonly PackedStructure[]): { name: string; va
 export function TrajectoryPlayer() {
   const session = useSession(useShallow((s) => ({ structures: s.structures, active: s.activeStructure, busy: s.busy !== null })));
   const traj = useTrajectory(
-    useShallow((s) => ({ info: s.info, frame: s.frame, loading: s.loading, stats: s.stats, shown: s.shown, busy: s.busy, error: s.error })),
+    useShallow((s) => ({
+      info: s.info,
+      frame: s.frame,
+      loading: s.loading,
+      stats: s.stats,
+      shown: s.shown,
+      busy: s.busy,
+      error: s.error,
+      extra: s.extra,
+      computing: s.computing,
+    })),
   );
   const streamed = traj.info;
   const structures = session.structures;
@@ -43,7 +54,12 @@ export function TrajectoryPlayer() {
   const [fps, setFps] = useState(5);
   const [loop, setLoop] = useState(true);
   const n = streamed ? streamed.frames : structures.length;
-  const series = useMemo(() => (streamed ? streamed.series : frameSeries(structures)), [streamed, structures]);
+  const extra = traj.extra;
+  const series = useMemo(
+    (): FrameSeries[] => (streamed ? [...streamed.series, ...extra] : frameSeries(structures)),
+    [streamed, extra, structures],
+  );
+  const symprec = useSession((s) => s.settings.symprec);
   const [plotted, setPlotted] = useState(0);
   const [csvOpen, setCsvOpen] = useState(false);
   const shown = series[Math.min(plotted, series.length - 1)];
@@ -165,7 +181,7 @@ export function TrajectoryPlayer() {
           )}
           <Plot title={`${shown.name} per frame`} testId="traj-plot" data={plotData} series={plotSeries} width={300} height={150} />
           <p className="hint" data-testid="traj-value">
-            {shown.name} at frame {active + 1}: {shown.values[active]}
+            {shown.name} at frame {active + 1}: {shown.values[active] ?? '—'}
           </p>
           {/* Written only while open: a long trajectory's table is not built per frame. */}
           <details onToggle={(e) => setCsvOpen(e.currentTarget.open)}>
@@ -183,6 +199,39 @@ export function TrajectoryPlayer() {
             )}
           </details>
         </>
+      )}
+      {streamed && (
+        <div className="row">
+          <button
+            type="button"
+            data-testid="traj-spacegroup"
+            disabled={traj.computing !== null}
+            onClick={() => void requestSeries({ kind: 'spacegroup', symprec })}
+          >
+            Space group per frame
+          </button>
+          <label className="file-button">
+            Against a reference…
+            <input
+              type="file"
+              data-testid="traj-reference"
+              disabled={traj.computing !== null}
+              onChange={(e) => {
+                const f = e.currentTarget.files?.[0];
+                if (f) void requestReferenceSeries(f);
+                e.currentTarget.value = '';
+              }}
+            />
+          </label>
+        </div>
+      )}
+      {traj.computing && (
+        <p className="hint" data-testid="traj-computing">
+          {traj.computing}{' '}
+          <button type="button" onClick={cancelTrajectory}>
+            Stop
+          </button>
+        </p>
       )}
       {streamed && (
         <p className="hint" data-testid="traj-streamed">
