@@ -105,6 +105,12 @@ describe('frameMetrics', () => {
     expect(metric(virial, 'pressure')?.value).toBeCloseTo(0.1, 15);
   });
 
+  it('lists a file value named like a computed one as info:NAME', () => {
+    const p = packStructure(read(EXT.replace('energy=-12.5', 'volume=7'))[0]);
+    expect(metric(p, 'info:volume')?.value).toBe(7);
+    expect(metric(p, 'volume')?.value).toBeCloseTo(60, 12);
+  });
+
   it('has no cell numbers, force or stress for a plain molecule', () => {
     const p = packStructure(read('3\nwater\nO 0 0 0\nH 0.96 0 0\nH -0.24 0.93 0\n', 'w.xyz')[0]);
     expect(frameMetrics(p).map((m) => m.name)).toEqual(['min_distance']);

@@ -166,15 +166,18 @@ function shortest(distances: Float64Array): number | null {
   return best;
 }
 
+/** The names frameMetrics computes; a file value of the same name is listed as "info:NAME". */
+const COMPUTED = new Set(['max_force', 'max_stress', 'pressure', 'volume', 'a', 'b', 'c', 'alpha', 'beta', 'gamma', 'min_distance']);
+
 /**
- * The numbers of one frame, in a fixed order: the frame's own numeric values (file order, as named in the file), then
- * max_force, max_stress and pressure (−tr σ / 3) when the file carries forces or stress, then volume, a, b, c, alpha,
- * beta, gamma of a periodic frame, then min_distance. Throws LimitError only for a frame of piled-up atoms (see
- * minimumDistance).
+ * The numbers of one frame, in a fixed order: the frame's own numeric values (file order, as named in the file, or
+ * "info:NAME" where the name is one computed here), then max_force, max_stress and pressure (−tr σ / 3) when the file
+ * carries forces or stress, then volume, a, b, c, alpha, beta, gamma of a periodic frame, then min_distance. Throws
+ * LimitError only for a frame of piled-up atoms (see minimumDistance).
  */
 export function frameMetrics(p: PackedStructure): FrameMetric[] {
   const out: FrameMetric[] = [];
-  for (const { name, value } of p.info ?? []) out.push({ name, value });
+  for (const { name, value } of p.info ?? []) out.push({ name: COMPUTED.has(name) ? `info:${name}` : name, value });
   const lattice = latticeOf(p);
   const force = maxForce(p);
   if (force !== null) out.push({ name: 'max_force', value: force, unit: FORCE_UNIT });
