@@ -102,7 +102,8 @@ Cl7 Cl 0.5 0.5 0.5
 
   it('site labels fall back to element and site number; properties give their values; long texts are cut', () => {
     const xyz =
-      '2\nLattice="5 0 0 0 5 0 0 0 5" Properties=species:S:1:pos:R:3:forces:R:3:q:R:1\nNa 0 0 0 0.1 -2 30000 0.5\nCl 1 1 1 0 0 0 -1.23456\n';
+      '2\nLattice="5 0 0 0 5 0 0 0 5" Properties=species:S:1:pos:R:3:forces:R:3:q:R:1\n' +
+      'Na 0 0 0 0.1 -2 30000 0.5\nCl 1 1 1 0 0 0 -1.23456\n';
     const p = read(xyz, 'f.extxyz');
     expect(siteLabelTexts(labelMode('site'), p, null)).toEqual(['Na1', 'Cl2']);
     expect(siteLabelTexts(labelMode('prop:forces'), p, null)).toEqual(['0.1 -2 30000', '0 0 0']);
