@@ -5,14 +5,14 @@
  * (bench/fem_cli_reference.py, /usr/bin/python3 with numpy and scipy; skipped with a note where missing), the runs
  * interleaved. Prints medians (ms), the ratio, and λ / mode agreement as JSON. Issue 13's goals: ≥ 20× faster than the
  * reference on 540 elements; 1,015 elements ≤ 3 s whole process. The reference on 1,015 elements takes minutes (dense
- * QZ of 2,058 DOFs): it runs once, only with FEM_BENCH_REFERENCE_1015=1.
+ * QZ of 2,058 DOFs): it runs once, only with FEM_BENCH_REFERENCE_1015=1. `--busy` keeps one core busy meanwhile.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gridFrameInputs } from '../tests/fem-frames.ts';
-import { median } from './stats.ts';
+import { BUSY, busyCore, median } from './stats.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const TASK = 'MSA_3D_elastic_critical_load_CC1_H10_T1';
@@ -56,17 +56,23 @@ process.stdout.write(out);`,
     const ours: number[] = [],
       reference: number[] = [];
     let mine: Result | undefined, theirs: Result | undefined;
-    for (let r = 0; r < repeats; r++) {
-      const a = timed(process.execPath, [runner, 'fem', 'run', TASK, '--cases', cases], 'structlab fem run');
-      ours.push(a.ms);
-      mine = a.result;
-      if (hasReference && r < referenceRuns) {
-        const b = timed(PYTHON, [REFERENCE, cases], 'fem_cli_reference.py');
-        reference.push(b.ms);
-        theirs = b.result;
+    const busy = BUSY ? busyCore() : null;
+    try {
+      for (let r = 0; r < repeats; r++) {
+        const a = timed(process.execPath, [runner, 'fem', 'run', TASK, '--cases', cases], 'structlab fem run');
+        ours.push(a.ms);
+        mine = a.result;
+        if (hasReference && r < referenceRuns) {
+          const b = timed(PYTHON, [REFERENCE, cases], 'fem_cli_reference.py');
+          reference.push(b.ms);
+          theirs = b.result;
+        }
       }
+    } finally {
+      busy?.stop();
     }
     const row: Record<string, unknown> = {
+      other_core_busy: BUSY,
       elements: inputs.elements.length,
       dofs: 6 * inputs.node_coords.length,
       structlab_ms: Math.round(median(ours)),

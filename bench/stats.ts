@@ -1,4 +1,5 @@
 /** Timing statistics shared by the benchmarks. */
+import { spawn } from 'node:child_process';
 
 /** Median; for an even count, the mean of the two middle values. */
 export function median(xs: number[]): number {
@@ -20,3 +21,15 @@ export function timeMedian<T>(fn: () => T, repeats: number, warmup = 0): { ms: n
   }
   return { ms: median(samples), result };
 }
+
+/**
+ * Keeps one core busy (a child process spinning) until `stop` is called: the issue-13 rows are measured "with the
+ * other core busy" as well, since on a 2-core machine a second thread or a JIT helper then competes with the run.
+ */
+export function busyCore(): { stop: () => void } {
+  const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+  return { stop: () => void child.kill('SIGKILL') };
+}
+
+/** Whether this bench was asked to keep one core busy while it measures (`--busy`). */
+export const BUSY = process.argv.includes('--busy');

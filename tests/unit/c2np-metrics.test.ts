@@ -2,8 +2,10 @@
  * C2NP metrics against the upstream values in metric_cases.json (computed by the benchmark's own numpy/scipy
  * functions), hull volumes against analytic solids, Hausdorff against brute force.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { alignParticles } from '../../src/core/analysis/alignment.ts';
 import { describe, expect, it } from 'vitest';
 import { hausdorffDistance } from '../../src/core/analysis/hausdorff.ts';
 import { convexHullVolume } from '../../src/core/analysis/hull.ts';
@@ -284,5 +286,49 @@ describe('structlab metrics (command core)', () => {
     expect(out.aligned.matched_fraction).toBe(1);
     const noRadius = JSON.parse(await runMetrics([join(dir, 'rot_0.xyz'), join(dir, 'rot_1.xyz')], () => {}));
     expect(noRadius.volume_ratio).toBeNull();
+  });
+});
+
+describe('structlab metrics on particles large enough for the alignment thread', () => {
+  it('gives the aligned comparison the alignment gives in this thread (21,952 atoms)', { timeout: 120_000 }, async () => {
+    // A simple-cubic block of two species and the same block turned 30° about z and moved: 28³ atoms is above the
+    // size from which the command aligns in a worker thread.
+    const side = 28,
+      a = 3.1,
+      turn = Math.PI / 6;
+    const symbols: string[] = [],
+      truth: number[] = [],
+      pred: number[] = [];
+    for (let i = 0; i < side; i++)
+      for (let j = 0; j < side; j++)
+        for (let k = 0; k < side; k++) {
+          symbols.push((i + j + k) % 2 ? 'Na' : 'Cl');
+          const [x, y, z] = [i * a, j * a, k * a];
+          truth.push(x, y, z);
+          pred.push(Math.cos(turn) * x - Math.sin(turn) * y + 5, Math.sin(turn) * x + Math.cos(turn) * y - 2, z + 1);
+        }
+    const xyz = (c: number[]) =>
+      `${symbols.length}\n\n${symbols.map((s, n) => `${s} ${c[3 * n]} ${c[3 * n + 1]} ${c[3 * n + 2]}`).join('\n')}\n`;
+    const dir = mkdtempSync(join(tmpdir(), 'metrics-thread-'));
+    try {
+      writeFileSync(join(dir, 'pred.xyz'), xyz(pred));
+      writeFileSync(join(dir, 'truth.xyz'), xyz(truth));
+      const warnings: string[] = [];
+      const out = JSON.parse(await runMetrics([join(dir, 'pred.xyz'), join(dir, 'truth.xyz')], (l) => warnings.push(l)));
+      expect(warnings).toEqual([]);
+      const direct = alignParticles(
+        { symbols, coords: new Float64Array(pred.map((v) => Number(String(v)))) },
+        { symbols, coords: new Float64Array(truth) },
+      );
+      expect(out.aligned).toEqual({
+        rmsd: direct.rmsd,
+        max_displacement: direct.maxDisplacement,
+        matched_fraction: direct.matchedFraction,
+      });
+      expect(out.aligned.matched_fraction).toBe(1);
+      expect(out.aligned.rmsd).toBeLessThan(1e-9);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -39,8 +39,13 @@ export function loadParticle(path: string, warn: (line: string) => void): Partic
   return { symbols, coords };
 }
 
-/** From this many atoms (either particle) the aligned comparison runs in a worker thread, beside the rest. */
-const PARALLEL_ALIGN_ATOMS = 2000;
+/**
+ * From this many atoms (either particle) the aligned comparison runs in a worker thread, beside the rest. Below it
+ * the thread costs more than it saves: its start-up and its own cold compilation of the matcher take about 0.15 s of
+ * CPU, as much as the whole alignment of 8,729 atoms in this thread, and when the other cores are busy that is added
+ * to the run instead of overlapped (measured with bench/c2np-metrics.bench.ts --busy).
+ */
+const PARALLEL_ALIGN_ATOMS = 20_000;
 
 export async function runMetrics(argv: string[], warn: (line: string) => void): Promise<string> {
   const { positionals, options } = parseArgs(argv, [{ name: 'radius', kind: 'string' }]);

@@ -110,29 +110,55 @@ function largestEigenvector4(a: number[][]): number[] {
 /** Proper rotation + translation minimising Σ‖R·p_i + t − q_i‖² over the listed pairs (Horn 1987). */
 export function superpose(moving: Float64Array, target: Float64Array, pairs: [number, number][]): RigidTransform {
   const n = pairs.length;
-  const cp = [0, 0, 0],
-    cq = [0, 0, 0];
-  for (const [i, j] of pairs)
-    for (let d = 0; d < 3; d++) {
-      cp[d] += moving[3 * i + d];
-      cq[d] += target[3 * j + d];
-    }
-  for (let d = 0; d < 3; d++) {
-    cp[d] /= n || 1;
-    cq[d] /= n || 1;
+  // Indexed loops and scalar sums (the same additions in the same order as per-pair 3×3 loops): they run fast
+  // from a cold start, where iterators and nested arrays would be interpreted for most of a short run.
+  let px = 0,
+    py = 0,
+    pz = 0,
+    qx = 0,
+    qy = 0,
+    qz = 0;
+  for (let k = 0; k < n; k++) {
+    const i = 3 * pairs[k][0],
+      j = 3 * pairs[k][1];
+    px += moving[i];
+    qx += target[j];
+    py += moving[i + 1];
+    qy += target[j + 1];
+    pz += moving[i + 2];
+    qz += target[j + 2];
   }
-  const S = [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-  for (const [i, j] of pairs) {
-    for (let r = 0; r < 3; r++) {
-      const p = moving[3 * i + r] - cp[r];
-      for (let c = 0; c < 3; c++) S[r][c] += p * (target[3 * j + c] - cq[c]);
-    }
+  const count = n || 1;
+  const cp = [px / count, py / count, pz / count],
+    cq = [qx / count, qy / count, qz / count];
+  let xx = 0,
+    xy = 0,
+    xz = 0,
+    yx = 0,
+    yy = 0,
+    yz = 0,
+    zx = 0,
+    zy = 0,
+    zz = 0;
+  for (let k = 0; k < n; k++) {
+    const i = 3 * pairs[k][0],
+      j = 3 * pairs[k][1];
+    const ax = moving[i] - cp[0],
+      ay = moving[i + 1] - cp[1],
+      az = moving[i + 2] - cp[2];
+    const bx = target[j] - cq[0],
+      by = target[j + 1] - cq[1],
+      bz = target[j + 2] - cq[2];
+    xx += ax * bx;
+    xy += ax * by;
+    xz += ax * bz;
+    yx += ay * bx;
+    yy += ay * by;
+    yz += ay * bz;
+    zx += az * bx;
+    zy += az * by;
+    zz += az * bz;
   }
-  const [[xx, xy, xz], [yx, yy, yz], [zx, zy, zz]] = S;
   const N = [
     [xx + yy + zz, yz - zy, zx - xz, xy - yx],
     [yz - zy, xx - yy - zz, xy + yx, zx + xz],
@@ -288,7 +314,16 @@ export function assignBySpeciesBounded(
       pairs.push(...found.pairs);
     }
   }
-  return { pairs: pairs.sort((a, b) => a[0] - b[0]), optimal };
+  return { pairs: byPredIndex(pairs, pred.length / 3), optimal };
+}
+
+/** The pairs in increasing prediction index (each appears once): placed by index, no comparison sort. */
+function byPredIndex(pairs: [number, number][], np: number): [number, number][] {
+  const at = new Int32Array(np).fill(-1);
+  for (let k = 0; k < pairs.length; k++) at[pairs[k][0]] = k;
+  const out: [number, number][] = [];
+  for (let i = 0; i < np; i++) if (at[i] >= 0) out.push(pairs[at[i]]);
+  return out;
 }
 
 /** The Hungarian method on one block, or the greedy pairing when the block exceeds HUNGARIAN_WORK. */
