@@ -60,7 +60,7 @@ describe('structure downloads', () => {
     const formats = await lab.page
       .locator('[data-testid=export-format] option')
       .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
-    expect(formats).toEqual(['cif', 'poscar', 'xyz', 'extxyz', 'pymatgen-json']);
+    expect(formats).toEqual(['cif', 'poscar', 'xyz', 'extxyz', 'pymatgen-json', 'xdatcar', 'jsonl']);
     for (const format of formats) {
       await lab.page.locator('[data-testid=export-format]').selectOption(format);
       await lab.page.locator('[data-testid=export-original]').check();

@@ -5,7 +5,7 @@
  * whole lattice translation inside the n×m×k block, and every (site, translation) pair must be there exactly once.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseStructureFile } from '../../src/core/io/registry.ts';
+import { detectFormat, parseStructureFile } from '../../src/core/io/registry.ts';
 import { initMoyo } from '../../src/core/symmetry/moyo.ts';
 import { WRITTEN_FORMATS, structureAsShown, writeExport } from '../../src/core/analysis/structure-export.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
@@ -55,17 +55,18 @@ describe('structure downloads read back equal to the source', () => {
     for (const { id } of WRITTEN_FORMATS) {
       it(`${name} → ${id}, as read and as shown (2×1×3)`, () => {
         const source = read(readCorpusText(name), name);
-        if ((id === 'poscar' || id === 'cif') && !source.lattice) {
+        if ((id === 'poscar' || id === 'cif' || id === 'xdatcar') && !source.lattice) {
           expect(() => writeExport(source, id, name)).toThrow(/lattice|cell|periodic/i);
           return;
         }
         const partial = source.sites.some((s) => Object.keys(s.species).length > 1 || Object.values(s.species).some((o) => o < 1));
-        if (partial && (id === 'poscar' || id === 'xyz' || id === 'extxyz')) {
+        if (partial && (id === 'poscar' || id === 'xdatcar' || id === 'xyz' || id === 'extxyz')) {
           expect(() => writeExport(source, id, name)).toThrow();
           return;
         }
         const original = writeExport(source, id, name);
         expect(original.fileName).not.toMatch(/[\\/\s]/);
+        expect(detectFormat(original.fileName, '')?.id, original.fileName).toBe(id);
         expectSameStructure(read(original.text, original.fileName), source, id, 1e-6);
 
         const shown = structureAsShown(source, [2, 1, 3]);

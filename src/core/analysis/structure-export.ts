@@ -18,6 +18,8 @@ export const WRITTEN_FORMATS: readonly { id: FormatId; label: string }[] = [
   { id: 'xyz', label: 'XYZ' },
   { id: 'extxyz', label: 'extended XYZ' },
   { id: 'pymatgen-json', label: 'pymatgen JSON' },
+  { id: 'xdatcar', label: 'XDATCAR (one frame)' },
+  { id: 'jsonl', label: 'JSONL (one structure)' },
 ];
 
 /** The structure the viewer draws: sites wrapped into the cell, repeated n×m×k (a finite structure is returned as is). */
@@ -41,6 +43,7 @@ const safeStem = (name: string): string => name.replace(/\.[A-Za-z]{1,7}$/, '').
 export function writeExport(s: Structure, format: FormatId, sourceName: string): { fileName: string; text: string } {
   const writer = FORMATS.find((f) => f.id === format);
   if (!writer) throw new Error(`there is no format "${format}"`);
-  const ending = writer.extensions.find((e) => e.startsWith('.'))!;
+  // A format known by a name rather than an ending (XDATCAR) keeps that name after the stem.
+  const ending = writer.extensions.find((e) => e.startsWith('.')) ?? `_${writer.extensions[0]}`;
   return { fileName: `${safeStem(sourceName)}${ending}`, text: writer.write(s) };
 }

@@ -50,7 +50,18 @@ function formatFromName(fileName: string, text: string | null): FormatModule | n
     throw new Error(`formats ${byEnding.map((f) => f.id).join(', ')} all claim the name "${base}"`);
   }
   if (byEnding.length === 1) return byEnding[0];
-  return FORMATS.find((f) => f.extensions.some((e) => !e.startsWith('.') && lower.includes(e.toLowerCase()))) ?? null;
+  // A name holding two VASP file names (a POSCAR turned into an XDATCAR: "x_POSCAR_XDATCAR") is the later one.
+  let best: FormatModule | null = null,
+    at = -1;
+  for (const f of FORMATS)
+    for (const e of f.extensions) {
+      const k = e.startsWith('.') ? -1 : lower.lastIndexOf(e.toLowerCase());
+      if (k > at) {
+        best = f;
+        at = k;
+      }
+    }
+  return best;
 }
 
 /** Picks a format from the file name first, then by sniffing the content. */
