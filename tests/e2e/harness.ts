@@ -81,6 +81,19 @@ export async function waitForFrame(page: Page, after = 0, timeout = 30_000): Pro
 }
 
 /** Waits until the worker is idle (no progress bar). */
+/** The drawn atom nearest the camera, where the viewer projects it on the page (null when none is in view). */
+export function frontmostAtom(page: Page): Promise<{ i: number; x: number; y: number; depth: number } | null> {
+  return page.evaluate(() => {
+    const sl = window.__structlab!;
+    let best: { i: number; x: number; y: number; depth: number } | null = null;
+    for (let i = 0; i < sl.natoms(); i++) {
+      const p = sl.projectAtom(i);
+      if (p && (!best || p.depth < best.depth)) best = { i, ...p };
+    }
+    return best;
+  });
+}
+
 export async function waitIdle(page: Page, timeout = 60_000): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('[data-testid=progress]'), undefined, { timeout });
 }

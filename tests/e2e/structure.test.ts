@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS_FILES, readCorpusGolden } from '../shared.ts';
-import { type Lab, labUrl, openLab, waitForFrame, waitIdle } from './harness.ts';
+import { frontmostAtom, labUrl, openLab, type Lab, waitForFrame, waitIdle } from './harness.ts';
 import { decodePng } from './png.ts';
 
 const GRAPHITE = 'cod-1011060-graphite.cif';
@@ -51,15 +51,7 @@ describe('structure lab', () => {
 
   it('picks the frontmost atom by clicking where it is drawn and shows its info', async () => {
     await waitForFrame(page);
-    const target = await page.evaluate(() => {
-      const sl = window.__structlab!;
-      let best: { i: number; x: number; y: number; depth: number } | null = null;
-      for (let i = 0; i < sl.natoms(); i++) {
-        const p = sl.projectAtom(i);
-        if (p && (!best || p.depth < best.depth)) best = { i, ...p };
-      }
-      return best;
-    });
+    const target = await frontmostAtom(page);
     expect(target).not.toBeNull();
     await page.mouse.click(target!.x, target!.y);
     const info = page.locator('[data-testid=atom-info]');

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, readXtalGolden } from '../xtal-goldens.ts';
-import { type Lab, openLab, textFile, waitForFrame, waitIdle } from './harness.ts';
+import { frontmostAtom, openLab, textFile, type Lab, waitForFrame, waitIdle } from './harness.ts';
 
 /** Four atoms 4 Å apart (no bonds), no cell: drawn in file order. Colours without near-black: the letters are #111. */
 const MOLECULE = [
@@ -165,15 +165,7 @@ describe('atom labels', () => {
     expect((await labelState()).texts).toEqual([]);
     const builds = (await labelState()).labelBuilds;
     // The front-most atom, clicked where the viewer projects it.
-    const atom = await page.evaluate(() => {
-      const sl = window.__structlab!;
-      let best: { i: number; x: number; y: number; depth: number } | null = null;
-      for (let i = 0; i < sl.natoms(); i++) {
-        const p = sl.projectAtom(i);
-        if (p && (!best || p.depth < best.depth)) best = { i, ...p };
-      }
-      return best!;
-    });
+    const atom = (await frontmostAtom(page))!;
     await page.mouse.click(atom.x, atom.y);
     await page.waitForFunction((n) => window.__structlab!.viewer('main')!.labelBuilds > n, builds, { timeout: 30_000 });
     const s = await labelState();

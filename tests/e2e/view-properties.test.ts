@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Lab, openLab, textFile, waitForFrame, waitIdle } from './harness.ts';
+import { frontmostAtom, openLab, textFile, type Lab, waitForFrame, waitIdle } from './harness.ts';
 
 const forces = [
   [0.1, -0.2, 0.2],
@@ -79,15 +79,7 @@ describe('per-atom properties', () => {
 
   it('a picked atom lists its force', async () => {
     // The front-most drawn atom that is not a boundary image, clicked where the viewer projects it.
-    const atom = await page.evaluate(() => {
-      const sl = window.__structlab!;
-      let best: { i: number; x: number; y: number; depth: number } | null = null;
-      for (let i = 0; i < sl.natoms(); i++) {
-        const p = sl.projectAtom(i);
-        if (p && (!best || p.depth < best.depth)) best = { i, ...p };
-      }
-      return best;
-    });
+    const atom = await frontmostAtom(page);
     expect(atom).not.toBeNull();
     await page.mouse.click(atom!.x, atom!.y);
     await page.locator('[data-testid=atom-property-forces]').waitFor({ timeout: 30_000 });

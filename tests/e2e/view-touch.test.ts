@@ -6,7 +6,7 @@
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Lab, openLab, waitForFrame } from './harness.ts';
+import { frontmostAtom, openLab, type Lab, waitForFrame } from './harness.ts';
 
 let lab: Lab;
 let page: Page;
@@ -98,15 +98,7 @@ describe('touch gestures', () => {
   it('a long press picks nothing; a tap picks the atom under the finger', async () => {
     await page.keyboard.press('r'); // back from the pinch's close-up: every atom in view
     await waitForFrame(page);
-    const atom = await page.evaluate(() => {
-      const sl = window.__structlab!;
-      let best: { i: number; x: number; y: number; depth: number } | null = null;
-      for (let i = 0; i < sl.natoms(); i++) {
-        const p = sl.projectAtom(i);
-        if (p && (!best || p.depth < best.depth)) best = { i, ...p };
-      }
-      return best!;
-    });
+    const atom = (await frontmostAtom(page))!;
     await tap(atom.x, atom.y, 800);
     await pause(300);
     await waitForFrame(page);
