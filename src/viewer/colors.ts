@@ -94,3 +94,33 @@ export function rampColorsBySite(
   }
   return colors;
 }
+
+/**
+ * Distinct colours of a categorical property's legend, one per category in order (Tableau 10, then two more): as many
+ * as src/core/analysis/atom-properties.ts CATEGORIES_MAX allows.
+ */
+export const CATEGORY_PALETTE: readonly Rgb[] = [
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#59a14f',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+  '#1f3b73',
+  '#8cd17d',
+].map((hex) => toRgb(hex));
+
+/** Per drawn atom, the palette colour of its site's category, as the viewer's atomColors; null when a site has none. */
+export function categoryColorsBySite(site: ArrayLike<number>, siteCategory: ArrayLike<number>): Float32Array | null {
+  const colors = new Float32Array(3 * site.length);
+  for (let i = 0; i < site.length; i++) {
+    const c = CATEGORY_PALETTE[siteCategory[site[i]]];
+    if (c === undefined) return null;
+    colors.set(c, 3 * i);
+  }
+  return colors;
+}
