@@ -41,6 +41,10 @@ export interface ViewerProps {
   hiddenElements?: readonly string[];
   /** Optional per-atom colours (3 per atom, same space as the element palette) replacing the element colours. */
   atomColors?: Float32Array | null;
+  /** Optional per-atom factors on the drawn radius (size by a property); picking, halos and labels follow them. */
+  radiusFactors?: Float32Array | null;
+  /** Called with the atom under the pointer (null: none) and the pointer's client position, when not dragging. */
+  onHover?: (index: number | null, x: number, y: number) => void;
   /**
    * Per-site label texts (display.site maps drawn atoms to sites) for the label modes the display alone cannot answer:
    * site labels, Wyckoff letters, a property's values. Pass a stable array: a new one rebuilds the labels.
@@ -183,6 +187,8 @@ function Scene({
   onPick,
   hiddenElements = NO_ELEMENTS,
   atomColors,
+  radiusFactors = null,
+  onHover,
   children,
   controller = mainViewer,
   fitBounds,
@@ -221,9 +227,14 @@ function Scene({
 
   // Only the settings that size atoms: a colour or bond setting must not rebuild the atom buffers.
   const radii = useMemo(
-    () => (display ? atomRadii(display, settings, hiddenElements) : null),
+    () => {
+      if (!display) return null;
+      const r = atomRadii(display, settings, hiddenElements);
+      if (radiusFactors && radiusFactors.length === r.length) for (let i = 0; i < r.length; i++) r[i] *= radiusFactors[i];
+      return r;
+    },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [display, settings.style, settings.atomScale, hiddenElements],
+    [display, settings.style, settings.atomScale, hiddenElements, radiusFactors],
   );
   // The committed display and fit bounds, for the handles the controller calls at any time and the frame loop.
   const displayRef = useRef(display);
@@ -316,19 +327,52 @@ function Scene({
 
   // Click (not drag) picks the nearest atom along the ray. An effect event reads the latest props at click time, so an
   // inline onPick does not re-attach the pointer listeners on every render.
-  const pickAt = useEffectEvent((e: PointerEvent, el: HTMLCanvasElement) => {
-    const d = display;
-    const r = radii;
-    const pick = onPick;
-    if (!d || !r || !pick) return;
+  const atomAt = useEffectEvent((x: number, y: number, el: HTMLCanvasElement): number | null => {
+    if (!display || !radii) return null;
     const rect = el.getBoundingClientRect();
-    const ndc = new THREE.Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
+    const ndc = new THREE.Vector2(((x - rect.left) / rect.width) * 2 - 1, -((y - rect.top) / rect.height) * 2 + 1);
     const ray = new THREE.Raycaster();
     ray.setFromCamera(ndc, cameraRef.current);
     const o = ray.ray.origin;
     const dir = ray.ray.direction;
-    pick(pickSphere([o.x, o.y, o.z], [dir.x, dir.y, dir.z], d.positions, r));
+    return pickSphere([o.x, o.y, o.z], [dir.x, dir.y, dir.z], display.positions, radii);
   });
+  const pickAt = useEffectEvent((e: PointerEvent, el: HTMLCanvasElement) => {
+    if (onPick) onPick(atomAt(e.clientX, e.clientY, el));
+  });
+  // Hover: the atom under a still (not dragging) pointer, at most once per animation frame (a scan of the radii).
+  const hoverAt = useEffectEvent((x: number, y: number, el: HTMLCanvasElement) => {
+    if (onHover) onHover(Number.isFinite(x) ? atomAt(x, y, el) : null, x, y);
+  });
+  const hovers = !!onHover;
+  useEffect(() => {
+    if (!hovers) return;
+    const el = gl.domElement;
+    let raf = 0;
+    let last: PointerEvent | null = null;
+    const move = (e: PointerEvent) => {
+      if (e.buttons !== 0 || e.pointerType === 'touch') return hoverAt(NaN, NaN, el);
+      last = e;
+      if (!raf)
+        raf = requestAnimationFrame(() => {
+          raf = 0;
+          if (last) hoverAt(last.clientX, last.clientY, el);
+        });
+    };
+    const leave = () => {
+      cancelAnimationFrame(raf);
+      raf = 0;
+      last = null;
+      hoverAt(NaN, NaN, el);
+    };
+    el.addEventListener('pointermove', move);
+    el.addEventListener('pointerleave', leave);
+    return () => {
+      leave();
+      el.removeEventListener('pointermove', move);
+      el.removeEventListener('pointerleave', leave);
+    };
+  }, [gl, hovers]);
   // A tap picks like a click; a double tap refits the view (tablets have no r key).
   useEffect(() => {
     const el = gl.domElement;
@@ -425,6 +469,7 @@ function Atoms({
       colors = new Float32Array(3 * display.natoms);
       for (let i = 0; i < display.natoms; i++) colors.set(palette[display.element[i]], 3 * i);
     }
+    controller.recordAtoms(radii, colors);
     return makeSphereMesh({ centers: display.positions, radii, colors, count: display.natoms });
   }, [display, radii, settings.colorScheme, atomColors, controller]);
   return <primitive object={mesh} />;

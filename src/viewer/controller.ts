@@ -81,6 +81,16 @@ export class ViewerController {
   /** The label texts drawn and the drawn atoms they label, in the same order (tests read them). */
   labelTexts: readonly string[] = [];
   labelAtoms: Uint32Array = new Uint32Array(0);
+  /** The radii and colours (3 per atom) of the last atom mesh built, kept only while the test hooks are on (tests read them). */
+  atomRadii: Float32Array | null = null;
+  atomColors: Float32Array | null = null;
+
+  /** Keeps the atom buffers just built for the tests; a plain visit holds no second copy. */
+  recordAtoms(radii: Float32Array, colors: Float32Array): void {
+    if (!testHooksOn) return;
+    this.atomRadii = radii;
+    this.atomColors = colors;
+  }
 
   constructor(readonly name: string) {
     controllers.set(name, this);

@@ -36,7 +36,8 @@ import { DiffractionPanel } from './DiffractionPanel.tsx';
 import { PlanesPanel } from './PlanesPanel.tsx';
 import { SymmetryPanel } from './SymmetryPanel.tsx';
 import { EnvironmentPanel, useCoordinationColors } from './EnvironmentPanel.tsx';
-import { PropertyArrows, PropertyColoring, usePropertyColors } from './PropertyColoring.tsx';
+import { AtomHoverTip, PropertyArrows, PropertyColoring, usePropertyColors, usePropertyRadiusFactors } from './PropertyColoring.tsx';
+import { setAtomHover } from '../../state/atom-coloring.ts';
 import { TrajectoryPlayer } from './TrajectoryPlayer.tsx';
 import { openDropped, openPicked, setAsFrames, useTrajectory } from '../../state/trajectory.ts';
 import { typingInto } from '../../app/ShortcutsOverlay.tsx';
@@ -52,6 +53,7 @@ export function StructurePage() {
   const cellDisplay = useCrystallography((s) => s.cellDisplay);
   const cnColors = useCoordinationColors(cellDisplay ? null : display);
   const propertyColors = usePropertyColors(cellDisplay ? null : display);
+  const propertyRadii = usePropertyRadiusFactors(cellDisplay ? null : display);
   const labelStructure = useSession((s) => (s.synthetic ? null : (s.structures[s.activeStructure] ?? null)));
   const wyckoffs = useSession((s) => s.summary?.spacegroup?.wyckoffs ?? null);
   // Site labels, Wyckoff letters and property values are per site of the structure (the Symmetry panel's cell has others).
@@ -112,6 +114,8 @@ export function StructurePage() {
             fitKey={fitToken}
             onPick={cellDisplay ? undefined : onPick}
             atomColors={propertyColors ?? cnColors}
+            radiusFactors={propertyRadii}
+            onHover={cellDisplay ? undefined : setAtomHover}
             hiddenElements={hiddenElements}
             siteLabels={siteLabels}
             label={display ? `3D view of the structure ${formula ?? ''}`.trim() : '3D structure view (empty)'}
@@ -121,6 +125,7 @@ export function StructurePage() {
             {!cellDisplay && <PropertyArrows display={display} />}
           </StructureViewer>
         </ErrorBoundary>
+        <AtomHoverTip />
         <ViewSummary />
         <Toolbar settings={settings} />
         <Progress />
