@@ -27,7 +27,9 @@ import {
   useAtomHover,
 } from '../../state/atom-coloring.ts';
 import { Arrows } from '../../viewer/Arrows.tsx';
+import { fmt } from '../format.ts';
 import { useSession } from '../../state/session.ts';
+import { useCrystallography } from '../../state/crystallography.ts';
 import { CATEGORY_PALETTE, DISPLACEMENT_RAMP, categoryColorsBySite, rampColorsBySite, rampGradient, toHex } from '../../viewer/colors.ts';
 
 const activeStructure = (s: ReturnType<typeof useSession.getState>): PackedStructure | null =>
@@ -112,9 +114,11 @@ export function usePropertyRadiusFactors(display: DisplayData | null): Float32Ar
 /** The values of the atom under the pointer, beside the pointer (the viewer reports it; only this tip re-renders). */
 export function AtomHoverTip() {
   const hover = useAtomHover((s) => s.hover);
+  // The Symmetry panel's cell replaces the structure's atoms (no hover there; a hover from before names other atoms).
+  const otherCell = useCrystallography((s) => s.cellDisplay !== null);
   const display = useSession((s) => s.display);
   const structure = useSession(activeStructure);
-  if (!hover || !display || hover.atom >= display.natoms) return null;
+  if (!hover || otherCell || !display || hover.atom >= display.natoms) return null;
   const site = display.site[hover.atom];
   const el = display.elements[display.element[hover.atom]];
   return (
@@ -130,7 +134,7 @@ export function AtomHoverTip() {
       site {site + 1}
       {(structure?.properties ?? []).map((c) => (
         <div key={c.name} data-testid={`atom-hover-${c.name}`}>
-          {c.name}: {Array.from(c.values.subarray(c.width * site, c.width * (site + 1)), (v) => v.toPrecision(4)).join(', ')}
+          {c.name}: {Array.from(c.values.subarray(c.width * site, c.width * (site + 1)), (v) => fmt(v)).join(', ')}
         </div>
       ))}
     </div>
