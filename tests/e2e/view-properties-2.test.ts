@@ -1,8 +1,8 @@
 /**
  * Per-atom properties on the Structure page, part 2 (issue 15; built app, headless Chromium on SwiftShader): the colour
  * range control (the colour bar and an atom's colour follow min/max, values outside take the ramp's end, one atom-buffer
- * rebuild per change, a reset back to the data's range), a categorical column's legend with its counts and palette
- * colours, size by a property (the largest value's atom 4× the radius of the smallest's of the same element), and the
+ * rebuild per change, a reset back to the data's range), a categorical column's legend (extended XYZ tags, POSCAR
+ * selective dynamics) with its counts and palette colours, size by a property (the largest value's atom 4× the radius of the smallest's of the same element), and the
  * hover tip with an atom's values (no rebuild). Colours and radii are read from the atom buffers the test hooks keep.
  */
 import type { Page } from 'playwright-core';
@@ -20,6 +20,23 @@ const ATOMS = [
 ] as const;
 const XYZ =
   `${ATOMS.length}\nProperties=species:S:1:pos:R:3:charge:R:1:tags:I:1 comment="props"\n` + ATOMS.map((r) => r.join(' ')).join('\n') + '\n';
+
+/** Five sites, three of them fixed on every axis. */
+const POSCAR = `fixed atoms
+1.0
+6 0 0
+0 6 0
+0 0 6
+Na Cl
+3 2
+Selective dynamics
+Direct
+0.1 0.1 0.1 T T F
+0.6 0.1 0.1 F F F
+0.1 0.6 0.1 T T T
+0.6 0.6 0.6 F F F
+0.1 0.1 0.6 F F F
+`;
 
 let lab: Lab;
 let page: Page;
@@ -154,6 +171,24 @@ describe('per-atom properties: range, legend, size, hover', () => {
     await page.mouse.move(2, 2);
     await tip.waitFor({ state: 'detached', timeout: 30_000 });
     expect((await buffers()).atomBuilds).toBe(before.atomBuilds);
+    expect(lab.pageErrors).toEqual([]);
+  });
+
+  it('selective-dynamics flags of a POSCAR: a legend of the per-axis flag tuples with their counts', async () => {
+    await page.locator('[data-testid=file-input]').setInputFiles(textFile('POSCAR', POSCAR));
+    await page.waitForFunction(() => document.querySelector('.source')?.textContent?.includes('POSCAR'), undefined, { timeout: 60_000 });
+    await waitIdle(page);
+    await page.locator('[data-testid=color-property]').selectOption('selective_dynamics');
+    await page.locator('[data-testid=property-legend]').waitFor();
+    const rows = await page
+      .locator('[data-testid=property-category]')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-value'), Number(e.getAttribute('data-count'))]));
+    // Counted here from the file's flags (T = 1): F F F three times, T T F once, T T T once.
+    expect(rows).toEqual([
+      ['0 0 0', 3],
+      ['1 1 0', 1],
+      ['1 1 1', 1],
+    ]);
     expect(lab.pageErrors).toEqual([]);
   });
 });
