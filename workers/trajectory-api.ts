@@ -43,8 +43,11 @@ export interface TrajectoryWorkerApi {
   open(file: Blob, name: string, onProgress?: (stage: string) => void): Promise<Result<TrajectoryInfo>>;
   /** Several structure files as the frames of one trajectory, in natural order of their names (frame_2 before frame_10). */
   openFiles(files: File[], onProgress?: (stage: string) => void): Promise<Result<TrajectoryInfo>>;
-  /** Frame k read, packed and its scene built (symmetry at `symprec` unless null); a few recent frames are kept. */
-  frame(k: number, options: Partial<DisplayOptions>, symprec: number | null): Promise<Result<TrajectoryFrame>>;
+  /**
+   * Frame k read, packed and its scene built (symmetry at `symprec` unless null); a few recent frames are kept. `next`:
+   * the frame the player will ask for next (playing), read and built ahead while this one is drawn.
+   */
+  frame(k: number, options: Partial<DisplayOptions>, symprec: number | null, next: number | null): Promise<Result<TrajectoryFrame>>;
   /**
    * Every frame read once for its metrics (src/core/analysis/frame-metrics.ts: the file's values, max force, stress,
    * volume, lattice parameters, minimum distance): the series every frame has. Frames asked for meanwhile are served

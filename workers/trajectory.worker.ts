@@ -4,7 +4,7 @@
  * → packed → scene). It holds the index and the last few frames, so its memory follows the frame, not the file.
  */
 import * as Comlink from 'comlink';
-import { buildDisplay, displayTransferables } from '../src/core/analysis/display-scene.ts';
+import { buildDisplay, type DisplayData, type DisplayOptions, displayTransferables } from '../src/core/analysis/display-scene.ts';
 import {
   type FrameIndex,
   type IndexedFrame,
@@ -80,6 +80,19 @@ function overFrames(
     }
     return [...series].filter(([, v]) => v.length === n).map(([name, v]) => ({ name, values: v }));
   });
+}
+
+/** The scene of the frame the player asks for next, built ahead (one; for the options it was built with). */
+let prepared: { k: number; key: string; source: Source | null; display: DisplayData } | null = null;
+
+async function prepare(k: number, options: Partial<DisplayOptions>, key: string): Promise<void> {
+  try {
+    const at = source;
+    const { p } = await frameOf(k);
+    if (source === at) prepared = { k, key, source: at, display: buildDisplay(p, options) };
+  } catch {
+    // The frame's own request reports its error.
+  }
 }
 
 /** "Could not read NAME[ line N]: why" — the io worker's sentence. */
@@ -216,12 +229,17 @@ const api: TrajectoryWorkerApi = {
       );
     }),
 
-  async frame(k, options, symprec) {
+  async frame(k, options, symprec, next) {
     try {
       const { p, formulas } = await frameOf(k);
-      const display = buildDisplay(p, options);
+      const key = JSON.stringify(options);
+      const ready = prepared?.k === k && prepared.key === key && prepared.source === source ? prepared.display : null;
+      prepared = null;
+      const display = ready ?? buildDisplay(p, options);
       const symmetry = symprec === null ? null : await symmetrySummary(unpackStructure(p), symprec);
       const value = { structure: p, formulas, display, symmetry, stats: { cachedFrames: cache.size, framesRead } };
+      // While the page draws this frame, the next one is read and its scene built (playing: the two overlap).
+      if (next !== null) setTimeout(() => void prepare(next, options, key), 0);
       // The cached frame is copied; the scene's buffers are handed over. Transfer marks the Result itself.
       return Comlink.transfer({ ok: true, value }, displayTransferables(display));
     } catch (e) {

@@ -135,7 +135,7 @@ function persistSoon(): void {
 }
 
 /** Resolves after the next drawn frame (or 2 s, for a hidden tab, which draws none); never while the thread is frozen. */
-function afterFrame(): Promise<void> {
+export function afterFrame(): Promise<void> {
   return new Promise((resolve) => {
     if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
     setTimeout(resolve, 2000);

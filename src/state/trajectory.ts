@@ -10,12 +10,14 @@ import { checkLimit, formatBytes, LIMITS } from '../core/limits.ts';
 import { droppedFiles, filesSizeProblem, readTextFile } from '../browser/read-file.ts';
 import type { FrameSeries, SeriesRequest, TrajectoryInfo, TrajectoryStats, TrajectoryWorkerApi } from '../../workers/trajectory-api.ts';
 import { errorText, type Status, WorkerClient } from './worker-client.ts';
-import { displayOptions, loadFiles, useSession } from './session.ts';
+import { afterFrame, displayOptions, loadFiles, useSession } from './session.ts';
 
 /** Files above this size that the lab can index are streamed; smaller ones are read whole (every frame held). */
 const STREAM_BYTES = 50 * 1024 * 1024;
 
 export interface TrajectoryState {
+  /** The per-frame metrics pass of the open trajectory: its series replace the index scan's when 'done'. */
+  metrics: 'pending' | 'done' | 'failed';
   /** The open streamed trajectory, or null (a small multi-frame file plays from the session's structures). */
   info: TrajectoryInfo | null;
   frame: number;
@@ -35,6 +37,7 @@ export interface TrajectoryState {
 }
 
 export const useTrajectory = create<TrajectoryState>(() => ({
+  metrics: 'done',
   info: null,
   frame: 0,
   loading: false,
@@ -117,7 +120,7 @@ async function openTrajectory(files: File[], single: boolean): Promise<boolean> 
   );
   if (!r?.ok) return false;
   opened = { files, single, epoch: worker.epoch };
-  useTrajectory.setState({ info: r.value, frame: 0, shown: 0, stats: null, extra: [] });
+  useTrajectory.setState({ info: r.value, frame: 0, shown: 0, stats: null, extra: [], metrics: 'pending' });
   const shown = await showFrame(0, { refit: true, symmetry: true });
   if (shown) void computeMetrics(r.value);
   return shown;
@@ -133,8 +136,15 @@ async function computeMetrics(info: TrajectoryInfo): Promise<void> {
     error: (message) => `Per-frame metrics stopped: ${message}`,
   });
   if (useTrajectory.getState().info !== info) return;
-  if (!r) return;
-  useTrajectory.setState(r.ok ? { info: { ...info, series: r.value }, computing: null } : { computing: null, error: r.error });
+  if (!r) {
+    useTrajectory.setState({ metrics: 'failed' });
+    return;
+  }
+  useTrajectory.setState(
+    r.ok
+      ? { info: { ...info, series: r.value }, computing: null, metrics: 'done' }
+      : { computing: null, error: r.error, metrics: 'failed' },
+  );
 }
 
 /** Computes an on-demand series over every frame (space group at the page's symprec, or against a reference file). */
@@ -169,9 +179,10 @@ export async function requestReferenceSeries(file: File): Promise<void> {
 
 /**
  * Shows frame k: the worker reads it and builds its scene, and the session shows it as its one structure (the view is
- * kept unless `refit`). While playing, the space group is not searched per frame (`symmetry` false).
+ * kept unless `refit`). While playing, the space group is not searched per frame (`symmetry` false) and `next` names the
+ * frame that follows, which the worker prepares while this one is drawn.
  */
-export async function showFrame(k: number, { refit = false, symmetry = true } = {}): Promise<boolean> {
+export async function showFrame(k: number, { refit = false, symmetry = true, next = null as number | null } = {}): Promise<boolean> {
   const { info } = useTrajectory.getState();
   if (!info) return false;
   const frame = Math.max(0, Math.min(info.frames - 1, k));
@@ -194,7 +205,7 @@ export async function showFrame(k: number, { refit = false, symmetry = true } = 
     opened = { ...o, epoch: worker.epoch };
   }
   const { settings } = useSession.getState();
-  const r = await worker.request((api) => api.frame(frame, displayOptions(settings, false), symmetry ? settings.symprec : null), {
+  const r = await worker.request((api) => api.frame(frame, displayOptions(settings, false), symmetry ? settings.symprec : null, next), {
     ticket,
     status: setStatus,
     error: (message) => `Could not show frame ${frame + 1}: ${message}`,
@@ -224,7 +235,11 @@ export async function showFrame(k: number, { refit = false, symmetry = true } = 
     selection: [],
     fitToken: st.fitToken + (refit ? 1 : 0),
   }));
-  useTrajectory.setState((st) => ({ frame, loading: false, stats, shown: st.shown + 1, busy: null }));
+  useTrajectory.setState({ frame, stats, busy: null });
+  // Done once the frame is drawn: the player asks for the next only then, so a slow frame lowers the rate and no frame
+  // is skipped unseen (`shown` counts drawn frames: the bench's frame rate).
+  await afterFrame();
+  if (ticket.current) useTrajectory.setState((st) => ({ loading: false, shown: st.shown + 1 }));
   return true;
 }
 

@@ -440,7 +440,10 @@ export function useDisposable<T extends THREE.Object3D>(make: () => T, deps: rea
   useEffect(() => {
     invalidate();
     return () => {
-      disposeMesh(obj);
+      // Disposed a little later, once the next object has been drawn: its material takes the same shader program first,
+      // so three keeps the program instead of deleting it and compiling it again for every trajectory frame (a compile
+      // costs hundreds of ms in SwiftShader; three.js src/renderers/webgl/WebGLPrograms.js releaseProgram).
+      setTimeout(() => disposeMesh(obj), 1000);
       invalidate();
     };
   }, [obj, invalidate]);

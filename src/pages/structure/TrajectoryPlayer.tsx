@@ -44,6 +44,7 @@ export function TrajectoryPlayer() {
       error: s.error,
       extra: s.extra,
       computing: s.computing,
+      metrics: s.metrics,
     })),
   );
   const streamed = traj.info;
@@ -77,7 +78,8 @@ export function TrajectoryPlayer() {
         return;
       }
       last.current = performance.now();
-      void (streamed ? showFrame(next, { symmetry: false }) : selectStructure(next, false));
+      const after = next + 1 < n ? next + 1 : loop ? 0 : null;
+      void (streamed ? showFrame(next, { symmetry: false, next: after }) : selectStructure(next, false));
     }, wait);
     return () => clearTimeout(timer);
   }, [playing, busy, active, n, fps, loop, streamed]);
@@ -109,6 +111,7 @@ export function TrajectoryPlayer() {
       data-shown={traj.shown}
       data-streamed={streamed ? 'yes' : 'no'}
       data-loading={busy ? 'yes' : 'no'}
+      data-metrics={streamed ? traj.metrics : 'done'}
     >
       <h2>Trajectory</h2>
       {traj.error && (
