@@ -35,7 +35,9 @@ try {
   const r = spawnSync('node', ['bench/render/run.mjs', '--url', url, ...process.argv.slice(2)], { stdio: 'inherit' });
   // First view of #/structure: time to the first frame with atoms, and the JS and wasm loaded by then.
   const f = spawnSync('node', ['bench/render/first-view.mjs', '--url', url], { stdio: 'inherit' });
-  process.exitCode = (r.status ?? 1) || (f.status ?? 1);
+  // Trajectory playback: frames per second of a streamed 10k-atom x 1,000-frame run, and the memory it takes.
+  const t = spawnSync('npx', ['tsx', 'bench/trajectory.bench.ts', '--url', url], { stdio: 'inherit' });
+  process.exitCode = (r.status ?? 1) || (f.status ?? 1) || (t.status ?? 1);
 } finally {
   preview.kill('SIGTERM');
 }
