@@ -65,6 +65,43 @@ const ramp = (t: number) => {
 };
 const expectColor = (got: number[], want: readonly number[]) => want.forEach((c, j) => expect(got[j]).toBeCloseTo(c, 5));
 
+/**
+ * How far (CSS pixels) from drawn atom i's projected centre, heading away from the other atoms, the pointer still
+ * hovers atom i: a bisection over synthetic pointer moves on the canvas, each read back from the hover tip.
+ */
+const hoverReach = (atom: number): Promise<number> =>
+  page.evaluate(async (i) => {
+    const sl = window.__structlab!;
+    const canvas = document.querySelector('[data-testid=viewer] canvas')!;
+    const c = sl.projectAtom(i)!;
+    let [dx, dy, n] = [0, 0, 0];
+    for (let j = 0; j < sl.natoms(); j++) {
+      if (j === i) continue;
+      const p = sl.projectAtom(j)!;
+      [dx, dy, n] = [dx + c.x - p.x, dy + c.y - p.y, n + 1];
+    }
+    const len = Math.hypot(dx / n, dy / n) || 1;
+    [dx, dy] = [dx / n / len, dy / n / len];
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    const hits = async (d: number) => {
+      const at = { clientX: c.x + dx * d, clientY: c.y + dy * d, buttons: 0, pointerType: 'mouse', bubbles: true };
+      canvas.dispatchEvent(new PointerEvent('pointermove', at));
+      await frame();
+      await frame();
+      await new Promise((r) => setTimeout(r, 0));
+      return document.querySelector('[data-testid=atom-hover] b')?.textContent?.includes(`#${i}`) ?? false;
+    };
+    if (!(await hits(0)) || (await hits(400))) throw new Error('atom not hovered at its centre, or still 400 px away');
+    let [lo, hi] = [0, 400];
+    while (hi - lo > 0.25) {
+      const mid = (lo + hi) / 2;
+      if (await hits(mid)) lo = mid;
+      else hi = mid;
+    }
+    canvas.dispatchEvent(new PointerEvent('pointerleave'));
+    return lo;
+  }, atom);
+
 beforeAll(async () => {
   lab = await openLab('?fresh');
   page = lab.page;
@@ -141,10 +178,15 @@ describe('per-atom properties: range, legend, size, hover', () => {
     expect(lab.pageErrors).toEqual([]);
   });
 
-  it('size by charge: the largest value’s atom 4× the radius of the smallest’s (both Cu), and back', async () => {
+  it('size by charge: the largest value’s atom 4× the radius of the smallest’s (both Cu), picked out to 1.6× its radius, and back', async () => {
     const before = await buffers();
+    const plainReach = await hoverReach(4);
     await page.locator('[data-testid=size-property]').selectOption('charge');
     const sized = await rebuilt(before.atomBuilds);
+    // Hover and click pick through the same radii: atom 4 (1.6×) is now found 1.6× as far from its centre on screen.
+    const sizedReach = await hoverReach(4);
+    expect(sizedReach / plainReach).toBeGreaterThan(1.5);
+    expect(sizedReach / plainReach).toBeLessThan(1.7);
     // 0.4× at charge -1 (atom 0), 1.6× at charge 3 (atom 4), both Cu.
     expect(sized.radii[4] / sized.radii[0]).toBeCloseTo(4, 5);
     expect(sized.radii[4]).toBeCloseTo(before.radii[4] * 1.6, 5);
