@@ -529,6 +529,8 @@ function labelSprite(text: string, color: string, size: number): THREE.Sprite {
 }
 
 function CellBox({ display }: { display: DisplayData }) {
+  // Rebuilt when the cell or the supercell changes, not with every scene: a fixed-cell trajectory keeps its box and labels.
+  const cellKey = `${display.cell?.join(' ')}|${display.supercell.join(' ')}`;
   const group = useDisposable(() => {
     const [a, b, c] = cellVectors(display)!;
     const [na, nb, nc] = display.supercell;
@@ -560,7 +562,7 @@ function CellBox({ display }: { display: DisplayData }) {
       group.add(sprite);
     });
     return group;
-  }, [display]);
+  }, [cellKey]);
   return <primitive object={group} />;
 }
 
