@@ -6,7 +6,7 @@
  */
 import { create } from 'zustand';
 import { frameFormatFor } from '../core/io/frame-index.ts';
-import { checkLimit, formatBytes, LIMITS } from '../core/limits.ts';
+import { checkLimit, formatBytes } from '../core/limits.ts';
 import { droppedFiles, filesSizeProblem, readTextFile } from '../browser/read-file.ts';
 import type { FrameSeries, SeriesRequest, TrajectoryInfo, TrajectoryStats, TrajectoryWorkerApi } from '../../workers/trajectory-api.ts';
 import { errorText, type Status, WorkerClient } from './worker-client.ts';
@@ -115,7 +115,6 @@ async function openTrajectory(files: File[], single: boolean): Promise<boolean> 
       status: setStatus,
       busy: `opening ${name}`,
       keepBusy: true,
-      budgetMs: Infinity,
     },
   );
   if (!r?.ok) return false;
@@ -132,7 +131,6 @@ const setComputing = (computing: string) => useTrajectory.setState({ computing }
 async function computeMetrics(info: TrajectoryInfo): Promise<void> {
   const r = await worker.request((api, progress) => api.metrics(progress(setComputing)), {
     lane: 'series',
-    budgetMs: LIMITS.workerJobMilliseconds,
     error: (message) => `Per-frame metrics stopped: ${message}`,
   });
   if (useTrajectory.getState().info !== info) return;
@@ -153,7 +151,6 @@ export async function requestSeries(request: SeriesRequest): Promise<void> {
   if (!info) return;
   const r = await worker.request((api, progress) => api.series(request, progress(setComputing)), {
     lane: 'series',
-    budgetMs: LIMITS.workerJobMilliseconds,
     error: (message) => `Could not compute the series: ${message}`,
   });
   if (!r || useTrajectory.getState().info !== info) return;
@@ -196,7 +193,6 @@ export async function showFrame(k: number, { refit = false, symmetry = true, nex
       status: setStatus,
       busy: `opening ${info.name} again`,
       keepBusy: true,
-      budgetMs: Infinity,
     });
     if (!again?.ok) {
       if (ticket.current) useTrajectory.setState({ loading: false });
@@ -258,7 +254,10 @@ export function streamedNote(info: TrajectoryInfo): string {
 
 // Anything else loaded into the session (a file, an example) closes the streamed trajectory.
 useSession.subscribe((s, prev) => {
-  if (s.structures !== prev.structures && s.structures !== ours && useTrajectory.getState().info) {
+  if (s.structures === prev.structures || s.structures === ours) return;
+  const st = useTrajectory.getState();
+  if (st.error) useTrajectory.setState({ error: null });
+  if (st.info) {
     ours = null;
     opened = null;
     worker.supersede();
