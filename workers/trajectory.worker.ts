@@ -236,7 +236,17 @@ const api: TrajectoryWorkerApi = {
       const ready = prepared?.k === k && prepared.key === key && prepared.source === source ? prepared.display : null;
       prepared = null;
       const display = ready ?? buildDisplay(p, options);
-      const symmetry = symprec === null ? null : await symmetrySummary(unpackStructure(p), symprec);
+      const symmetry =
+        symprec === null
+          ? null
+          : p.natoms > LIMITS.frameSymmetrySites
+            ? {
+                spacegroup: null,
+                note:
+                  `No space group: a streamed frame of ${p.natoms.toLocaleString('en')} sites is not searched as it is shown ` +
+                  `(over ${LIMITS.frameSymmetrySites.toLocaleString('en')}); Space group per frame in the Trajectory panel searches every frame.`,
+              }
+            : await symmetrySummary(unpackStructure(p), symprec);
       const value = { structure: p, formulas, display, symmetry, stats: { cachedFrames: cache.size, framesRead } };
       // While the page draws this frame, the next one is read and its scene built (playing: the two overlap).
       if (next !== null) setTimeout(() => void prepare(next, options, key), 0);

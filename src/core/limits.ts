@@ -27,6 +27,11 @@ const DEFAULT_LIMITS = {
   trajectoryBytes: 2 * 1024 * 1024 * 1024,
   /** Frames of one streamed trajectory (its index holds a few numbers per frame); each frame is still held to `atoms`. */
   trajectoryFrames: 1_000_000,
+  /**
+   * Sites of a streamed trajectory frame whose space group is searched as it is shown (a step, a scrub): moyo takes seconds
+   * on 10,000 sites, which would stall every step; larger frames get theirs from the player's "Space group per frame".
+   */
+  frameSymmetrySites: 2_000,
   /** Bytes of one header line of a streamed trajectory (an extended XYZ comment line), read whole while indexing. */
   trajectoryLineBytes: 1024 * 1024,
   /** Lines of one XYZ or POSCAR file (each costs about 50 bytes once split); enough for `fileAtoms` atoms and their frame headers. */
