@@ -6,7 +6,8 @@
  *   - open: time from picking the file to the first frame drawn, and to the end of the per-frame metrics pass;
  *   - playback: frames shown per second at the player's "as drawn" speed (each frame read from the file, parsed,
  *     scene built, drawn; the player's `data-shown` counter), median of --windows windows of --seconds, with the
- *     default view (bonds drawn) and without bonds; rendered canvas frames per second alongside (`body[data-rendered]`);
+ *     default view (bonds on: the player plays lean, without them, when frames with them are slow; `lean` says so) and
+ *     with bonds switched off; rendered canvas frames per second alongside (`body[data-rendered]`);
  *   - memory after playing: the page's JS heap (CDP), the worker's JS heap (CDP on the worker target), the frames the
  *     worker holds, and the resident memory of every Chromium process (/proc), against the file's size.
  *
@@ -258,13 +259,17 @@ async function main(): Promise<void> {
       }
       await page.locator('[data-testid=traj-play]').click();
       await page.waitForFunction(() => document.querySelector('[data-testid=trajectory]')?.getAttribute('data-loading') === 'no');
+      // Lean: the player left bonds out while playing because frames with them were slow (src/state/trajectory.ts).
+      const lean = (await page.locator('[data-testid=trajectory]').getAttribute('data-lean')) === 'yes';
       return {
         framesPerSecond: round(median(fps), 2),
         windows: fps.map((x) => round(x, 2)),
         canvasFramesPerSecond: round(median(canvasFps), 2),
+        lean,
       };
     };
-    // The default view (bonds drawn: ~3 per atom here, 48 vertices each, which SwiftShader draws on the CPU), then without bonds.
+    // The default view (bonds shown: ~3 per atom here, 48 vertices each, which SwiftShader draws on the CPU; the player
+    // leaves them out while playing when frames with them are slow), then with bonds switched off.
     const withBonds = await play();
     await page.locator('[data-testid=setting-showBonds]').uncheck();
     await page.waitForFunction(() => document.querySelector('[data-testid=trajectory]')?.getAttribute('data-loading') === 'no');

@@ -12,10 +12,20 @@ import type { FrameSeries, SeriesRequest, TrajectoryInfo, TrajectoryStats, Traje
 import { errorText, type Status, WorkerClient } from './worker-client.ts';
 import { afterFrame, displayOptions, loadFiles, useSession } from './session.ts';
 
+/** Played frames slower than this each (the median of the last three), with bonds drawn, switch playing to lean. */
+export const LEAN_AFTER_MS = 400;
+/** How long the last played frames took, request to drawn. */
+const playedMs: number[] = [];
+
 /** Files above this size that the lab can index are streamed; smaller ones are read whole (every frame held). */
 const STREAM_BYTES = 50 * 1024 * 1024;
 
 export interface TrajectoryState {
+  /**
+   * Playing without bonds and polyhedra: set when played frames took over LEAN_AFTER_MS each with them (SwiftShader
+   * takes seconds for 30,000 bonds); a paused frame always has them.
+   */
+  lean: boolean;
   /** The per-frame metrics pass of the open trajectory: its series replace the index scan's when 'done'. */
   metrics: 'pending' | 'done' | 'failed';
   /** The open streamed trajectory, or null (a small multi-frame file plays from the session's structures). */
@@ -37,6 +47,7 @@ export interface TrajectoryState {
 }
 
 export const useTrajectory = create<TrajectoryState>(() => ({
+  lean: false,
   metrics: 'done',
   info: null,
   frame: 0,
@@ -119,7 +130,8 @@ async function openTrajectory(files: File[], single: boolean): Promise<boolean> 
   );
   if (!r?.ok) return false;
   opened = { files, single, epoch: worker.epoch };
-  useTrajectory.setState({ info: r.value, frame: 0, shown: 0, stats: null, extra: [], metrics: 'pending' });
+  useTrajectory.setState({ info: r.value, frame: 0, shown: 0, stats: null, extra: [], metrics: 'pending', lean: false });
+  playedMs.length = 0;
   const shown = await showFrame(0, { refit: true, symmetry: true });
   if (shown) void computeMetrics(r.value);
   return shown;
@@ -201,7 +213,11 @@ export async function showFrame(k: number, { refit = false, symmetry = true, nex
     opened = { ...o, epoch: worker.epoch };
   }
   const { settings } = useSession.getState();
-  const r = await worker.request((api) => api.frame(frame, displayOptions(settings, false), symmetry ? settings.symprec : null, next), {
+  const started = performance.now();
+  const playing = next !== null;
+  const lean = playing && useTrajectory.getState().lean;
+  const options = { ...displayOptions(settings, false), ...(lean ? { bonds: false, polyhedra: false } : {}) };
+  const r = await worker.request((api) => api.frame(frame, options, symmetry ? settings.symprec : null, next), {
     ticket,
     status: setStatus,
     error: (message) => `Could not show frame ${frame + 1}: ${message}`,
@@ -235,7 +251,14 @@ export async function showFrame(k: number, { refit = false, symmetry = true, nex
   // Done once the frame is drawn: the player asks for the next only then, so a slow frame lowers the rate and no frame
   // is skipped unseen (`shown` counts drawn frames: the bench's frame rate).
   await afterFrame();
-  if (ticket.current) useTrajectory.setState((st) => ({ loading: false, shown: st.shown + 1 }));
+  if (!ticket.current) return true;
+  useTrajectory.setState((st) => ({ loading: false, shown: st.shown + 1 }));
+  if (playing && !lean && (settings.showBonds || settings.showPolyhedra)) {
+    playedMs.push(performance.now() - started);
+    if (playedMs.length > 3) playedMs.shift();
+    const sorted = [...playedMs].sort((a, b) => a - b);
+    if (playedMs.length === 3 && sorted[1] > LEAN_AFTER_MS) useTrajectory.setState({ lean: true });
+  }
   return true;
 }
 

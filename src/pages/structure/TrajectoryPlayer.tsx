@@ -11,7 +11,15 @@ import type uPlot from 'uplot';
 import { useShallow } from 'zustand/react/shallow';
 import { type PackedStructure, latticeOf } from '../../core/structure/packed.ts';
 import { selectStructure, useSession } from '../../state/session.ts';
-import { cancelTrajectory, requestReferenceSeries, requestSeries, showFrame, streamedNote, useTrajectory } from '../../state/trajectory.ts';
+import {
+  cancelTrajectory,
+  LEAN_AFTER_MS,
+  requestReferenceSeries,
+  requestSeries,
+  showFrame,
+  streamedNote,
+  useTrajectory,
+} from '../../state/trajectory.ts';
 import type { FrameSeries } from '../../../workers/trajectory-api.ts';
 import { Plot } from '../Plot.tsx';
 import { formatCsv } from '../../core/io/csv.ts';
@@ -45,6 +53,7 @@ export function TrajectoryPlayer() {
       extra: s.extra,
       computing: s.computing,
       metrics: s.metrics,
+      lean: s.lean,
     })),
   );
   const streamed = traj.info;
@@ -112,6 +121,7 @@ export function TrajectoryPlayer() {
       data-streamed={streamed ? 'yes' : 'no'}
       data-loading={busy ? 'yes' : 'no'}
       data-metrics={streamed ? traj.metrics : 'done'}
+      data-lean={traj.lean ? 'yes' : 'no'}
     >
       <h2>Trajectory</h2>
       {traj.error && (
@@ -227,6 +237,11 @@ export function TrajectoryPlayer() {
             />
           </label>
         </div>
+      )}
+      {streamed && traj.lean && (
+        <p className="hint" data-testid="traj-lean">
+          Bonds are left out while playing: frames took over {LEAN_AFTER_MS / 1000} s each with them. Pause to see them.
+        </p>
       )}
       {traj.computing && (
         <p className="hint" data-testid="traj-computing">
