@@ -83,7 +83,8 @@ async function generate(atoms: number, frames: number): Promise<string> {
     const s = a / side;
     const lines: string[] = [
       String(atoms),
-      `Lattice="${a} 0 0 0 ${a} 0 0 0 ${a}" Properties=species:S:1:pos:R:3:forces:R:3 energy=${(-5.4 * atoms + 3 * Math.sin(k / 13)).toFixed(6)} pbc="T T T"`,
+      `Lattice="${a} 0 0 0 ${a} 0 0 0 ${a}" Properties=species:S:1:pos:R:3:forces:R:3 ` +
+        `energy=${(-5.4 * atoms + 3 * Math.sin(k / 13)).toFixed(6)} pbc="T T T"`,
     ];
     for (let i = 0; i < atoms; i++) {
       const x = i % side;
@@ -91,9 +92,8 @@ async function generate(atoms: number, frames: number): Promise<string> {
       const z = Math.floor(i / (side * side));
       const d = 0.05 * Math.sin(0.1 * k + i);
       const f = 0.3 * Math.cos(0.1 * k + i);
-      lines.push(
-        `Si ${(x * s + d).toFixed(5)} ${(y * s - d).toFixed(5)} ${(z * s + d).toFixed(5)} ${f.toFixed(5)} ${(-f).toFixed(5)} ${(0.5 * f).toFixed(5)}`,
-      );
+      const position = `${(x * s + d).toFixed(5)} ${(y * s - d).toFixed(5)} ${(z * s + d).toFixed(5)}`;
+      lines.push(`Si ${position} ${f.toFixed(5)} ${(-f).toFixed(5)} ${(0.5 * f).toFixed(5)}`);
     }
     await write(lines.join('\n') + '\n');
   }

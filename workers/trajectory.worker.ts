@@ -244,7 +244,8 @@ const api: TrajectoryWorkerApi = {
                 spacegroup: null,
                 note:
                   `No space group: a streamed frame of ${p.natoms.toLocaleString('en')} sites is not searched as it is shown ` +
-                  `(over ${LIMITS.frameSymmetrySites.toLocaleString('en')}); Space group per frame in the Trajectory panel searches every frame.`,
+                  `(over ${LIMITS.frameSymmetrySites.toLocaleString('en')}); ` +
+                  'Space group per frame in the Trajectory panel searches every frame.',
               }
             : await symmetrySummary(unpackStructure(p), symprec);
       const value = { structure: p, formulas, display, symmetry, stats: { cachedFrames: cache.size, framesRead } };

@@ -2,8 +2,9 @@
  * Per-atom properties on the Structure page, part 2 (issue 15; built app, headless Chromium on SwiftShader): the colour
  * range control (the colour bar and an atom's colour follow min/max, values outside take the ramp's end, one atom-buffer
  * rebuild per change, a reset back to the data's range), a categorical column's legend (extended XYZ tags, POSCAR
- * selective dynamics) with its counts and palette colours, size by a property (the largest value's atom 4× the radius of the smallest's of the same element), and the
- * hover tip with an atom's values (no rebuild). Colours and radii are read from the atom buffers the test hooks keep.
+ * selective dynamics) with its counts and palette colours, size by a property (the largest value's atom 4× the radius
+ * of the smallest's of the same element), and the hover tip with an atom's values (no rebuild). Colours and radii are
+ * read from the atom buffers the test hooks keep.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,7 +179,7 @@ describe('per-atom properties: range, legend, size, hover', () => {
     expect(lab.pageErrors).toEqual([]);
   });
 
-  it('size by charge: the largest value’s atom 4× the radius of the smallest’s (both Cu), picked out to 1.6× its radius, and back', async () => {
+  it('size by charge: the largest value’s atom 4× the smallest’s radius (both Cu), picked out to 1.6× its radius, and back', async () => {
     const before = await buffers();
     const plainReach = await hoverReach(4);
     await page.locator('[data-testid=size-property]').selectOption('charge');

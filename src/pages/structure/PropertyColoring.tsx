@@ -32,6 +32,9 @@ import { useSession } from '../../state/session.ts';
 import { useCrystallography } from '../../state/crystallography.ts';
 import { CATEGORY_PALETTE, DISPLACEMENT_RAMP, categoryColorsBySite, rampColorsBySite, rampGradient, toHex } from '../../viewer/colors.ts';
 
+/** The colour bar's gradient (the displacement ramp the colouring uses). */
+const RAMP_STYLE = { background: rampGradient(DISPLACEMENT_RAMP) };
+
 const activeStructure = (s: ReturnType<typeof useSession.getState>): PackedStructure | null =>
   s.synthetic ? null : (s.structures[s.activeStructure] ?? null);
 
@@ -177,7 +180,7 @@ function ColorBar({ chosen }: { chosen: ChosenProperty }) {
   return (
     <>
       <div className="xtal-ramp" data-testid="property-colorbar">
-        <span data-testid="property-min">{range[0].toPrecision(4)}</span> <span style={{ background: rampGradient(DISPLACEMENT_RAMP) }} />{' '}
+        <span data-testid="property-min">{range[0].toPrecision(4)}</span> <span style={RAMP_STYLE} />{' '}
         <span data-testid="property-max">{range[1].toPrecision(4)}</span> {chosen.label}
       </div>
       <div className="row" data-testid="property-range">
