@@ -44,6 +44,11 @@ export interface TrajectoryWorkerApi {
   /** Several structure files as the frames of one trajectory, in natural order of their names (frame_2 before frame_10). */
   openFiles(files: File[], onProgress?: (stage: string) => void): Promise<Result<TrajectoryInfo>>;
   /**
+   * The frames of a small multi-frame file as the session holds them (a copy), for the metrics pass and the series
+   * only: its frames play from the session's structures. Answers the number of frames.
+   */
+  openStructures(frames: PackedStructure[], name: string): Promise<Result<number>>;
+  /**
    * Frame k read, packed and its scene built (symmetry at `symprec` unless null); a few recent frames are kept. `next`:
    * the frame the player will ask for next (playing), read and built ahead while this one is drawn.
    */

@@ -33,21 +33,27 @@ const CACHED_FRAMES = 4;
 
 interface Source {
   name: string;
-  index: FrameIndex;
+  frames: number;
   /** Frame k as a structure (read from the Blob or its own file). */
   read(k: number): Promise<Structure>;
+  /** Frame k packed, with its per-site columns and values (the metrics pass and the series). */
+  packed(k: number): Promise<PackedStructure>;
 }
 
 let source: Source | null = null;
 const cache = new Map<number, { p: PackedStructure; formulas: Formulas }>();
 let framesRead = 0;
 
-function reset(next: Source): TrajectoryInfo {
+function reset(next: Source): void {
   source = next;
   cache.clear();
   framesRead = 0;
-  const { index } = next;
-  return { name: next.name, format: index.format, frames: index.frames.length, bytes: index.bytes, series: indexSeries(index) };
+}
+
+/** A file or files indexed as a trajectory: frames read on demand, packed when the metrics pass reads them. */
+function openIndexed(name: string, index: FrameIndex, read: (k: number) => Promise<Structure>): TrajectoryInfo {
+  reset({ name, frames: index.frames.length, read, packed: async (k) => packStructure(await read(k)) });
+  return { name, format: index.format, frames: index.frames.length, bytes: index.bytes, series: indexSeries(index) };
 }
 
 function unwrap<T>(r: Result<T>): T {
@@ -65,13 +71,15 @@ function overFrames(
   values: (p: PackedStructure) => { name: string; value: number | null }[],
 ): Promise<Result<FrameSeries[]>> {
   return attempt(async () => {
-    if (!source) throw new Error('No trajectory is open.');
-    const { read, index } = source;
-    const n = index.frames.length;
+    const at = source;
+    if (!at) throw new Error('No trajectory is open.');
+    const n = at.frames;
     const series = new Map<string, (number | null)[]>();
     for (let k = 0; k < n; k++) {
       if (k % 10 === 0) await onProgress?.(`${what}: frame ${k + 1} of ${n}`);
-      const row = values(packStructure(await read(k)));
+      // Another trajectory opened meanwhile (the client has dropped this answer): stop instead of reading on.
+      if (source !== at) throw new Error(`${at.name} was closed.`);
+      const row = values(await at.packed(k));
       for (const { name, value } of row) {
         let column = series.get(name);
         if (!column && k === 0) series.set(name, (column = []));
@@ -103,7 +111,7 @@ function readError(name: string, e: unknown): Error {
 
 async function frameOf(k: number): Promise<{ p: PackedStructure; formulas: Formulas }> {
   if (!source) throw new Error('No trajectory is open.');
-  if (!Number.isInteger(k) || k < 0 || k >= source.index.frames.length) throw new Error(`There is no frame ${k + 1}.`);
+  if (!Number.isInteger(k) || k < 0 || k >= source.frames) throw new Error(`There is no frame ${k + 1}.`);
   const hit = cache.get(k);
   if (hit) {
     cache.delete(k);
@@ -145,18 +153,14 @@ const api: TrajectoryWorkerApi = {
         throw readError(name, e);
       }
       const headerText = index.header ? await file.slice(index.header.offset, index.header.offset + index.header.length).text() : '';
-      return reset({
-        name,
-        index,
-        read: async (k) => {
-          const f: IndexedFrame = index.frames[k];
-          const text = headerText + (await file.slice(f.offset, f.offset + f.length).text());
-          try {
-            return readFrame(text, name, index, k);
-          } catch (e) {
-            throw readError(name, e);
-          }
-        },
+      return openIndexed(name, index, async (k) => {
+        const f: IndexedFrame = index.frames[k];
+        const text = headerText + (await file.slice(f.offset, f.offset + f.length).text());
+        try {
+          return readFrame(text, name, index, k);
+        } catch (e) {
+          throw readError(name, e);
+        }
       });
     }),
 
@@ -193,7 +197,15 @@ const api: TrajectoryWorkerApi = {
       }
       const index: FrameIndex = { format: 'files', bytes: offset, header: null, frames };
       const name = `${sorted.length} files (${sorted[0]?.name ?? ''} … ${sorted.at(-1)?.name ?? ''})`;
-      return reset({ name, index, read: (k) => parse(sorted[k]) });
+      return openIndexed(name, index, (k) => parse(sorted[k]));
+    }),
+
+  openStructures: (frames, name) =>
+    attempt(async () => {
+      checkLimit('trajectoryFrames', name, frames.length, 'frames');
+      // Frames the session already read (its own parser, within its limits); a copy, not the file again.
+      reset({ name, frames: frames.length, read: async (k) => unpackStructure(frames[k]), packed: async (k) => frames[k] });
+      return frames.length;
     }),
 
   metrics: (onProgress) =>

@@ -3,11 +3,16 @@
  * trajectory worker as File objects and indexed there; only the shown frame comes back, and it becomes the session's
  * one structure (the panels show it as any structure). Memory follows the frame, not the file. A streamed trajectory
  * is not kept across reloads (the session stores file texts; a 600 MB text does not belong in IndexedDB).
+ *
+ * A small multi-frame file plays from the session's structures, and the same worker gets a copy of them for the same
+ * series (the per-frame metrics pass, space group per frame, the match against a reference): whatever the file's size,
+ * the player offers the same values, none computed on the main thread.
  */
 import { create } from 'zustand';
 import { frameFormatFor } from '../core/io/frame-index.ts';
 import { checkLimit, formatBytes } from '../core/limits.ts';
 import { droppedFiles, filesSizeProblem, readTextFile } from '../browser/read-file.ts';
+import type { PackedStructure } from '../core/structure/packed.ts';
 import type { FrameSeries, SeriesRequest, TrajectoryInfo, TrajectoryStats, TrajectoryWorkerApi } from '../../workers/trajectory-api.ts';
 import { errorText, type Status, WorkerClient } from './worker-client.ts';
 import { afterFrame, displayOptions, loadFiles, useSession } from './session.ts';
@@ -30,6 +35,10 @@ export interface TrajectoryState {
   metrics: 'pending' | 'done' | 'failed';
   /** The open streamed trajectory, or null (a small multi-frame file plays from the session's structures). */
   info: TrajectoryInfo | null;
+  /** The session's structures (a small multi-frame file) whose series the worker computes, or null. */
+  smallOf: readonly PackedStructure[] | null;
+  /** Their per-frame metrics pass, once done (until then the player shows the values the frames carry). */
+  smallSeries: FrameSeries[] | null;
   frame: number;
   /** A frame request in flight (the player waits for it before the next). */
   loading: boolean;
@@ -50,6 +59,8 @@ export const useTrajectory = create<TrajectoryState>(() => ({
   lean: false,
   metrics: 'done',
   info: null,
+  smallOf: null,
+  smallSeries: null,
   frame: 0,
   loading: false,
   shown: 0,
@@ -130,7 +141,18 @@ async function openTrajectory(files: File[], single: boolean): Promise<boolean> 
   );
   if (!r?.ok) return false;
   opened = { files, single, epoch: worker.epoch };
-  useTrajectory.setState({ info: r.value, frame: 0, shown: 0, stats: null, extra: [], metrics: 'pending', lean: false });
+  sent = null;
+  useTrajectory.setState({
+    info: r.value,
+    smallOf: null,
+    smallSeries: null,
+    frame: 0,
+    shown: 0,
+    stats: null,
+    extra: [],
+    metrics: 'pending',
+    lean: false,
+  });
   playedMs.length = 0;
   const shown = await showFrame(0, { refit: true, symmetry: true });
   if (shown) void computeMetrics(r.value);
@@ -157,15 +179,59 @@ async function computeMetrics(info: TrajectoryInfo): Promise<void> {
   );
 }
 
+/** The small trajectory's structures the worker holds (they are sent again to a fresh worker), or null. */
+let sent: { of: readonly PackedStructure[]; epoch: number } | null = null;
+
+/** Hands the worker the small trajectory's frames unless it holds them already; false when that failed or was dropped. */
+async function sendSmall(of: readonly PackedStructure[]): Promise<boolean> {
+  if (sent?.of === of && sent.epoch === worker.epoch) return true;
+  const r = await worker.request((api) => api.openStructures([...of], of[0]?.name ?? 'the frames'), {
+    lane: 'series',
+    error: (message) => `Could not compute the per-frame values: ${message}`,
+  });
+  if (!r || useTrajectory.getState().smallOf !== of) return false;
+  if (!r.ok) {
+    useTrajectory.setState({ computing: null, error: r.error, metrics: 'failed' });
+    return false;
+  }
+  sent = { of, epoch: worker.epoch };
+  return true;
+}
+
+/**
+ * The player's small multi-frame file (the session's structures): its per-frame metrics pass in the worker, once per
+ * structures array; its series replace the values the frames carry when it ends.
+ */
+export async function followSmall(structures: readonly PackedStructure[]): Promise<void> {
+  if (useTrajectory.getState().smallOf === structures) return;
+  useTrajectory.setState({ smallOf: structures, smallSeries: null, extra: [], metrics: 'pending', computing: null, error: null });
+  if (!(await sendSmall(structures))) return;
+  const r = await worker.request((api, progress) => api.metrics(progress(setComputing)), {
+    lane: 'series',
+    error: (message) => `Per-frame metrics stopped: ${message}`,
+  });
+  if (useTrajectory.getState().smallOf !== structures) return;
+  if (!r) {
+    useTrajectory.setState({ metrics: 'failed' });
+    return;
+  }
+  useTrajectory.setState(
+    r.ok ? { smallSeries: r.value, computing: null, metrics: 'done' } : { computing: null, error: r.error, metrics: 'failed' },
+  );
+}
+
 /** Computes an on-demand series over every frame (space group at the page's symprec, or against a reference file). */
 export async function requestSeries(request: SeriesRequest): Promise<void> {
-  const { info } = useTrajectory.getState();
-  if (!info) return;
+  const { info, smallOf } = useTrajectory.getState();
+  const owner = () => useTrajectory.getState().info ?? useTrajectory.getState().smallOf;
+  const of = info ?? smallOf;
+  if (!of) return;
+  if (!info && smallOf && !(await sendSmall(smallOf))) return;
   const r = await worker.request((api, progress) => api.series(request, progress(setComputing)), {
     lane: 'series',
     error: (message) => `Could not compute the series: ${message}`,
   });
-  if (!r || useTrajectory.getState().info !== info) return;
+  if (!r || owner() !== of) return;
   if (!r.ok) {
     useTrajectory.setState({ computing: null, error: r.error });
     return;
@@ -285,5 +351,12 @@ useSession.subscribe((s, prev) => {
     opened = null;
     worker.supersede();
     useTrajectory.setState({ info: null, frame: 0, shown: 0, stats: null, loading: false, extra: [], computing: null });
+  }
+  // A small trajectory's series end with it (the player follows the next multi-frame file); a pass still running for it
+  // is stopped, not left to finish unseen.
+  if (st.smallOf) {
+    if (st.metrics === 'pending' || st.computing !== null) worker.cancel();
+    sent = null;
+    useTrajectory.setState({ smallOf: null, smallSeries: null, extra: [], computing: null, metrics: 'done' });
   }
 });

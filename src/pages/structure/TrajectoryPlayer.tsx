@@ -1,10 +1,11 @@
 /**
  * A multi-frame file (an MD run, a relaxation, a diffusion model's denoising steps) as a trajectory: play and pause,
- * step, scrub, speed and loop, and the per-frame values the file carries (extended XYZ `energy=` and the like) with
- * the cell volume plotted against the frame. A small file's frames are the session's structures (selectStructure); a
- * streamed one's (src/state/trajectory.ts) are read by its worker as they are shown, and its series come from the
- * worker's index scan. One frame at a time: the next starts only when the last is drawn, so a slow frame lowers the
- * rate instead of queueing frames.
+ * step, scrub, speed and loop, and per-frame values plotted against the frame. A small file's frames are the session's
+ * structures (selectStructure); a streamed one's (src/state/trajectory.ts) are read by its worker as they are shown.
+ * Either way the trajectory worker computes the series (the file's values, max force, stress, lattice, minimum
+ * distance; space group per frame and the match against a reference on request); until its pass ends the plot shows
+ * the values the frames carry and the volume (a small file) or the index scan's (a streamed one). One frame at a
+ * time: the next starts only when the last is drawn, so a slow frame lowers the rate instead of queueing frames.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
@@ -13,6 +14,7 @@ import { type PackedStructure, latticeOf } from '../../core/structure/packed.ts'
 import { selectStructure, useSession } from '../../state/session.ts';
 import {
   cancelTrajectory,
+  followSmall,
   LEAN_AFTER_MS,
   requestReferenceSeries,
   requestSeries,
@@ -54,6 +56,8 @@ export function TrajectoryPlayer() {
       computing: s.computing,
       metrics: s.metrics,
       lean: s.lean,
+      smallOf: s.smallOf,
+      smallSeries: s.smallSeries,
     })),
   );
   const streamed = traj.info;
@@ -65,14 +69,22 @@ export function TrajectoryPlayer() {
   const [loop, setLoop] = useState(true);
   const n = streamed ? streamed.frames : structures.length;
   const extra = traj.extra;
+  // A small multi-frame file's series come from the worker too (followSmall); these are its structures' or not yet.
+  const small = !streamed && traj.smallOf === structures;
+  const smallSeries = small ? traj.smallSeries : null;
+  useEffect(() => {
+    if (!streamed && structures.length > 1) void followSmall(structures);
+  }, [streamed, structures]);
   const series = useMemo(
-    (): FrameSeries[] => (streamed ? [...streamed.series, ...extra] : frameSeries(structures)),
-    [streamed, extra, structures],
+    (): FrameSeries[] =>
+      streamed ? [...streamed.series, ...extra] : [...(smallSeries ?? frameSeries(structures)), ...(small ? extra : [])],
+    [streamed, extra, structures, small, smallSeries],
   );
   const symprec = useSession((s) => s.settings.symprec);
-  const [plotted, setPlotted] = useState(0);
+  // The plotted series by name: it stays plotted when the metrics pass replaces the first series.
+  const [plotted, setPlotted] = useState<string | null>(null);
   const [csvOpen, setCsvOpen] = useState(false);
-  const shown = series[Math.min(plotted, series.length - 1)];
+  const shown = series.find((s) => s.name === plotted) ?? series[0];
   const plotData = useMemo(() => (shown ? ([shown.values.map((_, k) => k + 1), shown.values] as uPlot.AlignedData) : null), [shown]);
   const plotSeries = useMemo((): uPlot.Series[] => (shown ? [{ label: shown.name, stroke: '#1f5fd6', width: 1.5 }] : []), [shown]);
   // The next frame once the current one is drawn (the session is idle) and the frame interval has passed.
@@ -120,7 +132,7 @@ export function TrajectoryPlayer() {
       data-shown={traj.shown}
       data-streamed={streamed ? 'yes' : 'no'}
       data-loading={busy ? 'yes' : 'no'}
-      data-metrics={streamed ? traj.metrics : 'done'}
+      data-metrics={streamed || small ? traj.metrics : 'done'}
       data-lean={traj.lean ? 'yes' : 'no'}
     >
       <h2>Trajectory</h2>
@@ -179,14 +191,9 @@ export function TrajectoryPlayer() {
       {shown && plotData && (
         <>
           {series.length > 1 && (
-            <select
-              aria-label="per-frame value"
-              data-testid="traj-series"
-              value={plotted}
-              onChange={(e) => setPlotted(Number(e.target.value))}
-            >
-              {series.map((s, k) => (
-                <option key={s.name} value={k}>
+            <select aria-label="per-frame value" data-testid="traj-series" value={shown.name} onChange={(e) => setPlotted(e.target.value)}>
+              {series.map((s) => (
+                <option key={s.name} value={s.name}>
                   {s.name}
                 </option>
               ))}
@@ -213,7 +220,7 @@ export function TrajectoryPlayer() {
           </details>
         </>
       )}
-      {streamed && (
+      {(streamed || small) && (
         <div className="row">
           <button
             type="button"
