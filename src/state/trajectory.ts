@@ -152,6 +152,9 @@ async function openTrajectory(files: File[], single: boolean): Promise<boolean> 
     extra: [],
     metrics: 'pending',
     lean: false,
+    // A small trajectory's pass, stopped by this open, may have reported that: this trajectory has no error.
+    error: null,
+    computing: null,
   });
   playedMs.length = 0;
   const shown = await showFrame(0, { refit: true, symmetry: true });
