@@ -479,7 +479,7 @@ function seedTransforms(pred: Particle, truth: Particle, edgeTolerance: number):
   const centre = new Float64Array(cp);
   let r = 0;
   for (let i = 1; i < np; i++) if (dist2(P, i, centre, 0) < dist2(P, r, centre, 0)) r = i;
-  const byDistance = [...Array(np).keys()].filter((i) => i !== r).sort((a, b) => dist2(P, a, P, r) - dist2(P, b, P, r));
+  const byDistance = nearestAtoms(P, r, 60);
   const u = byDistance[0];
   const vec = (c: Float64Array, i: number, j: number): Vec3 => [
     c[3 * j] - c[3 * i],
@@ -604,6 +604,31 @@ function refineSeed(
   return { transform, score: nearestPairs(scoreSample).score };
 }
 
+/** Radii (Å) around the anchor atom of the growing refinement stages. */
+const STAGE_RADII = [4.5, 7, 10, 14];
+
+/**
+ * The `count` atoms nearest atom r (r itself left out), nearest first, equal distances in index order: the head of a
+ * stable sort of all atoms by distance, found in one pass instead of sorting them all.
+ */
+function nearestAtoms(P: Float64Array, r: number, count: number): number[] {
+  const atoms: number[] = [],
+    d2s: number[] = [];
+  for (let i = 0; i < P.length / 3; i++) {
+    if (i === r) continue;
+    const d2 = dist2(P, i, P, r);
+    if (atoms.length === count && d2 >= d2s[count - 1]) continue;
+    let k = atoms.length === count ? count - 1 : atoms.length;
+    for (; k > 0 && d2s[k - 1] > d2; k--) {
+      atoms[k] = atoms[k - 1];
+      d2s[k] = d2s[k - 1];
+    }
+    atoms[k] = i;
+    d2s[k] = d2;
+  }
+  return atoms;
+}
+
 /** At most `limit` evenly spaced entries. */
 const thin = (xs: number[], limit: number) => (xs.length <= limit ? xs : xs.filter((_, k) => k % Math.ceil(xs.length / limit) === 0));
 
@@ -627,8 +652,15 @@ export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFA
     const { seeds, anchor } = seedTransforms(pred, truth, edgeTolerance);
     const stages: number[][] = [];
     if (anchor >= 0) {
-      const fromAnchor = [...Array(np).keys()].map((i) => [i, dist2(pred.coords, i, pred.coords, anchor)]).sort((x, y) => x[1] - y[1]);
-      for (const radius of [4.5, 7, 10, 14])
+      // Only atoms within the largest stage radius matter: sorting those alone gives the same order (a stable sort).
+      const reach2 = STAGE_RADII[STAGE_RADII.length - 1] ** 2;
+      const fromAnchor: [number, number][] = [];
+      for (let i = 0; i < np; i++) {
+        const d2 = dist2(pred.coords, i, pred.coords, anchor);
+        if (d2 <= reach2) fromAnchor.push([i, d2]);
+      }
+      fromAnchor.sort((x, y) => x[1] - y[1]);
+      for (const radius of STAGE_RADII)
         stages.push(
           thin(
             fromAnchor.filter((x) => x[1] <= radius * radius).map((x) => x[0]),
