@@ -4,6 +4,7 @@ import {
   extxyzFormat,
   parseExtxyz,
   parseXyz,
+  parseXyzFrames,
   splitKeyValues,
   writeExtxyz,
   writeXyz,
@@ -11,6 +12,7 @@ import {
   xyzFormat,
 } from '../../src/core/io/xyz.ts';
 import { ParseError } from '../../src/core/io/types.ts';
+import { DECIMAL_NUMBER } from '../../src/core/io/common.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { makeSiteFromCart, type Structure } from '../../src/core/structure/structure.ts';
 
@@ -220,5 +222,60 @@ describe('XYZ writers', () => {
     expect(extxyzFormat.sniff('2\nc\nC 0 0 0\nH 1 0 0\n')).toBe(false);
     expect(extxyzFormat.sniff('1\nLattice="1 0 0 0 1 0 0 0 1"\nC 0 0 0\n')).toBe(true);
     expect(xyzFormat.sniff('data_x\n_cell_length_a 3\n')).toBe(false);
+  });
+});
+
+describe('coordinate tokens: exactly the decimal grammar, read as Number reads it', () => {
+  // The second H line repeats a known species (the reader's cached path); the expected outcome comes from the grammar
+  // (DECIMAL_NUMBER, a Fortran D read as E, at most 256 characters) and Number, not from the reader.
+  const tokens = [
+    '1.',
+    '.5',
+    '+.5',
+    '-0',
+    '-1e5',
+    '1E-3',
+    '2.5e+07',
+    '007.250',
+    '1e',
+    '1e+',
+    '.',
+    '+',
+    '-',
+    '1.2.3',
+    '1e5.5',
+    '0x10',
+    'Infinity',
+    'NaN',
+    '1_0',
+    '١',
+    '1d2',
+    '1D-2',
+    '1e999',
+    '.e5',
+    '+-1',
+    '5e-',
+    `${'9'.repeat(300)}`,
+    '3.0\u00a0',
+  ];
+  for (const token of tokens) {
+    it(JSON.stringify(token), () => {
+      const text = `2\n\nH 0 0 0\nH 0 ${token} 0.5\n`;
+      const valid = DECIMAL_NUMBER.test(token.trim()) && token.trim().length <= 256;
+      const value = Number(token.trim().replace(/[dD]/, 'e'));
+      if (!valid || !Number.isFinite(value)) {
+        expect(() => parseXyzFrames(text)).toThrow(ParseError);
+        return;
+      }
+      const { frames, warnings } = parseXyzFrames(text);
+      expect(Array.from(frames[0].coords)).toEqual([0, 0, 0, 0, value, 0.5]);
+      expect(frames[0].symbols).toEqual(['H', 'H']);
+      expect(warnings.length).toBe(/[dD]/.test(token) ? 1 : 0);
+    });
+  }
+  it('a labelled species on a later line keeps its label', () => {
+    const { frames } = parseXyzFrames('3\n\nC1 0 0 0\nC1 1 0 0\nC 2 0 0\n');
+    expect(frames[0].labels).toEqual(['C1', 'C1', undefined]);
+    expect(Array.from(frames[0].coords)).toEqual([0, 0, 0, 1, 0, 0, 2, 0, 0]);
   });
 });
