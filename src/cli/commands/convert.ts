@@ -48,7 +48,7 @@ export function runConvert(argv: string[], warn: (line: string) => void): string
   return toStrictJson({ written: output, nsites: structure.sites.length });
 }
 
-/** `--symmetrize`: the symmetrized CIF of docs/crystallography.md §2. */
+/** `--symmetrize`: pymatgen's symmetrized CIF (pymatgen/io/cif.py CifWriter; this repository's docs/crystallography.md). */
 function writeSymmetrized(
   s: Structure,
   path: string,

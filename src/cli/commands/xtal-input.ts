@@ -1,4 +1,4 @@
-/** The input every crystallography command takes (docs/crystallography.md): one periodic structure of FILE, --index K. */
+/** The input every crystallography command takes (this repository's docs/crystallography.md): one periodic structure of FILE, --index K. */
 import type { Lattice } from '../../core/structure/lattice.ts';
 import type { Structure } from '../../core/structure/structure.ts';
 import { type ParsedArgs, numberOption } from '../args.ts';

@@ -1,5 +1,5 @@
 /**
- * A symmetrized CIF (docs/crystallography.md §2), as pymatgen's `CifWriter(structure, symprec)` writes one
+ * A symmetrized CIF (this repository's docs/crystallography.md), as pymatgen's `CifWriter(structure, symprec)` writes one
  * (pymatgen/io/cif.py, materialsproject/pymatgen v2022.11.7): spglib's conventional cell, the space group by
  * name and number, every operation of that cell in `_symmetry_equiv_pos_as_xyz`, and one `_atom_site` row per
  * (orbit, species) with its multiplicity. Each orbit's representative is projected onto its site symmetry

@@ -4,7 +4,7 @@
  * standardized cells differ from spglib's: the conventional lattice is idealized from the point-group
  * symmetrized metric, monoclinic cells are reduced in the plane normal to b, and the primitive cell is
  * spglib's fixed centring matrix times the conventional cell. (The Niggli lattice is match/niggli.ts's.)
- * docs/crystallography.md states the conventions.
+ * This repository's docs/crystallography.md states the conventions.
  */
 import type { MoyoCell } from '@spglib/moyo-wasm';
 import { type Mat3, type Vec3, det, dot, inverse, matMul, vecMat, wrapFrac } from '../math/mat3.ts';
@@ -153,7 +153,7 @@ const matVec3 = (m: Mat3, v: Vec3): Vec3 => [dot(m[0], v), dot(m[1], v), dot(m[2
 /**
  * spglib's monoclinic cell: among the bases of the plane normal to b (and origins) that keep the Hall
  * setting's operations (centring and glide included), the one with the shortest a + c, then β closest to
- * 90° from above (moyo may return β = 166°, spec: docs/crystallography.md).
+ * 90° from above (moyo may return β = 166°; spglib src/refinement.c, and this repository's docs/crystallography.md).
  */
 function reduceMonoclinic(cell: Cell, hallOps: SymOp[]): { c: Mat3; shift: Vec3 } | null {
   const len = (v: Vec3) => Math.sqrt(dot(v, v));

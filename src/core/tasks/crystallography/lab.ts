@@ -1,5 +1,6 @@
 /**
- * What the Structure page's Symmetry and Local-environment panels show (docs/crystallography.md §1, §5), DOM-free:
+ * What the Structure page's Symmetry and Local-environment panels show (the symmetry and env sections of this
+ * repository's docs/crystallography.md), DOM-free:
  * the dataset of `structlab symmetry` regrouped as a Wyckoff table (one row per orbit), the operations as x,y,z
  * triplets and the four cells the viewer can switch between; `structlab env`'s coordination, binned bond lengths and
  * RDF. It sits above core/match because the Niggli lattice comes from there.
