@@ -27,7 +27,7 @@ import {
   type Result,
   type Split,
 } from './c2np-api.ts';
-import { errorText } from './result.ts';
+import { couldNotRead, errorText } from './result.ts';
 import { convexHullTriangles } from '../src/core/analysis/hull.ts';
 import { facetLabels } from '../src/core/analysis/facets.ts';
 import { particleVersusBulk } from '../src/core/analysis/debye.ts';
@@ -57,8 +57,7 @@ const api: C2npWorkerApi = {
     try {
       await initMoyo();
       const parsed = parseStructureFile(text, fileName);
-      if (!parsed.ok)
-        return { ok: false, error: `Could not read ${fileName}${parsed.line ? ` line ${parsed.line}` : ''}: ${parsed.error}` };
+      if (!parsed.ok) return { ok: false, error: couldNotRead(fileName, parsed.error, parsed.line) };
       const s = parsed.structures[0];
       if (!s?.lattice) return { ok: false, error: `${fileName} has no unit cell; only a periodic crystal can be carved.` };
       crystal = s;

@@ -7,7 +7,7 @@ import { buildDisplay, displayTransferables, type DisplayData, type DisplayOptio
 import { structureAsShown, writeExport } from '../src/core/analysis/structure-export.ts';
 import type { IoWorkerApi, ParsedFile, Result } from './io-api.ts';
 import { formulasOf, symmetrySummary } from './structure-summary.ts';
-import { attempt, errorText } from './result.ts';
+import { attempt, couldNotRead, errorText } from './result.ts';
 
 type Progress = ((stage: string) => void) | undefined;
 
@@ -18,8 +18,7 @@ const api: IoWorkerApi = {
       await initMoyo();
       await onProgress?.(`parsing ${fileName}`);
       const result = parseStructureFile(text, fileName);
-      if (!result.ok)
-        return { ok: false, error: `Could not read ${result.line ? `${fileName} line ${result.line}` : fileName}: ${result.error}` };
+      if (!result.ok) return { ok: false, error: couldNotRead(fileName, result.error, result.line) };
       const structures: PackedStructure[] = result.structures.map(packStructure);
       const formulas = result.structures.map(formulasOf);
       // Transfer marks the answer object itself, so the Result is what is marked.
@@ -28,7 +27,7 @@ const api: IoWorkerApi = {
         structures.flatMap(packedTransferables),
       );
     } catch (e) {
-      return { ok: false, error: `Could not read ${fileName}: ${errorText(e)}` };
+      return { ok: false, error: couldNotRead(fileName, errorText(e)) };
     }
   },
 

@@ -21,7 +21,7 @@ import { latticeOf, packStructure, type PackedStructure, unpackStructure } from 
 import type { Structure } from '../src/core/structure/structure.ts';
 import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import type { Formulas } from './io-api.ts';
-import { attempt, errorText } from './result.ts';
+import { attempt, couldNotRead, errorText } from './result.ts';
 import { formulasOf, symmetrySummary } from './structure-summary.ts';
 import type { FrameSeries, TrajectoryInfo, TrajectoryWorkerApi } from './trajectory-api.ts';
 import type { Result } from './result.ts';
@@ -103,10 +103,9 @@ async function prepare(k: number, options: Partial<DisplayOptions>, key: string)
   }
 }
 
-/** "Could not read NAME[ line N]: why" — the io worker's sentence. */
+/** The io worker's sentence for a file it could not read, naming the line of a ParseError. */
 function readError(name: string, e: unknown): Error {
-  const line = e instanceof ParseError && e.line !== undefined ? ` line ${e.line}` : '';
-  return new Error(`Could not read ${name}${line}: ${e instanceof Error ? e.message : String(e)}`);
+  return new Error(couldNotRead(name, e instanceof Error ? e.message : String(e), e instanceof ParseError ? e.line : undefined));
 }
 
 async function frameOf(k: number): Promise<{ p: PackedStructure; formulas: Formulas }> {

@@ -148,6 +148,29 @@ export function AtomHoverTip() {
  * One end of the colour range: a number field that sets the range whenever its text reads as a number keeping lo < hi;
  * the text typed is kept while the field has the focus (a half-typed number is not overwritten), the range shown after.
  */
+/** A choice of the file's per-atom columns, or "element" (null). */
+function PropertySelect(props: {
+  label: string;
+  testId: string;
+  columns: readonly PackedProperty[];
+  value: string | null;
+  onChange: (name: string | null) => void;
+}) {
+  return (
+    <label className="row">
+      {props.label}
+      <select data-testid={props.testId} value={props.value ?? ''} onChange={(e) => props.onChange(e.target.value || null)}>
+        <option value="">element</option>
+        {props.columns.map((c) => (
+          <option key={c.name} value={c.name}>
+            {propertyLabel(c)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function RangeInput({ end, range, testId }: { end: 0 | 1; range: readonly [number, number]; testId: string }) {
   const [text, setText] = useState<string | null>(null);
   const shown = text ?? String(range[end]);
@@ -236,29 +259,9 @@ export function PropertyColoring() {
   if (columns.length === 0) return null;
   return (
     <section data-testid="property-coloring">
-      <label className="row">
-        Colour atoms by
-        <select data-testid="color-property" value={property ?? ''} onChange={(e) => setColorProperty(e.target.value || null)}>
-          <option value="">element</option>
-          {columns.map((c) => (
-            <option key={c.name} value={c.name}>
-              {propertyLabel(c)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PropertySelect label="Colour atoms by" testId="color-property" columns={columns} value={property} onChange={setColorProperty} />
       {chosen && (chosen.categories ? <CategoryLegend chosen={chosen} categories={chosen.categories} /> : <ColorBar chosen={chosen} />)}
-      <label className="row">
-        Size atoms by
-        <select data-testid="size-property" value={sizeBy ?? ''} onChange={(e) => setSizeBy(e.target.value || null)}>
-          <option value="">element</option>
-          {columns.map((c) => (
-            <option key={c.name} value={c.name}>
-              {propertyLabel(c)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PropertySelect label="Size atoms by" testId="size-property" columns={columns} value={sizeBy} onChange={setSizeBy} />
       {isVector && (
         <div className="row">
           <label className="check">
