@@ -43,7 +43,7 @@ export function loadParticle(path: string, warn: (line: string) => void): Partic
  * From this many atoms (either particle) the aligned comparison runs in a worker thread, beside the rest. Below it
  * the thread costs more than it saves: its start-up and its own cold compilation of the matcher take about 0.15 s of
  * CPU, as much as the whole alignment of 8,729 atoms in this thread, and when the other cores are busy that is added
- * to the run instead of overlapped (measured with bench/c2np-metrics.bench.ts --busy).
+ * to the run instead of overlapped (bench/c2np-metrics.bench.ts measures both, idle and with one core busy).
  */
 const PARALLEL_ALIGN_ATOMS = 20_000;
 
