@@ -25,12 +25,12 @@ import { parseCifStrict } from '../src/core/tasks/atomworld/strict-cif.ts';
 import { mulberry32 } from '../src/core/math/random.ts';
 import { BUSY, busyCore, median, timeMedian } from './stats.ts';
 import { overrideLimits } from '../src/core/limits.ts';
-import { SHARED } from '../tests/shared.ts';
+import { REFERENCE } from '../tests/paths.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const GOLDEN = join(SHARED, 'golden', 'atomworld');
+const GOLDEN = join(REFERENCE, 'golden', 'atomworld');
 const PYTHON = '/usr/bin/python3';
-const REFERENCE = join(import.meta.dirname, 'atomworld_reference.py');
+const REFERENCE_SCRIPT = join(import.meta.dirname, 'atomworld_reference.py');
 const casesArg = process.argv.indexOf('--cases');
 const BATCH_SIZE = casesArg > 0 ? Number(process.argv[casesArg + 1]) : 2500;
 
@@ -140,7 +140,7 @@ function benchMatch(): Record<string, unknown> {
     const dir = mkdtempSync(join(tmpdir(), 'structlab-atomworld-match-'));
     try {
       writeFileSync(join(dir, 'pairs.json'), JSON.stringify(pairs));
-      const r = spawnSync(PYTHON, [REFERENCE, 'match', join(dir, 'pairs.json')], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      const r = spawnSync(PYTHON, [REFERENCE_SCRIPT, 'match', join(dir, 'pairs.json')], { encoding: 'utf8', maxBuffer: 1 << 26 });
       if (r.status !== 0) {
         out.pymatgen = { error: r.stderr.trim().split('\n').pop() };
       } else {
@@ -287,7 +287,7 @@ writeFileSync(${JSON.stringify(outPath)}, out);`;
 
 function runPymatgen(casesPath: string, answersPath: string, outPath: string): { ms: number; verdicts: Verdict[] } {
   const t0 = performance.now();
-  const r = spawnSync(PYTHON, [REFERENCE, 'batch', casesPath, answersPath, outPath], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(PYTHON, [REFERENCE_SCRIPT, 'batch', casesPath, answersPath, outPath], { encoding: 'utf8', maxBuffer: 1 << 26 });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`atomworld_reference.py failed (${r.status}): ${r.stderr.trim().split('\n').pop()}`);
   return { ms, verdicts: JSON.parse(readFileSync(outPath, 'utf8')) };

@@ -5,15 +5,15 @@
  * Run with `npx tsx bench/c2np-inverse.bench.ts`; prints JSON.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseStructureFile } from '../src/core/io/registry.ts';
 import { solveInverse } from '../src/core/tasks/c2np/inverse.ts';
 import { initMoyoNode } from '../src/node/moyo.ts';
 import { withNoise } from '../tests/random.ts';
+import { REFERENCE } from '../tests/paths.ts';
 
 initMoyoNode();
-const SHARED = process.env.STRUCTLAB_SHARED ?? resolve(import.meta.dirname, '..', '..', 'shared');
-const SAMPLE = join(SHARED, 'golden', 'c2np', 'sample');
+const SAMPLE = join(REFERENCE, 'golden', 'c2np', 'sample');
 const manifest = JSON.parse(readFileSync(join(SAMPLE, 'manifest.json'), 'utf8')) as {
   materials: Record<string, { cellpar: number[]; spglib_number: number }>;
 };

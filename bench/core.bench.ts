@@ -9,10 +9,10 @@ import { analyzeSymmetry } from '../src/core/symmetry/analyze.ts';
 import { makeSupercell } from '../src/core/structure/supercell.ts';
 import { initMoyoNode } from '../src/node/moyo.ts';
 import { timeMedian } from './stats.ts';
+import { REFERENCE } from '../tests/paths.ts';
 
 initMoyoNode();
-const SHARED = process.env.STRUCTLAB_SHARED ?? resolve(import.meta.dirname, '..', '..', 'shared');
-const CORPUS = join(SHARED, 'corpus', 'files');
+const CORPUS = join(REFERENCE, 'corpus', 'files');
 
 const time = (fn: () => void, repeats: number): number => timeMedian(fn, repeats).ms;
 

@@ -17,14 +17,14 @@ import { Lattice } from '../src/core/structure/lattice.ts';
 import { type Structure, fracOf, majorSpecies } from '../src/core/structure/structure.ts';
 import { setFromFolder } from '../src/core/tasks/generations/inputs.ts';
 import { compareGenOutput } from '../tests/generations-compare.ts';
-import { SHARED } from '../tests/shared.ts';
+import { REFERENCE } from '../tests/paths.ts';
 import { mulberry32 } from '../src/core/math/random.ts';
 import { median } from './stats.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const GOLDEN = join(SHARED, 'golden', 'generations');
+const GOLDEN = join(REFERENCE, 'golden', 'generations');
 const PYTHON = '/usr/bin/python3';
-const REFERENCE = join(import.meta.dirname, 'generations_reference.py');
+const REFERENCE_SCRIPT = join(import.meta.dirname, 'generations_reference.py');
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? Number(process.argv[at + 1]) : fallback;
@@ -65,7 +65,7 @@ writeFileSync(${JSON.stringify(out)}, out);`,
 
 function runReference(args: string[], cwd: string): Timed {
   const t0 = performance.now();
-  const r = spawnSync(PYTHON, [REFERENCE, ...args], { cwd, encoding: 'utf8', env: pyEnv, maxBuffer: 1 << 28 });
+  const r = spawnSync(PYTHON, [REFERENCE_SCRIPT, ...args], { cwd, encoding: 'utf8', env: pyEnv, maxBuffer: 1 << 28 });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`generations_reference.py failed (${r.status}): ${r.stderr.trim().split('\n').pop()}`);
   return { ms, doc: JSON.parse(r.stdout) };

@@ -36,7 +36,7 @@ const TIMEOUT_S = Number(opt('timeout', '20'));
 const ONLY = opt('only', '');
 const MEMORY_LIMIT_KB = 2 * 1024 * 1024;
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
-const SHARED = process.env.STRUCTLAB_SHARED ?? join(root, '..', 'shared');
+const REFERENCE = join(root, 'tests', 'reference');
 
 const dir = mkdtempSync(join(tmpdir(), 'structlab-hostile-'));
 const file = (name, content) => {
@@ -496,7 +496,7 @@ const fcc = (n) => {
   add('match 1,990-site cells (largest accepted)', ['match', file('m2k-a.cif', cell2k), file('m2k-b.cif', cell2k)]);
 }
 // A copy of the O-NNG original set, so a broken run can only harm the copy.
-const onngOriginal = join(SHARED, 'golden', 'onng', 'dataset', 'original');
+const onngOriginal = join(REFERENCE, 'golden', 'onng', 'dataset', 'original');
 if (existsSync(onngOriginal)) {
   const copy = join(dir, 'onng-original');
   cpSync(onngOriginal, copy, { recursive: true });
@@ -528,7 +528,7 @@ const bin = join(root, 'bin', 'structlab.mjs');
 const rows = [];
 for (const c of cases) {
   if (ONLY && !c.name.includes(ONLY)) continue;
-  const watched = [...new Set([...c.inputs, ...c.argv.filter((a) => a.startsWith(dir) || a.startsWith(SHARED))])].filter((p) =>
+  const watched = [...new Set([...c.inputs, ...c.argv.filter((a) => a.startsWith(dir) || a.startsWith(REFERENCE))])].filter((p) =>
     existsSync(p),
   );
   const before = watched.map(hashOf);

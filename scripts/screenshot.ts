@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { launchChromium, startPreview, waitForFrame, waitIdle } from '../tests/e2e/harness.ts';
-import { REPO_ROOT } from '../tests/shared.ts';
+import { REPO_ROOT } from '../tests/paths.ts';
 
 const query = process.argv[2] ?? '?fresh';
 const out = process.argv[3] ?? join(REPO_ROOT, 'docs', 'screenshot.png');

@@ -1,9 +1,9 @@
 /** The crystallography goldens (docs/crystallography.md) and the spec's comparison helpers, shared by tests/unit/xtal-*.test.ts. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPUS_FILES, SHARED } from './shared.ts';
+import { CORPUS_FILES, REFERENCE } from './paths.ts';
 
-export const XTAL_GOLDEN = join(SHARED, 'golden', 'crystallography');
+export const XTAL_GOLDEN = join(REFERENCE, 'golden', 'crystallography');
 
 /** Every golden structure file name (a missing folder throws: the tests fail, never skip). */
 export function xtalGoldenNames(): string[] {

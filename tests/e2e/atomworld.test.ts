@@ -7,12 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 import { XRD_COMPARE_DEFAULTS, comparePatterns } from '../../src/core/analysis/xrd-compare.ts';
 import { evaluateAtomworldAnswer } from '../../src/core/tasks/atomworld/evaluate.ts';
 import { type Lab, openLab, textFile } from './harness.ts';
 
-const GOLDEN = join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl');
+const GOLDEN = join(REFERENCE, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl');
 const goldenText = readFileSync(GOLDEN, 'utf8');
 interface GoldenRow {
   id: string;
@@ -196,7 +196,7 @@ describe('AtomWorld page', () => {
 
   it('a long batch can be cancelled; the judged part stays and a case still opens (fresh worker)', async () => {
     await page.locator('[data-testid=aw-mode-cases]').click();
-    await page.locator('[data-testid=aw-cases-input]').setInputFiles(join(SHARED, 'golden', 'atomworld', 'eval_oracle.jsonl'));
+    await page.locator('[data-testid=aw-cases-input]').setInputFiles(join(REFERENCE, 'golden', 'atomworld', 'eval_oracle.jsonl'));
     await page.locator('[data-testid=aw-progress-bar]').waitFor({ timeout: 30_000 });
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=aw-row]').length >= 4, undefined, { timeout: 30_000 });
     await page.locator('[data-testid=aw-cancel]').click();

@@ -7,13 +7,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 import { type Lab, openLab } from './harness.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const readJson = (p: string): any => JSON.parse(readFileSync(p, 'utf8'));
-const golden = (task: string) => readJson(join(SHARED, 'golden', 'fembench', `${task}.json`));
-const MODELS = join(SHARED, 'golden', 'fembench_models');
+const golden = (task: string) => readJson(join(REFERENCE, 'golden', 'fembench', `${task}.json`));
+const MODELS = join(REFERENCE, 'golden', 'fembench_models');
 
 let lab: Lab;
 let page: Page;

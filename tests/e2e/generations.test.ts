@@ -15,11 +15,12 @@ import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { CSP_MATCHER_OPTIONS } from '../../src/core/tasks/generations/csp.ts';
 import { explainMatch } from '../../src/core/tasks/generations/explain.ts';
 import { setFromFolder } from '../../src/core/tasks/generations/inputs.ts';
-import { SHARED, structlabInProcess } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 import { type Lab, openLab } from './harness.ts';
 
-const CSP = join(SHARED, 'golden', 'generations', 'csp_visible');
-const DENOVO = join(SHARED, 'golden', 'generations', 'denovo_visible');
+const CSP = join(REFERENCE, 'golden', 'generations', 'csp_visible');
+const DENOVO = join(REFERENCE, 'golden', 'generations', 'denovo_visible');
 const denovoRuns: { name: string; output: { n: number; uniqueness: number; novelty: number } }[] = JSON.parse(
   readFileSync(join(DENOVO, 'expected.json'), 'utf8'),
 ).runs;

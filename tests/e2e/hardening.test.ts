@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, SHARED } from '../shared.ts';
+import { REPO_ROOT, REFERENCE } from '../paths.ts';
 import { type Lab, labUrl, openLab, textFile, waitForFrame, waitIdle } from './harness.ts';
 
 declare global {
@@ -160,7 +160,7 @@ describe('Content-Security-Policy', () => {
     await page.locator('[data-testid=onng-page]').waitFor({ timeout: 60_000 });
     await page
       .locator('[data-testid=onng-results-input]')
-      .setInputFiles(join(SHARED, 'golden', 'onng', 'derived', 'per_problem_outcomes.csv'));
+      .setInputFiles(join(REFERENCE, 'golden', 'onng', 'derived', 'per_problem_outcomes.csv'));
     await page.locator('[data-testid=onng-anova]').waitFor({ timeout: 60_000 });
     expect(await violations()).toEqual([]);
     expect(lab.pageErrors).toEqual([]);

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { REPO_ROOT } from '../shared.ts';
+import { REPO_ROOT } from '../paths.ts';
 
 export const CHROMIUM_ARGS = [
   '--use-angle=swiftshader',

@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { CORPUS_FILES, readCorpusGolden, readCorpusText } from '../shared.ts';
+import { CORPUS_FILES, readCorpusGolden, readCorpusText } from '../paths.ts';
 import { labUrl, launchChromium, startPreview, waitForFrame, waitIdle, type Preview } from './harness.ts';
 
 let preview: Preview;

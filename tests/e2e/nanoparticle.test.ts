@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, SHARED } from '../shared.ts';
+import { REPO_ROOT, REFERENCE } from '../paths.ts';
 import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
 
 let lab: Lab;
@@ -86,10 +86,10 @@ describe('nanoparticle teaching view', () => {
   });
 
   it('loads a sample cell and matches the manifest count; refuses a bad file with a message', async () => {
-    const manifest = JSON.parse(readFileSync(join(SHARED, 'golden', 'c2np', 'sample', 'manifest.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'c2np', 'sample', 'manifest.json'), 'utf8'));
     const material = 'illustrative_KMgH3_a4.0213_Aorigin';
     const expected = manifest.materials[material].counts_by_R['8'].n;
-    await page.locator('[data-testid=np-file-input]').setInputFiles(join(SHARED, 'golden', 'c2np', 'sample', 'cifs', `${material}.cif`));
+    await page.locator('[data-testid=np-file-input]').setInputFiles(join(REFERENCE, 'golden', 'c2np', 'sample', 'cifs', `${material}.cif`));
     await page.waitForFunction((n) => document.querySelector('[data-testid=np-natoms]')?.textContent === String(n), expected, {
       timeout: 30_000,
     });

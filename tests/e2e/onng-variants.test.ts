@@ -7,16 +7,16 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 import { type Lab, openLab } from './harness.ts';
 
-const FEM = join(SHARED, 'golden', 'fembench');
+const FEM = join(REFERENCE, 'golden', 'fembench');
 const FEM_FILES = readdirSync(FEM)
   .filter((f) => f.endsWith('.json'))
   .sort()
   .slice(0, 4)
   .map((f) => join(FEM, f));
-const CASES = join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl');
+const CASES = join(REFERENCE, 'golden', 'atomworld', 'generated_cases.jsonl');
 
 let lab: Lab;
 let page: Page;

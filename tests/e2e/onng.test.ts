@@ -9,10 +9,10 @@ import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upstreamTreeFromCsv } from '../onng-fixtures.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 import { type Lab, openLab } from './harness.ts';
 
-const ONNG = join(SHARED, 'golden', 'onng');
+const ONNG = join(REFERENCE, 'golden', 'onng');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const summary: any = JSON.parse(readFileSync(join(ONNG, 'derived', 'summary_by_model_lambda.json'), 'utf8'));
 

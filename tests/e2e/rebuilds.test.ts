@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 import { type Lab, openLab, textFile, waitForFrame } from './harness.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const golden: any = JSON.parse(readFileSync(join(SHARED, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
+const golden: any = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
 const xyz = (p: { symbols: string[]; coords: number[][] }) =>
   `${p.symbols.length}\ncase\n${p.symbols.map((s, i) => `${s} ${p.coords[i].map((v) => v.toPrecision(17)).join(' ')}`).join('\n')}\n`;
 

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { alignParticles, assignBySpecies, superpose, type Particle } from '../../src/core/analysis/alignment.ts';
 import { det } from '../../src/core/math/mat3.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
-const C2NP = join(SHARED, 'golden', 'c2np');
+const C2NP = join(REFERENCE, 'golden', 'c2np');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const cases: any = JSON.parse(readFileSync(join(C2NP, 'metric_cases.json'), 'utf8'));
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../shared.ts';
+import { REPO_ROOT } from '../paths.ts';
 
 const CORE = join(REPO_ROOT, 'src', 'core');
 const LAYERS = ['math', 'structure', 'symmetry', 'io', 'analysis', 'match', 'tasks'];

@@ -22,7 +22,7 @@ import {
   rotateVector,
 } from '../../src/core/tasks/atomworld/actions.ts';
 import { aseCellFromParameters, aseReducedFormula, aseWrap } from '../../src/core/tasks/atomworld/ase-frame.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
 interface GoldenCase {
   id: string;
@@ -32,7 +32,7 @@ interface GoldenCase {
   before_cif: string;
   after_cif: string;
 }
-const GOLDEN = join(SHARED, 'golden', 'atomworld');
+const GOLDEN = join(REFERENCE, 'golden', 'atomworld');
 const readCases = (file: string): GoldenCase[] =>
   readFileSync(join(GOLDEN, file), 'utf8')
     .split('\n')

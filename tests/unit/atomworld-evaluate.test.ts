@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateAtomworldAnswer, extractLastCif } from '../../src/core/tasks/atomworld/evaluate.ts';
 import { parseCifStrict } from '../../src/core/tasks/atomworld/strict-cif.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
-const GOLDEN = join(SHARED, 'golden', 'atomworld');
+const GOLDEN = join(REFERENCE, 'golden', 'atomworld');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const readJsonl = (name: string): any[] =>
   readFileSync(join(GOLDEN, name), 'utf8')

@@ -10,11 +10,11 @@ import { type Vec3, norm, sub, vecMat } from '../../src/core/math/mat3.ts';
 import { parseCif } from '../../src/core/io/cif/reader.ts';
 import { majorSpecies } from '../../src/core/structure/structure.ts';
 import { type LintCase, lintAtomworldCase } from '../../src/core/tasks/atomworld/lint.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
 type Row = LintCase & { id: string };
 const read = (file: string): Row[] =>
-  readFileSync(join(SHARED, 'golden', 'atomworld', file), 'utf8')
+  readFileSync(join(REFERENCE, 'golden', 'atomworld', file), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l));

@@ -15,9 +15,9 @@ import {
   resultsJson,
   sortCaseRows,
 } from '../../src/core/tasks/atomworld/lab/inputs.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
-const goldenPath = (name: string) => join(SHARED, 'golden', 'atomworld', name);
+const goldenPath = (name: string) => join(REFERENCE, 'golden', 'atomworld', name);
 const golden = (name: string) => ({ path: name, text: readFileSync(goldenPath(name), 'utf8') });
 const judge = (c: ReturnType<typeof readAtomworldInputs>['cases'][number]) =>
   judgeAtomworldJob({ id: c.id, action: c.action, targetCif: c.targetCif, answer: c.answer });

@@ -13,7 +13,7 @@ import { judgeAtomworldJob } from '../../src/core/tasks/atomworld/batch.ts';
 import { evaluateAtomworldAnswer } from '../../src/core/tasks/atomworld/evaluate.ts';
 import { buildDemoCases } from '../../src/core/tasks/atomworld/lab/demo.ts';
 import { aseFrameOf, overlayGeometry } from '../../src/core/tasks/atomworld/lab/overlay.ts';
-import { REPO_ROOT, SHARED } from '../shared.ts';
+import { REPO_ROOT, REFERENCE } from '../paths.ts';
 
 const cubic = (a: number, atoms: [string, Vec3][]): Structure => {
   const lattice = Lattice.fromParameters(a, a, a, 90, 90, 90);
@@ -134,7 +134,7 @@ describe('built-in demo', () => {
 });
 
 describe('overlay against the benchmark', () => {
-  const rows = readFileSync(join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl'), 'utf8')
+  const rows = readFileSync(join(REFERENCE, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l));

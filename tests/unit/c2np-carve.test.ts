@@ -10,9 +10,9 @@ import { parseStructureFile } from '../../src/core/io/registry.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { atomskCellFromParameters, carveParticle } from '../../src/core/tasks/c2np/carve.ts';
 import { formatRawXyz, parseParticleXyz } from '../../src/core/tasks/c2np/dataset.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
-const C2NP = join(SHARED, 'golden', 'c2np');
+const C2NP = join(REFERENCE, 'golden', 'c2np');
 const FIXTURES = join(C2NP, 'radii_fixtures');
 const SAMPLE = join(C2NP, 'sample');
 const manifest = JSON.parse(readFileSync(join(SAMPLE, 'manifest.json'), 'utf8'));

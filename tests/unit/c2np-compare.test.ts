@@ -13,11 +13,11 @@ import { formatCsv } from '../../src/core/io/csv.ts';
 import { BatchFormatError, pairFilesByName, parseC2npBatch } from '../../src/core/tasks/c2np/batch.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 import { compareParticles, CompareSizeError } from '../../src/core/tasks/c2np/compare.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 import { mulberry32 } from '../random.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const golden: any = JSON.parse(readFileSync(join(SHARED, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
+const golden: any = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
 const identity = golden.cases.find((c: { name: string }) => c.name === 'identity');
 // The perfect particle is symmetric (any of its point-group operations would be an equally good alignment),
 // so it is first jittered by ±0.05 Å to make the right correspondence the unique best one.

@@ -20,9 +20,10 @@ import {
   splitOfRadius,
 } from '../../src/core/tasks/c2np/dataset.ts';
 import { eulerXyzDegrees, parseRotationSets } from '../../src/core/tasks/c2np/rotation.ts';
-import { REPO_ROOT, SHARED, structlabInProcess } from '../shared.ts';
+import { REPO_ROOT, REFERENCE } from '../paths.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 
-const SAMPLE = join(SHARED, 'golden', 'c2np', 'sample');
+const SAMPLE = join(REFERENCE, 'golden', 'c2np', 'sample');
 const manifest = JSON.parse(readFileSync(join(SAMPLE, 'manifest.json'), 'utf8'));
 const shippedText = readFileSync(join(REPO_ROOT, 'datasets', 'c2np', 'rotation_sets.json'), 'utf8');
 const sets = parseRotationSets(shippedText);
@@ -71,7 +72,7 @@ describe('shipped rotation sets', () => {
       expect(set.split).toBe(splitOfRadius(set.radius));
       expect(set.quaternions.length).toBe(expectedCount[set.split]);
     }
-    expect(shippedText).toBe(readFileSync(join(SHARED, 'golden', 'c2np', 'rotation_sets.json'), 'utf8'));
+    expect(shippedText).toBe(readFileSync(join(REFERENCE, 'golden', 'c2np', 'rotation_sets.json'), 'utf8'));
   });
 
   it('give scipy\'s as_euler("xyz") angles (shipped values) for all 25 × N quaternions', () => {

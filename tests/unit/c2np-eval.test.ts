@@ -10,10 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pairFilesByName, parseC2npBatch } from '../../src/core/tasks/c2np/batch.ts';
 import { forwardBatchRow, inverseBatchRow, inverseBatchSummary } from '../../src/core/tasks/c2np/batch-eval.ts';
 import { inverseMetrics } from '../../src/core/tasks/c2np/metrics.ts';
-import { SHARED, structlabInProcess } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const golden: any = JSON.parse(readFileSync(join(SHARED, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
+const golden: any = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
 const dir = mkdtempSync(join(tmpdir(), 'c2np-eval-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

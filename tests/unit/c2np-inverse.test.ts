@@ -15,10 +15,10 @@ import { Lattice } from '../../src/core/structure/lattice.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 import { InverseError, solveInverse } from '../../src/core/tasks/c2np/inverse.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 import { withNoise } from '../random.ts';
 
-const SAMPLE = join(SHARED, 'golden', 'c2np', 'sample');
+const SAMPLE = join(REFERENCE, 'golden', 'c2np', 'sample');
 interface MaterialTruth {
   cellpar: number[];
   spglib_number: number;

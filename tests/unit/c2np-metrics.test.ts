@@ -18,10 +18,10 @@ import {
   type Particle,
 } from '../../src/core/tasks/c2np/metrics.ts';
 import { runMetrics } from '../../src/cli/commands/metrics.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const golden: any = JSON.parse(readFileSync(join(SHARED, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
+const golden: any = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
 
 const particle = (p: { symbols: string[]; coords: number[][] }): Particle => ({
   symbols: p.symbols,
@@ -259,7 +259,7 @@ describe('pair-distance histogram (z-sorted columns) equals a count of every pai
 
 describe('structlab metrics (command core)', () => {
   it('reads the C2NP XYZ files and prints the documented keys with the upstream values', async () => {
-    const dir = join(SHARED, 'golden', 'c2np', 'sample', 'quaternions', 'illustrative_KMgH3_a4.0213_Borigin', 'R7', 'xyz');
+    const dir = join(REFERENCE, 'golden', 'c2np', 'sample', 'quaternions', 'illustrative_KMgH3_a4.0213_Borigin', 'R7', 'xyz');
     const m = golden.cases.find((c: { name: string }) => c.name === 'dataset_rot1_vs_rot0').metrics;
     const warnings: string[] = [];
     const out = JSON.parse(await runMetrics([join(dir, 'rot_0.xyz'), join(dir, 'rot_1.xyz'), '--radius', '7'], (l) => warnings.push(l)));

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { inverse, norm, vecMat, type Vec3 } from '../../src/core/math/mat3.ts';
 import { parseCif } from '../../src/core/io/cif/reader.ts';
 import { majorSpecies } from '../../src/core/structure/structure.ts';
-import { SHARED, structlab, structlabInProcess } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
+import { structlab, structlabInProcess } from '../cli-runner.ts';
 
 interface GoldenCase {
   id: string;
@@ -16,7 +17,7 @@ interface GoldenCase {
   after_cif: string;
   prompt: string;
 }
-const CASES_FILE = join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl');
+const CASES_FILE = join(REFERENCE, 'golden', 'atomworld', 'generated_cases.jsonl');
 const cases: GoldenCase[] = readFileSync(CASES_FILE, 'utf8')
   .split('\n')
   .filter((l) => l.trim())
@@ -53,7 +54,7 @@ interface OracleRow {
   candidate_cif: string;
   expected: { correct: boolean; wrong_type: string | null; rmsd: number | null; max_dist: number | null };
 }
-const oracle: OracleRow[] = readFileSync(join(SHARED, 'golden', 'atomworld', 'eval_oracle.jsonl'), 'utf8')
+const oracle: OracleRow[] = readFileSync(join(REFERENCE, 'golden', 'atomworld', 'eval_oracle.jsonl'), 'utf8')
   .split('\n')
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l));

@@ -3,10 +3,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED, structlab, structlabInProcess } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
+import { structlab, structlabInProcess } from '../cli-runner.ts';
 
-const GOLDEN = join(SHARED, 'golden', 'fembench');
-const MODELS = join(SHARED, 'golden', 'fembench_models');
+const GOLDEN = join(REFERENCE, 'golden', 'fembench');
+const MODELS = join(REFERENCE, 'golden', 'fembench_models');
 
 describe('structlab fem', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-fem-'));

@@ -3,10 +3,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED, structlab, structlabInProcess } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
+import { structlab, structlabInProcess } from '../cli-runner.ts';
 
 // Upstream O-NNG data (unlicensed) is read in place from the shared goldens, never copied into the project.
-const ONNG = join(SHARED, 'golden', 'onng');
+const ONNG = join(REFERENCE, 'golden', 'onng');
 const ORIGINAL = join(ONNG, 'dataset', 'original');
 
 describe('structlab onng', () => {
@@ -75,8 +76,8 @@ describe('structlab onng', () => {
 
 describe('structlab onng variants / deobfuscate', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-onng-variants-'));
-  const FEM = join(SHARED, 'golden', 'fembench');
-  const CASES = join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl');
+  const FEM = join(REFERENCE, 'golden', 'fembench');
+  const CASES = join(REFERENCE, 'golden', 'atomworld', 'generated_cases.jsonl');
 
   it('variants fem writes tasks.jsonl + mapping.json, and deobfuscate restores a renamed answer exactly', async () => {
     const out = join(tmp, 'fem');

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_FILES, readCorpusGolden, structlab, structlabInProcess } from '../shared.ts';
+import { CORPUS_FILES, readCorpusGolden } from '../paths.ts';
+import { structlab, structlabInProcess } from '../cli-runner.ts';
 
 describe('structlab CLI process contract', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-cli-'));

@@ -5,7 +5,7 @@
  * rounded to 1e-8), 1e-3 Å for POSCAR sites (brief), amounts 1e-9.
  */
 import { describe, expect, it } from 'vitest';
-import { corpusFileNames, readCorpusGolden, readCorpusText } from '../shared.ts';
+import { corpusFileNames, readCorpusGolden, readCorpusText } from '../paths.ts';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { elementAmounts } from '../../src/core/structure/structure.ts';

@@ -22,7 +22,7 @@ import { femTask } from '../../src/core/tasks/fembench/registry.ts';
 import { FemTaskError, type FemValue } from '../../src/core/tasks/fembench/types.ts';
 import { choleskyFactor, dense } from '../../src/core/math/linalg.ts';
 import { gridFrameInputs, type FrameCaseInputs } from '../fem-frames.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
 const TASK = 'MSA_3D_elastic_critical_load_CC1_H10_T1';
 const inputsOf = (i: FrameCaseInputs) => decodeFemInputs(i as unknown as Record<string, unknown>);
@@ -76,7 +76,7 @@ describe('critical load: fast path vs dense path', () => {
     let answered = 0;
     for (const tier of ['T1', 'T2', 'T3']) {
       const golden = JSON.parse(
-        readFileSync(join(SHARED, 'golden', 'fembench', `MSA_3D_elastic_critical_load_CC1_H10_${tier}.json`), 'utf8'),
+        readFileSync(join(REFERENCE, 'golden', 'fembench', `MSA_3D_elastic_critical_load_CC1_H10_${tier}.json`), 'utf8'),
       );
       expect(golden.cases.length).toBeGreaterThan(10);
       for (const c of golden.cases) {

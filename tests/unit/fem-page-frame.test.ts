@@ -16,12 +16,12 @@ import {
   validateModel,
   type FrameModel,
 } from '../../src/core/tasks/fembench/lab/frame-model.ts';
-import { SHARED, REPO_ROOT } from '../shared.ts';
+import { REFERENCE, REPO_ROOT } from '../paths.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const readJson = (p: string): any => JSON.parse(readFileSync(p, 'utf8'));
 const examples: FrameModel[] = readJson(join(REPO_ROOT, 'datasets', 'fem', 'frames.json')).examples;
-const golden = (task: string) => readJson(join(SHARED, 'golden', 'fembench', `${task}.json`));
+const golden = (task: string) => readJson(join(REFERENCE, 'golden', 'fembench', `${task}.json`));
 const relClose = (a: number, b: number, rtol: number, atol = 1e-12) => Math.abs(a - b) <= atol + rtol * Math.abs(b);
 
 describe('embedded frame examples', () => {

@@ -13,10 +13,10 @@ import {
   shapeFunctionSamples,
 } from '../../src/core/tasks/fembench/lab/mesh2d-view.ts';
 import { analyticBar, solveBar, type BarSpec } from '../../src/core/tasks/fembench/lab/one-d-view.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const golden = (task: string): any => JSON.parse(readFileSync(join(SHARED, 'golden', 'fembench', `${task}.json`), 'utf8'));
+const golden = (task: string): any => JSON.parse(readFileSync(join(REFERENCE, 'golden', 'fembench', `${task}.json`), 'utf8'));
 
 describe('2D meshes', () => {
   it('have the golden node and element counts (Q8 and T6 mesh_rectangle cases)', () => {

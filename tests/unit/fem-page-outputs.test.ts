@@ -6,9 +6,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareOutputs, entryDiffs, parseCasesDoc, parseOutputsDoc } from '../../src/core/tasks/fembench/lab/model-outputs.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
-const MODELS = join(SHARED, 'golden', 'fembench_models');
+const MODELS = join(REFERENCE, 'golden', 'fembench_models');
 const text = (p: string) => readFileSync(p, 'utf8');
 
 describe('model outputs against the reference', () => {

@@ -10,7 +10,7 @@ import { bucklingModes } from '../../src/core/tasks/fembench/lab/buckling-modes.
 import type { FrameModel } from '../../src/core/tasks/fembench/lab/frame-model.ts';
 import { jacobianChecks, rectangleMesh } from '../../src/core/tasks/fembench/lab/mesh2d-view.ts';
 import { benchmarkQuirkNotes, criticalMultiplicity, QUIRK_TEXT, type QuirkContext, type QuirkId } from '../../src/pages/fem/quirks.ts';
-import { REPO_ROOT, SHARED } from '../shared.ts';
+import { REPO_ROOT, REFERENCE } from '../paths.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const readJson = (p: string): any => JSON.parse(readFileSync(p, 'utf8'));
@@ -125,7 +125,7 @@ describe('3D frame view', () => {
   for (const id of ['cantilever-euler', 'inclined-cantilever']) {
     it(`${id}: the computed modes' multiplicity equals the golden case note, and the repeated-eigenvalue note follows it`, () => {
       const ex = example(id);
-      const expected = readJson(join(SHARED, 'golden', 'fembench', `${ex.source!.task}.json`)).cases[ex.source!.case].notes
+      const expected = readJson(join(REFERENCE, 'golden', 'fembench', `${ex.source!.task}.json`)).cases[ex.source!.case].notes
         .selected_eigenvalue_multiplicity;
       const lambdas = bucklingModes(ex, 3).modes.map((m) => m.lambda);
       expect(criticalMultiplicity(lambdas)).toBe(expected);

@@ -11,10 +11,10 @@ import { type FemResult, compareResults, isCloseScalar, valuesMatch } from '../.
 import { alternativeSolutionCheck } from '../../src/core/tasks/fembench/equivalence.ts';
 import { femTask } from '../../src/core/tasks/fembench/registry.ts';
 import { FemTaskError, type FemValue } from '../../src/core/tasks/fembench/types.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
-const GOLDEN = join(SHARED, 'golden', 'fembench');
-const MODELS = join(SHARED, 'golden', 'fembench_models');
+const GOLDEN = join(REFERENCE, 'golden', 'fembench');
+const MODELS = join(REFERENCE, 'golden', 'fembench_models');
 const TASK_IDS = readdirSync(GOLDEN)
   .filter((f) => /^(FEM|MSA)_.*\.json$/.test(f))
   .map((f) => f.replace(/\.json$/, ''))

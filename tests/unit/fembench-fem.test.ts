@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { decodeFemInputs, decodeFemValue } from '../../src/core/tasks/fembench/codec.ts';
 import { FEM_TASKS } from '../../src/core/tasks/fembench/fem/index.ts';
 import { FemTaskError } from '../../src/core/tasks/fembench/types.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
-const GOLDEN = join(SHARED, 'golden', 'fembench');
+const GOLDEN = join(REFERENCE, 'golden', 'fembench');
 
 /** Independent of the comparator under test: plain recursive walk, exact structure. */
 function mismatch(expected: unknown, actual: unknown, path = '$'): string | null {

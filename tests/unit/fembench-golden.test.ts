@@ -14,9 +14,9 @@ import { describe, expect, it } from 'vitest';
 import { decodeFemInputs, decodeFemValue, type FemTypeDescriptor } from '../../src/core/tasks/fembench/codec.ts';
 import { FEM_BENCH_TASKS } from '../../src/core/tasks/fembench/registry.ts';
 import { FemTaskError, type FemValue } from '../../src/core/tasks/fembench/types.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
-const GOLDEN_DIR = join(SHARED, 'golden', 'fembench');
+const GOLDEN_DIR = join(REFERENCE, 'golden', 'fembench');
 const ATOL = 1e-8;
 const RTOL = 1e-5;
 const SCALE_ATOL = 1e-14;

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATOMWORLD_ACTIONS } from '../../src/core/tasks/atomworld/actions.ts';
 import { assertCleanMessage, fuzzParams, fuzzTimeout, hostileLines, hostileToken, mutatedFrom, mutatedText } from '../fuzz-helpers.ts';
-import { CORPUS_FILES, SHARED, structlabInProcess } from '../shared.ts';
+import { CORPUS_FILES, REFERENCE } from '../paths.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 
 /** Hang guard of one in-process command, ms (far above any legitimate run on these small inputs). */
 const CALL_BUDGET_MS = 20_000;
@@ -43,7 +44,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'structlab-fuzz-cli-'));
 const small = (name: string) => join(CORPUS_FILES, name);
 const INPUTS = ['p2-POSCAR_MgH2_1', 'cod-1000035.cif'].map(small);
 
-const goldenCases = readFileSync(join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl'), 'utf8')
+const goldenCases = readFileSync(join(REFERENCE, 'golden', 'atomworld', 'generated_cases.jsonl'), 'utf8')
   .split('\n')
   .filter((l) => l.trim())
   .slice(0, 2)
@@ -54,7 +55,7 @@ const answersText = goldenCases
   .join('\n');
 const beforeCif = join(scratch, 'before.cif');
 writeFileSync(beforeCif, goldenCases[0].before_cif);
-const outcomes = readFileSync(join(SHARED, 'golden', 'onng', 'derived', 'per_problem_outcomes.csv'), 'utf8')
+const outcomes = readFileSync(join(REFERENCE, 'golden', 'onng', 'derived', 'per_problem_outcomes.csv'), 'utf8')
   .split('\n')
   .slice(0, 40)
   .join('\n');

@@ -3,13 +3,14 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareGenOutput } from '../generations-compare.ts';
-import { SHARED, structlabInProcess } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 import { cspMetrics } from '../../src/core/tasks/generations/csp.ts';
 import { type GenItem, pairCsp } from '../../src/core/tasks/generations/inputs.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
 
-const CASE = join(SHARED, 'golden', 'generations', 'csp_visible');
+const CASE = join(REFERENCE, 'golden', 'generations', 'csp_visible');
 
 interface Run {
   name: string;

@@ -14,9 +14,10 @@ import { makeSiteFromFrac, type Structure } from '../../src/core/structure/struc
 import { evaluateDenovo, type DenovoOptions, wasserstein1 } from '../../src/core/tasks/generations/denovo.ts';
 import type { GenItem } from '../../src/core/tasks/generations/inputs.ts';
 import { compareGenOutput } from '../generations-compare.ts';
-import { SHARED, structlabInProcess } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 
-const GOLDEN = join(SHARED, 'golden', 'generations');
+const GOLDEN = join(REFERENCE, 'golden', 'generations');
 const PATH_OPTIONS = new Set(['--pred', '--truth', '--reference', '--e-above-hull']);
 
 interface Run {

@@ -8,9 +8,10 @@ import { parseCsv } from '../../src/core/io/csv.ts';
 import { readZip } from '../../src/core/io/zip.ts';
 import { LimitError, overrideLimits, resetLimits } from '../../src/core/limits.ts';
 import { GenInputError, setFromCsv, setFromFolder, setFromJsonl, setFromZip } from '../../src/core/tasks/generations/inputs.ts';
-import { SHARED, structlabInProcess } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 
-const GOLDEN = join(SHARED, 'golden', 'generations');
+const GOLDEN = join(REFERENCE, 'golden', 'generations');
 const CSP = join(GOLDEN, 'csp_visible');
 const tmp = mkdtempSync(join(tmpdir(), 'gen-scale-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -7,11 +7,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SHARED, structlabInProcess } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gen-shard-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const CSP = join(SHARED, 'golden', 'generations', 'csp_visible');
+const CSP = join(REFERENCE, 'golden', 'generations', 'csp_visible');
 
 async function run(args: string[]): Promise<string> {
   const r = await structlabInProcess(args);

@@ -16,7 +16,8 @@ import { ParseError } from '../../src/core/io/types.ts';
 import { summariseAtomworld } from '../../src/core/tasks/atomworld/batch.ts';
 import { analyseOutcomesText } from '../../src/core/tasks/onng/lab/analysis.ts';
 import { shiftedFccCif } from '../hostile-structures.ts';
-import { CORPUS_FILES, REPO_ROOT, SHARED, structlab, structlabInProcess } from '../shared.ts';
+import { CORPUS_FILES, REPO_ROOT, REFERENCE } from '../paths.ts';
+import { structlab, structlabInProcess } from '../cli-runner.ts';
 
 type CliRun = Awaited<ReturnType<typeof structlabInProcess>>;
 const run = structlabInProcess;
@@ -36,7 +37,7 @@ function expectRefusal(r: CliRun, label: string, code = 2): void {
 const tmp = mkdtempSync(join(tmpdir(), 'structlab-hardening-'));
 const CELL = join(CORPUS_FILES, 'cod-1000035.cif');
 const POSCAR = join(CORPUS_FILES, 'p2-POSCAR_MgH2_1');
-const ORIGINAL = join(SHARED, 'golden', 'onng', 'dataset', 'original');
+const ORIGINAL = join(REFERENCE, 'golden', 'onng', 'dataset', 'original');
 
 /** Every file under a folder with its bytes, to prove that nothing changed. */
 function snapshot(dir: string): Map<string, string> {
@@ -197,7 +198,7 @@ describe('data safety (reproduction 8)', () => {
 
   it('onng variants refuses to write into its input folder', async () => {
     const fem = mkdtempSync(join(tmp, 'fem-tasks-'));
-    const tasks = join(SHARED, 'golden', 'fembench');
+    const tasks = join(REFERENCE, 'golden', 'fembench');
     const anyTask = existsSync(tasks)
       ? readdirSync(tasks, { recursive: true })
           .map(String)

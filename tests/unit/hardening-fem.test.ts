@@ -12,7 +12,7 @@ import { valuesMismatch } from '../../src/core/tasks/fembench/compare.ts';
 import { femTask } from '../../src/core/tasks/fembench/registry.ts';
 import { RESOURCE_LIMIT, runFemCase, runFemCases, type FemCaseRecord } from '../../src/core/tasks/fembench/runner.ts';
 import type { FemResult } from '../../src/core/tasks/fembench/compare.ts';
-import { structlabInProcess } from '../shared.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 
 const run = (id: string, inputs: Record<string, unknown>): FemResult => runFemCase(femTask(id)!, { inputs });
 const errorType = (r: FemResult): string | null => ('error' in r ? r.error.type : null);

@@ -18,7 +18,7 @@ import { applyAtomworldAction } from '../../src/core/tasks/atomworld/actions.ts'
 import { mulberry32 } from '../../src/core/math/random.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
-import { structlabInProcess } from '../shared.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 
 const bruteHausdorff = (a: Float64Array, b: Float64Array): number => {
   const directed = (p: Float64Array, q: Float64Array) => {

@@ -9,11 +9,11 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, SHARED } from '../shared.ts';
+import { REPO_ROOT, REFERENCE } from '../paths.ts';
 
-const record = JSON.parse(readFileSync(join(SHARED, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl'), 'utf8').split('\n')[0]);
-const metricCases = JSON.parse(readFileSync(join(SHARED, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
-const CELL = join(SHARED, 'golden', 'c2np', 'sample', 'cifs', 'illustrative_KMgH3_a4.0213_Borigin.cif');
+const record = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl'), 'utf8').split('\n')[0]);
+const metricCases = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
+const CELL = join(REFERENCE, 'golden', 'c2np', 'sample', 'cifs', 'illustrative_KMgH3_a4.0213_Borigin.cif');
 
 interface LockEntry {
   dependencies?: Record<string, string>;

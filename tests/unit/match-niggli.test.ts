@@ -10,7 +10,7 @@ import { Lattice } from '../../src/core/structure/lattice.ts';
 import { lllReduce } from '../../src/core/match/lll.ts';
 import { niggliParameters, niggliReducedLattice } from '../../src/core/match/niggli.ts';
 import { parseCif } from '../../src/core/io/cif/reader.ts';
-import { corpusFileNames, readCorpusText } from '../shared.ts';
+import { corpusFileNames, readCorpusText } from '../paths.ts';
 import { mulberry32 } from '../random.ts';
 
 /** A random unimodular integer matrix: a product of elementary shears and a sign flip. */

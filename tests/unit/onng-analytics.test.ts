@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeOutcomes, parseOutcomesCsv, precheckProof } from '../../src/core/tasks/onng/analytics.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
-const DERIVED = join(SHARED, 'golden', 'onng', 'derived');
+const DERIVED = join(REFERENCE, 'golden', 'onng', 'derived');
 
 interface GoldenTests {
   anova_acc_scipy: { F: number; p: number };

@@ -15,10 +15,10 @@ import {
   parseJsonl,
   renamableNames,
 } from '../../src/core/tasks/onng/obfuscate.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
 // The upstream O-NNG datasets are unlicensed: they are read in place from the shared goldens, never copied.
-const DATASETS = join(SHARED, 'golden', 'onng', 'dataset');
+const DATASETS = join(REFERENCE, 'golden', 'onng', 'dataset');
 const read = (dir: string, file: string) => readFileSync(join(DATASETS, dir, file), 'utf8');
 
 function loadOriginal(): OnngDataset {
@@ -68,7 +68,7 @@ describe('O-NNG obfuscation', () => {
   });
 
   it('renames FEM-Bench function and parameter names consistently, and restores them exactly', () => {
-    const dir = join(SHARED, 'golden', 'fembench');
+    const dir = join(REFERENCE, 'golden', 'fembench');
     const signatures = readdirSync(dir)
       .filter((f) => f.endsWith('.json'))
       .map(
@@ -92,7 +92,7 @@ describe('O-NNG obfuscation', () => {
   });
 
   it('renames AtomWorld action words in prompts and restores them', () => {
-    const cases = readFileSync(join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl'), 'utf8')
+    const cases = readFileSync(join(REFERENCE, 'golden', 'atomworld', 'generated_cases.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { action: string; prompt: string });
@@ -110,7 +110,7 @@ describe('O-NNG levels 4 and 5 (their datasets are not shared): the published st
   // derived/obfuscation_strength_by_lambda.json was measured on all five published sets. Its definitions are pinned
   // by levels 1–3, whose mappings are shared: Levenshtein distance over the longer name's length (code points), and
   // the non-ASCII share of all obfuscated characters.
-  const strength = JSON.parse(readFileSync(join(SHARED, 'golden', 'onng', 'derived', 'obfuscation_strength_by_lambda.json'), 'utf8'));
+  const strength = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'onng', 'derived', 'obfuscation_strength_by_lambda.json'), 'utf8'));
   const levenshtein = (a: string[], b: string[]) => {
     let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
     for (let i = 1; i <= a.length; i++) {

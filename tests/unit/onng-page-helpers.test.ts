@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, SHARED } from '../shared.ts';
+import { REPO_ROOT, REFERENCE } from '../paths.ts';
 import { analyseOutcomesText, ALL_MODELS, holmAdjust, summaryCsv } from '../../src/core/tasks/onng/lab/analysis.ts';
 import {
   deobfuscatedSegments,
@@ -20,7 +20,7 @@ import {
 } from '../../src/core/tasks/onng/lab/problems.ts';
 import { makeSinglePassRenamer } from '../../src/core/tasks/onng/obfuscate.ts';
 
-const ONNG = join(SHARED, 'golden', 'onng');
+const ONNG = join(REFERENCE, 'golden', 'onng');
 const levels: Nng4Level[] = JSON.parse(readFileSync(join(REPO_ROOT, 'datasets', 'onng', 'nng4_levels.json'), 'utf8'));
 const csvText = readFileSync(join(ONNG, 'derived', 'per_problem_outcomes.csv'), 'utf8');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -13,9 +13,10 @@ import { analyzeOutcomes, parseOutcomesCsv, type OutcomeRow } from '../../src/co
 import { levelLambda, readUpstreamResults, summarizePrechecks } from '../../src/core/tasks/onng/upstream.ts';
 import { analyseOutcomesText, analyseUpstreamFiles } from '../../src/core/tasks/onng/lab/analysis.ts';
 import { upstreamTreeFromCsv } from '../onng-fixtures.ts';
-import { SHARED, structlabInProcess } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 
-const DERIVED = join(SHARED, 'golden', 'onng', 'derived');
+const DERIVED = join(REFERENCE, 'golden', 'onng', 'derived');
 const CSV_PATH = join(DERIVED, 'per_problem_outcomes.csv');
 const csvText = readFileSync(CSV_PATH, 'utf8');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

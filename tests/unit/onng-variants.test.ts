@@ -20,15 +20,15 @@ import {
   validateFemTask,
 } from '../../src/core/tasks/onng/variants.ts';
 import { makeSinglePassRenamer } from '../../src/core/tasks/onng/obfuscate.ts';
-import { SHARED } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
 
-const FEM_DIR = join(SHARED, 'golden', 'fembench');
+const FEM_DIR = join(REFERENCE, 'golden', 'fembench');
 const FEM_FILES = readdirSync(FEM_DIR)
   .filter((f) => f.endsWith('.json'))
   .sort();
 const FEM_TEXTS = FEM_FILES.map((f) => readFileSync(join(FEM_DIR, f), 'utf8'));
 const FEM_TASKS = FEM_TEXTS.map((t) => JSON.parse(t) as FemTaskFile);
-const AW_TEXT = readFileSync(join(SHARED, 'golden', 'atomworld', 'generated_cases.jsonl'), 'utf8');
+const AW_TEXT = readFileSync(join(REFERENCE, 'golden', 'atomworld', 'generated_cases.jsonl'), 'utf8');
 const AW_LINES = AW_TEXT.trim().split('\n');
 const AW_CASES = AW_LINES.map((l) => JSON.parse(l) as AtomWorldCaseRow);
 const LEVELS = [1, 2, 3, 4, 5];

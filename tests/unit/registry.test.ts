@@ -1,6 +1,6 @@
 /** Format registry: detection by name and by content, parse/write dispatch, error shape. */
 import { describe, expect, it } from 'vitest';
-import { corpusFileNames, readCorpusGolden, readCorpusText } from '../shared.ts';
+import { corpusFileNames, readCorpusGolden, readCorpusText } from '../paths.ts';
 import {
   FORMATS,
   parseParticleFile,

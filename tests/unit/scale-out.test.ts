@@ -9,7 +9,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, SHARED, structlabInProcess } from '../shared.ts';
+import { REPO_ROOT, REFERENCE } from '../paths.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 
 const DOCS = join(REPO_ROOT, 'docs');
 const slurm = readFileSync(join(DOCS, 'scale-out', 'slurm-array.sh'), 'utf8');
@@ -35,7 +36,7 @@ const dir = mkdtempSync(join(tmpdir(), 'scale-out-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const golden: any = JSON.parse(readFileSync(join(SHARED, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
+const golden: any = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
 type P = { symbols: string[]; coords: number[][] };
 const xyz = (p: P) => `${p.symbols.length}\n\n${p.symbols.map((s, i) => `${s} ${p.coords[i].join(' ')}`).join('\n')}\n`;
 

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExactSum } from '../../src/core/math/fsum.ts';
 import { mulberry32 } from '../../src/core/math/random.ts';
-import { SHARED, structlabInProcess } from '../shared.ts';
+import { REFERENCE } from '../paths.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'shard-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,7 +38,7 @@ async function sharded(name: string, args: string[], n: number, rows: boolean): 
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const golden: any = JSON.parse(readFileSync(join(SHARED, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
+const golden: any = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
 type P = { symbols: string[]; coords: number[][] };
 const jsonParticle = (p: P) => ({ symbols: p.symbols, positions: p.coords });
 
@@ -110,7 +111,7 @@ describe('c2np eval --shard I/N + merge', () => {
 });
 
 describe('atomworld eval --shard I/N + merge', () => {
-  const oracle = readFileSync(join(SHARED, 'golden', 'atomworld', 'eval_oracle.jsonl'), 'utf8')
+  const oracle = readFileSync(join(REFERENCE, 'golden', 'atomworld', 'eval_oracle.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l))
@@ -144,7 +145,7 @@ describe('atomworld eval --shard I/N + merge', () => {
 describe('fem check --outputs-dir --shard I/N + merge', () => {
   it('N = 1, 3 merge to the unsharded report; each file is judged as fem check --outputs judges it alone', async () => {
     const id = 'FEM_2D_tri_quadrature_CC0_H0_T0';
-    const cases = join(SHARED, 'golden', 'fembench_models', 'verification', `${id}.json`);
+    const cases = join(REFERENCE, 'golden', 'fembench_models', 'verification', `${id}.json`);
     const outputs = join(dir, 'fem-outputs');
     mkdirSync(outputs);
     const good = await run(['fem', 'run', id, '--cases', cases]);

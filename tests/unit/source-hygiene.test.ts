@@ -7,9 +7,9 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../shared.ts';
+import { REPO_ROOT } from '../paths.ts';
 
-const SKIP = new Set(['node_modules', 'dist', '.git']);
+const SKIP = new Set(['node_modules', 'dist', '.git', 'lib', '.cli-build', 'test-results', 'coverage']);
 function walk(dir: string, keep: RegExp): string[] {
   return readdirSync(dir).flatMap((name) => {
     if (SKIP.has(name)) return [];
@@ -61,8 +61,20 @@ describe('source hygiene', () => {
   });
 
   it('the check sees a citation of a missing document', () => {
-    expect(citations('// see algorithms.md §3 and ../shared/golden')).toEqual(['algorithms.md', '../shared']);
-    expect(citations("import { SHARED } from '../shared.ts'; // README.md")).toEqual([]);
+    expect(citations('// see algorithms.md §3 and ../' + 'shared/golden')).toEqual(['algorithms.md', '../' + 'shared']);
+    expect(citations("import { REFERENCE } from '../paths.ts'; // README.md")).toEqual([]);
+  });
+
+  it('nothing in the tree reads reference data from outside the repository', () => {
+    // Spelled in pieces so that this test does not find itself.
+    const outside = new RegExp(['\\.\\./' + 'shared\\b(?!\\.ts)', 'STRUCTLAB_' + 'SHARED'].join('|'), 'g');
+    const found: string[] = [];
+    for (const f of walk(REPO_ROOT, /./)) {
+      const text = readFileSync(f, 'latin1');
+      for (const m of text.matchAll(outside)) found.push(`${rel(f)}: ${m[0]}`);
+    }
+    expect(found, 'tests, benches and scripts read tests/reference (tests/paths.ts)').toEqual([]);
+    expect('cd ../' + 'shared/golden && STRUCTLAB_' + 'SHARED=x').toMatch(outside);
   });
 
   it('no source line is longer than 140 characters', () => {

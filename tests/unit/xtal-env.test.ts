@@ -3,7 +3,7 @@
  * counts exact, distances within 1e-6 Å, g(r) within 1e-9 relative, number density within 1e-9 relative.
  */
 import { describe, expect, it } from 'vitest';
-import { structlabInProcess } from '../shared.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 import { type Json, corpusPath, matchSitesByPosition, readXtalGolden, xtalGoldenNames } from '../xtal-goldens.ts';
 
 const names = xtalGoldenNames();

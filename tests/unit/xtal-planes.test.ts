@@ -4,7 +4,7 @@
  * reference's; our polygon is also checked to be counter-clockwise seen from the normal.
  */
 import { describe, expect, it } from 'vitest';
-import { structlabInProcess } from '../shared.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 import { type Json, corpusPath, readXtalGolden, xtalGoldenNames } from '../xtal-goldens.ts';
 
 type V = number[];

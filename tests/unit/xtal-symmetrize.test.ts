@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { matcherFit } from '../../src/core/match/structure-matcher.ts';
-import { structlabInProcess } from '../shared.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 import { corpusPath, readXtalGolden, xtalGoldenNames } from '../xtal-goldens.ts';
 
 const names = xtalGoldenNames();

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { matcherFit } from '../../src/core/match/structure-matcher.ts';
-import { structlabInProcess } from '../shared.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 import { type Json, corpusPath, matchSitesByPosition, readXtalGolden, xtalGoldenNames } from '../xtal-goldens.ts';
 
 const names = xtalGoldenNames();

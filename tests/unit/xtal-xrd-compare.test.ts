@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { structlabInProcess } from '../shared.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 import { type Json, XTAL_GOLDEN, corpusPath } from '../xtal-goldens.ts';
 
 const golden = JSON.parse(readFileSync(join(XTAL_GOLDEN, 'xrd_pairs', 'pairs.json'), 'utf8'));

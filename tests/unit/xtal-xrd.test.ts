@@ -5,7 +5,7 @@
  * multiset; λ within 1e-9.
  */
 import { describe, expect, it } from 'vitest';
-import { structlabInProcess } from '../shared.ts';
+import { structlabInProcess } from '../cli-runner.ts';
 import { type Json, corpusPath, readXtalGolden, xtalGoldenNames } from '../xtal-goldens.ts';
 
 interface Peak {
