@@ -1,9 +1,32 @@
 /**
- * O-NNG fixtures generated from the golden per_problem_outcomes.csv (read in place, never copied): the upstream
- * results layout (src/core/tasks/onng/README.md) whose statistics hold the CSV's verdicts, proofs of the CSV's lengths
- * and its times. Shared by the unit and end-to-end tests of the upstream reader.
+ * The O-NNG fixtures written for this project (tests/reference/onng/, README.md there: a synthetic problem set
+ * and outcomes table in the upstream formats, with the port's stored outputs), and the upstream results layout
+ * (src/core/tasks/onng/README.md) generated from an outcomes CSV: statistics that hold the CSV's verdicts,
+ * proofs of the CSV's lengths and its times. Shared by the unit, end-to-end and reference tests.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type ChatMessage, type HeaderItem, type OnngDataset, type Problem, parseJsonl } from '../src/core/tasks/onng/obfuscate.ts';
 import type { UpstreamFile } from '../src/core/tasks/onng/upstream.ts';
+import { REFERENCE } from './paths.ts';
+
+/** The fixture folder, laid out as the upstream data: dataset/, derived/ (plus expected/, the port's outputs). */
+export const ONNG_FIXTURES = join(REFERENCE, 'onng');
+export const FIXTURE_OUTCOMES_CSV = join(ONNG_FIXTURES, 'derived', 'per_problem_outcomes.csv');
+
+/** One set of an O-NNG dataset folder (`original`, `obfuscated_K`) as the port reads it. */
+export function loadOnngSet(datasetDir: string, set = 'original'): OnngDataset {
+  const read = (file: string) => readFileSync(join(datasetDir, set, file), 'utf8');
+  return {
+    header: parseJsonl<HeaderItem>(read('header_definitions.jsonl'), 'header_definitions.jsonl'),
+    problems: parseJsonl<Problem>(read('theorems.jsonl'), 'theorems.jsonl'),
+    queries: parseJsonl<ChatMessage[]>(read('queries.jsonl'), 'queries.jsonl'),
+  };
+}
+
+/** A stored JSON output of the port (tests/reference/onng/expected/). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const readFixtureExpected = (name: string): any => JSON.parse(readFileSync(join(ONNG_FIXTURES, 'expected', name), 'utf8'));
 
 /** A raw proof of exactly `length` characters that carries sorry / simp when the CSV says so. */
 function proofText(length: number, sorry: boolean, simp: boolean): string {
@@ -62,6 +85,7 @@ export function upstreamTreeFromCsv(text: string): UpstreamFile[] {
   }
   for (const [model, datasets] of stats)
     files.push({ path: `results/${model}/statistics.json`, text: JSON.stringify({ datasets }, null, 2) });
-  files.push({ path: 'results/claude-sonnet-4.5/original/avg_times.png', text: '' });
+  // A plot beside the results, as upstream keeps them: the reader lists it as ignored.
+  files.push({ path: `results/${lines[1].split(',')[at('model')]}/original/avg_times.png`, text: '' });
   return files;
 }

@@ -4,16 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE } from '../paths.ts';
+import { ONNG_FIXTURES } from '../onng-fixtures.ts';
 import { structlab, structlabInProcess } from '../cli-runner.ts';
 
-// Upstream O-NNG data (unlicensed) is read in place from the shared goldens, never copied into the project.
-const ONNG = join(REFERENCE, 'golden', 'onng');
+// The O-NNG fixtures written for this project (tests/reference/onng/README.md): obfuscated_K holds the port's stored
+// outputs, derived/summary_by_model_lambda.json SciPy's statistics. The published files: `npm run test:reference`.
+const ONNG = ONNG_FIXTURES;
 const ORIGINAL = join(ONNG, 'dataset', 'original');
 
 describe('structlab onng', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-onng-'));
 
-  it('obfuscate --level 2 --out DIR prints the upstream mapping and writes the four files byte for byte', async () => {
+  it('obfuscate --level 2 --out DIR prints the stored mapping and writes the four files byte for byte', async () => {
     const out = join(tmp, 'set2');
     const r = await structlabInProcess(['onng', 'obfuscate', '--level', '2', '--source', ORIGINAL, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
@@ -29,26 +31,27 @@ describe('structlab onng', () => {
     const bad = await structlabInProcess(['onng', 'obfuscate', '--level', '7', '--source', ORIGINAL]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--level must be an integer from 1 to 5/);
-    const noSource = structlab(['onng', 'obfuscate', '--level', '1'], {
-      env: { STRUCTLAB_ONNG_DATASET: '', STRUCTLAB_SHARED: mkdtempSync(join(tmpdir(), 'no-shared-')) },
-    });
+    // No --source and no $STRUCTLAB_ONNG_DATASET: nothing else is searched, whatever lies beside the checkout.
+    const noSource = structlab(['onng', 'obfuscate', '--level', '1'], { env: { STRUCTLAB_ONNG_DATASET: '' } });
     expect(noSource.code).toBe(2);
-    expect(noSource.stderr).toMatch(/not bundled/);
+    expect(noSource.stderr).toMatch(/not bundled.*--source DIR.*STRUCTLAB_ONNG_DATASET/);
+    const help = await structlabInProcess(['onng', '--help']);
+    expect(help.stdout).toMatch(/--source DIR,\s+or else \$STRUCTLAB_ONNG_DATASET/);
   });
 
-  it('obfuscate without --source reads the reference data in place and gives the golden mapping', () => {
-    const r = structlab(['onng', 'obfuscate', '--level', '2'], { env: { STRUCTLAB_ONNG_DATASET: '' } });
+  it('obfuscate without --source reads $STRUCTLAB_ONNG_DATASET and gives the stored mapping', () => {
+    const r = structlab(['onng', 'obfuscate', '--level', '2'], { env: { STRUCTLAB_ONNG_DATASET: ORIGINAL } });
     expect(r.code, r.stderr).toBe(0);
     const golden = JSON.parse(readFileSync(join(ONNG, 'dataset', 'obfuscated_2', 'name_mapping.json'), 'utf8'));
     expect(JSON.parse(r.stdout).mapping).toEqual(golden);
   });
 
-  it('analyze gives scipy-equal ANOVA per model (golden _tests.anova_*_scipy, 1e-9 relative)', async () => {
+  it('analyze gives scipy-equal ANOVA per model (summary_by_model_lambda.json _tests.anova_*_scipy, 1e-9 relative)', async () => {
     const r = await structlabInProcess(['onng', 'analyze', join(ONNG, 'derived', 'per_problem_outcomes.csv')]);
     expect(r.code, r.stderr).toBe(0);
     const golden = JSON.parse(readFileSync(join(ONNG, 'derived', 'summary_by_model_lambda.json'), 'utf8'));
     const { models } = JSON.parse(r.stdout);
-    expect(models).toHaveLength(5);
+    expect(models).toHaveLength(3);
     for (const m of models) {
       const t = golden[m.model]._tests;
       expect(Math.abs(m.anova_accuracy.F / t.anova_acc_scipy.F - 1)).toBeLessThan(1e-9);
@@ -56,7 +59,7 @@ describe('structlab onng', () => {
       expect(m.levels).toHaveLength(6);
       expect(Object.keys(m.levels[0])).toEqual(expect.arrayContaining(['lambda', 'runs', 'accuracy_mean', 'accuracy_se', 'time_mean']));
     }
-    expect(r.stderr).toMatch(/deepseek-prover-v2 λ=1 run 1 has no verified problem/);
+    expect(r.stderr).toMatch(/cedar-prover λ=1 run 2 has no verified problem/);
   });
 
   it('analyze exits 2 naming the line of a malformed table', async () => {

@@ -55,7 +55,7 @@ const answersText = goldenCases
   .join('\n');
 const beforeCif = join(scratch, 'before.cif');
 writeFileSync(beforeCif, goldenCases[0].before_cif);
-const outcomes = readFileSync(join(REFERENCE, 'golden', 'onng', 'derived', 'per_problem_outcomes.csv'), 'utf8')
+const outcomes = readFileSync(join(REFERENCE, 'onng', 'derived', 'per_problem_outcomes.csv'), 'utf8')
   .split('\n')
   .slice(0, 40)
   .join('\n');

@@ -37,7 +37,7 @@ function expectRefusal(r: CliRun, label: string, code = 2): void {
 const tmp = mkdtempSync(join(tmpdir(), 'structlab-hardening-'));
 const CELL = join(CORPUS_FILES, 'cod-1000035.cif');
 const POSCAR = join(CORPUS_FILES, 'p2-POSCAR_MgH2_1');
-const ORIGINAL = join(REFERENCE, 'golden', 'onng', 'dataset', 'original');
+const ORIGINAL = join(REFERENCE, 'onng', 'dataset', 'original'); // the fixture set written for this project
 
 /** Every file under a folder with its bytes, to prove that nothing changed. */
 function snapshot(dir: string): Map<string, string> {

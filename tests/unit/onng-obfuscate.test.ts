@@ -3,40 +3,32 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LONG_NAME_POOL, SHORT_NAME_POOL, nlpaugTokenize } from '../../src/core/tasks/onng/augment.ts';
 import {
-  type ChatMessage,
-  type HeaderItem,
-  type OnngDataset,
-  type Problem,
+  buildRawMapping,
   datasetFiles,
   deobfuscateText,
   obfuscateDataset,
   obfuscateIdentifiers,
   obfuscationLevel,
-  parseJsonl,
   renamableNames,
 } from '../../src/core/tasks/onng/obfuscate.ts';
+import { ONNG_FIXTURES, loadOnngSet } from '../onng-fixtures.ts';
 import { REFERENCE } from '../paths.ts';
 
-// The upstream O-NNG datasets are unlicensed: they are read in place from the shared goldens, never copied.
-const DATASETS = join(REFERENCE, 'golden', 'onng', 'dataset');
+// The fixture problem set written for this project (tests/reference/onng/README.md); its obfuscated_1..5 are the
+// port's stored outputs. The published O-NNG sets are checked by `npm run test:reference`.
+const DATASETS = join(ONNG_FIXTURES, 'dataset');
 const read = (dir: string, file: string) => readFileSync(join(DATASETS, dir, file), 'utf8');
 
-function loadOriginal(): OnngDataset {
-  return {
-    header: parseJsonl<HeaderItem>(read('original', 'header_definitions.jsonl'), 'header_definitions.jsonl'),
-    problems: parseJsonl<Problem>(read('original', 'theorems.jsonl'), 'theorems.jsonl'),
-    queries: parseJsonl<ChatMessage[]>(read('original', 'queries.jsonl'), 'queries.jsonl'),
-  };
-}
-
 describe('O-NNG obfuscation', () => {
-  const original = loadOriginal();
+  const original = loadOnngSet(DATASETS);
 
-  it('has the character pools and 99 renamable names of the spec', () => {
+  it('has the character pools of the spec and the fixture’s 35 renamable names, code-point sorted', () => {
     expect(LONG_NAME_POOL.length).toBe(113);
     expect(SHORT_NAME_POOL.length).toBe(103);
-    expect(renamableNames(original).length).toBe(99);
-    expect(renamableNames(original)[0]).toBe('MyNat');
+    const names = renamableNames(original);
+    expect(names.length).toBe(35); // 23 header items and 12 problems, none reserved
+    expect(names[0]).toBe('Tally'); // upper case sorts before lower case, as Python's sorted()
+    expect(names).toContain("join_tick'");
   });
 
   it('tokenises like nlpaug (Python Unicode \\W split, apostrophe is its own token)', () => {
@@ -49,8 +41,8 @@ describe('O-NNG obfuscation', () => {
     expect([1, 2, 3, 4, 5].map((k) => obfuscationLevel(k).probability)).toEqual(expected);
   });
 
-  for (const level of [1, 2, 3]) {
-    it(`level ${level} reproduces name_mapping.json and every dataset file byte for byte`, () => {
+  for (const level of [1, 2, 3, 4, 5]) {
+    it(`level ${level} reproduces the stored name_mapping.json and every dataset file byte for byte, deterministically`, () => {
       const result = obfuscateDataset(original, level);
       const golden = JSON.parse(read(`obfuscated_${level}`, 'name_mapping.json')) as Record<string, string>;
       expect(Object.fromEntries(result.mapping)).toEqual(golden);
@@ -58,14 +50,37 @@ describe('O-NNG obfuscation', () => {
       for (const file of ['header_definitions.jsonl', 'theorems.jsonl', 'queries.jsonl', 'name_mapping.json']) {
         expect(files[file] === read(`obfuscated_${level}`, file), `${file} differs`).toBe(true);
       }
+      expect(datasetFiles(obfuscateDataset(original, level))).toEqual(files);
+      // At λ = 1 (P = 1) every name, short ones included, is redrawn.
+      if (level === 5) for (const [from, to] of result.mapping) expect(to, from).not.toBe(from);
     });
   }
 
-  it('de-obfuscates a renamed statement back to the original', () => {
-    const result = obfuscateDataset(original, 3);
-    const problem = result.dataset.problems[27];
-    expect(deobfuscateText(problem.statement, result.mapping)).toBe(original.problems[27].statement);
+  it('patches a declared name that a cascade changed (levels 2 and 3), as upstream re-reads the declarations', () => {
+    // The patch step only acts where renaming a longer name's text lets a shorter rule apply inside it again.
+    const patched = (level: number) => {
+      const raw = buildRawMapping(renamableNames(original), obfuscationLevel(level));
+      return [...obfuscateDataset(original, level).mapping].filter(([from, to]) => raw.get(from) !== to).map(([from]) => from);
+    };
+    expect([1, 2, 3, 4, 5].map(patched)).toEqual([[], ['tick_ne_nil'], ['lq_iff'], [], []]);
   });
+
+  it('keeps a name with an apostrophe apart from its prefix (join_tick′ vs join_tick)', () => {
+    const { mapping } = obfuscateDataset(original, 2);
+    expect(mapping.get("join_tick'")).not.toBe(`${mapping.get('join_tick')}'`);
+    expect(read('obfuscated_2', 'theorems.jsonl')).toContain(`theorem ${mapping.get("join_tick'")} (x y : ${mapping.get('Tally')})`);
+  });
+
+  for (const level of [1, 3, 5]) {
+    it(`de-obfuscates every renamed statement and proof back to the original (level ${level})`, () => {
+      const result = obfuscateDataset(original, level);
+      result.dataset.problems.forEach((problem, i) => {
+        expect(problem.statement).not.toBe(original.problems[i].statement);
+        expect(deobfuscateText(problem.statement, result.mapping)).toBe(original.problems[i].statement);
+        expect(deobfuscateText(problem.proof, result.mapping)).toBe(original.problems[i].proof);
+      });
+    });
+  }
 
   it('renames FEM-Bench function and parameter names consistently, and restores them exactly', () => {
     const dir = join(REFERENCE, 'golden', 'fembench');
@@ -104,47 +119,4 @@ describe('O-NNG obfuscation', () => {
       expect(restore(rename(text))).toBe(text);
     }
   });
-});
-
-describe('O-NNG levels 4 and 5 (their datasets are not shared): the published strength statistics', () => {
-  // derived/obfuscation_strength_by_lambda.json was measured on all five published sets. Its definitions are pinned
-  // by levels 1–3, whose mappings are shared: Levenshtein distance over the longer name's length (code points), and
-  // the non-ASCII share of all obfuscated characters.
-  const strength = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'onng', 'derived', 'obfuscation_strength_by_lambda.json'), 'utf8'));
-  const levenshtein = (a: string[], b: string[]) => {
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const cur = [i];
-      for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-    return prev[b.length];
-  };
-  const statsOf = (mapping: Map<string, string>) => {
-    const pairs = [...mapping];
-    const edit = pairs.reduce((s, [o, n]) => s + levenshtein([...o], [...n]) / Math.max([...o].length, [...n].length), 0) / pairs.length;
-    const chars = pairs.flatMap(([, n]) => [...n]);
-    return {
-      names: pairs.length,
-      unchanged: pairs
-        .filter(([o, n]) => o === n)
-        .map(([o]) => o)
-        .sort(),
-      mean_norm_edit: Math.round(edit * 1000) / 1000,
-      nonascii_char_frac: Math.round((chars.filter((c) => c.codePointAt(0)! > 127).length / chars.length) * 1000) / 1000,
-    };
-  };
-  const original = loadOriginal();
-  for (const level of [1, 2, 3, 4, 5]) {
-    it(`level ${level} (λ = ${(0.2 * level).toFixed(1)}) has the published unchanged names, mean edit and non-ASCII share`, () => {
-      const published = strength[(0.2 * level).toFixed(1)];
-      const ours = statsOf(obfuscateDataset(original, level).mapping);
-      expect(ours).toEqual({
-        names: published.names,
-        unchanged: [...published.unchanged_list].sort(),
-        mean_norm_edit: published.mean_norm_edit,
-        nonascii_char_frac: published.nonascii_char_frac,
-      });
-    });
-  }
 });

@@ -1,9 +1,9 @@
 /**
- * The upstream results layout (src/core/tasks/onng/README.md). Fixtures are generated here from the golden
- * per_problem_outcomes.csv (read in place, never copied): a results/<model>/<level>/ tree whose statistics.json
- * holds the CSV's verdicts, result_<run>.jsonl proofs of the CSV's lengths and time_<run>.json its times. The
- * run the CSV leaves unverified is left out of statistics.json, as upstream does with aborted runs. The folder
- * must then give exactly the CSV's rows, summary and ANOVA (exact equality), and the golden scipy F to 1e-9.
+ * The upstream results layout (src/core/tasks/onng/README.md). Fixtures are generated here from the fixture
+ * per_problem_outcomes.csv (tests/reference/onng/, written for this project): a results/<model>/<level>/ tree whose
+ * statistics.json holds the CSV's verdicts, result_<run>.jsonl proofs of the CSV's lengths and time_<run>.json its
+ * times. The run the CSV leaves unverified is left out of statistics.json, as upstream does with aborted runs. The
+ * folder must then give exactly the CSV's rows, summary and ANOVA (exact equality), and SciPy's F to 1e-9.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +12,11 @@ import { describe, expect, it } from 'vitest';
 import { analyzeOutcomes, parseOutcomesCsv, type OutcomeRow } from '../../src/core/tasks/onng/analytics.ts';
 import { levelLambda, readUpstreamResults, summarizePrechecks } from '../../src/core/tasks/onng/upstream.ts';
 import { analyseOutcomesText, analyseUpstreamFiles } from '../../src/core/tasks/onng/lab/analysis.ts';
-import { upstreamTreeFromCsv } from '../onng-fixtures.ts';
-import { REFERENCE } from '../paths.ts';
+import { FIXTURE_OUTCOMES_CSV, ONNG_FIXTURES, upstreamTreeFromCsv } from '../onng-fixtures.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 
-const DERIVED = join(REFERENCE, 'golden', 'onng', 'derived');
-const CSV_PATH = join(DERIVED, 'per_problem_outcomes.csv');
+const DERIVED = join(ONNG_FIXTURES, 'derived');
+const CSV_PATH = FIXTURE_OUTCOMES_CSV;
 const csvText = readFileSync(CSV_PATH, 'utf8');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const golden: any = JSON.parse(readFileSync(join(DERIVED, 'summary_by_model_lambda.json'), 'utf8'));
@@ -51,17 +50,17 @@ const comparable = (rows: OutcomeRow[]) =>
     );
 const byModel = <T extends { model: string }>(xs: T[]) => [...xs].sort((a, b) => (a.model < b.model ? -1 : 1));
 
-describe('readUpstreamResults on a tree generated from the golden outcomes', () => {
+describe('readUpstreamResults on a tree generated from the fixture outcomes', () => {
   const upstream = readUpstreamResults(tree);
 
-  it('gives exactly the CSV rows (10,200, the aborted run unverified)', () => {
-    expect(upstream.rows).toHaveLength(10_200);
+  it('gives exactly the CSV rows (648, the aborted run unverified)', () => {
+    expect(upstream.rows).toHaveLength(648);
     expect(comparable(upstream.rows)).toEqual(comparable(csvRows));
     expect(upstream.warnings).toEqual([]);
-    expect(upstream.ignored).toEqual(['results/claude-sonnet-4.5/original/avg_times.png']);
+    expect(upstream.ignored).toEqual(['results/atlas-7b/original/avg_times.png']);
     const aborted = upstream.rows.filter((r) => r.verified === null);
-    expect(aborted).toHaveLength(68);
-    expect(new Set(aborted.map((r) => `${r.model} ${r.lambda} ${r.run}`))).toEqual(new Set(['deepseek-prover-v2 1 1']));
+    expect(aborted).toHaveLength(12);
+    expect(new Set(aborted.map((r) => `${r.model} ${r.lambda} ${r.run}`))).toEqual(new Set(['cedar-prover 1 2']));
     expect(aborted.every((r) => r.timeS !== null && r.correct === null)).toBe(true);
   });
 
@@ -87,13 +86,13 @@ describe('readUpstreamResults on a tree generated from the golden outcomes', () 
     // Pre-checks: every raw proof, the aborted run included; sorry/simp counts equal the CSV's flags (fixture
     // proofs carry exactly those words), `rfl` and `simp`/`sorry` are outside the allowed tactic list.
     const p = a.prechecks!;
-    expect(p.reduce((s, x) => s + x.proofs, 0)).toBe(10_200 - 150);
+    expect(p.reduce((s, x) => s + x.proofs, 0)).toBe(648 - 3 * 6 * 3);
     const flagged = (name: 'containsSorry' | 'usesSimp') => csvRows.filter((r) => r.problemId !== 1 && r[name]).length;
     expect(p.reduce((s, x) => s + x.contains_sorry, 0)).toBe(flagged('containsSorry'));
     expect(p.reduce((s, x) => s + x.uses_simp, 0)).toBe(flagged('usesSimp'));
     expect(p.reduce((s, x) => s + x.sorry_disagreements, 0)).toBe(0);
-    const prover1 = p.find((x) => x.model === 'deepseek-prover-v2' && x.lambda === 1)!;
-    expect([prover1.proofs, prover1.verified]).toEqual([5 * 67, 4 * 67]);
+    const prover1 = p.find((x) => x.model === 'cedar-prover' && x.lambda === 1)!;
+    expect([prover1.proofs, prover1.verified]).toEqual([3 * 11, 2 * 11]);
     expect(p.every((x) => x.outside_allowed === x.proofs && x.outside_tactics.rfl === x.proofs)).toBe(true);
   });
 });
@@ -146,14 +145,16 @@ describe('readUpstreamResults tolerance', () => {
   });
 
   it('a folder of raw outputs awaiting verdicts still analyses: pre-checks, no test statistics (NaN), every run unverified', () => {
-    const rawOnly = tree.filter((f) => !f.path.endsWith('statistics.json') && f.path.startsWith('results/gpt-4o/'));
+    const rawOnly = tree.filter((f) => !f.path.endsWith('statistics.json') && f.path.startsWith('results/birch-chat/'));
     const a = analyseUpstreamFiles(rawOnly, []);
-    expect(a.models.map((m) => [m.model, m.levels.length, m.unverified_runs.length, m.anova_accuracy.F])).toEqual([['gpt-4o', 0, 30, NaN]]);
-    expect(a.prechecks!.map((p) => [p.proofs, p.verified])).toEqual(Array.from({ length: 6 }, () => [340, 0]));
+    expect(a.models.map((m) => [m.model, m.levels.length, m.unverified_runs.length, m.anova_accuracy.F])).toEqual([
+      ['birch-chat', 0, 18, NaN],
+    ]);
+    expect(a.prechecks!.map((p) => [p.proofs, p.verified])).toEqual(Array.from({ length: 6 }, () => [36, 0]));
     // The model's statistics.json given apart as a verdict file restores the CSV analysis.
-    const stats = tree.find((f) => f.path === 'results/gpt-4o/statistics.json')!;
+    const stats = tree.find((f) => f.path === 'results/birch-chat/statistics.json')!;
     const filled = analyseUpstreamFiles(rawOnly, [{ path: 'verdicts.json', text: stats.text }]);
-    expect(filled.models).toEqual(analyzeOutcomes(csvRows.filter((r) => r.model === 'gpt-4o')));
+    expect(filled.models).toEqual(analyzeOutcomes(csvRows.filter((r) => r.model === 'birch-chat')));
   });
 
   it('places statistics by folder or "model", and refuses an ambiguous verdict file', () => {
@@ -212,8 +213,8 @@ describe('structlab onng analyze RESULTS_DIR', () => {
     expect(csv.code, csv.stderr).toBe(0);
     const a = JSON.parse(folder.stdout);
     expect(byModel(a.models)).toEqual(byModel(JSON.parse(csv.stdout).models));
-    expect(a.prechecks).toHaveLength(30);
-    expect(folder.stderr).toMatch(/deepseek-prover-v2 λ=1 run 1 has no verified problem/);
+    expect(a.prechecks).toHaveLength(18);
+    expect(folder.stderr).toMatch(/cedar-prover λ=1 run 2 has no verified problem/);
   }, 60_000);
 
   it('exits 2 naming a malformed statistics file', async () => {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { analyzeOutcomes, parseOutcomesCsv, type OutcomeRow } from '../../core/tasks/onng/analytics.ts';
 import { readUpstreamResults, summarizePrechecks, type PrecheckSummary, type UpstreamFile } from '../../core/tasks/onng/upstream.ts';
 import {
@@ -24,7 +24,6 @@ import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { checkOutputDir, inputName, readInputText, toStrictJson, writeOutputDir } from '../io.ts';
 import { LIMITS, LimitError, formatBytes, limitSentence } from '../../core/limits.ts';
-import { packageFile } from '../../node/package-file.ts';
 
 export const ONNG_DATASET_ENV = 'STRUCTLAB_ONNG_DATASET';
 
@@ -36,10 +35,9 @@ export const ONNG_HELP = `usage: structlab onng obfuscate --level K [--out DIR [
 
 obfuscate  Rebuilds the O-NNG obfuscated set K (K = 1..5, λ = 0.2·K, seed K) bit for bit and prints
            {"level", "lambda", "seed", "mapping"} (original → obfuscated name, as upstream name_mapping.json).
-           The original problem set is not bundled (the O-NNG repository has no licence): --source DIR
-           (or $${ONNG_DATASET_ENV}) names its dataset/original folder (header_definitions.jsonl,
-           theorems.jsonl, optional queries.jsonl); without either, the reference data's copy is read in
-           place when it sits next to the checkout ($STRUCTLAB_SHARED, or the shared folder beside it).
+           The original problem set is not bundled (the O-NNG repository has no licence): --source DIR,
+           or else $${ONNG_DATASET_ENV}, names the dataset/original folder of your copy of it
+           (header_definitions.jsonl, theorems.jsonl, optional queries.jsonl); one of them is required.
            --out DIR also writes the four obfuscated dataset files.
 --out DIR  (obfuscate, variants) must not be an input or lie inside a source folder; it must not exist
            or be empty unless --force (files of the same name are then replaced). Files are written under
@@ -106,16 +104,6 @@ function loadSourceDataset(dir: string): OnngDataset {
   return { header, problems, ...(queries ? { queries } : {}) };
 }
 
-/**
- * The reference data's copy of the original set, read in place when it sits next to the checkout
- * ($STRUCTLAB_SHARED, or the shared folder beside the checkout, as the tests use it); never bundled or copied.
- */
-function sharedOnngDataset(): string | undefined {
-  const shared = process.env.STRUCTLAB_SHARED ?? resolve(dirname(packageFile('package.json')), '..', 'shared');
-  const dir = join(shared, 'golden', 'onng', 'dataset', 'original');
-  return existsSync(join(dir, 'theorems.jsonl')) ? dir : undefined;
-}
-
 function runObfuscate(argv: string[]): string {
   const { positionals, options } = parseArgs(argv, [
     { name: 'level', kind: 'string' },
@@ -128,11 +116,12 @@ function runObfuscate(argv: string[]): string {
   if (typeof levelText !== 'string') throw new CliError('onng obfuscate needs --level K with K from 1 to 5');
   const level = Number(levelText);
   if (!Number.isInteger(level) || level < 1 || level > 5) throw new CliError(`--level must be an integer from 1 to 5, got "${levelText}"`);
-  const source = typeof options.source === 'string' ? options.source : process.env[ONNG_DATASET_ENV] || sharedOnngDataset();
+  // Only the user's own copy: the set is not bundled and no other place is searched (the repository has no licence).
+  const source = typeof options.source === 'string' ? options.source : process.env[ONNG_DATASET_ENV] || undefined;
   if (!source) {
     throw new CliError(
       'the original O-NNG problem set is not bundled (its repository has no licence); pass --source DIR naming the ' +
-        `dataset/original folder of a clone of github.com/lllx125/Obfuscated-NNG, or set ${ONNG_DATASET_ENV}`,
+        `dataset/original folder of a clone of github.com/lllx125/Obfuscated-NNG, or set ${ONNG_DATASET_ENV} to that folder`,
     );
   }
   const outputOptions = { force: options.force === true, sources: [source] };
