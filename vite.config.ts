@@ -171,6 +171,18 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        // The cross-check against the real O-NNG data, which is not in the repository (no licence): run only by
+        // `npm run test:reference [-- DIR]` (scripts/test-reference.mjs), which names the data folder.
+        extends: true,
+        test: {
+          name: 'reference',
+          include: ['tests/reference-suite/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['tests/unit/setup.ts'],
+          testTimeout: 120_000,
+        },
+      },
     ],
   },
 });
