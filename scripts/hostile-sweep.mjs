@@ -495,14 +495,11 @@ const fcc = (n) => {
   const cell2k = `${CELL(32.64, 32.64, 32.64, 90, 90, 90)}${SITES(rows2k.join('\n'))}`;
   add('match 1,990-site cells (largest accepted)', ['match', file('m2k-a.cif', cell2k), file('m2k-b.cif', cell2k)]);
 }
-// A copy of the O-NNG original set, so a broken run can only harm the copy.
-const onngOriginal = join(REFERENCE, 'golden', 'onng', 'dataset', 'original');
-if (existsSync(onngOriginal)) {
-  const copy = join(dir, 'onng-original');
-  cpSync(onngOriginal, copy, { recursive: true });
-  add('onng out = source', ['onng', 'obfuscate', '--level', '1', '--source', copy, '--out', copy], [copy]);
-  add('onng out inside source', ['onng', 'obfuscate', '--level', '1', '--source', copy, '--out', join(copy, 'sub')], [copy]);
-}
+// A copy of the O-NNG-format fixture set (tests/reference/onng/README.md), so a broken run can only harm the copy.
+const onngCopy = join(dir, 'onng-original');
+cpSync(join(REFERENCE, 'onng', 'dataset', 'original'), onngCopy, { recursive: true });
+add('onng out = source', ['onng', 'obfuscate', '--level', '1', '--source', onngCopy, '--out', onngCopy], [onngCopy]);
+add('onng out inside source', ['onng', 'obfuscate', '--level', '1', '--source', onngCopy, '--out', join(onngCopy, 'sub')], [onngCopy]);
 
 // ---- run ----------------------------------------------------------------------------------------------
 // Links are hashed as links (a link loop must not send the hash round for ever).

@@ -158,9 +158,7 @@ describe('Content-Security-Policy', () => {
   it('O-NNG: an outcomes table analysed in the onng worker without a violation', async () => {
     await visit('onng');
     await page.locator('[data-testid=onng-page]').waitFor({ timeout: 60_000 });
-    await page
-      .locator('[data-testid=onng-results-input]')
-      .setInputFiles(join(REFERENCE, 'golden', 'onng', 'derived', 'per_problem_outcomes.csv'));
+    await page.locator('[data-testid=onng-results-input]').setInputFiles(join(REFERENCE, 'onng', 'derived', 'per_problem_outcomes.csv'));
     await page.locator('[data-testid=onng-anova]').waitFor({ timeout: 60_000 });
     expect(await violations()).toEqual([]);
     expect(lab.pageErrors).toEqual([]);

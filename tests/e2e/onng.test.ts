@@ -1,18 +1,18 @@
 /**
- * The O-NNG page end to end (built app, headless Chromium). Expected F and p are scipy's f_oneway values stored
- * in the golden summary_by_model_lambda.json, compared at the digits the table shows; the exact-set check
- * compares the hovered names with the published name_mapping.json of set 3.
+ * The O-NNG page end to end (built app, headless Chromium), on the fixtures written for this project
+ * (tests/reference/onng/README.md). Expected F and p are scipy's f_oneway values stored in the fixture's
+ * summary_by_model_lambda.json, compared at the digits the table shows; the exact-set check compares the
+ * hovered names with the stored name_mapping.json of set 3.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upstreamTreeFromCsv } from '../onng-fixtures.ts';
-import { REFERENCE } from '../paths.ts';
+import { ONNG_FIXTURES, upstreamTreeFromCsv } from '../onng-fixtures.ts';
 import { type Lab, openLab } from './harness.ts';
 
-const ONNG = join(REFERENCE, 'golden', 'onng');
+const ONNG = ONNG_FIXTURES;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const summary: any = JSON.parse(readFileSync(join(ONNG, 'derived', 'summary_by_model_lambda.json'), 'utf8'));
 
@@ -51,15 +51,15 @@ describe('O-NNG page', () => {
     await page.locator('[data-testid=onng-lambda]').selectOption('3');
   });
 
-  it('loads the shared outcomes CSV: accuracy chart and an ANOVA table equal to scipy at the digits shown', async () => {
+  it('loads an outcomes CSV: accuracy chart and an ANOVA table equal to scipy at the digits shown', async () => {
     await page.locator('[data-testid=onng-results-input]').setInputFiles(join(ONNG, 'derived', 'per_problem_outcomes.csv'));
     await page.locator('[data-testid=onng-anova]').waitFor({ timeout: 60_000 });
     await idle();
     expect(await page.locator('[data-testid=onng-chart-accuracy] canvas').count()).toBeGreaterThan(0);
     expect(await page.locator('[data-testid=onng-chart-time] canvas').count()).toBeGreaterThan(0);
-    expect(await text('onng-results-summary')).toContain('10200 rows');
+    expect(await text('onng-results-summary')).toContain('648 rows');
     const models = Object.keys(summary);
-    expect(models).toHaveLength(5);
+    expect(models).toHaveLength(3);
     for (const model of models) {
       const t = summary[model]._tests;
       expect(await text(`anova-acc-F-${model}`)).toBe(t.anova_acc_scipy.F.toPrecision(5));
@@ -67,18 +67,18 @@ describe('O-NNG page', () => {
       expect(await text(`anova-time-F-${model}`)).toBe(t.anova_time_scipy.F.toPrecision(5));
       expect(await text(`anova-time-p-${model}`)).toBe(t.anova_time_scipy.p.toPrecision(3));
     }
-    expect(await page.locator('[data-testid=onng-heatmap] tbody tr').count()).toBe(68);
-    expect(await text('onng-drafts')).toContain('gpt-4o');
+    expect(await page.locator('[data-testid=onng-heatmap] tbody tr').count()).toBe(12);
+    expect(await text('onng-drafts')).toContain('atlas-7b');
   });
 
   it('re-analyses without problem 1 on request, and back', async () => {
     await page.locator('[data-testid=onng-exclude-first]').check();
-    await expect.poll(() => text('onng-results-summary'), { timeout: 30_000 }).toContain('10050 rows (problem 1 left out)');
-    expect(await page.locator('[data-testid=onng-heatmap] tbody tr').count()).toBe(67);
+    await expect.poll(() => text('onng-results-summary'), { timeout: 30_000 }).toContain('594 rows (problem 1 left out)');
+    expect(await page.locator('[data-testid=onng-heatmap] tbody tr').count()).toBe(11);
     await page.locator('[data-testid=onng-exclude-first]').uncheck();
-    await expect.poll(() => text('onng-results-summary'), { timeout: 30_000 }).toContain('10200 rows,');
-    const t = summary['gpt-4o']._tests;
-    expect(await text('anova-acc-F-gpt-4o')).toBe(t.anova_acc_scipy.F.toPrecision(5));
+    await expect.poll(() => text('onng-results-summary'), { timeout: 30_000 }).toContain('648 rows,');
+    const t = summary['atlas-7b']._tests;
+    expect(await text('anova-acc-F-atlas-7b')).toBe(t.anova_acc_scipy.F.toPrecision(5));
   });
 
   it('refuses a bad file with a sentence naming it, keeping the last analysis', async () => {
@@ -92,41 +92,42 @@ describe('O-NNG page', () => {
 
   it('opens a results folder in the upstream layout, then a verdict file fills the model it lacked', async () => {
     const root = mkdtempSync(join(tmpdir(), 'structlab-onng-e2e-'));
-    const verdictPath = writeUpstreamTree(root, 'gpt-4o');
+    const verdictPath = writeUpstreamTree(root, 'birch-chat');
     await page.locator('[data-testid=onng-results-folder]').setInputFiles(join(root, 'results'));
-    await expect.poll(() => text('onng-results-summary'), { timeout: 60_000 }).toMatch(/^results: 10200 rows/);
+    await expect.poll(() => text('onng-results-summary'), { timeout: 60_000 }).toMatch(/^results: 648 rows/);
     await idle();
-    expect(await page.locator('[data-testid=onng-raw-prechecks] tbody tr').count()).toBe(30);
-    expect(await text('onng-raw-prechecks')).toContain('deepseek-prover-v2');
-    expect(await text('anova-acc-F-gpt-4o')).toBe('—'); // its verdicts are not in the folder: every run unverified
-    const t = summary['claude-sonnet-4.5']._tests;
-    expect(await text('anova-acc-F-claude-sonnet-4.5')).toBe(t.anova_acc_scipy.F.toPrecision(5));
+    expect(await page.locator('[data-testid=onng-raw-prechecks] tbody tr').count()).toBe(18);
+    expect(await text('onng-raw-prechecks')).toContain('cedar-prover');
+    expect(await text('anova-acc-F-birch-chat')).toBe('—'); // its verdicts are not in the folder: every run unverified
+    const t = summary['atlas-7b']._tests;
+    expect(await text('anova-acc-F-atlas-7b')).toBe(t.anova_acc_scipy.F.toPrecision(5));
     await page.locator('[data-testid=onng-verdict-input]').setInputFiles(verdictPath);
     await expect
-      .poll(() => text('anova-acc-F-gpt-4o'), { timeout: 60_000 })
-      .toBe(summary['gpt-4o']._tests.anova_acc_scipy.F.toPrecision(5));
+      .poll(() => text('anova-acc-F-birch-chat'), { timeout: 60_000 })
+      .toBe(summary['birch-chat']._tests.anova_acc_scipy.F.toPrecision(5));
     await idle();
-    expect(await text('anova-time-p-gpt-4o')).toBe(summary['gpt-4o']._tests.anova_time_scipy.p.toPrecision(3));
-    expect(await text('onng-verdict-files')).toContain('gpt-4o-verdicts.json');
-    expect(await page.locator('[data-testid=onng-heatmap] tbody tr').count()).toBe(68);
+    expect(await text('anova-time-p-birch-chat')).toBe(summary['birch-chat']._tests.anova_time_scipy.p.toPrecision(3));
+    expect(await text('onng-verdict-files')).toContain('birch-chat-verdicts.json');
+    expect(await page.locator('[data-testid=onng-heatmap] tbody tr').count()).toBe(12);
   });
 
-  it('opens a user’s O-NNG dataset folder and shows the exact set-3 names', async () => {
+  it('opens an O-NNG dataset folder and shows the exact set-3 names', async () => {
     await page.locator('[data-testid=onng-folder-input]').setInputFiles(join(ONNG, 'dataset'));
     await expect.poll(() => text('onng-mode'), { timeout: 60_000 }).toMatch(/Exact O-NNG sets/);
     await idle();
     const golden = JSON.parse(readFileSync(join(ONNG, 'dataset', 'obfuscated_3', 'name_mapping.json'), 'utf8')) as Record<string, string>;
     await page.locator('[data-testid=onng-problem-3]').click();
-    const name = page.locator('[data-testid=onng-obfuscated] [data-testid=onng-obf-name][data-original=add_comm]');
-    expect(await name.innerText()).toBe(golden.add_comm);
+    expect(await text('onng-original')).toBe('theorem join_swap (x y : Tally) : join x y = join y x := by');
+    const name = page.locator('[data-testid=onng-obfuscated] [data-testid=onng-obf-name][data-original=join_swap]');
+    expect(await name.innerText()).toBe(golden.join_swap);
     await page.locator('[data-testid=onng-prompt] summary').click();
-    expect(await text('onng-prompt')).toContain(golden.add_comm);
+    expect(await text('onng-prompt')).toContain(golden.join_swap);
     expect(pageErrors).toEqual([]);
   });
 });
 
 /**
- * Writes the upstream tree generated from the golden outcomes CSV into `root` (a temporary folder); `apart`'s
+ * Writes the upstream tree generated from the fixture outcomes CSV into `root` (a temporary folder); `apart`'s
  * statistics go to a separate verdict file, whose path is returned.
  */
 function writeUpstreamTree(root: string, apart: string): string {
