@@ -10,6 +10,7 @@ import * as THREE from 'three';
 import type { ViewerController } from './controller.ts';
 import { glyphsOf, layoutLabels, packAtlas } from './label-layout.ts';
 import { useDisposable } from './StructureViewer.tsx';
+import { shownTheme, watchShownTheme } from '../browser/shown-theme.ts';
 
 /** Label line height on screen (CSS pixels) and in the atlas (pixels: drawn larger, filtered down). */
 const LABEL_PX = 22;
@@ -55,7 +56,7 @@ void main() {
 
 /** Dark letters outlined in white on the light theme, the reverse on the dark one (html[data-theme], src/app/theme.ts). */
 function themeColors(): { fill: THREE.Color; outline: THREE.Color } {
-  const dark = document.documentElement.dataset.theme === 'dark';
+  const dark = shownTheme() === 'dark';
   return { fill: new THREE.Color(dark ? 0xf5f5f5 : 0x111111), outline: new THREE.Color(dark ? 0x000000 : 0xffffff) };
 }
 
@@ -190,17 +191,17 @@ export function AtomLabels({
   }, [positions, radii, atoms, texts, controller]);
   const invalidate = useThree((s) => s.invalidate);
   // The theme switch recolours the labels (two uniforms), no rebuild.
-  useEffect(() => {
-    const observer = new MutationObserver(() => {
-      const { fill, outline } = themeColors();
-      const m = mesh.material as THREE.ShaderMaterial;
-      (m.uniforms.uFill.value as THREE.Color).copy(fill);
-      (m.uniforms.uOutline.value as THREE.Color).copy(outline);
-      invalidate();
-    });
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-    return () => observer.disconnect();
-  }, [mesh, invalidate]);
+  useEffect(
+    () =>
+      watchShownTheme(() => {
+        const { fill, outline } = themeColors();
+        const m = mesh.material as THREE.ShaderMaterial;
+        (m.uniforms.uFill.value as THREE.Color).copy(fill);
+        (m.uniforms.uOutline.value as THREE.Color).copy(outline);
+        invalidate();
+      }),
+    [mesh, invalidate],
+  );
   useEffect(
     () => () => {
       controller.labelTexts = [];

@@ -23,7 +23,8 @@ import { AtomLabels } from './Labels.tsx';
 import { LABELS_ALL_MAX, atomLabelText, labelledAtoms } from './label-layout.ts';
 import { disposeMesh, makeSphereMesh, makeTubeMesh } from './impostors.ts';
 import { pickSphere } from './picking.ts';
-import { CELL_EDGES } from './cell-edges.ts';
+import { CELL_EDGE_COLORS, CELL_EDGES } from './cell-edges.ts';
+import { shownTheme, watchShownTheme } from '../browser/shown-theme.ts';
 
 export interface ViewerProps {
   display: DisplayData | null;
@@ -542,7 +543,12 @@ function CellBox({ display }: { display: DisplayData }) {
     const points: THREE.Vector3[] = [];
     for (const [p, q] of CELL_EDGES) points.push(corners(p[0], p[1], p[2]), corners(q[0], q[1], q[2]));
     const group = new THREE.Group();
-    group.add(new THREE.LineSegments(new THREE.BufferGeometry().setFromPoints(points), new THREE.LineBasicMaterial({ color: 0x333333 })));
+    const edges = new THREE.LineSegments(
+      new THREE.BufferGeometry().setFromPoints(points),
+      new THREE.LineBasicMaterial({ color: CELL_EDGE_COLORS[shownTheme()] }),
+    );
+    edges.name = 'cell-edges';
+    group.add(edges);
     // Axis colours a/b/c = red/green/blue along the first unit cell's edges, labelled at their tips.
     const size = Math.max(0.8, 0.1 * Math.max(A.length(), B.length(), C.length()), 0.12 * Math.max(a.length(), b.length(), c.length()));
     [
@@ -563,6 +569,17 @@ function CellBox({ display }: { display: DisplayData }) {
     });
     return group;
   }, [cellKey]);
+  const invalidate = useThree((s) => s.invalidate);
+  // The theme switch recolours the edges, no rebuild.
+  useEffect(
+    () =>
+      watchShownTheme((theme) => {
+        const edges = group.getObjectByName('cell-edges') as THREE.LineSegments<THREE.BufferGeometry, THREE.LineBasicMaterial>;
+        edges.material.color.set(CELL_EDGE_COLORS[theme]);
+        invalidate();
+      }),
+    [group, invalidate],
+  );
   return <primitive object={group} />;
 }
 

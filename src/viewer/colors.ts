@@ -54,6 +54,18 @@ export const toHex = (c: Rgb): string =>
     )
     .join('');
 
+/** Relative luminance of an sRGB colour (WCAG 2.2, "relative luminance": each channel linearised). */
+export function relativeLuminance(colour: unknown): number {
+  const [r, g, b] = toRgb(colour).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG 2.2 contrast ratio of two colours, 1 (none) to 21 (black on white). */
+export function contrastRatio(a: unknown, b: unknown): number {
+  const [hi, lo] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
 /** Linear interpolation along a colour ramp (stops evenly spaced) at t in [0, 1]; clamped. */
 export function rampColor(ramp: readonly Rgb[], t: number): Rgb {
   const x = Math.max(0, Math.min(1, Number.isFinite(t) ? t : 0)) * (ramp.length - 1);

@@ -10,7 +10,8 @@ import { DEFAULT_SETTINGS } from '../state/settings.ts';
 import { elementColor } from './colors.ts';
 import { disposeMesh, makeSphereMesh } from './impostors.ts';
 import { atomRadii } from './StructureViewer.tsx';
-import { CELL_CORNERS, CELL_EDGES } from './cell-edges.ts';
+import { CELL_CORNERS, CELL_EDGE_COLORS, CELL_EDGES } from './cell-edges.ts';
+import { shownTheme } from '../browser/shown-theme.ts';
 
 /** Pixel size of a thumbnail (square), drawn at twice this for sharp images on dense screens. */
 export const THUMBNAIL_SIZE = 112;
@@ -156,7 +157,10 @@ function framing(d: DisplayData) {
     const at = (f: readonly number[]) => new THREE.Vector3().addScaledVector(a, f[0]).addScaledVector(b, f[1]).addScaledVector(cc, f[2]);
     const edges = CELL_EDGES.flatMap(([p, q]) => [at(p), at(q)]);
     corners.push(...CELL_CORNERS.map(at));
-    box = new THREE.LineSegments(new THREE.BufferGeometry().setFromPoints(edges), new THREE.LineBasicMaterial({ color: 0x333333 }));
+    box = new THREE.LineSegments(
+      new THREE.BufferGeometry().setFromPoints(edges),
+      new THREE.LineBasicMaterial({ color: CELL_EDGE_COLORS[shownTheme()] }),
+    );
     const [na, nb, nc] = [a, b, cc].map((v) => v.clone().normalize());
     viewDir = nc.clone().addScaledVector(na, 0.35).addScaledVector(nb, 0.55).normalize();
     up = nb;

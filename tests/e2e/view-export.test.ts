@@ -5,12 +5,15 @@
  * file instead; a dihedral equal to an independent computation; dark theme, shortcut overlay, the canvas's name.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { initMoyoNode } from '../../src/node/moyo.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { labUrl, openLab, textFile, waitForFrame, waitIdle, type Lab } from './harness.ts';
 import { decodePng } from './png.ts';
+import { CELL_EDGE_COLORS } from '../../src/viewer/cell-edges.ts';
+import { REPO_ROOT } from '../paths.ts';
 
 let lab: Lab;
 const DATASET = 'CsCaH3.cif';
@@ -272,10 +275,27 @@ describe('everyday comfort', () => {
   it('dark theme switches and is remembered; ? shows the shortcuts; the canvas has a name and a summary', async () => {
     const page = lab.page;
     const toggle = page.locator('[data-testid=theme-toggle]');
+    // The cell's edges as drawn: light lines on the dark view, dark ones on the light view (src/viewer/cell-edges.ts).
+    const edgeColour = () =>
+      page.evaluate(() => {
+        const viewer = window.__structlab!.viewer('main') as unknown as {
+          handles: { scene: { getObjectByName(n: string): { material: { color: { getHexString(): string } } } | undefined } };
+        };
+        const edges = viewer.handles.scene.getObjectByName('cell-edges');
+        return edges ? `#${edges.material.color.getHexString()}` : null;
+      });
+    // A crystal (the tests above leave a molecule, which has no cell).
+    await page.locator('[data-testid=file-input]').setInputFiles(join(REPO_ROOT, 'datasets', 'CsCaH3.cif'));
+    await page.waitForFunction(() => document.querySelector('.source')?.textContent?.includes('CsCaH3.cif'));
+    await waitForFrame(page);
+    expect(await edgeColour()).toBe(CELL_EDGE_COLORS[(await page.evaluate(() => document.documentElement.dataset.theme)) as 'light']);
     while ((await toggle.getAttribute('data-theme-choice')) !== 'dark') await toggle.click();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await edgeColour()).toBe(CELL_EDGE_COLORS.dark);
     await page.reload();
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await waitForFrame(page);
+    expect(await edgeColour()).toBe(CELL_EDGE_COLORS.dark);
     await page.locator('body').click({ position: { x: 5, y: 400 } });
     await page.keyboard.press('?');
     await page.locator('[data-testid=shortcuts-overlay]').waitFor();
@@ -288,6 +308,8 @@ describe('everyday comfort', () => {
     expect(await canvas.getAttribute('role')).toBe('img');
     expect(await canvas.getAttribute('aria-describedby')).toBe('view-summary');
     expect(await page.locator('#view-summary').innerText()).toMatch(/atoms of .* drawn/);
+    while ((await toggle.getAttribute('data-theme-choice')) !== 'light') await toggle.click();
+    expect(await edgeColour()).toBe(CELL_EDGE_COLORS.light);
     while ((await toggle.getAttribute('data-theme-choice')) !== 'system') await toggle.click();
     expect(lab.pageErrors).toEqual([]);
   });
