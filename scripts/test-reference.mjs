@@ -15,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Read by tests/reference-suite/onng-data.ts; set only for the vitest child. */
 const DIR_VARIABLE = 'STRUCTLAB_ONNG_REFERENCE_DIR';
+/** Where CI keeps the O-NNG data: shared/golden/onng beside the checkout. */
+const DEFAULT_DIR = resolve(REPO_ROOT, '..', 'shared', 'golden', 'onng');
 
 /** The files the suite reads, relative to DIR. */
 const NEEDED = [
@@ -33,11 +35,11 @@ if (args.includes('--help') || args.includes('-h') || args.length > 1) {
   console.log(
     'usage: npm run test:reference [-- DIR]\n' +
       'Checks the O-NNG port against the real O-NNG data in DIR (a folder with dataset/original, dataset/obfuscated_1..3 and\n' +
-      `derived/ from lllx125/Obfuscated-NNG); DIR defaults to ${resolve(REPO_ROOT, '..', 'shared', 'golden', 'onng')}.`,
+      `derived/ from lllx125/Obfuscated-NNG); DIR defaults to ${DEFAULT_DIR}.`,
   );
   process.exit(args.length > 1 ? 2 : 0);
 }
-const dir = resolve(args[0] ?? resolve(REPO_ROOT, '..', 'shared', 'golden', 'onng'));
+const dir = resolve(args[0] ?? DEFAULT_DIR);
 
 function fail(sentence) {
   console.error(`test:reference: ${sentence}`);
