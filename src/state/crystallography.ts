@@ -57,7 +57,8 @@ export interface CrystallographyState {
   environment: EnvironmentView | null;
   /** A second structure's environment at the same cutoff, overlaid in the panel's plots (a file the user picked). */
   environment2: { name: string; text: string; view: EnvironmentView } | null;
-  /** Colour the atoms by coordination number instead of element. */
+  /** Colour the atoms by coordination number instead of element (off until asked for: opening the panel to read the
+   * numbers leaves the atoms in the element colours the view's legend names). */
   colorByCn: boolean;
   /** The shown structure's powder pattern against a second structure's (a file the user picked). */
   xrdComparison: { name: string; comparison: PatternComparison } | null;
@@ -81,7 +82,7 @@ export const useCrystallography = create<CrystallographyState>(() => ({
   cutoff: 3.5,
   environment: null,
   environment2: null,
-  colorByCn: true,
+  colorByCn: false,
   xrdComparison: null,
 }));
 

@@ -155,7 +155,22 @@ describe('local environment panel', () => {
           .map(([c, n]) => `${c} (${n})`)
           .join(', '),
       );
+    // Opening the panel leaves the element colours, and the view's legend keeps naming them.
+    const legend = page.locator('[data-testid=legend]');
+    expect(await page.locator('[data-testid=env-color-by-cn]').isChecked()).toBe(false);
+    expect(await legend.getAttribute('data-coloring')).toBe('element');
+    expect(await legend.locator('.swatch').count()).toBe(want.size);
+    // Asked for, the atoms are recoloured once and the legend shows the coordination ramp instead of element swatches.
+    await page.locator('[data-testid=env-color-by-cn]').check();
     await page.waitForFunction((n) => (window.__structlab!.viewer('main') as Json).atomBuilds === n + 1, builds, { timeout: 30_000 });
+    expect(await legend.getAttribute('data-coloring')).toBe('coordination');
+    expect(await legend.locator('.swatch').count()).toBe(0);
+    expect(await page.locator('[data-testid=legend-coordination]').innerText()).toMatch(
+      new RegExp(`^CN ${Math.min(...cn)}\\s+${Math.max(...cn)}$`),
+    );
+    await page.locator('[data-testid=env-color-by-cn]').uncheck();
+    await page.waitForFunction((n) => (window.__structlab!.viewer('main') as Json).atomBuilds === n + 2, builds, { timeout: 30_000 });
+    expect(await legend.getAttribute('data-coloring')).toBe('element');
     await page.locator('[data-testid=env-rdf] canvas').waitFor();
     await page.locator('[data-testid=env-angles] canvas').waitFor();
     expect(lab.pageErrors).toEqual([]);
@@ -171,6 +186,11 @@ describe('local environment panel', () => {
       `overlaid: ${other} (mean coordination ${mean.toFixed(2)})`,
     );
     for (const id of ['env-bonds-overlay', 'env-angles-overlay', 'env-rdf']) await page.locator(`[data-testid=${id}] canvas`).waitFor();
+    // The readout under the pointer names the x axis: an angle for bond angles, a distance for lengths and g(r).
+    const xName = (id: string) => page.locator(`[data-testid=${id}] .u-legend .u-series`).first().locator('.u-label').innerText();
+    expect(await xName('env-angles-overlay')).toBe('angle (°)');
+    expect(await xName('env-bonds-overlay')).toBe('r (Å)');
+    expect(await xName('env-rdf')).toBe('r (Å)');
     expect(lab.pageErrors).toEqual([]);
   });
 

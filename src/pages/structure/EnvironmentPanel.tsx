@@ -11,6 +11,9 @@ import { DISPLACEMENT_RAMP, rampColorsBySite, rampGradient } from '../../viewer/
 import { fixed } from '../format.ts';
 
 const RDF_LABELS = ['g(r)'];
+/** The x readouts: a distance for bond lengths and g(r), an angle for bond angles. */
+const R_LABEL = 'r (Å)';
+const ANGLE_LABEL = 'angle (°)';
 const PAIR_COLORS = ['#1f5fd6', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2'];
 
 /** The coordination range the colours span. */
@@ -24,13 +27,27 @@ function cnRange(cn: readonly number[]): [number, number] {
   return [lo, hi];
 }
 
-/** Per drawn atom, the colour of its site's coordination number (null: element colours), for the viewer's atomColors. */
-export function useCoordinationColors(display: DisplayData | null): Float32Array | null {
+/**
+ * Per drawn atom, the colour of its site's coordination number, for the viewer's atomColors, with the coordination
+ * numbers for the view's legend; null while the atoms keep their element colours.
+ */
+export function useCoordinationColors(display: DisplayData | null): { colors: Float32Array; coordination: number[] } | null {
   const env = useCrystallography((s) => (s.open.env && s.colorByCn ? s.environment : null));
   return useMemo(() => {
     if (!env || !display || display.site.length !== display.natoms) return null;
-    return rampColorsBySite(display.site, env.coordination, cnRange(env.coordination));
+    const colors = rampColorsBySite(display.site, env.coordination, cnRange(env.coordination));
+    return colors && { colors, coordination: env.coordination };
   }, [env, display]);
+}
+
+/** The key of the coordination colours: the ramp between the smallest and the largest coordination number. */
+export function CoordinationRamp({ coordination, testId }: { coordination: readonly number[]; testId?: string }) {
+  const [lo, hi] = cnRange(coordination);
+  return (
+    <div className="xtal-ramp" data-testid={testId}>
+      CN {lo} <span style={{ background: rampGradient(DISPLACEMENT_RAMP) }} /> {hi}
+    </div>
+  );
 }
 
 export function EnvironmentPanel() {
@@ -73,7 +90,6 @@ export function EnvironmentPanel() {
   const commit = () => {
     if (Number(text) !== cutoff) setCutoff(Number(text));
   };
-  const range = env ? cnRange(env.coordination) : null;
   return (
     <details className="xtal" data-testid="env-panel" open={open} onToggle={(e) => setPanelOpen('env', e.currentTarget.open)}>
       <summary>Local environment</summary>
@@ -92,19 +108,15 @@ export function EnvironmentPanel() {
           />
         </label>
         <label className="check">
-          <input type="checkbox" checked={colorByCn} onChange={(e) => setColorByCn(e.target.checked)} />
+          <input type="checkbox" data-testid="env-color-by-cn" checked={colorByCn} onChange={(e) => setColorByCn(e.target.checked)} />
           colour atoms by coordination
         </label>
       </div>
       {busy && <p className="hint">{busy}…</p>}
       {error && <p className="xtal-error">{error}</p>}
-      {env && range && (
+      {env && (
         <>
-          {colorByCn && (
-            <div className="xtal-ramp">
-              CN {range[0]} <span style={{ background: rampGradient(DISPLACEMENT_RAMP) }} /> {range[1]}
-            </div>
-          )}
+          {colorByCn && <CoordinationRamp coordination={env.coordination} />}
           <table className="xtal-table" data-testid="env-coordination">
             <thead>
               <tr>
@@ -134,6 +146,7 @@ export function EnvironmentPanel() {
               testId="env-angles"
               title="bond angles at each centre element (1° bins)"
               x={angleX}
+              xLabel={ANGLE_LABEL}
               ys={env.angles.counts}
               labels={env.angles.centers}
               bars
@@ -147,6 +160,7 @@ export function EnvironmentPanel() {
               testId="env-angles-overlay"
               title="bond angles, all centres"
               x={angleX}
+              xLabel={ANGLE_LABEL}
               ys={overlay.angles}
               labels={overlay.labels}
               bars
@@ -189,6 +203,7 @@ function EnvPlot({
   testId,
   title,
   x,
+  xLabel = R_LABEL,
   ys,
   labels,
   bars = false,
@@ -196,6 +211,8 @@ function EnvPlot({
   testId: string;
   title: string;
   x: number[];
+  /** The x readout's name and unit (uPlot's legend shows it beside the value under the pointer): a distance unless told. */
+  xLabel?: string;
   ys: number[][];
   labels: string[];
   bars?: boolean;
@@ -209,7 +226,7 @@ function EnvPlot({
         width: 300,
         height: 150,
         series: [
-          { label: 'r (Å)' },
+          { label: xLabel },
           ...labels.map((label, k) => ({
             label,
             stroke: PAIR_COLORS[k % PAIR_COLORS.length],
@@ -224,6 +241,6 @@ function EnvPlot({
       host.current,
     );
     return () => plot.destroy();
-  }, [title, x, ys, labels, bars]);
+  }, [title, x, xLabel, ys, labels, bars]);
   return <div className="xtal-plot" data-testid={testId} ref={host} />;
 }

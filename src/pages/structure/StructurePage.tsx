@@ -35,7 +35,7 @@ import { CrystallographyOverlay } from './CrystallographyOverlay.tsx';
 import { DiffractionPanel } from './DiffractionPanel.tsx';
 import { PlanesPanel } from './PlanesPanel.tsx';
 import { SymmetryPanel } from './SymmetryPanel.tsx';
-import { EnvironmentPanel, useCoordinationColors } from './EnvironmentPanel.tsx';
+import { CoordinationRamp, EnvironmentPanel, useCoordinationColors } from './EnvironmentPanel.tsx';
 import { AtomHoverTip, PropertyArrows, PropertyColoring, usePropertyColors, usePropertyRadiusFactors } from './PropertyColoring.tsx';
 import { setAtomHover } from '../../state/atom-coloring.ts';
 import { TrajectoryPlayer } from './TrajectoryPlayer.tsx';
@@ -51,7 +51,7 @@ export function StructurePage() {
   const formula = useSession((s) => s.summary?.formula);
   // The Symmetry panel's cell choice: its scene replaces the structure's (picking is off there; sites differ).
   const cellDisplay = useCrystallography((s) => s.cellDisplay);
-  const cnColors = useCoordinationColors(cellDisplay ? null : display);
+  const cn = useCoordinationColors(cellDisplay ? null : display);
   const propertyColors = usePropertyColors(cellDisplay ? null : display);
   const propertyRadii = usePropertyRadiusFactors(cellDisplay ? null : display);
   const labelStructure = useSession((s) => (s.synthetic ? null : (s.structures[s.activeStructure] ?? null)));
@@ -113,7 +113,7 @@ export function StructurePage() {
             selection={selection}
             fitKey={fitToken}
             onPick={cellDisplay ? undefined : onPick}
-            atomColors={propertyColors ?? cnColors}
+            atomColors={propertyColors ?? cn?.colors ?? null}
             radiusFactors={propertyRadii}
             onHover={cellDisplay ? undefined : setAtomHover}
             hiddenElements={hiddenElements}
@@ -129,7 +129,7 @@ export function StructurePage() {
         <ViewSummary />
         <Toolbar settings={settings} />
         <Progress />
-        <Legend />
+        <Legend coordination={propertyColors ? null : (cn?.coordination ?? null)} />
         <div className="shortcuts">
           drag: rotate · right-drag: pan · wheel: zoom · touch: drag, pinch, tap, double-tap · r reset · a/b/c view along axes · o ortho ·
           Esc clear · ? all shortcuts
@@ -477,13 +477,19 @@ function Progress() {
   );
 }
 
-function Legend() {
+/** The view's key: element colours (each a show/hide toggle), or the coordination ramp while the atoms wear it. */
+function Legend({ coordination }: { coordination: readonly number[] | null }) {
   const display = useSession((s) => s.display);
   const scheme = useSession((s) => s.settings.colorScheme);
   const hidden = useSession((s) => s.hiddenElements);
   if (!display) return null;
   return (
-    <ul className="legend" data-testid="legend">
+    <ul className="legend" data-testid="legend" data-coloring={coordination ? 'coordination' : 'element'}>
+      {coordination && (
+        <li>
+          <CoordinationRamp coordination={coordination} testId="legend-coordination" />
+        </li>
+      )}
       {display.elements.map((el) => (
         <li key={el}>
           <button
@@ -492,7 +498,7 @@ function Legend() {
             title={`${elementName(el)}: click to ${hidden.includes(el) ? 'show' : 'hide'}`}
             onClick={() => toggleElement(el)}
           >
-            <span className="swatch" style={{ background: toHex(elementColor(el, scheme)) }} />
+            {!coordination && <span className="swatch" style={{ background: toHex(elementColor(el, scheme)) }} />}
             {el}
           </button>
         </li>
