@@ -11,6 +11,8 @@ import type { Result } from './result.ts';
 /** The Symmetry panel's data; the cells packed for the viewer. */
 export interface SymmetryPanelData extends Omit<SymmetryView, 'cells'> {
   cells: Record<Exclude<CellChoice, 'read'>, PackedStructure>;
+  /** Each cell's formula as the Structure panel writes the structure's (pymatgen's composition.formula, e.g. "Bi6 Se9"). */
+  formulas: Record<Exclude<CellChoice, 'read'>, string>;
 }
 
 /** A file's text, read again in the worker so oxidation states survive (packing drops them). */

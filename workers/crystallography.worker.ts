@@ -6,6 +6,7 @@ import { packStructure, packedTransferables, unpackStructure, type PackedStructu
 import type { Structure } from '../src/core/structure/structure.ts';
 import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import { symmetryUnavailable } from '../src/core/symmetry/analyze.ts';
+import { formula } from '../src/core/structure/composition.ts';
 import { buildDisplay, displayTransferables } from '../src/core/analysis/display-scene.ts';
 import { xrdPattern } from '../src/core/analysis/xrd.ts';
 import { XRD_COMPARE_DEFAULTS, broadenedProfile, comparePatterns, comparisonTransferables } from '../src/core/analysis/xrd-compare.ts';
@@ -63,6 +64,7 @@ const api: CrystallographyWorkerApi = {
       return {
         ...view,
         cells: { primitive: packStructure(primitive), conventional: packStructure(conventional), niggli: packStructure(niggli) },
+        formulas: { primitive: formula(primitive), conventional: formula(conventional), niggli: formula(niggli) },
       };
     });
     return r.ok ? Comlink.transfer(r, Object.values(r.value.cells).flatMap(packedTransferables)) : r;

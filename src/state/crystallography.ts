@@ -13,7 +13,7 @@ import type { LatticePlane } from '../core/analysis/planes.ts';
 import { XRD_WAVELENGTHS, type XrdPattern } from '../core/analysis/xrd.ts';
 import type { Vec3 } from '../core/math/mat3.ts';
 import type { PackedStructure } from '../core/structure/packed.ts';
-import type { CellChoice, EnvironmentView } from '../core/tasks/crystallography/lab.ts';
+import type { CellChoice, EnvironmentView, WyckoffTable } from '../core/tasks/crystallography/lab.ts';
 import type { CrystallographyWorkerApi, SymmetryPanelData } from '../../workers/crystallography-api.ts';
 import type { Result } from '../../workers/result.ts';
 import { downloadText } from '../browser/download.ts';
@@ -136,23 +136,38 @@ async function computeSymmetry(): Promise<void> {
   if (useCrystallography.getState().cell !== 'read') void showCell();
 }
 
-/** Builds the chosen cell's scene with the session's display settings (the cell as read: the session's own scene). */
-async function showCell(): Promise<void> {
+/** The viewer fits the camera to the scene it shows now. */
+const refit = () => useSession.setState((s) => ({ fitToken: s.fitToken + 1 }));
+
+/**
+ * Builds the chosen cell's scene with the session's display settings (the cell as read: the session's own scene);
+ * `fit`: the camera is refitted once that scene is shown (a refit before it arrives would fit the previous cell).
+ */
+async function showCell(fit = false): Promise<void> {
   const { cell, symmetry } = useCrystallography.getState();
   if (cell === 'read' || !symmetry) {
     useCrystallography.setState({ cellDisplay: null });
+    if (fit) refit();
     return;
   }
   const options = displayOptions(useSession.getState().settings, false);
   const display = await ask('symmetry', 'cell', `building the ${cell} cell`, (api) => api.display(symmetry.cells[cell], options));
-  if (display && useCrystallography.getState().cell === cell) useCrystallography.setState({ cellDisplay: display });
+  if (!display || useCrystallography.getState().cell !== cell) return;
+  useCrystallography.setState({ cellDisplay: display });
+  if (fit) refit();
 }
 
 export function setCell(cell: CellChoice): void {
-  useCrystallography.setState({ cell, hoverRow: null, ...(cell === 'read' ? { cellDisplay: null } : {}) });
-  // The viewer refits to the new cell (its scene replaces the session's).
-  useSession.setState((s) => ({ selection: [], fitToken: s.fitToken + 1 }));
-  void showCell().then(() => void computePlanes());
+  useCrystallography.setState({ cell, hoverRow: null });
+  // Picks are sites of the cell shown; the viewer refits to the new cell once its scene replaces the current one.
+  useSession.setState({ selection: [] });
+  void showCell(true).then(() => void computePlanes());
+}
+
+/** The Wyckoff table of the cell shown (null before the symmetry is known, or where the search on that cell failed). */
+export function shownWyckoffTable(st: Pick<CrystallographyState, 'cell' | 'symmetry'>): WyckoffTable | null {
+  if (!st.symmetry) return null;
+  return st.cell === 'read' ? st.symmetry : st.symmetry.cellTables[st.cell];
 }
 
 export const setHoverRow = (row: number | null) => {
@@ -345,7 +360,7 @@ useSession.subscribe((s, prev) => {
       environment2: null,
       xrdComparison: null,
     });
-    if (had) useSession.setState((x) => ({ fitToken: x.fitToken + 1 }));
+    if (had) refit();
     if (!p) return;
     if (st.open.symmetry) void computeSymmetry();
     if (st.open.xrd) void computeXrd();

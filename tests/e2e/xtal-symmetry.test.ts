@@ -101,8 +101,41 @@ describe('symmetry panel', () => {
     expect(ok, `${shown.join(' ')} vs ${JSON.stringify(g.std_cell_alternatives)}`).toBe(true);
     // The viewer draws the conventional cell: at least its 24 sites (boundary images add more), not the 8 read.
     expect(await page.evaluate(() => window.__structlab!.natoms())).toBeGreaterThanOrEqual(g.std_cell.sites.length);
+    // The Structure panel describes the cell shown: its atoms, formula and lattice.
+    const n = g.std_cell.sites.length;
+    expect(await page.locator('[data-testid=cell-shown]').innerText()).toBe('conventional (standardized)');
+    expect(await page.locator('[data-testid=natoms]').innerText()).toBe(String(n));
+    const formula = await page.locator('[data-testid=formula]').innerText();
+    expect(
+      formula.split(' ').reduce((sum, part) => sum + Number(part.replace(/^[A-Za-z]+/, '') || 1), 0),
+      formula,
+    ).toBe(n);
+    expect((await page.locator('[data-testid=lattice]').innerText()).split(', ')).toEqual(shown.slice(0, 3));
+    // The Wyckoff table numbers the conventional cell's sites: 1 … 24, each orbit with as many as its multiplicity.
+    const table = page.locator('[data-testid=wyckoff-table]');
+    expect(await table.getAttribute('data-cell')).toBe('conventional');
+    const rows = await table.locator('tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => ({
+        sites: (tr.querySelector('[data-sites]') as HTMLElement).dataset.sites!.split(' ').map(Number),
+        multiplicity: Number(tr.querySelector('[data-testid=wyckoff]')!.textContent!.match(/^\d+/)![0]),
+      })),
+    );
+    expect(rows.flatMap((r) => r.sites).sort((a, b) => a - b)).toEqual([...Array(n).keys()]);
+    for (const r of rows) expect(r.sites.length).toBe(r.multiplicity);
+    // The camera was fitted to the cell shown: the r key's fit (resetView) leaves it where it is.
+    const camera = () => page.evaluate(() => window.__structlab!.viewers().main.camera!);
+    const fitted = await camera();
+    await page.evaluate(() => window.__structlab!.viewer('main')!.resetView());
+    const refit = await camera();
+    for (const key of ['position', 'target'] as const)
+      refit[key].forEach((x, k) =>
+        expect(Math.abs(x - fitted[key][k]), `${key} ${fitted[key].join(' ')} → ${refit[key].join(' ')}`).toBeLessThan(1e-6),
+      );
     await page.locator('[data-testid=cell-choice]').selectOption('read');
     await page.waitForFunction((n) => window.__structlab!.natoms() === n, before, { timeout: 60_000 });
+    expect(await page.locator('[data-testid=natoms]').innerText()).toBe(String(golden.input.sites.length));
+    expect(await page.locator('[data-testid=cell-shown]').count()).toBe(0);
+    expect(await table.getAttribute('data-cell')).toBe('read');
   });
 });
 

@@ -27,6 +27,12 @@ const composition = (s: Structure) => {
     .join(' ');
 };
 
+/** Site k's species as the Wyckoff table writes them ("Fe", "Fe0.5Ni0.5"). */
+const speciesOf = (s: Structure, k: number) =>
+  Object.entries(s.sites[k].species)
+    .map(([el, occ]) => (occ === 1 ? el : `${el}${Number(occ.toPrecision(4))}`))
+    .join('');
+
 beforeAll(() => initMoyo());
 
 describe.each(xtalGoldenNames())('symmetry panel %s', (name) => {
@@ -84,6 +90,38 @@ describe.each(xtalGoldenNames())('symmetry panel %s', (name) => {
       expect(cell.sites.length).toBe(n);
       expect(composition(cell)).toBe(composition(s));
     }
+    // Each cell's table: its sites numbered in that cell, each once; the input's orbits (species, multiplicity, site
+    // symmetry), each with its share of the cell's sites (multiplicities count conventional-cell sites). The letters
+    // may be another origin choice's (docs/crystallography.md), so they are not compared here.
+    const orbits = (rows: typeof v.rows) => rows.map((r) => `${r.species} ${r.multiplicity} ${r.siteSymmetry}`).sort();
+    for (const [which, cell] of Object.entries(v.cells) as [keyof typeof v.cells, Structure][]) {
+      const table = v.cellTables[which];
+      expect(table, which).not.toBeNull();
+      expect(orbits(table!.rows), which).toEqual(orbits(v.rows));
+      expect(table!.rows.flatMap((r) => r.sites).sort((a, b) => a - b)).toEqual(cell.sites.map((_, k) => k));
+      expect(table!.rowOfSite.every((r, k) => table!.rows[r].sites.includes(k))).toBe(true);
+      for (const r of table!.rows) {
+        expect(r.sites.length * g.std_cell.sites.length, `${which} ${r.multiplicity}${r.wyckoff}`).toBe(r.multiplicity * cell.sites.length);
+        expect(r.sites.every((k) => speciesOf(cell, k) === r.species)).toBe(true);
+        expect(r.frac.every((x) => x >= 0 && x < 1)).toBe(true);
+      }
+    }
+  });
+});
+
+describe('symmetry panel on a cell switch', () => {
+  it('numbers the conventional cell’s sites in its Wyckoff table (pmg rhomb_3478: 4 sites read, 12 conventional)', () => {
+    const name = 'pmg-rhomb_3478.cif';
+    const parsed = parseStructureFile(readFileSync(corpusPath(name), 'utf8'), name);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const v = symmetryView(parsed.structures[0], 0.01)!;
+    expect(v.rowOfSite).toHaveLength(4);
+    const table = v.cellTables.conventional!;
+    expect(table.rowOfSite).toHaveLength(12);
+    expect(table.rows.flatMap((r) => r.sites).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    // In the conventional cell every orbit has as many sites as its multiplicity, and the letters are the input's.
+    for (const r of table.rows) expect(r.sites).toHaveLength(r.multiplicity);
+    expect(table.rows.map((r) => r.wyckoff)).toEqual(v.rows.map((r) => r.wyckoff));
   });
 });
 

@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import * as THREE from 'three';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
 import type { LatticePlane } from '../../core/analysis/planes.ts';
-import { useCrystallography } from '../../state/crystallography.ts';
+import { shownWyckoffTable, useCrystallography } from '../../state/crystallography.ts';
 import { useSession } from '../../state/session.ts';
 import { Halos } from '../../viewer/Halos.tsx';
 import { atomRadii, useDisposable } from '../../viewer/StructureViewer.tsx';
@@ -27,14 +27,15 @@ export function CrystallographyOverlay({ display }: { display: DisplayData | nul
 }
 
 function OrbitHalos({ display }: { display: DisplayData | null }) {
-  const row = useCrystallography((s) => (s.cell === 'read' ? s.hoverRow : null));
-  const sym = useCrystallography((s) => s.symmetry);
+  const row = useCrystallography((s) => s.hoverRow);
+  // The table of the cell shown: its sites are the ones the shown scene's atoms belong to (display.site).
+  const table = useCrystallography(shownWyckoffTable);
   const settings = useSession((s) => s.settings);
   const hidden = useSession((s) => s.hiddenElements);
   const halos = useMemo(() => {
-    if (row === null || !sym || !display) return null;
-    const member = new Uint8Array(sym.rowOfSite.length);
-    for (const k of sym.rows[row]?.sites ?? []) member[k] = 1;
+    if (row === null || !table || !display) return null;
+    const member = new Uint8Array(table.rowOfSite.length);
+    for (const k of table.rows[row]?.sites ?? []) member[k] = 1;
     const radii = atomRadii(display, settings, hidden);
     const centers: Float32Array[] = [];
     const r: number[] = [];
@@ -44,7 +45,7 @@ function OrbitHalos({ display }: { display: DisplayData | null }) {
       r.push(radii[i] * 1.35 + 0.08);
     }
     return { centers, r };
-  }, [row, sym, display, settings, hidden]);
+  }, [row, table, display, settings, hidden]);
   return halos ? <Halos centers={halos.centers} radius={halos.r} color={ORBIT_COLOR} opacity={0.5} /> : null;
 }
 

@@ -34,7 +34,7 @@ import { useCrystallography } from '../../state/crystallography.ts';
 import { CrystallographyOverlay } from './CrystallographyOverlay.tsx';
 import { DiffractionPanel } from './DiffractionPanel.tsx';
 import { PlanesPanel } from './PlanesPanel.tsx';
-import { SymmetryPanel } from './SymmetryPanel.tsx';
+import { CELL_LABELS, SymmetryPanel } from './SymmetryPanel.tsx';
 import { CoordinationRamp, EnvironmentPanel, useCoordinationColors } from './EnvironmentPanel.tsx';
 import { AtomHoverTip, PropertyArrows, PropertyColoring, usePropertyColors, usePropertyRadiusFactors } from './PropertyColoring.tsx';
 import { setAtomHover } from '../../state/atom-coloring.ts';
@@ -542,8 +542,12 @@ function StructureInfo() {
   const files = useSession((s) => s.files);
   const activeFile = useSession((s) => s.activeFile);
   const synthetic = useSession((s) => s.synthetic);
-  const p = structures[k];
-  if (!p || !summary)
+  // The Symmetry panel's cell, once the viewer shows it: atoms, lattice and formula are that cell's.
+  const cell = useCrystallography((s) => (s.cellDisplay && s.symmetry && s.cell !== 'read' ? s.cell : null));
+  const symmetry = useCrystallography((s) => s.symmetry);
+  const read = structures[k];
+  const p = cell && symmetry ? symmetry.cells[cell] : read;
+  if (!read || !p || !summary)
     return (
       <section>
         <h2>Structure</h2>
@@ -556,11 +560,17 @@ function StructureInfo() {
     <section>
       <h2>Structure</h2>
       <p className="source">
-        {synthetic ? 'synthetic' : files[activeFile]?.name} {p.name ? `· ${p.name}` : ''}
+        {synthetic ? 'synthetic' : files[activeFile]?.name} {read.name ? `· ${read.name}` : ''}
       </p>
       <dl>
+        {cell && symmetry && (
+          <>
+            <dt>Cell shown</dt>
+            <dd data-testid="cell-shown">{CELL_LABELS[cell]}</dd>
+          </>
+        )}
         <dt>Formula</dt>
-        <dd data-testid="formula">{summary.formula}</dd>
+        <dd data-testid="formula">{cell && symmetry ? symmetry.formulas[cell] : summary.formula}</dd>
         <dt>Reduced</dt>
         <dd>{summary.reducedFormula}</dd>
         <dt>Atoms</dt>
@@ -569,7 +579,7 @@ function StructureInfo() {
         <dd data-testid="spacegroup">
           {summary.spacegroup
             ? `${summary.spacegroup.symbol} (${summary.spacegroup.number})`
-            : !p.lattice
+            : !read.lattice
               ? 'none (finite)'
               : summary.note
                 ? 'not searched (see notes)'

@@ -1,4 +1,7 @@
-/** The Symmetry panel: space group, the Wyckoff table (hover: the orbit in 3D), the operations, the cell switch, the symmetrized CIF. */
+/**
+ * The Symmetry panel: space group, the cell switch, the Wyckoff table of the cell shown (its own site numbers; hover:
+ * the orbit in 3D), the operations, the symmetrized CIF.
+ */
 import { latticeOf } from '../../core/structure/packed.ts';
 import {
   type CellChoice,
@@ -6,16 +9,17 @@ import {
   setCell,
   setHoverRow,
   setPanelOpen,
+  shownWyckoffTable,
   useCrystallography,
 } from '../../state/crystallography.ts';
 import { fixed } from '../format.ts';
 
-const CELLS: { value: CellChoice; label: string }[] = [
-  { value: 'read', label: 'as read' },
-  { value: 'primitive', label: 'primitive (standardized)' },
-  { value: 'conventional', label: 'conventional (standardized)' },
-  { value: 'niggli', label: 'Niggli-reduced' },
-];
+export const CELL_LABELS: Record<CellChoice, string> = {
+  read: 'as read',
+  primitive: 'primitive (standardized)',
+  conventional: 'conventional (standardized)',
+  niggli: 'Niggli-reduced',
+};
 
 /** Rows drawn at most; a larger table says how many it leaves out. */
 const MAX_ROWS = 300;
@@ -31,6 +35,7 @@ export function SymmetryPanel() {
   const error = useCrystallography((s) => s.error.symmetry);
   const cell = useCrystallography((s) => s.cell);
   const hoverRow = useCrystallography((s) => s.hoverRow);
+  const table = useCrystallography(shownWyckoffTable);
   if (!structure) return null;
   const shownCell = cell === 'read' || !sym ? structure : sym.cells[cell];
   const lattice = latticeOf(shownCell);
@@ -51,9 +56,9 @@ export function SymmetryPanel() {
           <label>
             Cell shown
             <select data-testid="cell-choice" value={cell} onChange={(e) => setCell(e.target.value as CellChoice)}>
-              {CELLS.map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.label}
+              {(Object.keys(CELL_LABELS) as CellChoice[]).map((c) => (
+                <option key={c} value={c}>
+                  {CELL_LABELS[c]}
                 </option>
               ))}
             </select>
@@ -64,40 +69,47 @@ export function SymmetryPanel() {
               {[lp.alpha, lp.beta, lp.gamma].map((x) => fixed(x, 3)).join(', ')}°
             </p>
           )}
-          <table className="xtal-table" data-testid="wyckoff-table" onMouseLeave={() => setHoverRow(null)}>
-            <thead>
-              <tr>
-                <th>Sites</th>
-                <th>Species</th>
-                <th>Wyckoff</th>
-                <th>Site sym.</th>
-                <th>x, y, z</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sym.rows.slice(0, MAX_ROWS).map((row, r) => (
-                <tr
-                  key={r}
-                  data-row={r}
-                  className={r === hoverRow && cell === 'read' ? 'hover' : ''}
-                  onMouseEnter={() => setHoverRow(r)}
-                  title={cell === 'read' ? 'The orbit is highlighted in the view' : 'Highlighting needs the cell as read'}
-                >
-                  <td data-sites={row.sites.join(' ')}>{siteList(row.sites)}</td>
-                  <td>{row.species}</td>
-                  <td data-testid="wyckoff">
-                    {row.multiplicity}
-                    {row.wyckoff}
-                  </td>
-                  <td data-testid="site-symmetry">{row.siteSymmetry}</td>
-                  <td>{row.frac.map((x) => fixed(x, 4)).join(', ')}</td>
+          {!table && (
+            <p className="hint" data-testid="wyckoff-unavailable">
+              The symmetry search on the {cell} cell failed at this symprec: no Wyckoff table for it.
+            </p>
+          )}
+          {table && (
+            <table className="xtal-table" data-testid="wyckoff-table" data-cell={cell} onMouseLeave={() => setHoverRow(null)}>
+              <thead>
+                <tr>
+                  <th>Sites</th>
+                  <th>Species</th>
+                  <th>Wyckoff</th>
+                  <th>Site sym.</th>
+                  <th>x, y, z</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          {sym.rows.length > MAX_ROWS && (
+              </thead>
+              <tbody>
+                {table.rows.slice(0, MAX_ROWS).map((row, r) => (
+                  <tr
+                    key={r}
+                    data-row={r}
+                    className={r === hoverRow ? 'hover' : ''}
+                    onMouseEnter={() => setHoverRow(r)}
+                    title="The orbit is highlighted in the view"
+                  >
+                    <td data-sites={row.sites.join(' ')}>{siteList(row.sites)}</td>
+                    <td>{row.species}</td>
+                    <td data-testid="wyckoff">
+                      {row.multiplicity}
+                      {row.wyckoff}
+                    </td>
+                    <td data-testid="site-symmetry">{row.siteSymmetry}</td>
+                    <td>{row.frac.map((x) => fixed(x, 4)).join(', ')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {table && table.rows.length > MAX_ROWS && (
             <p className="hint">
-              First {MAX_ROWS} of {sym.rows.length} orbits shown.
+              First {MAX_ROWS} of {table.rows.length} orbits shown.
             </p>
           )}
           <details>

@@ -10,13 +10,13 @@ import { localEnvironment } from '../../analysis/env.ts';
 import { niggliReducedLattice } from '../../match/niggli.ts';
 import { type Structure, fracOf, isOrdered, makeSiteFromFrac } from '../../structure/structure.ts';
 import type { Lattice } from '../../structure/lattice.ts';
-import { symmetryDataset } from '../../symmetry/dataset.ts';
+import { type SymmetryDataset, symmetryDataset } from '../../symmetry/dataset.ts';
 import { symopToString } from '../../symmetry/symop.ts';
 
 export type CellChoice = 'read' | 'primitive' | 'conventional' | 'niggli';
 
 export interface WyckoffRow {
-  /** Input sites of this orbit (0-based, ascending); the first is the representative. */
+  /** Sites of this orbit in the table's cell (0-based, ascending); the first is the representative. */
   sites: number[];
   /** Species of the orbit, e.g. "Fe" or "Fe0.5Ni0.5". */
   species: string;
@@ -24,11 +24,18 @@ export interface WyckoffRow {
   /** Multiplicity of the Wyckoff position in the conventional cell. */
   multiplicity: number;
   siteSymmetry: string;
-  /** Fractional coordinates of the representative in the input cell, wrapped into [0, 1). */
+  /** Fractional coordinates of the representative in the table's cell, wrapped into [0, 1). */
   frac: Vec3;
 }
 
-export interface SymmetryView {
+/** One cell's Wyckoff table: one row per orbit, sites numbered in that cell. */
+export interface WyckoffTable {
+  rows: WyckoffRow[];
+  /** Per site of the cell, its row in `rows`. */
+  rowOfSite: number[];
+}
+
+export interface SymmetryView extends WyckoffTable {
   number: number;
   international: string;
   hall: string;
@@ -36,10 +43,10 @@ export interface SymmetryView {
   crystalSystem: string;
   /** Operations of the input cell, as `structlab symmetry` lists them, written x,y,z. */
   operations: string[];
-  rows: WyckoffRow[];
-  /** Per input site, its row in `rows`. */
-  rowOfSite: number[];
   cells: Record<Exclude<CellChoice, 'read'>, Structure>;
+  /** The table of each other cell, from the same search on that cell: its own site numbers and coordinates, so the
+   * panel describes the cell the viewer shows; null where that search fails. */
+  cellTables: Record<Exclude<CellChoice, 'read'>, WyckoffTable | null>;
 }
 
 const speciesText = (species: Record<string, number>): string =>
@@ -60,12 +67,8 @@ export function niggliCell(s: Structure & { lattice: Lattice }): Structure {
   };
 }
 
-/** The panel's data for `s` at `symprec` Å; null when the search fails (as `structlab symmetry` fails). */
-export function symmetryView(s: Structure, symprec: number): SymmetryView | null {
-  if (!s.lattice) return null;
-  const lattice = s.lattice;
-  const d = symmetryDataset(s, symprec);
-  if (!d) return null;
+/** The Wyckoff table of `s` (with a lattice) from its dataset `d`. */
+function wyckoffTable(s: Structure, lattice: Lattice, d: SymmetryDataset): WyckoffTable {
   const perCell = d.stdCell.lattice!.volume / lattice.volume;
   const rowOfOrbit = new Map<number, number>();
   const rows: WyckoffRow[] = [];
@@ -87,6 +90,22 @@ export function symmetryView(s: Structure, symprec: number): SymmetryView | null
     return r;
   });
   for (const row of rows) row.multiplicity = Math.round(row.sites.length * perCell);
+  return { rows, rowOfSite };
+}
+
+/** The panel's data for `s` at `symprec` Å; null when the search fails (as `structlab symmetry` fails). */
+export function symmetryView(s: Structure, symprec: number): SymmetryView | null {
+  if (!s.lattice) return null;
+  const lattice = s.lattice;
+  const d = symmetryDataset(s, symprec);
+  if (!d) return null;
+  const cells = { primitive: d.primStdCell, conventional: d.stdCell, niggli: niggliCell({ ...s, lattice }) };
+  // Each cell's own search: its orbits are the input's, but its letters may be another of the space group's origin
+  // choices (docs/crystallography.md, symmetry section), e.g. diamond's 8a read and 8b in its Niggli cell.
+  const tableOf = (c: Structure): WyckoffTable | null => {
+    const dc = c.lattice ? symmetryDataset(c, symprec) : null;
+    return dc ? wyckoffTable(c, c.lattice!, dc) : null;
+  };
   return {
     number: d.number,
     international: d.international,
@@ -94,9 +113,9 @@ export function symmetryView(s: Structure, symprec: number): SymmetryView | null
     pointGroup: d.pointGroup,
     crystalSystem: d.crystalSystem,
     operations: d.operations.map(symopToString),
-    rows,
-    rowOfSite,
-    cells: { primitive: d.primStdCell, conventional: d.stdCell, niggli: niggliCell({ ...s, lattice }) },
+    ...wyckoffTable(s, lattice, d),
+    cells,
+    cellTables: { primitive: tableOf(cells.primitive), conventional: tableOf(cells.conventional), niggli: tableOf(cells.niggli) },
   };
 }
 
