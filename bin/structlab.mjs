@@ -27,15 +27,31 @@ function bundleIsFresh() {
   }
 }
 
-let main;
+let main, streamFailureLine;
 if (bundleIsFresh()) {
-  ({ main } = await import(bundle));
+  ({ main, streamFailureLine } = await import(bundle));
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../src/cli/main.ts'));
+  ({ main, streamFailureLine } = await import('../src/cli/main.ts'));
 }
-process.exitCode = await main(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
+// A write to standard output that fails (> /dev/full: ENOSPC; | head -c 1: EPIPE) arrives as an 'error' event,
+// before or after main returns; unhandled it ends the process with a stack trace. One sentence and exit 2 instead,
+// as for a file that cannot be written (README, "Exit codes"). Standard error failing leaves nowhere to say it.
+let stdoutFailed = false;
+process.stdout.on('error', (e) => {
+  if (stdoutFailed) return;
+  stdoutFailed = true;
+  process.stderr.write(streamFailureLine('standard output', e));
+  process.exitCode = 2;
+});
+process.stderr.on('error', () => {
+  process.exitCode ||= 2;
+});
+const code = await main(process.argv.slice(2), {
+  stdout: (text) => {
+    if (!stdoutFailed) process.stdout.write(text);
+  },
   stderr: (text) => process.stderr.write(text),
 });
+process.exitCode = stdoutFailed ? 2 : code;

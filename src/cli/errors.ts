@@ -53,3 +53,41 @@ export function inputFailure(e: unknown): { message: string; exitCode: number } 
   if (e instanceof SyntaxError && /JSON/.test(e.message)) return { message: `not valid JSON (${strip(e.message)})`, exitCode: 2 };
   return null;
 }
+
+/** A short reason for a failed file-system call, from its error code. */
+export function reason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EPIPE':
+      return 'the reader closed the pipe';
+    case 'EDQUOT':
+      return 'disk quota exceeded';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'ENOTDIR':
+      return 'a part of the path is not a folder';
+    case 'ENAMETOOLONG':
+      return 'the name is too long';
+    case 'EFBIG':
+      return 'the file is too large for the device';
+    case 'EIO':
+      return 'input/output error';
+    default:
+      return code ? `system error ${code}` : 'it cannot be accessed';
+  }
+}
+
+/**
+ * The one line printed when standard output (or error) cannot be written, e.g. `structlab info x > /dev/full`
+ * (ENOSPC) or `| head -c 1` (EPIPE): the stream's error event would otherwise end the process with a stack trace.
+ */
+export const streamFailureLine = (stream: string, e: unknown): string => `error: ${stream}: ${reason(e)}\n`;

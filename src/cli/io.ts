@@ -23,40 +23,13 @@ import { parseStructureFile } from '../core/io/registry.ts';
 import type { FormatId } from '../core/io/types.ts';
 import { LIMITS, inputBytesProblem, formatBytes } from '../core/limits.ts';
 import type { Structure } from '../core/structure/structure.ts';
-import { CliError } from './errors.ts';
+import { CliError, reason } from './errors.ts';
 
 /** How an input is named in messages: '-' is standard input. */
 export const inputName = (path: string): string => (path === '-' ? 'stdin' : path);
 
-/** A short reason for a failed file-system call, from its error code. */
-export function reason(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file or folder';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ENOSPC':
-      return 'no space left on the device';
-    case 'EDQUOT':
-      return 'disk quota exceeded';
-    case 'EROFS':
-      return 'read-only file system';
-    case 'EISDIR':
-      return 'it is a folder';
-    case 'ENOTDIR':
-      return 'a part of the path is not a folder';
-    case 'ENAMETOOLONG':
-      return 'the name is too long';
-    case 'EFBIG':
-      return 'the file is too large for the device';
-    case 'EIO':
-      return 'input/output error';
-    default:
-      return code ? `system error ${code}` : 'it cannot be accessed';
-  }
-}
+/** A short reason for a failed file-system call (src/cli/errors.ts, where main's stdout handler reaches it too). */
+export { reason };
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 

@@ -1,7 +1,9 @@
 /** The `structlab` command: parse arguments, call the core, print JSON. Nothing else lives here. */
 import { overrideLimits, printable, resetLimits, setLimitHint } from '../core/limits.ts';
 import { initMoyoNodeLazily } from '../node/moyo.ts';
-import { cliLimitHint, inputFailure } from './errors.ts';
+import { cliLimitHint, inputFailure, streamFailureLine } from './errors.ts';
+
+export { streamFailureLine };
 import { errorText } from '../core/errors.ts';
 
 const MAIN_HELP = `usage: structlab <command> [options]
