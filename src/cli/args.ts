@@ -1,4 +1,5 @@
 import { CliError } from './errors.ts';
+import { EXCERPT_CHARS, printable, quoted } from '../core/limits.ts';
 
 export interface OptionSpec {
   /** Long name without dashes. */
@@ -33,10 +34,10 @@ export function parseArgs(argv: string[], specs: OptionSpec[]): ParsedArgs {
       const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
       inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
       spec = byName.get(name);
-      if (!spec) throw new CliError(`unknown option --${name} (see --help)`);
+      if (!spec) throw new CliError(`unknown option --${printable(name, EXCERPT_CHARS)} (see --help)`);
     } else if (arg.startsWith('-') && arg.length > 1 && !/^-\d/.test(arg)) {
       spec = byShort.get(arg.slice(1));
-      if (!spec) throw new CliError(`unknown option ${arg} (see --help)`);
+      if (!spec) throw new CliError(`unknown option ${printable(arg, EXCERPT_CHARS)} (see --help)`);
     } else {
       positionals.push(arg);
       continue;
@@ -59,7 +60,7 @@ export function numberOption(options: ParsedArgs['options'], name: string, fallb
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value))
-    throw new CliError(`--${name} must be a number, got "${String(raw)}"`);
+    throw new CliError(`--${name} must be a number, got ${quoted(String(raw))}`);
   if (value < min || value > max) throw new CliError(`--${name} must be between ${min} and ${max}, got ${value}`);
   return value;
 }
@@ -69,6 +70,6 @@ export function choiceOption<T extends string>(options: ParsedArgs['options'], n
   const raw = options[name];
   if (raw === undefined) return fallback;
   if (typeof raw !== 'string' || !(choices as readonly string[]).includes(raw))
-    throw new CliError(`--${name} must be ${choices.join(' or ')}, got "${String(raw)}"`);
+    throw new CliError(`--${name} must be ${choices.join(' or ')}, got ${quoted(String(raw))}`);
   return raw as T;
 }

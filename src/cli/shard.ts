@@ -4,6 +4,7 @@
  * shard prints, which `structlab merge` reads (docs/scale-out.md documents the shape).
  */
 import { CliError } from './errors.ts';
+import { quoted } from '../core/limits.ts';
 
 export interface Shard {
   index: number;
@@ -20,7 +21,7 @@ export function shardOption(raw: string | boolean | undefined): Shard | undefine
   const index = m ? Number(m[1]) : NaN,
     count = m ? Number(m[2]) : NaN;
   if (!m || !(count >= 1 && count <= MAX_SHARDS) || !(index < count))
-    throw new CliError(`--shard must be I/N with 0 ≤ I < N ≤ ${MAX_SHARDS} (e.g. --shard 0/8), got "${String(raw)}"`);
+    throw new CliError(`--shard must be I/N with 0 ≤ I < N ≤ ${MAX_SHARDS} (e.g. --shard 0/8), got ${quoted(String(raw))}`);
   return { index, count };
 }
 

@@ -188,6 +188,15 @@ export function inputBytesProblem(name: string, bytes: number, limit: number = L
   return bytes > limit ? `${name} is ${formatBytes(bytes)}; the limit is ${formatBytes(limit)} per input` : null;
 }
 
+/** Characters of an input value a message quotes: enough to recognise it, never a whole 100,000-character value. */
+export const EXCERPT_CHARS = 40;
+
+/**
+ * The one way a message quotes a value from input (an option, a token, a name from a file): in double quotes,
+ * control characters escaped and cut at `max` characters with an ellipsis (printable below).
+ */
+export const quoted = (text: string, max = EXCERPT_CHARS): string => `"${printable(text, max)}"`;
+
 /**
  * Text safe to echo into a terminal or a message: control characters (C0, DEL, C1, bidi overrides) become
  * \xNN / \u{NNNN} escapes, and text longer than `max` characters is cut with an ellipsis.

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { packageFile } from '../../node/package-file.ts';
 import { C2NP_RADII, type DatasetFile, cifPath, datasetFiles, rawCifPath } from '../../core/tasks/c2np/dataset.ts';
 import { type RotationSet, parseRotationSets } from '../../core/tasks/c2np/rotation.ts';
-import { LIMITS, LimitError, limitSentence } from '../../core/limits.ts';
+import { LIMITS, LimitError, limitSentence, quoted } from '../../core/limits.ts';
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { checkOutputDir, loadStructureFile, readInputText, toStrictJson, writeOutputDir } from '../io.ts';
@@ -43,7 +43,7 @@ export function parseRadii(raw: string): number[] {
   const radii = new Set<number>();
   for (const part of raw.split(',')) {
     const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
-    if (!match) throw new CliError(`--radii must be integers or ranges like 6-30, got "${raw}"`);
+    if (!match) throw new CliError(`--radii must be integers or ranges like 6-30, got ${quoted(raw)}`);
     const low = Number(match[1]);
     const high = match[2] === undefined ? low : Number(match[2]);
     if (low > high) throw new CliError(`--radii range "${part.trim()}" runs backwards`);
@@ -73,7 +73,7 @@ export function runC2np(argv: string[], warn: (line: string) => void): string | 
   const radii = parseRadii(typeof options.radii === 'string' ? options.radii : '6-30');
   const repeats = options.repeats === undefined ? 20 : Number(options.repeats);
   if (!Number.isInteger(repeats) || repeats < 1 || repeats > 1000)
-    throw new CliError(`--repeats must be a whole number from 1 to 1000, got "${String(options.repeats)}"`);
+    throw new CliError(`--repeats must be a whole number from 1 to 1000, got ${quoted(String(options.repeats))}`);
 
   const cellPath = positionals[0];
   if (cellPath === '-') throw new CliError('c2np build needs a CELL file (its name is the material name), not standard input');

@@ -28,6 +28,7 @@ import {
   orderedErrors,
   taskRanges,
 } from './gen-tasks.ts';
+import { quoted } from '../../core/limits.ts';
 
 export const GEN_EVAL_HELP = `usage: structlab gen eval --pred P [--reference R] [--truth T] [--matcher disordered|ordered]
                          [--convention diffcsp|cdvae|mattergen] [--smact legacy|icsd24]
@@ -86,7 +87,7 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
     { name: 'stability-threshold', kind: 'string' },
     { name: 'workers', kind: 'string' },
   ]);
-  if (positionals.length > 0) throw new CliError(`gen eval takes no positional arguments (got "${positionals[0]}"; see --help)`);
+  if (positionals.length > 0) throw new CliError(`gen eval takes no positional arguments (got ${quoted(positionals[0])}; see --help)`);
   if (typeof options.pred !== 'string') throw new CliError('gen eval needs --pred (a folder, .extxyz or .jsonl of generated structures)');
   const matcher = choiceOption<GenMatcherName>(options, 'matcher', MATCHERS, 'disordered');
   const convention = choiceOption<DenovoConvention>(options, 'convention', CONVENTIONS, 'diffcsp');

@@ -24,6 +24,7 @@ import type { SmactTable } from '../../core/tasks/generations/smact.ts';
 import { availableParallelism } from 'node:os';
 import { errorText } from '../../core/errors.ts';
 import { CliError } from '../errors.ts';
+import { quoted } from '../../core/limits.ts';
 
 /** A structure as a thread receives it: structured cloning keeps data, not the Lattice class. */
 interface WireItem {
@@ -197,7 +198,7 @@ export function genWorkers(raw: unknown): number | null {
   if (raw === undefined) return null;
   const n = Number(raw);
   if (typeof raw !== 'string' || !/^\s*\d+\s*$/.test(raw) || !Number.isSafeInteger(n) || n > 64)
-    throw new CliError(`--workers must be a whole number from 0 to 64, got "${String(raw)}"`);
+    throw new CliError(`--workers must be a whole number from 0 to 64, got ${quoted(String(raw))}`);
   return n;
 }
 

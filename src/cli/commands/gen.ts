@@ -12,6 +12,7 @@ import { errorText } from '../../core/errors.ts';
 import { runPool } from '../threads.ts';
 import { type CspTaskResult, cspWork, defaultGenWorkers, genWorkers, localCspRunner, orderedErrors, taskRanges } from './gen-tasks.ts';
 import { inShard, partialHead, shardOption } from '../shard.ts';
+import { quoted } from '../../core/limits.ts';
 
 type Warn = (line: string) => void;
 type Subcommand = { help: string; run: (argv: string[], warn: Warn) => string | Promise<string> };
@@ -93,13 +94,13 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
     { name: 'workers', kind: 'string' },
     { name: 'shard', kind: 'string' },
   ]);
-  if (positionals.length > 0) throw new CliError(`gen csp takes no positional arguments (got "${positionals[0]}"; see --help)`);
+  if (positionals.length > 0) throw new CliError(`gen csp takes no positional arguments (got ${quoted(positionals[0])}; see --help)`);
   if (typeof options.pred !== 'string') throw new CliError('gen csp needs --pred (a folder, .extxyz or .jsonl of predictions)');
   if (typeof options.truth !== 'string') throw new CliError('gen csp needs --truth (a folder, .extxyz or .jsonl of true structures)');
   const rawK = options['n-samples'];
   const nSamples = rawK === undefined ? 1 : Number(rawK);
   if (typeof rawK === 'string' && (!/^\s*\d+\s*$/.test(rawK) || !Number.isSafeInteger(nSamples) || nSamples < 1))
-    throw new CliError(`--n-samples must be a whole number ≥ 1, got "${rawK}"`);
+    throw new CliError(`--n-samples must be a whole number ≥ 1, got ${quoted(String(rawK))}`);
   const convention = choiceOption<CspConvention>(options, 'convention', CSP_CONVENTIONS, 'diffcsp');
   const smact = choiceOption<SmactTable>(options, 'smact', SMACT_TABLES, 'legacy');
   const requestedWorkers = genWorkers(options.workers);

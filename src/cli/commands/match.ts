@@ -3,6 +3,7 @@ import type { Structure } from '../../core/structure/structure.ts';
 import { type ParsedArgs, numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { loadStructureFile, toStrictJson } from '../io.ts';
+import { quoted } from '../../core/limits.ts';
 
 export const MATCH_HELP = `usage: structlab match A B [--ltol 0.2] [--stol 0.3] [--angle-tol 5] [--primitive-cell true|false] \
 [--scale true|false] [--attempt-supercell true|false]
@@ -29,7 +30,7 @@ function booleanOption(options: ParsedArgs['options'], name: string, fallback: b
   if (raw === undefined) return fallback;
   if (raw === 'true') return true;
   if (raw === 'false') return false;
-  throw new CliError(`--${name} must be true or false, got "${String(raw)}"`);
+  throw new CliError(`--${name} must be true or false, got ${quoted(String(raw))}`);
 }
 
 function loadCrystal(path: string, warn: (line: string) => void): Structure {
@@ -57,7 +58,7 @@ export function runMatch(argv: string[], warn: (line: string) => void): string {
   if (positionals.length !== 2) throw new CliError('match takes two structure files A and B (see structlab match --help)');
   const comparator = options.comparator ?? MATCHER_DEFAULTS.comparator;
   if (comparator !== 'species' && comparator !== 'element')
-    throw new CliError(`--comparator must be species or element, got "${String(comparator)}"`);
+    throw new CliError(`--comparator must be species or element, got ${quoted(String(comparator))}`);
   const matcher: MatcherOptions = {
     ltol: numberOption(options, 'ltol', MATCHER_DEFAULTS.ltol, 0, 10),
     stol: numberOption(options, 'stol', MATCHER_DEFAULTS.stol, 0, 10),

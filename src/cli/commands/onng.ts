@@ -23,7 +23,7 @@ import {
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { checkOutputDir, inputName, readInputText, toStrictJson, writeOutputDir } from '../io.ts';
-import { LIMITS, LimitError, formatBytes, limitSentence } from '../../core/limits.ts';
+import { LIMITS, LimitError, formatBytes, limitSentence, quoted } from '../../core/limits.ts';
 
 export const ONNG_DATASET_ENV = 'STRUCTLAB_ONNG_DATASET';
 
@@ -111,11 +111,12 @@ function runObfuscate(argv: string[]): string {
     { name: 'source', kind: 'string' },
     { name: 'force', kind: 'flag' },
   ]);
-  if (positionals.length > 0) throw new CliError(`onng obfuscate takes no positional argument (got "${positionals[0]}")`);
+  if (positionals.length > 0) throw new CliError(`onng obfuscate takes no positional argument (got ${quoted(positionals[0])})`);
   const levelText = options.level;
   if (typeof levelText !== 'string') throw new CliError('onng obfuscate needs --level K with K from 1 to 5');
   const level = Number(levelText);
-  if (!Number.isInteger(level) || level < 1 || level > 5) throw new CliError(`--level must be an integer from 1 to 5, got "${levelText}"`);
+  if (!Number.isInteger(level) || level < 1 || level > 5)
+    throw new CliError(`--level must be an integer from 1 to 5, got ${quoted(levelText)}`);
   // Only the user's own copy: the set is not bundled and no other place is searched (the repository has no licence).
   const source = typeof options.source === 'string' ? options.source : process.env[ONNG_DATASET_ENV] || undefined;
   if (!source) {
@@ -258,7 +259,8 @@ function runVerify(argv: string[]): string {
 function parseLevelOption(value: unknown, command: string): number {
   if (typeof value !== 'string') throw new CliError(`${command} needs --level K with K from 1 to 5`);
   const level = Number(value);
-  if (!Number.isInteger(level) || level < 1 || level > 5) throw new CliError(`--level must be an integer from 1 to 5, got "${value}"`);
+  if (!Number.isInteger(level) || level < 1 || level > 5)
+    throw new CliError(`--level must be an integer from 1 to 5, got ${quoted(String(value))}`);
   return level;
 }
 

@@ -3,6 +3,7 @@ import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { toStrictJson } from '../io.ts';
 import { loadPeriodic } from './xtal-input.ts';
+import { quoted } from '../../core/limits.ts';
 
 export const XRD_HELP = `usage: structlab xrd FILE [--wavelength CuKa|MoKa|<Å>] [--two-theta 0,90] [--index K]
 
@@ -21,7 +22,9 @@ export function wavelengthOption(raw: string | boolean | undefined): { name: str
   if (named !== undefined) return { name: text, lambda: named };
   const value = Number(text);
   if (text === '' || !Number.isFinite(value) || value <= 0 || value > 100) {
-    throw new CliError(`--wavelength must be one of ${[...XRD_WAVELENGTHS.keys()].join(', ')} or a wavelength in Å, got "${text}"`);
+    throw new CliError(
+      `--wavelength must be one of ${[...XRD_WAVELENGTHS.keys()].join(', ')} or a wavelength in Å, got ${quoted(String(text))}`,
+    );
   }
   return { name: null, lambda: value };
 }
@@ -32,7 +35,7 @@ export function rangeOption(raw: string | boolean | undefined, name: string, fal
   const parts = String(raw).split(',');
   const [a, b] = parts.map((x) => (x.trim() === '' ? NaN : Number(x)));
   if (parts.length !== 2 || !Number.isFinite(a) || !Number.isFinite(b) || a < 0 || b <= a || b > max) {
-    throw new CliError(`--${name} must be two numbers A,B with 0 ≤ A < B ≤ ${max}, got "${String(raw)}"`);
+    throw new CliError(`--${name} must be two numbers A,B with 0 ≤ A < B ≤ ${max}, got ${quoted(String(raw))}`);
   }
   return [a, b];
 }

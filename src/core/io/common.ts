@@ -1,7 +1,7 @@
 /** Small helpers shared by the format readers and writers. */
 import { type Site, isOrderedSite } from '../structure/structure.ts';
 import type { Lattice } from '../structure/lattice.ts';
-import { LIMITS, limitSentence, printable } from '../limits.ts';
+import { LIMITS, limitSentence, printable, quoted } from '../limits.ts';
 import { ParseError } from './types.ts';
 
 /**
@@ -28,8 +28,8 @@ export function checkToken(token: string, line: number | undefined, what: string
   }
 }
 
-/** Input text quoted in a message: control characters escaped, cut at 40 characters. */
-export const quoted = (text: string, max = 40): string => `"${printable(text, max)}"`;
+/** Input text quoted in a message (the one helper, src/core/limits.ts): control characters escaped, cut at 40 characters. */
+export { quoted };
 
 /**
  * Lines of a text, split at \r\n, \r or \n in one linear pass, trailing blank lines kept; a ParseError

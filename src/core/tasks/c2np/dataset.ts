@@ -5,6 +5,7 @@
 import type { Vec3 } from '../../math/mat3.ts';
 import { type QuaternionXyzw, type RotationSet, applyRotation, eulerXyzDegrees, quaternionToMatrix } from './rotation.ts';
 import { pow } from '../../math/libm.ts';
+import { quoted } from '../../limits.ts';
 
 /** C2NP `config.py`: radii 6–30; ID and OOD radii fixed, the rest train. */
 export const C2NP_RADII = Array.from({ length: 25 }, (_, n) => n + 6);
@@ -92,10 +93,10 @@ export function parseParticleXyz(text: string): ParticleCoordinates {
   for (let n = 2; n < lines.length; n++) {
     const tokens = lines[n].trim().split(/\s+/);
     if (tokens.length === 1 && tokens[0] === '') continue;
-    if (tokens.length < 4) throw new ParticleFormatError(`expected "symbol x y z", got "${lines[n].trim()}"`, n + 1);
+    if (tokens.length < 4) throw new ParticleFormatError(`expected "symbol x y z", got ${quoted(lines[n].trim())}`, n + 1);
     const xyz = tokens.slice(1, 4).map(Number);
     if (xyz.some((v) => !Number.isFinite(v)))
-      throw new ParticleFormatError(`coordinates must be finite numbers, got "${lines[n].trim()}"`, n + 1);
+      throw new ParticleFormatError(`coordinates must be finite numbers, got ${quoted(lines[n].trim())}`, n + 1);
     symbols.push(tokens[0]);
     positions.push([xyz[0], xyz[1], xyz[2]]);
   }

@@ -2,6 +2,7 @@
 // and time, mean ± SE, one-way ANOVA across levels and a linear trend on λ; plus static proof pre-checks.
 import { parseCsv } from '../../io/csv.ts';
 import { type AnovaResult, type LinearTrend, linearTrend, mean, oneWayAnova, standardError } from '../../math/statistics.ts';
+import { quoted } from '../../limits.ts';
 
 /** One row of per_problem_outcomes.csv; verified/correct are null when the run was never verified. */
 export interface OutcomeRow {
@@ -43,7 +44,7 @@ export function parseOutcomesCsv(text: string): OutcomeRow[] {
         return null;
       }
       const v = Number(raw);
-      if (!Number.isFinite(v)) throw new Error(`line ${line}: ${name} "${raw}" is not a number`);
+      if (!Number.isFinite(v)) throw new Error(`line ${line}: ${name} ${quoted(raw)} is not a number`);
       return v;
     };
     const flag = (name: string): boolean | null => {

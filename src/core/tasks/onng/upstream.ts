@@ -2,6 +2,7 @@
 // per-problem CSV gives, plus a static pre-check of every raw proof kept apart from Lean's verdict.
 // Accepted layout and assumptions: see README.md next to this file.
 import { type OutcomeRow, type ProofPrecheck, precheckProof } from './analytics.ts';
+import { quoted } from '../../limits.ts';
 
 export interface UpstreamFile {
   path: string;
@@ -49,14 +50,37 @@ const MODULES: [string, number, number][] = [
 ];
 export const onngModuleOf = (id: number): string => MODULES.find(([, a, b]) => id >= a && id <= b)?.[0] ?? 'Other';
 
-/** λ of a level folder: `original` → 0, `obfuscated_K` → 0.2·K (as upstream), `lambda_0.6` / `lam0.6` → 0.6. */
+/** Longest level name read: `obfuscated_5`, `lambda_0.6`; a longer folder or key is no level. */
+const LEVEL_NAME_CHARS = 32;
+
+/** The digits `D+` or `D+.D+` that make up all of `text`, as a number; null for anything else. */
+function plainDecimal(text: string): number | null {
+  let dots = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46 && i > 0 && i < text.length - 1 && dots++ === 0) continue;
+    if (c < 48 || c > 57) return null;
+  }
+  return text === '' ? null : Number(text);
+}
+
+/**
+ * λ of a level folder: `original` → 0, `obfuscated_K` → 0.2·K (as upstream), `lambda_0.6` / `lam0.6` → 0.6.
+ * Read by hand in one pass over at most LEVEL_NAME_CHARS characters, no regular expression, so no folder name or
+ * statistics.json key costs more than its length.
+ */
 export function levelLambda(name: string): number | null {
   if (name === 'original') return 0;
-  let m = /^obfuscated_(\d+)$/.exec(name);
-  if (m) return Math.round(Number(m[1]) * 2) / 10;
-  m = /^(?:lambda|lam|λ)[_=-]?(\d+(?:\.\d+)?)$/i.exec(name);
-  if (m) return Number(m[1]);
-  return null;
+  if (name.length > LEVEL_NAME_CHARS) return null;
+  if (name.startsWith('obfuscated_')) {
+    const k = plainDecimal(name.slice('obfuscated_'.length));
+    return k !== null && Number.isInteger(k) && !name.includes('.') ? Math.round(k * 2) / 10 : null;
+  }
+  const lower = name.toLowerCase();
+  const prefix = ['lambda', 'lam', 'λ'].find(
+    (p) => lower.startsWith(p) && plainDecimal(lower.slice(p.length).replace(/^[_=-]/, '')) !== null,
+  );
+  return prefix === undefined ? null : plainDecimal(lower.slice(prefix.length).replace(/^[_=-]/, ''));
 }
 
 interface RunVerdict {
@@ -240,7 +264,7 @@ export function readUpstreamResults(files: UpstreamFile[], options: UpstreamOpti
     for (const [level, list] of statisticsLevels(json, pathLevel, where)) {
       const lambda = levelLambda(level);
       if (lambda === null) {
-        warnings.push(`${where}: level "${level}" is not original or obfuscated_K; skipped`);
+        warnings.push(`${where}: level ${quoted(level)} is not original or obfuscated_K; skipped`);
         continue;
       }
       list.forEach((r, i) => {
@@ -262,7 +286,7 @@ export function readUpstreamResults(files: UpstreamFile[], options: UpstreamOpti
     if (output || timing) {
       const lambda = parent === null ? null : levelLambda(parent);
       if (lambda === null) {
-        warnings.push(`${file.path}: its folder "${parent ?? ''}" is not a level (original, obfuscated_K); skipped`);
+        warnings.push(`${file.path}: its folder ${quoted(parent ?? '')} is not a level (original, obfuscated_K); skipped`);
         continue;
       }
       const model = parts[parts.length - 3] ?? UNNAMED_MODEL;
