@@ -1,11 +1,12 @@
 import type { Vec3 } from '../../core/math/mat3.ts';
 import { type CarveCenter, type CarvedParticle, carveParticle } from '../../core/tasks/c2np/carve.ts';
 import { RAW_COMMENT, formatGeneratorXyz, formatRawXyz, rotatedComment, roundLikeRawText } from '../../core/tasks/c2np/dataset.ts';
-import { applyRotation, normalizeQuaternion, quaternionToMatrix } from '../../core/tasks/c2np/rotation.ts';
+import { applyRotation, normalizeQuaternion, quaternionProblem, quaternionToMatrix } from '../../core/tasks/c2np/rotation.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { checkOutputFile, loadStructureFile, toStrictJson, writeOutputSafely } from '../io.ts';
 import { errorText } from '../../core/errors.ts';
+import { quoted } from '../../core/limits.ts';
 
 export const CARVE_HELP = `usage: structlab carve CELL --radius R [--repeats 20] [--center box|origin|X,Y,Z] [--inclusive]
                       [--quaternion X,Y,Z,W] -o OUT.xyz [--force]
@@ -28,7 +29,7 @@ Prints {"written": OUT, "natoms": N, "center": [x, y, z]}.
 function parseTriple(raw: string, name: string, count: number): number[] {
   const values = raw.split(',').map((v) => (v.trim() === '' ? NaN : Number(v)));
   if (values.length !== count || values.some((v) => !Number.isFinite(v))) {
-    throw new CliError(`--${name} must be ${count} comma-separated numbers, got "${raw}"`);
+    throw new CliError(`--${name} must be ${count} comma-separated numbers, got ${quoted(raw)}`);
   }
   return values;
 }
@@ -57,7 +58,9 @@ export function runCarve(argv: string[], warn: (line: string) => void): string {
   if (!Number.isInteger(repeats)) throw new CliError(`--repeats must be a whole number, got ${repeats}`);
   const center = parseCenter(options.center);
   const quaternion = typeof options.quaternion === 'string' ? parseTriple(options.quaternion, 'quaternion', 4) : null;
-  if (quaternion && quaternion.every((v) => v === 0)) throw new CliError('--quaternion 0,0,0,0 is not a rotation');
+  // Any scale of a quaternion names the same rotation (1e300,0,0,0 is the identity; see normalizeQuaternion).
+  const quaternionWrong = quaternion && quaternionProblem(quaternion);
+  if (quaternionWrong) throw new CliError(`--quaternion ${quoted(String(options.quaternion))} is not a rotation: ${quaternionWrong}`);
   const outputOptions = { force: options.force === true, inputs: [positionals[0]] };
   checkOutputFile(options.output, outputOptions);
 

@@ -9,12 +9,41 @@ import { atan2 } from '../../math/libm.ts';
 /** Scalar-last quaternion [x, y, z, w]. */
 export type QuaternionXyzw = [number, number, number, number];
 
-/** scipy `Rotation.from_quat` normalises its input: q / sqrt(x² + y² + z² + w²). */
+/** Smallest positive normal double: below it a number keeps fewer than 53 significant bits. */
+const MIN_NORMAL = 2 ** -1022;
+
+/**
+ * scipy `Rotation.from_quat` normalises its input: q / sqrt(x² + y² + z² + w²) (scipy/spatial/transform/_rotation.pyx,
+ * `_norm4`), kept exactly for every quaternion whose squares sum to a normal finite double, so rotated files match
+ * C2NP's byte for byte. Where that sum overflows (1e300·(1,0,0,0): scipy divides by inf and gets the zero
+ * quaternion) or underflows, q is first divided by its largest |component| (exact in direction), then normalised:
+ * any q with a finite, non-zero largest component is the rotation it names. Throws for four zeros or a non-finite one.
+ */
 export function normalizeQuaternion(q: readonly number[]): QuaternionXyzw {
   if (q.length !== 4 || q.some((v) => !Number.isFinite(v))) throw new Error('a quaternion needs four finite numbers (x, y, z, w)');
-  const norm = Math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  if (!(norm > 0)) throw new Error('the zero quaternion is not a rotation');
-  return [q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm];
+  const sum = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  if (sum >= MIN_NORMAL && Number.isFinite(sum)) {
+    const norm = Math.sqrt(sum);
+    return [q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm];
+  }
+  const big = Math.max(Math.abs(q[0]), Math.abs(q[1]), Math.abs(q[2]), Math.abs(q[3]));
+  if (!(big > 0)) throw new Error('the zero quaternion is not a rotation');
+  const s = [q[0] / big, q[1] / big, q[2] / big, q[3] / big];
+  const norm = Math.sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2] + s[3] * s[3]);
+  return [s[0] / norm, s[1] / norm, s[2] / norm, s[3] / norm];
+}
+
+/**
+ * Why a user's quaternion names no rotation, or null: all four components zero, or its largest |component| below
+ * the smallest normal double (2.2e-308), where a subnormal keeps so few significant bits that the direction typed
+ * is not the one stored (1e-323 and 1.4e-323 are stored as 2 and 3 times 4.9e-324).
+ */
+export function quaternionProblem(q: readonly number[]): string | null {
+  const big = Math.max(...q.map((v) => Math.abs(v)));
+  if (big === 0) return 'all four components are zero';
+  if (big < MIN_NORMAL)
+    return 'its largest component is below 2.2e-308 (a subnormal double keeps too few digits to say which rotation is meant)';
+  return null;
 }
 
 /** Rotation matrix (rows) of a unit quaternion, term order as scipy's `as_matrix`. */
