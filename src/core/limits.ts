@@ -14,6 +14,16 @@ const DEFAULT_LIMITS = {
   tokenChars: 65_536,
   /** Characters of one number token; longer "numbers" are refused before they are converted. */
   numberChars: 256,
+  /**
+   * Characters of one element symbol or atom label (an XYZ species, a CIF label or type symbol, a pymatgen JSON "element" or
+   * "label"): real ones are a few characters (`Fe1A`, `O2-`, `Ow_wat_12`); a 1 MB "symbol" is not one.
+   */
+  labelChars: 64,
+  /**
+   * Nesting depth of one JSON value (objects and arrays inside each other): a pymatgen `as_dict()` nests under 10 levels;
+   * thousands of levels would overflow the stack of every recursive walk (writers, JSON.stringify), so they are refused first.
+   */
+  jsonDepth: 256,
   /** Atoms of one structure after symmetry expansion, and of one frame. */
   atoms: 200_000,
   /** Atoms of all structures (frames, blocks) of one file together; an empty frame counts as one. */
@@ -117,6 +127,8 @@ const count = (n: number): string => (Number.isInteger(n) ? n.toLocaleString('en
 const FIXED: ReadonlySet<LimitName> = new Set<LimitName>([
   'symmetryOperations',
   'numberChars',
+  'labelChars',
+  'jsonDepth',
   'tokenChars',
   'coordinateAbs',
   'cellFlatness',

@@ -28,6 +28,27 @@ export function checkToken(token: string, line: number | undefined, what: string
   }
 }
 
+/**
+ * Why an element symbol or atom label cannot be one, or null: longer than LIMITS.labelChars, or holding a control
+ * character (a NUL inside "F\0e" would otherwise be read as F and kept in the label, a 1 MB "symbol" as its first
+ * letters). `what` names it in the sentence ("species", "atom label").
+ */
+export function labelProblem(text: string, what: string): string | null {
+  if (text.length > LIMITS.labelChars)
+    return limitSentence(`the ${what} ${quoted(text, 24)}`, text.length, LIMITS.labelChars, 'characters');
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f || (c >= 0x80 && c < 0xa0)) return `the ${what} ${quoted(text)} holds a control character`;
+  }
+  return null;
+}
+
+/** Throws labelProblem's sentence as a ParseError at `line`. */
+export function checkLabel(text: string, line: number | undefined, what: string): void {
+  const problem = labelProblem(text, what);
+  if (problem) throw new ParseError(`${problem[0].toUpperCase()}${problem.slice(1)}.`, line);
+}
+
 /** Input text quoted in a message (the one helper, src/core/limits.ts): control characters escaped, cut at 40 characters. */
 export { quoted };
 

@@ -5,7 +5,7 @@
  */
 import type { Structure } from '../structure/structure.ts';
 import { LIMITS, limitSentence, printable } from '../limits.ts';
-import { jsonSizeProblem, readStructure, structureToDict } from './pymatgen-json.ts';
+import { jsonDepthProblem, jsonSizeProblem, readStructure, structureToDict } from './pymatgen-json.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -13,6 +13,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function parseJsonlFrames(text: string): ParseOutput {
   const size = jsonSizeProblem(text);
   if (size) throw new ParseError(size, 1);
+  const deep = jsonDepthProblem(text, true);
+  if (deep) throw new ParseError(deep.message, deep.line);
   const structures: Structure[] = [];
   let atoms = 0;
   let lineNo = 0;

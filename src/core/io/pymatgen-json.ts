@@ -9,6 +9,7 @@ import { type Site, type SpeciesMap, type Structure, fracOf, makeSiteFromCart, m
 import { elementSymbolOf, parseElementSymbol } from '../structure/elements.ts';
 import { speciesString } from '../structure/composition.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
+import { labelProblem } from './common.ts';
 import { LIMITS, limitSentence, printable } from '../limits.ts';
 
 type Json = Record<string, unknown>;
@@ -42,8 +43,37 @@ function overflowLine(text: string): number | undefined {
   return lines.size === 1 ? [...lines][0] : undefined;
 }
 
-/** Deepest nesting findJsonError follows (its recursion must not run out of stack). */
-const MAX_JSON_DEPTH = 256;
+/**
+ * The first place where objects and arrays nest deeper than LIMITS.jsonDepth, found in one pass over the text
+ * (brackets inside strings skipped) before JSON.parse builds anything: thousands of levels parse, but then overflow
+ * the stack of every recursive walk (a writer, JSON.stringify) as "Maximum call stack size exceeded". With `perLine`
+ * (JSON Lines) the depth starts again on each line. Returns the sentence and the 1-based line, or null.
+ */
+export function jsonDepthProblem(text: string, perLine = false): { message: string; line: number } | null {
+  const limit = LIMITS.jsonDepth;
+  let depth = 0;
+  let line = 1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      line++;
+      if (perLine) {
+        depth = 0;
+        inString = false;
+      }
+    } else if (inString) {
+      if (c === 92)
+        i++; // a backslash: the next character is escaped ("\"" does not end the string)
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > limit)
+        return { message: `The JSON nests objects and arrays more than ${limit} levels deep; the limit is ${limit} levels.`, line };
+    } else if ((c === 125 || c === 93) && depth > 0) depth--;
+  }
+  return null;
+}
 
 /**
  * Objects, arrays and values a structure file may hold, counted on the text before JSON.parse builds
@@ -110,7 +140,7 @@ export function findJsonError(text: string): { offset: number; problem: string }
   const value = (): void => {
     ws();
     const c = text[i];
-    if ((c === '{' || c === '[') && ++depth > MAX_JSON_DEPTH) fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
+    if ((c === '{' || c === '[') && ++depth > LIMITS.jsonDepth) fail(`nesting deeper than ${LIMITS.jsonDepth} levels`);
     if (c === '{') {
       i++;
       ws();
@@ -181,6 +211,8 @@ export function findJsonError(text: string): { offset: number; problem: string }
 function parseJsonText(text: string): unknown {
   const size = jsonSizeProblem(text);
   if (size) throw new ParseError(size, 1);
+  const deep = jsonDepthProblem(text);
+  if (deep) throw new ParseError(deep.message, deep.line);
   try {
     return JSON.parse(text);
   } catch (e) {
@@ -198,6 +230,9 @@ function parseJsonText(text: string): unknown {
   }
 }
 
+/** How far below 0 or above 1 (summed) occupancies may go: pymatgen's Composition.amount_tolerance. */
+const OCCUPANCY_TOLERANCE = 1e-8;
+
 /** `{"element": "Fe", "occu": 1, "oxidation_state": 3}` entries → species and oxidation maps. */
 function readSpecies(
   site: Json,
@@ -212,6 +247,8 @@ function readSpecies(
     if (!isObject(entry) || typeof entry.element !== 'string') {
       throw new ParseError(`${where} has a species entry without an "element".`);
     }
+    const badElement = labelProblem(entry.element, 'element');
+    if (badElement) throw new ParseError(`${where}: ${badElement}.`);
     const direct = elementSymbolOf(entry.element);
     const parsed = direct !== undefined ? { symbol: direct, oxidation: undefined } : parseElementSymbol(entry.element);
     const symbol = parsed?.symbol;
@@ -220,10 +257,18 @@ function readSpecies(
     if (occu === Infinity || occu === -Infinity)
       throw new ParseError(`${where}: the occupancy of ${symbol} is too large to represent.`, line());
     if (typeof occu !== 'number' || !Number.isFinite(occu)) throw new ParseError(`${where}: the occupancy of ${symbol} is not a number.`);
+    // As pymatgen's Composition refuses it (pymatgen/core/composition.py, tolerance Composition.amount_tolerance).
+    if (occu < -OCCUPANCY_TOLERANCE) throw new ParseError(`${where}: the occupancy of ${symbol} is negative (${occu}).`);
     species[symbol] = (species[symbol] ?? 0) + occu;
     const ox = typeof entry.oxidation_state === 'number' ? entry.oxidation_state : parsed?.oxidation;
     if (typeof ox === 'number' && Number.isFinite(ox)) oxidation[symbol] = ox;
   }
+  // As pymatgen's Site refuses it: "Species occupancies sum to more than 1!" (pymatgen/core/sites.py).
+  const total = Object.values(species).reduce((sum, x) => sum + x, 0);
+  if (total > 1 + OCCUPANCY_TOLERANCE)
+    throw new ParseError(
+      `${where}: the occupancies sum to ${String(Number(total.toPrecision(6)))}; the occupancies of one site sum to at most 1.`,
+    );
   return Object.keys(oxidation).length > 0 ? { species, oxidation } : { species };
 }
 
@@ -266,7 +311,11 @@ export function readStructure(d: unknown, index: number, many: boolean, line: ()
       if (isOverflowedVec3(raw[key])) throw new ParseError(`${where}: "${key}" holds a value too large to represent.`, line());
     }
     const extra: Partial<Site> = {};
-    if (typeof raw.label === 'string') extra.label = raw.label;
+    if (typeof raw.label === 'string') {
+      const badLabel = labelProblem(raw.label, 'label');
+      if (badLabel) throw new ParseError(`${where}: ${badLabel}.`);
+      extra.label = raw.label;
+    }
     if (oxidation) extra.oxidation = oxidation;
     if (isObject(raw.properties) && Object.keys(raw.properties).length > 0) extra.properties = { ...raw.properties };
     if (lattice && isVec3(raw.abc)) return makeSiteFromFrac(lattice, raw.abc, species, extra);

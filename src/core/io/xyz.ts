@@ -14,8 +14,8 @@ import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
 import {
   DECIMAL_NUMBER,
   cellProblem,
+  checkLabel,
   checkNumberToken,
-  checkToken,
   orderedSymbol,
   quoted,
   shortestNumber,
@@ -90,7 +90,9 @@ function readNumber(token: string | undefined, lineNo: number, what: string, war
 
 /** Element symbol from an XYZ species token: any capitalisation, an atomic number, or a label like `C1`. */
 function speciesFromToken(token: string, lineNo: number): { symbol: string; label?: string } {
-  checkToken(token, lineNo, 'species');
+  // Too long: refused before it is parsed. A control character: checked once the token would be read as an element,
+  // where it would hide in the label ("F\0e" as F); otherwise "not an element symbol" says more.
+  if (token.length > LIMITS.labelChars) checkLabel(token, lineNo, 'species');
   if (INTEGER.test(token)) {
     const el = elementByNumber(Number(token));
     if (!el) throw new ParseError(`The species ${quoted(token)} is not an atomic number.`, lineNo);
@@ -101,6 +103,7 @@ function speciesFromToken(token: string, lineNo: number): { symbol: string; labe
   const parsed = parseElementSymbol(token);
   const el = parsed ? elementBySymbol(parsed.symbol) : undefined;
   if (!el) throw new ParseError(`The species ${quoted(token)} is not an element symbol.`, lineNo);
+  checkLabel(token, lineNo, 'species');
   return { symbol: el.symbol, label: token };
 }
 

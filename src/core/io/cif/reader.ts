@@ -17,8 +17,8 @@ import {
 } from '../../symmetry/spacegroups.ts';
 import { type SymOp, applyOp, closeGroup, identityOp, isGroup, normalizeOp, opKey, parseSymop } from '../../symmetry/symop.ts';
 import { ParseError, type ParseOutput } from '../types.ts';
-import { LIMITS, LimitError, limitSentence, printable } from '../../limits.ts';
-import { cellProblem } from '../common.ts';
+import { LIMITS, LimitError, limitSentence, printable, quoted } from '../../limits.ts';
+import { cellProblem, checkLabel } from '../common.ts';
 import { type CifBlock, type CifDocument, type CifItem, type CifValue, isNull, parseCifDocument } from './tokenizer.ts';
 import { chargeFromSuffix, parseElementSymbol } from '../../structure/elements.ts';
 import { pymatgenElectronegativity, pythonSort, speciesString } from '../../structure/composition.ts';
@@ -329,12 +329,17 @@ function symmetryFromBlock(view: BlockView, warn: (msg: string) => void): Symmet
 // Wrapping uses tolerance 0: only a value that rounds up to exactly 1 becomes 0.
 const wrap3 = (p: Vec3): Vec3 => vec3(wrapFrac(p[0], 0), wrapFrac(p[1], 0), wrapFrac(p[2], 0));
 
+/** How far a site's occupancies may sum above 1: pymatgen's Composition.amount_tolerance (pymatgen/core/composition.py). */
+const OCCUPANCY_TOLERANCE = 1e-8;
+
 interface AtomRow {
   label: string;
   element: string;
   oxidation: number | null;
   occupancy: number;
   frac: Vec3;
+  /** 1-based line of its occupancy (or of its x where it has none), for messages. */
+  line: number;
 }
 
 interface MergedSite {
@@ -342,6 +347,8 @@ interface MergedSite {
   species: SpeciesMap;
   oxidation: Record<string, number>;
   labels: string[];
+  /** The line of the row that last added to the site. */
+  line: number;
 }
 
 function speciesKey(s: MergedSite): string {
@@ -394,7 +401,13 @@ function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite
     }
     if (match < 0) {
       grid.add(wrap3(row.frac));
-      const site: MergedSite = { frac: row.frac, species: { [row.element]: row.occupancy }, oxidation: {}, labels: [row.label] };
+      const site: MergedSite = {
+        frac: row.frac,
+        species: { [row.element]: row.occupancy },
+        oxidation: {},
+        labels: [row.label],
+        line: row.line,
+      };
       if (row.oxidation !== null) site.oxidation[row.element] = row.oxidation;
       keys.push(site);
     } else {
@@ -409,6 +422,7 @@ function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite
       site.species[row.element] = before + row.occupancy;
       if (row.oxidation !== null) site.oxidation[row.element] = row.oxidation;
       site.labels.push(row.label);
+      site.line = row.line;
     }
   }
   // Stage 2: images of each site; duplicates removed among sites of the same species (as pymatgen).
@@ -426,7 +440,7 @@ function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite
       const w = wrap3(p);
       if (g.find(w) >= 0) continue;
       g.add(w);
-      out.push({ frac: w, species: site.species, oxidation: site.oxidation, labels: site.labels });
+      out.push({ frac: w, species: site.species, oxidation: site.oxidation, labels: site.labels, line: site.line });
     }
   }
   return out;
@@ -540,6 +554,8 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
   let unknownCoords = 0;
   for (let i = 0; i < n; i++) {
     const lab = label ? label.values[i].text : `${i + 1}`;
+    if (label) checkLabel(lab, label.values[i].line, 'atom label');
+    if (type) checkLabel(type.values[i].text, type.values[i].line, 'type symbol');
     const coordValues = [fx.values[i], fy.values[i], fz.values[i]];
     if (coordValues.some(isNull)) {
       unknownCoords++;
@@ -595,7 +611,8 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
       const byElement = oxByType.get(element);
       if (byElement !== undefined) oxidation = byElement;
     }
-    rows.push({ label: lab, element, oxidation, occupancy, frac: vec3(frac[0], frac[1], frac[2]) });
+    const line = occ && !isNull(occ.values[i]) ? occ.values[i].line : fx.values[i].line;
+    rows.push({ label: lab, element, oxidation, occupancy, frac: vec3(frac[0], frac[1], frac[2]), line });
   }
   if (unknownCoords) {
     if (unknownCoords === n) throw new ParseError(`block ${name}: all atom coordinates are unknown ('?')`, fx.line);
@@ -728,15 +745,23 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
     );
   }
   const sites: Site[] = [];
-  let overfull = 0;
   for (const m of merged) {
     const total = Object.values(m.species).reduce((s, x) => s + x, 0);
-    if (total > 1 + 1e-6) overfull++;
+    // pymatgen refuses such a site ("Species occupancies sum to more than 1!", pymatgen/core/sites.py, tolerance
+    // Composition.amount_tolerance); CifParser's occupancy_tolerance (pymatgen/io/cif.py, default 1.0) rescales
+    // nothing by default, so the block gives no structure. An occupancy of 1e9 or 1e300 means nothing, either.
+    if (total > 1 + OCCUPANCY_TOLERANCE) {
+      const atoms =
+        m.labels.length === 1
+          ? `atom ${quoted(m.labels[0])} has occupancy`
+          : `atoms ${m.labels.map((l) => quoted(l)).join(', ')} share a position and their occupancies sum to`;
+      const sum = String(Number(total.toPrecision(6)));
+      throw new ParseError(`block ${printable(block.name)}: ${atoms} ${sum}; the occupancies of one site sum to at most 1`, m.line);
+    }
     const extra: Partial<Site> = { label: m.labels[0] };
     if (Object.keys(m.oxidation).length) extra.oxidation = { ...m.oxidation };
     sites.push(makeSiteFromFrac(lattice, m.frac, { ...m.species }, extra));
   }
-  if (overfull) warnings.push(`block ${printable(block.name)}: ${overfull} site(s) have total occupancy above 1`);
   // Expanded cells take pymatgen's site order; P1 files keep the file's order (so written files read back unchanged).
   return {
     name: block.name,
