@@ -1,9 +1,17 @@
-/** Starts `vite preview` on a free port and headless Chromium (SwiftShader), for the e2e tests. */
+/**
+ * The e2e tests' way into the built lab: `vite preview` and headless Chromium (SwiftShader). One of each serves the
+ * whole run (tests/e2e/global-setup.ts); `openLab` gives each test file its own browser context on them.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { REPO_ROOT } from '../paths.ts';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [
   '--use-angle=swiftshader',
@@ -37,6 +45,9 @@ export async function startPreview(): Promise<Preview> {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // A run that ends without calling stop() (an error in a global setup, a killed vitest) leaves no server behind.
+  const killOnExit = () => child.kill();
+  process.once('exit', killOnExit);
   let output = '';
   child.stdout?.on('data', (d) => {
     output += d;
@@ -64,6 +75,7 @@ export async function startPreview(): Promise<Preview> {
     url,
     stop: () =>
       new Promise<void>((resolve) => {
+        process.off('exit', killOnExit);
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
@@ -71,8 +83,23 @@ export async function startPreview(): Promise<Preview> {
   };
 }
 
+/** A Chromium of its own: for scripts (scripts/screenshot.ts), and for a test file whose shared one is gone (sharedBrowser). */
 export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+
+/**
+ * A connection to the run's shared Chromium (tests/e2e/global-setup.ts). If that browser has crashed, this file
+ * launches one of its own (and says so on stderr) rather than failing every later file on a dead endpoint; the
+ * connect timeout keeps a wedged one from hanging the run.
+ */
+async function sharedBrowser(): Promise<Browser> {
+  try {
+    return await chromium.connect(inject('e2eBrowserWs'), { timeout: 30_000 });
+  } catch (e) {
+    process.stderr.write(`e2e: the shared Chromium did not answer (${(e as Error).message.split('\n')[0]}); this file launches its own\n`);
+    return launchChromium();
+  }
+}
 
 /** Waits until at least one more frame than `after` has been rendered. */
 export async function waitForFrame(page: Page, after = 0, timeout = 30_000): Promise<number> {
@@ -118,24 +145,60 @@ export function labUrl(base: string, path = ''): string {
   return url.href;
 }
 
-/** Opens `path` (e.g. "?fresh#/compare") of the built lab, test hooks on; downloads are accepted. */
-export async function openLab(path: string, viewport = { width: 1280, height: 800 }): Promise<Lab> {
-  const preview = await startPreview();
-  const browser = await launchChromium();
-  // No service worker (the built lab registers one, src/main.tsx): page.route must see every request; tests/e2e/offline.test.ts
-  // opens its own context that allows it.
-  const page = await (await browser.newContext({ viewport, acceptDownloads: true, serviceWorkers: 'block' })).newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(labUrl(preview.url, path));
-  return {
-    page,
-    url: preview.url,
-    pageErrors,
-    close: async () => {
-      await browser.close();
-      await preview.stop();
-    },
+/**
+ * Opens `path` (e.g. "?fresh#/compare") of the built lab in a fresh browser context of the run's shared Chromium,
+ * test hooks on; downloads are accepted. No service worker unless `options` allows one (the built lab registers
+ * one, src/main.tsx): page.route must see every request; tests/e2e/offline.test.ts allows it. close() closes
+ * this file's context and connection only. Should a file end without it, its worker process exits and Playwright
+ * closes the contexts of that connection with it, so nothing of one file keeps drawing into the next.
+ */
+export async function openLab(
+  path: string,
+  viewport = { width: 1280, height: 800 },
+  options: Pick<BrowserContextOptions, 'serviceWorkers'> = {},
+): Promise<Lab> {
+  const url = inject('e2ePreviewUrl');
+  const browser = await sharedBrowser();
+  const downloads = mkdtempSync(join(tmpdir(), 'structlab-e2e-downloads-'));
+  try {
+    const context = await browser.newContext({ viewport, acceptDownloads: true, serviceWorkers: 'block', ...options });
+    context.on('page', (p) => p.on('download', (d) => keepLocally(d, downloads)));
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(labUrl(url, path));
+    return {
+      page,
+      url,
+      pageErrors,
+      close: async () => {
+        await context.close().catch(() => undefined);
+        await browser.close();
+        rmSync(downloads, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    await browser.close().catch(() => undefined);
+    rmSync(downloads, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+let downloadCount = 0;
+
+/**
+ * Over a `chromium.connect` connection a download's path() throws ("Path is not available when connecting
+ * remotely": microsoft/playwright, packages/playwright-core/src/client/artifact.ts); saveAs() streams the file over. So path() saves the
+ * file into `dir` on first call and answers that local path, as it did with a browser launched by the test.
+ */
+function keepLocally(download: Download, dir: string): void {
+  let saved: Promise<string> | undefined;
+  download.path = () => {
+    if (!saved) {
+      const local = join(dir, `${downloadCount++}-${download.suggestedFilename()}`);
+      saved = download.saveAs(local).then(() => local);
+    }
+    return saved;
   };
 }
 

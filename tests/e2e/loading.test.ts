@@ -2,33 +2,28 @@
  * Loading paths beyond the file picker: several structures in one file, pasted text, and cancelling
  * a long parse (the worker is terminated and restarted, the previous structure stays).
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { CORPUS_FILES, readCorpusGolden, readCorpusText } from '../paths.ts';
-import { labUrl, launchChromium, startPreview, waitForFrame, waitIdle, type Preview } from './harness.ts';
+import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
 
-let preview: Preview;
-let browser: Browser;
+let lab: Lab;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
 const formulaIs = (f: string, timeout = 60_000) =>
   page.waitForFunction((x) => document.querySelector('[data-testid=formula]')?.textContent === x, f, { timeout });
 
 beforeAll(async () => {
-  preview = await startPreview();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(labUrl(preview.url, '?fresh'));
+  lab = await openLab('?fresh', { width: 1280, height: 800 });
+  ({ page, pageErrors } = lab);
   await waitForFrame(page);
   await waitIdle(page);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await preview?.stop();
+  await lab?.close();
 });
 
 describe('loading', () => {

@@ -5,20 +5,17 @@
  * and every angle between grid vectors has cos θ = p/√(qr) with integers p, q, r — checked here
  * without asking the app for positions.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labUrl, launchChromium, startPreview, waitForFrame, waitIdle, type Preview } from './harness.ts';
+import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
 
 const HALF = 4.617 / 2;
-let preview: Preview;
-let browser: Browser;
+let lab: Lab;
 let page: Page;
 
 beforeAll(async () => {
-  preview = await startPreview();
-  browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1100, height: 760 }, serviceWorkers: 'block' })).newPage();
-  await page.goto(labUrl(preview.url, '?fresh'));
+  lab = await openLab('?fresh', { width: 1100, height: 760 });
+  page = lab.page;
   await waitIdle(page);
   await page.waitForFunction(() => document.querySelector('[data-testid=formula]')?.textContent === 'Cs1 Ca1 H3', undefined, {
     timeout: 60_000,
@@ -27,8 +24,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await preview?.stop();
+  await lab?.close();
 });
 
 /** Screen points of the drawn atoms, front to back, at least `gap` CSS pixels apart. */

@@ -7,23 +7,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Preview, launchChromium, labUrl, startPreview, waitForFrame, waitIdle } from './harness.ts';
+import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
 
-let preview: Preview;
-let browser: Browser;
+let lab: Lab;
 let context: BrowserContext;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
 beforeAll(async () => {
-  preview = await startPreview();
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'allow' });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(labUrl(preview.url, '?fresh#/structure'));
+  // The one file whose context lets the lab's service worker run: it is what this file tests.
+  lab = await openLab('?fresh#/structure', { width: 1280, height: 800 }, { serviceWorkers: 'allow' });
+  ({ page, pageErrors } = lab);
+  context = page.context();
   await page.locator('[data-testid=formula]').waitFor({ timeout: 60_000 });
   // Installed (every file cached) and in control of the page.
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
@@ -31,8 +28,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await preview?.stop();
+  await lab?.close();
 });
 
 describe('offline', () => {
