@@ -84,14 +84,14 @@ describe('reading AtomWorld inputs', () => {
     const read = (text: string, answers?: string) =>
       readAtomworldInputs({ path: 'c.jsonl', text }, answers === undefined ? null : { path: 'a.jsonl', text: answers });
     const junk = read(
-      `${good}\n\n{oops\n{"id": 2, "action": "move"}\n{"id": "1", "action": "move", "after_cif": "y"}\n[1]\n` +
+      `${good}\n\n{oops\n{"id": 2, "action": "move"}\n{"action": "move", "after_cif": "y"}\n[1]\n` +
         '{"id": 3, "action": "swap", "after_cif": "z"}',
     );
     expect(junk.cases.map((c) => c.id)).toEqual(['1', '3']);
     expect(junk.skipped).toEqual([
       { file: 'c.jsonl', line: 3, error: expect.stringMatching(/not valid JSON/) },
       { file: 'c.jsonl', line: 4, error: 'case "2" has no "after_cif" (the target CIF)' },
-      { file: 'c.jsonl', line: 5, error: 'id "1" appears twice' },
+      { file: 'c.jsonl', line: 5, error: 'the case has no "id"' },
       { file: 'c.jsonl', line: 6, error: expect.stringMatching(/expected a JSON object/) },
     ]);
     expect(junk.warnings.slice(0, 4)).toEqual(junk.skipped.map((s) => `${s.file} line ${s.line}: ${s.error}; the line was skipped.`));

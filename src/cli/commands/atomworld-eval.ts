@@ -6,7 +6,13 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startCliWorker } from '../threads.ts';
-import { type AtomworldCaseVerdict, type AtomworldJob, judgeAtomworldJob, summariseAtomworld } from '../../core/tasks/atomworld/batch.ts';
+import {
+  type AtomworldCaseVerdict,
+  type AtomworldJob,
+  duplicateCaseSentence,
+  judgeAtomworldJob,
+  summariseAtomworld,
+} from '../../core/tasks/atomworld/batch.ts';
 import { lintAtomworldCase, type LintCase } from '../../core/tasks/atomworld/lint.ts';
 import { LIMITS } from '../../core/limits.ts';
 import { numberOption, parseArgs } from '../args.ts';
@@ -41,8 +47,8 @@ prints {"cases": [{id, action, correct, wrong_type, rmsd, max_dist}, ...], "by_a
                  output keeps exactly the documented shape)
 A case without an answer row counts as OutputFormatError; an evaluator exception (or a thread that runs out
 of memory) as Unknown; an answer beyond the resource limits (e.g. a match of more than ${LIMITS.matchWork.toExponential(0)}
-site-pair evaluations; structlab --help: --limit) as ResourceLimit. A line that is not a JSON object with the \
-needed fields, or repeats an id, is skipped
+site-pair evaluations; structlab --help: --limit) as ResourceLimit. A case id given twice in CASES is refused (exit 2,
+naming both lines): answers are paired with cases by id. A line that is not a JSON object with the needed fields is skipped
 with a warning naming its file and line, and listed in "skipped": [{"file", "line", "error"}] (present only
 when a line was skipped); the other lines are judged as usual. At most ${LIMITS.batchRows.toLocaleString('en')} lines per file.
 Both files are streamed: CASES is judged in blocks of ${BLOCK_CASES.toLocaleString('en')} cases, and of ANSWERS only the place of each
@@ -143,16 +149,17 @@ function* readCases(
   const casesName = inputName(casesPath);
   const skip = (line: number, error: string) => skipped.push({ file: casesName, line, error });
   let k = 0;
+  const firstLine = new Map<string, number>();
   for (const { row, line } of readJsonl(casesPath, 'cases', skipped)) {
     const id = idOf(row.id);
     if (id === null) {
       skip(line, 'the case has no "id" (a string or a number)');
       continue;
     }
-    if (seen.has(id)) {
-      skip(line, `id "${id}" appears twice; the first case is used`);
-      continue;
-    }
+    // Answers are paired with cases by id: with two cases of one id, neither pairing can be trusted.
+    const first = firstLine.get(id);
+    if (first !== undefined) throw new CliError(duplicateCaseSentence(casesName, id, first, line));
+    firstLine.set(id, line);
     if (typeof row.action !== 'string') {
       skip(line, `case "${id}" has no "action"`);
       continue;

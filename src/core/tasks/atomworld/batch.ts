@@ -3,8 +3,13 @@
  * "Unknown"), and the per-action summary the paper reports (success rate, mean max_dist over
  * successful cases, error counts).
  */
-import { LimitError } from '../../limits.ts';
+import { LimitError, quoted } from '../../limits.ts';
 import { evaluateAtomworldAnswer } from './evaluate.ts';
+
+/** The refusal of a cases file that gives one case id twice (`structlab atomworld eval` and the page alike). */
+export const duplicateCaseSentence = (file: string, id: string, first: number, again: number): string =>
+  `${file} line ${again}: case id ${quoted(id)} was already given on line ${first}; answers are paired with cases by id, ` +
+  'so each id may appear once';
 
 export interface AtomworldJob {
   id: string;

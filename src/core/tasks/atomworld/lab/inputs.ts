@@ -11,7 +11,7 @@
  */
 import { formatCsv } from '../../../io/csv.ts';
 import { printable } from '../../../limits.ts';
-import type { AtomworldActionSummary, AtomworldCaseVerdict } from '../batch.ts';
+import { type AtomworldActionSummary, type AtomworldCaseVerdict, duplicateCaseSentence } from '../batch.ts';
 
 export interface InputFile {
   path: string;
@@ -152,6 +152,7 @@ export function readAtomworldInputs(
     }
   }
   const seen = new Set<string>();
+  const firstLine = new Map<string, number>();
   const cases: AtomworldCase[] = [];
   for (const { row, line } of parseJsonRows(casesFile, 'cases', skipped)) {
     const rawId = row.id ?? row.case_id;
@@ -161,10 +162,10 @@ export function readAtomworldInputs(
     }
     // eval_oracle rows judge several candidates per case: the candidate's name keeps their ids apart.
     const id = typeof row.candidate === 'string' && !answersFile ? `${rawId}:${row.candidate}` : String(rawId);
-    if (seen.has(id)) {
-      skip(casesFile, line, `id "${printable(id)}" appears twice`);
-      continue;
-    }
+    // Answers are paired with cases by id: with two cases of one id, neither pairing can be trusted.
+    const first = firstLine.get(id);
+    if (first !== undefined) throw new InputFormatError(`${duplicateCaseSentence(casesFile.path, id, first, line)}.`);
+    firstLine.set(id, line);
     if (typeof row.action !== 'string') {
       skip(casesFile, line, `case "${printable(id)}" has no "action"`);
       continue;
