@@ -1,5 +1,5 @@
 /**
- * Structures that are valid but costly by construction, for the tests of the resource policy.
+ * Structures for the tests of the resource policy: valid but costly by construction, and the P1 cell they are written in.
  */
 
 /**
@@ -9,22 +9,7 @@
  */
 export function shiftedFccCif(n: number, extra: number): string {
   const a = 4.08 * n;
-  const lines = [
-    'data_fcc',
-    `_cell_length_a ${a}`,
-    `_cell_length_b ${a}`,
-    `_cell_length_c ${a}`,
-    '_cell_angle_alpha 90',
-    '_cell_angle_beta 90',
-    '_cell_angle_gamma 90',
-    "_symmetry_space_group_name_H-M 'P 1'",
-    'loop_',
-    '_atom_site_label',
-    '_atom_site_type_symbol',
-    '_atom_site_fract_x',
-    '_atom_site_fract_y',
-    '_atom_site_fract_z',
-  ];
+  const lines = p1CifHead('fcc', a);
   let k = 0;
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++)
@@ -41,4 +26,28 @@ export function shiftedFccCif(n: number, extra: number): string {
         }
       }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The lines of a cubic P1 CIF up to its atom rows: block `name`, edge `a` Å, the atom loop's label, type symbol and
+ * fractional x, y, z columns, then `extraColumns` (e.g. `_atom_site_occupancy`).
+ */
+export function p1CifHead(name: string, a: number, extraColumns: string[] = []): string[] {
+  return [
+    `data_${name}`,
+    `_cell_length_a ${a}`,
+    `_cell_length_b ${a}`,
+    `_cell_length_c ${a}`,
+    '_cell_angle_alpha 90',
+    '_cell_angle_beta 90',
+    '_cell_angle_gamma 90',
+    "_symmetry_space_group_name_H-M 'P 1'",
+    'loop_',
+    '_atom_site_label',
+    '_atom_site_type_symbol',
+    '_atom_site_fract_x',
+    '_atom_site_fract_y',
+    '_atom_site_fract_z',
+    ...extraColumns,
+  ];
 }

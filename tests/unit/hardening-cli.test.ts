@@ -15,7 +15,7 @@ import { LimitError } from '../../src/core/limits.ts';
 import { ParseError } from '../../src/core/io/types.ts';
 import { summariseAtomworld } from '../../src/core/tasks/atomworld/batch.ts';
 import { analyseOutcomesText } from '../../src/core/tasks/onng/lab/analysis.ts';
-import { shiftedFccCif } from '../hostile-structures.ts';
+import { p1CifHead, shiftedFccCif } from '../hostile-structures.ts';
 import { CORPUS_FILES, REPO_ROOT, REFERENCE } from '../paths.ts';
 import { structlab, structlabInProcess } from '../cli-runner.ts';
 
@@ -257,23 +257,7 @@ describe('data safety (reproduction 8)', () => {
 
 const cifOf = (n: number): string => {
   // An n×n×n rock-salt-like P1 supercell: a valid structure whose matching takes seconds for n = 10.
-  const a = 4;
-  const lines = [
-    'data_big',
-    `_cell_length_a ${a * n}`,
-    `_cell_length_b ${a * n}`,
-    `_cell_length_c ${a * n}`,
-    '_cell_angle_alpha 90',
-    '_cell_angle_beta 90',
-    '_cell_angle_gamma 90',
-    "_symmetry_space_group_name_H-M 'P 1'",
-    'loop_',
-    '_atom_site_label',
-    '_atom_site_type_symbol',
-    '_atom_site_fract_x',
-    '_atom_site_fract_y',
-    '_atom_site_fract_z',
-  ];
+  const lines = p1CifHead('big', 4 * n);
   let k = 0;
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++)
