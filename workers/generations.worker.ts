@@ -40,16 +40,26 @@ let last: { run: GenRun; pairs: { pred: GenItem; other: GenItem | null; role: St
 
 const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
+/**
+ * One set from the files picked for it. A folder's files are named by their path below the picked folder (its name
+ * is their first part), as `structlab gen` names a folder's files, so ids are unique wherever names repeat; loose
+ * files (or folders dropped together) keep their own paths.
+ */
 function readSet(role: SetRole, files: InputFile[], folder: string): GenItem[] {
   const label = LABELS[role];
   if (files.length === 1) {
     const whole = setFromSetFile(label, baseName(files[0].path), files[0].text);
     if (whole) return whole;
   }
+  const inFolder = files.every((f) => f.path.startsWith(`${folder}/`));
   return setFromFolder(
     label,
     folder,
-    files.map((f) => ({ name: baseName(f.path), text: f.text })),
+    files.map((f) =>
+      inFolder || !f.path.includes('/')
+        ? { name: inFolder ? f.path.slice(folder.length + 1) : f.path, text: f.text }
+        : { name: f.path, text: f.text, where: f.path },
+    ),
   );
 }
 
@@ -193,18 +203,23 @@ const api: GenerationsWorkerApi = {
       const energyOf = energies ? energiesFor(energiesName, energies, predictions) : undefined;
       const matcherErrors: string[] = [];
       const report = throttled(progress);
+      // Each sample's counterpart as an item, not looked up by id (ids may repeat in a de novo set): the duplicate first.
+      const duplicates = new Map<number, GenItem>();
+      const matches = new Map<number, GenItem>();
       const result = evaluateDenovo(
         { predictions, reference: sets.get('reference'), truth: sets.get('test'), energies: energyOf },
-        { ...options, onMatcherError: (e, id, other) => matcherErrors.push(`${id} vs ${other}: ${errorText(e)}`) },
+        {
+          ...options,
+          onMatcherError: (e, id, other) => matcherErrors.push(`${id} vs ${other}: ${errorText(e)}`),
+          onCounterpart: (i, role, other) => (role === 'duplicate_of' ? duplicates : matches).set(i, other),
+        },
         (p) => report(p.done, p.total),
       );
-      const byId = (items: readonly GenItem[] | undefined, id: string | null) =>
-        id === null ? null : (items?.find((x) => x.id === id) ?? null);
-      const pairs = result.per_sample.map((row, i) => {
-        const duplicate = byId(predictions, row.duplicate_of);
-        if (duplicate) return { pred: predictions[i], other: duplicate, role: 'duplicate_of' as const };
-        const match = byId(sets.get('reference'), row.reference_match);
-        return { pred: predictions[i], other: match, role: match ? ('reference_match' as const) : null };
+      const pairs = predictions.map((pred, i) => {
+        const duplicate = duplicates.get(i);
+        if (duplicate) return { pred, other: duplicate, role: 'duplicate_of' as const };
+        const match = matches.get(i) ?? null;
+        return { pred, other: match, role: match ? ('reference_match' as const) : null };
       });
       const run: GenRun = { mode: 'denovo', result, matcherErrors };
       last = { run, pairs };

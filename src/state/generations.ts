@@ -141,11 +141,35 @@ export const isZipName = (name: string): boolean => /\.zip$/i.test(name) && name
 
 const ready = (s: GenerationsState): boolean => !!s.sets.pred && (s.mode === 'denovo' || !!s.sets.truth);
 
+/**
+ * The sets being read, by role (and the demo), with their busy labels. Each role reads in its own lane, so picking
+ * one set never drops another that is still being read; the label shown is that of a read still running, and when
+ * the last one ends the page is idle (or runs the metrics): a refusal or a set that leaves the run incomplete never
+ * leaves "reading …" on screen.
+ */
+const reading = new Map<string, { busy: string; token: object }>();
+
+/** Starts tracking the read of `key`; returns the call that ends it (a no-op once a later read of `key` took over). */
+function startReading(key: string, busy: string): () => void {
+  const token = {};
+  reading.set(key, { busy, token });
+  return () => {
+    if (reading.get(key)?.token === token) reading.delete(key);
+  };
+}
+
+/** Shows the label of a read still running; false when none is. */
+function stillReading(): boolean {
+  const rest = [...reading.values()];
+  if (rest.length) useGenerations.setState({ busy: rest[rest.length - 1].busy });
+  return rest.length > 0;
+}
+
 /** Runs the metrics of the current mode when its sets are loaded (every change of set or option comes here). */
 export async function evaluate(): Promise<void> {
   const s = useGenerations.getState();
   if (!ready(s)) {
-    useGenerations.setState({ run: null, selected: null, view: null });
+    useGenerations.setState({ run: null, selected: null, view: null, ...(reading.size === 0 ? { busy: null, progress: null } : {}) });
     return;
   }
   useGenerations.setState({ progress: { done: 0, total: s.mode === 'csp' ? (s.sets.truth?.count ?? 0) : (s.sets.pred?.count ?? 0) } });
@@ -175,35 +199,42 @@ const ROLE_NAMES: Record<SetRole, string> = { pred: 'predictions', truth: 'truth
 
 /** Files (several, a folder, one .extxyz/.jsonl/.csv, or one .zip) for one set; an empty list drops the set. Then the metrics run again. */
 export async function loadSetFiles(role: SetRole, files: File[]): Promise<void> {
+  const busy = files.length ? `reading the ${ROLE_NAMES[role]}` : `dropping the ${ROLE_NAMES[role]}`;
+  const done = startReading(role, busy);
   try {
     const inFolder = files.some((f) => filePath(f).includes('/'));
     const single = files.length === 1 && !inFolder;
     const folder = inFolder ? folderName(files, ROLE_NAMES[role]) : ROLE_NAMES[role];
+    useGenerations.setState({ busy, error: null });
     const input: SetInput =
       single && isZipName(files[0].name)
         ? { zip: files[0].name, bytes: await readBytesFile(files[0]) }
         : { files: single ? [{ path: files[0].name, text: await readTextFile(files[0]) }] : await readTextFiles(files, folder), folder };
     const r = await client.request((w) => loaded(w, () => sendSet(w, role, input)), {
+      lane: `set-${role}`,
       status: setStatus,
-      busy: files.length ? `reading the ${ROLE_NAMES[role]}` : `dropping the ${ROLE_NAMES[role]}`,
+      busy,
       keepBusy: true,
     });
+    done();
+    // Superseded by a later pick of this role (whose answer counts) or by Cancel (which shows its own word).
     if (!r) return;
-    if (!r.ok) {
-      useGenerations.setState({ busy: null });
-      return;
+    if (r.ok) {
+      if (r.value) inputs.set(role, input);
+      else inputs.delete(role);
+      useGenerations.setState((s) => {
+        const sets = { ...s.sets };
+        if (r.value) sets[role] = r.value;
+        else delete sets[role];
+        return { sets, page: 0, selected: null, view: null };
+      });
     }
-    if (r.value) inputs.set(role, input);
-    else inputs.delete(role);
-    useGenerations.setState((s) => {
-      const sets = { ...s.sets };
-      if (r.value) sets[role] = r.value;
-      else delete sets[role];
-      return { sets, page: 0, selected: null, view: null };
-    });
-    await evaluate();
+    // A refusal shows its sentence (set by the request) and leaves the page ready for the next pick.
+    if (!stillReading() && r.ok) await evaluate();
   } catch (e) {
+    done();
     useGenerations.setState({ error: errorText(e), busy: null });
+    stillReading();
   }
 }
 
@@ -228,6 +259,7 @@ const demoModules = import.meta.glob('../../datasets/generations/mp20-demo.csv',
 
 /** The demo: 16 MP-20 truths and predictions made from them by known failure modes (src/core/tasks/generations/demo.ts), as CSP. */
 export async function loadDemo(): Promise<void> {
+  const done = startReading('demo', 'building the demo');
   try {
     const load = Object.values(demoModules)[0];
     if (!load) throw new Error(`The demo truths (${DEMO_FILE}) are not bundled.`);
@@ -241,11 +273,12 @@ export async function loadDemo(): Promise<void> {
           const p = await sendSet(w, 'pred', pred);
           return p.ok ? { ok: true, value: [t.value!, p.value!] } : p;
         }),
-      { status: setStatus, busy: 'building the demo', keepBusy: true },
+      { lane: 'set-demo', status: setStatus, busy: 'building the demo', keepBusy: true },
     );
+    done();
     if (!r) return;
     if (!r.ok) {
-      useGenerations.setState({ busy: null });
+      stillReading();
       return;
     }
     inputs.set('truth', truth);
@@ -262,9 +295,11 @@ export async function loadDemo(): Promise<void> {
       selected: null,
       view: null,
     }));
-    await evaluate();
+    if (!stillReading()) await evaluate();
   } catch (e) {
+    done();
     useGenerations.setState({ error: errorText(e), busy: null });
+    stillReading();
   }
 }
 
@@ -359,6 +394,7 @@ export const setView = (tableView: 'table' | 'gallery') => useGenerations.setSta
 /** Stops whatever runs: the worker is terminated; the sets are re-sent to a fresh one with the next request. */
 export function cancel(): void {
   client.cancel();
+  reading.clear();
   inputsEpoch = -1;
   useGenerations.setState({ busy: null, progress: null, error: 'Cancelled.' });
 }

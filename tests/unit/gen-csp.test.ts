@@ -1,5 +1,6 @@
 /** `structlab gen csp` against the golden runs (csp_visible/expected.json), and the CSP quirks one by one. */
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareGenOutput } from '../generations-compare.ts';
@@ -77,6 +78,29 @@ describe('gen csp: bad input and usage', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('reads a folder and its subfolders: ids are the paths below it (csp pairs by them; eval takes one name twice)', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'structlab-gen-folders-'));
+    try {
+      const [name] = readdirSync(join(CASE, 'pred')).sort();
+      for (const role of ['pred', 'truth'])
+        for (const sub of ['a', 'b/c']) cpSync(join(CASE, role, name), join(tmp, role, sub, name), { recursive: true });
+      // Hidden folders are skipped, as the lab's folder picker leaves them.
+      cpSync(join(CASE, 'pred', name), join(tmp, 'pred', '.ipynb_checkpoints', name), { recursive: true });
+      const id = name.slice(0, name.lastIndexOf('.'));
+      const csp = await structlabInProcess(['gen', 'csp', '--pred', join(tmp, 'pred'), '--truth', join(tmp, 'truth')]);
+      expect(csp.code, csp.stderr).toBe(0);
+      expect(JSON.parse(csp.stdout).per_sample.map((r: { id: string }) => r.id)).toEqual([`a/${id}`, `b/c/${id}`]);
+      const denovo = await structlabInProcess(['gen', 'eval', '--pred', join(tmp, 'pred')]);
+      expect(denovo.code, denovo.stderr).toBe(0);
+      expect(JSON.parse(denovo.stdout).per_sample.map((r: { id: string; duplicate_of: string | null }) => [r.id, r.duplicate_of])).toEqual([
+        [`a/${id}`, null],
+        [`b/c/${id}`, `a/${id}`],
+      ]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
     }
   });
 

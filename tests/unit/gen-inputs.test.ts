@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   GenInputError,
+  energiesFor,
   pairCsp,
   setFromExtxyz,
   setFromFolder,
@@ -162,17 +163,42 @@ describe('input sets', () => {
     expect(s.structure.sites[1].xyz[0]).toBeCloseTo(4 / 3, 12);
   });
 
-  it('refuses partial occupancy, id clashes and unreadable files with the file named', () => {
+  it('refuses partial occupancy and unreadable files with the file named', () => {
     expect(() => setFromFolder('prediction', 'pred', [{ name: 'a.cif', text: CIF('a', '0.5') }])).toThrow(
       /pred\/a\.cif site 0 is partially occupied; gen commands need ordered structures/,
     );
-    expect(() =>
-      setFromFolder('prediction', 'pred', [
-        { name: 'a.cif', text: CIF('a') },
-        { name: 'a.vasp', text: 'x\n1\n4 0 0\n0 4 0\n0 0 4\nNa\n1\nDirect\n0 0 0\n' },
-      ]),
-    ).toThrow(/the id "a" is used twice/);
     expect(() => setFromFolder('prediction', 'pred', [{ name: 'a.cif', text: 'data_x\n_cell_length_a' }])).toThrow(GenInputError);
+  });
+
+  it('a folder with subfolders: ids are the paths below it, so one file name in two subfolders is two structures', () => {
+    // MatterGen's CIFs (tests/reference/golden/generations/sources/mattergen_cifs) as a folder: both halves hold HfZnN2.cif.
+    const set = setFromFolder('prediction', 'mattergen_cifs', [
+      { name: 'random_structure_search/chemical_system/HfZnN2.cif', text: CIF('r') },
+      { name: 'mattergen/chemical_system/HfZnN2.cif', text: CIF('m') },
+      { name: 'mattergen/.ipynb_checkpoints/HfZnN2.cif', text: 'junk' },
+      { name: '__MACOSX/mattergen/HfZnN2.cif', text: 'junk' },
+      { name: 'LICENSE.md', text: 'junk' },
+    ]);
+    expect(set.map((s) => [s.id, s.where])).toEqual([
+      ['mattergen/chemical_system/HfZnN2', 'mattergen_cifs/mattergen/chemical_system/HfZnN2.cif'],
+      ['random_structure_search/chemical_system/HfZnN2', 'mattergen_cifs/random_structure_search/chemical_system/HfZnN2.cif'],
+    ]);
+  });
+
+  it('ids may repeat in a set (de novo never looks one up); CSP pairing and energies by id refuse them, naming both files', () => {
+    const vasp = 'x\n1\n4 0 0\n0 4 0\n0 0 4\nNa\n1\nDirect\n0 0 0\n';
+    const set = setFromFolder('prediction', 'pred', [
+      { name: 'a.cif', text: CIF('a') },
+      { name: 'a.vasp', text: vasp },
+    ]);
+    expect(set.map((s) => s.id)).toEqual(['a', 'a']);
+    const truth = setFromFolder('truth', 'truth', [{ name: 'a.cif', text: CIF('a') }]);
+    expect(() => pairCsp(set, truth, 1)).toThrow(
+      /^the predictions pred\/a\.cif and pred\/a\.vasp have the same id "a"; CSP pairs predictions with truths by id$/,
+    );
+    expect(() => pairCsp(truth, set, 1)).toThrow(/^the truths pred\/a\.cif and pred\/a\.vasp have the same id "a"/);
+    expect(() => energiesFor('e.json', new Map([['a', 0]]), set)).toThrow(/have the same id "a"; e\.json gives the energies by id$/);
+    expect(energiesFor('e.json', new Map([['a', 0]]), set.slice(0, 1))).toEqual(new Map([['a', 0]]));
   });
 
   it('extended XYZ: id= or the frame index; frames need a lattice', () => {

@@ -38,8 +38,9 @@ De novo generation metrics as CDVAE, DiffCSP and MatterGen compute them: structu
 uniqueness (greedy, in input order), novelty against a reference set, Wasserstein distances of density
 and element count against a test set, stability and S.U.N. from given energies above hull.
   --pred P, --reference R, --truth T
-                        a folder of .cif/.vasp/.poscar/.json files (id = file name without the ending,
-                        input order = ids sorted), one .extxyz/.xyz file (id = the frame's id=, else its
+                        a folder of .cif/.vasp/.poscar/.json files, subfolders included (id = the path
+                        below the folder without the ending, input order = ids sorted; ids may repeat
+                        except for --e-above-hull), one .extxyz/.xyz file (id = the frame's id=, else its
                         index), one .jsonl file of {"id": ..., "structure": <pymatgen Structure dict>},
                         one MP-20-style .csv (id = material_id, structure = the cif column, row order),
                         or a .zip of any of these

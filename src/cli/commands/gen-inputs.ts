@@ -1,7 +1,7 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { type Dirent, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { inputBytesProblem } from '../../core/limits.ts';
-import { type GenItem, isGenFolderFileName, setFromFolder, setFromSetFile, setFromZip } from '../../core/tasks/generations/inputs.ts';
+import { checkLimit, inputBytesProblem } from '../../core/limits.ts';
+import { type GenItem, isGenFolderPath, setFromFolder, setFromSetFile, setFromZip } from '../../core/tasks/generations/inputs.ts';
 import { CliError } from '../errors.ts';
 import { readInputText } from '../io.ts';
 
@@ -17,6 +17,44 @@ function readZipBytes(path: string, size: number): Uint8Array {
 }
 
 /**
+ * The structure files of a folder and its subfolders, as '/'-separated paths relative to it (the ids of
+ * setFromFolder, as the lab's folder picker gives them); folders starting with '.' are skipped as the picker's
+ * hidden files are, and the count is held to LIMITS.fileStructures before any file is read.
+ */
+function folderFiles(label: string, folder: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(folder, dir), { withFileTypes: true });
+    } catch {
+      throw new CliError(`the ${label} folder ${join(folder, dir)} cannot be read`);
+    }
+    for (const e of entries) {
+      const rel = dir ? `${dir}/${e.name}` : e.name;
+      // A link is followed to what it names, as statSync does; a folder link is not walked (it may loop).
+      const kind = e.isSymbolicLink() ? statKind(join(folder, rel)) : e.isDirectory() ? 'dir' : e.isFile() ? 'file' : null;
+      if (kind === 'dir' && !e.isSymbolicLink() && !e.name.startsWith('.')) walk(rel);
+      else if (kind === 'file' && isGenFolderPath(rel)) {
+        out.push(rel);
+        checkLimit('fileStructures', `The ${label} folder ${folder}`, out.length, 'structure files');
+      }
+    }
+  };
+  walk('');
+  return out;
+}
+
+const statKind = (path: string): 'file' | 'dir' | null => {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? 'file' : st.isDirectory() ? 'dir' : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
  * Reads one set (`label`: prediction, truth, reference) from a folder, an .extxyz/.xyz, .jsonl or MP-20-style
  * .csv file, or a .zip of any of these (by the ending); every failure is a sentence naming the file (GenInputError
  * or CliError).
@@ -29,23 +67,9 @@ export function readGenSet(label: string, path: string): GenItem[] {
     throw new CliError(`${label} path ${path} does not exist`);
   }
   if (st.isDirectory()) {
-    let names: string[];
-    try {
-      names = readdirSync(path);
-    } catch {
-      throw new CliError(`the ${label} folder ${path} cannot be read`);
-    }
-    const files = names
-      .filter((name) => isGenFolderFileName(name))
-      .filter((name) => {
-        try {
-          return statSync(join(path, name)).isFile();
-        } catch {
-          return false;
-        }
-      })
-      .map((name) => ({ name, text: readInputText(join(path, name)) }));
-    return setFromFolder(label, path.replace(/[\\/]+$/, ''), files);
+    const folder = path.replace(/[\\/]+$/, '');
+    const files = folderFiles(label, folder).map((name) => ({ name, text: readInputText(join(folder, name)) }));
+    return setFromFolder(label, folder, files);
   }
   if (path.toLowerCase().endsWith('.zip')) return setFromZip(label, path, readZipBytes(path, st.size));
   const set = /\.(extxyz|xyz|jsonl|csv)$/i.test(path) ? setFromSetFile(label, path, readInputText(path)) : null;

@@ -23,7 +23,8 @@ export const GEN_CSP_HELP = `usage: structlab gen csp --pred P --truth T [--n-sa
 Crystal structure prediction metrics as DiffCSP and CDVAE compute them: match rate and RMSE of
 StructureMatcher(ltol=0.3, stol=0.5, angle_tol=10).get_rms_dist(pred, truth) (rms normalised by
 (V/n)^(1/3), unitless), structural and SMACT validity, one row per truth and per prediction.
-  --pred P, --truth T   a folder of .cif/.vasp/.poscar/.json files (id = file name without the ending),
+  --pred P, --truth T   a folder of .cif/.vasp/.poscar/.json files, subfolders included (id = the path
+                        below the folder without the ending, e.g. mattergen/chemical_system/HfZnN2),
                         one .extxyz/.xyz file (id = the frame's id=, else its index), one .jsonl file
                         of {"id": ..., "structure": <pymatgen Structure dict>} lines, one MP-20-style .csv
                         (id = material_id, structure = the cif column), or a .zip of any of these

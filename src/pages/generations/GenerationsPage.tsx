@@ -89,11 +89,11 @@ function Progress() {
 
 const ROLES: Record<'csp' | 'denovo', { role: SetRole; label: string; hint: string }[]> = {
   csp: [
-    { role: 'pred', label: 'Predictions', hint: 'id = file name (K > 1: TRUTHID__k)' },
+    { role: 'pred', label: 'Predictions', hint: 'id = path in the folder, no ending (K > 1: TRUTHID__k)' },
     { role: 'truth', label: 'Truths', hint: 'same ids as the predictions' },
   ],
   denovo: [
-    { role: 'pred', label: 'Generated crystals', hint: 'judged in input order (file names sorted)' },
+    { role: 'pred', label: 'Generated crystals', hint: 'judged in input order (paths sorted)' },
     { role: 'reference', label: 'Reference set (novelty)', hint: 'optional: the training set' },
     { role: 'test', label: 'Test set (Wasserstein)', hint: 'optional: density and element-count distances' },
   ],
@@ -197,8 +197,8 @@ function Controls() {
         </div>
       )}
       <p className="hint">
-        Formats: CIF, POSCAR (.vasp, .poscar) and pymatgen JSON files (one structure each, id = the name without its ending), one extended
-        XYZ (id = the frame's id=, else its index) or one JSONL of {'{"id", "structure"}'}.
+        Formats: CIF, POSCAR (.vasp, .poscar) and pymatgen JSON files (one structure each, id = the path in the picked folder without its
+        ending), one extended XYZ (id = the frame's id=, else its index) or one JSONL of {'{"id", "structure"}'}.
       </p>
       <h2>Convention</h2>
       {s.mode === 'csp' ? (

@@ -24,6 +24,9 @@ export interface DenovoOptions {
   stabilityThreshold: number;
   /** Told of each comparison the matcher could not finish (counted as no match): the judged id, the other id. */
   onMatcherError?: (error: unknown, id: string, otherId: string) => void;
+  /** Told of prediction `index`'s duplicate (an earlier prediction) or reference match as an item: ids in a set may
+   * repeat (src/core/tasks/generations/inputs.ts), so the row's id names it only for a reader. */
+  onCounterpart?: (index: number, role: 'duplicate_of' | 'reference_match', other: GenItem) => void;
 }
 
 export interface DenovoInput {
@@ -212,11 +215,14 @@ export function evaluateDenovo(input: DenovoInput, options: DenovoOptions, onPro
     if (d) {
       row.unique = false;
       row.duplicate_of = d.id;
+      options.onCounterpart?.(i, 'duplicate_of', d);
     } else kept.set(row.formula, [...candidates, preds[i]]);
     // Novelty: the first matching reference structure in R's order.
     if (references) {
-      row.reference_match = referenceMatch(preds[i], references.get(row.formula) ?? [], options);
-      row.novel = row.reference_match === null;
+      const m = firstMatch(preds[i], references.get(row.formula) ?? [], options);
+      row.reference_match = m?.id ?? null;
+      row.novel = m === null;
+      if (m) options.onCounterpart?.(i, 'reference_match', m);
     }
     onProgress?.({ done: i + 1, total: n });
   });

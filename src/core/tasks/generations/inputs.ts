@@ -34,8 +34,15 @@ export interface GenItem {
 /** File names a folder set reads: `.cif`, `.vasp`, `.poscar`, `.json`, not starting with '.'. */
 const FOLDER_ENDINGS = ['.cif', '.vasp', '.poscar', '.json'];
 
-export const isGenFolderFileName = (name: string): boolean =>
+const isGenFolderFileName = (name: string): boolean =>
   !name.startsWith('.') && FOLDER_ENDINGS.some((e) => name.toLowerCase().endsWith(e) && name.length > e.length);
+
+/** A path inside a folder set ("x.cif", "mattergen/chemical_system/x.cif"): a name isGenFolderFileName accepts, in no
+ * folder whose name starts with '.' (.git, .ipynb_checkpoints) or is `__MACOSX` (macOS resource forks). */
+export const isGenFolderPath = (path: string): boolean => {
+  const parts = path.split('/');
+  return isGenFolderFileName(parts.pop()!) && !parts.some((p) => p.startsWith('.') || p === '__MACOSX');
+};
 
 /** Code-point order (String comparison in JS is by UTF-16 unit, which differs above U+FFFF). */
 export function compareCodePoints(a: string, b: string): number {
@@ -86,11 +93,13 @@ function checkSetLimits(label: string, items: GenItem[]): void {
   checkLimit('fileAtoms', `The ${label} set`, atoms, 'atoms in all its structures');
 }
 
-function checkUnique(items: GenItem[], name: string): void {
+/** Refuses two items with one id where ids must tell them apart (`why`: what reads them by id). Sets themselves may
+ * repeat ids: de novo metrics judge structures in input order and never look one up by id. */
+function checkUnique(items: readonly GenItem[], what: string, why: string): void {
   const seen = new Map<string, GenItem>();
   for (const it of items) {
     const earlier = seen.get(it.id);
-    if (earlier) throw new GenInputError(`${name}: the id "${q(it.id)}" is used twice (${earlier.where} and ${it.where})`);
+    if (earlier) throw new GenInputError(`the ${what} ${earlier.where} and ${it.where} have the same id "${q(it.id)}"; ${why}`);
     seen.set(it.id, it);
   }
 }
@@ -99,17 +108,18 @@ const parseFailure = (where: string, r: { error: string; line?: number }): strin
   `${where}${r.line !== undefined ? ` line ${r.line}` : ''} cannot be read (${r.error.replace(/\.\s*$/, '')})`;
 
 /**
- * A folder: every file `isGenFolderFileName` accepts is one structure (a CIF must hold exactly one),
- * id = the name without its ending; ids sorted by code point. `folder` names the set in messages; each
- * file is named `where` when given, else `folder/name`.
+ * A folder: every file `isGenFolderPath` accepts is one structure (a CIF must hold exactly one). `name` is the file's
+ * path relative to the folder, '/'-separated, and the id is that path without its ending ("x", "mattergen/chemical_system/x"),
+ * so files of one name in different subfolders are different structures; ids sorted by code point. `folder` names the
+ * set in messages; each file is named `where` when given, else `folder/name`.
  */
 export function setFromFolder(label: string, folder: string, files: readonly { name: string; text: string; where?: string }[]): GenItem[] {
-  const chosen = files.filter((f) => isGenFolderFileName(f.name));
+  const chosen = files.filter((f) => isGenFolderPath(f.name));
   checkLimit('fileStructures', `The ${label} folder ${folder}`, chosen.length, 'structure files');
   const items = chosen.map((f): GenItem => {
     const where = f.where ?? `${folder}/${f.name}`;
     if (f.text.trim() === '') throw new GenInputError(`${where} is empty`);
-    const r = parseStructureFile(f.text, f.name);
+    const r = parseStructureFile(f.text, f.name.slice(f.name.lastIndexOf('/') + 1));
     if (!r.ok) throw new GenInputError(parseFailure(where, r));
     if (r.structures.length !== 1) throw new GenInputError(`${where} holds ${r.structures.length} structures; one file must hold one`);
     const dot = f.name.lastIndexOf('.');
@@ -119,7 +129,6 @@ export function setFromFolder(label: string, folder: string, files: readonly { n
   });
   items.sort((a, b) => compareCodePoints(a.id, b.id));
   if (items.length === 0) throw new GenInputError(`the ${label} folder ${folder} holds no .cif, .vasp, .poscar or .json file`);
-  checkUnique(items, folder);
   checkSetLimits(label, items);
   return items;
 }
@@ -148,7 +157,6 @@ export function setFromExtxyz(label: string, fileName: string, text: string): Ge
     const id = idText(s.properties?.id) ?? String(k);
     return { id, structure: normalise(s, where), where };
   });
-  checkUnique(items, fileName);
   checkSetLimits(label, items);
   return items;
 }
@@ -180,7 +188,6 @@ export function setFromJsonl(label: string, fileName: string, text: string): Gen
     items.push({ id: d.id, structure, where });
   });
   if (items.length === 0) throw new GenInputError(`${fileName} holds no structure`);
-  checkUnique(items, fileName);
   checkSetLimits(label, items);
   return items;
 }
@@ -224,9 +231,15 @@ export function setFromCsv(label: string, fileName: string, text: string): GenIt
     return { id, structure: normalise(withPymatgenThirds(r.structures[0]), where), where };
   });
   if (items.length === 0) throw new GenInputError(`${fileName} has a header but no rows`);
-  checkUnique(items, fileName);
   checkSetLimits(label, items);
   return items;
+}
+
+/** The deepest folder ("a/b/", or "" for the archive's root) that holds every one of `paths`. */
+function commonFolder(paths: readonly string[]): string {
+  let prefix = paths[0].slice(0, paths[0].lastIndexOf('/') + 1);
+  for (const p of paths) while (!p.startsWith(prefix)) prefix = prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
+  return prefix;
 }
 
 /** Files that are a whole set on their own (as opposed to one structure per file). */
@@ -244,9 +257,9 @@ export function setFromSetFile(label: string, fileName: string, text: string): G
 
 /**
  * A zip archive: holding structure files it is a folder, holding one .extxyz/.xyz, .jsonl or .csv file it is that
- * file (both kinds at once, or two set files: bad input). Entries are read by base name wherever they sit in the
- * archive (zipping a folder adds that folder, and some tools a deeper path), so two entries with one base name are
- * bad input. Directories, `__MACOSX/` (macOS resource forks) and names with a part starting with '.' are ignored,
+ * file (both kinds at once, or two set files: bad input). The folder is the deepest one holding every structure entry
+ * (zipping a folder adds that folder, and some tools a deeper path): ids are the paths below it, as for a folder.
+ * Directories, `__MACOSX/` (macOS resource forks) and names with a part starting with '.' are ignored,
  * as other files are; an absolute name or a '..' part is bad input (such an archive was made to escape its folder).
  * Sizes are checked before inflating (src/core/io/zip.ts).
  */
@@ -267,13 +280,6 @@ export function setFromZip(label: string, fileName: string, bytes: Uint8Array): 
     if (e instanceof ParseError) throw new GenInputError(e.message.replace(/\.\s*$/, ''));
     throw e;
   }
-  const byName = new Map<string, string>();
-  for (const e of entries) {
-    const earlier = byName.get(base(e.path));
-    if (earlier !== undefined)
-      throw new GenInputError(`${fileName} holds "${q(earlier)}" and "${q(e.path)}": two entries with the same file name`);
-    byName.set(base(e.path), e.path);
-  }
   const setFiles = entries.filter((e) => isSetFileName(base(e.path)));
   const structureFiles = entries.filter((e) => !isSetFileName(base(e.path)));
   if (setFiles.length > 0 && structureFiles.length > 0)
@@ -288,7 +294,12 @@ export function setFromZip(label: string, fileName: string, bytes: Uint8Array): 
   if (setFiles.length === 1) return setFromSetFile(label, `${fileName}/${setFiles[0].path}`, zipEntryText(setFiles[0].bytes))!;
   if (structureFiles.length === 0)
     throw new GenInputError(`${fileName} holds no .cif, .vasp, .poscar, .json, .extxyz, .xyz, .jsonl or .csv file`);
-  const files = structureFiles.map((e) => ({ name: base(e.path), text: zipEntryText(e.bytes), where: `${fileName}/${e.path}` }));
+  const top = commonFolder(structureFiles.map((e) => e.path));
+  const files = structureFiles.map((e) => ({
+    name: e.path.slice(top.length),
+    text: zipEntryText(e.bytes),
+    where: `${fileName}/${e.path}`,
+  }));
   return setFromFolder(label, fileName, files);
 }
 
@@ -305,6 +316,8 @@ export interface CspGroup {
  */
 export function pairCsp(preds: readonly GenItem[], truths: readonly GenItem[], nSamples: number): CspGroup[] {
   if (!Number.isInteger(nSamples) || nSamples < 1) throw new GenInputError(`--n-samples must be a whole number ≥ 1, got ${nSamples}`);
+  checkUnique(truths, 'truths', 'CSP pairs predictions with truths by id');
+  checkUnique(preds, 'predictions', 'CSP pairs predictions with truths by id');
   const groups = new Map<string, CspGroup>(truths.map((t) => [t.id, { truth: t, samples: [] }]));
   for (const p of preds) {
     let truthId = p.id,
@@ -349,6 +362,7 @@ export function parseEnergies(name: string, text: string): Map<string, unknown> 
 
 /** The energy of every prediction: each needs an entry that is a finite number or null. */
 export function energiesFor(name: string, entries: ReadonlyMap<string, unknown>, preds: readonly GenItem[]): Map<string, number | null> {
+  checkUnique(preds, 'predictions', `${name} gives the energies by id`);
   const energies = new Map<string, number | null>();
   for (const p of preds) {
     if (!entries.has(p.id)) throw new GenInputError(`${name} has no entry for ${p.id}`);
