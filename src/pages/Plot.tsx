@@ -1,38 +1,150 @@
-/** A small uPlot chart, rebuilt when its data or options change (for plots of up to a few thousand points). */
-import { useEffect, useRef } from 'react';
+/**
+ * A uPlot chart (for plots of up to a few thousand points) that fills the width of its panel, follows the panel
+ * when it is widened (ResizeObserver → setSize, no rebuild) and opens large in a modal dialog (the ⤢ button;
+ * Escape or the close button shuts it): a diffraction pattern or a bond-angle histogram is unreadable at 300 px.
+ * The chart is rebuilt only when its data or options change.
+ */
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import './plot.css';
 
 export interface PlotProps {
+  /** The heading over the plot (and of its dialog). */
   title: string;
   testId: string;
   /** x values first, then one array per series. */
   data: uPlot.AlignedData;
   series: uPlot.Series[];
+  /** The x series' name in the legend (with its unit). */
+  xLabel?: string;
   axes?: uPlot.Axis[];
   scales?: uPlot.Scales;
+  /** The width used until the panel has been measured (a hidden panel has none). */
   width?: number;
+  /** The plotting height in the panel; the dialog uses most of the window's height. */
   height?: number;
+  /** uPlot's legend (series names and the values under the pointer); on by default. */
+  legend?: boolean;
+  /** Draw and cursor hooks (e.g. sticks drawn on the canvas); they run for the panel's and the dialog's chart. */
+  hooks?: uPlot.Hooks.Arrays;
+  /** A line under the chart the pointer updates (e.g. the peak's hkl): its text for a uPlot, null to keep `initial`. */
+  readout?: { testId: string; initial: string; text: (u: uPlot) => string | null };
 }
 
-export function Plot({ title, testId, data, series, axes, scales, width = 300, height = 160 }: PlotProps) {
-  const host = useRef<HTMLDivElement>(null);
+export function Plot(props: PlotProps) {
+  const [expanded, setExpanded] = useState(false);
+  return (
+    <figure className="plot" data-testid={props.testId}>
+      <figcaption className="plot-head">
+        <span className="plot-title">{props.title}</span>
+        <button
+          type="button"
+          className="plot-expand"
+          data-testid={`${props.testId}-expand`}
+          title="Open this plot large (Escape closes)"
+          aria-label={`Open the plot "${props.title}" large`}
+          aria-haspopup="dialog"
+          onClick={() => setExpanded(true)}
+        >
+          ⤢
+        </button>
+      </figcaption>
+      <Chart {...props} height={props.height ?? 160} readoutTestId={props.readout?.testId} />
+      {expanded && <PlotDialog {...props} onClose={() => setExpanded(false)} />}
+    </figure>
+  );
+}
+
+/** The plot again in a modal <dialog>: the browser traps focus and closes it on Escape. */
+function PlotDialog({ onClose, ...props }: PlotProps & { onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
-    if (!host.current) return;
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.close();
+  }, []);
+  const height = Math.max(240, Math.round(window.innerHeight * 0.62));
+  return (
+    <dialog
+      ref={dialog}
+      className="plot-dialog"
+      data-testid={`${props.testId}-dialog`}
+      aria-label={props.title}
+      onClose={onClose}
+      onClick={(e) => {
+        if (e.target === e.currentTarget) onClose(); // a click on the backdrop
+      }}
+    >
+      <div className="plot-head">
+        <strong className="plot-title">{props.title}</strong>
+        <button type="button" data-testid={`${props.testId}-close`} onClick={onClose} autoFocus>
+          Close
+        </button>
+      </div>
+      <Chart {...props} testId={`${props.testId}-large`} height={height} readoutTestId={props.readout && `${props.readout.testId}-large`} />
+    </dialog>
+  );
+}
+
+function Chart({
+  testId,
+  data,
+  series,
+  xLabel = 'x',
+  axes,
+  scales,
+  width = 300,
+  height,
+  legend = true,
+  hooks,
+  readout,
+  readoutTestId,
+}: Omit<PlotProps, 'title' | 'height'> & { height: number; readoutTestId?: string }) {
+  const host = useRef<HTMLDivElement>(null);
+  const line = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    const widthNow = () => Math.floor(el.clientWidth) || width;
+    const showReadout = readout
+      ? (u: uPlot) => {
+          const t = readout.text(u);
+          if (line.current) line.current.textContent = t ?? readout.initial;
+        }
+      : null;
     const plot = new uPlot(
       {
-        title,
-        width,
+        width: widthNow(),
         height,
-        series: [{ label: 'x' }, ...series],
+        series: [{ label: xLabel }, ...series],
         axes,
         scales: { x: { time: false }, ...scales },
-        legend: { show: true },
+        legend: { show: legend },
+        hooks: { ...hooks, setCursor: [...(hooks?.setCursor ?? []), ...(showReadout ? [showReadout] : [])] },
       },
       data,
-      host.current,
+      el,
     );
-    return () => plot.destroy();
-  }, [title, data, series, axes, scales, width, height]);
-  return <div className="np-plot" data-testid={testId} ref={host} />;
+    // The panel's width, not the plot's: uPlot sizes its root to what it is given, so the host never grows from it.
+    const observer = new ResizeObserver(() => {
+      const w = widthNow();
+      if (w !== plot.width) plot.setSize({ width: w, height });
+    });
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      plot.destroy();
+    };
+  }, [data, series, xLabel, axes, scales, width, height, legend, hooks, readout]);
+  return (
+    <>
+      <div className="plot-host" data-testid={`${testId}-chart`} ref={host} />
+      {readout && (
+        <div className="hint plot-readout" data-testid={readoutTestId} ref={line}>
+          {readout.initial}
+        </div>
+      )}
+    </>
+  );
 }

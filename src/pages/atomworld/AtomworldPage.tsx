@@ -25,7 +25,7 @@ import {
 import { XrdComparison } from '../XrdComparison.tsx';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
 import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
-import { DISPLACEMENT_RAMP, elementColor, rampColor, rampGradient, toHex, type Rgb } from '../../viewer/colors.ts';
+import { DISPLACEMENT_RAMP, elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { finiteDisplay, overlayTargetDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
@@ -47,6 +47,8 @@ import { fmt } from '../format.ts';
 import './atomworld.css';
 import { downloadText } from '../../browser/download.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
+import { ColorBar } from '../ColorBar.tsx';
+import { PanelResizer } from '../PanelResizer.tsx';
 
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showPolyhedra: false };
 const OVERLAY_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showPolyhedra: false };
@@ -103,6 +105,7 @@ export function AtomworldPage() {
         )}
       </main>
       <aside className="panel right">{s.mode === 'cases' ? <CaseDetails /> : <CompareDetails />}</aside>
+      <PanelResizer id="atomworld" defaultWidth={300} />
     </div>
   );
 }
@@ -434,28 +437,25 @@ function AnswerGhost({ overlay, elements }: { overlay: OverlayView; elements: st
 function OverlayLegend({ overlay }: { overlay: OverlayView }) {
   const beyond = overlay.pairs.filter((p) => pairDistance(p) > overlay.tolerance).length;
   return (
-    <div className="np-colorbar cmp-colorbar aw-legend" data-testid="aw-overlay-legend">
-      <div>
-        target → matched answer atom, Å ({overlay.source === 'matcher' ? 'matcher mapping' : 'least-distance pairs, no matcher mapping'})
-      </div>
-      <div className="bar" style={{ background: rampGradient(DISPLACEMENT_RAMP) }} />
-      <div className="ends">
-        <span>0</span>
-        <span>{overlay.tolerance.toFixed(2)} (stol)</span>
-      </div>
-      <div className="cmp-keys" data-testid="aw-overlay-counts">
-        <span>{overlay.pairs.length} pairs</span>
-        <span>
-          <i className="swatch ring" style={{ borderColor: toHex(COLORS.beyond) }} /> beyond stol {beyond}
-        </span>
-        <span>
-          <i className="swatch ring" style={{ borderColor: toHex(COLORS.missing) }} /> missing {overlay.missing.length}
-        </span>
-        <span>
-          <i className="swatch ring" style={{ borderColor: toHex(COLORS.extra) }} /> extra {overlay.extra.length}
-        </span>
-      </div>
-    </div>
+    <ColorBar
+      caption={`target → matched answer atom, Å, up to stol (${overlay.source === 'matcher' ? 'matcher mapping' : 'least-distance pairs, no matcher mapping'})`}
+      ramp={DISPLACEMENT_RAMP}
+      min="0"
+      max={overlay.tolerance.toFixed(2)}
+      testId="aw-overlay-legend"
+      keysTestId="aw-overlay-counts"
+    >
+      <span>{overlay.pairs.length} pairs</span>
+      <span>
+        <i className="swatch ring" style={{ borderColor: toHex(COLORS.beyond) }} /> beyond stol {beyond}
+      </span>
+      <span>
+        <i className="swatch ring" style={{ borderColor: toHex(COLORS.missing) }} /> missing {overlay.missing.length}
+      </span>
+      <span>
+        <i className="swatch ring" style={{ borderColor: toHex(COLORS.extra) }} /> extra {overlay.extra.length}
+      </span>
+    </ColorBar>
   );
 }
 

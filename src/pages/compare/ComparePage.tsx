@@ -27,7 +27,7 @@ import {
 } from '../../state/compare.ts';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
 import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
-import { DISPLACEMENT_RAMP, elementColor, rampColor, rampGradient, toHex, type Rgb } from '../../viewer/colors.ts';
+import { DISPLACEMENT_RAMP, elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { Halos } from '../../viewer/Halos.tsx';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
@@ -37,6 +37,7 @@ import { fmt } from '../format.ts';
 import './compare.css';
 import { downloadText } from '../../browser/download.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
+import { ColorBar } from '../ColorBar.tsx';
 
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showCell: false, showPolyhedra: false };
 
@@ -139,7 +140,8 @@ export function ComparePage() {
         <Controls />
       </aside>
       <main className="cmp-main">
-        <div className={`cmp-views ${s.layout}`}>
+        {/* cmp-layout-*: a bare `overlay` class took the shortcuts dialog's fixed, centring, dimming `.overlay` rule (styles.css). */}
+        <div className={`cmp-views cmp-layout-${s.layout}`}>
           {s.layout === 'overlay' ? (
             <div className="view" data-testid="compare-overlay">
               <StructureViewer
@@ -154,7 +156,7 @@ export function ComparePage() {
                 {markers('both')}
               </StructureViewer>
               <span className="cmp-caption">prediction (coloured by displacement){s.showTruth ? ' over the truth (translucent)' : ''}</span>
-              {pair && <ColorBar mode={s.mode} top={top} pair={pair} />}
+              {pair && <DisplacementBar mode={s.mode} top={top} pair={pair} />}
             </div>
           ) : (
             <>
@@ -183,7 +185,7 @@ export function ComparePage() {
                   {markers('pred')}
                 </StructureViewer>
                 <span className="cmp-caption">prediction{pair ? `: ${pair.pred.name}` : ''}</span>
-                {pair && <ColorBar mode={s.mode} top={top} pair={pair} />}
+                {pair && <DisplacementBar mode={s.mode} top={top} pair={pair} />}
               </div>
             </>
           )}
@@ -412,36 +414,35 @@ function MetricsPanel({ pair }: { pair: PairView }) {
   );
 }
 
-function ColorBar({ mode, top, pair }: { mode: DisplacementMode; top: number; pair: PairView }) {
+function DisplacementBar({ mode, top, pair }: { mode: DisplacementMode; top: number; pair: PairView }) {
   return (
-    <div className="np-colorbar cmp-colorbar" data-testid="cmp-colorbar">
-      <div>{mode === 'paired' ? '|p_i − g_i| (index-paired), Å' : 'distance to the matched true atom after alignment, Å'}</div>
-      <div className="bar" style={{ background: rampGradient(DISPLACEMENT_RAMP) }} />
-      <div className="ends">
-        <span>0</span>
-        <span data-testid="cmp-colorbar-top">{top.toPrecision(2)}</span>
-      </div>
-      <div className="cmp-keys">
+    <ColorBar
+      caption={mode === 'paired' ? '|p_i − g_i| (index-paired), Å' : 'distance to the matched true atom after alignment, Å'}
+      ramp={DISPLACEMENT_RAMP}
+      min="0"
+      max={top.toPrecision(2)}
+      testId="cmp-colorbar"
+      maxTestId="cmp-colorbar-top"
+    >
+      <span>
+        <i className="swatch" style={{ background: toHex(UNPAIRED) }} /> no partner
+      </span>
+      {pair.missing.length > 0 && (
         <span>
-          <i className="swatch" style={{ background: toHex(UNPAIRED) }} /> no partner
+          <i className="swatch ring" style={{ borderColor: toHex(MISSING_COLOR) }} /> missing
         </span>
-        {pair.missing.length > 0 && (
-          <span>
-            <i className="swatch ring" style={{ borderColor: toHex(MISSING_COLOR) }} /> missing
-          </span>
-        )}
-        {pair.extra.length > 0 && (
-          <span>
-            <i className="swatch ring" style={{ borderColor: toHex(EXTRA_COLOR) }} /> extra
-          </span>
-        )}
-        {mode === 'paired' && pair.hausdorffPair && (
-          <span>
-            <i className="line" /> Hausdorff pair {pair.hausdorffPair.distance.toFixed(2)} Å
-          </span>
-        )}
-      </div>
-    </div>
+      )}
+      {pair.extra.length > 0 && (
+        <span>
+          <i className="swatch ring" style={{ borderColor: toHex(EXTRA_COLOR) }} /> extra
+        </span>
+      )}
+      {mode === 'paired' && pair.hausdorffPair && (
+        <span>
+          <i className="line" /> Hausdorff pair {pair.hausdorffPair.distance.toFixed(2)} Å
+        </span>
+      )}
+    </ColorBar>
   );
 }
 

@@ -11,7 +11,8 @@ import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import { useFem } from '../../state/fem.ts';
 import { ViewerController } from '../../viewer/controller.ts';
 import { StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
-import { DISPLACEMENT_RAMP, rampColor, rampGradient, type Rgb } from '../../viewer/colors.ts';
+import { DISPLACEMENT_RAMP, rampColor, type Rgb } from '../../viewer/colors.ts';
+import { ColorBar } from '../ColorBar.tsx';
 import { makeSphereMesh, makeTubeMesh } from '../../viewer/impostors.ts';
 import {
   autoScale,
@@ -79,7 +80,7 @@ export function FrameView() {
           />
         </group>
       </StructureViewer>
-      {field && <ColorBar field={field} nNodes={model.node_coords.length} unit={s.show === 'mode' ? 'mode (unit norm)' : '|u|'} />}
+      {field && <DisplacementBar field={field} nNodes={model.node_coords.length} unit={s.show === 'mode' ? 'mode (unit norm)' : '|u|'} />}
     </div>
   );
 }
@@ -87,16 +88,11 @@ export function FrameView() {
 /** Model (x, y, z) → viewer coordinates under the group's −90° turn about x: (x, z, −y). */
 const toView = (c: readonly number[]): [number, number, number] => [c[0], c[2], -c[1]];
 
-function ColorBar({ field, nNodes, unit }: { field: ArrayLike<number>; nNodes: number; unit: string }) {
+function DisplacementBar({ field, nNodes, unit }: { field: ArrayLike<number>; nNodes: number; unit: string }) {
   let max = 0;
   for (const v of translationMagnitudes(field, nNodes)) max = Math.max(max, v);
   return (
-    <div className="fem-colorbar" data-testid="fem-colorbar">
-      <span>{unit}</span>
-      <span>0</span>
-      <span className="bar" style={{ background: rampGradient(DISPLACEMENT_RAMP) }} />
-      <span data-testid="fem-colorbar-top">{max.toPrecision(3)}</span>
-    </div>
+    <ColorBar caption={unit} ramp={DISPLACEMENT_RAMP} min="0" max={max.toPrecision(3)} testId="fem-colorbar" maxTestId="fem-colorbar-top" />
   );
 }
 

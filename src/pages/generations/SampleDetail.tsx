@@ -12,7 +12,8 @@ import { WRITTEN_FORMATS } from '../../core/analysis/structure-export.ts';
 import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
 import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
-import { DISPLACEMENT_RAMP, elementColor, rampGradient, toHex, type Rgb } from '../../viewer/colors.ts';
+import { DISPLACEMENT_RAMP, elementColor, toHex, type Rgb } from '../../viewer/colors.ts';
+import { ColorBar } from '../ColorBar.tsx';
 import { Halos } from '../../viewer/Halos.tsx';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { Lines, TextLabels } from '../../viewer/Lines.tsx';
@@ -156,31 +157,30 @@ function OverlayView({ overlay, fitKey, otherRole }: { overlay: SampleOverlay; f
         <Halos centers={d.beyond} color={MARK.beyond} radius={0.75} opacity={0.35} />
       </StructureViewer>
       <span className="gen-caption">{ROLE_TEXT[otherRole]} (solid) + prediction (translucent) after the mapping</span>
-      <div className="gen-colorbar" data-testid="gen-overlay-legend" data-source={overlay.source}>
-        <div>
-          {ROLE_TEXT[otherRole]} site → predicted site, Å (
-          {overlay.source === 'matcher' ? "the matcher's mapping" : 'no mapping within stol: same-element pairs of least distance'})
-        </div>
-        <div className="bar" style={{ background: rampGradient(DISPLACEMENT_RAMP) }} />
-        <div className="ends">
-          <span>0</span>
-          <span>{overlay.tolerance.toFixed(2)} (stol)</span>
-        </div>
-        <div className="gen-keys" data-testid="gen-overlay-counts">
-          <span>{overlay.pairs.length} pairs</span>
-          <span>
-            <i className="swatch ring" style={{ borderColor: toHex(MARK.beyond) }} /> beyond stol {d.beyond.length}
-          </span>
-          <span>
-            <i className="swatch ring" style={{ borderColor: toHex(MARK.unmatchedPrediction) }} /> unmatched predicted{' '}
-            {d.unmatchedPrediction.length}
-          </span>
-          <span>
-            <i className="swatch ring" style={{ borderColor: toHex(MARK.unmatchedOther) }} /> unmatched {ROLE_TEXT[otherRole]}{' '}
-            {d.unmatchedOther.length}
-          </span>
-        </div>
-      </div>
+      <ColorBar
+        caption={`${ROLE_TEXT[otherRole]} site → predicted site, Å, up to stol (${
+          overlay.source === 'matcher' ? "the matcher's mapping" : 'no mapping within stol: same-element pairs of least distance'
+        })`}
+        ramp={DISPLACEMENT_RAMP}
+        min="0"
+        max={overlay.tolerance.toFixed(2)}
+        testId="gen-overlay-legend"
+        keysTestId="gen-overlay-counts"
+        dataSource={overlay.source}
+      >
+        <span>{overlay.pairs.length} pairs</span>
+        <span>
+          <i className="swatch ring" style={{ borderColor: toHex(MARK.beyond) }} /> beyond stol {d.beyond.length}
+        </span>
+        <span>
+          <i className="swatch ring" style={{ borderColor: toHex(MARK.unmatchedPrediction) }} /> unmatched predicted{' '}
+          {d.unmatchedPrediction.length}
+        </span>
+        <span>
+          <i className="swatch ring" style={{ borderColor: toHex(MARK.unmatchedOther) }} /> unmatched {ROLE_TEXT[otherRole]}{' '}
+          {d.unmatchedOther.length}
+        </span>
+      </ColorBar>
     </div>
   );
 }

@@ -21,11 +21,13 @@ import {
 } from '../../state/nanoparticle.ts';
 import { readTextFile } from '../../browser/read-file.ts';
 import { StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
-import { elementColor, rampColor, rampGradient, toHex, type Rgb } from '../../viewer/colors.ts';
+import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
 import { MAX_RADIUS, MIN_RADIUS, type ParticleView, type Split } from '../../../workers/c2np-api.ts';
 import { Plot } from '../Plot.tsx';
+import { ColorBar } from '../ColorBar.tsx';
+import { PanelResizer } from '../PanelResizer.tsx';
 import { TextLabels, type TextLabel } from '../../viewer/Lines.tsx';
 import './nanoparticle.css';
 import { ErrorAlert } from '../ErrorAlert.tsx';
@@ -89,6 +91,7 @@ export function NanoparticlePage() {
       <aside className="panel right">
         <Plots />
       </aside>
+      <PanelResizer id="nanoparticle" defaultWidth={350} />
     </div>
   );
 }
@@ -270,22 +273,21 @@ function Legend() {
   if (!particle) return null;
   if (colorMode === 'coordination') {
     return (
-      <div className="np-colorbar" data-testid="np-legend">
-        <div>coordination / bulk coordination of the element</div>
-        <div className="bar" style={{ background: rampGradient(RAMP) }} />
-        <div className="ends">
-          <span>0 (surface)</span>
-          <span>
-            1 (bulk:{' '}
-            {crystal &&
-              Object.entries(crystal.bulkCoordination)
+      <ColorBar
+        caption={`coordination / bulk coordination of the element: 0 surface, 1 bulk (${
+          crystal
+            ? Object.entries(crystal.bulkCoordination)
                 .map(([el, n]) => `${el} ${n}`)
-                .join(', ')}
-            )
-          </span>
-        </div>
-        {crystal && Object.values(crystal.bulkCoordination).some((n) => n === 0) && <div>grey: elements with no bonds in the bulk</div>}
-      </div>
+                .join(', ')
+            : '…'
+        })`}
+        ramp={RAMP}
+        min="0"
+        max="1"
+        testId="np-legend"
+      >
+        {crystal && Object.values(crystal.bulkCoordination).some((n) => n === 0) && <span>grey: elements with no bonds in the bulk</span>}
+      </ColorBar>
     );
   }
   return (

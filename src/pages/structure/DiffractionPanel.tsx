@@ -1,14 +1,13 @@
 /**
- * The Diffraction panel: the powder pattern of `structlab xrd` as sticks (drawn on uPlot's canvas, no DOM per peak)
- * and broadened (Gaussian, FWHM slider), the hkl families of the peak under the pointer, the wavelength choice and
- * the strongest peaks as a table.
+ * The Diffraction panel: the powder pattern of `structlab xrd` as sticks and broadened (Gaussian, FWHM slider), the
+ * hkl families of the peak under the pointer, the wavelength choice and the strongest peaks as a table.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 import type { XrdPattern, XrdPeak } from '../../core/analysis/xrd.ts';
 import { compareXrdWith, profileTwoTheta, setFwhm, setPanelOpen, setWavelength, useCrystallography } from '../../state/crystallography.ts';
 import { XrdComparison } from '../XrdComparison.tsx';
+import { Plot } from '../Plot.tsx';
 import { fixed } from '../format.ts';
 
 /** Peaks listed in the table, strongest first. */
@@ -134,12 +133,13 @@ function SecondPattern() {
   );
 }
 
+const XRD_SERIES: uPlot.Series[] = [{ label: 'broadened', stroke: '#d62728', width: 1 }];
+const XRD_AXES: uPlot.Axis[] = [{ label: '2θ (°)' }, { label: 'I' }];
+const HOVER_HINT = 'Point at a peak for its hkl.';
+
+/** The sticks (drawn on uPlot's canvas by a draw hook, no DOM per peak) over the broadened profile, in a Plot that widens and opens large. */
 function XrdPlot({ pattern, profile }: { pattern: XrdPattern; profile: Float64Array | null }) {
-  const host = useRef<HTMLDivElement>(null);
-  const label = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!host.current) return;
-    const peaks = pattern.peaks;
+  const data = useMemo(() => {
     const n = profile?.length ?? 0;
     const x = new Float64Array(n);
     const y = new Float64Array(n);
@@ -149,6 +149,13 @@ function XrdPlot({ pattern, profile }: { pattern: XrdPattern; profile: Float64Ar
       x[m] = profileTwoTheta(m);
       y[m] = max > 0 ? (100 * profile![m]) / max : 0;
     }
+    return [x, y] as unknown as uPlot.AlignedData;
+  }, [profile]);
+  const scales = useMemo(
+    (): uPlot.Scales => ({ x: { time: false, range: [pattern.twoThetaRange[0], pattern.twoThetaRange[1]] }, y: { range: [0, 105] } }),
+    [pattern],
+  );
+  const hooks = useMemo((): uPlot.Hooks.Arrays => {
     const drawSticks = (u: uPlot) => {
       const ctx = u.ctx;
       ctx.save();
@@ -156,7 +163,7 @@ function XrdPlot({ pattern, profile }: { pattern: XrdPattern; profile: Float64Ar
       ctx.lineWidth = Math.max(1, uPlot.pxRatio);
       ctx.beginPath();
       const base = u.valToPos(0, 'y', true);
-      for (const p of peaks) {
+      for (const p of pattern.peaks) {
         const px = u.valToPos(p.twoTheta, 'x', true);
         ctx.moveTo(px, base);
         ctx.lineTo(px, u.valToPos(p.intensity, 'y', true));
@@ -164,45 +171,44 @@ function XrdPlot({ pattern, profile }: { pattern: XrdPattern; profile: Float64Ar
       ctx.stroke();
       ctx.restore();
     };
-    const showPeak = (u: uPlot) => {
-      const el = label.current;
-      if (!el) return;
-      const left = u.cursor.left ?? -1;
-      let best: XrdPeak | null = null;
-      let bestPx = HOVER_PX;
-      if (left >= 0)
-        for (const p of peaks) {
-          const d = Math.abs(u.valToPos(p.twoTheta, 'x') - left);
-          if (d <= bestPx) {
-            bestPx = d;
-            best = p;
+    return { draw: [drawSticks] };
+  }, [pattern]);
+  const readout = useMemo(
+    () => ({
+      testId: 'xrd-hover',
+      initial: HOVER_HINT,
+      text: (u: uPlot) => {
+        const left = u.cursor.left ?? -1;
+        let best: XrdPeak | null = null;
+        let bestPx = HOVER_PX;
+        if (left >= 0)
+          for (const p of pattern.peaks) {
+            const d = Math.abs(u.valToPos(p.twoTheta, 'x') - left);
+            if (d <= bestPx) {
+              bestPx = d;
+              best = p;
+            }
           }
-        }
-      el.textContent = best
-        ? `2θ ${fixed(best.twoTheta, 3)}° · I ${fixed(best.intensity, 2)} · d ${fixed(best.dHkl, 4)} Å · ${familyText(best)}`
-        : 'Point at a peak for its hkl.';
-    };
-    const plot = new uPlot(
-      {
-        width: 300,
-        height: 180,
-        series: [{ label: '2θ' }, { label: 'broadened', stroke: '#d62728', width: 1 }],
-        axes: [{ label: '2θ (°)' }, { label: 'I' }],
-        scales: { x: { time: false, range: [pattern.twoThetaRange[0], pattern.twoThetaRange[1]] }, y: { range: [0, 105] } },
-        legend: { show: false },
-        hooks: { draw: [drawSticks], setCursor: [showPeak] },
+        return best
+          ? `2θ ${fixed(best.twoTheta, 3)}° · I ${fixed(best.intensity, 2)} · d ${fixed(best.dHkl, 4)} Å · ${familyText(best)}`
+          : null;
       },
-      [x, y] as unknown as uPlot.AlignedData,
-      host.current,
-    );
-    return () => plot.destroy();
-  }, [pattern, profile]);
+    }),
+    [pattern],
+  );
   return (
-    <>
-      <div className="xtal-plot" data-testid="xrd-plot" ref={host} />
-      <div className="hint" data-testid="xrd-hover" ref={label}>
-        Point at a peak for its hkl.
-      </div>
-    </>
+    <Plot
+      title="Powder pattern: peaks (blue) and broadened (red)"
+      testId="xrd-plot"
+      data={data}
+      series={XRD_SERIES}
+      xLabel="2θ (°)"
+      axes={XRD_AXES}
+      scales={scales}
+      height={180}
+      legend={false}
+      hooks={hooks}
+      readout={readout}
+    />
   );
 }

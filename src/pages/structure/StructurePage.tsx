@@ -41,6 +41,7 @@ import { setAtomHover } from '../../state/atom-coloring.ts';
 import { TrajectoryPlayer } from './TrajectoryPlayer.tsx';
 import { openDropped, openPicked, setAsFrames, useTrajectory } from '../../state/trajectory.ts';
 import { typingInto } from '../../app/ShortcutsOverlay.tsx';
+import { PanelResizer } from '../PanelResizer.tsx';
 
 export function StructurePage() {
   const display = useSession((s) => s.display);
@@ -151,6 +152,7 @@ export function StructurePage() {
         <PlanesPanel />
         <EnvironmentPanel />
       </aside>
+      <PanelResizer id="structure" defaultWidth={300} />
     </div>
   );
 }
