@@ -203,6 +203,10 @@ describe('user values echoed in errors are short excerpts', () => {
       ['match', CELL, CELL, '--comparator', long],
       ['xrd', CELL, '--wavelength', long],
       ['info', CELL, `--${long}`],
+      ['atomworld', long],
+      ['c2np', long],
+      ['onng', long],
+      ['atomworld', 'evaluate', long],
     ]) {
       const message = refusal(await run(args), args.slice(0, 3).join(' ').slice(0, 60));
       expect(message).not.toContain('1'.repeat(41));

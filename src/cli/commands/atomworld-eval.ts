@@ -14,7 +14,7 @@ import {
   summariseAtomworld,
 } from '../../core/tasks/atomworld/batch.ts';
 import { lintAtomworldCase, type LintCase } from '../../core/tasks/atomworld/lint.ts';
-import { LIMITS } from '../../core/limits.ts';
+import { LIMITS, quoted } from '../../core/limits.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { inputName, toStrictJson } from '../io.ts';
@@ -112,8 +112,8 @@ class AnswerIndex {
     for (const { row, line, at } of readJsonl(path, 'answers', skipped)) {
       const id = idOf(row.id);
       if (id === null) skip(line, 'the row has no "id" (a string or a number)');
-      else if (typeof row.answer !== 'string') skip(line, `"answer" of id "${id}" must be the model's text as a string`);
-      else if (this.places.has(id)) skip(line, `id "${id}" appears twice; the first row is used`);
+      else if (typeof row.answer !== 'string') skip(line, `"answer" of id ${quoted(id)} must be the model's text as a string`);
+      else if (this.places.has(id)) skip(line, `id ${quoted(id)} appears twice; the first row is used`);
       else this.places.set(id, path === '-' ? row.answer : { offset: at.offset, bytes: at.bytes });
     }
   }
@@ -161,11 +161,11 @@ function* readCases(
     if (first !== undefined) throw new CliError(duplicateCaseSentence(casesName, id, first, line));
     firstLine.set(id, line);
     if (typeof row.action !== 'string') {
-      skip(line, `case "${id}" has no "action"`);
+      skip(line, `case ${quoted(id)} has no "action"`);
       continue;
     }
     if (typeof row.after_cif !== 'string') {
-      skip(line, `case "${id}" has no "after_cif" (the target CIF)`);
+      skip(line, `case ${quoted(id)} has no "after_cif" (the target CIF)`);
       continue;
     }
     seen.add(id);
@@ -312,7 +312,7 @@ function runInWorkers(
           return;
         }
         if (k !== undefined) {
-          warn(`warning: case "${jobs[k].id}": the judging thread failed (${why}); counted as Unknown`);
+          warn(`warning: case ${quoted(jobs[k].id)}: the judging thread failed (${why}); counted as Unknown`);
           record(k, failedVerdict(jobs[k], 'Unknown'));
         }
         launch();

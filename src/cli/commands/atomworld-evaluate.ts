@@ -3,6 +3,7 @@ import { evaluateAtomworldAnswer } from '../../core/tasks/atomworld/evaluate.ts'
 import { parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { readInputText, toStrictJson } from '../io.ts';
+import { quoted } from '../../core/limits.ts';
 
 export const ATOMWORLD_EVALUATE_HELP = `usage: structlab atomworld evaluate --target T.cif --candidate C.txt
 
@@ -23,7 +24,7 @@ export function runAtomworldEvaluate(argv: string[], _warn: (line: string) => vo
   ]);
   if (positionals.length > 0)
     throw new CliError(
-      `atomworld evaluate takes --target and --candidate, not "${positionals[0]}" (see structlab atomworld evaluate --help)`,
+      `atomworld evaluate takes --target and --candidate, not ${quoted(positionals[0])} (see structlab atomworld evaluate --help)`,
     );
   if (typeof options.target !== 'string' || typeof options.candidate !== 'string')
     throw new CliError('atomworld evaluate needs --target T.cif and --candidate C.txt');

@@ -3,6 +3,7 @@ import { CliError } from '../errors.ts';
 import { ATOMWORLD_APPLY_HELP, runAtomworldApply } from './atomworld-apply.ts';
 import { ATOMWORLD_EVAL_HELP, runAtomworldEval } from './atomworld-eval.ts';
 import { ATOMWORLD_EVALUATE_HELP, runAtomworldEvaluate } from './atomworld-evaluate.ts';
+import { quoted } from '../../core/limits.ts';
 
 type Subcommand = { help: string; run: (argv: string[], warn: (line: string) => void) => string | Promise<string> };
 
@@ -30,7 +31,7 @@ export function runAtomworld(argv: string[], warn: (line: string) => void): stri
     throw new CliError(
       name === undefined
         ? `atomworld needs a subcommand: ${names} (see structlab atomworld --help)`
-        : `unknown atomworld subcommand "${name}" (available: ${names}; see structlab atomworld --help)`,
+        : `unknown atomworld subcommand ${quoted(name)} (available: ${names}; see structlab atomworld --help)`,
     );
   }
   return sub.run(rest, warn);
@@ -42,7 +43,7 @@ export function atomworldHelp(argv: string[]): string {
   const sub = SUBCOMMANDS.get(name);
   if (!sub)
     throw new CliError(
-      `unknown atomworld subcommand "${name}" (available: ${[...SUBCOMMANDS.keys()].join(', ')}; see structlab atomworld --help)`,
+      `unknown atomworld subcommand ${quoted(name)} (available: ${[...SUBCOMMANDS.keys()].join(', ')}; see structlab atomworld --help)`,
     );
   return sub.help;
 }

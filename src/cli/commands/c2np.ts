@@ -46,7 +46,7 @@ export function parseRadii(raw: string): number[] {
     if (!match) throw new CliError(`--radii must be integers or ranges like 6-30, got ${quoted(raw)}`);
     const low = Number(match[1]);
     const high = match[2] === undefined ? low : Number(match[2]);
-    if (low > high) throw new CliError(`--radii range "${part.trim()}" runs backwards`);
+    if (low > high) throw new CliError(`--radii range ${quoted(part.trim())} runs backwards`);
     for (let r = low; r <= high; r++) {
       if (!C2NP_RADII.includes(r)) throw new CliError(`--radii: C2NP radii are 6–30 Å (rotation sets exist only for those), got ${r}`);
       radii.add(r);
@@ -61,7 +61,8 @@ export const c2npHelp = (argv: string[]): string => (argv[0] === 'eval' ? C2NP_E
 export function runC2np(argv: string[], warn: (line: string) => void): string | Promise<string> {
   const [sub, ...rest] = argv;
   if (sub === 'eval') return runC2npEval(rest, warn);
-  if (sub !== 'build') throw new CliError(`unknown c2np subcommand "${sub ?? ''}" (available: build, eval; see structlab c2np --help)`);
+  if (sub !== 'build')
+    throw new CliError(`unknown c2np subcommand ${quoted(sub ?? '')} (available: build, eval; see structlab c2np --help)`);
   const { positionals, options } = parseArgs(rest, [
     { name: 'out', kind: 'string' },
     { name: 'radii', kind: 'string' },

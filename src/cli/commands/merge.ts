@@ -16,6 +16,7 @@ import { femCheckReport, type FemFileVerdict } from './fem-check-batch.ts';
 import { genCspReport } from './gen.ts';
 import { CSP_CONVENTIONS, type CspConvention, type CspGroupRows } from '../../core/tasks/generations/csp.ts';
 import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
+import { quoted } from '../../core/limits.ts';
 
 export const MERGE_HELP = `usage: structlab merge PARTIAL.json…
 
@@ -61,7 +62,9 @@ function checkSet(partials: Partial[]): Partial[] {
   const byIndex = new Map<number, Partial>();
   for (const p of partials) {
     if (p.head.command !== first.head.command)
-      throw new CliError(`${p.name} comes from "${p.head.command}" but ${first.name} from "${first.head.command}"`);
+      throw new CliError(
+        `${p.name} comes from ${quoted(String(p.head.command))} but ${first.name} from ${quoted(String(first.head.command))}`,
+      );
     if (p.head.shard.count !== first.head.shard.count)
       throw new CliError(`${p.name} is one of ${p.head.shard.count} shards but ${first.name} one of ${first.head.shard.count}`);
     if (JSON.stringify(p.head.options) !== JSON.stringify(first.head.options))
@@ -190,7 +193,7 @@ export function runMerge(argv: string[]): string {
       return mergeGenCsp(partials);
     default:
       throw new CliError(
-        `${partials[0].name}: partial reports of "${partials[0].head.command}" cannot be merged ` +
+        `${partials[0].name}: partial reports of ${quoted(String(partials[0].head.command))} cannot be merged ` +
           '(c2np eval, atomworld eval, fem check, gen csp)',
       );
   }

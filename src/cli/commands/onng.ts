@@ -73,7 +73,7 @@ export function runOnng(argv: string[], warn: (line: string) => void): string {
   throw new CliError(
     sub === undefined
       ? 'onng needs a subcommand: obfuscate, analyze, verify, variants or deobfuscate (see structlab onng --help)'
-      : `unknown onng subcommand "${sub}" (expected obfuscate, analyze, verify, variants or deobfuscate)`,
+      : `unknown onng subcommand ${quoted(sub)} (expected obfuscate, analyze, verify, variants or deobfuscate)`,
   );
 }
 
@@ -297,7 +297,7 @@ function runVariants(argv: string[]): string {
     throw new CliError(
       benchmark === undefined
         ? 'onng variants needs a benchmark, fem or atomworld, and an INPUT'
-        : `unknown benchmark "${benchmark}" for onng variants (expected fem or atomworld)`,
+        : `unknown benchmark ${quoted(String(benchmark))} for onng variants (expected fem or atomworld)`,
     );
   }
   if (input === undefined)
@@ -305,7 +305,7 @@ function runVariants(argv: string[]): string {
       `onng variants ${benchmark} needs an INPUT ` +
         `(${benchmark === 'fem' ? 'a FEM-Bench task JSON or a folder of them' : 'an AtomWorld cases JSONL'})`,
     );
-  if (extra.length > 0) throw new CliError(`onng variants takes one INPUT (got also "${extra[0]}")`);
+  if (extra.length > 0) throw new CliError(`onng variants takes one INPUT (got also ${quoted(extra[0])})`);
   const level = parseLevelOption(options.level, 'onng variants');
   if (typeof options.out !== 'string') throw new CliError('onng variants needs --out DIR for the variant files');
   const variantOptions = { pythonSafe: options['python-safe'] === true };

@@ -7,7 +7,7 @@ import { pymatgenJsonFormat } from './pymatgen-json.ts';
 import { xdatcarFormat } from './xdatcar.ts';
 import { jsonlFramesFormat } from './jsonl-frames.ts';
 import { cellProblem } from './common.ts';
-import { LIMITS, limitSentence, printable } from '../limits.ts';
+import { LIMITS, limitSentence, printable, quoted } from '../limits.ts';
 
 /** All readable/writable formats. Order matters for content sniffing: most specific first. */
 export const FORMATS: FormatModule[] = [
@@ -253,7 +253,7 @@ export function writeStructureFile(structure: Structure, fileName: string): stri
   const format = formatForOutputName(fileName);
   if (!format) {
     throw new Error(
-      `Cannot tell the output format from the name "${baseName(fileName)}"; use .cif, .xyz, .extxyz, .vasp, .poscar, .json, .jsonl, ` +
+      `Cannot tell the output format from the name ${quoted(baseName(fileName))}; use .cif, .xyz, .extxyz, .vasp, .poscar, .json, .jsonl, ` +
         'POSCAR, CONTCAR or XDATCAR.',
     );
   }

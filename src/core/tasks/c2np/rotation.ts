@@ -5,6 +5,7 @@
  */
 import type { Mat3, Vec3 } from '../../math/mat3.ts';
 import { atan2 } from '../../math/libm.ts';
+import { quoted } from '../../limits.ts';
 
 /** Scalar-last quaternion [x, y, z, w]. */
 export type QuaternionXyzw = [number, number, number, number];
@@ -132,9 +133,9 @@ export function parseRotationSets(jsonText: string): Map<number, RotationSet> {
   const sets = new Map<number, RotationSet>();
   for (const [key, entry] of Object.entries(data.radii)) {
     const radius = Number(key);
-    if (!Number.isInteger(radius)) throw new Error(`rotation sets file: radius key "${key}" is not an integer`);
+    if (!Number.isInteger(radius)) throw new Error(`rotation sets file: radius key ${quoted(key)} is not an integer`);
     if (entry.split !== 'train' && entry.split !== 'ID' && entry.split !== 'OOD') {
-      throw new Error(`rotation sets file: radius ${radius} has unknown split "${entry.split}"`);
+      throw new Error(`rotation sets file: radius ${radius} has unknown split ${quoted(String(entry.split))}`);
     }
     const quaternions = entry.quats.map((q, n) => {
       if (!Array.isArray(q) || q.length !== 4 || q.some((v) => typeof v !== 'number' || !Number.isFinite(v))) {

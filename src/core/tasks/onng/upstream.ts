@@ -113,7 +113,7 @@ function idSet(v: unknown, what: string, where: string): Set<number> {
   const out = new Set<number>();
   for (const x of v) {
     const id = toId(x);
-    if (id === null) throw new Error(`${where}: ${what} holds "${String(x)}", which is not a problem id`);
+    if (id === null) throw new Error(`${where}: ${what} holds ${quoted(String(x))}, which is not a problem id`);
     out.add(id);
   }
   return out;
@@ -316,7 +316,7 @@ export function readUpstreamResults(files: UpstreamFile[], options: UpstreamOpti
         `${v.path}: say which model these verdicts belong to (add "model": "<name>"); ` +
           `${models.size === 0 ? 'no results are loaded' : `loaded: ${[...models].join(', ')}`}`,
       );
-    if (!models.has(model) && models.size > 0) warnings.push(`${v.path}: model "${model}" has no raw outputs loaded`);
+    if (!models.has(model) && models.size > 0) warnings.push(`${v.path}: model ${quoted(model)} has no raw outputs loaded`);
     models.add(model);
     const parts = v.path.replace(/\\/g, '/').split('/');
     const parent = parts[parts.length - 2] ?? null;
