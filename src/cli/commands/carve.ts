@@ -20,7 +20,9 @@ then b, then a, cell atoms innermost), centre ½(A1+A2+A3), keep |r − c| < R, 
                     or a Cartesian point X,Y,Z in Å in the supercell frame
   --inclusive       keep |r − c| ≤ R instead of < R
   --quaternion Q    rotate the particle (scalar-last X,Y,Z,W) about the file origin, as C2NP's generator does
-                    (from the 8-decimal coordinates of the raw text); written in the generator's XYZ format
+                    (from the 8-decimal coordinates of the raw text); written in the generator's XYZ format.
+                    Any finite non-zero scale names the same rotation (1e300,0,0,0 = 1,0,0,0); all zeros or
+                    only subnormal components (below 2.2e-308) are refused
   -o, --output OUT  the XYZ file to write (Atomsk raw format without --quaternion)
   --force           replace OUT if it exists (OUT may never be CELL; written whole or not at all)
 Prints {"written": OUT, "natoms": N, "center": [x, y, z]}.
