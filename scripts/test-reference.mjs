@@ -45,7 +45,7 @@ function fail(sentence) {
   console.error(`test:reference: ${sentence}`);
   console.error(
     'The O-NNG data has no licence and is not in this repository: pass the folder that holds it, ' +
-      '`npm run test:reference -- /path/to/Obfuscated-NNG-data` (README, "Testing").',
+      '`npm run test:reference -- /path/to/Obfuscated-NNG-data` (README, Quick start).',
   );
   process.exit(1);
 }
