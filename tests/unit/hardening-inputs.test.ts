@@ -12,6 +12,7 @@ import { CsvError, parseCsv } from '../../src/core/io/csv.ts';
 import { parsePymatgenJson } from '../../src/core/io/pymatgen-json.ts';
 import { LIMITS, quoted } from '../../src/core/limits.ts';
 import { readAtomworldInputs, InputFormatError } from '../../src/core/tasks/atomworld/lab/inputs.ts';
+import { ParticleFormatError, parseParticleXyz } from '../../src/core/tasks/c2np/dataset.ts';
 import { normalizeQuaternion } from '../../src/core/tasks/c2np/rotation.ts';
 import { levelLambda, readUpstreamResults } from '../../src/core/tasks/onng/upstream.ts';
 import { structlabInProcess } from '../cli-runner.ts';
@@ -295,6 +296,18 @@ describe('values pymatgen refuses or that mean nothing', () => {
       expect(message.startsWith(`error: ${path}${line === null ? ':' : ` line ${line}:`}`), message).toBe(true);
       const size = (name.startsWith('kb') ? kb : mb).length + 1;
       expect(message).toContain(`has ${size.toLocaleString('en')} characters; the limit is ${limit.toLocaleString('en')} characters`);
+    }
+    // The C2NP particle reader of the library (structlab/c2np parseParticleXyz) keeps symbols as written: the same rule.
+    for (const symbol of [`F${mb}`, 'F\0e']) {
+      let error: unknown;
+      try {
+        parseParticleXyz(`1\nParticle\n${symbol} 0 0 0\n`);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ParticleFormatError);
+      expect((error as ParticleFormatError).line).toBe(3);
+      expect((error as Error).message.length).toBeLessThan(SHORT);
     }
     // Real labels are read: the longest the limit allows.
     const ok = await run(['info', file('long-label.cif', cif(`Fe${'1'.repeat(LIMITS.labelChars - 2)} Fe 0 0 0 1\n`))]);

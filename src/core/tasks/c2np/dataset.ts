@@ -6,6 +6,7 @@ import type { Vec3 } from '../../math/mat3.ts';
 import { type QuaternionXyzw, type RotationSet, applyRotation, eulerXyzDegrees, quaternionToMatrix } from './rotation.ts';
 import { pow } from '../../math/libm.ts';
 import { quoted } from '../../limits.ts';
+import { labelProblem } from '../../io/common.ts';
 
 /** C2NP `config.py`: radii 6–30; ID and OOD radii fixed, the rest train. */
 export const C2NP_RADII = Array.from({ length: 25 }, (_, n) => n + 6);
@@ -97,6 +98,9 @@ export function parseParticleXyz(text: string): ParticleCoordinates {
     const xyz = tokens.slice(1, 4).map(Number);
     if (xyz.some((v) => !Number.isFinite(v)))
       throw new ParticleFormatError(`coordinates must be finite numbers, got ${quoted(lines[n].trim())}`, n + 1);
+    // Symbols are compared and echoed, never looked up: still no 1 MB "symbol" or hidden control character.
+    const badSymbol = labelProblem(tokens[0], 'symbol');
+    if (badSymbol) throw new ParticleFormatError(badSymbol, n + 1);
     symbols.push(tokens[0]);
     positions.push([xyz[0], xyz[1], xyz[2]]);
   }
