@@ -262,13 +262,18 @@ for (const size of SIZES) {
     }
 
     if (size.width === 1440) {
-      it('the Structure page side panel widens, and its plot with it; the plot opens large and Escape closes it', async () => {
+      it('the Structure page side panel widens, and its plots with it; a plot opens large and Escape closes it', async () => {
         await page.locator('[data-testid=tab-structure]').click();
         await page.locator('[data-testid=formula]').waitFor();
-        const panel = page.locator('[data-testid=xrd-panel]');
-        if (!(await panel.evaluate((d) => (d as HTMLDetailsElement).open))) await panel.locator('> summary').click();
+        // The Diffraction and Local environment panels open (each computes in a worker).
+        for (const id of ['xrd-panel', 'env-panel']) {
+          const panel = page.locator(`[data-testid=${id}]`);
+          if (!(await panel.evaluate((d) => (d as HTMLDetailsElement).open))) await panel.locator('> summary').click();
+        }
         await page.locator('[data-testid=xrd-plot] canvas').waitFor({ timeout: 60_000 });
+        await page.locator('[data-testid=env-bonds] canvas').waitFor({ timeout: 60_000 });
         const before = await canvasWidth(page, '[data-testid=xrd-plot]');
+        const envBefore = await canvasWidth(page, '[data-testid=env-bonds]');
         const panelBefore = await page.locator('aside.panel.right').evaluate((a) => a.getBoundingClientRect().width);
         expect(before, 'the plot fills the panel').toBeGreaterThan(panelBefore - 60);
 
@@ -280,6 +285,7 @@ for (const size of SIZES) {
           return !!c && c.getBoundingClientRect().width > w + 200;
         }, before);
         const widened = await canvasWidth(page, '[data-testid=xrd-plot]');
+        expect(await canvasWidth(page, '[data-testid=env-bonds]'), 'the bond-length histogram widens too').toBeGreaterThan(envBefore + 200);
         const view = (await viewBoxes(page))[0];
         expect(view.width, 'the 3D view keeps its minimum width').toBeGreaterThanOrEqual(360);
         const remembered = await page.evaluate(() => localStorage.getItem('structlab/panel-width/structure'));

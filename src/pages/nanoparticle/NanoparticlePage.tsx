@@ -328,7 +328,7 @@ function DiffractionPlot() {
   const { particlePeak, bulkPeak } = diffraction;
   return (
     <>
-      <Plot title="Powder pattern, Cu Kα (2θ, °)" testId="np-plot-xrd" data={data} series={SERIES_DEBYE} />
+      <Plot title="Powder pattern, Cu Kα (2θ, °)" testId="np-plot-xrd" data={data} series={SERIES_DEBYE} xLabel="2θ (°)" />
       <p className="hint" data-testid="np-xrd-width" data-radius={diffraction.radius}>
         the bulk&apos;s strongest peak in the particle: {particlePeak.twoTheta.toFixed(2)}°, FWHM{' '}
         <span data-testid="np-xrd-fwhm">{particlePeak.fwhm.toFixed(2)}</span>°; bulk {bulkPeak.twoTheta.toFixed(2)}°
@@ -371,14 +371,24 @@ function Plots() {
       <h2>Crystal → particle</h2>
       {seriesData ? (
         <>
-          <Plot title="Surface-atom fraction vs R (Å)" testId="np-plot-surface" data={seriesData.surface} series={SERIES_SURFACE} />
-          <Plot title="Mean coordination vs R (Å)" testId="np-plot-cn" data={seriesData.cn} series={SERIES_CN} />
+          <Plot
+            title="Surface-atom fraction vs R (Å)"
+            testId="np-plot-surface"
+            data={seriesData.surface}
+            series={SERIES_SURFACE}
+            xLabel="R (Å)"
+          />
+          <Plot title="Mean coordination vs R (Å)" testId="np-plot-cn" data={seriesData.cn} series={SERIES_CN} xLabel="R (Å)" />
         </>
       ) : (
         <p className="hint">Computing R = 6 … 30 Å{seriesProgress ? ` (${seriesProgress})` : ''}…</p>
       )}
-      {hist && <Plot title="Coordination histogram (this particle)" testId="np-plot-hist" data={hist} series={SERIES_HIST} />}
-      {rdf && <Plot title="Pair-distance histogram (C2NP RDF), r in Å" testId="np-plot-rdf" data={rdf} series={SERIES_RDF} />}
+      {hist && (
+        <Plot title="Coordination histogram (this particle)" testId="np-plot-hist" data={hist} series={SERIES_HIST} xLabel="coordination" />
+      )}
+      {rdf && (
+        <Plot title="Pair-distance histogram (C2NP RDF), r in Å" testId="np-plot-rdf" data={rdf} series={SERIES_RDF} xLabel="r (Å)" />
+      )}
       <DiffractionPlot />
     </section>
   );

@@ -2,13 +2,13 @@
  * The Local environment panel: `structlab env`'s coordination numbers (per element, and as atom colours in the view),
  * bond lengths per element pair as histograms and the RDF, for the structure as read.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
 import { overlayEnvironmentOf, setColorByCn, setCutoff, setPanelOpen, useCrystallography } from '../../state/crystallography.ts';
 import { DISPLACEMENT_RAMP, rampColorsBySite, rampGradient } from '../../viewer/colors.ts';
 import { fixed } from '../format.ts';
+import { Plot } from '../Plot.tsx';
 
 const RDF_LABELS = ['g(r)'];
 /** The x readouts: a distance for bond lengths and g(r), an angle for bond angles. */
@@ -199,6 +199,7 @@ export function EnvironmentPanel() {
   );
 }
 
+/** A histogram or g(r) in a Plot (src/pages/Plot.tsx): it widens with the panel and opens large. */
 function EnvPlot({
   testId,
   title,
@@ -217,30 +218,17 @@ function EnvPlot({
   labels: string[];
   bars?: boolean;
 }) {
-  const host = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!host.current || x.length === 0) return;
-    const plot = new uPlot(
-      {
-        title,
-        width: 300,
-        height: 150,
-        series: [
-          { label: xLabel },
-          ...labels.map((label, k) => ({
-            label,
-            stroke: PAIR_COLORS[k % PAIR_COLORS.length],
-            width: 1,
-            ...(bars ? { paths: uPlot.paths.stepped!({ align: 1 }) } : {}),
-          })),
-        ],
-        scales: { x: { time: false } },
-        legend: { show: labels.length > 1 },
-      },
-      [x, ...ys],
-      host.current,
-    );
-    return () => plot.destroy();
-  }, [title, x, xLabel, ys, labels, bars]);
-  return <div className="xtal-plot" data-testid={testId} ref={host} />;
+  const data = useMemo(() => [x, ...ys] as uPlot.AlignedData, [x, ys]);
+  const series = useMemo(
+    (): uPlot.Series[] =>
+      labels.map((label, k) => ({
+        label,
+        stroke: PAIR_COLORS[k % PAIR_COLORS.length],
+        width: 1,
+        ...(bars ? { paths: uPlot.paths.stepped!({ align: 1 }) } : {}),
+      })),
+    [labels, bars],
+  );
+  if (x.length === 0) return null;
+  return <Plot title={title} testId={testId} data={data} series={series} xLabel={xLabel} height={150} legend={labels.length > 1} />;
 }
