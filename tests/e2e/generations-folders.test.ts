@@ -68,6 +68,10 @@ describe('Generations set pickers', () => {
     await idle();
     const ids = await page.locator('[data-testid=gen-row]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.id));
     expect(ids).toEqual(['mattergen/chemical_system/HfZnN2', 'random_structure_search/chemical_system/HfZnN2']);
+    // Shown in the column with their first folder and name, which tell them apart; the whole id in the row's title.
+    const cells = await page.locator('[data-testid=gen-row] td:nth-child(2)').allInnerTexts();
+    expect(cells).toEqual(['mattergen/…/HfZnN2', 'random_structure_search/…/HfZnN2']);
+    expect(await page.locator('[data-testid=gen-row]').first().getAttribute('title')).toBe(ids[0]);
     expect(await page.locator('[data-testid=gen-error]').count()).toBe(0);
   });
 

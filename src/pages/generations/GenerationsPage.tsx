@@ -429,10 +429,19 @@ const text =
   (k: string): Column['cell'] =>
   (r) =>
     String(v(r, k) ?? '');
+/** Ids longer than the column: a folder set's path ids keep their first folder and their name, which tell them apart
+ * ("mattergen/…/HfZnN2", "random_structure_search/…/HfZnN2"); the row's title has the whole id. */
+const shortId =
+  (k: string): Column['cell'] =>
+  (r) => {
+    const id = String(v(r, k) ?? '');
+    const parts = id.split('/');
+    return id.length > 30 && parts.length > 2 ? `${parts[0]}/…/${parts[parts.length - 1]}` : id;
+  };
 
 const CSP_COLUMNS: Column[] = [
   { key: 'index', label: '#', cell: () => '' },
-  { key: 'id', label: 'truth id', cell: text('id') },
+  { key: 'id', label: 'truth id', cell: shortId('id') },
   { key: 'sample', label: 'k', cell: text('sample') },
   { key: 'nsites', label: 'sites', cell: text('nsites') },
   { key: 'min_distance', label: 'd_min Å', cell: num('min_distance') },
@@ -444,7 +453,7 @@ const CSP_COLUMNS: Column[] = [
 
 const DENOVO_COLUMNS: Column[] = [
   { key: 'index', label: '#', cell: () => '' },
-  { key: 'id', label: 'id', cell: text('id') },
+  { key: 'id', label: 'id', cell: shortId('id') },
   { key: 'formula', label: 'formula', cell: text('formula') },
   { key: 'nsites', label: 'sites', cell: text('nsites') },
   { key: 'min_distance', label: 'd_min Å', cell: num('min_distance') },
@@ -514,9 +523,12 @@ function SampleTable() {
                   data-testid="gen-row"
                   data-index={i}
                   data-id={r.id}
+                  title={r.id}
                 >
                   {columns.map((c) => (
-                    <td key={c.key}>{c.key === 'index' ? i + 1 : c.cell(r)}</td>
+                    <td key={c.key} data-col={c.key}>
+                      {c.key === 'index' ? i + 1 : c.cell(r)}
+                    </td>
                   ))}
                 </tr>
               );
