@@ -314,7 +314,7 @@ function Viewer({
       <StructureViewer controller={controller} testId={testId} display={display} settings={settings} fitKey={fitKey}>
         {children}
       </StructureViewer>
-      <span className="cmp-caption">{caption}</span>
+      <span className="view-caption">{caption}</span>
     </div>
   );
 }
@@ -412,7 +412,7 @@ function OverlayViewer({
         <Halos centers={halos.extra} color={COLORS.extra} radius={0.85} />
         <Halos centers={halos.beyond} color={COLORS.beyond} radius={0.75} opacity={0.35} />
       </StructureViewer>
-      <span className="cmp-caption">{caption}</span>
+      <span className="view-caption">{caption}</span>
       <OverlayLegend overlay={overlay} />
     </div>
   );

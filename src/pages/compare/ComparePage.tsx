@@ -155,7 +155,9 @@ export function ComparePage() {
                 {pair && s.showTruth && <Ghost pair={pair} />}
                 {markers('both')}
               </StructureViewer>
-              <span className="cmp-caption">prediction (coloured by displacement){s.showTruth ? ' over the truth (translucent)' : ''}</span>
+              <span className="view-caption">
+                prediction (coloured by displacement){s.showTruth ? ' over the truth (translucent)' : ''}
+              </span>
               {pair && <DisplacementBar mode={s.mode} top={top} pair={pair} />}
             </div>
           ) : (
@@ -170,7 +172,7 @@ export function ComparePage() {
                 >
                   {markers('truth')}
                 </StructureViewer>
-                <span className="cmp-caption">ground truth{pair ? `: ${pair.truth.name}` : ''}</span>
+                <span className="view-caption">ground truth{pair ? `: ${pair.truth.name}` : ''}</span>
                 {pair && <ElementLegend elements={pair.elements} />}
               </div>
               <div className="view" data-testid="compare-pred">
@@ -184,7 +186,7 @@ export function ComparePage() {
                 >
                   {markers('pred')}
                 </StructureViewer>
-                <span className="cmp-caption">prediction{pair ? `: ${pair.pred.name}` : ''}</span>
+                <span className="view-caption">prediction{pair ? `: ${pair.pred.name}` : ''}</span>
                 {pair && <DisplacementBar mode={s.mode} top={top} pair={pair} />}
               </div>
             </>
