@@ -501,6 +501,59 @@ cpSync(join(REFERENCE, 'onng', 'dataset', 'original'), onngCopy, { recursive: tr
 add('onng out = source', ['onng', 'obfuscate', '--level', '1', '--source', onngCopy, '--out', onngCopy], [onngCopy]);
 add('onng out inside source', ['onng', 'obfuscate', '--level', '1', '--source', onngCopy, '--out', join(onngCopy, 'sub')], [onngCopy]);
 
+// Issue 21, part 4 (tests/unit/hardening-inputs.test.ts): each refused in seconds with one short sentence.
+const OUTCOMES = 'model,lam,run,problem_id,verified,correct,time_s\n';
+add('onng analyze unclosed quote, doubled quotes', ['onng', 'analyze', file('dq.csv', `${OUTCOMES}"${'""'.repeat(4_000_000)}\n`)]);
+add('onng analyze unclosed quote, many lines', ['onng', 'analyze', file('ul.csv', `${OUTCOMES}"m${',0,0,1,1,1,1\n'.repeat(2_000_000)}`)]);
+const pmgSite = (site) =>
+  JSON.stringify({
+    '@class': 'Structure',
+    lattice: {
+      matrix: [
+        [3, 0, 0],
+        [0, 3, 0],
+        [0, 0, 3],
+      ],
+    },
+    sites: [{ species: [{ element: 'Fe', occu: 1 }], abc: [0, 0, 0], ...site }],
+  });
+add('json 100,000 levels deep', [
+  'convert',
+  file('deep-100k.json', pmgSite({ properties: { x: 0 } }).replace('"x":0', `"x":${'['.repeat(1e5)}${']'.repeat(1e5)}`)),
+  join(dir, 'deep-out.json'),
+]);
+add('json negative occupancy', ['info', file('neg.json', pmgSite({ species: [{ element: 'Fe', occu: -0.5 }] }))]);
+add('json 1 MB element', ['info', file('el.json', pmgSite({ species: [{ element: `F${'e'.repeat(1 << 20)}`, occu: 1 }] }))]);
+add('carve quaternion 1e300 (the identity)', [
+  'carve',
+  goodCif(),
+  '--radius',
+  '4',
+  '--quaternion',
+  '1e300,0,0,0',
+  '-o',
+  join(dir, 'q1.xyz'),
+]);
+add('carve quaternion subnormal', ['carve', goodCif(), '--radius', '4', '--quaternion', '5e-324,0,0,0', '-o', join(dir, 'q2.xyz')]);
+add('symprec of 100,000 characters', ['info', good, '--symprec', '1'.repeat(100_000)]);
+add('cif occupancy 1e9', [
+  'info',
+  file(
+    'o9.cif',
+    cubic('', 'Fe1 Fe 0 0 0')
+      .replace('_atom_site_fract_z\n', '_atom_site_fract_z\n_atom_site_occupancy\n')
+      .replace('Fe1 Fe 0 0 0', 'Fe1 Fe 0 0 0 1e9'),
+  ),
+]);
+add('xyz NUL in a symbol', ['info', file('nul.xyz', '1\nc\nF\0e 0 0 0\n')]);
+const awRow = (id) => JSON.stringify({ id, action: 'move', after_cif: 'x' });
+add('atomworld repeated case id', [
+  'atomworld',
+  'eval',
+  file('dup-cases.jsonl', `${awRow('a')}\n${awRow('a')}\n`),
+  file('dup-answers.jsonl', '{"id": "a", "answer": "x"}\n'),
+]);
+
 // ---- run ----------------------------------------------------------------------------------------------
 // Links are hashed as links (a link loop must not send the hash round for ever).
 const hashOf = (p) => {
