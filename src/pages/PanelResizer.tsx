@@ -25,38 +25,50 @@ function storedWidth(id: string): number | null {
   }
 }
 
-function storeWidth(id: string, width: number): void {
+function storeWidth(id: string, width: number | null): void {
   try {
-    localStorage.setItem(storageKey(id), String(Math.round(width)));
+    if (width === null) localStorage.removeItem(storageKey(id));
+    else localStorage.setItem(storageKey(id), String(Math.round(width)));
   } catch {
     /* not remembered; still shown */
   }
 }
 
+/**
+ * `defaultWidth`: the page's panel width in px where its stylesheet's own default (which may follow the window) has
+ * not been measured yet.
+ */
 export function PanelResizer({ id, defaultWidth }: { id: string; defaultWidth: number }) {
   const handle = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(() => storedWidth(id) ?? defaultWidth);
+  // null: the stylesheet's default width (no --panel-right), until the user picks one.
+  const [width, setWidth] = useState<number | null>(() => storedWidth(id));
   // The widest allowed follows the window (measured after layout and on every resize); the remembered width stays.
   const [widest, setWidest] = useState(defaultWidth);
+  const [natural, setNatural] = useState(defaultWidth);
   useLayoutEffect(() => {
     const measure = () => {
       const lab = handle.current?.parentElement;
       if (!lab) return;
-      const left = parseFloat(getComputedStyle(lab).gridTemplateColumns.split(' ')[0]) || 0;
+      const columns = getComputedStyle(lab).gridTemplateColumns.split(' ');
+      const left = parseFloat(columns[0]) || 0;
       setWidest(Math.max(MIN_WIDTH, Math.floor(lab.clientWidth - left - MIN_VIEW)));
+      if (!lab.style.getPropertyValue('--panel-right')) setNatural(parseFloat(columns[columns.length - 1]) || defaultWidth);
     };
     measure();
     window.addEventListener('resize', measure);
     return () => window.removeEventListener('resize', measure);
-  }, []);
+  }, [defaultWidth, width]);
   const clamp = (w: number) => Math.round(Math.min(widest, Math.max(MIN_WIDTH, w)));
-  const shown = clamp(width);
+  const chosen = width === null ? null : clamp(width);
+  const shown = chosen ?? natural;
   useLayoutEffect(() => {
-    handle.current?.parentElement?.style.setProperty('--panel-right', `${shown}px`);
-  }, [shown]);
+    const style = handle.current?.parentElement?.style;
+    if (chosen === null) style?.removeProperty('--panel-right');
+    else style?.setProperty('--panel-right', `${chosen}px`);
+  }, [chosen]);
 
-  const choose = (w: number) => {
-    const next = clamp(w);
+  const choose = (w: number | null) => {
+    const next = w === null ? null : clamp(w);
     setWidth(next);
     storeWidth(id, next);
   };
@@ -90,7 +102,7 @@ export function PanelResizer({ id, defaultWidth }: { id: string; defaultWidth: n
       onPointerCancel={() => {
         drag.current = null;
       }}
-      onDoubleClick={() => choose(defaultWidth)}
+      onDoubleClick={() => choose(null)}
       onKeyDown={(e) => {
         const step = e.shiftKey ? 4 * STEP : STEP;
         const next =
@@ -103,11 +115,11 @@ export function PanelResizer({ id, defaultWidth }: { id: string; defaultWidth: n
                 : e.key === 'End'
                   ? widest
                   : e.key === 'Enter'
-                    ? defaultWidth
+                    ? 'default'
                     : null;
         if (next === null) return;
         e.preventDefault();
-        choose(next);
+        choose(next === 'default' ? null : next);
       }}
     />
   );

@@ -301,13 +301,17 @@ for (const size of SIZES) {
         await page.keyboard.press('Escape');
         await gone(page, 'xrd-plot-dialog');
 
-        // Enter puts the panel back to its default width.
+        // Remembered: a reload opens the panel at the chosen width.
+        await page.reload();
+        await page.locator('[data-testid=formula]').waitFor({ timeout: 60_000 });
+        const panelWidth = () => page.locator('aside.panel.right').evaluate((a) => Math.round(a.getBoundingClientRect().width));
+        expect(await panelWidth()).toBe(Number(remembered));
+
+        // Enter puts the panel back to its default width, and forgets the chosen one.
         await page.locator('[data-testid=panel-resizer]').focus();
         await page.keyboard.press('Enter');
-        await page.waitForFunction((w) => {
-          const c = document.querySelector('[data-testid=xrd-plot] canvas');
-          return !!c && c.getBoundingClientRect().width < w;
-        }, widened);
+        await expect.poll(panelWidth).toBe(Math.round(panelBefore));
+        expect(await page.evaluate(() => localStorage.getItem('structlab/panel-width/structure'))).toBeNull();
         expect(lab.pageErrors).toEqual([]);
         expect(consoleErrors).toEqual([]);
       });

@@ -135,7 +135,7 @@ function SecondPattern() {
 
 const XRD_SERIES: uPlot.Series[] = [{ label: 'broadened', stroke: '#d62728', width: 1 }];
 // A lone "I" turned upright by uPlot read as a stray dash beside the axis: the label is spelled out.
-const XRD_AXES: uPlot.Axis[] = [{ label: '2θ (°)' }, { label: 'intensity' }];
+const XRD_AXES: uPlot.Axis[] = [{ label: '2θ (°)' }, { label: 'intensity', size: 40, labelSize: 20 }];
 const HOVER_HINT = 'Point at a peak for its hkl.';
 
 /** The sticks (drawn on uPlot's canvas by a draw hook, no DOM per peak) over the broadened profile, in a Plot that widens and opens large. */
