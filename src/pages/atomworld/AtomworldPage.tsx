@@ -438,7 +438,9 @@ function OverlayLegend({ overlay }: { overlay: OverlayView }) {
   const beyond = overlay.pairs.filter((p) => pairDistance(p) > overlay.tolerance).length;
   return (
     <ColorBar
-      caption={`target → matched answer atom, Å, up to stol (${overlay.source === 'matcher' ? 'matcher mapping' : 'least-distance pairs, no matcher mapping'})`}
+      caption={`target → matched answer atom, Å, up to stol (${
+        overlay.source === 'matcher' ? 'matcher mapping' : 'least-distance pairs, no matcher mapping'
+      })`}
       ramp={DISPLACEMENT_RAMP}
       min="0"
       max={overlay.tolerance.toFixed(2)}

@@ -138,7 +138,10 @@ const XRD_SERIES: uPlot.Series[] = [{ label: 'broadened', stroke: '#d62728', wid
 const XRD_AXES: uPlot.Axis[] = [{ label: '2θ (°)' }, { label: 'intensity', size: 40, labelSize: 20 }];
 const HOVER_HINT = 'Point at a peak for its hkl.';
 
-/** The sticks (drawn on uPlot's canvas by a draw hook, no DOM per peak) over the broadened profile, in a Plot that widens and opens large. */
+/**
+ * The sticks (drawn on uPlot's canvas by a draw hook, no DOM per peak) over the broadened profile, in a Plot that
+ * widens with the panel and opens large.
+ */
 function XrdPlot({ pattern, profile }: { pattern: XrdPattern; profile: Float64Array | null }) {
   const data = useMemo(() => {
     const n = profile?.length ?? 0;
