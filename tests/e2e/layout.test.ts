@@ -215,14 +215,13 @@ for (const size of SIZES) {
   describe(`at ${size.width}×${size.height}`, () => {
     let lab: Lab;
     let page: Page;
-    const consoleErrors: string[] = [];
+    // The page's console keeps its messages from the first load on (the listener of openLab's caller would come late).
+    const consoleErrors = async () =>
+      (await page.consoleMessages({ filter: 'all' })).filter((m) => m.type() === 'error').map((m) => m.text());
 
     beforeAll(async () => {
       lab = await openLab('?fresh#/structure', size);
       page = lab.page;
-      page.on('console', (m) => {
-        if (m.type() === 'error') consoleErrors.push(m.text());
-      });
     });
 
     afterAll(async () => {
@@ -259,7 +258,7 @@ for (const size of SIZES) {
           for (const end of bar.ends) expect(overlap(end.box, bar.ramp), `${bar.id}: "${end.text}" beside the ramp`).toBe(false);
         }
         expect(lab.pageErrors).toEqual([]);
-        expect(consoleErrors).toEqual([]);
+        expect(await consoleErrors()).toEqual([]);
       });
     }
 
@@ -313,7 +312,7 @@ for (const size of SIZES) {
         await expect.poll(panelWidth).toBe(Math.round(panelBefore));
         expect(await page.evaluate(() => localStorage.getItem('structlab/panel-width/structure'))).toBeNull();
         expect(lab.pageErrors).toEqual([]);
-        expect(consoleErrors).toEqual([]);
+        expect(await consoleErrors()).toEqual([]);
       });
     }
   });
