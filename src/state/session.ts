@@ -210,17 +210,23 @@ interface PendingFile {
   parsed: ParsedFile;
 }
 
-/** Makes structure k of the active file the shown one (symmetry, formula and scene come from the worker). */
-/** Shows structure k of the active file; `refit` frames the camera on it (a trajectory's frames keep the view). */
-export function selectStructure(k: number, refit = true): Promise<boolean> {
-  return showStructure(null, k, io.begin(LOAD), refit);
+/** Shown in place of the space group of a trajectory frame played without a search (the player's frames). */
+export const NO_SPACEGROUP_WHILE_PLAYING = 'No space group while playing: pause to find it.';
+
+/**
+ * Shows structure k of the active file; `refit` frames the camera on it (a trajectory's frames keep the view).
+ * `symmetry` false (a playing trajectory) skips the space-group search, as streamed frames do while playing: it costs
+ * tens of milliseconds to seconds a frame, which the frame rate cannot spare.
+ */
+export function selectStructure(k: number, refit = true, symmetry = true): Promise<boolean> {
+  return showStructure(null, k, io.begin(LOAD), refit, symmetry);
 }
 
 /**
  * Computes symmetry and scene for structure k of `pending` (a freshly parsed file) or of the active
  * file, then commits file, structures, summary and scene in one update; on failure nothing changes.
  */
-async function showStructure(pending: PendingFile | null, k: number, ticket: Ticket, refit = true): Promise<boolean> {
+async function showStructure(pending: PendingFile | null, k: number, ticket: Ticket, refit = true, search = true): Promise<boolean> {
   const state = useSession.getState();
   const structures = pending ? pending.parsed.structures : state.structures;
   const formulas = pending ? pending.parsed.formulas : state.formulas;
@@ -228,7 +234,9 @@ async function showStructure(pending: PendingFile | null, k: number, ticket: Tic
   if (!p) return false;
   const { settings } = state;
   const options = { ticket, status: setStatus, error: (message: string) => `Could not show ${p.name}: ${message}`, keepBusy: true };
-  const symmetry = await io.request((api, progress) => api.symmetry(p, settings.symprec, progress(setBusy)), options);
+  const symmetry = search
+    ? await io.request((api, progress) => api.symmetry(p, settings.symprec, progress(setBusy)), options)
+    : ({ ok: true, value: { spacegroup: null, note: NO_SPACEGROUP_WHILE_PLAYING } } as const);
   if (!symmetry?.ok) return false;
   const display = await io.request((api, progress) => api.display(p, displayOptions(settings, false), progress(setBusy)), options);
   if (!display?.ok) return false;

@@ -15,7 +15,7 @@ import { droppedFiles, filesSizeProblem, readTextFile } from '../browser/read-fi
 import type { PackedStructure } from '../core/structure/packed.ts';
 import type { FrameSeries, SeriesRequest, TrajectoryInfo, TrajectoryStats, TrajectoryWorkerApi } from '../../workers/trajectory-api.ts';
 import { errorText, type Status, WorkerClient } from './worker-client.ts';
-import { afterFrame, displayOptions, loadFiles, useSession } from './session.ts';
+import { afterFrame, displayOptions, loadFiles, NO_SPACEGROUP_WHILE_PLAYING, useSession } from './session.ts';
 
 /** Played frames slower than this each (the median of the last three), with bonds drawn, switch playing to lean. */
 export const LEAN_AFTER_MS = 400;
@@ -298,7 +298,7 @@ export async function showFrame(k: number, { refit = false, symmetry = true, nex
   }
   const { structure, formulas, display, stats } = r.value;
   // Without a search (playing), the last space group is not this frame's: none is shown, with a note why.
-  const sym = r.value.symmetry ?? { spacegroup: null, note: 'No space group while playing: pause to find it.' };
+  const sym = r.value.symmetry ?? { spacegroup: null, note: NO_SPACEGROUP_WHILE_PLAYING };
   ours = [structure];
   useSession.setState((st) => ({
     structures: ours as (typeof st)['structures'],

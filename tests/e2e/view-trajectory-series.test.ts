@@ -52,9 +52,9 @@ function expected(name: string): number[] {
 let lab: Lab;
 let page: Page;
 
-/** The values of a series, as the player's CSV writes them (null where a frame has none). */
-async function seriesValues(label: string): Promise<(number | null)[]> {
-  await page.locator('[data-testid=traj-series]').selectOption({ label });
+/** The values of series `name` (the worker's), as the player's CSV writes them under `label` (null where a frame has none). */
+async function seriesValues(name: string, label = name): Promise<(number | null)[]> {
+  await page.locator('[data-testid=traj-series]').selectOption(name);
   const csv = await page.locator('[data-testid=traj-csv]').inputValue();
   const rows = csv.trim().split(/\r?\n/);
   // A name with a comma is quoted (RFC 4180).
@@ -77,18 +77,20 @@ afterAll(async () => {
 
 describe('small trajectory series', () => {
   it('lists max force and min distance from the worker’s pass; their values are frameMetrics’', async () => {
-    await page.locator('[data-testid=traj-series] option', { hasText: 'max_force' }).waitFor({ state: 'attached', timeout: 60_000 });
+    await page.locator('[data-testid=traj-series] option', { hasText: 'largest force' }).waitFor({ state: 'attached', timeout: 60_000 });
     await page.waitForFunction(() => document.querySelector('[data-testid=trajectory]')?.getAttribute('data-metrics') === 'done');
     const names = await page.locator('[data-testid=traj-series] option').allInnerTexts();
-    expect(names).toEqual(expect.arrayContaining(['energy', 'max_force (eV/Å)', 'min_distance (Å)', 'volume (Å³)', 'a (Å)']));
+    expect(names).toEqual(
+      expect.arrayContaining(['energy (eV)', 'largest force |F| (eV/Å)', 'shortest distance (Å)', 'volume (Å³)', 'a (Å)']),
+    );
     await page.locator('[data-testid=trajectory] details summary').click();
-    const force = await seriesValues('max_force (eV/Å)');
+    const force = await seriesValues('max_force (eV/Å)', 'largest force |F| (eV/Å)');
     const want = expected('max_force');
     expect(force).toHaveLength(FRAMES);
     // Not one value repeated: the comparison checks each frame.
     expect(new Set(want).size).toBeGreaterThan(FRAMES / 2);
     force.forEach((v, k) => expect(Math.abs((v ?? NaN) - want[k])).toBeLessThanOrEqual(1e-9));
-    const dist = await seriesValues('min_distance (Å)');
+    const dist = await seriesValues('min_distance (Å)', 'shortest distance (Å)');
     const wantDist = expected('min_distance');
     dist.forEach((v, k) => expect(Math.abs((v ?? NaN) - wantDist[k])).toBeLessThanOrEqual(1e-9));
   });

@@ -46,12 +46,12 @@ describe('streamed trajectory', () => {
   it('is streamed (not a session file) and its per-frame energies are the file’s', async () => {
     expect(await frameText()).toBe(`1 / ${FRAMES}`);
     expect(await page.locator('[data-testid=traj-streamed]').innerText()).toMatch(/streamed from the file.*not kept across reloads/);
-    expect(await page.locator('[data-testid=traj-value]').innerText()).toBe(`energy at frame 1: ${energy(0)}`);
+    expect(await page.locator('[data-testid=traj-value]').innerText()).toBe(`energy (eV) at frame 1: ${energy(0).toPrecision(6)}`);
     expect(await page.locator('[data-testid=traj-plot] canvas').count()).toBeGreaterThan(0);
     await page.locator('[data-testid=trajectory] details summary').click();
     const csv = await page.locator('[data-testid=traj-csv]').inputValue();
     const rows = csv.trim().split(/\r?\n/);
-    expect(rows[0]).toBe('frame,energy');
+    expect(rows[0]).toBe('frame,energy (eV)');
     expect(rows.slice(1).map((r) => Number(r.split(',')[1]))).toEqual(Array.from({ length: FRAMES }, (_, k) => energy(k)));
     expect(await page.locator('[data-testid=natoms]').innerText()).toContain(String(ATOMS));
   });
@@ -80,7 +80,7 @@ describe('streamed trajectory', () => {
       await page.locator('[data-testid=traj-scrub]').fill(String(f));
       await atFrame(f);
       await waitIdle(page);
-      expect(await page.locator('[data-testid=traj-value]').innerText()).toBe(`energy at frame ${f}: ${energy(f - 1)}`);
+      expect(await page.locator('[data-testid=traj-value]').innerText()).toBe(`energy (eV) at frame ${f}: ${energy(f - 1).toPrecision(6)}`);
       expect(await cellC()).toBeCloseTo(20 + (f - 1) / 100, 3);
     }
     await page.locator('[data-testid=traj-back]').click();
@@ -92,7 +92,7 @@ describe('streamed trajectory', () => {
 
   it('plots the per-frame metrics pass (c follows the cell, min distance 1 Å) and the space group per frame on request', async () => {
     const seriesValues = async (name: string) => {
-      await page.locator('[data-testid=traj-series]').selectOption({ label: name });
+      await page.locator('[data-testid=traj-series]').selectOption(name);
       const csv = await page.locator('[data-testid=traj-csv]').inputValue();
       return csv
         .trim()
@@ -100,7 +100,9 @@ describe('streamed trajectory', () => {
         .slice(1)
         .map((r) => (r.split(',')[1] === '' ? null : Number(r.split(',')[1])));
     };
-    await page.locator('[data-testid=traj-series] option', { hasText: 'min_distance (Å)' }).waitFor({ state: 'attached', timeout: 60_000 });
+    await page
+      .locator('[data-testid=traj-series] option', { hasText: 'shortest distance (Å)' })
+      .waitFor({ state: 'attached', timeout: 60_000 });
     const c = await seriesValues('c (Å)');
     c.forEach((v, k) => expect(v).toBeCloseTo(20 + k / 100, 9));
     // Si/O at x = 2i, y = j, z = 3l: the nearest pair is one step in y.
@@ -112,7 +114,7 @@ describe('streamed trajectory', () => {
     const groups = await seriesValues('space group number (symprec 0.01)');
     expect(groups).toHaveLength(FRAMES);
     expect(groups.every((g) => g === null || (Number.isInteger(g) && g >= 1 && g <= 230))).toBe(true);
-    await page.locator('[data-testid=traj-series]').selectOption({ label: 'energy' });
+    await page.locator('[data-testid=traj-series]').selectOption('energy');
   });
 
   it('opens several files as frames in natural order (frame_2 before frame_10)', async () => {

@@ -33,7 +33,7 @@ afterAll(async () => {
 describe('trajectory player', () => {
   it('lists 200 frames and reads the first frame’s energy from the file', async () => {
     expect(await frameText()).toBe(`1 / ${FRAMES}`);
-    expect(await page.locator('[data-testid=traj-value]').innerText()).toBe(`energy at frame 1: ${energy(0)}`);
+    expect(await page.locator('[data-testid=traj-value]').innerText()).toBe(`energy (eV) at frame 1: ${energy(0).toPrecision(6)}`);
     expect(await page.locator('[data-testid=traj-plot] canvas').count()).toBeGreaterThan(0);
   });
 
@@ -61,7 +61,9 @@ describe('trajectory player', () => {
         timeout: 30_000,
       });
       await waitIdle(page);
-      expect(await page.locator('[data-testid=traj-value]').innerText()).toBe(`energy at frame ${frame}: ${energy(frame - 1)}`);
+      expect(await page.locator('[data-testid=traj-value]').innerText()).toBe(
+        `energy (eV) at frame ${frame}: ${energy(frame - 1).toPrecision(6)}`,
+      );
     }
     await page.locator('[data-testid=traj-back]').click();
     await page.waitForFunction(() => document.querySelector('[data-testid=traj-frame]')?.textContent?.startsWith('199 /'), undefined, {

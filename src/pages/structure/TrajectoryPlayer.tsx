@@ -11,7 +11,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import { useShallow } from 'zustand/react/shallow';
 import { type PackedStructure, latticeOf } from '../../core/structure/packed.ts';
-import { selectStructure, useSession } from '../../state/session.ts';
+import { afterFrame, selectStructure, useSession } from '../../state/session.ts';
 import {
   cancelTrajectory,
   followSmall,
@@ -25,6 +25,7 @@ import {
 import type { FrameSeries } from '../../../workers/trajectory-api.ts';
 import { Plot } from '../Plot.tsx';
 import { formatCsv } from '../../core/io/csv.ts';
+import { defaultSeries, nextFrame, playDelay, readout, shownSeries } from './trajectory-series.ts';
 
 /** Frames per second; 1000: as fast as frames are drawn (the bench). */
 const SPEEDS = [2, 5, 10, 20, 60, 1000];
@@ -76,34 +77,47 @@ export function TrajectoryPlayer() {
     if (!streamed && structures.length > 1) void followSmall(structures);
   }, [streamed, structures]);
   const series = useMemo(
-    (): FrameSeries[] =>
-      streamed ? [...streamed.series, ...extra] : [...(smallSeries ?? frameSeries(structures)), ...(small ? extra : [])],
+    () =>
+      (streamed ? [...streamed.series, ...extra] : [...(smallSeries ?? frameSeries(structures)), ...(small ? extra : [])]).map(
+        (s: FrameSeries) => shownSeries(s),
+      ),
     [streamed, extra, structures, small, smallSeries],
   );
   const symprec = useSession((s) => s.settings.symprec);
   // The plotted series by name: it stays plotted when the metrics pass replaces the first series.
   const [plotted, setPlotted] = useState<string | null>(null);
   const [csvOpen, setCsvOpen] = useState(false);
-  const shown = series.find((s) => s.name === plotted) ?? series[0];
+  const shown = series.find((s) => s.name === plotted) ?? defaultSeries(series);
   const plotData = useMemo(() => (shown ? ([shown.values.map((_, k) => k + 1), shown.values] as uPlot.AlignedData) : null), [shown]);
-  const plotSeries = useMemo((): uPlot.Series[] => (shown ? [{ label: shown.name, stroke: '#1f5fd6', width: 1.5 }] : []), [shown]);
-  // The next frame once the current one is drawn (the session is idle) and the frame interval has passed.
-  const last = useRef(0);
+  const plotSeries = useMemo((): uPlot.Series[] => (shown ? [{ label: shown.label, stroke: '#1f5fd6', width: 1.5 }] : []), [shown]);
+  // The next frame once the current one is drawn and the frame interval (from the last frame's request) has passed.
+  // A small file's frames are awaited here until drawn, as showFrame awaits a streamed one's: without it the counter
+  // ran ahead of what the view drew, and frames were skipped unseen when drawing was slower than the rate.
+  const last = useRef<number | null>(null);
+  const [stepping, setStepping] = useState(false);
   useEffect(() => {
-    if (!playing || busy) return;
-    const wait = Math.max(0, 1000 / fps - (performance.now() - last.current));
-    const timer = setTimeout(() => {
-      const next = active + 1 < n ? active + 1 : loop ? 0 : null;
-      if (next === null) {
-        setPlaying(false);
-        return;
-      }
-      last.current = performance.now();
-      const after = next + 1 < n ? next + 1 : loop ? 0 : null;
-      void (streamed ? showFrame(next, { symmetry: false, next: after }) : selectStructure(next, false));
-    }, wait);
+    if (!playing || busy || stepping) return;
+    const timer = setTimeout(
+      () => {
+        const next = nextFrame(active, n, loop);
+        if (next === null) {
+          setPlaying(false);
+          return;
+        }
+        last.current = performance.now();
+        if (streamed) {
+          void showFrame(next, { symmetry: false, next: nextFrame(next, n, loop) });
+          return;
+        }
+        setStepping(true);
+        void selectStructure(next, false, false)
+          .then((ok) => (ok ? afterFrame() : undefined))
+          .finally(() => setStepping(false));
+      },
+      playDelay(fps, last.current, performance.now()),
+    );
     return () => clearTimeout(timer);
-  }, [playing, busy, active, n, fps, loop, streamed]);
+  }, [playing, busy, stepping, active, n, fps, loop, streamed]);
   if (traj.busy !== null && !traj.loading)
     return (
       <section className="trajectory" data-testid="trajectory-opening">
@@ -123,7 +137,7 @@ export function TrajectoryPlayer() {
   const go = (k: number) => {
     const frame = Math.max(0, Math.min(n - 1, k));
     // Paused steps search the frame's space group; frames while playing do not.
-    void (streamed ? showFrame(frame, { symmetry: !playing }) : selectStructure(frame, false));
+    void (streamed ? showFrame(frame, { symmetry: !playing }) : selectStructure(frame, false, !playing));
   };
   return (
     <section
@@ -134,6 +148,7 @@ export function TrajectoryPlayer() {
       data-loading={busy ? 'yes' : 'no'}
       data-metrics={streamed || small ? traj.metrics : 'done'}
       data-lean={traj.lean ? 'yes' : 'no'}
+      data-playing={playing ? 'yes' : 'no'}
     >
       <h2>Trajectory</h2>
       {traj.error && (
@@ -150,8 +165,10 @@ export function TrajectoryPlayer() {
           data-testid="traj-play"
           onClick={() => {
             setPlaying(!playing);
-            // Paused on a streamed frame: its space group, which frames while playing skip.
-            if (playing && streamed) void showFrame(active);
+            // The first frame after Play is due at once.
+            last.current = null;
+            // Paused: the shown frame's space group, which frames while playing skip.
+            if (playing) void (streamed ? showFrame(active) : selectStructure(active, false));
           }}
         >
           {playing ? 'Pause' : 'Play'}
@@ -194,14 +211,14 @@ export function TrajectoryPlayer() {
             <select aria-label="per-frame value" data-testid="traj-series" value={shown.name} onChange={(e) => setPlotted(e.target.value)}>
               {series.map((s) => (
                 <option key={s.name} value={s.name}>
-                  {s.name}
+                  {s.label}
                 </option>
               ))}
             </select>
           )}
-          <Plot title={`${shown.name} per frame`} testId="traj-plot" data={plotData} series={plotSeries} width={300} height={150} />
+          <Plot title={`${shown.label} per frame`} testId="traj-plot" data={plotData} series={plotSeries} width={300} height={150} />
           <p className="hint" data-testid="traj-value">
-            {shown.name} at frame {active + 1}: {shown.values[active] ?? '—'}
+            {shown.label} at frame {active + 1}: {readout(shown.values[active])}
           </p>
           {/* Written only while open: a long trajectory's table is not built per frame. */}
           <details onToggle={(e) => setCsvOpen(e.currentTarget.open)}>
@@ -212,7 +229,7 @@ export function TrajectoryPlayer() {
                 rows={4}
                 data-testid="traj-csv"
                 value={formatCsv(
-                  ['frame', shown.name],
+                  ['frame', shown.label],
                   shown.values.map((v, k) => [k + 1, v]),
                 )}
               />
