@@ -510,7 +510,12 @@ export async function downloadStructure(format: FormatId, asShown: boolean): Pro
     error: (message) => `Could not write ${p.name || 'the structure'} as ${format}: ${message}`,
   });
   if (!r?.ok) return false;
-  downloadText(r.value.fileName, r.value.text, format === 'pymatgen-json' ? 'application/json' : 'text/plain');
+  // Chromium appends a MIME type's own extension to a name that has none (net/base/filename_util.cc,
+  // GenerateSafeFileName): an XDATCAR-style name left as text/plain would save as "…_XDATCAR.txt".
+  // application/octet-stream has no extension to append.
+  const type =
+    format === 'pymatgen-json' ? 'application/json' : /\.\w+$/.test(r.value.fileName) ? 'text/plain' : 'application/octet-stream';
+  downloadText(r.value.fileName, r.value.text, type);
   return true;
 }
 
