@@ -19,7 +19,15 @@ export interface ParsedFile {
   formulas: Formulas[];
 }
 
-export type SpaceGroupSummary = { number: number; symbol: string; hallSymbol: string; crystalSystem: string; wyckoffs: string[] };
+export type SpaceGroupSummary = {
+  number: number;
+  symbol: string;
+  hallSymbol: string;
+  crystalSystem: string;
+  /** Wyckoff letter and multiplicity per site (analyzeSymmetry, src/core/symmetry/analyze.ts). */
+  wyckoffs: string[];
+  multiplicities: number[];
+};
 
 export interface SymmetryResult {
   spacegroup: SpaceGroupSummary | null;

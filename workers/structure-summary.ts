@@ -19,6 +19,7 @@ export async function symmetrySummary(s: Structure, symprec: number, onProgress?
       symbol: sym.symbol,
       hallSymbol: sym.hallSymbol,
       wyckoffs: sym.wyckoffs,
+      multiplicities: sym.multiplicities,
       crystalSystem: sym.crystalSystem,
     },
     note: skipped && `No space group: ${skipped}.`,

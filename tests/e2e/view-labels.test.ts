@@ -169,7 +169,7 @@ describe('atom labels', () => {
     await page.mouse.click(atom.x, atom.y);
     await page.waitForFunction((n) => window.__structlab!.viewer('main')!.labelBuilds > n, builds, { timeout: 30_000 });
     const s = await labelState();
-    const picked = Number((await page.locator('[data-testid=atom-info] dd').nth(1).innerText()).replace(/^#/, ''));
+    const picked = Number(await page.locator('[data-testid=atom-info]').getAttribute('data-atom'));
     const d2 = (i: number) => pos[i].reduce((sum, v, k) => sum + (v - pos[picked][k]) ** 2, 0);
     const nearest = pos
       .map((_, i) => i)

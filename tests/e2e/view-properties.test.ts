@@ -83,7 +83,7 @@ describe('per-atom properties', () => {
     expect(atom).not.toBeNull();
     await page.mouse.click(atom!.x, atom!.y);
     await page.locator('[data-testid=atom-property-forces]').waitFor({ timeout: 30_000 });
-    const site = Number((await page.locator('[data-testid=atom-info] dd').nth(2).innerText()).split(' ')[0]) - 1;
+    const site = Number((await page.locator('[data-testid=atom-site]').innerText()).split(' ')[0]) - 1;
     expect(await page.locator('[data-testid=atom-property-forces]').innerText()).toBe(forces[site].map((v) => v.toPrecision(4)).join(', '));
   });
 });

@@ -63,8 +63,7 @@ export interface DisplayData {
 
 const EPS = 1e-4;
 /** Atoms within EPS of a face count as on it (0.99999 → 0), so they get their boundary copies. */
-export const wrapForDisplay = (x: number): number => wrapFrac(x, EPS);
-const wrap = wrapForDisplay;
+const wrap = (x: number): number => wrapFrac(x, EPS);
 
 /** More drawn atoms than this would need gigabytes of buffers: refused with a message instead. */
 export const MAX_DRAWN_ATOMS = 4_000_000;

@@ -4,7 +4,7 @@
  * through pymatgen's SpacegroupAnalyzer.
  */
 import type { MoyoCell, MoyoDataset } from '@spglib/moyo-wasm';
-import type { Mat3, Vec3 } from '../math/mat3.ts';
+import { type Mat3, type Vec3, det } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type Site, type SpeciesMap, type Structure, fracOf } from '../structure/structure.ts';
 import { moyo } from './moyo.ts';
@@ -65,6 +65,8 @@ export interface SymmetryInfo {
   crystalSystem: string;
   /** Wyckoff letter per input site. */
   wyckoffs: string[];
+  /** Multiplicity of each input site's Wyckoff position, in the conventional cell (the "2" of "2b"). */
+  multiplicities: number[];
   /** Index of the representative of each site's orbit (spglib's equivalent_atoms). */
   orbits: number[];
   nOperations: number;
@@ -160,6 +162,20 @@ export function analyzeSymmetry(s: Structure, symprec = 0.01): SymmetryInfo | nu
     orbits = Array.from(r.siteMap, (p) => firstInput.get(d.orbits[p])!);
     nOperations *= r.translations;
   }
+  // As the Symmetry panel's Wyckoff table counts them (src/core/tasks/crystallography/lab.ts symmetryView): the orbit's
+  // input sites times the conventional cell's volume over the input cell's.
+  const b = d.std_cell.lattice.basis;
+  const perCell =
+    Math.abs(
+      det([
+        [b[0], b[1], b[2]],
+        [b[3], b[4], b[5]],
+        [b[6], b[7], b[8]],
+      ]),
+    ) / s.lattice!.volume;
+  const orbitSize = new Map<number, number>();
+  for (const o of orbits) orbitSize.set(o, (orbitSize.get(o) ?? 0) + 1);
+  const multiplicities = orbits.map((o) => Math.round(orbitSize.get(o)! * perCell));
   return {
     number: d.number,
     symbol,
@@ -167,6 +183,7 @@ export function analyzeSymmetry(s: Structure, symprec = 0.01): SymmetryInfo | nu
     hallSymbol: moyo().hall_symbol_entry(d.hall_number).hall_symbol,
     crystalSystem,
     wyckoffs,
+    multiplicities,
     orbits,
     nOperations,
     symprec,

@@ -24,9 +24,8 @@ import { elementColor, elementName, toHex } from '../../viewer/colors.ts';
 import { downloadPng, resetView, viewAlong } from '../../viewer/controller.ts';
 import { angle, dihedral, distance } from '../../viewer/picking.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';
-import { fixed, fmt } from '../format.ts';
+import { fixed, fmt, fracText } from '../format.ts';
 import { DATASETS, datasetText, loadDefaultDataset } from '../../app/datasets.ts';
-import { wrapForDisplay } from '../../core/analysis/display-scene.ts';
 import { latticeOf } from '../../core/structure/packed.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
@@ -628,34 +627,35 @@ function AtomInfo() {
   const site = display.site[i];
   const el = display.elements[display.element[i]];
   const cart = [display.positions[3 * i], display.positions[3 * i + 1], display.positions[3 * i + 2]];
-  let frac: number[] | null = null;
-  if (p.frac) {
-    frac = [0, 1, 2].map((ax) => {
-      const f = p.frac![3 * site + ax];
-      return wrapForDisplay(f) + display.cellOffset[3 * i + ax];
-    });
-  }
+  // The site's own coordinates, wrapped into [0, 1) as the Symmetry panel's table shows them; a drawn copy (boundary
+  // image, supercell) is the same site, said beside its number.
+  const frac = p.frac ? [0, 1, 2].map((ax) => p.frac![3 * site + ax]) : null;
+  const copy = [0, 1, 2].map((ax) => display.cellOffset[3 * i + ax]);
   const species = [];
   for (let s = p.speciesStart[site]; s < p.speciesStart[site + 1]; s++)
     species.push(`${p.elements[p.speciesElement[s]]}:${fixed(p.speciesOcc[s], 3)}`);
-  const wyckoff = summary?.spacegroup?.wyckoffs[site];
+  // Multiplicity and letter ("2b"), as the Symmetry panel's Wyckoff table writes it.
+  const sg = summary?.spacegroup;
+  const wyckoff = sg?.wyckoffs[site] ? `${sg.multiplicities[site] ?? ''}${sg.wyckoffs[site]}` : null;
   return (
-    <section className="atom-info" data-testid="atom-info">
+    // data-atom: the drawn atom (a boundary image or supercell copy is its own), which the tests pick by.
+    <section className="atom-info" data-testid="atom-info" data-atom={i}>
       <h2>Atom</h2>
       <dl>
         <dt>Element</dt>
         <dd>
           {el} ({elementName(el)})
         </dd>
-        <dt>Index</dt>
-        <dd>
-          #{i}
-          {i >= display.natoms - display.nimages ? ' (boundary image)' : ''}
-        </dd>
+        {/* One numbering: sites from 1 in file order, as the structure list, the Wyckoff table and site labels count. */}
         <dt>Site</dt>
-        <dd>
+        <dd data-testid="atom-site">
           {site + 1}
           {p.labels?.[site] ? ` (${p.labels[site]})` : ''}
+          {i >= display.natoms - display.nimages
+            ? ' · boundary image'
+            : copy.some((c) => c !== 0)
+              ? ` · copy in cell ${copy.join(', ')}`
+              : ''}
         </dd>
         {species.length > 1 && (
           <>
@@ -666,13 +666,13 @@ function AtomInfo() {
         {frac && (
           <>
             <dt>Fractional</dt>
-            <dd>{frac.map((v) => fixed(v, 5)).join(', ')}</dd>
+            <dd data-testid="atom-frac">{frac.map((v) => fracText(v, 5)).join(', ')}</dd>
           </>
         )}
         <dt>Cartesian (Å)</dt>
         <dd>{cart.map((v) => fixed(v, 4)).join(', ')}</dd>
         <dt>Wyckoff</dt>
-        <dd>{wyckoff ?? '—'}</dd>
+        <dd data-testid="atom-wyckoff">{wyckoff ?? '—'}</dd>
         {(p.properties ?? []).map((c) => (
           <Fragment key={c.name}>
             <dt>{c.name}</dt>

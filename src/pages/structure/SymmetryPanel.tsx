@@ -12,7 +12,7 @@ import {
   shownWyckoffTable,
   useCrystallography,
 } from '../../state/crystallography.ts';
-import { fixed } from '../format.ts';
+import { fixed, fracText } from '../format.ts';
 
 export const CELL_LABELS: Record<CellChoice, string> = {
   read: 'as read',
@@ -101,7 +101,7 @@ export function SymmetryPanel() {
                       {row.wyckoff}
                     </td>
                     <td data-testid="site-symmetry">{row.siteSymmetry}</td>
-                    <td>{row.frac.map((x) => fixed(x, 4)).join(', ')}</td>
+                    <td>{row.frac.map((x) => fracText(x, 4)).join(', ')}</td>
                   </tr>
                 ))}
               </tbody>
