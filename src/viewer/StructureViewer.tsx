@@ -6,6 +6,8 @@ import { OrbitControls } from '@react-three/drei';
 import { Canvas, useFrame, useThree } from '@react-three/fiber';
 import { type ReactNode, useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import * as THREE from 'three';
+// Before the first Canvas: drops three's Clock deprecation warning, which every Canvas of @react-three/fiber 9 causes.
+import './three-console.ts';
 import type { DisplayData } from '../core/analysis/display-scene.ts';
 import { labelMode, type ViewSettings } from '../state/settings.ts';
 import { covalentRadius, elementColor, type Rgb } from './colors.ts';

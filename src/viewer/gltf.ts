@@ -137,7 +137,9 @@ export function exportScene(display: DisplayData, settings: ViewSettings, hidden
     const points = CELL_EDGES.flatMap(([a, b]) => [corner(a[0], a[1], a[2]), corner(b[0], b[1], b[2])]);
     const lines = new THREE.LineSegments(
       new THREE.BufferGeometry().setFromPoints(points),
-      new THREE.LineBasicMaterial({ color: 0x333333 }),
+      // GLTFExporter writes MeshStandardMaterial and MeshBasicMaterial only and warns for any other (three/examples/jsm/
+      // exporters/GLTFExporter.js, processMaterialAsync); an unlit basic material is what a line's colour is in glTF.
+      new THREE.MeshBasicMaterial({ color: 0x333333 }),
     );
     lines.name = 'cell';
     group.add(lines);
