@@ -4,8 +4,8 @@
  * and the largest at least 240 px of height; text drawn over a view (captions, legends, toolbars, colour-bar labels)
  * never overlaps other text; colour bars (src/pages/ColorBar.tsx) show their gradient and keep their end values —
  * one number each — apart; no page error and no console error. One page per window size, moving between the lab's
- * pages by their tabs. At 1440×900 the side panel's plots are also widened (the panel's drag handle, by keyboard)
- * and opened large (the plot's dialog): the plot's canvas must grow.
+ * pages by their tabs. At 1440×900 the side panel's plots are also widened (the panel's drag handle, by keyboard and
+ * pointer) and opened large (the plot's dialog): the plot's canvas must grow.
  *
  * LAYOUT_SHOTS=DIR writes a screenshot of every page at every size to DIR, for a person to look at.
  */
@@ -311,6 +311,17 @@ for (const size of SIZES) {
         await page.keyboard.press('Enter');
         await expect.poll(panelWidth).toBe(Math.round(panelBefore));
         expect(await page.evaluate(() => localStorage.getItem('structlab/panel-width/structure'))).toBeNull();
+
+        // Dragged with the pointer: the edge follows it; a double-click on the handle restores the default.
+        const handle = (await page.locator('[data-testid=panel-resizer]').boundingBox())!;
+        const [x, y] = [handle.x + handle.width / 2, handle.y + handle.height / 2];
+        await page.mouse.move(x, y);
+        await page.mouse.down();
+        await page.mouse.move(x - 150, y, { steps: 5 });
+        await page.mouse.up();
+        await expect.poll(panelWidth).toBe(Math.round(panelBefore) + 150);
+        await page.locator('[data-testid=panel-resizer]').dblclick();
+        await expect.poll(panelWidth).toBe(Math.round(panelBefore));
         expect(lab.pageErrors).toEqual([]);
         expect(await consoleErrors()).toEqual([]);
       });
