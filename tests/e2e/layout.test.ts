@@ -204,6 +204,22 @@ const colorBars = (page: Page): Promise<ColorBarLook[]> =>
 const overlap = (a: Box, b: Box) =>
   Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > 0 && Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 0;
 
+/** A colour bar's end value: one number. */
+const NUMBER = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/;
+
+/** No text over a view overlaps other text; every colour bar shown draws its ramp, with one number at each end, apart. */
+async function expectTextAndColorBars(page: Page): Promise<void> {
+  expect(await textOverlaps(page)).toEqual([]);
+  for (const bar of await colorBars(page)) {
+    expect(bar.gradient, `${bar.id}: the ramp is drawn`).toMatch(/gradient\(/);
+    expect(bar.ramp.width, `${bar.id}: the ramp's width`).toBeGreaterThanOrEqual(60);
+    expect(bar.ramp.height, `${bar.id}: the ramp's height`).toBeGreaterThanOrEqual(6);
+    expect(bar.ends.map((e) => e.text)).toEqual([expect.stringMatching(NUMBER), expect.stringMatching(NUMBER)]);
+    expect(overlap(bar.ends[0].box, bar.ends[1].box), `${bar.id}: its end values apart`).toBe(false);
+    for (const end of bar.ends) expect(overlap(end.box, bar.ramp), `${bar.id}: "${end.text}" beside the ramp`).toBe(false);
+  }
+}
+
 /** A plot's canvas width in CSS pixels. */
 const canvasWidth = (page: Page, selector: string) =>
   page
@@ -244,19 +260,23 @@ for (const size of SIZES) {
           expect(Math.max(...views.map((v) => v.height)), 'the largest view is tall enough').toBeGreaterThanOrEqual(240);
         }
 
-        expect(await textOverlaps(page)).toEqual([]);
+        await expectTextAndColorBars(page);
+        expect(lab.pageErrors).toEqual([]);
+        expect(await consoleErrors()).toEqual([]);
+      });
+    }
 
-        for (const bar of await colorBars(page)) {
-          expect(bar.gradient, `${bar.id}: the ramp is drawn`).toMatch(/gradient\(/);
-          expect(bar.ramp.width, `${bar.id}: the ramp's width`).toBeGreaterThanOrEqual(60);
-          expect(bar.ramp.height, `${bar.id}: the ramp's height`).toBeGreaterThanOrEqual(6);
-          expect(bar.ends.map((e) => e.text)).toEqual([
-            expect.stringMatching(/^-?\d+(\.\d+)?(e[+-]?\d+)?$/),
-            expect.stringMatching(/^-?\d+(\.\d+)?(e[+-]?\d+)?$/),
-          ]);
-          expect(overlap(bar.ends[0].box, bar.ends[1].box), `${bar.id}: its end values apart`).toBe(false);
-          for (const end of bar.ends) expect(overlap(end.box, bar.ramp), `${bar.id}: "${end.text}" beside the ramp`).toBe(false);
-        }
+    if (size.width === 1280) {
+      it('colour bars shown on request: the Nanoparticle page by coordination, FEM-Bench after a linear solve', async () => {
+        await page.locator('[data-testid=tab-nanoparticle]').click();
+        await page.locator('[data-testid=np-color]').selectOption('coordination');
+        await page.locator('[data-testid=np-legend][data-colorbar]').waitFor();
+        await expectTextAndColorBars(page);
+        await page.locator('[data-testid=tab-fem]').click();
+        await page.locator('[data-testid=fem-run-linear]').click();
+        await page.locator('[data-testid=fem-colorbar]').waitFor({ timeout: 60_000 });
+        expect((await colorBars(page)).map((b) => b.id)).toEqual(['fem-colorbar']);
+        await expectTextAndColorBars(page);
         expect(lab.pageErrors).toEqual([]);
         expect(await consoleErrors()).toEqual([]);
       });
