@@ -90,7 +90,7 @@ const hoverReach = (atom: number): Promise<number> =>
       await frame();
       await frame();
       await new Promise((r) => setTimeout(r, 0));
-      return document.querySelector('[data-testid=atom-hover] b')?.textContent?.includes(`#${i}`) ?? false;
+      return document.querySelector('[data-testid=atom-hover]')?.getAttribute('data-atom') === String(i);
     };
     if (!(await hits(0)) || (await hits(400))) throw new Error('atom not hovered at its centre, or still 400 px away');
     let [lo, hi] = [0, 400];
@@ -208,7 +208,9 @@ describe('per-atom properties: range, legend, size, hover', () => {
     await page.mouse.move(at!.x, at!.y);
     const tip = page.locator('[data-testid=atom-hover]');
     await tip.waitFor({ timeout: 30_000 });
-    expect(await tip.innerText()).toContain('O #3');
+    // Drawn atom 3 is site 4 (sites numbered from 1, as the atom info numbers them).
+    expect(await tip.getAttribute('data-atom')).toBe('3');
+    expect(await tip.innerText()).toContain('O site 4');
     expect(await page.locator('[data-testid=atom-hover-charge]').innerText()).toBe(`charge: ${(1.5).toPrecision(4)}`);
     expect(await page.locator('[data-testid=atom-hover-tags]').innerText()).toBe(`tags: ${(-1).toPrecision(4)}`);
     await page.mouse.move(2, 2);

@@ -125,16 +125,18 @@ export function AtomHoverTip() {
   const site = display.site[hover.atom];
   const el = display.elements[display.element[hover.atom]];
   return (
+    // Sites numbered as the atom info numbers them (from 1, file order); data-atom: the drawn atom, for tests.
     <div
       className="atom-hover"
       data-testid="atom-hover"
+      data-atom={hover.atom}
       role="tooltip"
       style={{ position: 'fixed', left: hover.x + 14, top: hover.y + 14, pointerEvents: 'none', zIndex: 10 }}
     >
       <b>
-        {el} #{hover.atom}
-      </b>{' '}
-      site {site + 1}
+        {el} site {site + 1}
+      </b>
+      {hover.atom >= display.natoms - display.nimages ? ' · boundary image' : ''}
       {(structure?.properties ?? []).map((c) => (
         <div key={c.name} data-testid={`atom-hover-${c.name}`}>
           {c.name}: {Array.from(c.values.subarray(c.width * site, c.width * (site + 1)), (v) => fmt(v)).join(', ')}

@@ -451,7 +451,9 @@ function ViewSummary() {
   if (display && summary) {
     const group = summary.spacegroup ? `space group ${summary.spacegroup.symbol} (${summary.spacegroup.number})` : 'no space group';
     const cell = display.cell ? `, ${display.supercell.join('×')} cell${display.supercell.some((v) => v > 1) ? 's' : ''}` : ', finite';
-    const picked = selection.filter((i) => i < display.natoms).map((i) => `${display.elements[display.element[i]]} #${i}`);
+    const picked = selection
+      .filter((i) => i < display.natoms)
+      .map((i) => `${display.elements[display.element[i]]} site ${display.site[i] + 1}`);
     text =
       `${summary.formula}, ${group}${cell}: ${display.natoms.toLocaleString('en')} atoms of ${display.elements.join(', ')} drawn` +
       `${settings.showBonds ? ` with ${display.nbonds.toLocaleString('en')} bonds` : ''}, ` +
