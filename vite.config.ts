@@ -149,6 +149,9 @@ export default defineConfig({
   // The same policy as a header, which also covers the worker scripts (a worker takes its policy from its own response).
   preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY } },
   test: {
+    // Every core: vitest 4's default leaves one for its main process, which on the 2-core machine ran the unit files
+    // one at a time with a core idle (README, "Testing": the measurements). The e2e project runs one file at a time.
+    maxWorkers: '100%',
     projects: [
       {
         extends: true,
@@ -168,9 +171,15 @@ export default defineConfig({
           environment: 'node',
           // One preview server and one Chromium for the run; each file opens its own context (tests/e2e/harness.ts).
           globalSetup: ['tests/e2e/global-setup.ts'],
+          setupFiles: ['tests/e2e/setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // One file at a time (SwiftShader draws on the CPU), all in one worker process: playwright-core and the
+          // harness load once, not per file. Files share no state but their own labs, which setup.ts closes.
           fileParallelism: false,
+          isolate: false,
+          // After the unit files when one `vitest run` runs both projects (vitest groups projects by maxWorkers).
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -149,8 +149,7 @@ export function labUrl(base: string, path = ''): string {
  * Opens `path` (e.g. "?fresh#/compare") of the built lab in a fresh browser context of the run's shared Chromium,
  * test hooks on; downloads are accepted. No service worker unless `options` allows one (the built lab registers
  * one, src/main.tsx): page.route must see every request; tests/e2e/offline.test.ts allows it. close() closes
- * this file's context and connection only. Should a file end without it, its worker process exits and Playwright
- * closes the contexts of that connection with it, so nothing of one file keeps drawing into the next.
+ * this file's context and connection only; closeOpenLabs does it for a file that did not.
  */
 export async function openLab(
   path: string,
@@ -167,16 +166,19 @@ export async function openLab(
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await page.goto(labUrl(url, path));
-    return {
+    const lab: Lab = {
       page,
       url,
       pageErrors,
       close: async () => {
+        openLabs.delete(lab);
         await context.close().catch(() => undefined);
         await browser.close();
         rmSync(downloads, { recursive: true, force: true });
       },
     };
+    openLabs.add(lab);
+    return lab;
   } catch (e) {
     await browser.close().catch(() => undefined);
     rmSync(downloads, { recursive: true, force: true });
@@ -184,12 +186,24 @@ export async function openLab(
   }
 }
 
+/** The labs of this worker not closed yet. */
+const openLabs = new Set<Lab>();
+
+/**
+ * Closes the labs a test file left open (tests/e2e/setup.ts, after each file): the e2e files share one worker
+ * process (isolate: false in vite.config.ts), so a context a failed file never closed would otherwise keep
+ * drawing in the shared browser through the files after it.
+ */
+export async function closeOpenLabs(): Promise<void> {
+  for (const lab of [...openLabs]) await lab.close().catch(() => undefined);
+}
+
 let downloadCount = 0;
 
 /**
- * Over a `chromium.connect` connection a download's path() throws ("Path is not available when connecting
- * remotely": microsoft/playwright, packages/playwright-core/src/client/artifact.ts); saveAs() streams the file over. So path() saves the
- * file into `dir` on first call and answers that local path, as it did with a browser launched by the test.
+ * Over a `chromium.connect` connection a download's path() throws ("Path is not available when connecting remotely":
+ * microsoft/playwright, packages/playwright-core/src/client/artifact.ts); saveAs() streams the file over. So path()
+ * saves the file into `dir` on first call and answers that local path, as it did with a browser launched by the test.
  */
 function keepLocally(download: Download, dir: string): void {
   let saved: Promise<string> | undefined;
