@@ -253,8 +253,8 @@ export function writeStructureFile(structure: Structure, fileName: string): stri
   const format = formatForOutputName(fileName);
   if (!format) {
     throw new Error(
-      `Cannot tell the output format from the name ${quoted(baseName(fileName))}; use .cif, .xyz, .extxyz, .vasp, .poscar, .json, .jsonl, ` +
-        'POSCAR, CONTCAR or XDATCAR.',
+      `Cannot tell the output format from the name ${quoted(baseName(fileName))}; ` +
+        'use .cif, .xyz, .extxyz, .vasp, .poscar, .json, .jsonl, POSCAR, CONTCAR or XDATCAR.',
     );
   }
   return format.write(structure);
