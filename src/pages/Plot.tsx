@@ -87,6 +87,30 @@ function PlotDialog({ onClose, ...props }: PlotProps & { onClose: () => void }) 
   );
 }
 
+/**
+ * A vertical axis as wide as its longest tick label: uPlot's fixed default (50 px) cuts labels such as
+ * "-701.38" to "01.38". The measure-and-converge sizing follows uPlot's own axis-autosize demo
+ * (leeoniya/uPlot demos/axis-autosize.html): uPlot calls `size` again until the width stops changing.
+ */
+function fitTickLabels(u: uPlot, values: string[] | null, axisIdx: number, cycleNum: number): number {
+  const axis = u.axes[axisIdx] as uPlot.Axis & { _size?: number; font?: string[] };
+  if (cycleNum > 1 && axis._size) return axis._size;
+  const tick = typeof axis.ticks?.size === 'number' ? axis.ticks.size : 10;
+  let size = tick + (axis.gap ?? 5) + 2;
+  const longest = (values ?? []).reduce((a, v) => (String(v).length > a.length ? String(v) : a), '');
+  if (longest) {
+    u.ctx.font = axis.font?.[0] ?? u.ctx.font;
+    size += u.ctx.measureText(longest).width / devicePixelRatio;
+  }
+  return Math.max(40, Math.ceil(size));
+}
+
+/** The caller's axes (or uPlot's two defaults) with every vertical axis that sets no size fitted to its labels. */
+function withFittedYAxes(axes: uPlot.Axis[] | undefined): uPlot.Axis[] {
+  const given = axes && axes.length > 0 ? axes : [{}, {}];
+  return given.map((a, i) => (i === 0 || a.size !== undefined || a.side === 0 || a.side === 2 ? a : { ...a, size: fitTickLabels }));
+}
+
 function Chart({
   testId,
   data,
@@ -118,7 +142,7 @@ function Chart({
         width: widthNow(),
         height,
         series: [{ label: xLabel }, ...series],
-        axes,
+        axes: withFittedYAxes(axes),
         scales: { x: { time: false }, ...scales },
         legend: { show: legend },
         hooks: { ...hooks, setCursor: [...(hooks?.setCursor ?? []), ...(showReadout ? [showReadout] : [])] },

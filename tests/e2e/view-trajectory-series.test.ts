@@ -27,7 +27,7 @@ const frame = (k: number) => {
   ];
   const lines = [
     `${sites.length}`,
-    `Lattice="${A} 0 0 0 ${A} 0 0 0 ${A}" Properties=species:S:1:pos:R:3:forces:R:3 energy=${-27 + 0.001 * k} pbc="T T T"`,
+    `Lattice="${A} 0 0 0 ${A} 0 0 0 ${A}" Properties=species:S:1:pos:R:3:forces:R:3 energy=${-7012.4 + 0.001 * k} pbc="T T T"`,
   ];
   sites.forEach(([el, x, y, z], i) => {
     const f = [0.3 * Math.sin(k + i), 0.2 * Math.cos(k * 0.7 + i), 0.1 * Math.sin(k * 1.3 - i)];
@@ -93,6 +93,19 @@ describe('small trajectory series', () => {
     const dist = await seriesValues('min_distance (Å)', 'shortest distance (Å)');
     const wantDist = expected('min_distance');
     dist.forEach((v, k) => expect(Math.abs((v ?? NaN) - wantDist[k])).toBeLessThanOrEqual(1e-9));
+  });
+
+  it('the plot’s value axis is as wide as its longest tick label (energies near -7012 eV are not cut)', async () => {
+    await page.locator('[data-testid=traj-series]').selectOption({ label: 'energy (eV)' });
+    const fit = await page.evaluate(() => {
+      const axes = document.querySelectorAll<HTMLElement>('[data-testid=traj-plot-chart] .u-axis');
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      // uPlot's default axis font (leeoniya/uPlot src/opts.js).
+      ctx.font = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+      return { axis: axes[1]?.getBoundingClientRect().width ?? 0, label: ctx.measureText('-7012.40').width };
+    });
+    expect(fit.label).toBeGreaterThan(30);
+    expect(fit.axis).toBeGreaterThanOrEqual(fit.label + 10);
   });
 
   it('computes the space group per frame on request: one value per frame', async () => {
