@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { REPO_ROOT } from '../paths.ts';
 
@@ -83,21 +83,29 @@ export async function startPreview(): Promise<Preview> {
   };
 }
 
-/** A Chromium of its own: for scripts (scripts/screenshot.ts), and for a test file whose shared one is gone (sharedBrowser). */
+/** A Chromium of its own: for scripts (scripts/screenshot.ts), and for a test file whose shared one is gone (newLabContext). */
 export const launchChromium = (): Promise<Browser> =>
   chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 
 /**
- * A connection to the run's shared Chromium (tests/e2e/global-setup.ts). If that browser has crashed, this file
- * launches one of its own (and says so on stderr) rather than failing every later file on a dead endpoint; the
- * connect timeout keeps a wedged one from hanging the run.
+ * A fresh context on the run's shared Chromium (tests/e2e/global-setup.ts), and the connection it lives on. If that
+ * browser has died (its Playwright server still accepts connections, so the context is what fails), this file
+ * launches a Chromium of its own and says so on stderr, rather than failing every later file; the connect timeout
+ * keeps a wedged server from hanging the run.
  */
-async function sharedBrowser(): Promise<Browser> {
+async function newLabContext(options: BrowserContextOptions): Promise<{ browser: Browser; context: BrowserContext }> {
   try {
-    return await chromium.connect(inject('e2eBrowserWs'), { timeout: 30_000 });
+    const browser = await chromium.connect(inject('e2eBrowserWs'), { timeout: 30_000 });
+    try {
+      return { browser, context: await browser.newContext(options) };
+    } catch (e) {
+      await browser.close().catch(() => undefined);
+      throw e;
+    }
   } catch (e) {
     process.stderr.write(`e2e: the shared Chromium did not answer (${(e as Error).message.split('\n')[0]}); this file launches its own\n`);
-    return launchChromium();
+    const browser = await launchChromium();
+    return { browser, context: await browser.newContext(options) };
   }
 }
 
@@ -157,10 +165,9 @@ export async function openLab(
   options: Pick<BrowserContextOptions, 'serviceWorkers'> = {},
 ): Promise<Lab> {
   const url = inject('e2ePreviewUrl');
-  const browser = await sharedBrowser();
+  const { browser, context } = await newLabContext({ viewport, acceptDownloads: true, serviceWorkers: 'block', ...options });
   const downloads = mkdtempSync(join(tmpdir(), 'structlab-e2e-downloads-'));
   try {
-    const context = await browser.newContext({ viewport, acceptDownloads: true, serviceWorkers: 'block', ...options });
     context.on('page', (p) => p.on('download', (d) => keepLocally(d, downloads)));
     const page = await context.newPage();
     const pageErrors: string[] = [];
