@@ -3,11 +3,9 @@
  * whole run (tests/e2e/global-setup.ts); `openLab` gives each test file its own browser context on them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { REPO_ROOT } from '../paths.ts';
 
@@ -89,13 +87,13 @@ export const launchChromium = (): Promise<Browser> =>
 
 /**
  * A fresh context on the run's shared Chromium (tests/e2e/global-setup.ts), and the connection it lives on. If that
- * browser has died (its Playwright server still accepts connections, so the context is what fails), this file
- * launches a Chromium of its own and says so on stderr, rather than failing every later file; the connect timeout
- * keeps a wedged server from hanging the run.
+ * browser has died (the connection is refused, or the context cannot be made), this file launches a Chromium of its
+ * own and says so on stderr, rather than failing every later file; the connect timeout keeps a wedged browser from
+ * hanging the run.
  */
 async function newLabContext(options: BrowserContextOptions): Promise<{ browser: Browser; context: BrowserContext }> {
   try {
-    const browser = await chromium.connect(inject('e2eBrowserWs'), { timeout: 30_000 });
+    const browser = await chromium.connectOverCDP(inject('e2eBrowserCdp'), { timeout: 30_000 });
     try {
       return { browser, context: await browser.newContext(options) };
     } catch (e) {
@@ -166,9 +164,7 @@ export async function openLab(
 ): Promise<Lab> {
   const url = inject('e2ePreviewUrl');
   const { browser, context } = await newLabContext({ viewport, acceptDownloads: true, serviceWorkers: 'block', ...options });
-  const downloads = mkdtempSync(join(tmpdir(), 'structlab-e2e-downloads-'));
   try {
-    context.on('page', (p) => p.on('download', (d) => keepLocally(d, downloads)));
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -181,14 +177,12 @@ export async function openLab(
         openLabs.delete(lab);
         await context.close().catch(() => undefined);
         await browser.close();
-        rmSync(downloads, { recursive: true, force: true });
       },
     };
     openLabs.add(lab);
     return lab;
   } catch (e) {
     await browser.close().catch(() => undefined);
-    rmSync(downloads, { recursive: true, force: true });
     throw e;
   }
 }
@@ -203,24 +197,6 @@ const openLabs = new Set<Lab>();
  */
 export async function closeOpenLabs(): Promise<void> {
   for (const lab of [...openLabs]) await lab.close().catch(() => undefined);
-}
-
-let downloadCount = 0;
-
-/**
- * Over a `chromium.connect` connection a download's path() throws ("Path is not available when connecting remotely":
- * microsoft/playwright, packages/playwright-core/src/client/artifact.ts); saveAs() streams the file over. So path()
- * saves the file into `dir` on first call and answers that local path, as it did with a browser launched by the test.
- */
-function keepLocally(download: Download, dir: string): void {
-  let saved: Promise<string> | undefined;
-  download.path = () => {
-    if (!saved) {
-      const local = join(dir, `${downloadCount++}-${download.suggestedFilename()}`);
-      saved = download.saveAs(local).then(() => local);
-    }
-    return saved;
-  };
 }
 
 /** A file for `setInputFiles` made from text. */
