@@ -41,9 +41,17 @@ const gone = (page: Page, testId: string) =>
  */
 const drawn = (page: Page, views: number) =>
   page.waitForFunction(
-    (n) =>
-      [...document.querySelectorAll('canvas')].filter((c) => !c.closest('.uplot') && c.getBoundingClientRect().width > 0).length >= n &&
-      Object.values(window.__structlab?.viewers() ?? {}).every((v) => v.natoms === 0 || v.frames > 0),
+    (n) => {
+      const shown = [...document.querySelectorAll('canvas')].filter((c) => !c.closest('.uplot') && c.getBoundingClientRect().width > 0);
+      // A canvas that does not fill its host yet is one whose resize observer has not run since the page was shown
+      // (a browser's first size for a canvas is 300×150): measured then, the view would look 2 % of the window.
+      const sized = shown.every((c) => {
+        const own = c.getBoundingClientRect();
+        const host = c.parentElement!.getBoundingClientRect();
+        return Math.abs(own.width - host.width) < 2 && Math.abs(own.height - host.height) < 2;
+      });
+      return shown.length >= n && sized && Object.values(window.__structlab?.viewers() ?? {}).every((v) => v.natoms === 0 || v.frames > 0);
+    },
     views,
     { timeout: 60_000 },
   );
