@@ -51,3 +51,18 @@ export function p1CifHead(name: string, a: number, extraColumns: string[] = []):
     ...extraColumns,
   ];
 }
+
+/** A pymatgen Structure.as_dict() of one site, with `site` merged into that site. */
+export const pymatgenJson = (site: Record<string, unknown>) =>
+  JSON.stringify({
+    '@module': 'pymatgen.core.structure',
+    '@class': 'Structure',
+    lattice: {
+      matrix: [
+        [3, 0, 0],
+        [0, 3, 0],
+        [0, 0, 3],
+      ],
+    },
+    sites: [{ species: [{ element: 'Fe', occu: 1 }], abc: [0, 0, 0], ...site }],
+  });

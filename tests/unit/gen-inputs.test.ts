@@ -1,5 +1,6 @@
 /** Generation metrics, the parts G2 builds on: input sets and pairing, structural validity, SMACT. */
 import { describe, expect, it } from 'vitest';
+import { pymatgenJson } from '../hostile-structures.ts';
 import {
   GenInputError,
   energiesFor,
@@ -211,17 +212,7 @@ describe('input sets', () => {
   });
 
   it('JSONL: a string id and a structure per line, named by line', () => {
-    const s = JSON.stringify({
-      '@class': 'Structure',
-      lattice: {
-        matrix: [
-          [3, 0, 0],
-          [0, 3, 0],
-          [0, 0, 3],
-        ],
-      },
-      sites: [{ species: [{ element: 'Fe', occu: 1 }], abc: [0, 0, 0] }],
-    });
+    const s = pymatgenJson({});
     const set = setFromJsonl('truth', 't.jsonl', `{"id": "a", "structure": ${s}}\n\n{"id": "b", "structure": ${s}}\n`);
     expect(set.map((x) => x.id)).toEqual(['a', 'b']);
     expect(() => setFromJsonl('truth', 't.jsonl', `{"id": "a", "structure": ${s}}\n{"structure": ${s}}\n`)).toThrow(

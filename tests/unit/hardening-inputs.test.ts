@@ -16,7 +16,7 @@ import { ParticleFormatError, parseParticleXyz } from '../../src/core/tasks/c2np
 import { normalizeQuaternion } from '../../src/core/tasks/c2np/rotation.ts';
 import { levelLambda, readUpstreamResults } from '../../src/core/tasks/onng/upstream.ts';
 import { structlabInProcess } from '../cli-runner.ts';
-import { p1CifHead } from '../hostile-structures.ts';
+import { p1CifHead, pymatgenJson } from '../hostile-structures.ts';
 import { REPO_ROOT } from '../paths.ts';
 
 type CliRun = Awaited<ReturnType<typeof structlabInProcess>>;
@@ -48,21 +48,6 @@ const CELL_CIF = `${p1CifHead('cell', 4, ['_atom_site_occupancy']).join('\n')}\n
 /** A P1 cell of 4 Å holding the given atom rows (label, type, x, y, z, occupancy); the first row is on line 16. */
 const cif = (rows: string) => `${CELL_CIF}${rows}`;
 const CELL = file('cell.cif', cif('Na1 Na 0 0 0 1\nCl1 Cl 0.5 0.5 0.5 1\n'));
-
-/** A pymatgen Structure.as_dict() of one site, with `site` merged into that site. */
-const pymatgenJson = (site: Record<string, unknown>) =>
-  JSON.stringify({
-    '@module': 'pymatgen.core.structure',
-    '@class': 'Structure',
-    lattice: {
-      matrix: [
-        [3, 0, 0],
-        [0, 3, 0],
-        [0, 0, 3],
-      ],
-    },
-    sites: [{ species: [{ element: 'Fe', occu: 1 }], abc: [0, 0, 0], ...site }],
-  });
 
 describe('a CSV quoted field that never closes', () => {
   const OUTCOMES_HEADER = 'model,lam,run,problem_id,verified,correct,time_s\n';
