@@ -53,15 +53,15 @@ describe('a CSV quoted field that never closes', () => {
   const OUTCOMES_HEADER = 'model,lam,run,problem_id,verified,correct,time_s\n';
 
   it('is refused in linear time with the line where it opened (doubled quotes on one long line took minutes)', () => {
-    const text = `${OUTCOMES_HEADER}"${'""'.repeat(1_000_000)}\n`;
-    const t0 = performance.now();
+    // No timed assertion: a reader quadratic in the line (2.5 s at 500,000 doubled quotes) takes minutes on 4,000,000,
+    // past the test's timeout; a linear one reads them in about a second.
+    const text = `${OUTCOMES_HEADER}"${'""'.repeat(4_000_000)}\n`;
     let error: unknown;
     try {
       parseCsv(text);
     } catch (e) {
       error = e;
     }
-    expect(performance.now() - t0).toBeLessThan(2_000);
     expect(error).toBeInstanceOf(CsvError);
     expect((error as CsvError).line).toBe(2);
   });
@@ -72,9 +72,7 @@ describe('a CSV quoted field that never closes', () => {
       ['lines.csv', `m,0,0,1,1,1,1\n"m,0,0,2,1,1,1\n${'m,0,0,3,1,1,1\n'.repeat(200_000)}`],
     ] as const) {
       const path = file(name, OUTCOMES_HEADER + body);
-      const t0 = performance.now();
       const message = refusal(await run(['onng', 'analyze', path]), name);
-      expect(performance.now() - t0).toBeLessThan(10_000);
       const line = name === 'doubled.csv' ? 2 : 3;
       expect(message).toBe(`error: ${path} line ${line}: a quoted field opened on this line is never closed (a " is missing)`);
     }
@@ -193,6 +191,8 @@ describe('user values echoed in errors are short excerpts', () => {
       ['c2np', long],
       ['onng', long],
       ['atomworld', 'evaluate', long],
+      ['gen', long],
+      ['fem', long],
     ]) {
       const message = refusal(await run(args), args.slice(0, 3).join(' ').slice(0, 60));
       expect(message).not.toContain('1'.repeat(41));
@@ -201,10 +201,9 @@ describe('user values echoed in errors are short excerpts', () => {
   });
 
   it('the λ pattern of an O-NNG level is read in linear time, and a long level name is quoted short', () => {
+    // No timed assertion: these names make a backtracking pattern run for hours, past the test's timeout.
     for (const name of [`lambda_${long}x`, `lam${long}.`, `λ${'1.'.repeat(500_000)}`, `obfuscated_${long}x`, `LAMBDA_${long}.${long}x`]) {
-      const t0 = performance.now();
       expect(levelLambda(name)).toBeNull();
-      expect(performance.now() - t0).toBeLessThan(50);
     }
     expect([levelLambda('original'), levelLambda('obfuscated_3'), levelLambda('lambda_0.6'), levelLambda('lam-0.2')]).toEqual([
       0, 0.6, 0.6, 0.2,

@@ -1,4 +1,4 @@
-import { printable } from '../../core/limits.ts';
+import { quoted } from '../../core/limits.ts';
 import { type FemTypeDescriptor, decodeFemInputs } from '../../core/tasks/fembench/codec.ts';
 import { compareResults } from '../../core/tasks/fembench/compare.ts';
 import { alternativeSolutionCheck } from '../../core/tasks/fembench/equivalence.ts';
@@ -94,7 +94,7 @@ function taskOrFail(id: string | undefined): FemTask {
   if (!id) throw new CliError('a TASK_ID is needed (see structlab fem tasks)');
   const task = femTask(id);
   if (!task)
-    throw new CliError(`unknown FEM-Bench task "${printable(id)}" (see structlab fem tasks for the ${FEM_BENCH_TASKS.length} task ids)`);
+    throw new CliError(`unknown FEM-Bench task ${quoted(id)} (see structlab fem tasks for the ${FEM_BENCH_TASKS.length} task ids)`);
   return task;
 }
 
@@ -164,5 +164,5 @@ export function runFem(argv: string[], _warn: (line: string) => void): string {
     }
     return toStrictJson(checkOutputs(task, cases, runFemCases(task, cases), candidates));
   }
-  throw new CliError(`unknown fem subcommand "${printable(sub ?? '')}" (available: tasks, run, check; see structlab fem --help)`);
+  throw new CliError(`unknown fem subcommand ${quoted(sub ?? '')} (available: tasks, run, check; see structlab fem --help)`);
 }

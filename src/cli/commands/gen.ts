@@ -57,16 +57,16 @@ export const GEN_HELP = `usage: structlab gen <csp|eval> ...
 Run 'structlab gen <subcommand> --help' for its options.
 `;
 
+/** The name is user input: quoted short (a 100,000-character argument is not echoed whole). */
+const unknownSubcommand = (name: string) =>
+  `unknown gen subcommand ${quoted(name)} (available: ${[...SUBCOMMANDS.keys()].join(', ')}; see structlab gen --help)`;
+
 export async function runGen(argv: string[], warn: Warn): Promise<string> {
   const [name, ...rest] = argv;
   const sub = name === undefined ? undefined : SUBCOMMANDS.get(name);
   const names = [...SUBCOMMANDS.keys()].join(', ');
   if (!sub) {
-    throw new CliError(
-      name === undefined
-        ? `gen needs a subcommand: ${names} (see structlab gen --help)`
-        : `unknown gen subcommand "${name}" (available: ${names}; see structlab gen --help)`,
-    );
+    throw new CliError(name === undefined ? `gen needs a subcommand: ${names} (see structlab gen --help)` : unknownSubcommand(name));
   }
   try {
     return await sub.run(rest, warn);
@@ -80,8 +80,7 @@ export function genHelp(argv: string[]): string {
   const name = argv[0];
   if (name === undefined || name.startsWith('-')) return GEN_HELP;
   const sub = SUBCOMMANDS.get(name);
-  if (!sub)
-    throw new CliError(`unknown gen subcommand "${name}" (available: ${[...SUBCOMMANDS.keys()].join(', ')}; see structlab gen --help)`);
+  if (!sub) throw new CliError(unknownSubcommand(name));
   return sub.help;
 }
 
