@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
+import { type ShownTheme, shownTheme, watchShownTheme } from '../browser/shown-theme.ts';
 import 'uplot/dist/uPlot.min.css';
 import './plot.css';
 
@@ -105,10 +106,31 @@ function fitTickLabels(u: uPlot, values: string[] | null, axisIdx: number, cycle
   return Math.max(40, Math.ceil(size));
 }
 
-/** The caller's axes (or uPlot's two defaults) with every vertical axis that sets no size fitted to its labels. */
-function withFittedYAxes(axes: uPlot.Axis[] | undefined): uPlot.Axis[] {
+/**
+ * Axis text, ticks and grid per theme: uPlot draws them on the canvas in black (leeoniya/uPlot src/opts.js), which
+ * the dark theme's panels hide. The text colours are the page's (src/app/styles.css body and its dark rule).
+ */
+const PLOT_AXIS_COLOURS: Record<ShownTheme, { text: string; grid: string }> = {
+  light: { text: '#1d2430', grid: 'rgba(0, 0, 0, 0.07)' },
+  dark: { text: '#d8dee9', grid: 'rgba(255, 255, 255, 0.1)' },
+};
+
+/**
+ * The caller's axes (or uPlot's two defaults) in the theme's colours where they set none, with every vertical axis
+ * that sets no size fitted to its labels.
+ */
+function styledAxes(axes: uPlot.Axis[] | undefined, theme: ShownTheme): uPlot.Axis[] {
   const given = axes && axes.length > 0 ? axes : [{}, {}];
-  return given.map((a, i) => (i === 0 || a.size !== undefined || a.side === 0 || a.side === 2 ? a : { ...a, size: fitTickLabels }));
+  const { text, grid } = PLOT_AXIS_COLOURS[theme];
+  return given.map((a, i) => {
+    const themed: uPlot.Axis = {
+      stroke: text,
+      ...a,
+      grid: { stroke: grid, ...a.grid },
+      ticks: { stroke: grid, ...a.ticks },
+    };
+    return i === 0 || a.size !== undefined || a.side === 0 || a.side === 2 ? themed : { ...themed, size: fitTickLabels };
+  });
 }
 
 function Chart({
@@ -127,6 +149,8 @@ function Chart({
 }: Omit<PlotProps, 'title' | 'height'> & { height: number; readoutTestId?: string }) {
   const host = useRef<HTMLDivElement>(null);
   const line = useRef<HTMLDivElement>(null);
+  const [theme, setTheme] = useState(shownTheme);
+  useEffect(() => watchShownTheme(setTheme), []);
   useEffect(() => {
     const el = host.current;
     if (!el) return;
@@ -142,7 +166,7 @@ function Chart({
         width: widthNow(),
         height,
         series: [{ label: xLabel }, ...series],
-        axes: withFittedYAxes(axes),
+        axes: styledAxes(axes, theme),
         scales: { x: { time: false }, ...scales },
         legend: { show: legend },
         hooks: { ...hooks, setCursor: [...(hooks?.setCursor ?? []), ...(showReadout ? [showReadout] : [])] },
@@ -160,7 +184,7 @@ function Chart({
       observer.disconnect();
       plot.destroy();
     };
-  }, [data, series, xLabel, axes, scales, width, height, legend, hooks, readout]);
+  }, [data, series, xLabel, axes, scales, width, height, legend, hooks, readout, theme]);
   return (
     <>
       <div className="plot-host" data-testid={`${testId}-chart`} ref={host} />

@@ -353,6 +353,40 @@ for (const size of SIZES) {
         expect(lab.pageErrors).toEqual([]);
         expect(await consoleErrors()).toEqual([]);
       });
+
+      it('plot axes are drawn in the theme’s text colour: light on the dark theme, dark on the light one', async () => {
+        await page.locator('[data-testid=tab-structure]').click();
+        const panel = page.locator('[data-testid=xrd-panel]');
+        if (!(await panel.evaluate((d) => (d as HTMLDetailsElement).open))) await panel.locator('> summary').click();
+        await page.locator('[data-testid=xrd-plot] canvas').waitFor({ timeout: 60_000 });
+        // The mean luminance (0–1) of the drawn pixels of the value axis: the canvas is transparent elsewhere.
+        const axisLuminance = () =>
+          page.locator('[data-testid=xrd-plot] canvas').evaluate((c: HTMLCanvasElement) => {
+            const axis = c.closest('.uplot')!.querySelectorAll<HTMLElement>('.u-axis')[1];
+            const ratio = c.width / c.getBoundingClientRect().width;
+            const w = Math.max(1, Math.floor(axis.getBoundingClientRect().width * ratio));
+            const pixels = c.getContext('2d')!.getImageData(0, 0, w, c.height).data;
+            let sum = 0;
+            let n = 0;
+            for (let k = 0; k < pixels.length; k += 4) {
+              if (pixels[k + 3] < 128) continue;
+              sum += (0.2126 * pixels[k] + 0.7152 * pixels[k + 1] + 0.0722 * pixels[k + 2]) / 255;
+              n++;
+            }
+            return n > 20 ? sum / n : NaN;
+          });
+        const toggle = page.locator('[data-testid=theme-toggle]');
+        const setTheme = async (theme: string) => {
+          while ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await toggle.click();
+        };
+        await setTheme('light');
+        await expect.poll(axisLuminance).toBeLessThan(0.35);
+        await setTheme('dark');
+        await expect.poll(axisLuminance).toBeGreaterThan(0.65);
+        await setTheme('light');
+        await expect.poll(axisLuminance).toBeLessThan(0.35);
+        expect(lab.pageErrors).toEqual([]);
+      });
     }
   });
 }

@@ -53,7 +53,7 @@ export function SampleDetail({ view }: { view: SampleView }) {
           >
             <CloseDrawing pairs={view.prediction.closePairs} display={view.prediction.display} />
           </StructureViewer>
-          <span className="gen-caption">prediction · {view.prediction.id}</span>
+          <span className="view-caption">prediction · {view.prediction.id}</span>
         </div>
         {other && (
           <div className="view" data-testid="gen-viewer-other-panel">
@@ -64,7 +64,7 @@ export function SampleDetail({ view }: { view: SampleView }) {
               settings={VIEW_SETTINGS}
               fitKey={view}
             />
-            <span className="gen-caption" data-testid="gen-other-caption">
+            <span className="view-caption" data-testid="gen-other-caption">
               {ROLE_TEXT[other.role]} · {other.id}
             </span>
           </div>
@@ -156,7 +156,7 @@ function OverlayView({ overlay, fitKey, otherRole }: { overlay: SampleOverlay; f
         <Halos centers={d.unmatchedPrediction} color={MARK.unmatchedPrediction} radius={0.85} />
         <Halos centers={d.beyond} color={MARK.beyond} radius={0.75} opacity={0.35} />
       </StructureViewer>
-      <span className="gen-caption">{ROLE_TEXT[otherRole]} (solid) + prediction (translucent) after the mapping</span>
+      <span className="view-caption">{ROLE_TEXT[otherRole]} (solid) + prediction (translucent) after the mapping</span>
       <ColorBar
         caption={`${ROLE_TEXT[otherRole]} site → predicted site, Å, up to stol (${
           overlay.source === 'matcher' ? "the matcher's mapping" : 'no mapping within stol: same-element pairs of least distance'
