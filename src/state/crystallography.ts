@@ -317,15 +317,28 @@ export function setCutoff(cutoff: number): void {
 
 export const setColorByCn = (colorByCn: boolean) => useCrystallography.setState({ colorByCn });
 
+/** What an open panel shows while a trajectory plays: each played frame would otherwise recompute every open panel. */
+export const WAITING_FOR_PAUSE = 'computed when playback pauses';
+
+/** The open panels (or `only`) compute what they lack for the shown structure; while playing they wait for the pause. */
+function computeMissing(only?: Panel): void {
+  const st = useCrystallography.getState();
+  const panels = (['symmetry', 'xrd', 'planes', 'env'] as const).filter((p) => st.open[p] && (only === undefined || p === only));
+  if (useSession.getState().playing) {
+    for (const panel of panels) setPanel(panel, WAITING_FOR_PAUSE, null);
+    return;
+  }
+  for (const panel of panels) if (st.busy[panel] === WAITING_FOR_PAUSE) setPanel(panel, null, null);
+  if (panels.includes('symmetry') && !st.symmetry) void computeSymmetry();
+  if (panels.includes('xrd') && !st.pattern) void computeXrd();
+  if (panels.includes('planes') && !st.planes) void computePlanes();
+  if (panels.includes('env') && !st.environment) void computeEnvironment();
+}
+
 /** Opens or closes a panel; an opened panel computes what it lacks for the shown structure. */
 export function setPanelOpen(panel: Panel, on: boolean): void {
   useCrystallography.setState((st) => ({ open: { ...st.open, [panel]: on } }));
-  if (!on) return;
-  const st = useCrystallography.getState();
-  if (panel === 'symmetry' && !st.symmetry) void computeSymmetry();
-  if (panel === 'xrd' && !st.pattern) void computeXrd();
-  if (panel === 'planes' && !st.planes) void computePlanes();
-  if (panel === 'env' && !st.environment) void computeEnvironment();
+  if (on) computeMissing(panel);
 }
 
 /** Downloads the symmetrized CIF (`structlab convert IN OUT.cif --symmetrize` at the display options' symprec). */
@@ -361,14 +374,11 @@ useSession.subscribe((s, prev) => {
       xrdComparison: null,
     });
     if (had) refit();
-    if (!p) return;
-    if (st.open.symmetry) void computeSymmetry();
-    if (st.open.xrd) void computeXrd();
-    if (st.open.planes) void computePlanes();
-    if (st.open.env) void computeEnvironment();
+    if (p) computeMissing();
     return;
   }
   if (!p) return;
+  if (prev.playing && !s.playing) return computeMissing();
   if (s.settings.symprec !== prev.settings.symprec && (st.open.symmetry || st.symmetry)) void computeSymmetry();
   else if (s.display !== prev.display && st.cell !== 'read') void showCell();
 });

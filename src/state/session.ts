@@ -45,6 +45,8 @@ export interface SessionState {
   synthetic: boolean;
   /** Bumped when a new structure (or supercell) is shown, so the view refits once its scene exists. */
   fitToken: number;
+  /** A trajectory is playing (set by its player): work done per shown structure waits for the pause. */
+  playing: boolean;
   /** A file whose last load failed or never finished (the tab froze or died): offered for a retry, not re-parsed on start. */
   retry: RetryOffer | null;
 }
@@ -92,8 +94,11 @@ export const useSession = create<SessionState>(() => ({
   hiddenElements: [],
   synthetic: false,
   fitToken: 0,
+  playing: false,
   retry: null,
 }));
+
+export const setPlaying = (playing: boolean) => useSession.setState({ playing });
 
 const SESSION_KEY = 'structlab/session/v1';
 /** The load in progress or the last one that failed (absent after a load that succeeded). */

@@ -103,4 +103,33 @@ describe('small trajectory: playing', () => {
     });
     expect(lab.pageErrors).toEqual([]);
   });
+
+  it('an open Diffraction panel waits while frames play and computes the paused frame’s pattern', async () => {
+    const panel = page.locator('[data-testid=xrd-panel]');
+    if (!(await panel.evaluate((d) => (d as HTMLDetailsElement).open))) await panel.locator('> summary').click();
+    await page.locator('[data-testid=xrd-plot] canvas').waitFor({ timeout: 60_000 });
+    // Every hint the panel shows while playing: only the wait, never a computation per frame.
+    await page.evaluate(() => {
+      const hints = new Set<string>();
+      (window as unknown as { __xrdHints: Set<string> }).__xrdHints = hints;
+      const xrd = document.querySelector('[data-testid=xrd-panel]')!;
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid=trajectory]')?.getAttribute('data-playing') !== 'yes') return;
+        for (const h of xrd.querySelectorAll('p.hint')) hints.add(h.textContent ?? '');
+      }).observe(xrd, { subtree: true, childList: true, characterData: true });
+    });
+    const frame = () => page.locator('[data-testid=traj-frame]').innerText();
+    const start = await frame();
+    await page.locator('[data-testid=traj-play]').click();
+    await page.waitForFunction((f) => document.querySelector('[data-testid=traj-frame]')?.textContent !== f, start, { timeout: 30_000 });
+    await page.getByText('computed when playback pauses…').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid=traj-play]').click();
+    await page.locator('[data-testid=trajectory][data-playing=no]').waitFor();
+    await page.locator('[data-testid=xrd-plot] canvas').waitFor({ timeout: 60_000 });
+    await waitIdle(page);
+    expect(await page.locator('[data-testid=xrd-panel] p.hint', { hasText: 'computed when playback pauses' }).count()).toBe(0);
+    const hints = await page.evaluate(() => [...(window as unknown as { __xrdHints: Set<string> }).__xrdHints]);
+    expect(hints.filter((h) => /…$/.test(h))).toEqual(['computed when playback pauses…']);
+    expect(lab.pageErrors).toEqual([]);
+  });
 });

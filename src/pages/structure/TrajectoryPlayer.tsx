@@ -11,7 +11,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import { useShallow } from 'zustand/react/shallow';
 import { type PackedStructure, latticeOf } from '../../core/structure/packed.ts';
-import { afterFrame, selectStructure, useSession } from '../../state/session.ts';
+import { afterFrame, selectStructure, setPlaying as setSessionPlaying, useSession } from '../../state/session.ts';
 import {
   cancelTrajectory,
   followSmall,
@@ -66,6 +66,11 @@ export function TrajectoryPlayer() {
   const active = streamed ? traj.frame : session.active;
   const busy = streamed ? traj.loading || traj.busy !== null : session.busy;
   const [playing, setPlaying] = useState(false);
+  // The session knows when frames are played, so that per-structure panels wait for the pause (src/state/crystallography.ts).
+  useEffect(() => {
+    setSessionPlaying(playing);
+    return () => setSessionPlaying(false);
+  }, [playing]);
   const [fps, setFps] = useState(5);
   const [loop, setLoop] = useState(true);
   const n = streamed ? streamed.frames : structures.length;
