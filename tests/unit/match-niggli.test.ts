@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { type Mat3, det, inverse, matMul } from '../../src/core/math/mat3.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
-import { lllReduce } from '../../src/core/match/lll.ts';
-import { niggliParameters, niggliReducedLattice } from '../../src/core/match/niggli.ts';
+import { lllReduce } from '../../src/core/structure/lll.ts';
+import { niggliParameters, niggliReducedLattice } from '../../src/core/structure/niggli.ts';
 import { parseCif } from '../../src/core/io/cif/reader.ts';
 import { corpusFileNames, readCorpusText } from '../paths.ts';
 import { mulberry32 } from '../random.ts';

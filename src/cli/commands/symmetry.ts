@@ -1,5 +1,5 @@
 import type { Structure } from '../../core/structure/structure.ts';
-import { niggliReducedLattice } from '../../core/match/niggli.ts';
+import { niggliReducedLattice } from '../../core/structure/niggli.ts';
 import { symmetryDataset } from '../../core/symmetry/dataset.ts';
 import { symmetryUnavailable } from '../../core/symmetry/analyze.ts';
 import { numberOption, parseArgs } from '../args.ts';

@@ -3,7 +3,7 @@
  * symmetry/analyzer.py, materialsproject/pymatgen v2022.11.7) computed with moyo, corrected where moyo's
  * standardized cells differ from spglib's: the conventional lattice is idealized from the point-group
  * symmetrized metric, monoclinic cells are reduced in the plane normal to b, and the primitive cell is
- * spglib's fixed centring matrix times the conventional cell. (The Niggli lattice is match/niggli.ts's.)
+ * spglib's fixed centring matrix times the conventional cell. (The Niggli lattice is structure/niggli.ts's.)
  * This repository's docs/crystallography.md states the conventions.
  */
 import type { MoyoCell } from '@spglib/moyo-wasm';

@@ -7,7 +7,7 @@
  */
 import { wrapFrac, type Vec3 } from '../../math/mat3.ts';
 import { localEnvironment } from '../../analysis/env.ts';
-import { niggliReducedLattice } from '../../match/niggli.ts';
+import { niggliReducedLattice } from '../../structure/niggli.ts';
 import { type Structure, fracOf, isOrdered, makeSiteFromFrac } from '../../structure/structure.ts';
 import type { Lattice } from '../../structure/lattice.ts';
 import { type SymmetryDataset, symmetryDataset } from '../../symmetry/dataset.ts';

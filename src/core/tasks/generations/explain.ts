@@ -20,7 +20,7 @@
 import type { Mat3, Vec3 } from '../../math/mat3.ts';
 import { errorText } from '../../errors.ts';
 import { LimitError } from '../../limits.ts';
-import type { LatticeMapping } from '../../match/niggli.ts';
+import type { LatticeMapping } from '../../structure/niggli.ts';
 import { type BestMapping, type MatcherOptions, type MatcherProbe, MATCHER_DEFAULTS, matcherProbe } from '../../match/structure-matcher.ts';
 import { speciesString } from '../../structure/composition.ts';
 import type { Structure } from '../../structure/structure.ts';

@@ -4,7 +4,7 @@
  * periodic boundary conditions, and the cell volume.
  */
 import { det, inverse } from '../../math/mat3.ts';
-import { lllReduce } from '../../match/lll.ts';
+import { lllReduce } from '../../structure/lll.ts';
 import { type Structure, fracOf } from '../../structure/structure.ts';
 import { type CompositionReason, type SmactTable, smactValidity } from './smact.ts';
 

@@ -6,7 +6,7 @@
  */
 import { type Mat3, type Vec3, det, dot, inverse, matMul, norm, vecMat } from '../../../math/mat3.ts';
 import { minimumCostAssignment } from '../../../match/assignment.ts';
-import { niggliReducedLattice } from '../../../match/niggli.ts';
+import { niggliReducedLattice } from '../../../structure/niggli.ts';
 import { Lattice } from '../../../structure/lattice.ts';
 import { type Structure, fracOf, majorSpecies, makeSiteFromFrac } from '../../../structure/structure.ts';
 import { aseCellFromParameters, aseWrap3 } from '../ase-frame.ts';

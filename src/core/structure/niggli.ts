@@ -4,7 +4,7 @@
  * of the LLL-reduced basis, then the reduced parameters mapped back onto real lattice vectors.
  */
 import { type Mat3, type Vec3, det, inverse, norm, vec3 } from '../math/mat3.ts';
-import { Lattice } from '../structure/lattice.ts';
+import { Lattice } from './lattice.ts';
 import { lllReduce } from './lll.ts';
 import { LIMITS, LimitError, limitSentence } from '../limits.ts';
 import { acos, cbrt } from '../math/libm.ts';
