@@ -4,7 +4,7 @@
  * draws nothing.
  */
 import * as THREE from 'three';
-import { useDisposable } from './StructureViewer.tsx';
+import { useDisposable } from './use-disposable.ts';
 
 /** Head length and radius as fractions of the arrow's length (capped in Å so long arrows keep slim heads). */
 const HEAD = 0.25,

@@ -1,6 +1,6 @@
 /** Translucent spheres around points (marked atoms, action sites), drawn after the atoms; used as viewer children. */
 import { makeSphereMesh } from './impostors.ts';
-import { useDisposable } from './StructureViewer.tsx';
+import { useDisposable } from './use-disposable.ts';
 import type { Rgb } from './colors.ts';
 
 /**

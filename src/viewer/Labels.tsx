@@ -9,7 +9,7 @@ import { useEffect } from 'react';
 import * as THREE from 'three';
 import type { ViewerController } from './controller.ts';
 import { glyphsOf, layoutLabels, packAtlas } from './label-layout.ts';
-import { useDisposable } from './StructureViewer.tsx';
+import { useDisposable } from './use-disposable.ts';
 import { shownTheme, watchShownTheme } from '../browser/shown-theme.ts';
 
 /** Label line height on screen (CSS pixels) and in the atlas (pixels: drawn larger, filtered down). */

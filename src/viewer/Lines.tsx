@@ -1,6 +1,6 @@
 /** Coloured line segments and canvas-sprite text labels, drawn over the atoms; used as viewer children. */
 import * as THREE from 'three';
-import { useDisposable } from './StructureViewer.tsx';
+import { useDisposable } from './use-disposable.ts';
 
 /** Line segments: 6 numbers (two ends) and 6 colours per segment. Pass stable arrays (memoised). */
 export function Lines({ points, colors, dashed = false }: { points: number[]; colors: number[]; dashed?: boolean }) {

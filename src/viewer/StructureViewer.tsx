@@ -23,7 +23,8 @@ import {
 } from './controller.ts';
 import { AtomLabels } from './Labels.tsx';
 import { LABELS_ALL_MAX, atomLabelText, labelledAtoms } from './label-layout.ts';
-import { disposeMesh, makeSphereMesh, makeTubeMesh } from './impostors.ts';
+import { makeSphereMesh, makeTubeMesh } from './impostors.ts';
+import { useDisposable } from './use-disposable.ts';
 import { pickSphere } from './picking.ts';
 import { CELL_EDGE_COLORS, CELL_EDGES } from './cell-edges.ts';
 import { shownTheme, watchShownTheme } from '../browser/shown-theme.ts';
@@ -426,31 +427,6 @@ function Scene({
       {children}
     </>
   );
-}
-
-/** Hands a three object to the scene and disposes of it when replaced (also for overlays passed as children). */
-export function useDisposable<T extends THREE.Object3D>(make: () => T, deps: readonly unknown[]): T {
-  // Made during render when a dependency changed, kept in state (React's "storing information from previous renders",
-  // react.dev/reference/react/useState): useMemo would need its dependency list written out at the call.
-  const [made, setMade] = useState(() => ({ obj: make(), deps }));
-  let current = made;
-  if (deps.length !== made.deps.length || deps.some((d, i) => !Object.is(d, made.deps[i]))) {
-    current = { obj: make(), deps };
-    setMade(current);
-  }
-  const obj = current.obj;
-  const invalidate = useThree((s) => s.invalidate);
-  useEffect(() => {
-    invalidate();
-    return () => {
-      // Disposed a little later, once the next object has been drawn: its material takes the same shader program first,
-      // so three keeps the program instead of deleting it and compiling it again for every trajectory frame (a compile
-      // costs hundreds of ms in SwiftShader; three.js src/renderers/webgl/WebGLPrograms.js releaseProgram).
-      setTimeout(() => disposeMesh(obj), 1000);
-      invalidate();
-    };
-  }, [obj, invalidate]);
-  return obj;
 }
 
 function Atoms({

@@ -24,7 +24,8 @@ import {
 } from '../../state/atomworld.ts';
 import { XrdComparison } from '../XrdComparison.tsx';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
-import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
+import { atomRadii, StructureViewer } from '../../viewer/StructureViewer.tsx';
+import { useDisposable } from '../../viewer/use-disposable.ts';
 import { DISPLACEMENT_RAMP, elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { finiteDisplay, overlayTargetDisplay } from '../../viewer/particle-display.ts';

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import * as THREE from 'three';
 import type { Mat3, Vec3 } from '../../core/math/mat3.ts';
 import { type ActionTrace, rotateVector } from '../../core/tasks/atomworld/actions.ts';
-import { useDisposable } from '../../viewer/StructureViewer.tsx';
+import { useDisposable } from '../../viewer/use-disposable.ts';
 import type { Rgb } from '../../viewer/colors.ts';
 import { Halos } from '../../viewer/Halos.tsx';
 import { Lines } from '../../viewer/Lines.tsx';

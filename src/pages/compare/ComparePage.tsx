@@ -26,7 +26,8 @@ import {
   type SortKey,
 } from '../../state/compare.ts';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
-import { atomRadii, StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
+import { atomRadii, StructureViewer } from '../../viewer/StructureViewer.tsx';
+import { useDisposable } from '../../viewer/use-disposable.ts';
 import { DISPLACEMENT_RAMP, elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { Halos } from '../../viewer/Halos.tsx';
 import { makeSphereMesh } from '../../viewer/impostors.ts';

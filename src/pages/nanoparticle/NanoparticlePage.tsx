@@ -20,7 +20,8 @@ import {
   useNanoparticle,
 } from '../../state/nanoparticle.ts';
 import { readTextFile } from '../../browser/read-file.ts';
-import { StructureViewer, useDisposable } from '../../viewer/StructureViewer.tsx';
+import { StructureViewer } from '../../viewer/StructureViewer.tsx';
+import { useDisposable } from '../../viewer/use-disposable.ts';
 import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';

@@ -9,7 +9,8 @@ import type { LatticePlane } from '../../core/analysis/planes.ts';
 import { shownWyckoffTable, useCrystallography } from '../../state/crystallography.ts';
 import { useSession } from '../../state/session.ts';
 import { Halos } from '../../viewer/Halos.tsx';
-import { atomRadii, useDisposable } from '../../viewer/StructureViewer.tsx';
+import { atomRadii } from '../../viewer/StructureViewer.tsx';
+import { useDisposable } from '../../viewer/use-disposable.ts';
 import type { Rgb } from '../../viewer/colors.ts';
 
 const ORBIT_COLOR: Rgb = [0.1, 0.75, 0.95];
