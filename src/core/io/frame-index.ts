@@ -13,7 +13,7 @@ import { det, mat3 } from '../math/mat3.ts';
 import { checkLimit, LIMITS, limitSentence } from '../limits.ts';
 import type { Structure } from '../structure/structure.ts';
 import { parseStructureFile } from './registry.ts';
-import { ParseError } from './types.ts';
+import { type FrameFormat, type FrameLine, type LineSource, ParseError } from './types.ts';
 import { splitKeyValues, typeValue } from './xyz.ts';
 import { xdatcarFrameFormat } from './xdatcar.ts';
 
@@ -42,40 +42,6 @@ export interface FrameIndex {
   /** Bytes every frame needs in front of its own to read as a file (XDATCAR's title, cell and species); else null. */
   header: ByteRange | null;
   frames: IndexedFrame[];
-}
-
-/** One decoded line: its text (without CR LF), its 1-based number and the byte offset where it starts. */
-export interface FrameLine {
-  text: string;
-  lineNo: number;
-  offset: number;
-}
-
-/** The lines of the source as a format hook reads them. */
-export interface LineSource {
-  /** The next line, decoded, or null at the end. */
-  line(): Promise<FrameLine | null>;
-  /** Skips up to n lines without decoding them; answers how many there were (fewer only at the end). */
-  skip(n: number): Promise<number>;
-  /** Byte offset of the next line. */
-  readonly offset: number;
-  /** 1-based number of the next line. */
-  readonly lineNo: number;
-}
-
-/** What a format hook reports of one frame; the index adds its byte range. */
-export interface FrameHeader {
-  atoms: number;
-  values: [string, number][];
-  volume: number | null;
-}
-
-export interface FrameFormat {
-  name: string;
-  /** Reads what precedes the first frame and every frame shares (XDATCAR); absent: frames stand alone. */
-  header?(src: LineSource): Promise<void>;
-  /** Reads one frame (its header lines decoded, its atom lines skipped); null when the source has no more frames. */
-  frame(src: LineSource, k: number): Promise<FrameHeader | null>;
 }
 
 const DEFAULT_CHUNK = 4 * 1024 * 1024;

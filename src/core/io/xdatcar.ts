@@ -15,8 +15,7 @@ import { det, mat3 } from '../math/mat3.ts';
 import { LIMITS, limitSentence } from '../limits.ts';
 import { DECIMAL_NUMBER, quoted, splitLines } from './common.ts';
 import { parsePoscar, symbolsFromComment, writePoscar } from './poscar.ts';
-import type { FrameFormat, FrameHeader, LineSource } from './frame-index.ts';
-import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
+import { type FormatModule, type FrameFormat, type FrameHeader, type LineSource, ParseError, type ParseOutput } from './types.ts';
 
 /** The line that opens a block of positions: "Direct configuration=  1", "Cartesian configuration= 1", "Direct". */
 const CONFIGURATION = /^\s*(direct|cartesian)\b\s*(configuration\b.*)?$/i;
