@@ -10,7 +10,7 @@ import { buildDisplay, type DisplayData, type DisplayOptions } from '../core/ana
 import type { Formulas, IoWorkerApi, ParsedFile, StructureSummary } from '../../workers/io-api.ts';
 import { pastedTextProblem, readTextFile } from '../browser/read-file.ts';
 import { downloadText } from '../browser/download.ts';
-import { angle, dihedral, distance } from '../viewer/picking.ts';
+import { angle, dihedral, distance } from '../core/math/measure.ts';
 import type { FormatId } from '../core/io/types.ts';
 import { errorText, type Status, type Ticket, WorkerClient } from './worker-client.ts';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, sanitizeSettings, type ViewSettings } from './settings.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { angle, distance, pickSphere } from '../../src/viewer/picking.ts';
+import { angle, distance } from '../../src/core/math/measure.ts';
+import { pickSphere } from '../../src/viewer/picking.ts';
 
 describe('CPU sphere picking', () => {
   const centers = new Float32Array([0, 0, -10, 0, 0, -5, 3, 0, -5]);

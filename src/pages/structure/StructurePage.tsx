@@ -22,7 +22,7 @@ import { SETTINGS_SCHEMA, labelMode, type ViewSettings } from '../../state/setti
 import { LABELS_ALL_MAX, LABELS_NEAR_PICK, siteLabelTexts } from '../../viewer/label-layout.ts';
 import { elementColor, elementName, toHex } from '../../viewer/colors.ts';
 import { downloadPng, resetView, viewAlong } from '../../viewer/controller.ts';
-import { angle, dihedral, distance } from '../../viewer/picking.ts';
+import { angle, dihedral, distance } from '../../core/math/measure.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';
 import { fixed, fmt, fracText } from '../format.ts';
 import { DATASETS, datasetText, loadDefaultDataset } from '../../app/datasets.ts';
