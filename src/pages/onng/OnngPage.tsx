@@ -8,6 +8,7 @@ import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import levelsJson from '../../../datasets/onng/nng4_levels.json';
 import { precheckProof } from '../../core/tasks/onng/analytics.ts';
+import { ONNG_MODULES, onngModuleOf } from '../../core/tasks/onng/upstream.ts';
 import {
   closeDatasetFolder,
   dismissError,
@@ -43,19 +44,6 @@ import { ErrorAlert } from '../ErrorAlert.tsx';
 const NNG4_LEVELS = levelsJson as Nng4Level[];
 const NNG4_GROUPS = groupByWorld(NNG4_LEVELS, true);
 
-/** The O-NNG modules by problem id (as github.com/lllx125/Obfuscated-NNG groups its problems), used to group a user's own dataset. */
-const MODULES: [string, number, number][] = [
-  ['Addition', 1, 7],
-  ['Implication', 8, 17],
-  ['Algorithm', 18, 20],
-  ['Multiplication', 21, 29],
-  ['Power', 30, 38],
-  ['AdvAddition', 39, 44],
-  ['LessOrEqual', 45, 58],
-  ['AdvMultiplication', 59, 68],
-];
-const moduleOf = (id: number) => MODULES.find(([, a, b]) => id >= a && id <= b)?.[0] ?? 'Other';
-
 const COLORS = ['#1f5fd6', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
 
 /** F and p as the tables show them (and the e2e test compares them). */
@@ -90,9 +78,9 @@ function BrowserControls() {
   const s = useOnng(useShallow((st) => ({ error: st.error, exact: st.exact, level: st.level, problemId: st.problemId })));
   const folder = { webkitdirectory: '', directory: '' } as Record<string, string>;
   const groups = s.exact
-    ? MODULES.map(([module]) => ({
+    ? ONNG_MODULES.map(([module]) => ({
         title: module,
-        items: s.exact!.levels[0].dataset.problems.filter((p) => moduleOf(p.id) === module).map((p) => ({ id: p.id, name: p.name })),
+        items: s.exact!.levels[0].dataset.problems.filter((p) => onngModuleOf(p.id) === module).map((p) => ({ id: p.id, name: p.name })),
       })).filter((g) => g.items.length > 0)
     : NNG4_GROUPS.map((g) => ({ title: g.title, items: g.levels.map((l) => ({ id: l.onng_id!, name: l.statement_name ?? l.title })) }));
   return (
@@ -200,7 +188,7 @@ function ProblemView() {
     const set = s.exact.levels[s.level];
     const index = s.exact.levels[0].dataset.problems.indexOf(base);
     const problem = set.dataset.problems.find((p) => p.id === base.id) ?? set.dataset.problems[index];
-    title = `${base.id} ${base.name} (${moduleOf(base.id)})`;
+    title = `${base.id} ${base.name} (${onngModuleOf(base.id)})`;
     original = base.statement;
     obfuscated = deobfuscatedSegments(problem?.statement ?? '', set.inverse);
     prompt = set.dataset.queries?.[index] ?? null;

@@ -37,8 +37,8 @@ export interface UpstreamOptions {
 /** Used when a result file sits directly in a level folder with no model folder above it. */
 export const UNNAMED_MODEL = '(unnamed model)';
 
-/** The O-NNG modules (NNG4 worlds) by problem id, in the order the 68 problems are posed. */
-const MODULES: [string, number, number][] = [
+/** The O-NNG modules (NNG4 worlds) by problem id, in the order the 68 problems are posed: [name, first id, last id]. */
+export const ONNG_MODULES: readonly (readonly [string, number, number])[] = [
   ['Addition', 1, 7],
   ['Implication', 8, 17],
   ['Algorithm', 18, 20],
@@ -48,7 +48,7 @@ const MODULES: [string, number, number][] = [
   ['LessOrEqual', 45, 58],
   ['AdvMultiplication', 59, 68],
 ];
-export const onngModuleOf = (id: number): string => MODULES.find(([, a, b]) => id >= a && id <= b)?.[0] ?? 'Other';
+export const onngModuleOf = (id: number): string => ONNG_MODULES.find(([, a, b]) => id >= a && id <= b)?.[0] ?? 'Other';
 
 /** Longest level name read: `obfuscated_5`, `lambda_0.6`; a longer folder or key is no level. */
 const LEVEL_NAME_CHARS = 32;
