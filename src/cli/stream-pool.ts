@@ -4,7 +4,7 @@
  * reorder window), never by the length of the input. Worker entries answer with `servePool`, as for runPool.
  */
 import type { Worker } from 'node:worker_threads';
-import { startCliWorker, type PoolReply } from './threads.ts';
+import { IN_FLIGHT, POOL_HEAP_MB, startCliWorker, type PoolReply } from './threads.ts';
 
 export interface StreamPoolOptions<T, R> {
   /** The worker entry (src/cli/commands/<entry>.ts, .cli-build/<entry>.mjs), which calls `servePool`. */
@@ -21,12 +21,8 @@ export interface StreamPoolOptions<T, R> {
   warn: (line: string) => void;
 }
 
-/** Tasks a thread holds at once: one running, one waiting, so it never idles on the round trip. */
-const IN_FLIGHT = 2;
 /** Results held for reordering at most, per thread: a slow task stalls the reading of new ones, not memory. */
 const WINDOW_PER_THREAD = 32;
-/** Heap of one pool thread: past it the thread ends with an error (its tasks go to the others), never the process. */
-const POOL_HEAP_MB = 2048;
 
 /** Resolves to the number of tasks once every result has been handed to `onResult`. */
 export async function runStreamPool<T, R>(o: StreamPoolOptions<T, R>): Promise<number> {

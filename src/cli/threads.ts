@@ -87,10 +87,10 @@ export interface PoolOptions<T, R> {
   warn: (line: string) => void;
 }
 
-/** Tasks a thread holds at once: one running, one waiting, so it never idles on the round trip. */
-const IN_FLIGHT = 2;
-/** Heap of one pool thread: past it the thread ends with an error (its tasks go to the others), never the process. */
-const POOL_HEAP_MB = 2048;
+/** Tasks a pool thread holds at once: one running, one waiting, so it never idles on the round trip. */
+export const IN_FLIGHT = 2;
+/** Heap of one pool thread: past it the thread ends with an error (its tasks go elsewhere), never the process. */
+export const POOL_HEAP_MB = 2048;
 
 /**
  * Runs independent tasks in up to `threads` worker threads, each task once; `onResult` sees each result as it

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startCliWorker } from '../threads.ts';
+import { IN_FLIGHT, POOL_HEAP_MB, startCliWorker } from '../threads.ts';
 import {
   type AtomworldCaseVerdict,
   type AtomworldJob,
@@ -61,8 +61,6 @@ A progress line (rate) is shown on standard error when it is a terminal.
 
 /** A worker that has not reported ready this long after launch is taken as unable to run here. */
 const WORKER_START_TIMEOUT_MS = 60_000;
-/** Heap of one judging thread: past it the thread ends with an error (the case is Unknown), never the process. */
-const WORKER_HEAP_MB = 2048;
 /** Skipped lines named one by one on standard error before the rest are counted. */
 const SKIP_WARNINGS_SHOWN = 20;
 
@@ -200,9 +198,6 @@ const failedVerdict = (job: AtomworldJob, wrongType: string): AtomworldCaseVerdi
   max_dist: null,
 });
 
-/** Cases a thread holds at once: one running, one waiting, so it never idles on the round trip (437 round trips: ~0.2 s). */
-const IN_FLIGHT = 2;
-
 /**
  * Judges the jobs in a pool of `workers` threads, one case per message, IN_FLIGHT per thread. A case's budget starts
  * when its thread starts it (the thread says so); a case past `budgetMs` is a "Timeout" and its thread is replaced;
@@ -246,7 +241,7 @@ function runInWorkers(
       if (finished || next >= jobs.length) return;
       let worker: Worker;
       try {
-        worker = startCliWorker('atomworld-eval-worker', null, [], { maxOldGenerationSizeMb: WORKER_HEAP_MB });
+        worker = startCliWorker('atomworld-eval-worker', null, [], { maxOldGenerationSizeMb: POOL_HEAP_MB });
       } catch (e) {
         startFailed(`${errorText(e)}`);
         return;
