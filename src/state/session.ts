@@ -13,7 +13,8 @@ import { downloadText } from '../browser/download.ts';
 import { angle, dihedral, distance } from '../core/math/measure.ts';
 import type { FormatId } from '../core/io/types.ts';
 import { errorText, type Status, type Ticket, WorkerClient } from './worker-client.ts';
-import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, sanitizeSettings, type ViewSettings } from './settings.ts';
+import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, type ViewSettings } from '../viewer/view-settings.ts';
+import { sanitizeSettings } from './settings.ts';
 
 export interface LoadedFile {
   name: string;

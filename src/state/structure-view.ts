@@ -7,7 +7,8 @@
  */
 import { LIMITS, formatBytes, printable } from '../core/limits.ts';
 import type { CameraView } from '../viewer/controller.ts';
-import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, sanitizeSettings, type ViewSettings } from './settings.ts';
+import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, type ViewSettings } from '../viewer/view-settings.ts';
+import { sanitizeSettings } from './settings.ts';
 import { type LoadedFile, loadText, useSession } from './session.ts';
 
 /** What a link or a session file restores. */

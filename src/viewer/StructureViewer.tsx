@@ -9,7 +9,7 @@ import * as THREE from 'three';
 // Before the first Canvas: drops three's Clock deprecation warning, which every Canvas of @react-three/fiber 9 causes.
 import './three-console.ts';
 import type { DisplayData } from '../core/analysis/display-scene.ts';
-import { labelMode, type ViewSettings } from '../state/settings.ts';
+import { labelMode, type ViewSettings } from './view-settings.ts';
 import { covalentRadius, elementColor, type Rgb } from './colors.ts';
 import {
   PERSPECTIVE_FOV,

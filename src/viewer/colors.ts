@@ -1,6 +1,6 @@
 /** Per-element colour and radius lookups for the renderer, from the shared element table. */
 import { elementBySymbol } from '../core/structure/elements.ts';
-import type { ColorScheme } from '../state/settings.ts';
+import type { ColorScheme } from './view-settings.ts';
 
 export type Rgb = [number, number, number];
 

@@ -8,7 +8,7 @@
  */
 import * as THREE from 'three';
 import type { DisplayData } from '../core/analysis/display-scene.ts';
-import type { ViewSettings } from '../state/settings.ts';
+import type { ViewSettings } from './view-settings.ts';
 import { CELL_EDGES } from './cell-edges.ts';
 import { elementColor } from './colors.ts';
 import { atomRadii } from './StructureViewer.tsx';

@@ -3,7 +3,7 @@
  * a label, the text of each, and the quads of their glyphs, cut from one glyph atlas and drawn in one draw call.
  */
 import type { PackedStructure } from '../core/structure/packed.ts';
-import type { LabelMode } from '../state/settings.ts';
+import type { LabelMode } from './view-settings.ts';
 
 /** Above this many drawn atoms only the picked atoms and the atoms nearest the last pick are labelled. */
 export const LABELS_ALL_MAX = 2_000;

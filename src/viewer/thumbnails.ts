@@ -6,7 +6,7 @@
  */
 import * as THREE from 'three';
 import type { DisplayData } from '../core/analysis/display-scene.ts';
-import { DEFAULT_SETTINGS } from '../state/settings.ts';
+import { DEFAULT_SETTINGS } from './view-settings.ts';
 import { elementColor } from './colors.ts';
 import { disposeMesh, makeSphereMesh } from './impostors.ts';
 import { atomRadii } from './StructureViewer.tsx';

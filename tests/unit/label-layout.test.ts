@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { packStructure } from '../../src/core/structure/packed.ts';
-import { DEFAULT_SETTINGS, labelMode, sanitizeSettings } from '../../src/state/settings.ts';
+import { sanitizeSettings } from '../../src/state/settings.ts';
+import { DEFAULT_SETTINGS, labelMode } from '../../src/viewer/view-settings.ts';
 import { readViewLink, viewLinkHash } from '../../src/state/structure-view.ts';
 import {
   LABEL_MAX_CHARS,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, sanitizeSettings } from '../../src/state/settings.ts';
+import { sanitizeSettings } from '../../src/state/settings.ts';
+import { DEFAULT_SETTINGS, SETTINGS_SCHEMA } from '../../src/viewer/view-settings.ts';
 
 describe('view settings schema', () => {
   it('has one entry per setting with a default inside its range', () => {

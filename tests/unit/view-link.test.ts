@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readSessionFile, readViewLink, sessionFileText, viewLinkHash } from '../../src/state/structure-view.ts';
-import { DEFAULT_SETTINGS } from '../../src/state/settings.ts';
+import { DEFAULT_SETTINGS } from '../../src/viewer/view-settings.ts';
 
 const isDataset = (name: string) => name === 'CsCaH3.cif';
 const camera = {

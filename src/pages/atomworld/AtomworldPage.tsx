@@ -8,7 +8,7 @@
 import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
-import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
+import { DEFAULT_SETTINGS, type ViewSettings } from '../../viewer/view-settings.ts';
 import {
   compareCaseXrd,
   cancel,

@@ -8,7 +8,7 @@ import { useEffect, useMemo } from 'react';
 import * as THREE from 'three';
 import { useShallow } from 'zustand/react/shallow';
 import { formatCsv } from '../../core/io/csv.ts';
-import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
+import { DEFAULT_SETTINGS, type ViewSettings } from '../../viewer/view-settings.ts';
 import {
   cancel,
   loadBatchJsonl,

@@ -7,7 +7,7 @@ import { useFrame, useThree } from '@react-three/fiber';
 import { useShallow } from 'zustand/react/shallow';
 import { useEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
-import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
+import { DEFAULT_SETTINGS, type ViewSettings } from '../../viewer/view-settings.ts';
 import { useFem } from '../../state/fem.ts';
 import { ViewerController } from '../../viewer/controller.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';

@@ -9,7 +9,7 @@ import type { DisplayData } from '../../core/analysis/display-scene.ts';
 import { compareSampleXrd, downloadSample, setSampleFormat, useGenerations } from '../../state/generations.ts';
 import { XrdComparison } from '../XrdComparison.tsx';
 import { WRITTEN_FORMATS } from '../../core/analysis/structure-export.ts';
-import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
+import { DEFAULT_SETTINGS, type ViewSettings } from '../../viewer/view-settings.ts';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
 import { atomRadii, StructureViewer } from '../../viewer/StructureViewer.tsx';
 import { useDisposable } from '../../viewer/use-disposable.ts';

@@ -7,7 +7,7 @@ import { useShallow } from 'zustand/react/shallow';
 import * as THREE from 'three';
 import type uPlot from 'uplot';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
-import { DEFAULT_SETTINGS, type ViewSettings } from '../../state/settings.ts';
+import { DEFAULT_SETTINGS, type ViewSettings } from '../../viewer/view-settings.ts';
 import {
   type ColorMode,
   loadCrystal,

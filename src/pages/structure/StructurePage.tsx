@@ -18,7 +18,7 @@ import {
   setSetting,
   useSession,
 } from '../../state/session.ts';
-import { SETTINGS_SCHEMA, labelMode, type ViewSettings } from '../../state/settings.ts';
+import { SETTINGS_SCHEMA, labelMode, type ViewSettings } from '../../viewer/view-settings.ts';
 import { LABELS_ALL_MAX, LABELS_NEAR_PICK, siteLabelTexts } from '../../viewer/label-layout.ts';
 import { elementColor, elementName, toHex } from '../../viewer/colors.ts';
 import { downloadPng, resetView, viewAlong } from '../../viewer/controller.ts';
