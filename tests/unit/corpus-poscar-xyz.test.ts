@@ -5,7 +5,9 @@
  * rounded to 1e-8), 1e-3 Å for POSCAR sites (brief), amounts 1e-9.
  */
 import { describe, expect, it } from 'vitest';
-import { corpusFileNames, readCorpusGolden, readCorpusText } from '../paths.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REFERENCE, corpusFileNames, readCorpusGolden, readCorpusText } from '../paths.ts';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { elementAmounts } from '../../src/core/structure/structure.ts';
@@ -43,8 +45,6 @@ function periodicDistance(s: Structure, fa: Vec3, fb: Vec3): number {
   return best;
 }
 
-const stats = { poscar: 0, xyz: 0, extxyz: 0 };
-
 describe('corpus POSCAR/CONTCAR vs pymatgen Poscar', () => {
   const names = FILES.filter((f) => readCorpusGolden(f).format === 'poscar');
   it('has POSCAR files to check', () => expect(names.length).toBeGreaterThan(0));
@@ -67,7 +67,6 @@ describe('corpus POSCAR/CONTCAR vs pymatgen Poscar', () => {
       if (pmgWarned && golden.ase.ok) {
         expect(s.sites.map((x) => Object.keys(x.species)[0])).toEqual(golden.ase.images[0].symbols);
         expect(res.warnings.some((w) => w.includes('comment line'))).toBe(true);
-        stats.poscar++;
         return;
       }
       expectAmounts(elementAmounts(s), g.element_amounts);
@@ -95,7 +94,6 @@ describe('corpus POSCAR/CONTCAR vs pymatgen Poscar', () => {
       }
       // pymatgen falls back to placeholder names with a warning; we must warn as well.
       expect(res.warnings.some((w) => w.includes('placeholder'))).toBe(pmgWarned);
-      stats.poscar++;
     });
   }
 });
@@ -123,7 +121,6 @@ describe('corpus XYZ vs pymatgen frames (and ASE images for extxyz)', () => {
       });
       if (golden.format === 'xyz') {
         expect(res.structures.every((x) => x.lattice === null)).toBe(true);
-        stats.xyz++;
         return;
       }
       const ase = golden.ase;
@@ -154,18 +151,28 @@ describe('corpus XYZ vs pymatgen frames (and ASE images for extxyz)', () => {
           first.sites.every((x) => x.properties?.[key] !== undefined),
           key,
         ).toBe(true);
-      stats.extxyz++;
     });
   }
-  it('reports counts', () => {
-    console.log(`corpus POSCAR ${stats.poscar}, XYZ ${stats.xyz}, extXYZ ${stats.extxyz} files passed`);
+});
+
+describe('corpus completeness', () => {
+  it('checks every POSCAR, XYZ and extended XYZ file that the corpus manifest lists', () => {
+    // MANIFEST.tsv names each corpus file with its format; a file missing from the checkout must fail here.
+    const [header, ...rows] = readFileSync(join(REFERENCE, 'corpus', 'MANIFEST.tsv'), 'utf8')
+      .trim()
+      .split('\n');
+    const formatColumn = header.split('\t').indexOf('format');
+    const listed = rows
+      .map((row) => row.split('\t'))
+      .filter((cells) => cells[formatColumn] !== 'cif')
+      .map((cells) => `${cells[0]} ${cells[formatColumn]}`);
+    expect(FILES.map((f) => `${f} ${readCorpusGolden(f).format}`)).toEqual(listed.sort());
   });
 });
 
 describe('choices where the tools disagree', () => {
   it('VASP 4 files without any species information get pymatgen placeholder names (ASE fails on them)', () => {
     for (const name of ['matterviz-vasp4-format.poscar', 'ase-POSCAR_example_1']) {
-      if (!FILES.includes(name)) continue;
       const golden = readCorpusGolden(name);
       expect(golden.ase.ok).toBe(false);
       const res = parseOk(name);

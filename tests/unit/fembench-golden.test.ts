@@ -105,8 +105,6 @@ function checkEigen(c: GoldenCase, got: FemValue): void {
   expect(plus === null || minus === null, `mode differs up to sign: ${plus}`).toBe(true);
 }
 
-const counts: Record<string, { pass: number; total: number }> = {};
-
 describe('FEM-Bench golden files', () => {
   for (const file of goldenFiles) {
     const data = JSON.parse(readFileSync(join(GOLDEN_DIR, file), 'utf8')) as { task_id: string; cases: GoldenCase[] };
@@ -115,7 +113,6 @@ describe('FEM-Bench golden files', () => {
       const task = FEM_BENCH_TASKS.find((t) => t.id === data.task_id);
       data.cases.forEach((c, index) => {
         it(`case ${index} (${c.source})`, () => {
-          const tally = (counts[data.task_id] ??= { pass: 0, total: data.cases.length });
           expect(task, `task ${data.task_id} is registered`).toBeDefined();
           // The contract's codec (types.ts): non-finite strings → numbers, Python lists marked as such.
           const inputs = decodeFemInputs(c.inputs, c.input_types);
@@ -141,16 +138,10 @@ describe('FEM-Bench golden files', () => {
             if (isEigenOutput(data.task_id)) checkEigen(c, got);
             else expect(mismatch(expected, got, tolerance(expected))).toBeNull();
           }
-          tally.pass++;
         });
       });
     });
   }
-
-  it('prints per-file pass counts', () => {
-    const lines = Object.entries(counts).map(([id, { pass, total }]) => `${pass}/${total} ${id}`);
-    console.log(lines.join('\n'));
-  });
 
   it('registers all 33 task ids', () => {
     const golden = goldenFiles.map((f) => f.replace(/\.json$/, ''));
