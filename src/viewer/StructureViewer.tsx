@@ -183,33 +183,20 @@ function sceneBounds(display: DisplayData | null): { center: THREE.Vector3; radi
   return { center, radius };
 }
 
-function Scene({
-  display,
-  settings,
-  selection = NO_INDICES,
-  fitKey,
-  onPick,
-  hiddenElements = NO_ELEMENTS,
-  atomColors,
-  radiusFactors = null,
-  onHover,
-  children,
-  controller = mainViewer,
-  fitBounds,
-  label,
-  describedBy,
-  siteLabels = null,
-}: ViewerProps) {
-  const gl = useThree((s) => s.gl);
-  useEffect(() => {
-    gl.domElement.setAttribute('aria-label', label ?? '3D structure view');
-    if (describedBy) gl.domElement.setAttribute('aria-describedby', describedBy);
-  }, [gl, label, describedBy]);
+type ViewCamera = THREE.PerspectiveCamera | THREE.OrthographicCamera;
+/** A ref the scene's handles and listeners read after the render that set it. */
+interface Latest<T> {
+  readonly current: T;
+}
+
+/**
+ * The view's cameras. Setup: a perspective and an orthographic camera built once and sized by us. Fit: a resize keeps
+ * the aspect and the orthographic half-height. Restore: switching projection keeps the same view.
+ */
+function useViewCamera(orthographic: boolean) {
   const size = useThree((s) => s.size);
   const set = useThree((s) => s.set);
-  const scene = useThree((s) => s.scene);
   const invalidate = useThree((s) => s.invalidate);
-
   const cameras = useMemo(() => {
     const persp = new THREE.PerspectiveCamera(PERSPECTIVE_FOV, 1, 0.1, 2000);
     const ortho = new THREE.OrthographicCamera(-10, 10, 10, -10, 0.1, 2000);
@@ -223,30 +210,10 @@ function Scene({
     ortho.up = persp.up;
     return { persp, ortho };
   }, []);
-  const cameraRef = useRef<THREE.PerspectiveCamera | THREE.OrthographicCamera>(cameras.persp);
-  // drei's <OrbitControls> (below) owns the controls; they are bound to the perspective camera once and handed
+  const cameraRef = useRef<ViewCamera>(cameras.persp);
+  // drei's <OrbitControls> (in Scene) owns the controls; they are bound to the perspective camera once and handed
   // the orthographic one by `controls.object` (a new camera prop would make drei build new controls and lose the target).
   const [controls, setControls] = useState<OrbitHandle | null>(null);
-  const onControlsChange = useCallback(() => controller.controlsChanged(), [controller]);
-
-  // Only the settings that size atoms: a colour or bond setting must not rebuild the atom buffers.
-  const radii = useMemo(
-    () => {
-      if (!display) return null;
-      const r = atomRadii(display, settings, hiddenElements);
-      if (radiusFactors && radiusFactors.length === r.length) for (let i = 0; i < r.length; i++) r[i] *= radiusFactors[i];
-      return r;
-    },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [display, settings.style, settings.atomScale, hiddenElements, radiusFactors],
-  );
-  // The committed display and fit bounds, for the handles the controller calls at any time and the frame loop.
-  const displayRef = useRef(display);
-  const fitBoundsRef = useRef(fitBounds);
-  useLayoutEffect(() => {
-    displayRef.current = display;
-    fitBoundsRef.current = fitBounds;
-  }, [display, fitBounds]);
 
   // Resize: keep aspect and the orthographic half-height.
   useLayoutEffect(() => {
@@ -264,7 +231,7 @@ function Scene({
   // perspective frustum's half-height at the target distance.
   useLayoutEffect(() => {
     const from = cameraRef.current;
-    const to = settings.orthographic ? cameras.ortho : cameras.persp;
+    const to = orthographic ? cameras.ortho : cameras.persp;
     // Before drei's controls mount (the first commit) the target is where they start: the origin.
     const target = controls?.target ?? new THREE.Vector3();
     const tanHalf = Math.tan(((PERSPECTIVE_FOV / 2) * Math.PI) / 180);
@@ -290,8 +257,33 @@ function Scene({
     }
     set({ camera: to });
     invalidate();
-  }, [settings.orthographic, cameras, controls, set, invalidate]);
+  }, [orthographic, cameras, controls, set, invalidate]);
 
+  return { cameras, cameraRef: cameraRef as Latest<ViewCamera>, controls, setControls };
+}
+
+/**
+ * Hands the controller this scene's handles once drei's controls exist, and refits the view when the fit key changes
+ * (declared after the registration, so a refit in the same commit already uses this scene).
+ */
+function useControllerRegistration({
+  controller,
+  controls,
+  cameraRef,
+  displayRef,
+  fitBoundsRef,
+  fitKey,
+}: {
+  controller: ViewerController;
+  controls: OrbitHandle | null;
+  cameraRef: Latest<ViewCamera>;
+  displayRef: Latest<DisplayData | null>;
+  fitBoundsRef: Latest<ViewerProps['fitBounds']>;
+  fitKey: unknown;
+}) {
+  const gl = useThree((s) => s.gl);
+  const scene = useThree((s) => s.scene);
+  const invalidate = useThree((s) => s.invalidate);
   useEffect(() => {
     if (!controls) return;
     controller.register({
@@ -310,27 +302,36 @@ function Scene({
       getCell: () => cellVectors(displayRef.current),
     });
     return () => controller.register(null);
-  }, [gl, scene, controls, invalidate, controller]);
+    // The refs are stable (one object each for the life of the scene): listing them adds no re-registration.
+  }, [gl, scene, controls, invalidate, controller, cameraRef, displayRef, fitBoundsRef]);
 
   useEffect(() => {
     if (controls) controller.resetView();
   }, [fitKey, controller, controls]);
+}
 
-  // Labels: every drawn atom in a small scene; in a large one the picks and the atoms nearest the last pick, so the
-  // selection is a dependency only there.
-  const labels = labelMode(settings.labels);
-  const labelSelection = display && display.natoms > LABELS_ALL_MAX ? selection : NO_INDICES;
-  const labelAtoms = useMemo(
-    () => (display && radii && labels.kind !== 'none' ? labelledAtoms(display.positions, radii, labelSelection) : null),
-    [display, radii, labels.kind, labelSelection],
-  );
-  const labelTexts = useMemo(
-    () => (display && labelAtoms ? Array.from(labelAtoms, (i) => atomLabelText(labelMode(settings.labels), i, display, siteLabels)) : null),
-    [display, labelAtoms, settings.labels, siteLabels],
-  );
-
-  // Click (not drag) picks the nearest atom along the ray. An effect event reads the latest props at click time, so an
-  // inline onPick does not re-attach the pointer listeners on every render.
+/**
+ * Pointer picking: a click or tap picks the nearest atom along the ray, a double tap refits the view, and a still
+ * pointer reports the atom under it.
+ */
+function usePointerPicking({
+  display,
+  radii,
+  cameraRef,
+  onPick,
+  onHover,
+  controller,
+}: {
+  display: DisplayData | null;
+  radii: Float32Array | null;
+  cameraRef: Latest<ViewCamera>;
+  onPick: ViewerProps['onPick'];
+  onHover: ViewerProps['onHover'];
+  controller: ViewerController;
+}) {
+  const gl = useThree((s) => s.gl);
+  // An effect event reads the latest props at click time, so an inline onPick does not re-attach the pointer listeners
+  // on every render.
   const atomAt = useEffectEvent((x: number, y: number, el: HTMLCanvasElement): number | null => {
     if (!display || !radii) return null;
     const rect = el.getBoundingClientRect();
@@ -386,7 +387,10 @@ function Scene({
       () => controller.resetView(),
     );
   }, [gl, controller]);
+}
 
+/** Draws each frame (r3f's own render is off at priority 1) and records its time in frameStats and the controller. */
+function useFrameStats(controller: ViewerController, displayRef: Latest<DisplayData | null>) {
   useFrame((state) => {
     const t0 = performance.now();
     state.gl.render(state.scene, state.camera);
@@ -401,6 +405,72 @@ function Scene({
     if (frameStats.firstFrameAt === null && displayRef.current) frameStats.firstFrameAt = performance.now();
     markRendered();
   }, 1);
+}
+
+function Scene({
+  display,
+  settings,
+  selection = NO_INDICES,
+  fitKey,
+  onPick,
+  hiddenElements = NO_ELEMENTS,
+  atomColors,
+  radiusFactors = null,
+  onHover,
+  children,
+  controller = mainViewer,
+  fitBounds,
+  label,
+  describedBy,
+  siteLabels = null,
+}: ViewerProps) {
+  const gl = useThree((s) => s.gl);
+  useEffect(() => {
+    gl.domElement.setAttribute('aria-label', label ?? '3D structure view');
+    if (describedBy) gl.domElement.setAttribute('aria-describedby', describedBy);
+  }, [gl, label, describedBy]);
+
+  // The committed display and fit bounds, for the handles the controller calls at any time and the frame loop.
+  // Declared before the camera hook: this layout effect ran first before the split.
+  const displayRef = useRef(display);
+  const fitBoundsRef = useRef(fitBounds);
+  useLayoutEffect(() => {
+    displayRef.current = display;
+    fitBoundsRef.current = fitBounds;
+  }, [display, fitBounds]);
+
+  const { cameras, cameraRef, controls, setControls } = useViewCamera(settings.orthographic);
+  const onControlsChange = useCallback(() => controller.controlsChanged(), [controller]);
+
+  // Only the settings that size atoms: a colour or bond setting must not rebuild the atom buffers.
+  const radii = useMemo(
+    () => {
+      if (!display) return null;
+      const r = atomRadii(display, settings, hiddenElements);
+      if (radiusFactors && radiusFactors.length === r.length) for (let i = 0; i < r.length; i++) r[i] *= radiusFactors[i];
+      return r;
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [display, settings.style, settings.atomScale, hiddenElements, radiusFactors],
+  );
+
+  useControllerRegistration({ controller, controls, cameraRef, displayRef, fitBoundsRef, fitKey });
+
+  // Labels: every drawn atom in a small scene; in a large one the picks and the atoms nearest the last pick, so the
+  // selection is a dependency only there.
+  const labels = labelMode(settings.labels);
+  const labelSelection = display && display.natoms > LABELS_ALL_MAX ? selection : NO_INDICES;
+  const labelAtoms = useMemo(
+    () => (display && radii && labels.kind !== 'none' ? labelledAtoms(display.positions, radii, labelSelection) : null),
+    [display, radii, labels.kind, labelSelection],
+  );
+  const labelTexts = useMemo(
+    () => (display && labelAtoms ? Array.from(labelAtoms, (i) => atomLabelText(labelMode(settings.labels), i, display, siteLabels)) : null),
+    [display, labelAtoms, settings.labels, siteLabels],
+  );
+
+  usePointerPicking({ display, radii, cameraRef, onPick, onHover, controller });
+  useFrameStats(controller, displayRef);
 
   return (
     <>
