@@ -1,7 +1,7 @@
 /** The lab shell: starts the session (URL `?synthetic=N`, saved session, or the default dataset) and lays out the page. */
 import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { loadSynthetic, restoreSession, useSession } from '../state/session.ts';
-import { DATASET_SOURCE, loadDefaultDataset } from './datasets.ts';
+import { loadDefaultDataset } from '../state/datasets.ts';
 import { restoreFromLink } from '../state/structure-view.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { ShortcutsOverlay } from './ShortcutsOverlay.tsx';
@@ -28,7 +28,7 @@ async function start(): Promise<void> {
     return;
   }
   // A link to a view (#/structure?dataset=…) wins over the saved session; one it refuses says why over the default.
-  const linked = await restoreFromLink(window.location.hash, DATASET_SOURCE);
+  const linked = await restoreFromLink(window.location.hash);
   if (linked === true) return;
   if (linked === false || params.has('fresh') || !(await restoreSession())) await keepingError(loadDefaultDataset);
 }

@@ -1,5 +1,5 @@
 /** The embedded example structures (datasets/), bundled as raw text and loaded on demand, and the lab's default one. */
-import { loadText } from '../state/session.ts';
+import { loadText } from './session.ts';
 
 export interface DatasetEntry {
   file: string;
@@ -42,6 +42,9 @@ Cl1 Cl 0.5 0.5 0.5
 
 export const DATASETS: DatasetEntry[] = (Object.values(indexModules)[0] ?? []).filter((d) => fileModules[keyOf(d.file)]);
 
+/** Whether `file` names an embedded dataset (what a link may name). */
+export const isDataset = (file: string): boolean => DATASETS.some((d) => d.file === file);
+
 export async function datasetText(file: string): Promise<string> {
   if (file === FALLBACK_NAME && !fileModules[keyOf(file)]) return FALLBACK_CIF;
   const load = fileModules[keyOf(file)];
@@ -55,9 +58,3 @@ export const DEFAULT_DATASET: string = DATASETS[0]?.file ?? FALLBACK_NAME;
 export async function loadDefaultDataset(): Promise<boolean> {
   return loadText(DEFAULT_DATASET, await datasetText(DEFAULT_DATASET));
 }
-
-/** The datasets as a link may name them (src/state/structure-view.ts). */
-export const DATASET_SOURCE = {
-  has: (name: string): boolean => DATASETS.some((d) => d.file === name),
-  text: datasetText,
-};

@@ -9,6 +9,7 @@ import { LIMITS, formatBytes, printable } from '../core/limits.ts';
 import type { CameraView } from '../viewer/controller.ts';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, type ViewSettings } from '../viewer/view-settings.ts';
 import { sanitizeSettings } from './settings.ts';
+import { datasetText, isDataset } from './datasets.ts';
 import { type LoadedFile, loadText, useSession } from './session.ts';
 
 /** What a link or a session file restores. */
@@ -184,12 +185,6 @@ export function readSessionFile(text: string, name: string): Parsed<SessionFile>
   return { ok: true, value: { files, activeFile, activeStructure: index.value, settings, camera: camera ? camera.value : null } };
 }
 
-/** The embedded datasets, as the app shell knows them (src/app/datasets.ts; the store layer cannot import it). */
-export interface DatasetSource {
-  has(name: string): boolean;
-  text(name: string): Promise<string>;
-}
-
 const viewer = () => import('../viewer/controller.ts').then((m) => m.mainViewer);
 
 /** Shows `file` with `view`'s settings and, once its scene is fitted, its camera; `others` (a session's) replace the file list. */
@@ -206,14 +201,14 @@ async function showShared(file: LoadedFile, others: LoadedFile[] | null, view: S
  * Opens the view a link (the location hash) asks for. Returns null when the hash asks for none, true when it was shown,
  * false when it was refused or failed (the sentence is then the session's error; the caller shows the default).
  */
-export async function restoreFromLink(hash: string, datasets: DatasetSource): Promise<boolean | null> {
-  const link = readViewLink(hash, (name) => datasets.has(name));
+export async function restoreFromLink(hash: string): Promise<boolean | null> {
+  const link = readViewLink(hash, isDataset);
   if (!link) return null;
   if (!link.ok) {
     useSession.setState({ error: link.error });
     return false;
   }
-  const text = await datasets.text(link.value.dataset);
+  const text = await datasetText(link.value.dataset);
   const shown = await showShared({ name: link.value.dataset, text }, null, link.value);
   const { error } = useSession.getState();
   if (!shown) useSession.setState({ error: `The link's view could not be shown: ${error ?? 'the structure did not load'}` });
@@ -221,14 +216,14 @@ export async function restoreFromLink(hash: string, datasets: DatasetSource): Pr
 }
 
 /**
- * A link to the current view, or why there is none: only the embedded datasets can travel in a link (`datasets`
- * tells which are, by name and exact text); a file the user opened needs the session file.
+ * A link to the current view, or why there is none: only the embedded datasets (by name and exact text) can travel in
+ * a link; a file the user opened needs the session file.
  */
-export async function currentViewLink(datasets: DatasetSource, base: string): Promise<Parsed<string>> {
+export async function currentViewLink(base: string): Promise<Parsed<string>> {
   const { files, activeFile, activeStructure, settings, synthetic } = useSession.getState();
   const file = files[activeFile];
-  const isDataset = !synthetic && file && datasets.has(file.name) && (await datasets.text(file.name)) === file.text;
-  if (!isDataset)
+  const embedded = !synthetic && file && isDataset(file.name) && (await datasetText(file.name)) === file.text;
+  if (!embedded)
     return {
       ok: false,
       error: 'Files you opened yourself cannot travel in a link (they never leave this browser); save a session file instead.',

@@ -29,7 +29,7 @@ import { useDisposable } from '../../viewer/use-disposable.ts';
 import { DISPLACEMENT_RAMP, elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { finiteDisplay, overlayTargetDisplay } from '../../viewer/particle-display.ts';
-import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
+import { DEFAULT_DATASET, datasetText, isDataset } from '../../state/datasets.ts';
 import type { CaseView, OverlayView } from '../../../workers/atomworld-api.ts';
 import { COLORS, TraceDrawing, cellGrid, repeatColor } from './drawing.tsx';
 import { Lines } from '../../viewer/Lines.tsx';
@@ -70,7 +70,7 @@ const ERROR_COLORS: Record<string, string> = {
   Unknown: '#555',
 };
 const SUCCESS_COLOR = '#3fae5a';
-const DEMO_DATASET = DATASETS.some((d) => d.file === 'SrTiO3.cif') ? 'SrTiO3.cif' : DEFAULT_DATASET;
+const DEMO_DATASET = isDataset('SrTiO3.cif') ? 'SrTiO3.cif' : DEFAULT_DATASET;
 
 const startDemo = () => void datasetText(DEMO_DATASET).then((t) => loadDemo(t, DEMO_DATASET));
 

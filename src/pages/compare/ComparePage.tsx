@@ -32,7 +32,7 @@ import { DISPLACEMENT_RAMP, elementColor, rampColor, toHex, type Rgb } from '../
 import { Halos } from '../../viewer/Halos.tsx';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
-import { DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
+import { DEFAULT_DATASET, datasetText } from '../../state/datasets.ts';
 import type { ForwardRow, PairView } from '../../../workers/compare-api.ts';
 import { fmt } from '../format.ts';
 import './compare.css';

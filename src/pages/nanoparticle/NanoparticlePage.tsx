@@ -24,7 +24,7 @@ import { StructureViewer } from '../../viewer/StructureViewer.tsx';
 import { useDisposable } from '../../viewer/use-disposable.ts';
 import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
-import { DATASETS, DEFAULT_DATASET, datasetText } from '../../app/datasets.ts';
+import { DATASETS, DEFAULT_DATASET, datasetText, isDataset } from '../../state/datasets.ts';
 import { MAX_RADIUS, MIN_RADIUS, type ParticleView, type Split } from '../../../workers/c2np-api.ts';
 import { Plot } from '../Plot.tsx';
 import { ColorBar } from '../ColorBar.tsx';
@@ -143,10 +143,10 @@ function Controls() {
         Crystal
         <select
           data-testid="np-crystal"
-          value={DATASETS.some((d) => d.file === s.dataset) ? s.dataset : ''}
+          value={isDataset(s.dataset) ? s.dataset : ''}
           onChange={(e) => void datasetText(e.target.value).then((text) => loadCrystal(e.target.value, text))}
         >
-          {!DATASETS.some((d) => d.file === s.dataset) && <option value="">{s.dataset || '—'}</option>}
+          {!isDataset(s.dataset) && <option value="">{s.dataset || '—'}</option>}
           {DATASETS.map((d) => (
             <option key={d.file} value={d.file}>
               {d.title}

@@ -8,7 +8,6 @@ import { errorText } from '../../core/errors.ts';
 import { downloadStructure, useSession } from '../../state/session.ts';
 import { currentSessionText, currentViewLink, openSession } from '../../state/structure-view.ts';
 import { downloadPng } from '../../viewer/controller.ts';
-import { DATASET_SOURCE } from '../../app/datasets.ts';
 
 const fail = (what: string) => (e: unknown) => useSession.setState({ error: `${what} failed: ${errorText(e)}` });
 
@@ -115,7 +114,7 @@ export function ExportPanel() {
           disabled={!display || busy}
           onClick={() =>
             run('The link', async () => {
-              const r = await currentViewLink(DATASET_SOURCE, window.location.href);
+              const r = await currentViewLink(window.location.href);
               setLink(r.ok ? { ok: true, text: r.value } : { ok: false, text: r.error });
               if (r.ok) await navigator.clipboard?.writeText(r.value).catch(() => undefined);
             })

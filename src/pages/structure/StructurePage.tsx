@@ -25,7 +25,7 @@ import { downloadPng, resetView, viewAlong } from '../../viewer/controller.ts';
 import { angle, dihedral, distance } from '../../core/math/measure.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';
 import { fixed, fmt, fracText } from '../format.ts';
-import { DATASETS, datasetText, loadDefaultDataset } from '../../app/datasets.ts';
+import { DATASETS, datasetText, loadDefaultDataset } from '../../state/datasets.ts';
 import { latticeOf } from '../../core/structure/packed.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
