@@ -1,6 +1,5 @@
-/**
- * Structures for the tests of the resource policy: valid but costly by construction, and the P1 cell they are written in.
- */
+/** Structures for the tests of the resource policy: valid but costly by construction. */
+import { p1Cif } from './cif.ts';
 
 /**
  * An n×n×n FCC cell of Na (P1) with a fixed pattern of x shifts of 0.3 Å, `extra` Å more on some sites. Two of
@@ -9,7 +8,7 @@
  */
 export function shiftedFccCif(n: number, extra: number): string {
   const a = 4.08 * n;
-  const lines = p1CifHead('fcc', a);
+  const rows: string[] = [];
   let k = 0;
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++)
@@ -22,34 +21,10 @@ export function shiftedFccCif(n: number, extra: number): string {
         ]) {
           k++;
           const dx = (0.3 * (((k * 7) % 3) - 1) + extra * (((k * 5) % 3) - 1)) / a;
-          lines.push(`Na${k} Na ${((i + x) / n + dx).toFixed(6)} ${((j + y) / n).toFixed(6)} ${((l + z) / n).toFixed(6)}`);
+          rows.push(`Na${k} Na ${((i + x) / n + dx).toFixed(6)} ${((j + y) / n).toFixed(6)} ${((l + z) / n).toFixed(6)}`);
         }
       }
-  return `${lines.join('\n')}\n`;
-}
-
-/**
- * The lines of a cubic P1 CIF up to its atom rows: block `name`, edge `a` Å, the atom loop's label, type symbol and
- * fractional x, y, z columns, then `extraColumns` (e.g. `_atom_site_occupancy`).
- */
-export function p1CifHead(name: string, a: number, extraColumns: string[] = []): string[] {
-  return [
-    `data_${name}`,
-    `_cell_length_a ${a}`,
-    `_cell_length_b ${a}`,
-    `_cell_length_c ${a}`,
-    '_cell_angle_alpha 90',
-    '_cell_angle_beta 90',
-    '_cell_angle_gamma 90',
-    "_symmetry_space_group_name_H-M 'P 1'",
-    'loop_',
-    '_atom_site_label',
-    '_atom_site_type_symbol',
-    '_atom_site_fract_x',
-    '_atom_site_fract_y',
-    '_atom_site_fract_z',
-    ...extraColumns,
-  ];
+  return p1Cif('fcc', a, rows);
 }
 
 /** A pymatgen Structure.as_dict() of one site, with `site` merged into that site. */

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { propertyLabel, propertyScalars, valueRange } from '../../src/core/analysis/atom-properties.ts';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
+import { p1Cif } from '../cif.ts';
 import { packStructure } from '../../src/core/structure/packed.ts';
 
 const EXTXYZ = `3
@@ -57,21 +58,6 @@ Direct
   });
 
   it('has no columns for a plain CIF', () => {
-    const cif = `data_x
-_cell_length_a 4
-_cell_length_b 4
-_cell_length_c 4
-_cell_angle_alpha 90
-_cell_angle_beta 90
-_cell_angle_gamma 90
-loop_
-_atom_site_label
-_atom_site_type_symbol
-_atom_site_fract_x
-_atom_site_fract_y
-_atom_site_fract_z
-Na1 Na 0 0 0
-`;
-    expect(read(cif, 'x.cif').properties).toBeUndefined();
+    expect(read(p1Cif('x', 4, ['Na1 Na 0 0 0']), 'x.cif').properties).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CORPUS_FILES, readCorpusGolden } from '../paths.ts';
 import { structlab, structlabInProcess } from '../cli-runner.ts';
+import { p1Cif } from '../cif.ts';
 
 describe('structlab CLI process contract', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'structlab-cli-'));
@@ -57,12 +58,8 @@ describe('structlab CLI process contract', () => {
   // (An unclosed quote is no longer malformed: it is read as pymatgen reads it, with a warning.)
   it('names the file and line of a malformed CIF', async () => {
     const bad = join(tmp, 'bad.cif');
-    writeFileSync(
-      bad,
-      'data_x\n_cell_length_a 5\n_cell_length_b 5\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n' +
-        '_cell_angle_gamma 90\nloop_\n_atom_site_label\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nNa1 0 0 0\n' +
-        'Cl1 0.5 0.5\n',
-    );
+    // The last row lacks its z.
+    writeFileSync(bad, p1Cif('x', 5, ['Na1 Na 0 0 0', 'Cl1 Cl 0.5 0.5']));
     const r = await structlabInProcess(['info', bad]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.cif line \d+/);

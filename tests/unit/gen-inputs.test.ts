@@ -1,6 +1,7 @@
 /** Generation metrics, the parts G2 builds on: input sets and pairing, structural validity, SMACT. */
 import { describe, expect, it } from 'vitest';
 import { pymatgenJson } from '../hostile-structures.ts';
+import { p1Cif } from '../cif.ts';
 import {
   GenInputError,
   energiesFor,
@@ -125,24 +126,17 @@ describe('structural validity', () => {
   });
 });
 
-const CIF = (label: string, occ = '1.0') => `data_${label}
-_cell_length_a 4
-_cell_length_b 4
-_cell_length_c 4
-_cell_angle_alpha 90
-_cell_angle_beta 90
-_cell_angle_gamma 90
-_symmetry_space_group_name_H-M 'P 1'
-loop_
-_atom_site_type_symbol
-_atom_site_label
-_atom_site_fract_x
-_atom_site_fract_y
-_atom_site_fract_z
-_atom_site_occupancy
-Na2+ Na1 0 0 0 ${occ}
-Cl Cl1 0.5 0.5 0.5 1.0
-`;
+const CIF = (label: string, occ = '1.0') =>
+  p1Cif(label, 4, [`Na2+ Na1 0 0 0 ${occ}`, 'Cl Cl1 0.5 0.5 0.5 1.0'], {
+    columns: [
+      '_atom_site_type_symbol',
+      '_atom_site_label',
+      '_atom_site_fract_x',
+      '_atom_site_fract_y',
+      '_atom_site_fract_z',
+      '_atom_site_occupancy',
+    ],
+  });
 
 describe('input sets', () => {
   it('a folder: structure files only, ids without the ending, sorted by code point, oxidation states dropped', () => {

@@ -15,7 +15,8 @@ import { LimitError } from '../../src/core/limits.ts';
 import { ParseError } from '../../src/core/io/types.ts';
 import { summariseAtomworld } from '../../src/core/tasks/atomworld/batch.ts';
 import { analyseOutcomesText } from '../../src/core/tasks/onng/lab/analysis.ts';
-import { p1CifHead, shiftedFccCif } from '../hostile-structures.ts';
+import { shiftedFccCif } from '../hostile-structures.ts';
+import { p1Cif } from '../cif.ts';
 import { CORPUS_FILES, REPO_ROOT, REFERENCE } from '../paths.ts';
 import { structlab, structlabInProcess } from '../cli-runner.ts';
 
@@ -257,7 +258,7 @@ describe('data safety (reproduction 8)', () => {
 
 const cifOf = (n: number): string => {
   // An n×n×n rock-salt-like P1 supercell: a valid structure whose matching takes seconds for n = 10.
-  const lines = p1CifHead('big', 4 * n);
+  const rows: string[] = [];
   let k = 0;
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++)
@@ -266,9 +267,9 @@ const cifOf = (n: number): string => {
           ['Na', 0],
           ['Cl', 0.5],
         ] as const)
-          lines.push(`${s}${++k} ${s} ${(i + f) / n} ${(j + f) / n} ${(l + f) / n}`);
+          rows.push(`${s}${++k} ${s} ${(i + f) / n} ${(j + f) / n} ${(l + f) / n}`);
       }
-  return `${lines.join('\n')}\n`;
+  return p1Cif('big', 4 * n, rows);
 };
 
 describe('atomworld eval survives bad cases', () => {

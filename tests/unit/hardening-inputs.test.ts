@@ -16,7 +16,8 @@ import { ParticleFormatError, parseParticleXyz } from '../../src/core/tasks/c2np
 import { normalizeQuaternion } from '../../src/core/tasks/c2np/rotation.ts';
 import { levelLambda, readUpstreamResults } from '../../src/core/tasks/onng/upstream.ts';
 import { structlabInProcess } from '../cli-runner.ts';
-import { p1CifHead, pymatgenJson } from '../hostile-structures.ts';
+import { pymatgenJson } from '../hostile-structures.ts';
+import { ATOM_SITE_COLUMNS, p1Cif } from '../cif.ts';
 import { REPO_ROOT } from '../paths.ts';
 
 type CliRun = Awaited<ReturnType<typeof structlabInProcess>>;
@@ -44,7 +45,7 @@ const file = (name: string, text: string): string => {
   return path;
 };
 
-const CELL_CIF = `${p1CifHead('cell', 4, ['_atom_site_occupancy']).join('\n')}\n`;
+const CELL_CIF = p1Cif('cell', 4, [], { columns: [...ATOM_SITE_COLUMNS, '_atom_site_occupancy'] });
 /** A P1 cell of 4 Å holding the given atom rows (label, type, x, y, z, occupancy); the first row is on line 16. */
 const cif = (rows: string) => `${CELL_CIF}${rows}`;
 const CELL = file('cell.cif', cif('Na1 Na 0 0 0 1\nCl1 Cl 0.5 0.5 0.5 1\n'));

@@ -10,6 +10,7 @@ import { Lattice } from '../../src/core/structure/lattice.ts';
 import { closeGroup, isGroup, parseSymop } from '../../src/core/symmetry/symop.ts';
 import { LIMITS, overrideLimits, resetLimits } from '../../src/core/limits.ts';
 import { assertCleanMessage } from '../fuzz-helpers.ts';
+import { p1Cif } from '../cif.ts';
 
 const refused = (text: string, name: string) => {
   const r = parseStructureFile(text, name);
@@ -238,26 +239,9 @@ describe('10. control characters in echoed input are escaped', () => {
 
 describe('11. two files pymatgen reads', () => {
   it('a CIF whose single-quoted value runs over two lines (shape of pymatgen srycoo.cif): read, with a warning', () => {
-    const text = `data_SrYCoO
-_cgraph_title 'Sr Y Co O'
-_cgraph_comments 'A comment that runs over
-two lines, as in pymatgen's srycoo.cif'
-_cell_length_a 4
-_cell_length_b 4
-_cell_length_c 4
-_cell_angle_alpha 90
-_cell_angle_beta 90
-_cell_angle_gamma 90
-_symmetry_space_group_name_H-M 'P 1'
-loop_
-_atom_site_label
-_atom_site_type_symbol
-_atom_site_fract_x
-_atom_site_fract_y
-_atom_site_fract_z
-Sr1 Sr 0 0 0
-Co1 Co 0.5 0.5 0.5
-`;
+    const text = p1Cif('SrYCoO', 4, ['Sr1 Sr 0 0 0', 'Co1 Co 0.5 0.5 0.5'], {
+      preamble: ["_cgraph_title 'Sr Y Co O'", "_cgraph_comments 'A comment that runs over", "two lines, as in pymatgen's srycoo.cif'"],
+    });
     const r = parseStructureFile(text, 'srycoo.cif');
     expect(r.ok, r.ok ? '' : r.error).toBe(true);
     if (!r.ok) return;

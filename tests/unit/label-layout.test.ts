@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
+import { p1Cif } from '../cif.ts';
 import { packStructure } from '../../src/core/structure/packed.ts';
 import { sanitizeSettings } from '../../src/state/settings.ts';
 import { DEFAULT_SETTINGS, labelMode } from '../../src/viewer/view-settings.ts';
@@ -69,23 +70,7 @@ describe('labelled atoms', () => {
 });
 
 describe('label texts', () => {
-  const cif = `data_x
-_cell_length_a 4
-_cell_length_b 4
-_cell_length_c 4
-_cell_angle_alpha 90
-_cell_angle_beta 90
-_cell_angle_gamma 90
-_symmetry_space_group_name_H-M 'P 1'
-loop_
-_atom_site_label
-_atom_site_type_symbol
-_atom_site_fract_x
-_atom_site_fract_y
-_atom_site_fract_z
-Na1 Na 0 0 0
-Cl7 Cl 0.5 0.5 0.5
-`;
+  const cif = p1Cif('x', 4, ['Na1 Na 0 0 0', 'Cl7 Cl 0.5 0.5 0.5']);
   const structure = read(cif, 'x.cif');
   // Two drawn atoms per site, as a supercell draws them.
   const src = { natoms: 4, element: [0, 1, 0, 1], elements: ['Na', 'Cl'], site: [0, 1, 0, 1] };

@@ -19,15 +19,14 @@ import type { Vec3 } from '../../src/core/math/mat3.ts';
 import { REPO_ROOT } from '../paths.ts';
 import { structlab, structlabInProcess } from '../cli-runner.ts';
 import { shiftedFccCif } from '../hostile-structures.ts';
+import { p1Cif } from '../cif.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'structlab-limits-'));
 
 const run = structlabInProcess;
 
-const CELL =
-  '_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4\n_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n' +
-  'loop_\n_atom_site_label\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\nFe1 Fe 0 0 0\n' +
-  'O1 O 0.5 0.5 0.5\n';
+/** A 4 Å P1 cell with Fe at the corner and O at the centre, as the CIF block `name`. */
+const feOCif = (name: string) => p1Cif(name, 4, ['Fe1 Fe 0 0 0', 'O1 O 0.5 0.5 0.5']);
 
 /** The parsed shiftedFccCif structure. */
 function shiftedFcc(n: number, extra: number): Structure {
@@ -61,7 +60,7 @@ describe('the policy', () => {
 
 describe('structlab --limit', () => {
   const big = join(tmp, 'two-blocks.cif');
-  writeFileSync(big, `data_a\n${CELL}data_b\n${CELL}`);
+  writeFileSync(big, feOCif('a') + feOCif('b'));
 
   it('a refusal names the option that raises its limit; raising it lets the same input through, for that run only', async () => {
     const refused = await run(['--limit', 'atoms=1', 'info', big]);
@@ -101,7 +100,7 @@ describe('structlab --limit', () => {
 describe('work budgets', () => {
   it('no space-group search for same-kind atoms closer than twice symprec (moyo took minutes on such cells); info says why', async () => {
     const file = join(tmp, 'close.cif');
-    writeFileSync(file, `data_close\n${CELL.replace('O1 O 0.5 0.5 0.5', 'Fe2 Fe 0.0015 0 0')}`);
+    writeFileSync(file, p1Cif('close', 4, ['Fe1 Fe 0 0 0', 'Fe2 Fe 0.0015 0 0']));
     const r = await run(['info', file]);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -207,7 +206,7 @@ describe('work budgets', () => {
   });
 
   it('carving a sphere that holds no atom is a sentence, not an empty particle; an absurd centre is refused', () => {
-    const cell = parseStructureFile(`data_x\n${CELL}`, 'x.cif');
+    const cell = parseStructureFile(feOCif('x'), 'x.cif');
     if (!cell.ok) throw new Error(cell.error);
     expect(() => carveParticle(cell.structures[0], { radius: 6, center: { kind: 'point', point: [1000, 0, 0] } })).toThrow(
       /no atom .* the particle would be empty/,
