@@ -29,6 +29,13 @@ export function toRows(m: Dense): number[][] {
   return out;
 }
 
+/** Σ a_i b_i over a's length, summed left to right from 0. */
+export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
 export function matVec(m: Dense, x: ArrayLike<number>): Float64Array {
   const { n, a } = m;
   const y = new Float64Array(n);

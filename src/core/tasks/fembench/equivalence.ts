@@ -6,6 +6,7 @@
  *
  * Built only on registered tasks (public FemTask API), so it follows whatever the MSA solvers do.
  */
+import { dot } from '../../math/linalg.ts';
 import { isCloseScalar } from './compare.ts';
 import { femTask } from './registry.ts';
 import type { FemTask, FemValue } from './types.ts';
@@ -41,9 +42,9 @@ export function sameCriticalLoadMode(inputs: Record<string, FemValue>, reference
   const mode = numbers(candidate[1]);
   if (typeof lambdaRef !== 'number' || typeof lambda !== 'number' || !modeRef || !mode || mode.length !== modeRef.length) return false;
   if (!isCloseScalar(lambdaRef, lambda)) return false;
-  const dot = mode.reduce((s, x, k) => s + x * modeRef[k], 0);
+  const overlap = dot(mode, modeRef);
   const norm = Math.hypot(...mode);
-  if (Math.abs(norm - 1) > 1e-6 || Math.abs(Math.abs(dot) - 1) < 1e-6) return false;
+  if (Math.abs(norm - 1) > 1e-6 || Math.abs(Math.abs(overlap) - 1) < 1e-6) return false;
   try {
     const nNodes = mode.length / 6;
     const base = { node_coords: inputs.node_coords, elements: inputs.elements };

@@ -4,7 +4,7 @@
  * all λ from bucklingMuSymmetric, each φ by inverse iteration kept K-orthogonal to the modes before it, so a
  * repeated λ (e.g. a circular column) still gives two distinct modes.
  */
-import { bucklingMuSymmetric, dense, luFactor, luSolve, matVec, type Dense } from '../../../math/linalg.ts';
+import { bucklingMuSymmetric, dense, dot, luFactor, luSolve, matVec, type Dense } from '../../../math/linalg.ts';
 import { assembleElasticStiffness, assembleGeometricStiffness, assembleLoad, partitionDofs, solveLinear } from '../msa/frame.ts';
 import { femTask } from '../registry.ts';
 import { FemTaskError } from '../types.ts';
@@ -28,12 +28,6 @@ function principal(m: Dense, idx: readonly number[]): Dense {
     for (let j = 0; j < n; j++) out.a[i * n + j] = 0.5 * (m.a[idx[i] * m.n + idx[j]] + m.a[idx[j] * m.n + idx[i]]);
   return out;
 }
-
-const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
-};
 
 export function bucklingModes(model: FrameModel, count: number): { modes: BucklingMode[]; note: string | null } {
   const task = femTask(CRITICAL_LOAD_TASK)!;

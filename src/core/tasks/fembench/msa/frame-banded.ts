@@ -5,15 +5,7 @@
  * coupling), which equals the reference's partitioning for zero prescribed displacements. Not used for
  * the golden cases (those run the dense reference path in frame.ts); the tests check the two agree.
  */
-import {
-  bandedCholeskyFactor,
-  bandedCholeskySolve,
-  bandedZeros,
-  dense,
-  inverseIteration,
-  tridiagonalEigenvalues,
-  type Banded,
-} from '../../../math/linalg.ts';
+import { bandedCholeskyFactor, bandedCholeskySolve, bandedZeros, dot, type Banded } from '../../../math/linalg.ts';
 import { FemTaskError } from '../types.ts';
 import {
   elementLocalStiffness,
@@ -24,6 +16,7 @@ import {
   type Flags,
   type FrameElement,
 } from './frame.ts';
+import { lanczosRitz } from './lanczos.ts';
 import { sin } from '../../../math/libm.ts';
 
 type Coords = readonly (readonly number[])[];
@@ -209,20 +202,10 @@ export function bucklingFrameBanded(
     nrm = Math.sqrt(Math.max(0, dot(wv, kw)));
     const m = j + 1;
     if (m % 10 === 0 || nrm === 0 || m === Math.min(maxSteps, n)) {
-      const d = Float64Array.from(alpha);
-      const e = Float64Array.from(beta);
-      const ritz = tridiagonalEigenvalues(d, e);
-      const mu = ritz[m - 1];
+      const ritz = lanczosRitz(alpha, beta, m);
+      const mu = ritz.values[m - 1];
       // residual bound |β_m s_m| for the top Ritz pair
-      const T = dense(m);
-      for (let i = 0; i < m; i++) {
-        T.a[i * m + i] = d[i];
-        if (i < m - 1) {
-          T.a[i * m + i + 1] = e[i];
-          T.a[(i + 1) * m + i] = e[i];
-        }
-      }
-      const s = inverseIteration(T, mu);
+      const s = ritz.vector(mu);
       best = { mu, s, m };
       if (nrm === 0 || Math.abs(nrm * s[m - 1]) <= 1e-10 * Math.abs(mu)) break;
     }
@@ -246,10 +229,4 @@ export function bucklingFrameBanded(
   const sign = mode[k] < 0 ? -1 : 1;
   for (let t = 0; t < n; t++) mode[t] = (sign * mode[t]) / norm;
   return { lambda: 1 / best.mu, mode, lanczosSteps: best.m };
-}
-
-function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
 }

@@ -14,14 +14,7 @@
  * A λ repeated exactly (circular sections under axial load) is found once by Lanczos: its mode is then another
  * unit vector of the eigenspace, as good as the dense path's (neither is LAPACK's pick; see equivalence.ts).
  */
-import {
-  bandedCholeskyFactor,
-  bandedCholeskySolve,
-  dense,
-  inverseIteration,
-  tridiagonalEigenvalues,
-  type Banded,
-} from '../../../math/linalg.ts';
+import { bandedCholeskyFactor, bandedCholeskySolve, dot, type Banded } from '../../../math/linalg.ts';
 import { sin } from '../../../math/libm.ts';
 import { checkBandedWork } from '../sizes.ts';
 import { FemTaskError } from '../types.ts';
@@ -36,6 +29,7 @@ import {
   type Flags,
   type FrameElement,
 } from './frame.ts';
+import { lanczosRitz } from './lanczos.ts';
 
 type Coords = readonly (readonly number[])[];
 
@@ -531,25 +525,9 @@ function lanczosTop(
 
 /** The two largest Ritz values of the Lanczos tridiagonal matrix T_m and their unit eigenvectors. */
 function ritzTop(alpha: readonly number[], beta: readonly number[], m: number) {
-  const d = Float64Array.from(alpha.slice(0, m));
-  const e = Float64Array.from(beta.slice(0, m - 1));
-  const values = tridiagonalEigenvalues(d, e);
-  const T = dense(m);
-  for (let i = 0; i < m; i++) {
-    T.a[i * m + i] = d[i];
-    if (i < m - 1) {
-      T.a[i * m + i + 1] = e[i];
-      T.a[(i + 1) * m + i] = e[i];
-    }
-  }
+  const { values, vector } = lanczosRitz(alpha, beta, m);
   const mu1 = values[m - 1];
   if (m === 1) return { mu1, mu2: -Infinity, s1: [1], s2: [0] };
   const mu2 = values[m - 2];
-  return { mu1, mu2, s1: inverseIteration(T, mu1), s2: inverseIteration(T, mu2) };
-}
-
-function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
+  return { mu1, mu2, s1: vector(mu1), s2: vector(mu2) };
 }

@@ -17,6 +17,7 @@ import {
   SingularMatrixError,
   type Dense,
 } from '../../../math/linalg.ts';
+import { cross, vec3, type Vec3 } from '../../../math/mat3.ts';
 import { FemTaskError } from '../types.ts';
 import { pow } from '../../../math/libm.ts';
 
@@ -108,14 +109,14 @@ export function directionCosines(
     dz = z2 - z1;
   const L = norm3(dx, dy, dz);
   if (Math.abs(L) <= 1e-8) throw new FemTaskError('ValueError', 'Beam has zero length (start and end coordinates are identical).');
-  const ex = [dx / L, dy / L, dz / L];
-  let ref: number[];
+  const ex = vec3(dx / L, dy / L, dz / L);
+  let ref: Vec3;
   if (reference === null || reference === undefined) {
     // numpy isclose(.., 0): |x| ≤ 1e-8 on both x and y cosines → nearly vertical → global Y
-    ref = Math.abs(ex[0]) <= 1e-8 && Math.abs(ex[1]) <= 1e-8 ? [0, 1, 0] : [0, 0, 1];
+    ref = Math.abs(ex[0]) <= 1e-8 && Math.abs(ex[1]) <= 1e-8 ? vec3(0, 1, 0) : vec3(0, 0, 1);
   } else {
     if (reference.length !== 3) throw new FemTaskError('ValueError', 'Reference vector must be a 3-component vector (shape (3,)).');
-    ref = reference.map(Number);
+    ref = vec3(Number(reference[0]), Number(reference[1]), Number(reference[2]));
     const norm = norm3(ref[0], ref[1], ref[2]);
     if (!(Math.abs(norm - 1) <= 1e-8 + 1e-5)) throw new FemTaskError('ValueError', 'Expected a unit vector for reference vector.');
     const c = cross(ref, ex);
@@ -123,11 +124,11 @@ export function directionCosines(
   }
   let ey = cross(ref, ex);
   const ny = norm3(ey[0], ey[1], ey[2]);
-  ey = [ey[0] / ny, ey[1] / ny, ey[2] / ny];
+  ey = vec3(ey[0] / ny, ey[1] / ny, ey[2] / ny);
   let ez = cross(ex, ey);
   if (normalizeZ) {
     const nz = norm3(ez[0], ez[1], ez[2]);
-    ez = [ez[0] / nz, ez[1] / nz, ez[2] / nz];
+    ez = vec3(ez[0] / nz, ez[1] / nz, ez[2] / nz);
   }
   return Float64Array.from([...ex, ...ey, ...ez]);
 }
@@ -135,10 +136,6 @@ export function directionCosines(
 /** sqrt(x·x) as numpy.linalg.norm computes it (Math.hypot rounds differently). */
 function norm3(x: number, y: number, z: number): number {
   return Math.sqrt(x * x + y * y + z * z);
-}
-
-function cross(a: readonly number[], b: readonly number[]): number[] {
-  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
 
 /** Γ (12×12): four diagonal copies of the direction-cosine matrix. */
