@@ -23,6 +23,7 @@ import { eulerXyzDegrees, parseRotationSets } from '../../src/core/tasks/c2np/ro
 import { REPO_ROOT, REFERENCE } from '../paths.ts';
 import { C2NP_SAMPLE as SAMPLE, HELD_BACK_MATERIALS } from '../c2np-sample.ts';
 import { structlabInProcess } from '../cli-runner.ts';
+import { errorOf } from '../expect.ts';
 
 const manifest = JSON.parse(readFileSync(join(SAMPLE, 'manifest.json'), 'utf8'));
 const shippedText = readFileSync(join(REPO_ROOT, 'datasets', 'c2np', 'rotation_sets.json'), 'utf8');
@@ -132,12 +133,7 @@ describe('rotated files byte for byte', () => {
 
 describe('XYZ reader', () => {
   it('names the line of a malformed atom and a wrong count', () => {
-    expect(() => parseParticleXyz('2\nc\nH 0 0 0\nH 0 x 0\n')).toThrow(ParticleFormatError);
-    try {
-      parseParticleXyz('2\nc\nH 0 0 0\nH 0 x 0\n');
-    } catch (e) {
-      expect((e as ParticleFormatError).line).toBe(4);
-    }
+    expect(errorOf(() => parseParticleXyz('2\nc\nH 0 0 0\nH 0 x 0\n'), ParticleFormatError).line).toBe(4);
     expect(() => parseParticleXyz('3\nc\nH 0 0 0\n')).toThrow(/3 atoms but 1/);
   });
 });

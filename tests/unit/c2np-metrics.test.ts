@@ -19,6 +19,7 @@ import {
 } from '../../src/core/tasks/c2np/metrics.ts';
 import { runMetrics } from '../../src/cli/commands/metrics.ts';
 import { REFERENCE } from '../paths.ts';
+import { expectRelClose } from '../expect.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const golden: any = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
@@ -28,15 +29,8 @@ const particle = (p: { symbols: string[]; coords: number[][] }): Particle => ({
   coords: new Float64Array(p.coords.flat()),
 });
 
-/** |actual − expected| ≤ rel·|expected|, with an absolute floor for values that are zero upstream. */
-function close(actual: number | null, expected: number | null, rel: number, floor = 1e-12) {
-  if (expected === null) {
-    expect(actual).toBeNull();
-    return;
-  }
-  expect(actual).not.toBeNull();
-  expect(Math.abs(actual! - expected)).toBeLessThanOrEqual(rel * Math.abs(expected) + floor);
-}
+/** The absolute floor under the relative tolerances, for values that are zero upstream. */
+const FLOOR = 1e-12;
 
 describe('C2NP forward metrics (metric_cases.json, 1e-9 relative; hulls 1e-6)', () => {
   for (const c of golden.cases) {
@@ -47,23 +41,23 @@ describe('C2NP forward metrics (metric_cases.json, 1e-9 relative; hulls 1e-6)', 
       const got = forwardMetrics(pred, truth, { radius: c.R_for_vratio, aligned: false });
       expect(got.n_pred).toBe(m.n_pred);
       expect(got.n_truth).toBe(m.n_gt);
-      close(got.rmsd, m.rmsd_c2np, 1e-9);
-      close(got.hausdorff, m.hausdorff, 1e-9);
-      close(got.rdf_error, m.rdf_energy, 1e-9);
+      expectRelClose(got.rmsd, m.rmsd_c2np, 1e-9, FLOOR);
+      expectRelClose(got.hausdorff, m.hausdorff, 1e-9, FLOOR);
+      expectRelClose(got.rdf_error, m.rdf_energy, 1e-9, FLOOR);
       // Upstream uses Qhull QJ (joggled); the exact hull differs by ~1e-10 relative, and the golden file has the exact one too.
-      close(got.hull_volume_pred, m.hull_volume_pred_exact, 1e-12, 1e-9 * m.hull_volume_pred_exact);
-      close(got.hull_volume_truth, m.hull_volume_gt_exact, 1e-12, 1e-9 * m.hull_volume_gt_exact);
-      close(got.hull_volume_pred, m.hull_volume_pred_QJ, 1e-6);
+      expectRelClose(got.hull_volume_pred, m.hull_volume_pred_exact, 1e-12, 1e-9 * m.hull_volume_pred_exact);
+      expectRelClose(got.hull_volume_truth, m.hull_volume_gt_exact, 1e-12, 1e-9 * m.hull_volume_gt_exact);
+      expectRelClose(got.hull_volume_pred, m.hull_volume_pred_QJ, 1e-6, FLOOR);
       // ΔHull of a rigid motion is pure QJ noise upstream (~1e-8 Å³): compare on the scale of the volumes.
-      close(got.delta_hull_volume, m.delta_hull_vol, 1e-6, 1e-6 * m.hull_volume_gt_QJ);
-      close(got.volume_ratio, m.vratio_pred, 1e-6);
+      expectRelClose(got.delta_hull_volume, m.delta_hull_vol, 1e-6, 1e-6 * m.hull_volume_gt_QJ);
+      expectRelClose(got.volume_ratio, m.vratio_pred, 1e-6, FLOOR);
       if (c.rdf_hist_gt) {
         const hg = pairDistanceHistogram(truth.coords),
           hp = pairDistanceHistogram(pred.coords);
         expect(hg.inRange).toBe(m.rdf_pairs_in_range_gt);
         expect(hp.inRange).toBe(m.rdf_pairs_in_range_pred);
-        c.rdf_hist_gt.forEach((v: number, k: number) => close(hg.density[k], v, 1e-12));
-        c.rdf_hist_pred.forEach((v: number, k: number) => close(hp.density[k], v, 1e-12));
+        c.rdf_hist_gt.forEach((v: number, k: number) => expectRelClose(hg.density[k], v, 1e-12, FLOOR));
+        c.rdf_hist_pred.forEach((v: number, k: number) => expectRelClose(hp.density[k], v, 1e-12, FLOOR));
       }
     });
   }
@@ -78,10 +72,10 @@ describe('C2NP forward metrics (metric_cases.json, 1e-9 relative; hulls 1e-6)', 
       return v.reduce((a, b) => a + b, 0) / v.length;
     };
     const values = (key: string) => golden.cases.map((c: { metrics: Record<string, number | null> }) => c.metrics[key]);
-    close(avg.rmsd, mean(values('rmsd_c2np')), 1e-9);
-    close(avg.hausdorff, mean(values('hausdorff')), 1e-9);
-    close(avg.rdf_error, mean(values('rdf_energy')), 1e-9);
-    close(avg.volume_ratio, mean(values('vratio_pred')), 1e-6);
+    expectRelClose(avg.rmsd, mean(values('rmsd_c2np')), 1e-9, FLOOR);
+    expectRelClose(avg.hausdorff, mean(values('hausdorff')), 1e-9, FLOOR);
+    expectRelClose(avg.rdf_error, mean(values('rdf_energy')), 1e-9, FLOOR);
+    expectRelClose(avg.volume_ratio, mean(values('vratio_pred')), 1e-6, FLOOR);
   });
 
   it('volume_ratio is null without a radius', () => {
@@ -101,7 +95,7 @@ describe('C2NP inverse metrics (task2_example)', () => {
         trueSpacegroup: t.true_spacegroup,
       })),
     );
-    close(got.lattice_rmse, t.lattice_rmse, 1e-9);
+    expectRelClose(got.lattice_rmse, t.lattice_rmse, 1e-9, FLOOR);
     expect(got.sg_accuracy).toBe(t.sg_accuracy);
     expect(got.joint_accuracy).toBe(t.joint_accuracy);
   });
@@ -277,9 +271,9 @@ describe('structlab metrics (command core)', () => {
     ]);
     expect(Object.keys(out.aligned)).toEqual(['rmsd', 'max_displacement', 'matched_fraction']);
     expect(warnings).toEqual([]);
-    close(out.rmsd, m.rmsd_c2np, 1e-9);
-    close(out.hausdorff, m.hausdorff, 1e-9);
-    close(out.volume_ratio, m.vratio_pred, 1e-6);
+    expectRelClose(out.rmsd, m.rmsd_c2np, 1e-9, FLOOR);
+    expectRelClose(out.hausdorff, m.hausdorff, 1e-9, FLOOR);
+    expectRelClose(out.volume_ratio, m.vratio_pred, 1e-6, FLOOR);
     expect(out.rdf_error).toBe(0);
     // Same particle, different frame: the aligned comparison sees it (8-decimal files: ~1e-8 Å).
     expect(out.aligned.rmsd).toBeLessThan(1e-6);

@@ -10,6 +10,7 @@ import { ParseError } from '../../src/core/io/types.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { type Structure, elementAmounts, makeSiteFromFrac } from '../../src/core/structure/structure.ts';
 import { corpusFileNames, readCorpusText } from '../paths.ts';
+import { errorOf } from '../expect.ts';
 
 const CELL = `_cell_length_a 5
 _cell_length_b 6
@@ -28,15 +29,7 @@ function one(text: string): { s: Structure; warnings: string[] } {
   return { s: out.structures[0], warnings: out.warnings };
 }
 
-function parseError(text: string): ParseError {
-  try {
-    cifFormat.parse(text);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ParseError);
-    return e as ParseError;
-  }
-  throw new Error('expected a ParseError');
-}
+const parseError = (text: string) => errorOf(() => cifFormat.parse(text), ParseError);
 
 const atoms = (rows: string, extraTags = '') => `loop_
 _atom_site_label
@@ -133,15 +126,9 @@ _l_a _l_b
       ['data_a\nloop_\n_atom_site_label\n_atom_site_fract_x\nA 0.1\nB\n', /has 3 values, not a multiple of its 2 tags/, 2],
     ];
     for (const [text, re, line] of cases) {
-      let err: unknown;
-      try {
-        parseCifDocument(text);
-      } catch (e) {
-        err = e;
-      }
-      expect(err, text).toBeInstanceOf(ParseError);
-      expect((err as ParseError).message).toMatch(re);
-      expect((err as ParseError).line, text).toBe(line);
+      const err = errorOf(() => parseCifDocument(text), ParseError);
+      expect(err.message, text).toMatch(re);
+      expect(err.line, text).toBe(line);
     }
   });
 

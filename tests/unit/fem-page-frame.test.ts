@@ -17,12 +17,12 @@ import {
   type FrameModel,
 } from '../../src/core/tasks/fembench/lab/frame-model.ts';
 import { REFERENCE, REPO_ROOT } from '../paths.ts';
+import { expectRelClose } from '../expect.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const readJson = (p: string): any => JSON.parse(readFileSync(p, 'utf8'));
 const examples: FrameModel[] = readJson(join(REPO_ROOT, 'datasets', 'fem', 'frames.json')).examples;
 const golden = (task: string) => readJson(join(REFERENCE, 'golden', 'fembench', `${task}.json`));
-const relClose = (a: number, b: number, rtol: number, atol = 1e-12) => Math.abs(a - b) <= atol + rtol * Math.abs(b);
 
 describe('embedded frame examples', () => {
   it('are the golden cases (inputs unchanged apart from an added I_rho)', () => {
@@ -74,19 +74,19 @@ describe('buckling modes', () => {
   const res = bucklingModes(column, 3);
   it('mode 1 is the golden λ_cr of elastic_critical_load (rtol 1e-9) and close to Euler π²EI/(4L²P) (0.1%)', () => {
     const ref = golden(column.source!.task).cases[column.source!.case].output[0] as number;
-    expect(relClose(res.modes[0].lambda, ref, 1e-9)).toBe(true);
+    expectRelClose(res.modes[0].lambda, ref, 1e-9, 1e-12);
     const e = column.elements[0];
     const L = 10;
-    expect(relClose(res.modes[0].lambda, (Math.PI ** 2 * e.E * e.I_y) / (4 * L * L * 1), 1e-3)).toBe(true);
+    expectRelClose(res.modes[0].lambda, (Math.PI ** 2 * e.E * e.I_y) / (4 * L * L * 1), 1e-3, 1e-12);
   });
   it('a circular column gives two distinct modes at the repeated λ, then the third at ≈ 9 λ₁ (Euler 2nd mode, 1%)', () => {
     expect(res.modes).toHaveLength(3);
-    expect(relClose(res.modes[1].lambda, res.modes[0].lambda, 1e-6)).toBe(true);
+    expectRelClose(res.modes[1].lambda, res.modes[0].lambda, 1e-6, 1e-12);
     const a = res.modes[0].mode,
       b = res.modes[1].mode;
     const dot = a.reduce((s, x, i) => s + x * b[i], 0) / Math.hypot(...a) / Math.hypot(...b);
     expect(Math.abs(dot)).toBeLessThan(0.05);
-    expect(relClose(res.modes[2].lambda / res.modes[0].lambda, 9, 0.01)).toBe(true);
+    expectRelClose(res.modes[2].lambda / res.modes[0].lambda, 9, 0.01, 1e-12);
   });
   it('a frame without positive buckling factor is a clear error', () => {
     const tension = JSON.parse(JSON.stringify(column)) as FrameModel;
@@ -117,7 +117,7 @@ describe('deformed shape', () => {
     for (let q = 1; q < 4; q++) {
       const x = (q * L) / 4;
       const exact = (P * x * x * (3 * L - x)) / (6 * E * Iz);
-      expect(relClose(pieces.starts[3 * q + 1], exact, 1e-6), `${pieces.starts[3 * q + 1]} vs ${exact}`).toBe(true);
+      expectRelClose(pieces.starts[3 * q + 1], exact, 1e-6, 1e-12);
       expect(pieces.starts[3 * q]).toBeCloseTo(x, 6);
     }
     expect(autoScale(u, 2, L, 0.1) * Math.abs(u[7])).toBeCloseTo(0.2, 12);

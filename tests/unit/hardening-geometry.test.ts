@@ -19,6 +19,7 @@ import { mulberry32 } from '../../src/core/math/random.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
 import { structlabInProcess } from '../cli-runner.ts';
+import { errorOf } from '../expect.ts';
 
 const bruteHausdorff = (a: Float64Array, b: Float64Array): number => {
   const directed = (p: Float64Array, q: Float64Array) => {
@@ -247,15 +248,9 @@ describe('AtomWorld actions with hostile parameters', () => {
     ['rotate_around', { index: 0, axis: [0, 0, 1], angle: NaN }, /./],
     ['change', { index: 0, symbol: 'x'.repeat(100_000) }, /./],
   ])('%s with hostile parameters → a sentence (case %#)', (action, params, message) => {
-    let error: unknown = null;
-    try {
-      applyAtomworldAction(before, action, params as Record<string, unknown>);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(message);
-    expect((error as Error).message.length).toBeLessThan(400);
+    const error = errorOf(() => applyAtomworldAction(before, action, params as Record<string, unknown>), Error);
+    expect(error.message).toMatch(message);
+    expect(error.message.length).toBeLessThan(400);
   });
 });
 

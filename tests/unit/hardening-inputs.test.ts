@@ -18,6 +18,7 @@ import { levelLambda, readUpstreamResults } from '../../src/core/tasks/onng/upst
 import { structlabInProcess } from '../cli-runner.ts';
 import { pymatgenJson } from '../hostile-structures.ts';
 import { ATOM_SITE_COLUMNS, p1Cif } from '../cif.ts';
+import { errorOf } from '../expect.ts';
 import { REPO_ROOT } from '../paths.ts';
 
 type CliRun = Awaited<ReturnType<typeof structlabInProcess>>;
@@ -57,14 +58,7 @@ describe('a CSV quoted field that never closes', () => {
     // No timed assertion: a reader quadratic in the line (2.5 s at 500,000 doubled quotes) takes minutes on 4,000,000,
     // past the test's timeout; a linear one reads them in about a second.
     const text = `${OUTCOMES_HEADER}"${'""'.repeat(4_000_000)}\n`;
-    let error: unknown;
-    try {
-      parseCsv(text);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(CsvError);
-    expect((error as CsvError).line).toBe(2);
+    expect(errorOf(() => parseCsv(text), CsvError).line).toBe(2);
   });
 
   it('onng analyze answers exit 2 naming the file and the line, however large the file', async () => {
@@ -284,15 +278,9 @@ describe('values pymatgen refuses or that mean nothing', () => {
     }
     // The C2NP particle reader of the library (structlab/c2np parseParticleXyz) keeps symbols as written: the same rule.
     for (const symbol of [`F${mb}`, 'F\0e']) {
-      let error: unknown;
-      try {
-        parseParticleXyz(`1\nParticle\n${symbol} 0 0 0\n`);
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(ParticleFormatError);
-      expect((error as ParticleFormatError).line).toBe(3);
-      expect((error as Error).message.length).toBeLessThan(SHORT);
+      const error = errorOf(() => parseParticleXyz(`1\nParticle\n${symbol} 0 0 0\n`), ParticleFormatError);
+      expect(error.line).toBe(3);
+      expect(error.message.length).toBeLessThan(SHORT);
     }
     // Real labels are read: the longest the limit allows.
     const ok = await run(['info', file('long-label.cif', cif(`Fe${'1'.repeat(LIMITS.labelChars - 2)} Fe 0 0 0 1\n`))]);

@@ -4,23 +4,11 @@ import { parsePoscar, poscarFormat, writePoscar } from '../../src/core/io/poscar
 import { ParseError } from '../../src/core/io/types.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
+import { errorOf, expectVec } from '../expect.ts';
 
 const TOL = 1e-12;
 
-function expectVec(actual: number[], expected: number[], tol = TOL) {
-  expect(actual.length).toBe(expected.length);
-  actual.forEach((x, i) => expect(Math.abs(x - expected[i]), `component ${i}: ${x} vs ${expected[i]}`).toBeLessThan(tol));
-}
-
-function parseError(text: string): ParseError {
-  try {
-    parsePoscar(text);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ParseError);
-    return e as ParseError;
-  }
-  throw new Error('expected a ParseError');
-}
+const parseError = (text: string) => errorOf(() => parsePoscar(text), ParseError);
 
 const symbols = (s: Structure) => s.sites.map((x) => Object.keys(x.species)[0]);
 
@@ -43,17 +31,17 @@ describe('POSCAR reader', () => {
     const s = structures[0];
     expect(s.name).toBe('NaCl rock salt');
     expect(s.properties?.comment).toBe('NaCl rock salt');
-    expectVec(s.lattice!.matrix.flat(), [0, 2.82, 2.82, 2.82, 0, 2.82, 2.82, 2.82, 0]);
+    expectVec(s.lattice!.matrix.flat(), [0, 2.82, 2.82, 2.82, 0, 2.82, 2.82, 2.82, 0], TOL);
     expect(symbols(s)).toEqual(['Na', 'Cl']);
-    expectVec(s.sites[1].frac!, [0.5, 0.5, 0.5]);
-    expectVec(s.sites[1].xyz, [2.82, 2.82, 2.82]);
+    expectVec(s.sites[1].frac!, [0.5, 0.5, 0.5], TOL);
+    expectVec(s.sites[1].xyz, [2.82, 2.82, 2.82], TOL);
   });
 
   it('scales Cartesian positions with the scale factor', () => {
     const text = 'c\n2.0\n1 0 0\n0 1 0\n0 0 1\nFe\n1\ncartesian\n0.25 0.5 0.75\n';
     const s = parsePoscar(text).structures[0];
-    expectVec(s.sites[0].xyz, [0.5, 1, 1.5]);
-    expectVec(s.sites[0].frac!, [0.25, 0.5, 0.75]);
+    expectVec(s.sites[0].xyz, [0.5, 1, 1.5], TOL);
+    expectVec(s.sites[0].frac!, [0.25, 0.5, 0.75], TOL);
   });
 
   it('reads a negative scale factor as the cell volume', () => {
@@ -61,14 +49,14 @@ describe('POSCAR reader', () => {
     const text = 'v\n-8\n1 0 0\n0 1 0\n0 0 1\nCu\n1\nCartesian\n0.5 0.5 0.5\n';
     const s = parsePoscar(text).structures[0];
     expect(s.lattice!.volume).toBeCloseTo(8, 12);
-    expectVec(s.sites[0].xyz, [1, 1, 1]);
+    expectVec(s.sites[0].xyz, [1, 1, 1], TOL);
   });
 
   it('reads three scale factors as per-Cartesian-axis factors', () => {
     const text = 't\n2 3 4\n1 0 0\n1 1 0\n0 0 1\nCu\n1\nDirect\n0.5 0.5 0.5\n';
     const s = parsePoscar(text).structures[0];
-    expectVec(s.lattice!.matrix.flat(), [2, 0, 0, 2, 3, 0, 0, 0, 4]);
-    expectVec(s.sites[0].xyz, [2, 1.5, 2]);
+    expectVec(s.lattice!.matrix.flat(), [2, 0, 0, 2, 3, 0, 0, 0, 4], TOL);
+    expectVec(s.sites[0].xyz, [2, 1.5, 2], TOL);
   });
 
   it('keeps selective dynamics flags per site', () => {
@@ -121,7 +109,7 @@ describe('POSCAR reader', () => {
   it('reads Fortran D exponents with a warning', () => {
     const text = 'd\n0.1D+01\n3 0 0\n0 3 0\n0 0 3\nNa\n1\nDirect\n0.5D+00 0.25d0 0\n';
     const { structures, warnings } = parsePoscar(text);
-    expectVec(structures[0].sites[0].frac!, [0.5, 0.25, 0]);
+    expectVec(structures[0].sites[0].frac!, [0.5, 0.25, 0], TOL);
     expect(warnings.length).toBe(1);
     expect(warnings[0]).toMatch(/D exponent/);
   });
@@ -129,8 +117,8 @@ describe('POSCAR reader', () => {
   it('reads the velocity block of an MD CONTCAR and ignores predictor-corrector data', () => {
     const text = 'md\n1\n3 0 0\n0 3 0\n0 0 3\nAr\n2\nDirect\n0 0 0\n0.5 0.5 0.5\n\n 0.1E-01 0 -0.2E-01\n 0 0 0\n\n 1\n 2.0\n 0.3 0.3 0.3\n';
     const s = parsePoscar(text).structures[0];
-    expectVec(s.sites[0].properties!.velocities as number[], [0.01, 0, -0.02]);
-    expectVec(s.sites[1].properties!.velocities as number[], [0, 0, 0]);
+    expectVec(s.sites[0].properties!.velocities as number[], [0.01, 0, -0.02], TOL);
+    expectVec(s.sites[1].properties!.velocities as number[], [0, 0, 0], TOL);
   });
 
   it('handles CRLF line endings', () => {

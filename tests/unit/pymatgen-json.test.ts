@@ -10,20 +10,9 @@ import {
 import { ParseError } from '../../src/core/io/types.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { makeSiteFromCart, makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
+import { errorOf, expectVec } from '../expect.ts';
 
 const TOL = 1e-12;
-function expectVec(actual: number[], expected: number[], tol = TOL) {
-  actual.forEach((x, i) => expect(Math.abs(x - expected[i]), `component ${i}`).toBeLessThan(tol));
-}
-function errorOf(fn: () => unknown): ParseError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ParseError);
-    return e as ParseError;
-  }
-  throw new Error('expected a ParseError');
-}
 
 // Fe0.5Ni0.5 O on a rock-salt-like primitive cell; xyz deliberately slightly off: abc must win.
 const STRUCTURE_DICT = {
@@ -87,15 +76,15 @@ describe('pymatgen JSON reader', () => {
     expect(s.sites[0].label).toBe('Fe:0.500, Ni:0.500');
     expect(s.sites[1].oxidation).toBeUndefined();
     // abc (0.5,0.5,0.5) · matrix = (2,2,2); the file's xyz (2,2,2.1) is ignored.
-    expectVec(s.sites[1].xyz, [2, 2, 2]);
-    expectVec(s.sites[1].frac!, [0.5, 0.5, 0.5]);
+    expectVec(s.sites[1].xyz, [2, 2, 2], TOL);
+    expectVec(s.sites[1].frac!, [0.5, 0.5, 0.5], TOL);
   });
 
   it('reads a Molecule as a finite structure and keeps its charge', () => {
     const s = parsePymatgenJson(JSON.stringify(MOLECULE_DICT)).structures[0];
     expect(s.lattice).toBeNull();
     expect(s.sites.map((x) => x.species)).toEqual([{ O: 1 }, { H: 1 }]);
-    expectVec(s.sites[1].xyz, [0, 0, 0.97]);
+    expectVec(s.sites[1].xyz, [0, 0, 0.97], TOL);
     expect(s.properties?.charge).toBe(-1);
   });
 
@@ -112,33 +101,39 @@ describe('pymatgen JSON reader', () => {
   });
 
   it('reports invalid JSON with its line and bad content with a clear sentence', () => {
-    const e = errorOf(() => parsePymatgenJson('{\n "sites": [\n  1,,\n ]\n}'));
+    const e = errorOf(() => parsePymatgenJson('{\n "sites": [\n  1,,\n ]\n}'), ParseError);
     expect(e.line).toBe(3);
     expect(e.message).toMatch(/not valid JSON/);
-    expect(errorOf(() => parsePymatgenJson('{"@class": "Lattice", "sites": []}')).message).toMatch(/pymatgen Lattice, not a Structure/);
-    expect(errorOf(() => parsePymatgenJson('{"@class": "Structure", "sites": []}')).message).toMatch(/lattice\.matrix/);
+    expect(errorOf(() => parsePymatgenJson('{"@class": "Lattice", "sites": []}'), ParseError).message).toMatch(
+      /pymatgen Lattice, not a Structure/,
+    );
+    expect(errorOf(() => parsePymatgenJson('{"@class": "Structure", "sites": []}'), ParseError).message).toMatch(/lattice\.matrix/);
     expect(
-      errorOf(() => parsePymatgenJson('{"@class": "Molecule", "sites": [{"species": [{"element": "Zz", "occu": 1}], "xyz": [0,0,0]}]}'))
-        .message,
+      errorOf(
+        () => parsePymatgenJson('{"@class": "Molecule", "sites": [{"species": [{"element": "Zz", "occu": 1}], "xyz": [0,0,0]}]}'),
+        ParseError,
+      ).message,
     ).toMatch(/"Zz" is not an element symbol/);
     expect(
-      errorOf(() => parsePymatgenJson('{"@class": "Molecule", "sites": [{"species": [{"element": "H", "occu": 1}]}]}')).message,
+      errorOf(() => parsePymatgenJson('{"@class": "Molecule", "sites": [{"species": [{"element": "H", "occu": 1}]}]}'), ParseError).message,
     ).toMatch(/site 1 has no coordinates/);
-    expect(errorOf(() => parsePymatgenJson('[]')).message).toMatch(/no structures/);
+    expect(errorOf(() => parsePymatgenJson('[]'), ParseError).message).toMatch(/no structures/);
   });
 
   it('rejects numbers that overflow a double (1e400) and names their line', () => {
-    const coordinate = errorOf(() =>
-      parsePymatgenJson(
-        '{"@class": "Molecule", "sites": [\n{"species": [{"element": "H", "occu": 1}], "xyz": [0, 0, 0]},\n' +
-          '{"species": [{"element": "H", "occu": 1}], "xyz": [0, 1e400, 0]}\n]}',
-      ),
+    const coordinate = errorOf(
+      () =>
+        parsePymatgenJson(
+          '{"@class": "Molecule", "sites": [\n{"species": [{"element": "H", "occu": 1}], "xyz": [0, 0, 0]},\n' +
+            '{"species": [{"element": "H", "occu": 1}], "xyz": [0, 1e400, 0]}\n]}',
+        ),
+      ParseError,
     );
     expect(coordinate.message).toBe('The structure, site 2: "xyz" holds a value too large to represent.');
     expect(coordinate.line).toBe(3);
     // The fractional abc is not silently replaced by xyz when it overflows.
     const abc = { ...STRUCTURE_DICT, sites: [{ ...STRUCTURE_DICT.sites[1], abc: [0.5, 'BIG', 0.5] }] };
-    const abcError = errorOf(() => parsePymatgenJson(JSON.stringify(abc).replace('"BIG"', '-1e400')));
+    const abcError = errorOf(() => parsePymatgenJson(JSON.stringify(abc).replace('"BIG"', '-1e400')), ParseError);
     expect(abcError.message).toMatch(/site 1: "abc" holds a value too large to represent/);
     expect(abcError.line).toBe(1);
     const bigCell = {
@@ -153,11 +148,12 @@ describe('pymatgen JSON reader', () => {
       },
     };
     const lattice = JSON.stringify(bigCell, null, 1).replace('"BIG"', '1e400');
-    const latticeError = errorOf(() => parsePymatgenJson(lattice));
+    const latticeError = errorOf(() => parsePymatgenJson(lattice), ParseError);
     expect(latticeError.message).toMatch(/"lattice.matrix" holds a value too large to represent/);
     expect(latticeError.line).toBe(lattice.split('\n').findIndex((l) => l.includes('1e400')) + 1);
-    const occu = errorOf(() =>
-      parsePymatgenJson('{"@class": "Molecule", "sites": [{"species": [{"element": "H", "occu": 1e999}], "xyz": [0, 0, 0]}]}'),
+    const occu = errorOf(
+      () => parsePymatgenJson('{"@class": "Molecule", "sites": [{"species": [{"element": "H", "occu": 1e999}], "xyz": [0, 0, 0]}]}'),
+      ParseError,
     );
     expect(occu.message).toMatch(/occupancy of H is too large to represent/);
   });

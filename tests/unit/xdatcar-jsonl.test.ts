@@ -4,6 +4,7 @@ import { parseJsonlFrames, writeJsonlFrame } from '../../src/core/io/jsonl-frame
 import { detectFormat, parseStructureFile } from '../../src/core/io/registry.ts';
 import { ParseError } from '../../src/core/io/types.ts';
 import { LIMITS, overrideLimits, resetLimits } from '../../src/core/limits.ts';
+import { errorOf } from '../expect.ts';
 
 /** A `Structure.as_dict()` line as pymatgen writes it (its keys and nesting), Cu at (x, 0, 0) in a 3.6 Å cube. */
 const line = (x: number, energy?: number) =>
@@ -53,14 +54,9 @@ describe('JSONL of structures as frames', () => {
 
   it('refuses a bad line by its number, in one sentence', () => {
     const bad = (text: string): ParseError => {
-      try {
-        parseJsonlFrames(text);
-      } catch (e) {
-        expect(e).toBeInstanceOf(ParseError);
-        expect((e as Error).message).toMatch(/^[A-Z].*\.$/);
-        return e as ParseError;
-      }
-      throw new Error('expected a ParseError');
+      const e = errorOf(() => parseJsonlFrames(text), ParseError);
+      expect(e.message).toMatch(/^[A-Z].*\.$/);
+      return e;
     };
     expect(bad(`${line(0)}\n{"sites": [1]\n`).line).toBe(2);
     const noSpecies = bad(`${line(0)}\n${line(0)}\n${line(0).replace('"species":[{"element":"Au","occu":1}]', '"species":[]')}\n`);
@@ -72,16 +68,9 @@ describe('JSONL of structures as frames', () => {
   it('holds the file to LIMITS.fileStructures and fileAtoms', () => {
     try {
       overrideLimits({ fileStructures: 2 });
-      const e = (() => {
-        try {
-          parseJsonlFrames(`${line(0)}\n${line(0)}\n${line(0)}\n`);
-        } catch (x) {
-          return x as ParseError;
-        }
-        return null;
-      })();
-      expect(e?.line).toBe(3);
-      expect(e?.message).toMatch(/the limit is 2 structures/);
+      const e = errorOf(() => parseJsonlFrames(`${line(0)}\n${line(0)}\n${line(0)}\n`), ParseError);
+      expect(e.line).toBe(3);
+      expect(e.message).toMatch(/the limit is 2 structures/);
       overrideLimits({ fileStructures: 50, fileAtoms: 3 });
       expect(() => parseJsonlFrames(`${line(0)}\n${line(0)}\n`)).toThrow(/the limit is 3 atoms/);
     } finally {

@@ -10,6 +10,7 @@ import { detectFormat, parseStructureFile } from '../../src/core/io/registry.ts'
 import { bytesReader, indexFrames, readFrame } from '../../src/core/io/frame-index.ts';
 import { ParseError } from '../../src/core/io/types.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
+import { errorOf, expectVec } from '../expect.ts';
 
 const FIXED = `SiO2 md
    1.05
@@ -105,18 +106,11 @@ const ASE_VARIABLE = {
   ],
 };
 
-const close = (a: readonly number[], b: readonly number[], tol = 1e-9) => a.every((x, i) => Math.abs(x - b[i]) < tol);
+/** Per-component absolute tolerance against ASE's printed values and the hand-worked ones. */
+const TOL = 1e-9;
 const symbols = (s: Structure) => s.sites.map((x) => Object.keys(x.species)[0]);
 
-function parseError(text: string): ParseError {
-  try {
-    parseXdatcar(text);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ParseError);
-    return e as ParseError;
-  }
-  throw new Error('expected a ParseError');
-}
+const parseError = (text: string) => errorOf(() => parseXdatcar(text), ParseError);
 
 describe('XDATCAR reader', () => {
   it('reads a fixed-cell file as one structure per configuration, as ASE reads it', () => {
@@ -124,8 +118,8 @@ describe('XDATCAR reader', () => {
     expect(structures.map((s) => s.name)).toEqual(['frame 1', 'frame 2']);
     structures.forEach((s, k) => {
       expect(symbols(s)).toEqual(['Si', 'O', 'O']);
-      s.lattice!.matrix.forEach((row, i) => expect(close(row, ASE_FIXED.cell[i]), `frame ${k + 1} cell row ${i}`).toBe(true));
-      s.sites.forEach((site, i) => expect(close(site.xyz, ASE_FIXED.positions[k][i]), `frame ${k + 1} site ${i + 1}`).toBe(true));
+      s.lattice!.matrix.forEach((row, i) => expectVec(row, ASE_FIXED.cell[i], TOL, `frame ${k + 1} cell row ${i}`));
+      s.sites.forEach((site, i) => expectVec(site.xyz, ASE_FIXED.positions[k][i], TOL, `frame ${k + 1} site ${i + 1}`));
     });
     expect(structures[0].properties?.comment).toBe('SiO2 md');
   });
@@ -135,8 +129,8 @@ describe('XDATCAR reader', () => {
     expect(structures).toHaveLength(2);
     structures.forEach((s, k) => {
       expect(symbols(s)).toEqual(['Cu', 'Cu', 'Cu', 'Au']);
-      s.lattice!.matrix.forEach((row, i) => expect(close(row, ASE_VARIABLE.cells[k][i]), `frame ${k + 1} cell row ${i}`).toBe(true));
-      s.sites.forEach((site, i) => expect(close(site.xyz, ASE_VARIABLE.positions[k][i]), `frame ${k + 1} site ${i + 1}`).toBe(true));
+      s.lattice!.matrix.forEach((row, i) => expectVec(row, ASE_VARIABLE.cells[k][i], TOL, `frame ${k + 1} cell row ${i}`));
+      s.sites.forEach((site, i) => expectVec(site.xyz, ASE_VARIABLE.positions[k][i], TOL, `frame ${k + 1} site ${i + 1}`));
     });
   });
 
@@ -145,8 +139,8 @@ describe('XDATCAR reader', () => {
     const text = 'c\n-64\n2 0 0\n0 2 0\n0 0 2\nNa\n1\nCartesian configuration= 1\n1 1 1\n';
     const [s] = parseXdatcar(text).structures;
     expect(s.lattice!.volume).toBeCloseTo(64, 10);
-    expect(close(s.sites[0].xyz, [2, 2, 2])).toBe(true);
-    expect(close(s.sites[0].frac!, [0.5, 0.5, 0.5])).toBe(true);
+    expectVec(s.sites[0].xyz, [2, 2, 2], TOL);
+    expectVec(s.sites[0].frac!, [0.5, 0.5, 0.5], TOL);
   });
 
   it('reads a VASP 4 header only when the title names the elements', () => {
@@ -160,8 +154,8 @@ describe('XDATCAR reader', () => {
   it('accepts a header repeated with no configuration between (a variable-cell frame cut out behind the first header)', () => {
     const head = VARIABLE.slice(0, VARIABLE.indexOf('Direct'));
     const [s] = parseXdatcar(head + HEADER2 + BLOCK2).structures;
-    s.lattice!.matrix.forEach((row, i) => expect(close(row, ASE_VARIABLE.cells[1][i])).toBe(true));
-    s.sites.forEach((site, i) => expect(close(site.xyz, ASE_VARIABLE.positions[1][i])).toBe(true));
+    s.lattice!.matrix.forEach((row, i) => expectVec(row, ASE_VARIABLE.cells[1][i], TOL));
+    s.sites.forEach((site, i) => expectVec(site.xyz, ASE_VARIABLE.positions[1][i], TOL));
   });
 
   it('refuses bad input with the line', () => {
@@ -224,7 +218,7 @@ describe('XDATCAR reader', () => {
     const s = parseXdatcar(VARIABLE).structures[1];
     const [back] = parseXdatcar(writeXdatcar(s)).structures;
     expect(symbols(back)).toEqual(symbols(s));
-    back.sites.forEach((site, i) => expect(close(site.xyz, s.sites[i].xyz, 1e-12)).toBe(true));
+    back.sites.forEach((site, i) => expectVec(site.xyz, s.sites[i].xyz, 1e-12));
   });
 
   it('indexes in chunks with the streamed index (src/core/io/frame-index.ts) and reads each frame as the whole file does', async () => {
@@ -237,7 +231,7 @@ describe('XDATCAR reader', () => {
         const head = index.header ? text.slice(index.header.offset, index.header.offset + index.header.length) : '';
         const s = readFrame(head + text.slice(f.offset, f.offset + f.length), 'XDATCAR', index, k);
         expect(f.volume).toBeCloseTo(whole[k].lattice!.volume, 9);
-        s.sites.forEach((site, i) => expect(close(site.xyz, whole[k].sites[i].xyz, 1e-12)).toBe(true));
+        s.sites.forEach((site, i) => expectVec(site.xyz, whole[k].sites[i].xyz, 1e-12));
       });
     }
   });

@@ -15,24 +15,10 @@ import { ParseError } from '../../src/core/io/types.ts';
 import { DECIMAL_NUMBER } from '../../src/core/io/common.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { makeSiteFromCart, type Structure } from '../../src/core/structure/structure.ts';
+import { errorOf, expectVec } from '../expect.ts';
 
 const TOL = 1e-12;
 const symbols = (s: Structure) => s.sites.map((x) => Object.keys(x.species)[0]);
-
-function expectVec(actual: number[], expected: number[], tol = TOL) {
-  expect(actual.length).toBe(expected.length);
-  actual.forEach((x, i) => expect(Math.abs(x - expected[i]), `component ${i}`).toBeLessThan(tol));
-}
-
-function errorOf(fn: () => unknown): ParseError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ParseError);
-    return e as ParseError;
-  }
-  throw new Error('expected a ParseError');
-}
 
 describe('plain XYZ reader', () => {
   const TWO_FRAMES = '3\nwater\nO 0 0 0.1173\nH 0 0.7572 -0.4692 extra 7\nh 0 -0.7572 -0.4692\n2\nsecond\nFE 1 2 3\n26 -1.5e-1 2D+00 0\n\n';
@@ -43,15 +29,15 @@ describe('plain XYZ reader', () => {
     expect(structures[0].name).toBe('water');
     expect(symbols(structures[0])).toEqual(['O', 'H', 'H']);
     expect(symbols(structures[1])).toEqual(['Fe', 'Fe']);
-    expectVec(structures[0].sites[1].xyz, [0, 0.7572, -0.4692]);
-    expectVec(structures[1].sites[1].xyz, [-0.15, 2, 0]);
+    expectVec(structures[0].sites[1].xyz, [0, 0.7572, -0.4692], TOL);
+    expectVec(structures[1].sites[1].xyz, [-0.15, 2, 0], TOL);
     expect(structures.every((s) => s.lattice === null && s.sites.every((x) => x.frac === undefined))).toBe(true);
     expect(warnings.length).toBe(1); // the D exponent
   });
 
   it('rejects coordinates that overflow a double (1e400, 1d400, 1*^400) with their line', () => {
     for (const big of ['1e400', '-1D400', '1*^400']) {
-      const e = errorOf(() => parseXyz(`2\nc\nC 0 0 0\nC 1 ${big} 0\n`));
+      const e = errorOf(() => parseXyz(`2\nc\nC 0 0 0\nC 1 ${big} 0\n`), ParseError);
       expect(e.line).toBe(4);
       expect(e.message).toBe(`The value "${big}" is too large to represent (coordinate).`);
     }
@@ -63,13 +49,13 @@ describe('plain XYZ reader', () => {
   });
 
   it('reports the line of a bad count, a short frame and a bad coordinate', () => {
-    expect(errorOf(() => parseXyz('three\nc\nC 0 0 0\n')).line).toBe(1);
-    const short = errorOf(() => parseXyz('3\nc\nC 0 0 0\nC 1 0 0\n'));
+    expect(errorOf(() => parseXyz('three\nc\nC 0 0 0\n'), ParseError).line).toBe(1);
+    const short = errorOf(() => parseXyz('3\nc\nC 0 0 0\nC 1 0 0\n'), ParseError);
     expect(short.message).toMatch(/declares 3 atoms but the file ends after 2/);
-    expect(errorOf(() => parseXyz('2\nc\nC 0 0 0\nC 1 zero 0\n')).line).toBe(4);
-    expect(errorOf(() => parseXyz('1\nc\nC 0 0\n')).line).toBe(3);
-    expect(errorOf(() => parseXyz('1\nc\nQq 0 0 0\n')).message).toMatch(/"Qq" is not an element symbol/);
-    expect(errorOf(() => parseXyz('')).message).toMatch(/empty/);
+    expect(errorOf(() => parseXyz('2\nc\nC 0 0 0\nC 1 zero 0\n'), ParseError).line).toBe(4);
+    expect(errorOf(() => parseXyz('1\nc\nC 0 0\n'), ParseError).line).toBe(3);
+    expect(errorOf(() => parseXyz('1\nc\nQq 0 0 0\n'), ParseError).message).toMatch(/"Qq" is not an element symbol/);
+    expect(errorOf(() => parseXyz(''), ParseError).message).toMatch(/empty/);
   });
 });
 
@@ -85,7 +71,7 @@ describe('extended XYZ comment line', () => {
       { key: 'flag', value: null, quoted: false },
       { key: 's', value: 'with "quote"', quoted: true },
     ]);
-    expect(errorOf(() => splitKeyValues('a="open', 2)).line).toBe(2);
+    expect(errorOf(() => splitKeyValues('a="open', 2), ParseError).line).toBe(2);
   });
 });
 
@@ -100,11 +86,11 @@ describe('extended XYZ reader', () => {
 
   it('reads lattice, columns, pbc and info values', () => {
     const s = parseExtxyz(EXT).structures[0];
-    expectVec(s.lattice!.matrix.flat(), [4, 0, 0, 1, 5, 0, 0.5, 0.5, 6]);
+    expectVec(s.lattice!.matrix.flat(), [4, 0, 0, 1, 5, 0, 0.5, 0.5, 6], TOL);
     expect(symbols(s)).toEqual(['Si', 'O']);
-    expectVec(s.sites[0].xyz, [1, 2, 3]);
+    expectVec(s.sites[0].xyz, [1, 2, 3], TOL);
     // frac = xyz · inverse(lattice), solved by hand: z: 6c=3 → c=0.5; y: 5b+0.25=2 → b=0.35; x: 4a+0.35+0.25=1 → a=0.1
-    expectVec(s.sites[0].frac!, [0.1, 0.35, 0.5]);
+    expectVec(s.sites[0].frac!, [0.1, 0.35, 0.5], TOL);
     expect(s.sites[0].properties).toEqual({ forces: [0.1, 0.2, 0.3], tag: 7, fixed: true, kind: 'a' });
     expect(s.sites[1].properties).toEqual({ forces: [0, 0, -0.001], tag: -2, fixed: false, kind: 'b' });
     expect(s.properties).toEqual({
@@ -122,9 +108,9 @@ describe('extended XYZ reader', () => {
 
   it('accepts commas inside Lattice= (as in ASE-written files) and defaults pbc to T T T with a lattice', () => {
     const s = parseExtxyz('1\nLattice="2, 0, 0 0, 2, 0 0, 0, 2" Properties=species:S:1:pos:R:3\nC 1 1 1\n').structures[0];
-    expectVec(s.lattice!.matrix.flat(), [2, 0, 0, 0, 2, 0, 0, 0, 2]);
+    expectVec(s.lattice!.matrix.flat(), [2, 0, 0, 0, 2, 0, 0, 0, 2], TOL);
     expect(s.properties?.pbc).toEqual([true, true, true]);
-    expectVec(s.sites[0].frac!, [0.5, 0.5, 0.5]);
+    expectVec(s.sites[0].frac!, [0.5, 0.5, 0.5], TOL);
   });
 
   it('reads frames without a lattice as finite structures and species from a Z column', () => {
@@ -135,12 +121,14 @@ describe('extended XYZ reader', () => {
   });
 
   it('reports malformed headers and rows with their line', () => {
-    expect(errorOf(() => parseExtxyz('1\nLattice="1 0 0 0 1 0 0 0" \nC 0 0 0\n')).line).toBe(2);
-    expect(errorOf(() => parseExtxyz('1\nLattice="1 0 0 0 1 0 0 0 0"\nC 0 0 0\n')).message).toMatch(/do not span/);
-    expect(errorOf(() => parseExtxyz('1\nProperties=species:S:1:pos:R\nC 0 0 0\n')).line).toBe(2);
-    expect(errorOf(() => parseExtxyz('1\nProperties=species:S:1:pos:R:3:q:R:1\nC 0 0 0\n')).line).toBe(3);
-    expect(errorOf(() => parseExtxyz('1\nProperties=species:S:1:pos:R:3:n:I:1\nC 0 0 0 1.5\n')).message).toMatch(/not an integer/);
-    expect(errorOf(() => parseExtxyz('1\nProperties=species:S:1:x:R:3\nC 0 0 0\n')).message).toMatch(/no pos:R:3/);
+    expect(errorOf(() => parseExtxyz('1\nLattice="1 0 0 0 1 0 0 0" \nC 0 0 0\n'), ParseError).line).toBe(2);
+    expect(errorOf(() => parseExtxyz('1\nLattice="1 0 0 0 1 0 0 0 0"\nC 0 0 0\n'), ParseError).message).toMatch(/do not span/);
+    expect(errorOf(() => parseExtxyz('1\nProperties=species:S:1:pos:R\nC 0 0 0\n'), ParseError).line).toBe(2);
+    expect(errorOf(() => parseExtxyz('1\nProperties=species:S:1:pos:R:3:q:R:1\nC 0 0 0\n'), ParseError).line).toBe(3);
+    expect(errorOf(() => parseExtxyz('1\nProperties=species:S:1:pos:R:3:n:I:1\nC 0 0 0 1.5\n'), ParseError).message).toMatch(
+      /not an integer/,
+    );
+    expect(errorOf(() => parseExtxyz('1\nProperties=species:S:1:x:R:3\nC 0 0 0\n'), ParseError).message).toMatch(/no pos:R:3/);
   });
 });
 
