@@ -5,7 +5,7 @@
  * element pair, bond-angle histograms and the periodic radial distribution function.
  */
 import { type Vec3, norm, sub, wrapFrac } from '../math/mat3.ts';
-import { acos } from '../math/libm.ts';
+import { angleBetween } from '../math/measure.ts';
 import type { Lattice } from '../structure/lattice.ts';
 import { type Structure, fracOf, majorSpecies } from '../structure/structure.ts';
 import { findNeighborsRaw } from '../structure/neighbors.ts';
@@ -32,7 +32,6 @@ export interface LocalEnvironment {
   rdf: { rMax: number; binWidth: number; nBins: number; numberDensity: number; r: number[]; counts: number[]; g: number[] };
 }
 
-const DEG = 180 / Math.PI;
 const ANGLE_BINS = 181;
 
 /** Directed neighbour lists (j and image as seen from i) within `cutoff` (≤ cutoff + 1e-8), from the wrapped positions. */
@@ -109,8 +108,7 @@ export function localEnvironment(s: Structure, o: EnvOptions): LocalEnvironment 
     for (let p = 0; p < vectors.length; p++) {
       for (let q = p + 1; q < vectors.length; q++) {
         const [u, v] = [vectors[p], vectors[q]];
-        const c = (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / (norm(u) * norm(v));
-        const theta = acos(Math.max(-1, Math.min(1, c))) * DEG;
+        const theta = angleBetween(u, v);
         const bin = Math.min(ANGLE_BINS - 1, Math.floor(theta + 0.5));
         histogram[bin]++;
         own![bin]++;

@@ -8,7 +8,7 @@
 import { gcd } from '../math/gcd.ts';
 import { type Mat3, type Vec3, cross, dot, inverse, norm, vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
-import { acos } from '../math/libm.ts';
+import { angleBetween } from '../math/measure.ts';
 
 export interface Facet {
   /** Miller indices in the crystal's own cell, or null when no low-index plane fits. */
@@ -30,9 +30,6 @@ const FACET_ANGLE_DEG = 3;
 const INDEX_ANGLE_DEG = 3;
 /** Largest |h|, |k|, |l| tried. */
 const MAX_INDEX = 4;
-
-const DEG = 180 / Math.PI;
-const angleDeg = (u: Vec3, v: Vec3): number => acos(Math.max(-1, Math.min(1, dot(u, v) / (norm(u) * norm(v))))) * DEG;
 
 /** Every primitive (hkl) with indices up to MAX_INDEX, lowest first (sum of |index|, then the order of the loops). */
 const CANDIDATES: Vec3[] = (() => {
@@ -72,7 +69,7 @@ export function hullFacets(positions: readonly Vec3[], triangles: ArrayLike<numb
   tris.sort((x, y) => y.area - x.area);
   const groups: Group[] = [];
   for (const t of tris) {
-    let g = groups.find((c) => angleDeg(c.normal, t.normal) < FACET_ANGLE_DEG);
+    let g = groups.find((c) => angleBetween(c.normal, t.normal) < FACET_ANGLE_DEG);
     if (!g) {
       g = { sum: vec3(0, 0, 0), area: 0, weighted: vec3(0, 0, 0), triangles: 0, normal: t.normal };
       groups.push(g);
@@ -102,7 +99,7 @@ export function hullFacets(positions: readonly Vec3[], triangles: ArrayLike<numb
     .map((g): Facet => {
       let best: { hkl: Vec3; misfit: number } | null = null;
       for (const { hkl, g: dir } of directions) {
-        const misfit = angleDeg(dir, g.normal);
+        const misfit = angleBetween(dir, g.normal);
         // Lowest indices first: a later (higher-index) plane must fit strictly better by a clear margin to win.
         if (misfit < INDEX_ANGLE_DEG && (best === null || misfit < best.misfit - 0.5)) best = { hkl, misfit };
       }

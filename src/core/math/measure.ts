@@ -1,5 +1,27 @@
-/** Distances, angles and dihedrals between points of a flat xyz buffer (the measurements of the Structure page). */
+/**
+ * Distances, angles and dihedrals between points of a flat xyz buffer (the measurements of the Structure page), and the
+ * angle between two vectors.
+ */
 import { acos, atan2 } from './libm.ts';
+import { type Vec3, dot, norm } from './mat3.ts';
+
+/** Degrees per radian, for `angleBetween`. */
+const RAD = 180 / Math.PI;
+
+const clampedAcos = (c: number): number => acos(Math.max(-1, Math.min(1, c)));
+
+/**
+ * The angle in degrees whose cosine is c (clamped to [−1, 1]), converted as (x·180)/π. That rounds differently from
+ * `angleBetween`'s x·(180/π); each caller keeps the rounding its results and goldens were made with.
+ */
+export function angleFromCosine(c: number): number {
+  return (clampedAcos(c) * 180) / Math.PI;
+}
+
+/** Angle between vectors u and v in degrees: arccos of u·v / (|u||v|) with |u| = √(u·u), clamped, times 180/π. */
+export function angleBetween(u: Vec3, v: Vec3): number {
+  return clampedAcos(dot(u, v) / (norm(u) * norm(v))) * RAD;
+}
 
 /** Distance between points i and j of a flat xyz buffer. */
 export function distance(p: ArrayLike<number>, i: number, j: number): number {
@@ -11,7 +33,7 @@ export function angle(p: ArrayLike<number>, i: number, j: number, k: number): nu
   const u = [p[3 * i] - p[3 * j], p[3 * i + 1] - p[3 * j + 1], p[3 * i + 2] - p[3 * j + 2]];
   const v = [p[3 * k] - p[3 * j], p[3 * k + 1] - p[3 * j + 1], p[3 * k + 2] - p[3 * j + 2]];
   const c = (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / (Math.hypot(u[0], u[1], u[2]) * Math.hypot(v[0], v[1], v[2]));
-  return (acos(Math.max(-1, Math.min(1, c))) * 180) / Math.PI;
+  return angleFromCosine(c);
 }
 
 /**

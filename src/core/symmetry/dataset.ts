@@ -15,6 +15,7 @@ import { moyo } from './moyo.ts';
 import { operationsFromHallNumber } from './spacegroups.ts';
 import { type SymOp, normalizeOp } from './symop.ts';
 import { acos } from '../math/libm.ts';
+import { angleFromCosine } from '../math/measure.ts';
 
 export interface SymmetrySite {
   species: SpeciesMap;
@@ -207,8 +208,8 @@ function idealize(matrix: Mat3, hallOps: SymOp[]): Mat3 {
   }
   const G = sum.map((r) => r.map((x) => x / seen.size));
   const [a, b, c] = [Math.sqrt(G[0][0]), Math.sqrt(G[1][1]), Math.sqrt(G[2][2])];
-  const deg = (x: number) => (acos(Math.max(-1, Math.min(1, x))) * 180) / Math.PI;
-  const ideal = Lattice.fromParameters(a, b, c, deg(G[1][2] / (b * c)), deg(G[0][2] / (a * c)), deg(G[0][1] / (a * b))).matrix;
+  const [alpha, beta, gamma] = [G[1][2] / (b * c), G[0][2] / (a * c), G[0][1] / (a * b)].map((cosine) => angleFromCosine(cosine));
+  const ideal = Lattice.fromParameters(a, b, c, alpha, beta, gamma).matrix;
   // Keep the handedness of the input basis.
   return det(matrix) < 0 ? (ideal.map((r) => r.map((x) => -x)) as Mat3) : ideal;
 }

@@ -10,7 +10,7 @@ import { niggliReducedLattice } from '../../../structure/niggli.ts';
 import { Lattice } from '../../../structure/lattice.ts';
 import { type Structure, fracOf, majorSpecies, makeSiteFromFrac } from '../../../structure/structure.ts';
 import { aseCellFromParameters, aseWrap3 } from '../ase-frame.ts';
-import { acos } from '../../../math/libm.ts';
+import { angleFromCosine } from '../../../math/measure.ts';
 
 export interface AseFrame {
   cell: Mat3;
@@ -61,8 +61,7 @@ function shortestFractional(from: Vec3, to: Vec3, cell: Mat3): Vec3 {
 }
 
 const rowLength = (m: Mat3, i: number) => norm(m[i]);
-const rowAngle = (m: Mat3, i: number, j: number) =>
-  (acos(Math.max(-1, Math.min(1, dot(m[i], m[j]) / (norm(m[i]) * norm(m[j]))))) * 180) / Math.PI;
+const rowAngle = (m: Mat3, i: number, j: number) => angleFromCosine(dot(m[i], m[j]) / (norm(m[i]) * norm(m[j])));
 
 /** Unimodular matrices with entries −1…1 (identity first), built once. */
 let unimodular: Mat3[] | null = null;
