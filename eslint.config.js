@@ -34,7 +34,7 @@ export default defineConfig(
     rules: { 'react-hooks/immutability': 'off' },
   },
   {
-    files: ['src/main.tsx', 'src/app/**', 'src/pages/**', 'src/viewer/**', 'src/state/**', 'src/browser/**'],
+    files: ['src/main.tsx', 'src/app/**', 'src/pages/**', 'src/ui/**', 'src/viewer/**', 'src/state/**', 'src/browser/**'],
     languageOptions: { globals: globals.browser },
   },
   { files: ['workers/**'], languageOptions: { globals: globals.worker } },

@@ -3,8 +3,8 @@ import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoti
 import { loadSynthetic, restoreSession, useSession } from '../state/session.ts';
 import { loadDefaultDataset } from '../state/datasets.ts';
 import { restoreFromLink } from '../state/structure-view.ts';
-import { ErrorBoundary } from './ErrorBoundary.tsx';
-import { ShortcutsOverlay } from './ShortcutsOverlay.tsx';
+import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
+import { ShortcutsOverlay } from '../ui/ShortcutsOverlay.tsx';
 import { applyTheme, followTheme, nextTheme, storedTheme, type ThemeChoice } from './theme.ts';
 
 let started = false;

@@ -185,6 +185,8 @@ export function readSessionFile(text: string, name: string): Parsed<SessionFile>
   return { ok: true, value: { files, activeFile, activeStructure: index.value, settings, camera: camera ? camera.value : null } };
 }
 
+// The viewer ranks below the stores, so this import is allowed; it stays dynamic so that three loads with the first 3D
+// page, not with the store (and the link tests in Node import this module without it).
 const viewer = () => import('../viewer/controller.ts').then((m) => m.mainViewer);
 
 /** Shows `file` with `view`'s settings and, once its scene is fitted, its camera; `others` (a session's) replace the file list. */

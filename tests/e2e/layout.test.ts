@@ -2,7 +2,7 @@
  * Every page looks right at common window sizes (issue 21, part 2): each page with its default content at
  * 1280×800, 1440×900 and 1920×1080. Pages that show 3D by default give their views at least a quarter of the window
  * and the largest at least 240 px of height; text drawn over a view (captions, legends, toolbars, colour-bar labels)
- * never overlaps other text; colour bars (src/pages/ColorBar.tsx) show their gradient and keep their end values —
+ * never overlaps other text; colour bars (src/ui/ColorBar.tsx) show their gradient and keep their end values —
  * one number each — apart; no page error and no console error. One page per window size, moving between the lab's
  * pages by their tabs. At 1440×900 the side panel's plots are also widened (the panel's drag handle, by keyboard and
  * pointer) and opened large (the plot's dialog): the plot's canvas must grow.

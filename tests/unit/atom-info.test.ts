@@ -12,7 +12,7 @@ import type { Structure } from '../../src/core/structure/structure.ts';
 import { analyzeSymmetry } from '../../src/core/symmetry/analyze.ts';
 import { symmetryView } from '../../src/core/tasks/crystallography/lab.ts';
 import { initMoyoNode } from '../../src/node/moyo.ts';
-import { fracText } from '../../src/pages/format.ts';
+import { fracText } from '../../src/ui/format.ts';
 import { REPO_ROOT } from '../paths.ts';
 
 beforeAll(() => initMoyoNode());

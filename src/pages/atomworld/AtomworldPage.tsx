@@ -22,9 +22,10 @@ import {
   setTolerances,
   useAtomworld,
 } from '../../state/atomworld.ts';
-import { XrdComparison } from '../XrdComparison.tsx';
+import { XrdComparison } from '../../ui/XrdComparison.tsx';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
-import { atomRadii, StructureViewer } from '../../viewer/StructureViewer.tsx';
+import { atomRadii } from '../../viewer/StructureViewer.tsx';
+import { ViewerPanel } from '../../ui/ViewerPanel.tsx';
 import { useDisposable } from '../../viewer/use-disposable.ts';
 import { DISPLACEMENT_RAMP, elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
@@ -44,12 +45,15 @@ import {
   resultsJson,
   sortCaseRows,
 } from '../../core/tasks/atomworld/lab/inputs.ts';
-import { fmt } from '../format.ts';
+import { fmt } from '../../ui/format.ts';
 import './atomworld.css';
 import { downloadText } from '../../browser/download.ts';
-import { ErrorAlert } from '../ErrorAlert.tsx';
-import { ColorBar } from '../ColorBar.tsx';
-import { PanelResizer } from '../PanelResizer.tsx';
+import { ErrorAlert } from '../../ui/ErrorAlert.tsx';
+import { Progress } from '../../ui/Progress.tsx';
+import { SortableHeader } from '../../ui/SortableHeader.tsx';
+import { FilePick } from '../../ui/FilePick.tsx';
+import { ColorBar } from '../../ui/ColorBar.tsx';
+import { PanelResizer } from '../../ui/PanelResizer.tsx';
 
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showPolyhedra: false };
 const OVERLAY_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showPolyhedra: false };
@@ -96,7 +100,7 @@ export function AtomworldPage() {
       <main className="aw-main">
         <div className="aw-views">
           {s.mode === 'cases' ? <CaseViews /> : <CompareViews />}
-          <Progress />
+          <WorkProgress />
         </div>
         {s.mode === 'cases' && s.hasBatch && (
           <div className="aw-tables">
@@ -111,24 +115,20 @@ export function AtomworldPage() {
   );
 }
 
-function Progress() {
+function WorkProgress() {
   const { busy, progress } = useAtomworld(useShallow((st) => ({ busy: st.busy, progress: st.progress })));
   if (!busy && !progress) return null;
   return (
-    <div className="progress aw-progress" data-testid="aw-progress" role="status">
-      {busy && <span className="spinner" />} {busy}…
-      {progress && (
-        <>
-          <progress max={progress.total} value={progress.done} data-testid="aw-progress-bar" />
-          <span>
-            {progress.done} / {progress.total}
-          </span>
-        </>
-      )}
-      <button type="button" data-testid="aw-cancel" onClick={cancel}>
-        Cancel
-      </button>
-    </div>
+    <Progress
+      testId="aw-progress"
+      className="progress aw-progress"
+      spinner={!!busy}
+      bar={progress}
+      onCancel={cancel}
+      cancelTestId="aw-cancel"
+    >
+      {busy}…
+    </Progress>
   );
 }
 
@@ -147,11 +147,6 @@ function Controls() {
       error: st.error,
     })),
   );
-  const pick = (f: (file: File) => void) => (e: React.ChangeEvent<HTMLInputElement>) => {
-    const file = e.target.files?.[0];
-    if (file) f(file);
-    e.target.value = '';
-  };
   const tol = s.tolerances;
   const numberInput = (key: 'ltol' | 'stol' | 'angleTol', label: string, step: number) => (
     <label>
@@ -191,14 +186,14 @@ function Controls() {
       <h2>Batch</h2>
       <label className="file-button aw-file">
         Cases file…
-        <input type="file" accept=".jsonl,.json,.txt" data-testid="aw-cases-input" onChange={pick((f) => void loadCasesFile(f))} />
+        <FilePick accept=".jsonl,.json,.txt" data-testid="aw-cases-input" onFiles={([f]) => void loadCasesFile(f)} />
       </label>
       <span className="hint" data-testid="aw-cases-name">
         {s.casesFile?.path ?? s.batch?.source ?? ''}
       </span>
       <label className="file-button aw-file">
         Answers file…
-        <input type="file" accept=".jsonl,.json,.txt" data-testid="aw-answers-input" onChange={pick((f) => void setAnswersFile(f))} />
+        <FilePick accept=".jsonl,.json,.txt" data-testid="aw-answers-input" onFiles={([f]) => void setAnswersFile(f)} />
       </label>
       <span className="hint" data-testid="aw-answers-name">
         {s.answersFile ? (
@@ -258,14 +253,14 @@ function Controls() {
       <h2>Compare two structures</h2>
       <label className="file-button aw-file">
         Structure A…
-        <input type="file" data-testid="aw-compare-a" onChange={pick((f) => void setCompareFile('a', f))} />
+        <FilePick data-testid="aw-compare-a" onFiles={([f]) => void setCompareFile('a', f)} />
       </label>
       <span className="hint" data-testid="aw-compare-a-name">
         {s.compareA?.path ?? ''}
       </span>
       <label className="file-button aw-file">
         Structure B…
-        <input type="file" data-testid="aw-compare-b" onChange={pick((f) => void setCompareFile('b', f))} />
+        <FilePick data-testid="aw-compare-b" onFiles={([f]) => void setCompareFile('b', f)} />
       </label>
       <span className="hint" data-testid="aw-compare-b-name">
         {s.compareB?.path ?? ''}
@@ -311,12 +306,17 @@ function Viewer({
   caption: string;
 }) {
   return (
-    <div className="view" data-testid={`${testId}-panel`}>
-      <StructureViewer controller={controller} testId={testId} display={display} settings={settings} fitKey={fitKey}>
-        {children}
-      </StructureViewer>
-      <span className="view-caption">{caption}</span>
-    </div>
+    <ViewerPanel
+      panelTestId={`${testId}-panel`}
+      controller={controller}
+      testId={testId}
+      display={display}
+      settings={settings}
+      fitKey={fitKey}
+      caption={caption}
+    >
+      {children}
+    </ViewerPanel>
   );
 }
 
@@ -405,17 +405,22 @@ function OverlayViewer({
     [overlay],
   );
   return (
-    <div className="view" data-testid={`${testId}-panel`}>
-      <StructureViewer controller={controller} testId={testId} display={display} settings={OVERLAY_SETTINGS} fitKey={fitKey}>
-        <AnswerGhost overlay={overlay} elements={display.elements} />
-        {points.length > 0 && <Lines points={points} colors={colors} />}
-        <Halos centers={halos.missing} color={COLORS.missing} radius={0.85} />
-        <Halos centers={halos.extra} color={COLORS.extra} radius={0.85} />
-        <Halos centers={halos.beyond} color={COLORS.beyond} radius={0.75} opacity={0.35} />
-      </StructureViewer>
-      <span className="view-caption">{caption}</span>
-      <OverlayLegend overlay={overlay} />
-    </div>
+    <ViewerPanel
+      panelTestId={`${testId}-panel`}
+      controller={controller}
+      testId={testId}
+      display={display}
+      settings={OVERLAY_SETTINGS}
+      fitKey={fitKey}
+      caption={caption}
+      after={<OverlayLegend overlay={overlay} />}
+    >
+      <AnswerGhost overlay={overlay} elements={display.elements} />
+      {points.length > 0 && <Lines points={points} colors={colors} />}
+      <Halos centers={halos.missing} color={COLORS.missing} radius={0.85} />
+      <Halos centers={halos.extra} color={COLORS.extra} radius={0.85} />
+      <Halos centers={halos.beyond} color={COLORS.beyond} radius={0.75} opacity={0.35} />
+    </ViewerPanel>
   );
 }
 
@@ -665,17 +670,7 @@ function CaseTable() {
       <table>
         <thead>
           <tr>
-            {CASE_COLUMNS.map((c) => (
-              <th
-                key={c.key}
-                data-testid={`aw-sort-${c.key}`}
-                onClick={() => setSort(c.key)}
-                aria-sort={s.sort.key === c.key ? (s.sort.descending ? 'descending' : 'ascending') : 'none'}
-              >
-                {c.label}
-                {s.sort.key === c.key ? (s.sort.descending ? ' ▼' : ' ▲') : ''}
-              </th>
-            ))}
+            <SortableHeader columns={CASE_COLUMNS} sort={s.sort} onSort={setSort} testIdPrefix="aw-sort" />
             {hasOfficial && <th>official</th>}
           </tr>
         </thead>

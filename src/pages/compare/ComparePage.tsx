@@ -26,7 +26,8 @@ import {
   type SortKey,
 } from '../../state/compare.ts';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
-import { atomRadii, StructureViewer } from '../../viewer/StructureViewer.tsx';
+import { atomRadii } from '../../viewer/StructureViewer.tsx';
+import { ViewerPanel } from '../../ui/ViewerPanel.tsx';
 import { useDisposable } from '../../viewer/use-disposable.ts';
 import { DISPLACEMENT_RAMP, elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
 import { Halos } from '../../viewer/Halos.tsx';
@@ -34,11 +35,14 @@ import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DEFAULT_DATASET, datasetText } from '../../state/datasets.ts';
 import type { ForwardRow, PairView } from '../../../workers/compare-api.ts';
-import { fmt } from '../format.ts';
+import { fmt } from '../../ui/format.ts';
 import './compare.css';
 import { downloadText } from '../../browser/download.ts';
-import { ErrorAlert } from '../ErrorAlert.tsx';
-import { ColorBar } from '../ColorBar.tsx';
+import { ErrorAlert } from '../../ui/ErrorAlert.tsx';
+import { Progress } from '../../ui/Progress.tsx';
+import { SortableHeader } from '../../ui/SortableHeader.tsx';
+import { FilePick } from '../../ui/FilePick.tsx';
+import { ColorBar } from '../../ui/ColorBar.tsx';
 
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showCell: false, showPolyhedra: false };
 
@@ -144,55 +148,50 @@ export function ComparePage() {
         {/* cmp-layout-*: a bare `overlay` class took the shortcuts dialog's fixed, centring, dimming `.overlay` rule (styles.css). */}
         <div className={`cmp-views cmp-layout-${s.layout}`}>
           {s.layout === 'overlay' ? (
-            <div className="view" data-testid="compare-overlay">
-              <StructureViewer
-                controller={overlayViewer}
-                testId="viewer-overlay"
+            <ViewerPanel
+              panelTestId="compare-overlay"
+              controller={overlayViewer}
+              testId="viewer-overlay"
+              display={predDisplay}
+              settings={VIEW_SETTINGS}
+              fitKey={s.fitToken}
+              atomColors={predColors}
+              caption={<>prediction (coloured by displacement){s.showTruth ? ' over the truth (translucent)' : ''}</>}
+              after={pair && <DisplacementBar mode={s.mode} top={top} pair={pair} />}
+            >
+              {pair && s.showTruth && <Ghost pair={pair} />}
+              {markers('both')}
+            </ViewerPanel>
+          ) : (
+            <>
+              <ViewerPanel
+                panelTestId="compare-truth"
+                controller={truthViewer}
+                testId="viewer-truth"
+                display={truthDisplay}
+                settings={VIEW_SETTINGS}
+                fitKey={s.fitToken}
+                caption={<>ground truth{pair ? `: ${pair.truth.name}` : ''}</>}
+                after={pair && <ElementLegend elements={pair.elements} />}
+              >
+                {markers('truth')}
+              </ViewerPanel>
+              <ViewerPanel
+                panelTestId="compare-pred"
+                controller={predViewer}
+                testId="viewer-pred"
                 display={predDisplay}
                 settings={VIEW_SETTINGS}
                 fitKey={s.fitToken}
                 atomColors={predColors}
+                caption={<>prediction{pair ? `: ${pair.pred.name}` : ''}</>}
+                after={pair && <DisplacementBar mode={s.mode} top={top} pair={pair} />}
               >
-                {pair && s.showTruth && <Ghost pair={pair} />}
-                {markers('both')}
-              </StructureViewer>
-              <span className="view-caption">
-                prediction (coloured by displacement){s.showTruth ? ' over the truth (translucent)' : ''}
-              </span>
-              {pair && <DisplacementBar mode={s.mode} top={top} pair={pair} />}
-            </div>
-          ) : (
-            <>
-              <div className="view" data-testid="compare-truth">
-                <StructureViewer
-                  controller={truthViewer}
-                  testId="viewer-truth"
-                  display={truthDisplay}
-                  settings={VIEW_SETTINGS}
-                  fitKey={s.fitToken}
-                >
-                  {markers('truth')}
-                </StructureViewer>
-                <span className="view-caption">ground truth{pair ? `: ${pair.truth.name}` : ''}</span>
-                {pair && <ElementLegend elements={pair.elements} />}
-              </div>
-              <div className="view" data-testid="compare-pred">
-                <StructureViewer
-                  controller={predViewer}
-                  testId="viewer-pred"
-                  display={predDisplay}
-                  settings={VIEW_SETTINGS}
-                  fitKey={s.fitToken}
-                  atomColors={predColors}
-                >
-                  {markers('pred')}
-                </StructureViewer>
-                <span className="view-caption">prediction{pair ? `: ${pair.pred.name}` : ''}</span>
-                {pair && <DisplacementBar mode={s.mode} top={top} pair={pair} />}
-              </div>
+                {markers('pred')}
+              </ViewerPanel>
             </>
           )}
-          <Progress />
+          <WorkProgress />
         </div>
         {s.hasTable && <BatchTable />}
       </main>
@@ -201,20 +200,15 @@ export function ComparePage() {
 }
 
 /** The busy line and progress: the one part of the page that follows the batch ticks. */
-function Progress() {
+function WorkProgress() {
   const { busy, progress } = useCompare(useShallow((st) => ({ busy: st.busy, progress: st.progress })));
   if (!busy && !progress) return null;
   return (
-    <div className="progress" data-testid="compare-progress" role="status">
-      {busy && <span className="spinner" />} {busy}
+    <Progress testId="compare-progress" spinner={!!busy} onCancel={busy ? cancel : undefined} cancelTestId="compare-cancel">
+      {busy}
       {progress ? ` ${progress}` : ''}
       {busy ? '…' : ''}
-      {busy && (
-        <button type="button" data-testid="compare-cancel" onClick={cancel}>
-          Cancel
-        </button>
-      )}
-    </div>
+    </Progress>
   );
 }
 
@@ -234,30 +228,24 @@ function Controls() {
       error: st.error,
     })),
   );
-  const pickFile = (role: 'truth' | 'pred') => (e: React.ChangeEvent<HTMLInputElement>) => {
-    const f = e.target.files?.[0];
-    if (f) void setPairFile(role, f);
-    e.target.value = '';
-  };
-  const pickFolder = (role: 'preds' | 'truths') => (e: React.ChangeEvent<HTMLInputElement>) => {
-    const files = [...(e.target.files ?? [])].filter((f) => !f.name.startsWith('.'));
+  const pickFile = (role: 'truth' | 'pred') => (files: File[]) => void setPairFile(role, files[0]);
+  const pickFolder = (role: 'preds' | 'truths') => (picked: File[]) => {
+    const files = picked.filter((f) => !f.name.startsWith('.'));
     if (files.length) void setBatchFolder(role, files);
-    e.target.value = '';
   };
-  const folder = { webkitdirectory: '', directory: '' } as Record<string, string>;
   return (
     <section>
       <h2>Prediction vs truth</h2>
       <label className="file-button cmp-file">
         Ground truth…
-        <input type="file" data-testid="cmp-truth-input" onChange={pickFile('truth')} />
+        <FilePick data-testid="cmp-truth-input" onFiles={pickFile('truth')} />
       </label>
       <span className="hint" data-testid="cmp-truth-name">
         {s.truthFile?.path ?? (s.pair?.truth.name || '')}
       </span>
       <label className="file-button cmp-file">
         Prediction…
-        <input type="file" data-testid="cmp-pred-input" onChange={pickFile('pred')} />
+        <FilePick data-testid="cmp-pred-input" onFiles={pickFile('pred')} />
       </label>
       <span className="hint" data-testid="cmp-pred-name">
         {s.predFile?.path ?? (s.pair?.pred.name || '')}
@@ -290,16 +278,7 @@ function Controls() {
       <h2>Batch</h2>
       <label className="file-button cmp-file">
         Predictions JSONL…
-        <input
-          type="file"
-          accept=".jsonl,.json,.txt"
-          data-testid="cmp-jsonl-input"
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            if (f) void loadBatchJsonl(f);
-            e.target.value = '';
-          }}
-        />
+        <FilePick accept=".jsonl,.json,.txt" data-testid="cmp-jsonl-input" onFiles={(files) => void loadBatchJsonl(files[0])} />
       </label>
       <p className="hint">
         One JSON object per line: {'{"id", "pred", "truth", "radius"?}'} with XYZ text or {'{symbols, positions}'}; or inverse-task{' '}
@@ -307,11 +286,11 @@ function Controls() {
       </p>
       <label className="file-button cmp-file">
         Predictions folder…
-        <input type="file" multiple {...folder} data-testid="cmp-preds-folder" onChange={pickFolder('preds')} />
+        <FilePick multiple folder data-testid="cmp-preds-folder" onFiles={pickFolder('preds')} />
       </label>
       <label className="file-button cmp-file">
         Truths folder…
-        <input type="file" multiple {...folder} data-testid="cmp-truths-folder" onChange={pickFolder('truths')} />
+        <FilePick multiple folder data-testid="cmp-truths-folder" onFiles={pickFolder('truths')} />
       </label>
       <p className="hint">Folder files pair by path below the folder, else by unique file name.</p>
       {s.batch && s.batch.unpaired.length > 0 && (
@@ -576,17 +555,7 @@ function BatchTable() {
       <table>
         <thead>
           <tr>
-            {FORWARD_COLUMNS.map((c) => (
-              <th
-                key={c.key}
-                data-testid={`cmp-sort-${c.key}`}
-                onClick={() => setSort(c.key)}
-                aria-sort={s.sort.key === c.key ? (s.sort.descending ? 'descending' : 'ascending') : 'none'}
-              >
-                {c.label}
-                {s.sort.key === c.key ? (s.sort.descending ? ' ▼' : ' ▲') : ''}
-              </th>
-            ))}
+            <SortableHeader columns={FORWARD_COLUMNS} sort={s.sort} onSort={setSort} testIdPrefix="cmp-sort" />
           </tr>
         </thead>
         <tbody>

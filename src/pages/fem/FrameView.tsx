@@ -13,7 +13,7 @@ import { ViewerController } from '../../viewer/controller.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';
 import { useDisposable } from '../../viewer/use-disposable.ts';
 import { DISPLACEMENT_RAMP, rampColor, type Rgb } from '../../viewer/colors.ts';
-import { ColorBar } from '../ColorBar.tsx';
+import { ColorBar } from '../../ui/ColorBar.tsx';
 import { makeSphereMesh, makeTubeMesh } from '../../viewer/impostors.ts';
 import {
   autoScale,

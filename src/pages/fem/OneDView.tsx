@@ -2,7 +2,7 @@
 import { useMemo } from 'react';
 import type uPlot from 'uplot';
 import { useFem } from '../../state/fem.ts';
-import { Plot } from '../Plot.tsx';
+import { Plot } from '../../ui/Plot.tsx';
 import { analyticBar, solveBar, type BarSpec } from '../../core/tasks/fembench/lab/one-d-view.ts';
 import { formatNumber } from '../../core/tasks/fembench/lab/frame-model.ts';
 import { QuirkNotes } from './QuirkNotes.tsx';

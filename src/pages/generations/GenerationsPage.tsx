@@ -33,12 +33,15 @@ import {
   useGenerations,
 } from '../../state/generations.ts';
 import type { CspResult, DenovoResult, SetRole } from '../../../workers/generations-api.ts';
-import { fmt } from '../format.ts';
+import { fmt } from '../../ui/format.ts';
 import { Gallery } from './Gallery.tsx';
 import type { GallerySample } from './detail-model.ts';
 import { SampleDetail } from './SampleDetail.tsx';
 import './generations.css';
-import { ErrorAlert } from '../ErrorAlert.tsx';
+import { ErrorAlert } from '../../ui/ErrorAlert.tsx';
+import { Progress } from '../../ui/Progress.tsx';
+import { SortableHeader } from '../../ui/SortableHeader.tsx';
+import { FilePick } from '../../ui/FilePick.tsx';
 
 export function GenerationsPage() {
   const hasRun = useGenerations((st) => st.run !== null);
@@ -49,7 +52,7 @@ export function GenerationsPage() {
       </aside>
       <main className="gen-main">
         <Summary />
-        <Progress />
+        <WorkProgress />
         {hasRun ? (
           <div className="gen-body">
             <Samples />
@@ -66,24 +69,13 @@ export function GenerationsPage() {
   );
 }
 
-function Progress() {
+function WorkProgress() {
   const { busy, progress } = useGenerations(useShallow((st) => ({ busy: st.busy, progress: st.progress })));
   if (!busy) return null;
   return (
-    <div className="gen-progress" data-testid="gen-progress" role="status">
-      <span className="spinner" /> {busy}…
-      {progress && (
-        <>
-          <progress max={progress.total} value={progress.done} data-testid="gen-progress-bar" />
-          <span>
-            {progress.done} / {progress.total}
-          </span>
-        </>
-      )}
-      <button type="button" data-testid="gen-cancel" onClick={cancel}>
-        Cancel
-      </button>
-    </div>
+    <Progress testId="gen-progress" className="gen-progress" bar={progress} onCancel={cancel} cancelTestId="gen-cancel">
+      {busy}…
+    </Progress>
   );
 }
 
@@ -97,12 +89,6 @@ const ROLES: Record<'csp' | 'denovo', { role: SetRole; label: string; hint: stri
     { role: 'reference', label: 'Reference set (novelty)', hint: 'optional: the training set' },
     { role: 'test', label: 'Test set (Wasserstein)', hint: 'optional: density and element-count distances' },
   ],
-};
-
-const pickFiles = (f: (files: File[]) => void) => (e: React.ChangeEvent<HTMLInputElement>) => {
-  const files = [...(e.target.files ?? [])];
-  e.target.value = '';
-  if (files.length) f(files);
 };
 
 /** webkitdirectory is not in React's input attributes: set on the element. */
@@ -131,11 +117,11 @@ function SetInput({ role, label, hint }: { role: SetRole; label: string; hint: s
       <div className="gen-set-buttons">
         <label className="file-button">
           Files…
-          <input type="file" multiple data-testid={`gen-files-${role}`} onChange={pickFiles(load)} />
+          <FilePick multiple data-testid={`gen-files-${role}`} onFiles={load} />
         </label>
         <label className="file-button">
           Folder…
-          <input type="file" ref={folderPicker} data-testid={`gen-folder-${role}`} onChange={pickFiles(load)} />
+          <FilePick ref={folderPicker} data-testid={`gen-folder-${role}`} onFiles={load} />
         </label>
         {loaded && (
           <button type="button" className="link" aria-label={`drop the ${label}`} onClick={() => load([])}>
@@ -186,7 +172,7 @@ function Controls() {
           <div className="gen-set-title">Energies above hull (S.U.N.)</div>
           <label className="file-button">
             JSON…
-            <input type="file" accept=".json" data-testid="gen-energies" onChange={pickFiles((f) => void loadEnergiesFile(f[0]))} />
+            <FilePick accept=".json" data-testid="gen-energies" onFiles={(f) => void loadEnergiesFile(f[0])} />
           </label>
           {s.energies && (
             <button type="button" className="link" aria-label="drop the energies" onClick={() => void loadEnergiesFile(null)}>
@@ -498,17 +484,7 @@ function SampleTable() {
         <table>
           <thead>
             <tr>
-              {columns.map((c) => (
-                <th
-                  key={c.key}
-                  data-testid={`gen-sort-${c.key}`}
-                  onClick={() => setSort(c.key)}
-                  aria-sort={s.sort.key === c.key ? (s.sort.descending ? 'descending' : 'ascending') : 'none'}
-                >
-                  {c.label}
-                  {s.sort.key === c.key ? (s.sort.descending ? ' ▼' : ' ▲') : ''}
-                </th>
-              ))}
+              <SortableHeader columns={columns} sort={s.sort} onSort={setSort} testIdPrefix="gen-sort" />
             </tr>
           </thead>
           <tbody>

@@ -7,14 +7,15 @@
 import { useEffect, useMemo } from 'react';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
 import { compareSampleXrd, downloadSample, setSampleFormat, useGenerations } from '../../state/generations.ts';
-import { XrdComparison } from '../XrdComparison.tsx';
+import { XrdComparison } from '../../ui/XrdComparison.tsx';
 import { WRITTEN_FORMATS } from '../../core/analysis/structure-export.ts';
 import { DEFAULT_SETTINGS, type ViewSettings } from '../../viewer/view-settings.ts';
 import { linkCameras, ViewerController } from '../../viewer/controller.ts';
-import { atomRadii, StructureViewer } from '../../viewer/StructureViewer.tsx';
+import { atomRadii } from '../../viewer/StructureViewer.tsx';
+import { ViewerPanel } from '../../ui/ViewerPanel.tsx';
 import { useDisposable } from '../../viewer/use-disposable.ts';
 import { DISPLACEMENT_RAMP, elementColor, toHex, type Rgb } from '../../viewer/colors.ts';
-import { ColorBar } from '../ColorBar.tsx';
+import { ColorBar } from '../../ui/ColorBar.tsx';
 import { Halos } from '../../viewer/Halos.tsx';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { Lines, TextLabels } from '../../viewer/Lines.tsx';
@@ -44,31 +45,32 @@ export function SampleDetail({ view }: { view: SampleView }) {
   return (
     <div className="gen-detail" data-testid="gen-detail" data-index={view.index}>
       <div className={other ? 'gen-views' : 'gen-views gen-views-1'}>
-        <div className="view" data-testid="gen-viewer-prediction-panel">
-          <StructureViewer
-            controller={predictionViewer}
-            testId="gen-viewer-prediction"
-            display={view.prediction.display}
+        <ViewerPanel
+          panelTestId="gen-viewer-prediction-panel"
+          controller={predictionViewer}
+          testId="gen-viewer-prediction"
+          display={view.prediction.display}
+          settings={VIEW_SETTINGS}
+          fitKey={view}
+          caption={<>prediction · {view.prediction.id}</>}
+        >
+          <CloseDrawing pairs={view.prediction.closePairs} display={view.prediction.display} />
+        </ViewerPanel>
+        {other && (
+          <ViewerPanel
+            panelTestId="gen-viewer-other-panel"
+            controller={otherViewer}
+            testId="gen-viewer-other"
+            display={other.display}
             settings={VIEW_SETTINGS}
             fitKey={view}
-          >
-            <CloseDrawing pairs={view.prediction.closePairs} display={view.prediction.display} />
-          </StructureViewer>
-          <span className="view-caption">prediction · {view.prediction.id}</span>
-        </div>
-        {other && (
-          <div className="view" data-testid="gen-viewer-other-panel">
-            <StructureViewer
-              controller={otherViewer}
-              testId="gen-viewer-other"
-              display={other.display}
-              settings={VIEW_SETTINGS}
-              fitKey={view}
-            />
-            <span className="view-caption" data-testid="gen-other-caption">
-              {ROLE_TEXT[other.role]} · {other.id}
-            </span>
-          </div>
+            caption={
+              <>
+                {ROLE_TEXT[other.role]} · {other.id}
+              </>
+            }
+            captionTestId="gen-other-caption"
+          />
         )}
         {other && view.overlay && <OverlayView overlay={view.overlay} fitKey={view} otherRole={other.role} />}
       </div>
@@ -149,40 +151,47 @@ function OverlayView({ overlay, fitKey, otherRole }: { overlay: SampleOverlay; f
   const display = useMemo(() => overlayTargetDisplay(overlay), [overlay]);
   const d = useMemo(() => overlayDrawing(overlay), [overlay]);
   return (
-    <div className="view" data-testid="gen-viewer-overlay-panel">
-      <StructureViewer controller={overlayViewer} testId="gen-viewer-overlay" display={display} settings={OVERLAY_SETTINGS} fitKey={fitKey}>
-        <PredictionGhost overlay={overlay} elements={display.elements} />
-        {d.points.length > 0 && <Lines points={d.points} colors={d.colors} />}
-        <Halos centers={d.unmatchedOther} color={MARK.unmatchedOther} radius={0.85} />
-        <Halos centers={d.unmatchedPrediction} color={MARK.unmatchedPrediction} radius={0.85} />
-        <Halos centers={d.beyond} color={MARK.beyond} radius={0.75} opacity={0.35} />
-      </StructureViewer>
-      <span className="view-caption">{ROLE_TEXT[otherRole]} (solid) + prediction (translucent) after the mapping</span>
-      <ColorBar
-        caption={`${ROLE_TEXT[otherRole]} site → predicted site, Å, up to stol (${
-          overlay.source === 'matcher' ? "the matcher's mapping" : 'no mapping within stol: same-element pairs of least distance'
-        })`}
-        ramp={DISPLACEMENT_RAMP}
-        min="0"
-        max={overlay.tolerance.toFixed(2)}
-        testId="gen-overlay-legend"
-        keysTestId="gen-overlay-counts"
-        dataSource={overlay.source}
-      >
-        <span>{overlay.pairs.length} pairs</span>
-        <span>
-          <i className="swatch ring" style={{ borderColor: toHex(MARK.beyond) }} /> beyond stol {d.beyond.length}
-        </span>
-        <span>
-          <i className="swatch ring" style={{ borderColor: toHex(MARK.unmatchedPrediction) }} /> unmatched predicted{' '}
-          {d.unmatchedPrediction.length}
-        </span>
-        <span>
-          <i className="swatch ring" style={{ borderColor: toHex(MARK.unmatchedOther) }} /> unmatched {ROLE_TEXT[otherRole]}{' '}
-          {d.unmatchedOther.length}
-        </span>
-      </ColorBar>
-    </div>
+    <ViewerPanel
+      panelTestId="gen-viewer-overlay-panel"
+      controller={overlayViewer}
+      testId="gen-viewer-overlay"
+      display={display}
+      settings={OVERLAY_SETTINGS}
+      fitKey={fitKey}
+      caption={<>{ROLE_TEXT[otherRole]} (solid) + prediction (translucent) after the mapping</>}
+      after={
+        <ColorBar
+          caption={`${ROLE_TEXT[otherRole]} site → predicted site, Å, up to stol (${
+            overlay.source === 'matcher' ? "the matcher's mapping" : 'no mapping within stol: same-element pairs of least distance'
+          })`}
+          ramp={DISPLACEMENT_RAMP}
+          min="0"
+          max={overlay.tolerance.toFixed(2)}
+          testId="gen-overlay-legend"
+          keysTestId="gen-overlay-counts"
+          dataSource={overlay.source}
+        >
+          <span>{overlay.pairs.length} pairs</span>
+          <span>
+            <i className="swatch ring" style={{ borderColor: toHex(MARK.beyond) }} /> beyond stol {d.beyond.length}
+          </span>
+          <span>
+            <i className="swatch ring" style={{ borderColor: toHex(MARK.unmatchedPrediction) }} /> unmatched predicted{' '}
+            {d.unmatchedPrediction.length}
+          </span>
+          <span>
+            <i className="swatch ring" style={{ borderColor: toHex(MARK.unmatchedOther) }} /> unmatched {ROLE_TEXT[otherRole]}{' '}
+            {d.unmatchedOther.length}
+          </span>
+        </ColorBar>
+      }
+    >
+      <PredictionGhost overlay={overlay} elements={display.elements} />
+      {d.points.length > 0 && <Lines points={d.points} colors={d.colors} />}
+      <Halos centers={d.unmatchedOther} color={MARK.unmatchedOther} radius={0.85} />
+      <Halos centers={d.unmatchedPrediction} color={MARK.unmatchedPrediction} radius={0.85} />
+      <Halos centers={d.beyond} color={MARK.beyond} radius={0.75} opacity={0.35} />
+    </ViewerPanel>
   );
 }
 

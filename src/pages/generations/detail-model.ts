@@ -8,7 +8,7 @@ import { DISPLACEMENT_RAMP, rampColor, type Rgb } from '../../viewer/colors.ts';
 import type { TextLabel } from '../../viewer/Lines.tsx';
 import type { MatchExplanation } from '../../core/tasks/generations/explain.ts';
 import type { ClosePairView, SampleOverlay, StructureSide } from '../../../workers/generations-api.ts';
-import { fixed, fmt } from '../format.ts';
+import { fixed, fmt } from '../../ui/format.ts';
 
 export interface OverlayDrawing {
   /** Line segments (6 numbers each): the counterpart's site → the predicted site the mapping joined to it. */

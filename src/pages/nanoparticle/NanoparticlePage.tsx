@@ -26,12 +26,13 @@ import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts
 import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText, isDataset } from '../../state/datasets.ts';
 import { MAX_RADIUS, MIN_RADIUS, type ParticleView, type Split } from '../../../workers/c2np-api.ts';
-import { Plot } from '../Plot.tsx';
-import { ColorBar } from '../ColorBar.tsx';
-import { PanelResizer } from '../PanelResizer.tsx';
+import { Plot } from '../../ui/Plot.tsx';
+import { ColorBar } from '../../ui/ColorBar.tsx';
+import { PanelResizer } from '../../ui/PanelResizer.tsx';
+import { Progress } from '../../ui/Progress.tsx';
 import { TextLabels, type TextLabel } from '../../viewer/Lines.tsx';
 import './nanoparticle.css';
-import { ErrorAlert } from '../ErrorAlert.tsx';
+import { ErrorAlert } from '../../ui/ErrorAlert.tsx';
 
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showCell: false, showPolyhedra: false };
 const SPLITS: Split[] = ['train', 'ID', 'OOD'];
@@ -87,7 +88,7 @@ export function NanoparticlePage() {
           {s.particle && s.showHull && <FacetMillerLabels particle={s.particle} />}
         </StructureViewer>
         {display && <Legend />}
-        <Progress />
+        <WorkProgress />
       </main>
       <aside className="panel right">
         <Plots />
@@ -97,14 +98,10 @@ export function NanoparticlePage() {
   );
 }
 
-function Progress() {
+function WorkProgress() {
   const { busy, seriesProgress } = useNanoparticle(useShallow((st) => ({ busy: st.busy, seriesProgress: st.seriesProgress })));
   if (!busy && !seriesProgress) return null;
-  return (
-    <div className="progress" data-testid="progress" role="status">
-      <span className="spinner" /> {busy ?? `R series ${seriesProgress}`}…
-    </div>
-  );
+  return <Progress testId="progress">{busy ?? `R series ${seriesProgress}`}…</Progress>;
 }
 
 function Controls() {

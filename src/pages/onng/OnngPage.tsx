@@ -38,8 +38,10 @@ import './onng.css';
 import { downloadText } from '../../browser/download.ts';
 import { pastedTextProblem } from '../../browser/read-file.ts';
 import { VariantsPanel } from './VariantsPanel.tsx';
-import { fixed, fmt } from '../format.ts';
-import { ErrorAlert } from '../ErrorAlert.tsx';
+import { fixed, fmt } from '../../ui/format.ts';
+import { ErrorAlert } from '../../ui/ErrorAlert.tsx';
+import { Progress } from '../../ui/Progress.tsx';
+import { FilePick } from '../../ui/FilePick.tsx';
 
 const NNG4_LEVELS = levelsJson as Nng4Level[];
 const NNG4_GROUPS = groupByWorld(NNG4_LEVELS, true);
@@ -64,10 +66,10 @@ export function OnngPage() {
         <Results />
         <VariantsPanel />
         {s.busy && (
-          <div className="progress" data-testid="onng-progress" role="status">
-            <span className="spinner" /> {s.busy}
+          <Progress testId="onng-progress">
+            {s.busy}
             {s.progress ? ` — ${s.progress}` : ''}…
-          </div>
+          </Progress>
         )}
       </main>
     </div>
@@ -76,7 +78,6 @@ export function OnngPage() {
 
 function BrowserControls() {
   const s = useOnng(useShallow((st) => ({ error: st.error, exact: st.exact, level: st.level, problemId: st.problemId })));
-  const folder = { webkitdirectory: '', directory: '' } as Record<string, string>;
   const groups = s.exact
     ? ONNG_MODULES.map(([module]) => ({
         title: module,
@@ -115,17 +116,7 @@ function BrowserControls() {
       )}
       <label className="file-button">
         Open O-NNG dataset folder…
-        <input
-          type="file"
-          multiple
-          {...folder}
-          data-testid="onng-folder-input"
-          onChange={(e) => {
-            const files = [...(e.target.files ?? [])];
-            if (files.length) void openDatasetFolder(files);
-            e.target.value = '';
-          }}
-        />
+        <FilePick multiple folder data-testid="onng-folder-input" onFiles={(files) => void openDatasetFolder(files)} />
       </label>
       <nav className="onng-problems" data-testid="onng-problem-list">
         {groups.map((g) => (
@@ -270,16 +261,7 @@ function Results() {
       <h2>Results analytics</h2>
       <label className="file-button">
         Open outcomes CSV…
-        <input
-          type="file"
-          accept=".csv,text/csv"
-          data-testid="onng-results-input"
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            if (f) void loadResults(f);
-            e.target.value = '';
-          }}
-        />
+        <FilePick accept=".csv,text/csv" data-testid="onng-results-input" onFiles={(files) => void loadResults(files[0])} />
       </label>
       <p className="hint">
         The per-problem table (columns model, lam, run, problem_id, verified, correct, time_s; optional problem, module, contains_sorry,
@@ -288,30 +270,11 @@ function Results() {
       <div className="onng-export">
         <label className="file-button">
           Open results folder…
-          <input
-            type="file"
-            multiple
-            {...({ webkitdirectory: '', directory: '' } as Record<string, string>)}
-            data-testid="onng-results-folder"
-            onChange={(e) => {
-              const files = [...(e.target.files ?? [])];
-              if (files.length) void loadResultsFolder(files);
-              e.target.value = '';
-            }}
-          />
+          <FilePick multiple folder data-testid="onng-results-folder" onFiles={(files) => void loadResultsFolder(files)} />
         </label>
         <label className="file-button">
           Add verdict file…
-          <input
-            type="file"
-            accept=".json,application/json"
-            data-testid="onng-verdict-input"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              if (f) void loadVerdictFile(f);
-              e.target.value = '';
-            }}
-          />
+          <FilePick accept=".json,application/json" data-testid="onng-verdict-input" onFiles={(files) => void loadVerdictFile(files[0])} />
         </label>
       </div>
       <p className="hint" data-testid="onng-upstream-hint">

@@ -16,6 +16,7 @@ import {
 } from '../../core/tasks/onng/variants.ts';
 import { downloadText } from '../../browser/download.ts';
 import { pastedTextProblem, readTextFile, readTextFiles } from '../../browser/read-file.ts';
+import { FilePick } from '../../ui/FilePick.tsx';
 
 type Benchmark = 'fem' | 'atomworld';
 interface LoadedInput {
@@ -121,16 +122,11 @@ export function VariantsPanel() {
         </label>
         <label className="row-inline">
           Input{' '}
-          <input
-            type="file"
+          <FilePick
             data-testid="onng-variants-input"
             multiple={benchmark === 'fem'}
             accept={benchmark === 'fem' ? '.json,application/json' : '.jsonl,.json'}
-            onChange={(e) => {
-              const files = [...(e.target.files ?? [])];
-              if (files.length) void open(files);
-              e.target.value = '';
-            }}
+            onFiles={(files) => void open(files)}
           />
         </label>
         <label className="row-inline">

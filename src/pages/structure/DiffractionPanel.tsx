@@ -6,9 +6,10 @@ import { useMemo, useState } from 'react';
 import uPlot from 'uplot';
 import type { XrdPattern, XrdPeak } from '../../core/analysis/xrd.ts';
 import { compareXrdWith, profileTwoTheta, setFwhm, setPanelOpen, setWavelength, useCrystallography } from '../../state/crystallography.ts';
-import { XrdComparison } from '../XrdComparison.tsx';
-import { Plot } from '../Plot.tsx';
-import { fixed } from '../format.ts';
+import { XrdComparison } from '../../ui/XrdComparison.tsx';
+import { Plot } from '../../ui/Plot.tsx';
+import { FilePick } from '../../ui/FilePick.tsx';
+import { fixed } from '../../ui/format.ts';
 
 /** Peaks listed in the table, strongest first. */
 const TOP_PEAKS = 10;
@@ -118,15 +119,7 @@ function SecondPattern() {
     <div className="xtal-controls">
       <label className="file-button" title="Overlay another structure's powder pattern and score their similarity">
         Compare with a structure file…
-        <input
-          type="file"
-          data-testid="xrd-compare-file"
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = '';
-            if (file) void compareXrdWith(file);
-          }}
-        />
+        <FilePick data-testid="xrd-compare-file" onFiles={(files) => void compareXrdWith(files[0])} />
       </label>
       {xrdComparison && <XrdComparison comparison={xrdComparison.comparison} labels={labels} testId="xrd-compare" />}
     </div>

@@ -7,8 +7,9 @@ import uPlot from 'uplot';
 import type { DisplayData } from '../../core/analysis/display-scene.ts';
 import { overlayEnvironmentOf, setColorByCn, setCutoff, setPanelOpen, useCrystallography } from '../../state/crystallography.ts';
 import { DISPLACEMENT_RAMP, rampColorsBySite, rampGradient } from '../../viewer/colors.ts';
-import { fixed } from '../format.ts';
-import { Plot } from '../Plot.tsx';
+import { fixed } from '../../ui/format.ts';
+import { Plot } from '../../ui/Plot.tsx';
+import { FilePick } from '../../ui/FilePick.tsx';
 
 const RDF_LABELS = ['g(r)'];
 /** The x readouts: a distance for bond lengths and g(r), an angle for bond angles. */
@@ -177,15 +178,7 @@ export function EnvironmentPanel() {
           )}
           <label className="file-button" title="Overlay a second structure's bond lengths, bond angles and g(r)">
             Overlay a structure file…
-            <input
-              type="file"
-              data-testid="env-overlay-file"
-              onChange={(e) => {
-                const file = e.target.files?.[0];
-                e.target.value = '';
-                if (file) void overlayEnvironmentOf(file);
-              }}
-            />
+            <FilePick data-testid="env-overlay-file" onFiles={(files) => void overlayEnvironmentOf(files[0])} />
           </label>
           {env2 && (
             <p className="hint" data-testid="env-overlay-name">
@@ -199,7 +192,7 @@ export function EnvironmentPanel() {
   );
 }
 
-/** A histogram or g(r) in a Plot (src/pages/Plot.tsx): it widens with the panel and opens large. */
+/** A histogram or g(r) in a Plot (src/ui/Plot.tsx): it widens with the panel and opens large. */
 function EnvPlot({
   testId,
   title,

@@ -8,6 +8,7 @@ import { errorText } from '../../core/errors.ts';
 import { downloadStructure, useSession } from '../../state/session.ts';
 import { currentSessionText, currentViewLink, openSession } from '../../state/structure-view.ts';
 import { downloadPng } from '../../viewer/controller.ts';
+import { FilePick } from '../../ui/FilePick.tsx';
 
 const fail = (what: string) => (e: unknown) => useSession.setState({ error: `${what} failed: ${errorText(e)}` });
 
@@ -135,15 +136,10 @@ export function ExportPanel() {
         </button>
         <label className="file-button">
           Open session…
-          <input
+          <FilePick
             data-testid="session-input"
-            type="file"
             accept=".json,application/json"
-            onChange={(e) => {
-              const f = e.currentTarget.files?.[0];
-              e.currentTarget.value = '';
-              if (f) run('Opening the session', async () => openSession(await readTextFile(f), f.name));
-            }}
+            onFiles={([f]) => run('Opening the session', async () => openSession(await readTextFile(f), f.name))}
           />
         </label>
       </div>

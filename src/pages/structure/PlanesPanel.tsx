@@ -1,7 +1,7 @@
 /** The Lattice planes panel: (hkl) typed in, d(hkl) listed (`structlab planes`), the planes drawn in the cell shown. */
 import { useState } from 'react';
 import { setHklText, setPanelOpen, useCrystallography } from '../../state/crystallography.ts';
-import { fixed } from '../format.ts';
+import { fixed } from '../../ui/format.ts';
 
 export function PlanesPanel() {
   const open = useCrystallography((s) => s.open.planes);

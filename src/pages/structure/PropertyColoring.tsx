@@ -27,7 +27,7 @@ import {
   useAtomHover,
 } from '../../state/atom-coloring.ts';
 import { Arrows } from '../../viewer/Arrows.tsx';
-import { fmt } from '../format.ts';
+import { fmt } from '../../ui/format.ts';
 import { useSession } from '../../state/session.ts';
 import { useCrystallography } from '../../state/crystallography.ts';
 import { CATEGORY_PALETTE, DISPLACEMENT_RAMP, categoryColorsBySite, rampColorsBySite, rampGradient, toHex } from '../../viewer/colors.ts';

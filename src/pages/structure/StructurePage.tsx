@@ -1,6 +1,6 @@
 /** The structure lab page: load panel, 3D view with toolbar, structure / atom / measurement panels. */
 import { Fragment, useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
-import { ErrorBoundary } from '../../app/ErrorBoundary.tsx';
+import { ErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import {
   cancelWork,
   clearMeasurements,
@@ -24,10 +24,10 @@ import { elementColor, elementName, toHex } from '../../viewer/colors.ts';
 import { downloadPng, resetView, viewAlong } from '../../viewer/controller.ts';
 import { angle, dihedral, distance } from '../../core/math/measure.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';
-import { fixed, fmt, fracText } from '../format.ts';
+import { fixed, fmt, fracText } from '../../ui/format.ts';
 import { DATASETS, datasetText, loadDefaultDataset } from '../../state/datasets.ts';
 import { latticeOf } from '../../core/structure/packed.ts';
-import { ErrorAlert } from '../ErrorAlert.tsx';
+import { ErrorAlert } from '../../ui/ErrorAlert.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { useCrystallography } from '../../state/crystallography.ts';
 import { CrystallographyOverlay } from './CrystallographyOverlay.tsx';
@@ -39,8 +39,10 @@ import { AtomHoverTip, PropertyArrows, PropertyColoring, usePropertyColors, useP
 import { setAtomHover } from '../../state/atom-coloring.ts';
 import { TrajectoryPlayer } from './TrajectoryPlayer.tsx';
 import { openDropped, openPicked, setAsFrames, useTrajectory } from '../../state/trajectory.ts';
-import { typingInto } from '../../app/ShortcutsOverlay.tsx';
-import { PanelResizer } from '../PanelResizer.tsx';
+import { typingInto } from '../../ui/ShortcutsOverlay.tsx';
+import { PanelResizer } from '../../ui/PanelResizer.tsx';
+import { Progress } from '../../ui/Progress.tsx';
+import { FilePick } from '../../ui/FilePick.tsx';
 
 export function StructurePage() {
   const display = useSession((s) => s.display);
@@ -128,7 +130,7 @@ export function StructurePage() {
         <AtomHoverTip />
         <ViewSummary />
         <Toolbar settings={settings} />
-        <Progress />
+        <WorkProgress />
         <Legend coordination={propertyColors ? null : (cn?.coordination ?? null)} />
         <div className="shortcuts">
           drag: rotate · right-drag: pan · wheel: zoom · touch: drag, pinch, tap, double-tap · r reset · a/b/c view along axes · o ortho ·
@@ -169,16 +171,11 @@ function LoadPanel() {
       <h2>Load</h2>
       <label className="file-button">
         Open files…
-        <input
+        <FilePick
           data-testid="file-input"
-          type="file"
           multiple
           accept=".cif,.mcif,.vasp,.poscar,.xyz,.extxyz,.json,POSCAR,CONTCAR,*"
-          onChange={(e) => {
-            const f = e.currentTarget.files;
-            if (f?.length) void openPicked(Array.from(f));
-            e.currentTarget.value = '';
-          }}
+          onFiles={(files) => void openPicked(files)}
         />
       </label>
       <p className="hint">…or drop files anywhere on the page.</p>
@@ -467,16 +464,13 @@ function ViewSummary() {
   );
 }
 
-function Progress() {
+function WorkProgress() {
   const busy = useSession((s) => s.busy);
   if (!busy) return null;
   return (
-    <div className="progress" data-testid="progress" role="status">
-      <span className="spinner" /> {busy}…
-      <button type="button" data-testid="cancel" onClick={cancelWork}>
-        Cancel
-      </button>
-    </div>
+    <Progress testId="progress" onCancel={cancelWork} cancelTestId="cancel">
+      {busy}…
+    </Progress>
   );
 }
 

@@ -12,7 +12,7 @@ import {
   shownWyckoffTable,
   useCrystallography,
 } from '../../state/crystallography.ts';
-import { fixed, fracText } from '../format.ts';
+import { fixed, fracText } from '../../ui/format.ts';
 
 export const CELL_LABELS: Record<CellChoice, string> = {
   read: 'as read',

@@ -23,7 +23,8 @@ import {
   useTrajectory,
 } from '../../state/trajectory.ts';
 import type { FrameSeries } from '../../../workers/trajectory-api.ts';
-import { Plot } from '../Plot.tsx';
+import { Plot } from '../../ui/Plot.tsx';
+import { FilePick } from '../../ui/FilePick.tsx';
 import { formatCsv } from '../../core/io/csv.ts';
 import { defaultSeries, nextFrame, playDelay, readout, shownSeries } from './trajectory-series.ts';
 
@@ -254,15 +255,10 @@ export function TrajectoryPlayer() {
           </button>
           <label className="file-button">
             Against a reference…
-            <input
-              type="file"
+            <FilePick
               data-testid="traj-reference"
               disabled={traj.computing !== null}
-              onChange={(e) => {
-                const f = e.currentTarget.files?.[0];
-                if (f) void requestReferenceSeries(f);
-                e.currentTarget.value = '';
-              }}
+              onFiles={(files) => void requestReferenceSeries(files[0])}
             />
           </label>
         </div>

@@ -5,7 +5,7 @@
  * unit); they stay the keys, only what the page shows changes.
  */
 import type { FrameSeries } from '../../../workers/trajectory-api.ts';
-import { fmt } from '../format.ts';
+import { fmt } from '../../ui/format.ts';
 
 /** eV/Å³ in GPa: ASE's units (ase/units.py, GPa = 1e9 · Pascal with CODATA 2014 constants), 1 / units.GPa. */
 export const EV_PER_A3_IN_GPA = 160.21766208;

@@ -1,5 +1,5 @@
 /**
- * The drag handle on the right side panel's edge: the panel (and the plots in it, src/pages/Plot.tsx) can be
+ * The drag handle on the right side panel's edge: the panel (and the plots in it, src/ui/Plot.tsx) can be
  * widened with the pointer or the keyboard (a WAI-ARIA window splitter: ←/→ by 16 px, with Shift by 64 px, Home and
  * End to the narrowest and widest, Enter back to the page's default), and the width is remembered per page in
  * localStorage, as the theme is (src/app/theme.ts). It sets `--panel-right` on the page's `.lab` grid, whose last
