@@ -5,11 +5,11 @@
  * labels alone (not the atoms), a recolouring the atoms alone, and a pick or a camera turn neither; a scene over 2,000
  * atoms labels nothing until an atom is picked, then the pick and the 24 atoms nearest it (computed here by a full sort).
  */
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, readXtalGolden } from '../xtal-goldens.ts';
-import { frontmostAtom, openLab, textFile, type Lab, waitForFrame, waitIdle } from './harness.ts';
+import { frontmostAtom, textFile, type Lab, waitForFrame } from './harness.ts';
+import { loadFile, openWithFile } from './open.ts';
 
 /** Four atoms 4 Å apart (no bonds), no cell: drawn in file order. Colours without near-black: the letters are #111. */
 const MOLECULE = [
@@ -43,13 +43,6 @@ async function chooseLabels(value: string, builds: number): Promise<LabelState> 
   return labelState();
 }
 
-async function openFile(name: string, file: Parameters<Page['setInputFiles']>[1]): Promise<void> {
-  await page.locator('[data-testid=file-input]').setInputFiles(file);
-  await page.waitForFunction((n) => document.querySelector('.source')?.textContent?.includes(n), name, { timeout: 60_000 });
-  await waitIdle(page);
-  await waitForFrame(page);
-}
-
 /** Pixels of the rendered scene (the PNG export at 1×, transparent background) in a square of `half` px around atom i. */
 function pixelsAround(i: number, half: number): Promise<number[]> {
   return page.evaluate(
@@ -78,11 +71,9 @@ function darkPixels(rgba: number[]): number {
 }
 
 beforeAll(async () => {
-  lab = await openLab('?fresh');
+  lab = await openWithFile(textFile('labels.extxyz', MOLECULE_XYZ));
   page = lab.page;
-  await page.locator('[data-testid=formula]').waitFor({ timeout: 60_000 });
   await waitForFrame(page);
-  await openFile('labels.extxyz', textFile('labels.extxyz', MOLECULE_XYZ));
 });
 
 afterAll(async () => {
@@ -132,7 +123,8 @@ describe('atom labels', () => {
 
   it('site labels and Wyckoff letters of a CIF: each site label carries its golden Wyckoff letter', async () => {
     const name = 'cod-1011060-graphite.cif';
-    await openFile(name, { name, mimeType: 'text/plain', buffer: readFileSync(corpusPath(name)) });
+    await loadFile(page, corpusPath(name));
+    await waitForFrame(page);
     await page.waitForFunction(() => document.querySelector('[data-testid=spacegroup]')?.textContent?.includes('186'), undefined, {
       timeout: 60_000,
     });
@@ -157,7 +149,8 @@ describe('atom labels', () => {
     for (let a = 0; a < 13; a++)
       for (let b = 0; b < 13; b++) for (let c = 0; c < 13; c++) pos.push([3 * a + jitter(), 3 * b + jitter(), 3 * c + jitter()]);
     const xyz = `${pos.length}\nbig\n${pos.map((p) => `Ar ${p.map((v) => v.toFixed(6)).join(' ')}`).join('\n')}\n`;
-    await openFile('big.xyz', textFile('big.xyz', xyz));
+    await loadFile(page, textFile('big.xyz', xyz));
+    await waitForFrame(page);
     await page.locator('[data-testid=setting-labels]').selectOption('index');
     await page.locator('[data-testid=labels-note]').waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-testid=labels-note]').innerText()).toContain('2,197 atoms drawn');

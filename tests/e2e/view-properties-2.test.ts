@@ -9,7 +9,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISPLACEMENT_RAMP } from '../../src/viewer/colors.ts';
-import { openLab, textFile, type Lab, waitForFrame, waitIdle } from './harness.ts';
+import { textFile, type Lab, waitForFrame } from './harness.ts';
+import { loadFile, openWithFile } from './open.ts';
 
 /** Five atoms 4 Å apart (no cell, no bonds): drawn in file order. charge is real-valued; tags a few whole numbers. */
 const ATOMS = [
@@ -104,13 +105,8 @@ const hoverReach = (atom: number): Promise<number> =>
   }, atom);
 
 beforeAll(async () => {
-  lab = await openLab('?fresh');
+  lab = await openWithFile(textFile('props.xyz', XYZ));
   page = lab.page;
-  await page.locator('[data-testid=formula]').waitFor({ timeout: 60_000 });
-  await waitForFrame(page);
-  await page.locator('[data-testid=file-input]').setInputFiles(textFile('props.xyz', XYZ));
-  await page.waitForFunction(() => document.querySelector('.source')?.textContent?.includes('props.xyz'), undefined, { timeout: 60_000 });
-  await waitIdle(page);
   await page.waitForFunction(() => window.__structlab!.natoms() === 5, undefined, { timeout: 30_000 });
 });
 
@@ -220,9 +216,7 @@ describe('per-atom properties: range, legend, size, hover', () => {
   });
 
   it('selective-dynamics flags of a POSCAR: a legend of the per-axis flag tuples with their counts', async () => {
-    await page.locator('[data-testid=file-input]').setInputFiles(textFile('POSCAR', POSCAR));
-    await page.waitForFunction(() => document.querySelector('.source')?.textContent?.includes('POSCAR'), undefined, { timeout: 60_000 });
-    await waitIdle(page);
+    await loadFile(page, textFile('POSCAR', POSCAR));
     await page.locator('[data-testid=color-property]').selectOption('selective_dynamics');
     await page.locator('[data-testid=property-legend]').waitFor();
     const rows = await page

@@ -5,7 +5,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { frontmostAtom, openLab, textFile, type Lab, waitForFrame, waitIdle } from './harness.ts';
+import { frontmostAtom, textFile, type Lab, waitForFrame } from './harness.ts';
+import { openWithFile } from './open.ts';
 
 const forces = [
   [0.1, -0.2, 0.2],
@@ -22,15 +23,8 @@ let lab: Lab;
 let page: Page;
 
 beforeAll(async () => {
-  lab = await openLab('?fresh');
+  lab = await openWithFile(textFile('forces.extxyz', EXTXYZ));
   page = lab.page;
-  await page.locator('[data-testid=formula]').waitFor({ timeout: 60_000 });
-  await waitForFrame(page);
-  await page.locator('[data-testid=file-input]').setInputFiles(textFile('forces.extxyz', EXTXYZ));
-  await page.waitForFunction(() => document.querySelector('.source')?.textContent?.includes('forces.extxyz'), undefined, {
-    timeout: 60_000,
-  });
-  await waitIdle(page);
 });
 
 afterAll(async () => {

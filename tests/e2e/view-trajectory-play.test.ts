@@ -8,7 +8,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpusText } from '../paths.ts';
-import { type Lab, openLab, textFile, waitIdle } from './harness.ts';
+import { type Lab, textFile, waitIdle } from './harness.ts';
+import { openWithFile } from './open.ts';
 
 const FILE = 'matterviz-V8Ta12W71Re8-mace-omat.xyz';
 const FRAMES = 7;
@@ -17,12 +18,10 @@ let lab: Lab;
 let page: Page;
 
 beforeAll(async () => {
-  lab = await openLab('?fresh');
+  lab = await openWithFile(textFile('mace.extxyz', readCorpusText(FILE)), {
+    ready: '[data-testid=trajectory][data-streamed=no][data-metrics=done]',
+  });
   page = lab.page;
-  await page.locator('[data-testid=formula]').waitFor({ timeout: 60_000 });
-  await page.locator('[data-testid=file-input]').setInputFiles(textFile('mace.extxyz', readCorpusText(FILE)));
-  await page.locator('[data-testid=trajectory][data-streamed=no][data-metrics=done]').waitFor({ timeout: 60_000 });
-  await waitIdle(page);
 }, 120_000);
 
 afterAll(async () => {

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frameMetrics } from '../../src/core/analysis/frame-metrics.ts';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { packStructure } from '../../src/core/structure/packed.ts';
-import { type Lab, openLab, textFile, waitIdle } from './harness.ts';
+import { type Lab, textFile, waitIdle } from './harness.ts';
+import { openWithFile } from './open.ts';
 
 const FRAMES = 40;
 const A = 5.64;
@@ -63,12 +64,8 @@ async function seriesValues(name: string, label = name): Promise<(number | null)
 }
 
 beforeAll(async () => {
-  lab = await openLab('?fresh');
+  lab = await openWithFile(textFile('relax.extxyz', TRAJ), { ready: '[data-testid=trajectory][data-streamed=no]' });
   page = lab.page;
-  await page.locator('[data-testid=formula]').waitFor({ timeout: 60_000 });
-  await page.locator('[data-testid=file-input]').setInputFiles(textFile('relax.extxyz', TRAJ));
-  await page.locator('[data-testid=trajectory][data-streamed=no]').waitFor({ timeout: 60_000 });
-  await waitIdle(page);
 });
 
 afterAll(async () => {

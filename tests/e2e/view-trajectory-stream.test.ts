@@ -6,7 +6,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Lab, openLab, textFile, waitIdle } from './harness.ts';
+import { type Lab, textFile, waitIdle } from './harness.ts';
+import { openWithFile } from './open.ts';
 
 const FRAMES = 400;
 const ATOMS = 300;
@@ -30,12 +31,11 @@ const atFrame = (f: number) =>
 const cellC = async () => Number((await page.locator('[data-testid=lattice]').innerText()).split(',')[2]);
 
 beforeAll(async () => {
-  lab = await openLab('?fresh&streamBytes=100000');
+  lab = await openWithFile(textFile('run.extxyz', TRAJ), {
+    path: '?fresh&streamBytes=100000',
+    ready: '[data-testid=trajectory][data-streamed=yes]',
+  });
   page = lab.page;
-  await page.locator('[data-testid=formula]').waitFor({ timeout: 60_000 });
-  await page.locator('[data-testid=file-input]').setInputFiles(textFile('run.extxyz', TRAJ));
-  await page.locator('[data-testid=trajectory][data-streamed=yes]').waitFor({ timeout: 60_000 });
-  await waitIdle(page);
 });
 
 afterAll(async () => {

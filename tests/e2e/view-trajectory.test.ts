@@ -4,7 +4,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Lab, openLab, textFile, waitIdle } from './harness.ts';
+import { type Lab, textFile, waitIdle } from './harness.ts';
+import { openWithFile } from './open.ts';
 
 const FRAMES = 200;
 const energy = (k: number) => -10 + 0.01 * k + 0.5 * Math.sin(k / 7);
@@ -18,12 +19,8 @@ let page: Page;
 const frameText = () => page.locator('[data-testid=traj-frame]').innerText();
 
 beforeAll(async () => {
-  lab = await openLab('?fresh');
+  lab = await openWithFile(textFile('md.extxyz', TRAJ), { ready: '[data-testid=trajectory]' });
   page = lab.page;
-  await page.locator('[data-testid=formula]').waitFor({ timeout: 60_000 });
-  await page.locator('[data-testid=file-input]').setInputFiles(textFile('md.extxyz', TRAJ));
-  await page.locator('[data-testid=trajectory]').waitFor({ timeout: 60_000 });
-  await waitIdle(page);
 });
 
 afterAll(async () => {

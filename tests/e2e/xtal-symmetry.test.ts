@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { initMoyoNode } from '../../src/node/moyo.ts';
 import { type Json, corpusPath, matchSitesByPosition, readXtalGolden } from '../xtal-goldens.ts';
-import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
+import { type Lab, waitForFrame } from './harness.ts';
+import { openWithFile } from './open.ts';
 
 /** R-3 on rhombohedral axes: 8 sites read, 24 in the conventional (hexagonal) cell. */
 const NAME = 'pmg-MgNiF6.cif';
@@ -28,14 +29,8 @@ const atDigits = (shown: string, value: number) => {
 
 beforeAll(async () => {
   initMoyoNode();
-  lab = await openLab('?fresh', { width: 1400, height: 900 });
+  lab = await openWithFile(corpusPath(NAME), { viewport: { width: 1400, height: 900 } });
   page = lab.page;
-  await waitForFrame(page);
-  await waitIdle(page);
-  await page.locator('[data-testid=formula]').waitFor();
-  await page.locator('[data-testid=file-input]').setInputFiles(corpusPath(NAME));
-  await page.waitForFunction(() => document.querySelector('.source')?.textContent?.includes('MgNiF6'), undefined, { timeout: 60_000 });
-  await waitIdle(page);
 });
 
 afterAll(async () => {

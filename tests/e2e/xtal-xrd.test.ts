@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Json, XTAL_GOLDEN, corpusPath, readXtalGolden } from '../xtal-goldens.ts';
-import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
+import { type Lab } from './harness.ts';
+import { openWithFile } from './open.ts';
 
 const NAME = 'matterviz-BaTiO3-tetragonal.poscar';
 const golden = readXtalGolden(NAME);
@@ -23,14 +24,8 @@ const atDigits = (shown: string, value: number) => {
 };
 
 beforeAll(async () => {
-  lab = await openLab('?fresh', { width: 1400, height: 900 });
+  lab = await openWithFile(corpusPath(NAME), { viewport: { width: 1400, height: 900 } });
   page = lab.page;
-  await waitForFrame(page);
-  await waitIdle(page);
-  await page.locator('[data-testid=formula]').waitFor();
-  await page.locator('[data-testid=file-input]').setInputFiles(corpusPath(NAME));
-  await page.waitForFunction((n) => document.querySelector('.source')?.textContent?.includes(n), NAME, { timeout: 60_000 });
-  await waitIdle(page);
 });
 
 afterAll(async () => {
