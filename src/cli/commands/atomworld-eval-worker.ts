@@ -1,19 +1,12 @@
 /**
  * Worker thread of `structlab atomworld eval`: judges one case per message and answers with its verdict.
  * The main thread gives each case a time budget and ends (then replaces) a thread that overruns it, so a
- * case that would run for minutes costs only its own verdict ("Timeout").
+ * case that would run for minutes costs only its own verdict ("Timeout"; src/cli/pool.ts, `isolate`).
  */
-import { parentPort } from 'node:worker_threads';
 import { adoptCommandLimits } from '../threads.ts';
+import { servePool } from '../pool.ts';
 import { initMoyoNodeLazily } from '../../node/moyo.ts';
-import { type AtomworldCaseVerdict, type AtomworldJob, judgeAtomworldJob } from '../../core/tasks/atomworld/batch.ts';
-
-export interface EvalRequest {
-  k: number;
-  job: AtomworldJob;
-}
-/** `started` as a case begins (its time budget starts then: the thread holds the next case already), then its verdict. */
-export type EvalReply = { ready: true } | { started: number } | { k: number; verdict: AtomworldCaseVerdict };
+import { judgeAtomworldJob } from '../../core/tasks/atomworld/batch.ts';
 
 /** A two-atom case judged once before the thread reports ready, so start-up work is not charged to a case's budget. */
 const WARM_UP_CIF = `data_warm
@@ -34,12 +27,7 @@ Na1 Na 0 0 0
 Cl1 Cl 0.5 0.5 0.5
 `;
 
-const port = parentPort!;
 adoptCommandLimits();
 initMoyoNodeLazily();
 judgeAtomworldJob({ id: 'warm-up', action: 'warm-up', targetCif: WARM_UP_CIF, answer: `<cif>\n${WARM_UP_CIF}</cif>` });
-port.on('message', ({ k, job }: EvalRequest) => {
-  port.postMessage({ started: k } satisfies EvalReply);
-  port.postMessage({ k, verdict: judgeAtomworldJob(job) } satisfies EvalReply);
-});
-port.postMessage({ ready: true } satisfies EvalReply);
+servePool(judgeAtomworldJob);

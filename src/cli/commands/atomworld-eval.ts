@@ -4,8 +4,7 @@
  * the case is reported as "Timeout" and the batch goes on. A junk line is reported and skipped.
  */
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
-import { IN_FLIGHT, POOL_HEAP_MB, startCliWorker } from '../threads.ts';
+import { runPool } from '../pool.ts';
 import {
   type AtomworldCaseVerdict,
   type AtomworldJob,
@@ -18,8 +17,6 @@ import { LIMITS, quoted } from '../../core/limits.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { inputName, toStrictJson } from '../io.ts';
-import type { EvalReply, EvalRequest } from './atomworld-eval-worker.ts';
-import { errorText } from '../../core/errors.ts';
 import { closeSync, openSync } from 'node:fs';
 import { progressReporter } from '../progress.ts';
 import { inShard, partialHead, shardOption, type Shard } from '../shard.ts';
@@ -59,8 +56,6 @@ A progress line (rate) is shown on standard error when it is a terminal.
                  (docs/scale-out.md)
 `;
 
-/** A worker that has not reported ready this long after launch is taken as unable to run here. */
-const WORKER_START_TIMEOUT_MS = 60_000;
 /** Skipped lines named one by one on standard error before the rest are counted. */
 const SKIP_WARNINGS_SHOWN = 20;
 
@@ -198,171 +193,6 @@ const failedVerdict = (job: AtomworldJob, wrongType: string): AtomworldCaseVerdi
   max_dist: null,
 });
 
-/**
- * Judges the jobs in a pool of `workers` threads, one case per message, IN_FLIGHT per thread. A case's budget starts
- * when its thread starts it (the thread says so); a case past `budgetMs` is a "Timeout" and its thread is replaced;
- * a thread that dies (out of memory) makes its running case "Unknown". Cases a thread held but had not started go to
- * another thread. Resolves to null when no thread could start at all (the caller judges in this thread).
- */
-function runInWorkers(
-  jobs: AtomworldJob[],
-  workers: number,
-  budgetMs: number,
-  warn: (line: string) => void,
-  onDone: () => void,
-): Promise<AtomworldCaseVerdict[] | null> {
-  return new Promise((resolve) => {
-    const results: (AtomworldCaseVerdict | undefined)[] = new Array(jobs.length);
-    let next = 0;
-    /** Cases handed back by a thread that ended before starting them; taken before `next`. */
-    const requeued: number[] = [];
-    const take = (): number | undefined => requeued.shift() ?? (next < jobs.length ? next++ : undefined);
-    let done = 0;
-    let everReady = false;
-    let failedStarts = 0;
-    let finished = false;
-    const live = new Set<Worker>();
-    const finish = (value: AtomworldCaseVerdict[] | null) => {
-      if (finished) return;
-      finished = true;
-      for (const w of live) void w.terminate();
-      live.clear();
-      resolve(value);
-    };
-    const record = (k: number, verdict: AtomworldCaseVerdict) => {
-      if (results[k]) return;
-      results[k] = verdict;
-      done++;
-      onDone();
-      if (done === jobs.length) finish(results as AtomworldCaseVerdict[]);
-    };
-
-    const launch = () => {
-      if (finished || next >= jobs.length) return;
-      let worker: Worker;
-      try {
-        worker = startCliWorker('atomworld-eval-worker', null, [], { maxOldGenerationSizeMb: POOL_HEAP_MB });
-      } catch (e) {
-        startFailed(`${errorText(e)}`);
-        return;
-      }
-      live.add(worker);
-      let ready = false;
-      let current: { k: number; timer: NodeJS.Timeout } | null = null;
-      /** Cases sent to this thread and not yet answered, in the order sent. */
-      const held: number[] = [];
-      let retired = false;
-      const startTimer = setTimeout(() => {
-        retire();
-        startFailed(`no thread started within ${WORKER_START_TIMEOUT_MS / 1000} s`);
-      }, WORKER_START_TIMEOUT_MS);
-      const retire = () => {
-        if (retired) return;
-        retired = true;
-        clearTimeout(startTimer);
-        if (current) clearTimeout(current.timer);
-        live.delete(worker);
-        worker.removeAllListeners();
-        worker.on('error', () => {
-          /* ending it may still report */
-        });
-        void worker.terminate();
-      };
-      const dispatch = () => {
-        if (finished || retired) return;
-        while (held.length < IN_FLIGHT) {
-          const k = take();
-          if (k === undefined) break;
-          held.push(k);
-          worker.postMessage({ k, job: jobs[k] } satisfies EvalRequest);
-        }
-        if (held.length === 0) retire();
-      };
-      /** The cases this thread held besides `running` go back to the queue (it takes them in order, so they never started). */
-      const handBack = (running: number | undefined) => {
-        requeued.unshift(...held.filter((k) => k !== running && !results[k]));
-        held.length = 0;
-      };
-      const started = (k: number) => {
-        current = {
-          k,
-          timer: setTimeout(() => {
-            const timedOut = k;
-            current = null;
-            record(timedOut, failedVerdict(jobs[timedOut], 'Timeout'));
-            handBack(timedOut);
-            retire();
-            launch(); // a fresh thread for the remaining cases
-          }, budgetMs),
-        };
-      };
-      const lost = (why: string) => {
-        if (retired) return;
-        // The thread takes its cases in order: the first it held is the one it was on, even if its "started" was lost.
-        const k = current?.k ?? held[0];
-        handBack(k);
-        retire();
-        if (!ready) {
-          startFailed(why);
-          return;
-        }
-        if (k !== undefined) {
-          warn(`warning: case ${quoted(jobs[k].id)}: the judging thread failed (${why}); counted as Unknown`);
-          record(k, failedVerdict(jobs[k], 'Unknown'));
-        }
-        launch();
-      };
-      worker.on('message', (msg: EvalReply) => {
-        if ('ready' in msg) {
-          ready = true;
-          everReady = true;
-          failedStarts = 0;
-          clearTimeout(startTimer);
-          dispatch();
-          return;
-        }
-        if ('started' in msg) {
-          started(msg.started);
-          return;
-        }
-        if (!current || current.k !== msg.k) return;
-        clearTimeout(current.timer);
-        current = null;
-        held.splice(held.indexOf(msg.k), 1);
-        record(msg.k, msg.verdict);
-        dispatch();
-      });
-      worker.on('error', (e) => lost((e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out of memory' : e.message));
-      worker.on('exit', (code) => lost(`exited with code ${code}`));
-    };
-
-    const startFailed = (why: string) => {
-      failedStarts++;
-      if (finished) return;
-      if (!everReady && live.size === 0) {
-        warn(`warning: worker threads are unavailable (${why}); evaluating in this thread, without a time budget`);
-        finish(null);
-      } else if (failedStarts > 3 && live.size === 0) {
-        // Threads ran before but no longer start: judge what is left here.
-        warn(`warning: worker threads stopped starting (${why}); judging the remaining cases in this thread, without a time budget`);
-        next = jobs.length;
-        requeued.length = 0;
-        for (let k = 0; k < jobs.length; k++) if (!results[k]) record(k, judgeAtomworldJob(jobs[k]));
-      } else if (live.size === 0) launch();
-    };
-
-    for (let s = 0; s < workers; s++) launch();
-  });
-}
-
-function runInProcess(jobs: AtomworldJob[], onDone: () => void): AtomworldCaseVerdict[] {
-  return jobs.map((job) => {
-    const verdict = judgeAtomworldJob(job);
-    onDone();
-    return verdict;
-  });
-}
-
 export async function runAtomworldEval(argv: string[], warn: (line: string) => void): Promise<string> {
   const { positionals, options } = parseArgs(argv, [
     { name: 'workers', kind: 'string' },
@@ -395,17 +225,33 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
     // Streamed in blocks: a block's cases are judged (in threads) while the rest of CASES is still unread.
     let block: { k: number; job: AtomworldJob }[] = [];
     const judge = async () => {
-      const jobs = block.map((b) => b.job);
-      const workers = Math.min(requested, jobs.length);
-      let doneInBlock = 0;
-      const onDone = () => progress.update(cases.length + ++doneInBlock, null);
-      let verdicts: AtomworldCaseVerdict[] | null = null;
-      if (workers >= 1) verdicts = await runInWorkers(jobs, workers, budgetMs, warn, onDone);
-      if (!verdicts) {
-        doneInBlock = 0;
-        verdicts = runInProcess(jobs, onDone);
-      }
-      cases.push(...verdicts);
+      const start = cases.length;
+      // A case past its budget, or whose thread dies under it, is a verdict of its own; the batch goes on.
+      await runPool<AtomworldJob, AtomworldCaseVerdict>({
+        entry: 'atomworld-eval-worker',
+        workerData: null,
+        tasks: block.map((b) => b.job),
+        threads: requested,
+        local: judgeAtomworldJob,
+        onResult: (k, verdict) => {
+          cases.push(verdict);
+          progress.update(start + k + 1, null);
+        },
+        warn,
+        reorderWindow: Infinity,
+        isolate: {
+          budgetMs,
+          timedOut: (job) => failedVerdict(job, 'Timeout'),
+          threadFailed: (job, why) => {
+            warn(`warning: case ${quoted(job.id)}: the judging thread failed (${why}); counted as Unknown`);
+            return failedVerdict(job, 'Unknown');
+          },
+          inThisThread: (why, threadsRan) =>
+            threadsRan
+              ? `warning: worker threads stopped starting (${why}); judging the remaining cases in this thread, without a time budget`
+              : `warning: worker threads are unavailable (${why}); evaluating in this thread, without a time budget`,
+        },
+      });
       index.push(...block.map((b) => b.k));
       block = [];
     };

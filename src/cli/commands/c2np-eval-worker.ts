@@ -1,6 +1,7 @@
 /** Worker thread of `structlab c2np eval`: scores one chunk of rows per message (c2np-eval-task.ts). */
 import { initMoyoNodeLazily } from '../../node/moyo.ts';
-import { adoptCommandLimits, servePool } from '../threads.ts';
+import { servePool } from '../pool.ts';
+import { adoptCommandLimits } from '../threads.ts';
 import { evaluateTask } from './c2np-eval-task.ts';
 
 adoptCommandLimits();

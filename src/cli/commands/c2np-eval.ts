@@ -15,7 +15,7 @@ import { reason, toStrictJson } from '../io.ts';
 import { progressReporter } from '../progress.ts';
 import { inShard, partialHead, shardOption, type Shard } from '../shard.ts';
 import { readLines, StreamedOutput } from '../stream.ts';
-import { runStreamPool } from '../stream-pool.ts';
+import { runPool } from '../pool.ts';
 import { evaluateTask, type EvalItem, type EvalOptions, type EvalOutcome, type EvalTask } from './c2np-eval-task.ts';
 
 export const C2NP_EVAL_HELP = `usage: structlab c2np eval (BATCH.jsonl | --pred DIR --truth DIR) [--rows FILE] [--radius R]
@@ -262,7 +262,7 @@ export async function runC2npEval(argv: string[], warn: (line: string) => void):
     };
     // Line numbers of rows in flight, for the rare row skipped for its kind (rows do not carry their line).
     const lineOf = new Map<number, number>();
-    await runStreamPool<EvalTask, EvalOutcome[]>({
+    await runPool<EvalTask, EvalOutcome[]>({
       entry: 'c2np-eval-worker',
       workerData: null,
       tasks: (async function* () {

@@ -16,7 +16,7 @@ import { readInputText, toStrictJson } from '../io.ts';
 import { readGenSet } from './gen-inputs.ts';
 import { progressReporter } from '../progress.ts';
 import { errorText } from '../../core/errors.ts';
-import { runPool } from '../threads.ts';
+import { runPool } from '../pool.ts';
 import {
   type EvalTask,
   type EvalTaskResult,
@@ -180,6 +180,8 @@ async function evaluateInThreads(
     threads: workers,
     local: localEvalRunner(preds, input.reference, work),
     warn,
+    // Every result is kept anyway: a slow formula group never holds up the others.
+    reorderWindow: Infinity,
     onResult: (k, r: EvalTaskResult) => {
       const task = tasks[k];
       if ('rows' in r && 'rows' in task) r.rows.forEach((row, j) => (rows[task.rows[0] + j] = row));

@@ -9,7 +9,7 @@ import { toStrictJson } from '../io.ts';
 import { GEN_EVAL_HELP, runGenEval } from './gen-eval.ts';
 import { readGenSet } from './gen-inputs.ts';
 import { errorText } from '../../core/errors.ts';
-import { runPool } from '../threads.ts';
+import { runPool } from '../pool.ts';
 import { type CspTaskResult, cspWork, defaultGenWorkers, genWorkers, localCspRunner, orderedErrors, taskRanges } from './gen-tasks.ts';
 import { inShard, partialHead, shardOption } from '../shard.ts';
 import { quoted } from '../../core/limits.ts';
@@ -142,6 +142,8 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
         threads: workers,
         local: localCspRunner(groups, work),
         warn,
+        // Every result is kept anyway: a slow range never holds up the others.
+        reorderWindow: Infinity,
         onResult: (k, r: CspTaskResult) => {
           results[k] = r;
           done += r.rows.length;
