@@ -146,10 +146,6 @@ export function AtomHoverTip() {
   );
 }
 
-/**
- * One end of the colour range: a number field that sets the range whenever its text reads as a number keeping lo < hi;
- * the text typed is kept while the field has the focus (a half-typed number is not overwritten), the range shown after.
- */
 /** A choice of the file's per-atom columns, or "element" (null). */
 function PropertySelect(props: {
   label: string;
@@ -173,6 +169,10 @@ function PropertySelect(props: {
   );
 }
 
+/**
+ * One end of the colour range: a number field that sets the range whenever its text reads as a number keeping lo < hi;
+ * the text typed is kept while the field has the focus (a half-typed number is not overwritten), the range shown after.
+ */
 function RangeInput({ end, range, testId }: { end: 0 | 1; range: readonly [number, number]; testId: string }) {
   const [text, setText] = useState<string | null>(null);
   const shown = text ?? String(range[end]);
