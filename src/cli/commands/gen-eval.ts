@@ -69,9 +69,9 @@ const MATCHERS: readonly GenMatcherName[] = ['disordered', 'ordered'];
 
 /**
  * The energies file: a JSON object {id: number | null} with an entry for every prediction. Keys go into
- * a Map (never onto an object's prototype); other keys are ignored.
+ * a Map (never onto an object's prototype); other keys are ignored. Every failure is a GenInputError, which `gen`
+ * turns into exit 2.
  */
-/** The energies file (every failure a GenInputError, which `gen` turns into exit 2). */
 function readEnergies(path: string, preds: readonly GenItem[]): Map<string, number | null> {
   return energiesFor(path, parseEnergies(path, readInputText(path)), preds);
 }
