@@ -25,7 +25,7 @@ import { parseCifStrict } from '../src/core/tasks/atomworld/strict-cif.ts';
 import { mulberry32 } from '../src/core/math/random.ts';
 import { BUSY, busyCore, median, timeMedian } from './stats.ts';
 import { overrideLimits } from '../src/core/limits.ts';
-import { REFERENCE } from '../tests/paths.ts';
+import { REFERENCE } from '../scripts/support/paths.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const GOLDEN = join(REFERENCE, 'golden', 'atomworld');

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { parseStructureFile } from '../src/core/io/registry.ts';
 import { solveInverse } from '../src/core/tasks/c2np/inverse.ts';
 import { initMoyoNode } from '../src/node/moyo.ts';
-import { withNoise } from '../tests/random.ts';
-import { REFERENCE } from '../tests/paths.ts';
+import { withNoise } from '../scripts/support/random.ts';
+import { REFERENCE } from '../scripts/support/paths.ts';
 
 initMoyoNode();
 const SAMPLE = join(REFERENCE, 'golden', 'c2np', 'sample');

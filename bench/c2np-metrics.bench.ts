@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { forwardMetrics, type Particle } from '../src/core/tasks/c2np/metrics.ts';
 import { busyCore, median, timeMedian } from './stats.ts';
-import { REFERENCE } from '../tests/paths.ts';
+import { REFERENCE } from '../scripts/support/paths.ts';
 
 const DIR = join(REFERENCE, 'golden', 'c2np', 'sample', 'quaternions', 'illustrative_KMgH3_a4.0213_Borigin', 'R30', 'xyz');
 const RADIUS = 30;

@@ -9,7 +9,7 @@ import { analyzeSymmetry } from '../src/core/symmetry/analyze.ts';
 import { makeSupercell } from '../src/core/structure/supercell.ts';
 import { initMoyoNode } from '../src/node/moyo.ts';
 import { timeMedian } from './stats.ts';
-import { REFERENCE } from '../tests/paths.ts';
+import { REFERENCE } from '../scripts/support/paths.ts';
 
 initMoyoNode();
 const CORPUS = join(REFERENCE, 'corpus', 'files');

@@ -1,7 +1,7 @@
 /**
  * `structlab fem run MSA_3D_elastic_critical_load_CC1_H10_T1` as users run it — one process per run, from the CLI bundle
  * (scripts/build-cli.mjs; never the tsx fallback) — on generated 3D grid frames of 540 (6×6×6 nodes) and 1,015 (7×7×8)
- * elements (tests/fem-frames.ts), against the FEM-Bench numpy/scipy reference run as a process
+ * elements (scripts/support/fem-frames.ts), against the FEM-Bench numpy/scipy reference run as a process
  * (bench/fem_cli_reference.py, /usr/bin/python3 with numpy and scipy; skipped with a note where missing), the runs
  * interleaved. Prints medians (ms), the ratio, and λ / mode agreement as JSON. Issue 13's goals: ≥ 20× faster than the
  * reference on 540 elements; 1,015 elements ≤ 3 s whole process. The reference on 1,015 elements takes minutes (dense
@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gridFrameInputs } from '../tests/fem-frames.ts';
+import { gridFrameInputs } from '../scripts/support/fem-frames.ts';
 import { BUSY, busyCore, median } from './stats.ts';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -2,7 +2,7 @@
  * `structlab gen csp` / `gen eval` against bench/generations_reference.py (pymatgen 2022.11's StructureMatcher, the
  * SMACT rules over SMACT's tables), both as whole processes (the CLI bundle; /usr/bin/python3), interleaved, medians:
  *  - visible: every run of the visible goldens (csp_visible, denovo_visible expected.json), each output compared
- *    with expected.json (spec tolerances, tests/generations-compare.ts) and ours with the reference's;
+ *    with expected.json (spec tolerances, scripts/support/generations-compare.ts) and ours with the reference's;
  *  - batch: a generated CSP batch of 10,000 pairs (the visible truths, each prediction a perturbed copy: jitter,
  *    shuffled sites, strain, swapped species, deleted atom; seeded), ours on all of it, the reference on a
  *    subset (--subset N, default 500) with ours on the same subset, per-pair ratio.
@@ -16,8 +16,8 @@ import { type Vec3 } from '../src/core/math/mat3.ts';
 import { Lattice } from '../src/core/structure/lattice.ts';
 import { type Structure, fracOf, majorSpecies } from '../src/core/structure/structure.ts';
 import { setFromFolder } from '../src/core/tasks/generations/inputs.ts';
-import { compareGenOutput } from '../tests/generations-compare.ts';
-import { REFERENCE } from '../tests/paths.ts';
+import { compareGenOutput } from '../scripts/support/generations-compare.ts';
+import { REFERENCE } from '../scripts/support/paths.ts';
 import { mulberry32 } from '../src/core/math/random.ts';
 import { median } from './stats.ts';
 

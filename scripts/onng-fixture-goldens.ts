@@ -23,7 +23,7 @@ import {
   parseJsonl,
 } from '../src/core/tasks/onng/obfuscate.ts';
 import { onngModuleOf } from '../src/core/tasks/onng/upstream.ts';
-import { REFERENCE } from '../tests/paths.ts';
+import { REFERENCE } from './support/paths.ts';
 
 const ONNG = join(REFERENCE, 'onng');
 const ORIGINAL = join(ONNG, 'dataset', 'original');

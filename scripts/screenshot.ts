@@ -3,8 +3,8 @@
  * dataset, in headless Debian Chromium. Run after `npm run build`: `npx tsx scripts/screenshot.ts [query]`.
  */
 import { join } from 'node:path';
-import { launchChromium, startPreview, waitForFrame, waitIdle } from '../tests/e2e/harness.ts';
-import { REPO_ROOT } from '../tests/paths.ts';
+import { launchChromium, startPreview, waitForFrame, waitIdle } from './support/browser.ts';
+import { REPO_ROOT } from './support/paths.ts';
 
 const query = process.argv[2] ?? '?fresh';
 const out = process.argv[3] ?? join(REPO_ROOT, 'docs', 'screenshot.png');
