@@ -3,7 +3,7 @@ import { XRD_COMPARE_DEFAULTS, comparePatterns, comparisonTransferables } from '
 import * as Comlink from 'comlink';
 import { buildDisplay, type DisplayData } from '../src/core/analysis/display-scene.ts';
 import { parseStructureFile } from '../src/core/io/registry.ts';
-import { type MatcherOptions, matcherBestMapping, matcherFit, matcherRmsDist } from '../src/core/match/structure-matcher.ts';
+import { type MatcherOptions, prepareMatch } from '../src/core/match/structure-matcher.ts';
 import { reducedFormula } from '../src/core/structure/composition.ts';
 import { packStructure } from '../src/core/structure/packed.ts';
 import type { Structure } from '../src/core/structure/structure.ts';
@@ -251,9 +251,12 @@ const api: AtomworldWorkerApi = {
         angleTol: tolerances.angleTol,
         primitiveCell: tolerances.primitiveCell,
       };
-      const fit = matcherFit(a, b, options);
-      const rms = fit ? matcherRmsDist(a, b, options) : null;
-      const exact = fit ? matcherBestMapping(a, b, options) : null;
+      const match = prepareMatch(a, b, options);
+      const fit = match.fit();
+      // The rms pass gets a LIMITS.matchWork budget of its own, as a separate get_rms_dist call would.
+      match.resetWork();
+      const rms = fit ? match.rmsDist() : null;
+      const exact = fit ? match.bestMapping() : null;
       const view: CompareView = {
         nameA: fileA.path,
         nameB: fileB.path,

@@ -21,7 +21,7 @@ import type { Mat3, Vec3 } from '../../math/mat3.ts';
 import { errorText } from '../../errors.ts';
 import { LimitError } from '../../limits.ts';
 import type { LatticeMapping } from '../../structure/niggli.ts';
-import { type BestMapping, type MatcherOptions, type MatcherProbe, MATCHER_DEFAULTS, matcherProbe } from '../../match/structure-matcher.ts';
+import { type BestMapping, type MatcherOptions, type MatcherProbe, MATCHER_DEFAULTS, prepareMatch } from '../../match/structure-matcher.ts';
 import { speciesString } from '../../structure/composition.ts';
 import type { Structure } from '../../structure/structure.ts';
 import { acos } from '../../math/libm.ts';
@@ -172,7 +172,7 @@ export function explainMatch(pred: Structure, truth: Structure, options?: Matche
   };
   let probe: MatcherProbe;
   try {
-    probe = matcherProbe(pred, truth, o);
+    probe = prepareMatch(pred, truth, o).probe();
   } catch (e) {
     return { ...base, message: `the matcher refused the pair: ${errorText(e)}` };
   }

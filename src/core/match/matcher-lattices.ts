@@ -1,0 +1,150 @@
+/**
+ * pymatgen 2022.11 `StructureMatcher._get_lattices` and `_get_supercells` (pymatgen/analysis/structure_matcher.py):
+ * the candidate lattices of the supercell side that match the other side's lattice, and both sides'
+ * fractional coordinates in each of them with the average lattice the distances are measured in.
+ */
+import { type Mat3, type Vec3, det, inverse, vec3 } from '../math/mat3.ts';
+import { Lattice } from '../structure/lattice.ts';
+import type { LatticeMapping } from '../structure/niggli.ts';
+import type { MatchStructure } from './matcher-preprocess.ts';
+import { wrap01 } from './shortest-vectors.ts';
+
+/**
+ * `_strict_match(struct1, struct2, fu, s1_supercell)`'s structures: struct1 (after its supercell, if any)
+ * has at least as many sites as struct2.
+ */
+export interface StrictPair {
+  struct1: MatchStructure;
+  struct2: MatchStructure;
+  fu: number;
+  s1Supercell: boolean;
+}
+
+/**
+ * A generator's values replayed to later loops, pulled from it only when first needed: the lattice
+ * mappings of one prepared pair serve both the fit pass and the rms pass.
+ */
+export class Replay<T> implements Iterable<T> {
+  private readonly seen: T[] = [];
+  constructor(private readonly source: Iterator<T>) {}
+  *[Symbol.iterator](): Iterator<T> {
+    for (let i = 0; ; i++) {
+      if (i === this.seen.length) {
+        const next = this.source.next();
+        if (next.done) return;
+        this.seen.push(next.value);
+      }
+      yield this.seen[i];
+    }
+  }
+}
+
+/** `lattice_points_in_supercell`: fractional (in the supercell) lattice points of the original cell. */
+function latticePointsInSupercell(sc: Mat3): Vec3[] {
+  const corners: Vec3[] = [];
+  for (let c = 0; c < 8; c++) {
+    const d = [(c >> 2) & 1, (c >> 1) & 1, c & 1];
+    corners.push([0, 1, 2].map((k) => d[0] * sc[0][k] + d[1] * sc[1][k] + d[2] * sc[2][k]) as Vec3);
+  }
+  const mins = [0, 1, 2].map((k) => Math.min(...corners.map((p) => p[k])));
+  const maxs = [0, 1, 2].map((k) => Math.max(...corners.map((p) => p[k])) + 1);
+  const inv = inverse(sc);
+  const out: Vec3[] = [];
+  for (let a = mins[0]; a < maxs[0]; a++)
+    for (let b = mins[1]; b < maxs[1]; b++)
+      for (let c = mins[2]; c < maxs[2]; c++) {
+        const f = vec3(
+          a * inv[0][0] + b * inv[1][0] + c * inv[2][0],
+          a * inv[0][1] + b * inv[1][1] + c * inv[2][1],
+          a * inv[0][2] + b * inv[1][2] + c * inv[2][2],
+        );
+        if (f.every((x) => x < 1 - 1e-10 && x >= -1e-10)) out.push(f);
+      }
+  return out;
+}
+
+/** `_get_supercells`' `av_lat`: the lattice of the averaged parameters. */
+function averageLattice(l1: Lattice, l2: Lattice): Lattice {
+  const p1 = l1.parameters,
+    p2 = l2.parameters;
+  return Lattice.fromParameters(
+    (p1.a + p2.a) / 2,
+    (p1.b + p2.b) / 2,
+    (p1.c + p2.c) / 2,
+    (p1.alpha + p2.alpha) / 2,
+    (p1.beta + p2.beta) / 2,
+    (p1.gamma + p2.gamma) / 2,
+  );
+}
+
+/** `_get_lattices(target_lattice, s, fu)`: the mappings of s's lattice onto the target whose supercell holds fu cells. */
+export function* getLattices(mappings: Iterable<LatticeMapping>, fu: number): Generator<LatticeMapping> {
+  for (const m of mappings) {
+    if (Math.abs(Math.abs(det(m.scale)) - fu) >= 0.5) continue;
+    yield m;
+  }
+}
+
+/** Cartesian positions of a structure's sites (3 per site). */
+function cartesianOf(s: MatchStructure): Float64Array {
+  const n = s.keys.length;
+  const cart = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++)
+    for (let k = 0; k < 3; k++) {
+      cart[3 * i + k] = s.frac[3 * i] * s.matrix[0][k] + s.frac[3 * i + 1] * s.matrix[1][k] + s.frac[3 * i + 2] * s.matrix[2][k];
+    }
+  return cart;
+}
+
+/** `sc_generator` with fu > 1: the sites' fractions in the supercell `scale`, each followed by its fu lattice-point copies, wrapped. */
+function supercellFractions(s: MatchStructure, scale: Mat3, fu: number, out: Float64Array): void {
+  const inv = inverse(scale);
+  const lp = latticePointsInSupercell(scale);
+  for (let i = 0; i < s.keys.length; i++) {
+    const fk = (k: number) => s.frac[3 * i] * inv[0][k] + s.frac[3 * i + 1] * inv[1][k] + s.frac[3 * i + 2] * inv[2][k];
+    const f = vec3(fk(0), fk(1), fk(2));
+    lp.forEach((p, x) => {
+      for (let k = 0; k < 3; k++) out[3 * (i * fu + x) + k] = wrap01(f[k] + p[k]);
+    });
+  }
+}
+
+/** `sc_generator` with fu = 1: Cartesian positions (3 per site) in the lattice's fractions, wrapped. */
+function wrappedFractions(cart: Float64Array, lattice: Lattice, out: Float64Array): void {
+  const inv = lattice.inverseMatrix;
+  for (let i = 0; i < cart.length / 3; i++)
+    for (let k = 0; k < 3; k++) {
+      out[3 * i + k] = wrap01(cart[3 * i] * inv[0][k] + cart[3 * i + 1] * inv[1][k] + cart[3 * i + 2] * inv[2][k]);
+    }
+}
+
+/** One candidate of `_get_supercells`: the average lattice and the supercell matrix (sc_m). */
+export interface Supercell {
+  avg: Lattice;
+  scale: Mat3;
+}
+
+/**
+ * `_get_supercells(struct1, struct2, fu, s1_supercell)` over `mappings` (find_all_mappings of the supercell
+ * side's lattice onto the other's): for each candidate of `_get_lattices`, writes s1fc into `coords.frac1` and
+ * s2fc into `coords.frac2` (the supercell side in the candidate basis, the other side unchanged) and yields it.
+ */
+export function* getSupercells(
+  pair: StrictPair,
+  mappings: Iterable<LatticeMapping>,
+  coords: { frac1: Float64Array; frac2: Float64Array },
+): Generator<Supercell> {
+  const { fu, s1Supercell } = pair;
+  const big = s1Supercell ? pair.struct1 : pair.struct2;
+  const small = s1Supercell ? pair.struct2 : pair.struct1;
+  const [bigFrac, smallFrac] = s1Supercell ? [coords.frac1, coords.frac2] : [coords.frac2, coords.frac1];
+  const smallLattice = new Lattice(small.matrix);
+  const bigCart = fu === 1 ? cartesianOf(big) : null;
+  for (const cand of getLattices(mappings, fu)) {
+    const candLattice = new Lattice(cand.aligned);
+    if (bigCart) wrappedFractions(bigCart, candLattice, bigFrac);
+    else supercellFractions(big, cand.scale, fu, bigFrac);
+    smallFrac.set(small.frac);
+    yield { avg: averageLattice(candLattice, smallLattice), scale: cand.scale };
+  }
+}

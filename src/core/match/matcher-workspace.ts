@@ -1,0 +1,67 @@
+/**
+ * What the passes over one prepared pair (src/core/match/structure-matcher.ts) reuse: the scratch arrays
+ * of `_strict_match`, sized once for its orientation, and the account of the work spent.
+ */
+import { LIMITS, LimitError, limitSentence } from '../limits.ts';
+import type { LllSites, ShortestVectorScratch } from './shortest-vectors.ts';
+
+/**
+ * Scratch of `_strict_match` for n1 struct1 columns and n2 struct2 rows, reused for every candidate
+ * lattice and translation; nothing a pass returns points into it.
+ */
+export interface MatcherWorkspace extends ShortestVectorScratch {
+  /** `_get_supercells`' s1fc and s2fc: both sides' fractional coordinates in the candidate lattice. */
+  frac1: Float64Array;
+  frac2: Float64Array;
+  /** t_s2fc: struct2's fractions moved by the trial translation. */
+  translated2: Float64Array;
+}
+
+const lllSites = (n: number): LllSites => ({
+  frac: new Float64Array(3 * n),
+  wrapped: new Float64Array(3 * n),
+  cart: new Float64Array(3 * n),
+});
+
+export function createWorkspace(n1: number, n2: number): MatcherWorkspace {
+  return {
+    n1,
+    n2,
+    frac1: new Float64Array(3 * n1),
+    frac2: new Float64Array(3 * n2),
+    translated2: new Float64Array(3 * n2),
+    lll1: lllSites(n1),
+    lll2: lllSites(n2),
+    d2: Array.from({ length: n2 }, () => new Float64Array(n1)),
+    vecs: new Float64Array(3 * n2 * n1),
+    inBox: new Uint8Array(n2 * n1),
+    columns: new Int32Array(n1),
+  };
+}
+
+/** Site-pair evaluations (prefilter comparisons, shortest vectors, assignment rows) spent on one pair, held to LIMITS.matchWork. */
+export interface WorkAccount {
+  spent: number;
+}
+
+/**
+ * Adds `units` site-pair evaluations to the pair's account; past LIMITS.matchWork the match is refused.
+ * The count, not the clock, decides, so a verdict never depends on the machine's load. Large cells of high
+ * symmetry are what reach it: get_rms_dist tries every lattice mapping × every translation (48 × 256 for a
+ * cubic 256-site cell: 1.6e9 evaluations, 18 s), as pymatgen does.
+ */
+export function spendMatchWork(account: WorkAccount, units: number): void {
+  account.spent += units;
+  if (account.spent > LIMITS.matchWork) {
+    throw new LimitError(
+      'matchWork',
+      limitSentence(
+        'matching these structures (every lattice mapping × translation of a large, highly symmetric cell)',
+        null,
+        LIMITS.matchWork,
+        'site-pair evaluations',
+        'matchWork',
+      ),
+    );
+  }
+}

@@ -1,0 +1,330 @@
+/**
+ * pymatgen 2022.11 `StructureMatcher._match` and `_strict_match` with the steps they call, `_get_mask`,
+ * `_cmp_fstruct` and `_cart_dists` (pymatgen/analysis/structure_matcher.py): for every candidate lattice
+ * and every translation of an anchor site, a per-axis fractional prefilter, the shortest periodic vectors
+ * in the LLL-reduced average lattice, an assignment on squared distances and mean-translation removal.
+ * Distances are normalised by (V/N)^(1/3), as pymatgen reports them.
+ */
+import { type Mat3, type Vec3, inverse, vec3 } from '../math/mat3.ts';
+import { Lattice } from '../structure/lattice.ts';
+import { lllReduce, roundHalfEven } from '../structure/lll.ts';
+import { type LatticeMapping, findAllMappings } from '../structure/niggli.ts';
+import { minimumCostAssignment } from './assignment.ts';
+import { cbrt } from '../math/libm.ts';
+import type { Preprocessed, ResolvedOptions } from './matcher-preprocess.ts';
+import { type StrictPair, Replay, getSupercells } from './matcher-lattices.ts';
+import { type MatcherWorkspace, type WorkAccount, createWorkspace, spendMatchWork } from './matcher-workspace.ts';
+import { type LllSearch, columnGrid, imageSearch, shortestVectors, toLllSites, toNearestInteger } from './shortest-vectors.ts';
+
+/** What the passes over one prepared pair share. */
+export interface PairContext {
+  options: ResolvedOptions;
+  account: WorkAccount;
+  /** find_all_mappings of the pair's supercell side onto the other, pulled by the first pass and replayed. */
+  mappings?: Replay<LatticeMapping>;
+  workspace?: MatcherWorkspace;
+}
+
+/** What one `_strict_match` pass looks for. */
+export interface StrictSearch {
+  stol: number;
+  /** pymatgen's use_rms: minimise the rms of the distances (else the largest). */
+  useRms: boolean;
+  /** Stop at the first match within stol. */
+  breakOnMatch: boolean;
+  /** Candidate lattices to try instead of the pair's find_all_mappings (the probe's chosen ones). */
+  candidates?: Iterable<LatticeMapping>;
+}
+
+/** The best match found: normalised per-site distances of struct2 rows mapped onto struct1 columns. */
+export interface StrictMatch {
+  value: number;
+  dist: Float64Array;
+  /** mapping[i2] = index of the struct1 (supercell) site matched to struct2 site i2. */
+  mapping: Int32Array;
+  /** Fractional translation (in the average lattice) applied to struct2. */
+  translation: Vec3;
+  scaleMatrix: Mat3;
+}
+
+/** `_match`'s choice: the structure with more sites (after the supercell factor) plays struct1. */
+export function orientPair(p: Preprocessed): StrictPair & { swapped: boolean } {
+  const ratio = p.s1Supercell ? p.fu : 1 / p.fu;
+  if (p.s1.keys.length * ratio >= p.s2.keys.length)
+    return { struct1: p.s1, struct2: p.s2, fu: p.fu, s1Supercell: p.s1Supercell, swapped: false };
+  return { struct1: p.s2, struct2: p.s1, fu: p.fu, s1Supercell: !p.s1Supercell, swapped: true };
+}
+
+/**
+ * `are_equal` of the comparator on two site keys. OrderDisorderElementComparator: one element set is a
+ * subset of the other (so {Cu} equals {Au, Cu}, and {Au, Cu} equals {Au, Cu, Ag}, but {Au} differs from {Cu}).
+ */
+function keysEqual(comparator: ResolvedOptions['comparator']): (a: string, b: string) => boolean {
+  if (comparator !== 'orderDisorder') return (a, b) => a === b;
+  const memo = new Map<string, boolean>();
+  return (a, b) => {
+    if (a === b) return true;
+    const key = `${a}|${b}`;
+    let r = memo.get(key);
+    if (r === undefined) {
+      const x = a.split(','),
+        y = b.split(',');
+      const sub = (p: string[], q: string[]) => p.every((e) => q.includes(e));
+      r = sub(x, y) || sub(y, x);
+      memo.set(key, r);
+    }
+    return r;
+  };
+}
+
+/** `_get_mask`'s answer, sized after the supercell: rows are struct2 (×fu when it is the supercell), columns struct1. */
+interface Mask {
+  /** 1 = the comparator forbids the pair; n2 rows × n1 columns. */
+  mask: Uint8Array;
+  n1: number;
+  n2: number;
+  keys1: string[];
+  keys2: string[];
+  /** s2_t_ind: the first struct2 row with the most forbidden entries, the anchor of every translation. */
+  s2Anchor: number;
+  /** s1_t_inds: the struct1 columns the anchor may move onto (one per supercell copy group). */
+  s1Targets: number[];
+}
+
+/** `_get_mask(struct1, struct2, fu, s1_supercell)`: supercell copies of a site are consecutive (aabbcc). */
+function getMask(pair: StrictPair, comparator: ResolvedOptions['comparator']): Mask {
+  const { struct1, struct2, fu, s1Supercell } = pair;
+  const n1 = struct1.keys.length * (s1Supercell ? fu : 1);
+  const n2 = struct2.keys.length * (s1Supercell ? 1 : fu);
+  if (n2 > n1) throw new Error('after supercell creation, struct1 must have at least as many sites as struct2');
+  const keys1 = s1Supercell ? struct1.keys.flatMap((k) => Array(fu).fill(k)) : struct1.keys;
+  const keys2 = s1Supercell ? struct2.keys : struct2.keys.flatMap((k) => Array(fu).fill(k));
+  const mask = new Uint8Array(n2 * n1);
+  const equal = keysEqual(comparator);
+  for (let i = 0; i < n2; i++) for (let j = 0; j < n1; j++) mask[i * n1 + j] = equal(keys2[i], keys1[j]) ? 0 : 1;
+  let s2Anchor = 0,
+    most = -1;
+  for (let i = 0; i < n2; i++) {
+    let c = 0;
+    for (let j = 0; j < n1; j++) c += mask[i * n1 + j];
+    if (c > most) {
+      most = c;
+      s2Anchor = i;
+    }
+  }
+  let s1Targets: number[] = [];
+  for (let j = 0; j < n1; j++) if (!mask[s2Anchor * n1 + j]) s1Targets.push(j);
+  // The other copies of a struct1 site are symmetrically equivalent targets.
+  if (s1Supercell) s1Targets = s1Targets.filter((_, x) => x % fu === 0);
+  return { mask, n1, n2, keys1, keys2, s2Anchor, s1Targets };
+}
+
+/** Whether every row gets its own allowed column (mask 0): a maximum bipartite matching (augmenting paths) of size `rows`. */
+function allRowsAssignable(mask: Uint8Array, rows: number, cols: number): boolean {
+  const colOwner = new Int32Array(cols).fill(-1);
+  const seen = new Int32Array(cols).fill(-1);
+  const augment = (row: number, stamp: number): boolean => {
+    for (let j = 0; j < cols; j++) {
+      if (mask[row * cols + j] || seen[j] === stamp) continue;
+      seen[j] = stamp;
+      if (colOwner[j] < 0 || augment(colOwner[j], stamp)) {
+        colOwner[j] = row;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let i = 0; i < rows; i++) if (!augment(i, i)) return false;
+  return true;
+}
+
+/**
+ * `_strict_match`'s two refusals before any lattice is searched: different site counts (without
+ * allow_subset) and no species-consistent assignment of every struct2 site.
+ */
+function strictRefusal(m: Mask, o: ResolvedOptions): 'siteCount' | 'species' | null {
+  if (!o.allowSubset && m.n1 !== m.n2) return 'siteCount';
+  // pymatgen: `LinearAssignment(mask).min_cost > 0` → no species-consistent assignment of every struct2 row.
+  if (o.comparator === 'orderDisorder') return allRowsAssignable(m.mask, m.n2, m.n1) ? null : 'species';
+  // The comparator is an equivalence: an assignment exists iff every struct2 species fits into struct1's.
+  const count1 = new Map<string, number>();
+  for (const k of m.keys1) count1.set(k, (count1.get(k) ?? 0) + 1);
+  const count2 = new Map<string, number>();
+  for (const k of m.keys2) count2.set(k, (count2.get(k) ?? 0) + 1);
+  for (const [k, c] of count2) if ((count1.get(k) ?? 0) < c) return 'species';
+  return null;
+}
+
+/** Why `_strict_match` on this pair stops before any lattice is searched; null when it searches. */
+export const strictMatchRefusal = (pair: StrictPair, o: ResolvedOptions): 'siteCount' | 'species' | null =>
+  strictRefusal(getMask(pair, o.comparator), o);
+
+/** Lengths of the reciprocal vectors without 2π (columns of the inverse matrix). */
+const reciprocalLengths = (m: Mat3): Vec3 => {
+  const inv = inverse(m);
+  return vec3(
+    Math.hypot(inv[0][0], inv[1][0], inv[2][0]),
+    Math.hypot(inv[0][1], inv[1][1], inv[2][1]),
+    Math.hypot(inv[0][2], inv[1][2], inv[2][2]),
+  );
+};
+
+/** pymatgen's `inv_abc * stol / (π · normalization)` per axis (its reciprocal lengths include the 2π). */
+const boxTolerance = (recip: Vec3, stol: number, normalization: number): Vec3 =>
+  vec3((2 * recip[0] * stol) / normalization, (2 * recip[1] * stol) / normalization, (2 * recip[2] * stol) / normalization);
+
+/** What `_strict_match` derives from one average lattice before it tries translations. */
+interface LatticeTrial {
+  /** (n1 / V)^(1/3): turns Å into pymatgen's normalised distances. */
+  normalization: number;
+  /** `frac_tol`: the prefilter's per-axis box in the average lattice's fractions. */
+  fracTol: Vec3;
+  /** The LLL-reduced average lattice, with struct1 already in `ws.lll1`. */
+  lll: LllSearch;
+  avgInverse: Mat3;
+}
+
+function latticeTrial(avg: Lattice, stol: number, ws: MatcherWorkspace): LatticeTrial {
+  const normalization = cbrt(ws.n1 / avg.volume);
+  const fracTol = boxTolerance(reciprocalLengths(avg.matrix), stol, normalization);
+  const reduced = lllReduce(avg.matrix);
+  const lll: LllSearch = {
+    matrix: reduced.matrix,
+    toLll: inverse(reduced.mapping),
+    fracTol: boxTolerance(reciprocalLengths(reduced.matrix), stol, normalization),
+    images: imageSearch(reduced.matrix),
+    grid: null,
+  };
+  toLllSites(ws.frac1, ws.n1, lll, ws.lll1);
+  lll.grid = columnGrid(ws.lll1, ws.n1, lll.fracTol);
+  return { normalization, fracTol, lll, avgInverse: avg.inverseMatrix };
+}
+
+/** `t = s1fc[s1i] − s2fc[s2_t_ind]` and `t_s2fc = s2fc + t` (into `ws.translated2`); returns t. */
+function translate(ws: MatcherWorkspace, s1i: number, s2Anchor: number): Vec3 {
+  const { frac1, frac2, translated2 } = ws;
+  const t = vec3(
+    frac1[3 * s1i] - frac2[3 * s2Anchor],
+    frac1[3 * s1i + 1] - frac2[3 * s2Anchor + 1],
+    frac1[3 * s1i + 2] - frac2[3 * s2Anchor + 2],
+  );
+  for (let i = 0; i < ws.n2; i++) for (let k = 0; k < 3; k++) translated2[3 * i + k] = frac2[3 * i + k] + t[k];
+  return t;
+}
+
+/**
+ * `_cmp_fstruct` (is_coord_subset_pbc): whether every translated struct2 site has an allowed struct1 site
+ * within `fracTol` per axis. Charges the account for the translated copy (about 4·n2), the comparisons made
+ * and, when it passes, the shortest vectors and the assignment that follow (about n1·n2 each).
+ */
+function cmpFstruct(ws: MatcherWorkspace, mask: Uint8Array, fracTol: Vec3, account: WorkAccount): boolean {
+  const { n1, n2, frac1, translated2 } = ws;
+  let subset = true;
+  let compared = 0;
+  for (let i = 0; i < n2 && subset; i++) {
+    let ok = false;
+    let j = 0;
+    for (; j < n1 && !ok; j++) {
+      if (mask[i * n1 + j]) continue;
+      ok = true;
+      for (let k = 0; k < 3; k++) {
+        const d = translated2[3 * i + k] - frac1[3 * j + k];
+        if (toNearestInteger(d) > fracTol[k]) {
+          ok = false;
+          break;
+        }
+      }
+    }
+    compared += j;
+    subset = ok;
+  }
+  spendMatchWork(account, 4 * n2 + (subset ? compared + 2 * n1 * n2 : compared));
+  return subset;
+}
+
+/**
+ * `_cart_dists(s1fc, t_s2fc, avg_l, mask, normalization, lll_frac_tol)`: the assignment of struct2 rows to
+ * struct1 columns on squared shortest distances, and the distances after the mean vector (the best rigid
+ * translation, Å) is removed, normalised. The mean's fractions (pymatgen's f_translation) are taken for the best match only.
+ */
+function cartDists(ws: MatcherWorkspace, mask: Uint8Array, trial: LatticeTrial): { dist: Float64Array; mean: Vec3; mapping: Int32Array } {
+  const { n1, n2, vecs, inBox } = ws;
+  toLllSites(ws.translated2, n2, trial.lll, ws.lll2);
+  shortestVectors(ws, mask, trial.lll);
+  const mapping = minimumCostAssignment(ws.d2);
+  // A pair outside the box has pymatgen's 1e20 vector.
+  for (let i = 0; i < n2; i++) {
+    const ij = i * n1 + mapping[i];
+    if (!inBox[ij]) {
+      vecs[3 * ij] = 1e20;
+      vecs[3 * ij + 1] = 1e20;
+      vecs[3 * ij + 2] = 1e20;
+    }
+  }
+  const mean = vec3(0, 0, 0);
+  for (let i = 0; i < n2; i++) for (let k = 0; k < 3; k++) mean[k] += vecs[3 * (i * n1 + mapping[i]) + k];
+  for (let k = 0; k < 3; k++) mean[k] /= n2;
+  const dist = new Float64Array(n2);
+  for (let i = 0; i < n2; i++) {
+    const v = 3 * (i * n1 + mapping[i]);
+    const dx = vecs[v] - mean[0],
+      dy = vecs[v + 1] - mean[1],
+      dz = vecs[v + 2] - mean[2];
+    dist[i] = Math.sqrt(dx * dx + dy * dy + dz * dz) * trial.normalization;
+  }
+  return { dist, mean, mapping };
+}
+
+/** `_strict_match`'s score of one assignment: the rms of the distances (use_rms) or the largest. */
+function strictValue(dist: Float64Array, useRms: boolean): number {
+  let sumSq = 0,
+    maxD = 0;
+  for (let i = 0; i < dist.length; i++) {
+    sumSq += dist[i] * dist[i];
+    if (dist[i] > maxD) maxD = dist[i];
+  }
+  return useRms ? Math.sqrt(sumSq) / Math.sqrt(dist.length) : maxD;
+}
+
+/** `total_t = t + t_adj; total_t -= np.round(total_t)`, t_adj being the mean vector in the average lattice's fractions. */
+function totalTranslation(t: Vec3, mean: Vec3, avgInverse: Mat3): Vec3 {
+  const wrapped = (k: number) => {
+    const x = t[k] + (mean[0] * avgInverse[0][k] + mean[1] * avgInverse[1][k] + mean[2] * avgInverse[2][k]);
+    return x - roundHalfEven(x);
+  };
+  return vec3(wrapped(0), wrapped(1), wrapped(2));
+}
+
+function workspaceFor(ctx: PairContext, n1: number, n2: number): MatcherWorkspace {
+  if (!ctx.workspace || ctx.workspace.n1 !== n1 || ctx.workspace.n2 !== n2) ctx.workspace = createWorkspace(n1, n2);
+  return ctx.workspace;
+}
+
+/** The pair's find_all_mappings (the supercell side's lattice onto the other's), created once and replayed. */
+function pairMappings(pair: StrictPair, ctx: PairContext): Iterable<LatticeMapping> {
+  const [big, small] = pair.s1Supercell ? [pair.struct1, pair.struct2] : [pair.struct2, pair.struct1];
+  const o = ctx.options;
+  return (ctx.mappings ??= new Replay(findAllMappings(new Lattice(big.matrix), new Lattice(small.matrix), o.ltol, o.angleTol)));
+}
+
+/** `_strict_match(struct1, struct2, fu, s1_supercell, use_rms, break_on_match)`: the best match within stol, or null. */
+export function strictMatch(pair: StrictPair, search: StrictSearch, ctx: PairContext): StrictMatch | null {
+  const m = getMask(pair, ctx.options.comparator);
+  if (strictRefusal(m, ctx.options) !== null) return null;
+  const ws = workspaceFor(ctx, m.n1, m.n2);
+  let best: StrictMatch | null = null;
+  for (const { avg, scale } of getSupercells(pair, search.candidates ?? pairMappings(pair, ctx), ws)) {
+    const trial = latticeTrial(avg, search.stol, ws);
+    for (const s1i of m.s1Targets) {
+      const t = translate(ws, s1i, m.s2Anchor);
+      if (!cmpFstruct(ws, m.mask, trial.fracTol, ctx.account)) continue;
+      const { dist, mean, mapping } = cartDists(ws, m.mask, trial);
+      const value = strictValue(dist, search.useRms);
+      if (best === null || value < best.value) {
+        best = { value, dist, mapping, translation: totalTranslation(t, mean, trial.avgInverse), scaleMatrix: scale };
+        if ((search.breakOnMatch || value < 1e-5) && value < search.stol) return best;
+      }
+    }
+  }
+  return best && best.value < search.stol ? best : null;
+}
