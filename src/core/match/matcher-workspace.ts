@@ -13,8 +13,12 @@ export interface MatcherWorkspace extends ShortestVectorScratch {
   /** `_get_supercells`' s1fc and s2fc: both sides' fractional coordinates in the candidate lattice. */
   frac1: Float64Array;
   frac2: Float64Array;
-  /** t_s2fc: struct2's fractions moved by the trial translation. */
+  /** t: the trial translation (fractions); t_s2fc: struct2's fractions moved by it. */
+  shift: Float64Array;
   translated2: Float64Array;
+  /** `_cart_dists`' mean vector of the assigned pairs (Å) and the normalised distances once it is removed. */
+  mean: Float64Array;
+  dist: Float64Array;
 }
 
 const lllSites = (n: number): LllSites => ({
@@ -29,7 +33,10 @@ export function createWorkspace(n1: number, n2: number): MatcherWorkspace {
     n2,
     frac1: new Float64Array(3 * n1),
     frac2: new Float64Array(3 * n2),
+    shift: new Float64Array(3),
     translated2: new Float64Array(3 * n2),
+    mean: new Float64Array(3),
+    dist: new Float64Array(n2),
     lll1: lllSites(n1),
     lll2: lllSites(n2),
     d2: Array.from({ length: n2 }, () => new Float64Array(n1)),

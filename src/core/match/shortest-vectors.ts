@@ -8,6 +8,7 @@
 import { type Mat3, type Vec3, det } from '../math/mat3.ts';
 import { cos, acos, cbrt } from '../math/libm.ts';
 
+/** numpy's `fc - np.floor(fc)`: a fraction into [0, 1). */
 export const wrap01 = (x: number): number => x - Math.floor(x);
 
 /** |x − round(x)| bit for bit (both subtractions are exact), without a rounding branch. */
@@ -58,18 +59,19 @@ export interface ShortestVectorScratch {
 /** Writes `count` sites' average-lattice fractions `frac` into `out` in the LLL basis of `lll`. */
 export function toLllSites(frac: Float64Array, count: number, lll: LllSearch, out: LllSites): void {
   const { toLll, matrix: L } = lll;
+  const { frac: lllFrac, wrapped, cart } = out;
   for (let i = 0; i < count; i++) {
     const a = frac[3 * i],
       b = frac[3 * i + 1],
       c = frac[3 * i + 2];
-    for (let k = 0; k < 3; k++) out.frac[3 * i + k] = a * toLll[0][k] + b * toLll[1][k] + c * toLll[2][k];
-    const w0 = wrap01(out.frac[3 * i]),
-      w1 = wrap01(out.frac[3 * i + 1]),
-      w2 = wrap01(out.frac[3 * i + 2]);
-    out.wrapped[3 * i] = w0;
-    out.wrapped[3 * i + 1] = w1;
-    out.wrapped[3 * i + 2] = w2;
-    for (let k = 0; k < 3; k++) out.cart[3 * i + k] = w0 * L[0][k] + w1 * L[1][k] + w2 * L[2][k];
+    for (let k = 0; k < 3; k++) lllFrac[3 * i + k] = a * toLll[0][k] + b * toLll[1][k] + c * toLll[2][k];
+    const w0 = wrap01(lllFrac[3 * i]),
+      w1 = wrap01(lllFrac[3 * i + 1]),
+      w2 = wrap01(lllFrac[3 * i + 2]);
+    wrapped[3 * i] = w0;
+    wrapped[3 * i + 1] = w1;
+    wrapped[3 * i + 2] = w2;
+    for (let k = 0; k < 3; k++) cart[3 * i + k] = w0 * L[0][k] + w1 * L[1][k] + w2 * L[2][k];
   }
 }
 

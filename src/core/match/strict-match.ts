@@ -200,16 +200,11 @@ function latticeTrial(avg: Lattice, stol: number, ws: MatcherWorkspace): Lattice
   return { normalization, fracTol, lll, avgInverse: avg.inverseMatrix };
 }
 
-/** `t = s1fc[s1i] − s2fc[s2_t_ind]` and `t_s2fc = s2fc + t` (into `ws.translated2`); returns t. */
-function translate(ws: MatcherWorkspace, s1i: number, s2Anchor: number): Vec3 {
-  const { frac1, frac2, translated2 } = ws;
-  const t = vec3(
-    frac1[3 * s1i] - frac2[3 * s2Anchor],
-    frac1[3 * s1i + 1] - frac2[3 * s2Anchor + 1],
-    frac1[3 * s1i + 2] - frac2[3 * s2Anchor + 2],
-  );
-  for (let i = 0; i < ws.n2; i++) for (let k = 0; k < 3; k++) translated2[3 * i + k] = frac2[3 * i + k] + t[k];
-  return t;
+/** `t = s1fc[s1i] − s2fc[s2_t_ind]` (into `ws.shift`) and `t_s2fc = s2fc + t` (into `ws.translated2`). */
+function translate(ws: MatcherWorkspace, s1i: number, s2Anchor: number): void {
+  const { frac1, frac2, translated2, shift } = ws;
+  for (let k = 0; k < 3; k++) shift[k] = frac1[3 * s1i + k] - frac2[3 * s2Anchor + k];
+  for (let i = 0; i < ws.n2; i++) for (let k = 0; k < 3; k++) translated2[3 * i + k] = frac2[3 * i + k] + shift[k];
 }
 
 /**
@@ -244,11 +239,12 @@ function cmpFstruct(ws: MatcherWorkspace, mask: Uint8Array, fracTol: Vec3, accou
 
 /**
  * `_cart_dists(s1fc, t_s2fc, avg_l, mask, normalization, lll_frac_tol)`: the assignment of struct2 rows to
- * struct1 columns on squared shortest distances, and the distances after the mean vector (the best rigid
- * translation, Å) is removed, normalised. The mean's fractions (pymatgen's f_translation) are taken for the best match only.
+ * struct1 columns on squared shortest distances (returned), the mean vector (the best rigid translation, Å)
+ * into `ws.mean` and the normalised distances after it is removed into `ws.dist`. The mean's fractions
+ * (pymatgen's f_translation) are taken for the best match only.
  */
-function cartDists(ws: MatcherWorkspace, mask: Uint8Array, trial: LatticeTrial): { dist: Float64Array; mean: Vec3; mapping: Int32Array } {
-  const { n1, n2, vecs, inBox } = ws;
+function cartDists(ws: MatcherWorkspace, mask: Uint8Array, trial: LatticeTrial): Int32Array {
+  const { n1, n2, vecs, inBox, mean, dist } = ws;
   toLllSites(ws.translated2, n2, trial.lll, ws.lll2);
   shortestVectors(ws, mask, trial.lll);
   const mapping = minimumCostAssignment(ws.d2);
@@ -261,10 +257,9 @@ function cartDists(ws: MatcherWorkspace, mask: Uint8Array, trial: LatticeTrial):
       vecs[3 * ij + 2] = 1e20;
     }
   }
-  const mean = vec3(0, 0, 0);
+  mean.fill(0);
   for (let i = 0; i < n2; i++) for (let k = 0; k < 3; k++) mean[k] += vecs[3 * (i * n1 + mapping[i]) + k];
   for (let k = 0; k < 3; k++) mean[k] /= n2;
-  const dist = new Float64Array(n2);
   for (let i = 0; i < n2; i++) {
     const v = 3 * (i * n1 + mapping[i]);
     const dx = vecs[v] - mean[0],
@@ -272,7 +267,7 @@ function cartDists(ws: MatcherWorkspace, mask: Uint8Array, trial: LatticeTrial):
       dz = vecs[v + 2] - mean[2];
     dist[i] = Math.sqrt(dx * dx + dy * dy + dz * dz) * trial.normalization;
   }
-  return { dist, mean, mapping };
+  return mapping;
 }
 
 /** `_strict_match`'s score of one assignment: the rms of the distances (use_rms) or the largest. */
@@ -287,7 +282,7 @@ function strictValue(dist: Float64Array, useRms: boolean): number {
 }
 
 /** `total_t = t + t_adj; total_t -= np.round(total_t)`, t_adj being the mean vector in the average lattice's fractions. */
-function totalTranslation(t: Vec3, mean: Vec3, avgInverse: Mat3): Vec3 {
+function totalTranslation(t: Float64Array, mean: Float64Array, avgInverse: Mat3): Vec3 {
   const wrapped = (k: number) => {
     const x = t[k] + (mean[0] * avgInverse[0][k] + mean[1] * avgInverse[1][k] + mean[2] * avgInverse[2][k]);
     return x - roundHalfEven(x);
@@ -316,12 +311,13 @@ export function strictMatch(pair: StrictPair, search: StrictSearch, ctx: PairCon
   for (const { avg, scale } of getSupercells(pair, search.candidates ?? pairMappings(pair, ctx), ws)) {
     const trial = latticeTrial(avg, search.stol, ws);
     for (const s1i of m.s1Targets) {
-      const t = translate(ws, s1i, m.s2Anchor);
+      translate(ws, s1i, m.s2Anchor);
       if (!cmpFstruct(ws, m.mask, trial.fracTol, ctx.account)) continue;
-      const { dist, mean, mapping } = cartDists(ws, m.mask, trial);
-      const value = strictValue(dist, search.useRms);
+      const mapping = cartDists(ws, m.mask, trial);
+      const value = strictValue(ws.dist, search.useRms);
       if (best === null || value < best.value) {
-        best = { value, dist, mapping, translation: totalTranslation(t, mean, trial.avgInverse), scaleMatrix: scale };
+        const translation = totalTranslation(ws.shift, ws.mean, trial.avgInverse);
+        best = { value, dist: ws.dist.slice(), mapping, translation, scaleMatrix: scale };
         if ((search.breakOnMatch || value < 1e-5) && value < search.stol) return best;
       }
     }
