@@ -1,6 +1,6 @@
 /** The C2NP sample in the reference data: cells, raw and rotated particles, and the manifest that lists them all. */
 import { join } from 'node:path';
-import { REFERENCE } from './paths.ts';
+import { REFERENCE } from '../scripts/support/paths.ts';
 
 export const C2NP_SAMPLE = join(REFERENCE, 'golden', 'c2np', 'sample');
 

@@ -1,7 +1,7 @@
 /** Runs the `structlab` CLI from tests and benchmarks: in this process, or as its own process. */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { REPO_ROOT } from './paths.ts';
+import { REPO_ROOT } from '../scripts/support/paths.ts';
 
 /**
  * Runs `structlab …` in this process through main(argv, io) (src/cli/main.ts): the same exit status, stdout and

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ChatMessage, type HeaderItem, type OnngDataset, type Problem, parseJsonl } from '../src/core/tasks/onng/obfuscate.ts';
 import type { UpstreamFile } from '../src/core/tasks/onng/upstream.ts';
-import { REFERENCE } from './paths.ts';
+import { REFERENCE } from '../scripts/support/paths.ts';
 
 /** The fixture folder, laid out as the upstream data: dataset/, derived/ (plus expected/, the port's outputs). */
 export const ONNG_FIXTURES = join(REFERENCE, 'onng');

@@ -1,7 +1,7 @@
 /** The crystallography goldens (docs/crystallography.md) and the spec's comparison helpers, shared by tests/unit/xtal-*.test.ts. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPUS_FILES, REFERENCE } from './paths.ts';
+import { CORPUS_FILES, REFERENCE } from '../scripts/support/paths.ts';
 
 export const XTAL_GOLDEN = join(REFERENCE, 'golden', 'crystallography');
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 import { XRD_COMPARE_DEFAULTS, comparePatterns } from '../../src/core/analysis/xrd-compare.ts';
 import { evaluateAtomworldAnswer } from '../../src/core/tasks/atomworld/evaluate.ts';
 import { type Lab, openLab, textFile } from './harness.ts';

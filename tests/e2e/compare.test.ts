@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 import { type Lab, openLab, textFile, waitForFrame } from './harness.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

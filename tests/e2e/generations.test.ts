@@ -15,7 +15,7 @@ import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { CSP_MATCHER_OPTIONS } from '../../src/core/tasks/generations/csp.ts';
 import { explainMatch } from '../../src/core/tasks/generations/explain.ts';
 import { setFromFolder } from '../../src/core/tasks/generations/inputs.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 import { type Lab, openLab } from './harness.ts';
 

@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { CORPUS_FILES, readCorpusGolden, readCorpusText } from '../paths.ts';
+import { CORPUS_FILES, readCorpusGolden, readCorpusText } from '../../scripts/support/paths.ts';
 import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
 
 let lab: Lab;

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, REFERENCE } from '../paths.ts';
+import { REPO_ROOT, REFERENCE } from '../../scripts/support/paths.ts';
 import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
 
 let lab: Lab;

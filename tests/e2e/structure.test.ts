@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS_FILES, readCorpusGolden } from '../paths.ts';
+import { CORPUS_FILES, readCorpusGolden } from '../../scripts/support/paths.ts';
 import { frontmostAtom, labUrl, openLab, type Lab, waitForFrame, waitIdle } from './harness.ts';
 import { decodePng } from './png.ts';
 

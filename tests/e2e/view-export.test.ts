@@ -13,7 +13,7 @@ import type { Structure } from '../../src/core/structure/structure.ts';
 import { labUrl, openLab, textFile, waitForFrame, waitIdle, type Lab } from './harness.ts';
 import { decodePng } from './png.ts';
 import { CELL_EDGE_COLORS } from '../../src/viewer/cell-edges.ts';
-import { REPO_ROOT } from '../paths.ts';
+import { REPO_ROOT } from '../../scripts/support/paths.ts';
 
 let lab: Lab;
 const DATASET = 'CsCaH3.cif';

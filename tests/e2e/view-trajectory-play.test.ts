@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCorpusText } from '../paths.ts';
+import { readCorpusText } from '../../scripts/support/paths.ts';
 import { type Lab, textFile, waitIdle } from './harness.ts';
 import { openWithFile } from './open.ts';
 

@@ -16,7 +16,7 @@ import { datasetFiles, deobfuscateText, obfuscateDataset, renamableNames } from 
 import { readUpstreamResults } from '../../src/core/tasks/onng/upstream.ts';
 import { structlab, structlabInProcess } from '../cli-runner.ts';
 import { loadOnngSet, upstreamTreeFromCsv } from '../onng-fixtures.ts';
-import { REPO_ROOT } from '../paths.ts';
+import { REPO_ROOT } from '../../scripts/support/paths.ts';
 
 const DIR_VARIABLE = 'STRUCTLAB_ONNG_REFERENCE_DIR';
 const ONNG = process.env[DIR_VARIABLE];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { alignParticles, assignBySpecies, superpose, type Particle } from '../../src/core/analysis/alignment.ts';
 import { det } from '../../src/core/math/mat3.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const C2NP = join(REFERENCE, 'golden', 'c2np');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../paths.ts';
+import { REPO_ROOT } from '../../scripts/support/paths.ts';
 
 const CORE = join(REPO_ROOT, 'src', 'core');
 const LAYERS = ['math', 'structure', 'symmetry', 'io', 'analysis', 'match', 'tasks'];

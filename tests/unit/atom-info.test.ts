@@ -13,7 +13,7 @@ import { analyzeSymmetry } from '../../src/core/symmetry/analyze.ts';
 import { symmetryView } from '../../src/core/tasks/crystallography/lab.ts';
 import { initMoyoNode } from '../../src/node/moyo.ts';
 import { fracText } from '../../src/ui/format.ts';
-import { REPO_ROOT } from '../paths.ts';
+import { REPO_ROOT } from '../../scripts/support/paths.ts';
 
 beforeAll(() => initMoyoNode());
 

@@ -22,7 +22,7 @@ import {
   rotateVector,
 } from '../../src/core/tasks/atomworld/actions.ts';
 import { aseCellFromParameters, aseReducedFormula, aseWrap } from '../../src/core/tasks/atomworld/ase-frame.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 interface GoldenCase {
   id: string;

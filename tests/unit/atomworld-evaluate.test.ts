@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateAtomworldAnswer, extractLastCif } from '../../src/core/tasks/atomworld/evaluate.ts';
 import { parseCifStrict } from '../../src/core/tasks/atomworld/strict-cif.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const GOLDEN = join(REFERENCE, 'golden', 'atomworld');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

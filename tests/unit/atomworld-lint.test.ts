@@ -10,7 +10,7 @@ import { type Vec3, norm, sub, vecMat } from '../../src/core/math/mat3.ts';
 import { parseCif } from '../../src/core/io/cif/reader.ts';
 import { majorSpecies } from '../../src/core/structure/structure.ts';
 import { type LintCase, lintAtomworldCase } from '../../src/core/tasks/atomworld/lint.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 type Row = LintCase & { id: string };
 const read = (file: string): Row[] =>

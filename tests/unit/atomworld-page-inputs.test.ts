@@ -15,7 +15,7 @@ import {
   resultsJson,
   sortCaseRows,
 } from '../../src/core/tasks/atomworld/lab/inputs.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const goldenPath = (name: string) => join(REFERENCE, 'golden', 'atomworld', name);
 const golden = (name: string) => ({ path: name, text: readFileSync(goldenPath(name), 'utf8') });

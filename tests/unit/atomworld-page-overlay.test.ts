@@ -13,7 +13,7 @@ import { judgeAtomworldJob } from '../../src/core/tasks/atomworld/batch.ts';
 import { evaluateAtomworldAnswer } from '../../src/core/tasks/atomworld/evaluate.ts';
 import { buildDemoCases } from '../../src/core/tasks/atomworld/lab/demo.ts';
 import { aseFrameOf, overlayGeometry } from '../../src/core/tasks/atomworld/lab/overlay.ts';
-import { REPO_ROOT, REFERENCE } from '../paths.ts';
+import { REPO_ROOT, REFERENCE } from '../../scripts/support/paths.ts';
 
 const cubic = (a: number, atoms: [string, Vec3][]): Structure => {
   const lattice = Lattice.fromParameters(a, a, a, 90, 90, 90);

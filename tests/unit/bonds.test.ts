@@ -17,7 +17,7 @@ import {
 import { elementBySymbol } from '../../src/core/structure/elements.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { majorSpecies, makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
-import { corpusFileNames, readCorpusGolden } from '../paths.ts';
+import { corpusFileNames, readCorpusGolden } from '../../scripts/support/paths.ts';
 
 const el = (key: string) => /^[A-Z][a-z]?/.exec(key)![0];
 

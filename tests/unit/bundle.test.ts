@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import config, { oversizedChunks } from '../../vite.config.ts';
-import { REPO_ROOT } from '../paths.ts';
+import { REPO_ROOT } from '../../scripts/support/paths.ts';
 
 /** The module specifiers of the static imports of a file (`import … from '…'`, not `import('…')`). */
 const staticImports = (file: string): string[] =>

@@ -10,7 +10,7 @@ import { parseStructureFile } from '../../src/core/io/registry.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { atomskCellFromParameters, carveParticle } from '../../src/core/tasks/c2np/carve.ts';
 import { formatRawXyz, parseParticleXyz } from '../../src/core/tasks/c2np/dataset.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const C2NP = join(REFERENCE, 'golden', 'c2np');
 const FIXTURES = join(C2NP, 'radii_fixtures');

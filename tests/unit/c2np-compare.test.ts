@@ -13,8 +13,8 @@ import { formatCsv } from '../../src/core/io/csv.ts';
 import { BatchFormatError, pairFilesByName, parseC2npBatch } from '../../src/core/tasks/c2np/batch.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 import { compareParticles, CompareSizeError } from '../../src/core/tasks/c2np/compare.ts';
-import { REFERENCE } from '../paths.ts';
-import { mulberry32 } from '../random.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
+import { mulberry32 } from '../../scripts/support/random.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const golden: any = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));

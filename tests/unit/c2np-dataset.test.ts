@@ -20,7 +20,7 @@ import {
   splitOfRadius,
 } from '../../src/core/tasks/c2np/dataset.ts';
 import { eulerXyzDegrees, parseRotationSets } from '../../src/core/tasks/c2np/rotation.ts';
-import { REPO_ROOT, REFERENCE } from '../paths.ts';
+import { REPO_ROOT, REFERENCE } from '../../scripts/support/paths.ts';
 import { C2NP_SAMPLE as SAMPLE, HELD_BACK_MATERIALS } from '../c2np-sample.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 import { errorOf } from '../expect.ts';

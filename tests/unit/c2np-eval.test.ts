@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pairFilesByName, parseC2npBatch } from '../../src/core/tasks/c2np/batch.ts';
 import { forwardBatchRow, inverseBatchRow, inverseBatchSummary } from '../../src/core/tasks/c2np/batch-eval.ts';
 import { inverseMetrics } from '../../src/core/tasks/c2np/metrics.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -16,7 +16,7 @@ import type { Structure } from '../../src/core/structure/structure.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 import { InverseError, solveInverse } from '../../src/core/tasks/c2np/inverse.ts';
 import { C2NP_SAMPLE as SAMPLE, HELD_BACK_MATERIALS } from '../c2np-sample.ts';
-import { withNoise } from '../random.ts';
+import { withNoise } from '../../scripts/support/random.ts';
 
 interface MaterialTruth {
   cellpar: number[];

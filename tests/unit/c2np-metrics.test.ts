@@ -18,7 +18,7 @@ import {
   type Particle,
 } from '../../src/core/tasks/c2np/metrics.ts';
 import { runMetrics } from '../../src/cli/commands/metrics.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 import { expectRelClose } from '../expect.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -9,7 +9,7 @@ import { isNull, parseCifDocument } from '../../src/core/io/cif/tokenizer.ts';
 import { ParseError } from '../../src/core/io/types.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { type Structure, elementAmounts, makeSiteFromFrac } from '../../src/core/structure/structure.ts';
-import { corpusFileNames, readCorpusText } from '../paths.ts';
+import { corpusFileNames, readCorpusText } from '../../scripts/support/paths.ts';
 import { errorOf } from '../expect.ts';
 
 const CELL = `_cell_length_a 5

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { inverse, norm, vecMat, type Vec3 } from '../../src/core/math/mat3.ts';
 import { parseCif } from '../../src/core/io/cif/reader.ts';
 import { majorSpecies } from '../../src/core/structure/structure.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlab, structlabInProcess } from '../cli-runner.ts';
 
 interface GoldenCase {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 import { ONNG_FIXTURES } from '../onng-fixtures.ts';
 import { structlab, structlabInProcess } from '../cli-runner.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_FILES, readCorpusGolden } from '../paths.ts';
+import { CORPUS_FILES, readCorpusGolden } from '../../scripts/support/paths.ts';
 import { structlab, structlabInProcess } from '../cli-runner.ts';
 import { p1Cif } from '../cif.ts';
 

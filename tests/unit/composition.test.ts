@@ -15,7 +15,7 @@ import {
 } from '../../src/core/structure/composition.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import type { Site, Structure } from '../../src/core/structure/structure.ts';
-import { corpusFileNames, readCorpusGolden } from '../paths.ts';
+import { corpusFileNames, readCorpusGolden } from '../../scripts/support/paths.ts';
 
 /** pymatgen species strings: `Fe`, `Fe3+`, `O2-`, `Na+`, `Cu1.7+`, `D0+`. */
 function parseSpecies(key: string): { el: string; ox?: number } {

@@ -21,7 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cifFormat } from '../../src/core/io/cif/index.ts';
 import { ParseError, type ParseOutput } from '../../src/core/io/types.ts';
 import { type Structure, elementAmounts } from '../../src/core/structure/structure.ts';
-import { corpusFileNames, readCorpusGolden, readCorpusText } from '../paths.ts';
+import { corpusFileNames, readCorpusGolden, readCorpusText } from '../../scripts/support/paths.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

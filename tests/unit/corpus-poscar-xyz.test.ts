@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REFERENCE, corpusFileNames, readCorpusGolden, readCorpusText } from '../paths.ts';
+import { REFERENCE, corpusFileNames, readCorpusGolden, readCorpusText } from '../../scripts/support/paths.ts';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { elementAmounts } from '../../src/core/structure/structure.ts';

@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { CORPUS_FILES, corpusFileNames, readCorpusGolden } from '../paths.ts';
+import { CORPUS_FILES, corpusFileNames, readCorpusGolden } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 
 const runCli = structlabInProcess;

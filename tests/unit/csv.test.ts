@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CsvError, formatCsv, parseCsv } from '../../src/core/io/csv.ts';
 import { LIMITS, LimitError, overrideLimits, resetLimits } from '../../src/core/limits.ts';
 import { parseOutcomesCsv } from '../../src/core/tasks/onng/analytics.ts';
-import { mulberry32 } from '../random.ts';
+import { mulberry32 } from '../../scripts/support/random.ts';
 
 const fields = (text: string) => parseCsv(text).map((r) => r.fields);
 

@@ -13,7 +13,7 @@ import {
   isElementSymbol,
   parseElementSymbol,
 } from '../../src/core/structure/elements.ts';
-import { corpusFileNames, readCorpusGolden } from '../paths.ts';
+import { corpusFileNames, readCorpusGolden } from '../../scripts/support/paths.ts';
 
 describe('element table', () => {
   it('holds 118 elements in Z order with unique symbols and well-formed colours', () => {

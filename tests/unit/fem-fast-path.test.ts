@@ -20,8 +20,8 @@ import {
 import { femTask } from '../../src/core/tasks/fembench/registry.ts';
 import { FemTaskError, type FemValue } from '../../src/core/tasks/fembench/types.ts';
 import { choleskyFactor, dense, luFactor, luSolve } from '../../src/core/math/linalg.ts';
-import { gridFrameInputs, type FrameCaseInputs } from '../fem-frames.ts';
-import { REFERENCE } from '../paths.ts';
+import { gridFrameInputs, type FrameCaseInputs } from '../../scripts/support/fem-frames.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const TASK = 'MSA_3D_elastic_critical_load_CC1_H10_T1';
 const inputsOf = (i: FrameCaseInputs) => decodeFemInputs(i as unknown as Record<string, unknown>);

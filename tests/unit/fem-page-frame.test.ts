@@ -16,7 +16,7 @@ import {
   validateModel,
   type FrameModel,
 } from '../../src/core/tasks/fembench/lab/frame-model.ts';
-import { REFERENCE, REPO_ROOT } from '../paths.ts';
+import { REFERENCE, REPO_ROOT } from '../../scripts/support/paths.ts';
 import { expectRelClose } from '../expect.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -13,7 +13,7 @@ import {
   shapeFunctionSamples,
 } from '../../src/core/tasks/fembench/lab/mesh2d-view.ts';
 import { analyticBar, solveBar, type BarSpec } from '../../src/core/tasks/fembench/lab/one-d-view.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const golden = (task: string): any => JSON.parse(readFileSync(join(REFERENCE, 'golden', 'fembench', `${task}.json`), 'utf8'));

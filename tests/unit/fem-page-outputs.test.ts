@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareOutputs, entryDiffs, parseCasesDoc, parseOutputsDoc } from '../../src/core/tasks/fembench/lab/model-outputs.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const MODELS = join(REFERENCE, 'golden', 'fembench_models');
 const text = (p: string) => readFileSync(p, 'utf8');

@@ -10,7 +10,7 @@ import { bucklingModes } from '../../src/core/tasks/fembench/lab/buckling-modes.
 import type { FrameModel } from '../../src/core/tasks/fembench/lab/frame-model.ts';
 import { jacobianChecks, rectangleMesh } from '../../src/core/tasks/fembench/lab/mesh2d-view.ts';
 import { benchmarkQuirkNotes, criticalMultiplicity, QUIRK_TEXT, type QuirkContext, type QuirkId } from '../../src/pages/fem/quirks.ts';
-import { REPO_ROOT, REFERENCE } from '../paths.ts';
+import { REPO_ROOT, REFERENCE } from '../../scripts/support/paths.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const readJson = (p: string): any => JSON.parse(readFileSync(p, 'utf8'));

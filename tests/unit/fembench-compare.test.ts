@@ -11,7 +11,7 @@ import { type FemResult, compareResults, isCloseScalar, valuesMatch } from '../.
 import { alternativeSolutionCheck } from '../../src/core/tasks/fembench/equivalence.ts';
 import { femTask } from '../../src/core/tasks/fembench/registry.ts';
 import { FemTaskError, type FemValue } from '../../src/core/tasks/fembench/types.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const GOLDEN = join(REFERENCE, 'golden', 'fembench');
 const MODELS = join(REFERENCE, 'golden', 'fembench_models');

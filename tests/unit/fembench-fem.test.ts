@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeFemInputs, decodeFemValue } from '../../src/core/tasks/fembench/codec.ts';
 import { FEM_TASKS } from '../../src/core/tasks/fembench/fem/index.ts';
 import { FemTaskError } from '../../src/core/tasks/fembench/types.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const GOLDEN = join(REFERENCE, 'golden', 'fembench');
 

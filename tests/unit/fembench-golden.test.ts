@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeFemInputs, decodeFemValue, type FemTypeDescriptor } from '../../src/core/tasks/fembench/codec.ts';
 import { FEM_BENCH_TASKS } from '../../src/core/tasks/fembench/registry.ts';
 import { FemTaskError, type FemValue } from '../../src/core/tasks/fembench/types.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const GOLDEN_DIR = join(REFERENCE, 'golden', 'fembench');
 const ATOL = 1e-8;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FEM_BENCH_TASKS } from '../../src/core/tasks/fembench/registry.ts';
 import { FEM_BENCH_TASK_IDS } from '../../src/core/tasks/fembench/task-ids.ts';
-import { REPO_ROOT } from '../paths.ts';
+import { REPO_ROOT } from '../../scripts/support/paths.ts';
 
 describe('FEM-Bench task ids', () => {
   it('the static list is the registry’s ids, in order, 33 without repeats', () => {

@@ -11,7 +11,7 @@ import { Lattice } from '../../src/core/structure/lattice.ts';
 import { type PackedStructure, packStructure, syntheticFcc } from '../../src/core/structure/packed.ts';
 import { makeSiteFromCart, makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
 import type { Vec3 } from '../../src/core/math/mat3.ts';
-import { mulberry32 } from '../random.ts';
+import { mulberry32 } from '../../scripts/support/random.ts';
 
 const read = (text: string, name = 'f.extxyz'): Structure[] => {
   const r = parseStructureFile(text, name);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATOMWORLD_ACTIONS } from '../../src/core/tasks/atomworld/actions.ts';
 import { assertCleanMessage, fuzzParams, fuzzTimeout, hostileLines, hostileToken, mutatedFrom, mutatedText } from '../fuzz-helpers.ts';
-import { CORPUS_FILES, REFERENCE } from '../paths.ts';
+import { CORPUS_FILES, REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 
 /** Hang guard of one in-process command, ms (far above any legitimate run on these small inputs). */

@@ -10,7 +10,7 @@ import { type ParticleParseResult, parseParticleFile, parseStructureFile, writeS
 import type { ParseResult } from '../../src/core/io/types.ts';
 import { CsvError, parseCsv } from '../../src/core/io/csv.ts';
 import { LIMITS } from '../../src/core/limits.ts';
-import { corpusFileNames, readCorpusText } from '../paths.ts';
+import { corpusFileNames, readCorpusText } from '../../scripts/support/paths.ts';
 import { assertCleanMessage, fuzzParams, fuzzTimeout, hostileLines, hostileToken, mutatedFrom, withinBudget } from '../fuzz-helpers.ts';
 
 const names = corpusFileNames();

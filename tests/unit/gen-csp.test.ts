@@ -3,8 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareGenOutput } from '../generations-compare.ts';
-import { REFERENCE } from '../paths.ts';
+import { compareGenOutput } from '../../scripts/support/generations-compare.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 import { cspMetrics } from '../../src/core/tasks/generations/csp.ts';
 import { type GenItem, pairCsp } from '../../src/core/tasks/generations/inputs.ts';

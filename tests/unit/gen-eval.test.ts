@@ -1,7 +1,7 @@
 /**
  * `structlab gen eval`: every run of the de novo goldens (denovo_visible/expected.json) and the eval
  * bad-input runs of csp_visible/expected.json through the CLI in this process, compared with the goldens'
- * tolerances (tests/generations-compare.ts); the de novo quirks (greedy uniqueness in input order,
+ * tolerances (scripts/support/generations-compare.ts); the de novo quirks (greedy uniqueness in input order,
  * Wasserstein distances over valid predictions and all truths, fractions as exact ratios); the energies
  * file's rules.
  */
@@ -13,8 +13,8 @@ import { Lattice } from '../../src/core/structure/lattice.ts';
 import { makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
 import { evaluateDenovo, type DenovoOptions, wasserstein1 } from '../../src/core/tasks/generations/denovo.ts';
 import type { GenItem } from '../../src/core/tasks/generations/inputs.ts';
-import { compareGenOutput } from '../generations-compare.ts';
-import { REFERENCE } from '../paths.ts';
+import { compareGenOutput } from '../../scripts/support/generations-compare.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 
 const GOLDEN = join(REFERENCE, 'golden', 'generations');

@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 import { type MatchExplanation, explainMatch } from '../../src/core/tasks/generations/explain.ts';
 import { setFromFolder } from '../../src/core/tasks/generations/inputs.ts';
 import { matcherRmsDist } from '../../src/core/match/structure-matcher.ts';
@@ -12,7 +12,7 @@ import type { Mat3, Vec3 } from '../../src/core/math/mat3.ts';
 
 const CASE = join(REFERENCE, 'golden', 'generations', 'csp_visible');
 const CSP = { ltol: 0.3, stol: 0.5, angleTol: 10 };
-/** The generations goldens' rule (tests/generations-compare.ts): pymatgen's early exit makes any rms below 1e-5 right. */
+/** The generations goldens' rule (scripts/support/generations-compare.ts): pymatgen's early exit makes any rms below 1e-5 right. */
 const EARLY_EXIT = 1e-5;
 
 interface Row {

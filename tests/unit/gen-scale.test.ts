@@ -8,7 +8,7 @@ import { parseCsv } from '../../src/core/io/csv.ts';
 import { readZip } from '../../src/core/io/zip.ts';
 import { LimitError, overrideLimits, resetLimits } from '../../src/core/limits.ts';
 import { GenInputError, setFromCsv, setFromFolder, setFromJsonl, setFromZip } from '../../src/core/tasks/generations/inputs.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 
 const GOLDEN = join(REFERENCE, 'golden', 'generations');

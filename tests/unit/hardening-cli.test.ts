@@ -17,7 +17,7 @@ import { summariseAtomworld } from '../../src/core/tasks/atomworld/batch.ts';
 import { analyseOutcomesText } from '../../src/core/tasks/onng/lab/analysis.ts';
 import { shiftedFccCif } from '../hostile-structures.ts';
 import { p1Cif } from '../cif.ts';
-import { CORPUS_FILES, REPO_ROOT, REFERENCE } from '../paths.ts';
+import { CORPUS_FILES, REPO_ROOT, REFERENCE } from '../../scripts/support/paths.ts';
 import { structlab, structlabInProcess } from '../cli-runner.ts';
 
 type CliRun = Awaited<ReturnType<typeof structlabInProcess>>;

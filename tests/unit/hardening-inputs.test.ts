@@ -19,7 +19,7 @@ import { structlabInProcess } from '../cli-runner.ts';
 import { pymatgenJson } from '../hostile-structures.ts';
 import { ATOM_SITE_COLUMNS, p1Cif } from '../cif.ts';
 import { errorOf } from '../expect.ts';
-import { REPO_ROOT } from '../paths.ts';
+import { REPO_ROOT } from '../../scripts/support/paths.ts';
 
 type CliRun = Awaited<ReturnType<typeof structlabInProcess>>;
 const run = structlabInProcess;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Mat3, perpendicularWidths } from '../../src/core/math/mat3.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
-import { readCorpusGolden } from '../paths.ts';
+import { readCorpusGolden } from '../../scripts/support/paths.ts';
 
 describe('Lattice.fromParameters', () => {
   it('reproduces pymatgen matrices for a monoclinic cell (golden cod-1000035)', () => {

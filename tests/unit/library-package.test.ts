@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, REFERENCE } from '../paths.ts';
+import { REPO_ROOT, REFERENCE } from '../../scripts/support/paths.ts';
 
 const record = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl'), 'utf8').split('\n')[0]);
 const metricCases = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));

@@ -16,7 +16,7 @@ import { type Structure, fracOf } from '../../src/core/structure/structure.ts';
 import { carveParticle } from '../../src/core/tasks/c2np/carve.ts';
 import { solveInverse } from '../../src/core/tasks/c2np/inverse.ts';
 import type { Vec3 } from '../../src/core/math/mat3.ts';
-import { REPO_ROOT } from '../paths.ts';
+import { REPO_ROOT } from '../../scripts/support/paths.ts';
 import { structlab, structlabInProcess } from '../cli-runner.ts';
 import { shiftedFccCif } from '../hostile-structures.ts';
 import { p1Cif } from '../cif.ts';

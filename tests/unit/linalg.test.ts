@@ -34,7 +34,7 @@ import {
   type FrameElement,
 } from '../../src/core/tasks/fembench/msa/frame.ts';
 import { bucklingFrameBanded, linearFrameBanded } from '../../src/core/tasks/fembench/msa/frame-banded.ts';
-import { mulberry32 } from '../random.ts';
+import { mulberry32 } from '../../scripts/support/random.ts';
 
 const rand = mulberry32(20260530);
 const uniform = () => 2 * rand() - 1;

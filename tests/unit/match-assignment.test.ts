@@ -18,7 +18,7 @@ import {
   matcherFitAndRmsDist,
   matcherRmsDist,
 } from '../../src/core/match/structure-matcher.ts';
-import { gaussian, mulberry32 } from '../random.ts';
+import { gaussian, mulberry32 } from '../../scripts/support/random.ts';
 
 function* injections(rows: number, cols: number, used = new Set<number>(), prefix: number[] = []): Generator<number[]> {
   if (prefix.length === rows) {

@@ -10,8 +10,8 @@ import { Lattice } from '../../src/core/structure/lattice.ts';
 import { lllReduce } from '../../src/core/structure/lll.ts';
 import { niggliParameters, niggliReducedLattice } from '../../src/core/structure/niggli.ts';
 import { parseCif } from '../../src/core/io/cif/reader.ts';
-import { corpusFileNames, readCorpusText } from '../paths.ts';
-import { mulberry32 } from '../random.ts';
+import { corpusFileNames, readCorpusText } from '../../scripts/support/paths.ts';
+import { mulberry32 } from '../../scripts/support/random.ts';
 
 /** A random unimodular integer matrix: a product of elementary shears and a sign flip. */
 function randomUnimodular(rand: () => number, steps = 6): Mat3 {

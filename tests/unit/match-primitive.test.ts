@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type Mat3, det, inverse, matMul } from '../../src/core/math/mat3.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { pymatgenPrimitive } from '../../src/core/match/primitive.ts';
-import { gaussian, mulberry32 } from '../random.ts';
+import { gaussian, mulberry32 } from '../../scripts/support/random.ts';
 
 function crystal(seed: number) {
   const rand = mulberry32(seed);

@@ -8,8 +8,8 @@ import { type Mat3, inverse } from '../../src/core/math/mat3.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { findNeighbors, findNeighborsRaw, type NeighborList } from '../../src/core/structure/neighbors.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
-import { corpusFileNames, readCorpusGolden } from '../paths.ts';
-import { mulberry32 } from '../random.ts';
+import { corpusFileNames, readCorpusGolden } from '../../scripts/support/paths.ts';
+import { mulberry32 } from '../../scripts/support/random.ts';
 
 /** Canonical key of a pair: i < j, or for i == j the image whose first non-zero component is positive. */
 function canonical(i: number, j: number, s: [number, number, number]): string {

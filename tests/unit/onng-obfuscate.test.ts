@@ -12,7 +12,7 @@ import {
   renamableNames,
 } from '../../src/core/tasks/onng/obfuscate.ts';
 import { ONNG_FIXTURES, loadOnngSet } from '../onng-fixtures.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 // The fixture problem set written for this project (tests/reference/onng/README.md); its obfuscated_1..5 are the
 // port's stored outputs. The published O-NNG sets are checked by `npm run test:reference`.

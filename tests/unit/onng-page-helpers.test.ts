@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../paths.ts';
+import { REPO_ROOT } from '../../scripts/support/paths.ts';
 import { ONNG_FIXTURES, readFixtureExpected } from '../onng-fixtures.ts';
 import { analyseOutcomesText, ALL_MODELS, holmAdjust, summaryCsv } from '../../src/core/tasks/onng/lab/analysis.ts';
 import {

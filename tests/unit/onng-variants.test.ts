@@ -20,7 +20,7 @@ import {
   validateFemTask,
 } from '../../src/core/tasks/onng/variants.ts';
 import { makeSinglePassRenamer } from '../../src/core/tasks/onng/obfuscate.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const FEM_DIR = join(REFERENCE, 'golden', 'fembench');
 const FEM_FILES = readdirSync(FEM_DIR)

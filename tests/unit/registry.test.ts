@@ -1,6 +1,6 @@
 /** Format registry: detection by name and by content, parse/write dispatch, error shape. */
 import { describe, expect, it } from 'vitest';
-import { corpusFileNames, readCorpusGolden, readCorpusText } from '../paths.ts';
+import { corpusFileNames, readCorpusGolden, readCorpusText } from '../../scripts/support/paths.ts';
 import {
   FORMATS,
   parseParticleFile,
@@ -12,7 +12,7 @@ import {
 import { ParseError } from '../../src/core/io/types.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { majorSpecies, makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
-import { mulberry32 } from '../random.ts';
+import { mulberry32 } from '../../scripts/support/random.ts';
 
 const POSCAR = 'NaCl\n5.64\n0 0.5 0.5\n0.5 0 0.5\n0.5 0.5 0\nNa Cl\n1 1\nDirect\n0 0 0\n0.5 0.5 0.5\n';
 const XYZ = '2\nmol\nC 0 0 0\nO 0 0 1.13\n';

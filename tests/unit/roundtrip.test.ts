@@ -7,7 +7,7 @@
  * plus hand-made edge cases.
  */
 import { describe, expect, it } from 'vitest';
-import { corpusFileNames, readCorpusText } from '../paths.ts';
+import { corpusFileNames, readCorpusText } from '../../scripts/support/paths.ts';
 import { parseStructureFile, writeStructureFile } from '../../src/core/io/registry.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { isOrdered, makeSiteFromCart, makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';

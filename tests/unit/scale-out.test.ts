@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, REFERENCE } from '../paths.ts';
+import { REPO_ROOT, REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 
 const DOCS = join(REPO_ROOT, 'docs');

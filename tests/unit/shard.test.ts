@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExactSum } from '../../src/core/math/fsum.ts';
 import { mulberry32 } from '../../src/core/math/random.ts';
-import { REFERENCE } from '../paths.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'shard-'));

@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../paths.ts';
+import { REPO_ROOT } from '../../scripts/support/paths.ts';
 
 const SKIP = new Set(['node_modules', 'dist', '.git', 'lib', '.cli-build', 'test-results', 'coverage']);
 function walk(dir: string, keep: RegExp): string[] {
@@ -62,7 +62,7 @@ describe('source hygiene', () => {
 
   it('the check sees a citation of a missing document', () => {
     expect(citations('// see algorithms.md §3 and ../' + 'shared/golden')).toEqual(['algorithms.md', '../' + 'shared']);
-    expect(citations("import { REFERENCE } from '../paths.ts'; // README.md")).toEqual([]);
+    expect(citations("import { REFERENCE } from '../../scripts/support/paths.ts'; // README.md")).toEqual([]);
   });
 
   it('nothing in the tree reads reference data from outside the repository', () => {
@@ -73,7 +73,7 @@ describe('source hygiene', () => {
       const text = readFileSync(f, 'latin1');
       for (const m of text.matchAll(outside)) found.push(`${rel(f)}: ${m[0]}`);
     }
-    expect(found, 'tests, benches and scripts read tests/reference (tests/paths.ts)').toEqual([]);
+    expect(found, 'tests, benches and scripts read tests/reference (scripts/support/paths.ts)').toEqual([]);
     expect('cd ../' + 'shared/golden && STRUCTLAB_' + 'SHARED=x').toMatch(outside);
   });
 

@@ -16,7 +16,7 @@ import {
   operationsFromITNumber,
 } from '../../src/core/symmetry/spacegroups.ts';
 import { type SymOp, applyOp, isGroup, normalizeOp, opKey, parseSymop } from '../../src/core/symmetry/symop.ts';
-import { corpusFileNames, readCorpusGolden } from '../paths.ts';
+import { corpusFileNames, readCorpusGolden } from '../../scripts/support/paths.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

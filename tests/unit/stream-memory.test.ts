@@ -9,7 +9,7 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../paths.ts';
+import { REPO_ROOT } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'stream-memory-'));

@@ -9,7 +9,7 @@ import { Lattice } from '../../src/core/structure/lattice.ts';
 import { findNeighbors } from '../../src/core/structure/neighbors.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
 import { makeSupercell, periodicImages, supercellTranslations } from '../../src/core/structure/supercell.ts';
-import { readCorpusGolden } from '../paths.ts';
+import { readCorpusGolden } from '../../scripts/support/paths.ts';
 
 function fromGolden(file: string): Structure {
   const g = readCorpusGolden(file).pymatgen.structures[0];

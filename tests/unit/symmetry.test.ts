@@ -9,7 +9,7 @@ import type { Structure } from '../../src/core/structure/structure.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 import { analyzeSymmetry, standardizedCell, symmetryUnavailable } from '../../src/core/symmetry/analyze.ts';
 import { makeSupercell } from '../../src/core/structure/supercell.ts';
-import { corpusFileNames, readCorpusGolden } from '../paths.ts';
+import { corpusFileNames, readCorpusGolden } from '../../scripts/support/paths.ts';
 
 const stripOxidation = (sp: string) => sp.replace(/[0-9.]*[+-]$/, '');
 

@@ -15,7 +15,7 @@ import {
   parseSymop,
   symopToString,
 } from '../../src/core/symmetry/symop.ts';
-import { corpusFileNames, readCorpusGolden } from '../paths.ts';
+import { corpusFileNames, readCorpusGolden } from '../../scripts/support/paths.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

@@ -9,7 +9,7 @@ import { detectFormat, parseStructureFile } from '../../src/core/io/registry.ts'
 import { initMoyo } from '../../src/core/symmetry/moyo.ts';
 import { WRITTEN_FORMATS, structureAsShown, writeExport } from '../../src/core/analysis/structure-export.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
-import { readCorpusText } from '../paths.ts';
+import { readCorpusText } from '../../scripts/support/paths.ts';
 
 beforeAll(async () => {
   await initMoyo();

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LimitError } from '../../src/core/limits.ts';
 import { CancelledError, type Status, WorkerClient } from '../../src/state/worker-client.ts';
 import { attempt, type Result } from '../../workers/result.ts';
-import { REPO_ROOT } from '../paths.ts';
+import { REPO_ROOT } from '../../scripts/support/paths.ts';
 
 /** A promise the test settles by hand. */
 function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => void } {
