@@ -49,6 +49,11 @@ const DEFAULT_LIMITS = {
   /** Words, tags and values of one CIF file (each costs about 60 bytes while parsing): 200,000 atoms of 20 columns and more. */
   cifTokens: 5_000_000,
   /**
+   * Opcodes one pickle runs (a PyTorch .pt file's data.pkl; each value it builds costs ≤ 100 bytes): a CDVAE or DiffCSP
+   * result file runs a few thousand, its arrays being raw storages beside the pickle.
+   */
+  pickleOps: 5_000_000,
+  /**
    * Sites of a cell the space-group search (moyo) is run on; above it `info` reports no space group (moyo needs seconds per
    * thousand sites of a cell that does not reduce).
    */
