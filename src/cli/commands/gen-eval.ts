@@ -8,6 +8,7 @@ import {
 } from '../../core/tasks/generations/denovo.ts';
 import { reducedFormula } from '../../core/structure/composition.ts';
 import { type GenItem, energiesFor, parseEnergies } from '../../core/tasks/generations/inputs.ts';
+import { type HullRow, hullRows, parseHullReference, parseTotalEnergies } from '../../core/tasks/generations/hull-inputs.ts';
 import type { GenMatcherName } from '../../core/tasks/generations/mattergen-matcher.ts';
 import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
 import { choiceOption, numberOption, parseArgs } from '../args.ts';
@@ -32,7 +33,8 @@ import { quoted } from '../../core/limits.ts';
 
 export const GEN_EVAL_HELP = `usage: structlab gen eval --pred P [--reference R] [--truth T] [--matcher disordered|ordered]
                          [--convention diffcsp|cdvae|mattergen] [--smact legacy|icsd24]
-                         [--e-above-hull FILE.json] [--stability-threshold 0.1] [--workers N]
+                         [--e-above-hull FILE.json | --energies E --hull-reference R]
+                         [--stability-threshold 0.1] [--workers N]
 
 De novo generation metrics as CDVAE, DiffCSP and MatterGen compute them: structural and SMACT validity,
 uniqueness (greedy, in input order), novelty against a reference set, Wasserstein distances of density
@@ -52,6 +54,16 @@ and element count against a test set, stability and S.U.N. from given energies a
   --smact legacy        legacy: SMACT 2.3-2.5 tables; icsd24: SMACT 3.0-3.2 (ICSD 2024 oxidation states)
   --e-above-hull FILE.json
                         {"id": E above hull in eV/atom, or null for a failed job} for every prediction
+  --energies E          total energies (eV, corrections included) per prediction: an .extxyz/.xyz file
+                        (each frame's energy=, id= or the frame index), a .json {"id": eV or null},
+                        or a .csv with columns id,energy; with --hull-reference instead of --e-above-hull
+  --hull-reference R    reference entries for the convex hull: .jsonl (one entry a line) or .json array
+                        of {"composition": {"Li": 2, "O": 1} or "Li2O", "energy": eV, "correction": eV}
+                        (pymatgen ComputedEntry/PDEntry as_dict() included), or a .csv formula,energy.
+                        Each prediction gets e_above_hull (eV/atom, negative below the hull) and its
+                        decomposition {formula: fraction}, as pymatgen 2022.11's PhaseDiagram of the
+                        reference entries in its chemical system gives them (get_e_above_hull with
+                        allow_negative=True, as MatterGen); every element needs a pure reference entry
   --stability-threshold 0.1
                         eV/atom; a prediction is stable when its energy above hull is at most this
   --workers N           worker threads (default: one per 500 predictions, up to the CPU count, at most
@@ -85,6 +97,8 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
     { name: 'convention', kind: 'string' },
     { name: 'smact', kind: 'string' },
     { name: 'e-above-hull', kind: 'string' },
+    { name: 'energies', kind: 'string' },
+    { name: 'hull-reference', kind: 'string' },
     { name: 'stability-threshold', kind: 'string' },
     { name: 'workers', kind: 'string' },
   ]);
@@ -105,7 +119,8 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
     energiesPath = str('e-above-hull');
   const reference = referencePath === undefined ? undefined : readGenSet('reference', referencePath);
   const truth = truthPath === undefined ? undefined : readGenSet('truth', truthPath);
-  const energies = energiesPath === undefined ? undefined : readEnergies(energiesPath, predictions);
+  const hull = readHull(str('energies'), str('hull-reference'), energiesPath, predictions);
+  const energies = hull ? hull.eAboveHull : energiesPath === undefined ? undefined : readEnergies(energiesPath, predictions);
   const workers = requestedWorkers ?? defaultGenWorkers(predictions.length);
   const progress = progressReporter('gen eval');
   const errors: string[] = [];
@@ -127,7 +142,40 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
     const pairs = `${errors.length} comparison${errors.length === 1 ? '' : 's'}`;
     warn(`warning: the matcher failed on ${pairs}, counted as no match (not a duplicate, not in the reference); first: ${errors[0]}`);
   }
-  return toStrictJson(result);
+  return toStrictJson(hull ? withDecompositions(result, hull.rows) : result);
+}
+
+/**
+ * `--energies E --hull-reference R`: each prediction's energy above hull (src/core/tasks/generations/hull-inputs.ts);
+ * undefined without them. Both or neither, and not with --e-above-hull.
+ */
+function readHull(
+  energiesPath: string | undefined,
+  referencePath: string | undefined,
+  eAboveHullPath: string | undefined,
+  preds: readonly GenItem[],
+): { eAboveHull: Map<string, number | null>; rows: HullRow[] } | undefined {
+  if (energiesPath === undefined && referencePath === undefined) return undefined;
+  if (energiesPath === undefined || referencePath === undefined)
+    throw new CliError('--energies and --hull-reference go together (total energies and the reference entries of the hull)');
+  if (eAboveHullPath !== undefined)
+    throw new CliError('--e-above-hull gives energies above hull ready-made; use it or --energies, not both');
+  const totals = energiesFor(energiesPath, parseTotalEnergies(energiesPath, readInputText(energiesPath)), preds);
+  const rows = hullRows(referencePath, parseHullReference(referencePath, readInputText(referencePath)), preds, totals);
+  return { eAboveHull: new Map(preds.map((p, i) => [p.id, rows[i].e_above_hull])), rows };
+}
+
+/** The document with each row's `decomposition` placed after its `e_above_hull`. */
+function withDecompositions(result: DenovoResult, rows: readonly HullRow[]): unknown {
+  const perSample = result.per_sample.map((row, i) => {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(row)) {
+      out[k] = v;
+      if (k === 'e_above_hull') out.decomposition = rows[i].decomposition;
+    }
+    return out;
+  });
+  return { ...result, per_sample: perSample };
 }
 
 /**
