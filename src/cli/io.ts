@@ -19,9 +19,12 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { archiveKind, gzippedName, readArchive } from '../core/io/archive.ts';
+import { entryText, keepArchivePath } from '../core/io/archive-entries.ts';
+import { gunzip } from '../core/io/gzip.ts';
 import { parseStructureFile } from '../core/io/registry.ts';
-import type { FormatId } from '../core/io/types.ts';
-import { LIMITS, inputBytesProblem, formatBytes } from '../core/limits.ts';
+import { type FormatId, ParseError } from '../core/io/types.ts';
+import { LIMITS, checkLimit, inputBytesProblem, formatBytes } from '../core/limits.ts';
 import type { Structure } from '../core/structure/structure.ts';
 import { CliError, reason } from './errors.ts';
 
@@ -72,7 +75,12 @@ export function decodeInput(bytes: Buffer): string {
 
 /** Reads a file or standard input ('-') as text, within `LIMITS.inputBytes`; every failure is a sentence. */
 export function readInputText(path: string): string {
-  if (path === '-') return decodeInput(readCapped(0, 'standard input'));
+  return decodeInput(readInputBytes(path));
+}
+
+/** Reads a file or standard input ('-') as bytes, within `LIMITS.inputBytes`; every failure is a sentence. */
+function readInputBytes(path: string): Buffer {
+  if (path === '-') return readCapped(0, 'standard input');
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -86,7 +94,7 @@ export function readInputText(path: string): string {
     if (st.isDirectory()) throw new CliError(`${path} is a folder, not a file`);
     const tooBig = st.isFile() ? inputBytesProblem(path, st.size) : null;
     if (tooBig) throw new CliError(tooBig);
-    return decodeInput(readCapped(fd, path));
+    return readCapped(fd, path);
   } finally {
     closeSync(fd);
   }
@@ -99,13 +107,54 @@ export interface LoadedFile {
   warnings: string[];
 }
 
-/** Reads and parses a structure file; every failure becomes "FILE line N: message". */
+/** Entry names of an archive that are read as structure files: the endings and VASP names the readers know. */
+const STRUCTURE_ENTRY = /(\.(cif|vasp|poscar|xyz|extxyz|json|jsonl)$)|(^|[^a-z])(poscar|contcar|xdatcar)([^a-z]|$)/i;
+
+/**
+ * Reads and parses a structure file; every failure becomes "FILE line N: message". A gzipped file (`x.cif.gz`) is
+ * read as the file it stands for; an archive (.zip, .tar, .tar.gz/.tgz) as one file holding the structures of all
+ * its structure files, in archive order (src/core/io/archive.ts; sizes checked before and while inflating).
+ */
 export function loadStructureFile(path: string): LoadedFile {
-  const text = readInputText(path);
-  const name = inputName(path);
+  if (path !== '-' && archiveKind(path) !== null) return loadArchive(path);
+  const inner = path === '-' ? null : gzippedName(basename(path));
+  const text = inner === null ? readInputText(path) : containerRead(() => entryText(gunzip(readInputBytes(path), path)));
+  return parseLoaded(inputName(path), text, path === '-' ? '' : (inner ?? basename(path)));
+}
+
+/** The result of reading a container, its ParseError (a damaged or hostile one) as the CLI's one sentence. */
+function containerRead<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof ParseError) throw new CliError(e.message.replace(/\.\s*$/, ''));
+    throw e;
+  }
+}
+
+function loadArchive(path: string): LoadedFile {
+  const bytes = readInputBytes(path);
+  const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+  const entries = containerRead(() => readArchive(bytes, path, (p) => keepArchivePath(path, p, (q) => STRUCTURE_ENTRY.test(base(q)))));
+  if (entries.length === 0) throw new CliError(`${path} holds no structure file`);
+  const out: LoadedFile = { path, format: 'cif', structures: [], warnings: [] };
+  let atoms = 0;
+  entries.forEach((e, k) => {
+    const loaded = parseLoaded(`${path}/${e.path}`, entryText(e.bytes), base(e.path));
+    if (k === 0) out.format = loaded.format;
+    out.structures.push(...loaded.structures);
+    out.warnings.push(...loaded.warnings.map((w) => `${e.path}: ${w}`));
+    for (const s of loaded.structures) atoms += s.sites.length;
+    checkLimit('fileStructures', path, out.structures.length, 'structures');
+    checkLimit('fileAtoms', path, atoms, 'atoms in all its structures');
+  });
+  return out;
+}
+
+function parseLoaded(name: string, text: string, fileName: string): LoadedFile {
   let result: ReturnType<typeof parseStructureFile>;
   try {
-    result = parseStructureFile(text, path === '-' ? '' : basename(path));
+    result = parseStructureFile(text, fileName);
   } catch (e) {
     // A parser that throws instead of returning its failure (a limit, an allocation) still names the file.
     if (e instanceof Error && !(e instanceof TypeError) && !(e instanceof ReferenceError)) {

@@ -7,7 +7,7 @@ import { CliError } from '../errors.ts';
 import { progressReporter } from '../progress.ts';
 import { toStrictJson } from '../io.ts';
 import { GEN_EVAL_HELP, runGenEval } from './gen-eval.ts';
-import { readGenSet } from './gen-inputs.ts';
+import { readCspSets } from './gen-inputs.ts';
 import { errorText } from '../../core/errors.ts';
 import { runPool } from '../pool.ts';
 import { type CspTaskResult, cspWork, defaultGenWorkers, genWorkers, localCspRunner, orderedErrors, taskRanges } from './gen-tasks.ts';
@@ -27,8 +27,11 @@ StructureMatcher(ltol=0.3, stol=0.5, angle_tol=10).get_rms_dist(pred, truth) (rm
                         below the folder without the ending, e.g. mattergen/chemical_system/HfZnN2),
                         one .extxyz/.xyz file (id = the frame's id=, else its index), one .jsonl file
                         of {"id": ..., "structure": <pymatgen Structure dict>} lines, one MP-20-style .csv
-                        (id = material_id, structure = the cif column), or a .zip of any of these
-  --n-samples 1         predictions per truth; with K > 1 prediction ids read TRUTHID__k (best of K)
+                        (id = material_id, structure = the cif column), or a .zip, .tar, .tar.gz/.tgz
+                        or .gz of any of these. Chemeleon's results.csv (ref_structure, gen_structure_n
+                        columns) is --pred and --truth at once: --truth may be left out
+  --n-samples 1         predictions per truth; with K > 1 prediction ids read TRUTHID__k (best of K);
+                        Chemeleon's results.csv: its number of gen_structure_n columns
   --convention diffcsp  diffcsp: with one sample a pair counts only when prediction and truth are
                         valid, and SMACT refuses more than 10^7 oxidation-state combinations;
                         cdvae: only the prediction's validity counts, no combination cut
@@ -96,17 +99,17 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
   ]);
   if (positionals.length > 0) throw new CliError(`gen csp takes no positional arguments (got ${quoted(positionals[0])}; see --help)`);
   if (typeof options.pred !== 'string') throw new CliError('gen csp needs --pred (a folder, .extxyz or .jsonl of predictions)');
-  if (typeof options.truth !== 'string') throw new CliError('gen csp needs --truth (a folder, .extxyz or .jsonl of true structures)');
   const rawK = options['n-samples'];
-  const nSamples = rawK === undefined ? 1 : Number(rawK);
+  let nSamples = rawK === undefined ? 1 : Number(rawK);
   if (typeof rawK === 'string' && (!/^\s*\d+\s*$/.test(rawK) || !Number.isSafeInteger(nSamples) || nSamples < 1))
     throw new CliError(`--n-samples must be a whole number ≥ 1, got ${quoted(String(rawK))}`);
   const convention = choiceOption<CspConvention>(options, 'convention', CSP_CONVENTIONS, 'diffcsp');
   const smact = choiceOption<SmactTable>(options, 'smact', SMACT_TABLES, 'legacy');
   const requestedWorkers = genWorkers(options.workers);
   const shard = shardOption(options.shard);
-  const preds = readGenSet('prediction', options.pred);
-  const truths = readGenSet('truth', options.truth);
+  // Without --truth the prediction file holds the truths too (Chemeleon's results.csv), and its samples per truth.
+  const { preds, truths, samples } = readCspSets(options.pred, typeof options.truth === 'string' ? options.truth : undefined);
+  if (rawK === undefined && samples !== null) nSamples = samples;
   const allGroups = pairCsp(preds, truths, nSamples);
   // Truths are independent: a shard scores its share (k mod N, in id order) and merge puts the rows back.
   const index = allGroups.map((_, k) => k).filter((k) => inShard(shard, k));

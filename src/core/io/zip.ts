@@ -3,40 +3,17 @@
  * one JSONL file). The central directory is read here; fflate (101arrowz/fflate, MIT) inflates each entry as a
  * stream. Sizes are checked from the central directory before anything is inflated (LIMITS.inputBytes for the
  * total, LIMITS.fileStructures for the entry count) and again while inflating: an entry that inflates past the
- * size its header declares is refused at that point, so a zip bomb costs neither memory nor time.
+ * size its header declares is refused at that point, so a zip bomb costs neither memory nor time. The entries'
+ * shape and the rule for which are kept are shared with tar.ts (archive-entries.ts).
  */
 import { Inflate } from 'fflate';
-import { LIMITS, LimitError, limitSentence, printable } from '../limits.ts';
+import { LIMITS, LimitError, limitSentence } from '../limits.ts';
+import { type ArchiveEntry, INFLATE_CHUNK, crc32, entryName } from './archive-entries.ts';
 import { ParseError } from './types.ts';
-
-export interface ZipEntry {
-  /** The entry's name as stored ('/' separated; a backslash is read as '/' too). */
-  path: string;
-  bytes: Uint8Array;
-}
-
-/** Compressed bytes handed to the inflater at once: each push inflates to at most ~1,032 times this. */
-const INFLATE_CHUNK = 16 * 1024;
 
 const EOCD = 0x06054b50,
   CENTRAL = 0x02014b50,
   LOCAL = 0x04034b50;
-
-let crcTable: Uint32Array | null = null;
-/** CRC-32 (ISO 3309, as zip stores it) of `bytes`. */
-function crc32(bytes: Uint8Array): number {
-  if (!crcTable) {
-    crcTable = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[n] = c >>> 0;
-    }
-  }
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = crcTable[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 interface CentralEntry {
   path: string;
@@ -53,7 +30,7 @@ interface CentralEntry {
  * central directory's order. `name` names the archive in messages. Throws ParseError for a damaged, encrypted or
  * zip64 archive and for an entry whose data does not match its header; LimitError past the limits.
  */
-export function readZip(data: Uint8Array, name: string, keep: (path: string) => boolean = () => true): ZipEntry[] {
+export function readZip(data: Uint8Array, name: string, keep: (path: string) => boolean = () => true): ArchiveEntry[] {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const u16 = (at: number) => view.getUint16(at, true);
   const u32 = (at: number) => view.getUint32(at, true);
@@ -107,8 +84,6 @@ export function readZip(data: Uint8Array, name: string, keep: (path: string) => 
   return kept.map((e) => ({ path: e.path, bytes: inflateEntry(data, e, name, u16, u32, fail) }));
 }
 
-const entryName = (path: string): string => `the entry "${printable(path, 120)}"`;
-
 function inflateEntry(
   data: Uint8Array,
   e: CentralEntry,
@@ -152,12 +127,4 @@ function inflateEntry(
   }
   if (crc32(out) !== e.crc) fail(`${which} fails its CRC-32 check`);
   return out;
-}
-
-/** Text of an entry: a UTF-8 byte-order mark is dropped and UTF-16 with a byte-order mark is decoded (as the CLI reads files). */
-export function zipEntryText(bytes: Uint8Array): string {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
-  const text = new TextDecoder('utf-8').decode(bytes);
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

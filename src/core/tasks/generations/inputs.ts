@@ -10,7 +10,9 @@ import { withPymatgenThirds } from '../../io/cif/reader.ts';
 import { CsvError, parseCsv } from '../../io/csv.ts';
 import { parseStructureFile } from '../../io/registry.ts';
 import { ParseError } from '../../io/types.ts';
-import { readZip, zipEntryText } from '../../io/zip.ts';
+import { archiveKind, gzippedName, readArchive } from '../../io/archive.ts';
+import { commonFolder, entryText, keepArchivePath } from '../../io/archive-entries.ts';
+import { gunzip } from '../../io/gzip.ts';
 import { checkLimit, printable } from '../../limits.ts';
 import type { Structure } from '../../structure/structure.ts';
 import { smactAtomicNumber } from './smact.ts';
@@ -192,12 +194,20 @@ export function setFromJsonl(label: string, fileName: string, text: string): Gen
   return items;
 }
 
-/**
- * One MP-20-style CSV (txie-93/cdvae `data/mp_20/*.csv`: a leading unnamed index column, `material_id`, properties,
- * `cif`): id = `material_id`, else the first column when it is named `id`; structure = the `cif` field read as a
- * CIF file is (pymatgen's 1/3–2/3 snapping included); row order. Every row must have the header's field count.
- */
-export function setFromCsv(label: string, fileName: string, text: string): GenItem[] {
+/** The structure of one CSV field holding a CIF (read as a CIF file is, pymatgen's 1/3–2/3 snapping included). */
+function cifField(where: string, column: string, cif: string): Structure {
+  if (cif.trim() === '') throw new GenInputError(`${where} has an empty ${column} field`);
+  const r = parseStructureFile(cif, 'row.cif');
+  if (!r.ok)
+    throw new GenInputError(
+      `${where}: the CIF cannot be read (${r.line !== undefined ? `its line ${r.line}: ` : ''}${r.error.replace(/\.\s*$/, '')})`,
+    );
+  if (r.structures.length !== 1) throw new GenInputError(`${where}: the CIF holds ${r.structures.length} structures; a row must hold one`);
+  return normalise(withPymatgenThirds(r.structures[0]), where);
+}
+
+/** The header and rows of a CSV set file, or a GenInputError naming it. */
+function csvRecords(fileName: string, text: string): { header: string[]; rows: { line: number; fields: string[] }[] } {
   let records;
   try {
     records = parseCsv(text, fileName);
@@ -207,48 +217,106 @@ export function setFromCsv(label: string, fileName: string, text: string): GenIt
   }
   if (records.length === 0) throw new GenInputError(`${fileName} is empty`);
   const header = records[0].fields.map((h) => h.trim());
+  return { header, rows: records.slice(1) };
+}
+
+/** Every row has the header's field count, and there is a row; the row count is held to LIMITS.fileStructures. */
+function checkRows(fileName: string, header: readonly string[], rows: readonly { line: number; fields: string[] }[]): void {
+  checkLimit('fileStructures', fileName, rows.length, 'rows');
+  for (const rec of rows)
+    if (rec.fields.length !== header.length)
+      throw new GenInputError(`${fileName} line ${rec.line} has ${rec.fields.length} fields, the header has ${header.length}`);
+  if (rows.length === 0) throw new GenInputError(`${fileName} has a header but no rows`);
+}
+
+/** Whether a CSV header is Chemeleon's `results.csv` (a `ref_structure` and `gen_structure_0` column, no `cif`). */
+const isChemeleonHeader = (header: readonly string[]): boolean =>
+  !header.includes('cif') && header.includes('ref_structure') && header.includes('gen_structure_0');
+
+/** A CSP set in one file: predictions (ids `TRUTHID__k` when there are several per truth), truths, predictions per truth. */
+export interface CspFileSets {
+  preds: GenItem[];
+  truths: GenItem[];
+  samples: number;
+}
+
+/**
+ * Chemeleon's `results.csv` (hspark1212/chemeleon `chemeleon/scripts/evaluate.py`: one row per test structure with
+ * `material_id`, its metrics, `ref_structure` = the test structure's CIF and `gen_structure_{n}` = sample n's CIF,
+ * pymatgen's `Structure.to(fmt="cif")`): truths from `ref_structure` with id = `material_id` (else an `id` column,
+ * else the row number 0, 1, …), predictions from `gen_structure_{n}` with id `ID__n` (`ID` when there is one
+ * sample per row, as a folder pairs them); row order, then n. Null when the header is not Chemeleon's.
+ */
+export function chemeleonSets(fileName: string, text: string): CspFileSets | null {
+  const { header, rows } = csvRecords(fileName, text);
+  if (!isChemeleonHeader(header)) return null;
+  const gen: [number, number][] = [];
+  header.forEach((h, col) => {
+    const m = /^gen_structure_([0-9]{1,9})$/.exec(h);
+    if (m) gen.push([Number(m[1]), col]);
+  });
+  gen.sort((a, b) => a[0] - b[0]);
+  gen.forEach(([n], k) => {
+    if (n !== k) throw new GenInputError(`${fileName} has no "gen_structure_${k}" column but has "gen_structure_${n}"`);
+  });
+  const refColumn = header.indexOf('ref_structure');
+  const idColumn = header.includes('material_id') ? header.indexOf('material_id') : header.indexOf('id');
+  checkRows(fileName, header, rows);
+  const preds: GenItem[] = [],
+    truths: GenItem[] = [];
+  rows.forEach((rec, r) => {
+    const id = idColumn >= 0 ? rec.fields[idColumn].trim() : String(r);
+    let where = `${fileName} line ${rec.line}`;
+    if (id === '') throw new GenInputError(`${where} has an empty ${header[idColumn]}`);
+    where += ` (${q(id)})`;
+    truths.push({ id, structure: cifField(where, 'ref_structure', rec.fields[refColumn]), where: `${where} ref_structure` });
+    for (const [n, col] of gen) {
+      const at = `${where} gen_structure_${n}`;
+      preds.push({ id: gen.length > 1 ? `${id}__${n}` : id, structure: cifField(at, `gen_structure_${n}`, rec.fields[col]), where: at });
+    }
+  });
+  checkSetLimits('prediction', preds);
+  checkSetLimits('truth', truths);
+  return { preds, truths, samples: gen.length };
+}
+
+/**
+ * One MP-20-style CSV (txie-93/cdvae `data/mp_20/*.csv`: a leading unnamed index column, `material_id`, properties,
+ * `cif`): id = `material_id`, else the first column when it is named `id`; structure = the `cif` field read as a
+ * CIF file is (pymatgen's 1/3–2/3 snapping included); row order. Every row must have the header's field count.
+ * Chemeleon's `results.csv` (chemeleonSets) is its predictions, or its truths when `label` is not
+ * "prediction".
+ */
+export function setFromCsv(label: string, fileName: string, text: string): GenItem[] {
+  const { header, rows } = csvRecords(fileName, text);
+  if (isChemeleonHeader(header)) {
+    const sets = chemeleonSets(fileName, text)!;
+    return label === 'prediction' ? sets.preds : sets.truths;
+  }
   const cifColumn = header.indexOf('cif');
   if (cifColumn < 0) throw new GenInputError(`${fileName} has no "cif" column (the MP-20 layout: material_id, …, cif)`);
   const idColumn = header.includes('material_id') ? header.indexOf('material_id') : header[0] === 'id' ? 0 : -1;
   if (idColumn < 0) throw new GenInputError(`${fileName} has no "material_id" column (nor a first column named "id")`);
-  checkLimit('fileStructures', fileName, records.length - 1, 'rows');
-  const items = records.slice(1).map((rec): GenItem => {
+  checkRows(fileName, header, rows);
+  const items = rows.map((rec): GenItem => {
     let where = `${fileName} line ${rec.line}`;
-    if (rec.fields.length !== header.length)
-      throw new GenInputError(`${where} has ${rec.fields.length} fields, the header has ${header.length}`);
     const id = rec.fields[idColumn].trim();
     if (id === '') throw new GenInputError(`${where} has an empty ${header[idColumn]}`);
     where += ` (${q(id)})`;
-    const cif = rec.fields[cifColumn];
-    if (cif.trim() === '') throw new GenInputError(`${where} has an empty cif field`);
-    const r = parseStructureFile(cif, 'row.cif');
-    if (!r.ok)
-      throw new GenInputError(
-        `${where}: the CIF cannot be read (${r.line !== undefined ? `its line ${r.line}: ` : ''}${r.error.replace(/\.\s*$/, '')})`,
-      );
-    if (r.structures.length !== 1)
-      throw new GenInputError(`${where}: the CIF holds ${r.structures.length} structures; a row must hold one`);
-    return { id, structure: normalise(withPymatgenThirds(r.structures[0]), where), where };
+    return { id, structure: cifField(where, 'cif', rec.fields[cifColumn]), where };
   });
-  if (items.length === 0) throw new GenInputError(`${fileName} has a header but no rows`);
   checkSetLimits(label, items);
   return items;
-}
-
-/** The deepest folder ("a/b/", or "" for the archive's root) that holds every one of `paths`. */
-function commonFolder(paths: readonly string[]): string {
-  let prefix = paths[0].slice(0, paths[0].lastIndexOf('/') + 1);
-  for (const p of paths) while (!p.startsWith(prefix)) prefix = prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
-  return prefix;
 }
 
 /** Files that are a whole set on their own (as opposed to one structure per file). */
 const SET_FILE_ENDINGS = ['.extxyz', '.xyz', '.jsonl', '.csv'];
 const isSetFileName = (name: string): boolean => SET_FILE_ENDINGS.some((e) => name.toLowerCase().endsWith(e) && name.length > e.length);
 
-/** One file that is a whole set, by its ending: .extxyz/.xyz, .jsonl or .csv; null for other endings. */
+/** One file that is a whole set, by its ending: .extxyz/.xyz, .jsonl or .csv (also gzipped, `test.csv.gz`, its text
+ * already inflated); null for other endings. */
 export function setFromSetFile(label: string, fileName: string, text: string): GenItem[] | null {
-  const lower = fileName.toLowerCase();
+  const lower = fileName.toLowerCase().replace(/\.gz$/, '');
   if (lower.endsWith('.extxyz') || lower.endsWith('.xyz')) return setFromExtxyz(label, fileName, text);
   if (lower.endsWith('.jsonl')) return setFromJsonl(label, fileName, text);
   if (lower.endsWith('.csv')) return setFromCsv(label, fileName, text);
@@ -256,26 +324,27 @@ export function setFromSetFile(label: string, fileName: string, text: string): G
 }
 
 /**
- * A zip archive: holding structure files it is a folder, holding one .extxyz/.xyz, .jsonl or .csv file it is that
- * file (both kinds at once, or two set files: bad input). The folder is the deepest one holding every structure entry
- * (zipping a folder adds that folder, and some tools a deeper path): ids are the paths below it, as for a folder.
+ * An archive, by `fileName`'s ending: a zip (any other ending), a tar, a .tar.gz/.tgz (src/core/io/archive.ts), or one
+ * gzipped file (`test.csv.gz`, `x.cif.gz`: read as the file it stands for, named as the .gz). Holding structure files
+ * an archive is a folder, holding one .extxyz/.xyz, .jsonl or .csv file it is that file (both kinds at once, or two
+ * set files: bad input). The folder is the deepest one holding every structure entry (zipping a folder adds that
+ * folder, and some tools a deeper path): ids are the paths below it, as for a folder.
  * Directories, `__MACOSX/` (macOS resource forks) and names with a part starting with '.' are ignored,
- * as other files are; an absolute name or a '..' part is bad input (such an archive was made to escape its folder).
- * Sizes are checked before inflating (src/core/io/zip.ts).
+ * as other files are; an absolute name or a '..' part is bad input (such an archive was made to escape its folder),
+ * as is a link in a tar (src/core/io/archive-entries.ts). Sizes are checked before and while inflating.
  */
 export function setFromZip(label: string, fileName: string, bytes: Uint8Array): GenItem[] {
   const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-  const keep = (path: string): boolean => {
-    const parts = path.split('/');
-    if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || parts.includes('..'))
-      throw new GenInputError(`${fileName} holds the entry "${q(path)}", whose path leaves the archive's folder`);
-    if (parts.some((p) => p === '__MACOSX' || p.startsWith('.'))) return false;
-    const name = base(path);
-    return isGenFolderFileName(name) || isSetFileName(name);
-  };
+  const wanted = (path: string): boolean => isGenFolderFileName(base(path)) || isSetFileName(base(path));
+  const inner = gzippedName(fileName);
   let entries;
   try {
-    entries = readZip(bytes, fileName, keep);
+    if (inner !== null) {
+      const text = entryText(gunzip(bytes, fileName));
+      if (isSetFileName(inner)) return setFromSetFile(label, fileName, text)!;
+      if (isGenFolderFileName(base(inner))) return setFromFolder(label, fileName, [{ name: base(inner), text, where: fileName }]);
+      throw new GenInputError(`${fileName} holds no .cif, .vasp, .poscar, .json, .extxyz, .xyz, .jsonl or .csv file`);
+    } else entries = readArchive(bytes, fileName, (path) => keepArchivePath(fileName, path, wanted));
   } catch (e) {
     if (e instanceof ParseError) throw new GenInputError(e.message.replace(/\.\s*$/, ''));
     throw e;
@@ -285,19 +354,19 @@ export function setFromZip(label: string, fileName: string, bytes: Uint8Array): 
   if (setFiles.length > 0 && structureFiles.length > 0)
     throw new GenInputError(
       `${fileName} holds both structure files ("${q(structureFiles[0].path)}") and a set file ("${q(setFiles[0].path)}"); ` +
-        'a zip is one folder of structure files or one set file',
+        `${(archiveKind(fileName) ?? 'zip') === 'zip' ? 'a zip' : 'an archive'} is one folder of structure files or one set file`,
     );
   if (setFiles.length > 1)
     throw new GenInputError(
       `${fileName} holds ${setFiles.length} set files ("${q(setFiles[0].path)}", "${q(setFiles[1].path)}"); one at most`,
     );
-  if (setFiles.length === 1) return setFromSetFile(label, `${fileName}/${setFiles[0].path}`, zipEntryText(setFiles[0].bytes))!;
+  if (setFiles.length === 1) return setFromSetFile(label, `${fileName}/${setFiles[0].path}`, entryText(setFiles[0].bytes))!;
   if (structureFiles.length === 0)
     throw new GenInputError(`${fileName} holds no .cif, .vasp, .poscar, .json, .extxyz, .xyz, .jsonl or .csv file`);
   const top = commonFolder(structureFiles.map((e) => e.path));
   const files = structureFiles.map((e) => ({
     name: e.path.slice(top.length),
-    text: zipEntryText(e.bytes),
+    text: entryText(e.bytes),
     where: `${fileName}/${e.path}`,
   }));
   return setFromFolder(label, fileName, files);
