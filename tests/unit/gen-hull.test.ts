@@ -34,7 +34,8 @@ function extxyz(withEnergy: boolean): string {
       const symbols = Object.entries(q.composition).flatMap(([el, n]) => Array<string>(n).fill(el));
       const lines = symbols.map((el, j) => `${el} ${(j % 4) * 3} ${Math.floor(j / 4) * 3} 0`);
       const energy = withEnergy ? ` energy=${q.energy}` : '';
-      return `${symbols.length}\nLattice="12 0 0 0 12 0 0 0 12" Properties=species:S:1:pos:R:3 id=q${k}${energy} pbc="T T T"\n${lines.join('\n')}\n`;
+      const header = `Lattice="12 0 0 0 12 0 0 0 12" Properties=species:S:1:pos:R:3 id=q${k}${energy} pbc="T T T"`;
+      return `${symbols.length}\n${header}\n${lines.join('\n')}\n`;
     })
     .join('');
 }
