@@ -34,7 +34,8 @@ import { quoted } from '../../core/limits.ts';
 export const GEN_EVAL_HELP = `usage: structlab gen eval --pred P [--reference R] [--truth T] [--matcher disordered|ordered]
                          [--convention diffcsp|cdvae|mattergen] [--smact legacy|icsd24]
                          [--e-above-hull FILE.json | --energies E --hull-reference R]
-                         [--stability-threshold 0.1] [--workers N]
+                         [--stability-threshold 0.1] [--space-groups]
+                         [--workers N]
 
 De novo generation metrics as CDVAE, DiffCSP and MatterGen compute them: structural and SMACT validity,
 uniqueness (greedy, in input order), novelty against a reference set, Wasserstein distances of density
@@ -66,6 +67,9 @@ and element count against a test set, stability and S.U.N. from given energies a
                         allow_negative=True, as MatterGen); every element needs a pure reference entry
   --stability-threshold 0.1
                         eV/atom; a prediction is stable when its energy above hull is at most this
+  --space-groups        each prediction's space group (spglib's, symprec 0.1 Å: number and symbol), and
+                        the space-group and crystal-system distribution and the fraction in P1 of the
+                        predictions and of the reference
   --workers N           worker threads (default: one per 500 predictions, up to the CPU count, at most
                         8; 0 or 1 = in this thread):
                         validity per prediction, novelty per prediction and uniqueness per reduced
@@ -100,6 +104,7 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
     { name: 'energies', kind: 'string' },
     { name: 'hull-reference', kind: 'string' },
     { name: 'stability-threshold', kind: 'string' },
+    { name: 'space-groups', kind: 'flag' },
     { name: 'workers', kind: 'string' },
   ]);
   if (positionals.length > 0) throw new CliError(`gen eval takes no positional arguments (got ${quoted(positionals[0])}; see --help)`);
@@ -108,6 +113,7 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
   const convention = choiceOption<DenovoConvention>(options, 'convention', CONVENTIONS, 'diffcsp');
   const smact = choiceOption<SmactTable>(options, 'smact', SMACT_TABLES, 'legacy');
   const stabilityThreshold = numberOption(options, 'stability-threshold', 0.1, -Number.MAX_VALUE, Number.MAX_VALUE);
+  const spaceGroups = options['space-groups'] === true;
   const requestedWorkers = genWorkers(options.workers);
   const str = (name: string): string | undefined => {
     const v = options[name];
@@ -127,7 +133,7 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
   const onMatcherError = (e: unknown, id: string, otherId: string) => errors.push(`${id} vs ${otherId}: ${errorText(e)}`);
   let result;
   try {
-    const options = { convention, smact, matcher, stabilityThreshold, onMatcherError };
+    const options = { convention, smact, matcher, stabilityThreshold, spaceGroups, onMatcherError };
     const input = { predictions, reference, truth, energies };
     if (workers <= 1) result = evaluateDenovo(input, options, (p) => progress.update(p.done, p.total));
     else {
@@ -189,7 +195,7 @@ async function evaluateInThreads(
     truth: GenItem[] | undefined;
     energies: Map<string, number | null> | undefined;
   },
-  options: { convention: DenovoConvention; smact: SmactTable; matcher: GenMatcherName; stabilityThreshold: number },
+  options: { convention: DenovoConvention; smact: SmactTable; matcher: GenMatcherName; stabilityThreshold: number; spaceGroups: boolean },
   workers: number,
   warn: (line: string) => void,
   progress: (done: number, total: number) => void,

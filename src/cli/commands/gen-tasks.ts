@@ -8,7 +8,7 @@
 import { reducedFormula } from '../../core/structure/composition.ts';
 import { Lattice } from '../../core/structure/lattice.ts';
 import type { Structure } from '../../core/structure/structure.ts';
-import { type CspConvention, type CspGroupRows, cspGroupRows } from '../../core/tasks/generations/csp.ts';
+import { type CspConvention, type CspGroupRows, type CspTolerances, cspGroupRows } from '../../core/tasks/generations/csp.ts';
 import {
   type DenovoConvention,
   type DenovoOptions,
@@ -63,6 +63,8 @@ export interface CspWork {
   nSamples: number;
   convention: CspConvention;
   smact: SmactTable;
+  tolerances: CspTolerances;
+  spaceGroups: boolean;
 }
 export interface EvalWork {
   kind: 'eval';
@@ -71,6 +73,7 @@ export interface EvalWork {
   convention: DenovoConvention;
   smact: SmactTable;
   matcher: GenMatcherName;
+  spaceGroups: boolean;
 }
 export type GenWork = CspWork | EvalWork;
 
@@ -85,18 +88,24 @@ export type EvalTaskResult =
   | { duplicates: (string | null)[]; errors: TaskMatcherError[] }
   | { matches: (string | null)[]; errors: TaskMatcherError[] };
 
-export const cspWork = (groups: readonly CspGroup[], nSamples: number, convention: CspConvention, smact: SmactTable): CspWork => ({
+export const cspWork = (
+  groups: readonly CspGroup[],
+  nSamples: number,
+  o: { convention: CspConvention; smact: SmactTable; tolerances: CspTolerances; spaceGroups: boolean },
+): CspWork => ({
   kind: 'csp',
   groups: groups.map((g) => ({ truth: toWire(g.truth), samples: g.samples.map((s) => ({ k: s.k, pred: toWire(s.pred) })) })),
   nSamples,
-  convention,
-  smact,
+  convention: o.convention,
+  smact: o.smact,
+  tolerances: o.tolerances,
+  spaceGroups: o.spaceGroups,
 });
 
 export const evalWork = (
   predictions: readonly GenItem[],
   reference: readonly GenItem[] | undefined,
-  o: { convention: DenovoConvention; smact: SmactTable; matcher: GenMatcherName },
+  o: { convention: DenovoConvention; smact: SmactTable; matcher: GenMatcherName; spaceGroups?: boolean },
 ): EvalWork => ({
   kind: 'eval',
   predictions: predictions.map(toWire),
@@ -104,6 +113,7 @@ export const evalWork = (
   convention: o.convention,
   smact: o.smact,
   matcher: o.matcher,
+  spaceGroups: o.spaceGroups === true,
 });
 
 /** The task runner of one work description (built once per thread: structures rebuilt, the reference grouped). */
@@ -138,7 +148,8 @@ function cspTask(groups: readonly CspGroup[], work: CspWork, [from, to]: CspTask
     const onMatcherError = (e: unknown, id: string, sample: number) => {
       errors.push({ at: [i, 0, seq++], id, other: sample, message: errorText(e) });
     };
-    rows.push(cspGroupRows(groups[i], work.nSamples, { convention: work.convention, smact: work.smact, onMatcherError }));
+    const { convention, smact, tolerances, spaceGroups } = work;
+    rows.push(cspGroupRows(groups[i], work.nSamples, { convention, smact, tolerances, spaceGroups, onMatcherError }));
   }
   return { rows, errors };
 }
@@ -152,6 +163,7 @@ function evalTask(preds: readonly GenItem[], references: Map<string, GenItem[]> 
       convention: work.convention,
       smact: work.smact,
       matcher: work.matcher,
+      spaceGroups: work.spaceGroups,
       stabilityThreshold: 0,
       onMatcherError: (e, id, other) => {
         const seq = seqs.get(id) ?? 0;

@@ -1,5 +1,16 @@
 /** `structlab gen csp|…`: metrics of generated crystals (src/core/tasks/generations); reads the sets, dispatches. */
-import { CSP_CONVENTIONS, type CspConvention, type CspGroupRows, cspGroupRows, cspSummary } from '../../core/tasks/generations/csp.ts';
+import {
+  CSP_CONVENTIONS,
+  CSP_DEFAULT_TOLERANCES,
+  CSP_PRESET_NAMES,
+  type CspConvention,
+  type CspGroupRows,
+  type CspPreset,
+  type CspTolerances,
+  cspGroupRows,
+  cspSummary,
+  cspTolerances,
+} from '../../core/tasks/generations/csp.ts';
 import { GenInputError, pairCsp } from '../../core/tasks/generations/inputs.ts';
 import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
 import { choiceOption, parseArgs } from '../args.ts';
@@ -18,11 +29,13 @@ type Warn = (line: string) => void;
 type Subcommand = { help: string; run: (argv: string[], warn: Warn) => string | Promise<string> };
 
 export const GEN_CSP_HELP = `usage: structlab gen csp --pred P --truth T [--n-samples 1] [--convention diffcsp|cdvae]
-                          [--smact legacy|icsd24] [--workers N] [--shard I/N]
+                          [--smact legacy|icsd24] [--tolerances cdvae|strict] [--stol S] [--ltol L]
+                          [--angle-tol A] [--space-groups] [--workers N] [--shard I/N]
 
 Crystal structure prediction metrics as DiffCSP and CDVAE compute them: match rate and RMSE of
 StructureMatcher(ltol=0.3, stol=0.5, angle_tol=10).get_rms_dist(pred, truth) (rms normalised by
 (V/n)^(1/3), unitless), structural and SMACT validity, one row per truth and per prediction.
+The output's "tolerances" names the matcher's tolerances used.
   --pred P, --truth T   a folder of .cif/.vasp/.poscar/.json files, subfolders included (id = the path
                         below the folder without the ending, e.g. mattergen/chemical_system/HfZnN2),
                         one .extxyz/.xyz file (id = the frame's id=, else its index), one .jsonl file
@@ -37,6 +50,13 @@ StructureMatcher(ltol=0.3, stol=0.5, angle_tol=10).get_rms_dist(pred, truth) (rm
                         cdvae: only the prediction's validity counts, no combination cut
   --smact legacy        legacy: SMACT 2.3-2.5 tables (missing electronegativity accepted);
                         icsd24: SMACT 3.0-3.2 (ICSD 2024 oxidation states)
+  --tolerances cdvae    the matcher's tolerances: cdvae (stol 0.5, ltol 0.3, angle_tol 10; CDVAE and
+                        DiffCSP) or strict (stol 0.3, ltol 0.2, angle_tol 5; as CrystaLLM reports)
+  --stol S, --ltol L, --angle-tol A
+                        explicit tolerances over the preset (above 0; angle in degrees, below 180)
+  --space-groups        the space groups of truth and prediction per pair (spglib's, symprec 0.1 Å),
+                        "same_space_group", and the match rate among same-space-group pairs (matches
+                        across different space groups inflate match rates, pymatgen #3796)
   --workers N           worker threads sharing the truths (default: one per 500 pairs, up to the CPU
                         count, at most 8; 0 or 1 = in this thread); the output is the same for any N
   --shard I/N           score only the truths k (in id order) with k mod N = I and print a partial
@@ -94,6 +114,11 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
     { name: 'n-samples', kind: 'string' },
     { name: 'convention', kind: 'string' },
     { name: 'smact', kind: 'string' },
+    { name: 'tolerances', kind: 'string' },
+    { name: 'stol', kind: 'string' },
+    { name: 'ltol', kind: 'string' },
+    { name: 'angle-tol', kind: 'string' },
+    { name: 'space-groups', kind: 'flag' },
     { name: 'workers', kind: 'string' },
     { name: 'shard', kind: 'string' },
   ]);
@@ -105,8 +130,12 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
     throw new CliError(`--n-samples must be a whole number ≥ 1, got ${quoted(String(rawK))}`);
   const convention = choiceOption<CspConvention>(options, 'convention', CSP_CONVENTIONS, 'diffcsp');
   const smact = choiceOption<SmactTable>(options, 'smact', SMACT_TABLES, 'legacy');
+  const tolerances = tolerancesOption(options);
+  const spaceGroups = options['space-groups'] === true;
   const requestedWorkers = genWorkers(options.workers);
   const shard = shardOption(options.shard);
+  if (shard && tolerances.preset !== 'cdvae')
+    throw new CliError('--shard takes only the cdvae tolerances for now: structlab merge does not carry other tolerances');
   // Without --truth the prediction file holds the truths too (Chemeleon's results.csv), and its samples per truth.
   const { preds, truths, samples } = readCspSets(options.pred, typeof options.truth === 'string' ? options.truth : undefined);
   if (rawK === undefined && samples !== null) nSamples = samples;
@@ -123,6 +152,8 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
       const options = {
         convention,
         smact,
+        tolerances,
+        spaceGroups,
         onMatcherError: (e: unknown, id: string, k: number) => {
           errors.push(`${id}${nSamples > 1 ? `__${k}` : ''}: ${errorText(e)}`);
         },
@@ -134,7 +165,7 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
       });
     } else {
       // Truths are independent: ranges of them run in worker threads; rows are placed back in truth order.
-      const work = cspWork(groups, nSamples, convention, smact);
+      const work = cspWork(groups, nSamples, { convention, smact, tolerances, spaceGroups });
       const tasks = taskRanges(groups.length, workers);
       const results: CspTaskResult[] = new Array(tasks.length);
       let done = 0;
@@ -168,16 +199,37 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
   }
   if (shard) {
     return toStrictJson({
-      partial: partialHead('gen csp', shard, { n_samples: nSamples, convention, smact }),
+      partial: partialHead('gen csp', shard, { n_samples: nSamples, convention, smact, ...(spaceGroups ? { space_groups: true } : {}) }),
       total: allGroups.length,
       index,
       rows,
     });
   }
-  return genCspReport(rows, nSamples, convention, smact);
+  return genCspReport(rows, nSamples, convention, smact, tolerances, spaceGroups);
 }
 
-/** The report of an unsharded run; `structlab merge` builds it from partial reports with this same function. */
-export function genCspReport(rows: readonly CspGroupRows[], nSamples: number, convention: CspConvention, smact: SmactTable): string {
-  return toStrictJson(cspSummary(rows, nSamples, { convention, smact }));
+/** `--tolerances` with `--stol`, `--ltol` and `--angle-tol` over it; bad values are one sentence (exit 2). */
+function tolerancesOption(options: Record<string, string | boolean>): CspTolerances {
+  const preset = choiceOption<CspPreset>(options, 'tolerances', CSP_PRESET_NAMES, 'cdvae');
+  const explicit = (name: string): number | undefined => {
+    const raw = options[name];
+    if (raw === undefined) return undefined;
+    const v = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+    if (!Number.isFinite(v)) throw new CliError(`--${name} must be a number above 0, got ${quoted(String(raw))}`);
+    return v;
+  };
+  return cspTolerances(preset, { stol: explicit('stol'), ltol: explicit('ltol'), angle_tol: explicit('angle-tol') });
+}
+
+/** The report of an unsharded run; `structlab merge` builds it from partial reports with this same function (rows
+ * with space groups give their summary). */
+export function genCspReport(
+  rows: readonly CspGroupRows[],
+  nSamples: number,
+  convention: CspConvention,
+  smact: SmactTable,
+  tolerances: CspTolerances = CSP_DEFAULT_TOLERANCES,
+  spaceGroups = false,
+): string {
+  return toStrictJson(cspSummary(rows, nSamples, { convention, smact, tolerances, spaceGroups }));
 }

@@ -5,7 +5,8 @@
  * convention attempts. README.md in this folder.
  */
 import { type MatcherOptions, matcherRmsDist } from '../../match/structure-matcher.ts';
-import type { CspGroup } from './inputs.ts';
+import { type CspGroup, GenInputError } from './inputs.ts';
+import { type GenSpaceGroup, GEN_SYMPREC, genSpaceGroup } from './space-groups.ts';
 import type { SmactTable } from './smact.ts';
 import { type Assessment, type ValidityReason, assessStructure } from './validity.ts';
 
@@ -13,7 +14,51 @@ export type CspConvention = 'diffcsp' | 'cdvae';
 export const CSP_CONVENTIONS: readonly CspConvention[] = ['diffcsp', 'cdvae'];
 
 /** `RecEval.__init__`: the matcher's tolerances; everything else pymatgen's defaults. */
-export const CSP_MATCHER = Object.freeze({ stol: 0.5, angle_tol: 10, ltol: 0.3 });
+export interface CspMatcherTolerances {
+  readonly stol: number;
+  readonly angle_tol: number;
+  readonly ltol: number;
+}
+export const CSP_MATCHER: CspMatcherTolerances = Object.freeze({ stol: 0.5, angle_tol: 10, ltol: 0.3 });
+
+/** Named tolerance sets: `cdvae` is CDVAE's and DiffCSP's `RecEval` (the default), `strict` what CrystaLLM reports. */
+export type CspPreset = 'cdvae' | 'strict';
+export const CSP_PRESETS: Readonly<Record<CspPreset, CspMatcherTolerances>> = Object.freeze({
+  cdvae: CSP_MATCHER,
+  strict: Object.freeze({ stol: 0.3, angle_tol: 5, ltol: 0.2 }),
+});
+export const CSP_PRESET_NAMES = Object.keys(CSP_PRESETS) as CspPreset[];
+
+/** The tolerances a run used; `preset` names the preset they equal (explicit values included), else `custom`. */
+export interface CspTolerances {
+  preset: CspPreset | 'custom';
+  stol: number;
+  ltol: number;
+  angle_tol: number;
+}
+export const CSP_DEFAULT_TOLERANCES: Readonly<CspTolerances> = Object.freeze({ preset: 'cdvae', ...CSP_MATCHER });
+
+/**
+ * A preset with explicit values over it. Throws GenInputError (one sentence) for a value that is not a positive
+ * finite number, or an angle of 180° or more.
+ */
+export function cspTolerances(preset: CspPreset, explicit: { stol?: number; ltol?: number; angle_tol?: number } = {}): CspTolerances {
+  const base = CSP_PRESETS[preset];
+  const t = { stol: explicit.stol ?? base.stol, ltol: explicit.ltol ?? base.ltol, angle_tol: explicit.angle_tol ?? base.angle_tol };
+  for (const [name, v] of [
+    ['stol', t.stol],
+    ['ltol', t.ltol],
+    ['angle-tol', t.angle_tol],
+  ] as const) {
+    if (!Number.isFinite(v) || v <= 0) throw new GenInputError(`--${name} must be a number above 0, got ${String(v)}`);
+  }
+  if (t.angle_tol >= 180) throw new GenInputError(`--angle-tol must be below 180 degrees, got ${t.angle_tol}`);
+  const equals = (p: CspPreset) =>
+    t.stol === CSP_PRESETS[p].stol && t.ltol === CSP_PRESETS[p].ltol && t.angle_tol === CSP_PRESETS[p].angle_tol;
+  return { preset: equals(preset) ? preset : (CSP_PRESET_NAMES.find(equals) ?? 'custom'), ...t };
+}
+
+const matcherOptionsOf = (t: Readonly<CspTolerances>): MatcherOptions => ({ ltol: t.ltol, stol: t.stol, angleTol: t.angle_tol });
 /** The same tolerances as the matcher's options. */
 export const CSP_MATCHER_OPTIONS: Readonly<MatcherOptions> = Object.freeze({
   ltol: CSP_MATCHER.ltol,
@@ -46,13 +91,34 @@ export interface CspSampleRow {
   matched: boolean;
   rms: number | null;
   max_dist: number | null;
+  /** With space groups (`--space-groups`): both groups at symprec 0.1 (null: no group found) and whether they agree
+   * (null when either is unknown). */
+  truth_space_group?: GenSpaceGroup | null;
+  pred_space_group?: GenSpaceGroup | null;
+  same_space_group?: boolean | null;
+}
+
+/** With space groups: the pairs by agreement of their groups, and the match rate among same-group pairs. */
+export interface CspSpaceGroupSummary {
+  symprec: number;
+  /** moyo-wasm applies no angle tolerance (pymatgen passes 5°): null says so. */
+  angle_tolerance: null;
+  n_pairs: number;
+  n_same: number;
+  n_different: number;
+  n_unknown: number;
+  /** Matched pairs among the same-space-group pairs; null when there are none. */
+  match_rate_same: number | null;
+  /** Pairs the matcher matched although their space groups differ. */
+  n_matched_different: number;
 }
 
 export interface CspResult {
   command: 'csp';
   convention: CspConvention;
   smact: SmactTable;
-  matcher: typeof CSP_MATCHER;
+  matcher: CspMatcherTolerances;
+  tolerances: CspTolerances;
   n: number;
   n_samples: number;
   n_predictions: number;
@@ -60,6 +126,7 @@ export interface CspResult {
   rmse: number | null;
   valid_fraction: number;
   truth_valid_fraction: number;
+  space_groups?: CspSpaceGroupSummary;
   per_truth: CspTruthRow[];
   per_sample: CspSampleRow[];
 }
@@ -67,6 +134,10 @@ export interface CspResult {
 export interface CspOptions {
   convention: CspConvention;
   smact: SmactTable;
+  /** The matcher's tolerances (default CDVAE's, CSP_DEFAULT_TOLERANCES). */
+  tolerances?: Readonly<CspTolerances>;
+  /** Adds both space groups to every pair (about 1 ms a structure) and their summary. */
+  spaceGroups?: boolean;
   /** Called after each truth's samples are scored. */
   onProgress?: (done: number, total: number) => void;
   /** Called with each exception the matcher raised (the pair counts as unmatched, `matcher_error`, as upstream's try/except). */
@@ -83,6 +154,7 @@ export function scoreCspSample(
   truthValid: boolean,
   gateOnTruth: boolean,
   onMatcherError?: CspOptions['onMatcherError'],
+  matcherOptions: MatcherOptions = CSP_MATCHER_OPTIONS,
 ): CspSampleRow {
   let reason: CspReason | null = null;
   let result: { rms: number; maxDist: number } | null = null;
@@ -90,7 +162,7 @@ export function scoreCspSample(
   else if (gateOnTruth && !truthValid) reason = 'truth_invalid';
   else {
     try {
-      result = matcherRmsDist(pred, truth, CSP_MATCHER_OPTIONS);
+      result = matcherRmsDist(pred, truth, matcherOptions);
       if (!result) reason = 'no_match';
     } catch (e) {
       reason = 'matcher_error';
@@ -129,13 +201,31 @@ export function cspGroupRows(g: CspGroup, nSamples: number, options: CspOptions)
   const diffcspCut = options.convention === 'diffcsp';
   const gateOnTruth = options.convention === 'diffcsp' && nSamples === 1;
   const t = assessStructure(g.truth.structure, options.smact, diffcspCut);
+  const matcherOptions = matcherOptionsOf(options.tolerances ?? CSP_DEFAULT_TOLERANCES);
+  const truthGroup = options.spaceGroups ? genSpaceGroup(g.truth.structure) : null;
   let best: CspSampleRow | null = null;
   let validPredictions = 0;
   const samples: CspSampleRow[] = [];
   for (const { k, pred } of g.samples) {
     const p = assessStructure(pred.structure, options.smact, diffcspCut);
     if (p.valid) validPredictions++;
-    const row = scoreCspSample(g.truth.id, k, pred.structure, g.truth.structure, p, t.valid, gateOnTruth, options.onMatcherError);
+    const row = scoreCspSample(
+      g.truth.id,
+      k,
+      pred.structure,
+      g.truth.structure,
+      p,
+      t.valid,
+      gateOnTruth,
+      options.onMatcherError,
+      matcherOptions,
+    );
+    if (options.spaceGroups) {
+      const predGroup = genSpaceGroup(pred.structure);
+      row.truth_space_group = truthGroup;
+      row.pred_space_group = predGroup;
+      row.same_space_group = truthGroup && predGroup ? truthGroup.number === predGroup.number : null;
+    }
     samples.push(row);
     if (row.rms !== null && (best === null || row.rms < best.rms!)) best = row;
   }
@@ -153,7 +243,11 @@ export function cspGroupRows(g: CspGroup, nSamples: number, options: CspOptions)
 }
 
 /** The `gen csp` document from every truth's rows, in the groups' order (sums in that order, so any split gives the same bits). */
-export function cspSummary(rows: readonly CspGroupRows[], nSamples: number, options: Pick<CspOptions, 'convention' | 'smact'>): CspResult {
+export function cspSummary(
+  rows: readonly CspGroupRows[],
+  nSamples: number,
+  options: Pick<CspOptions, 'convention' | 'smact' | 'tolerances' | 'spaceGroups'>,
+): CspResult {
   let validPreds = 0,
     validTruths = 0,
     matchedTruths = 0,
@@ -169,11 +263,15 @@ export function cspSummary(rows: readonly CspGroupRows[], nSamples: number, opti
   const n = rows.length;
   const perSample = rows.flatMap((r) => r.samples);
   const nPred = perSample.length;
+  const t = options.tolerances ?? CSP_DEFAULT_TOLERANCES;
+  // Rows merged from shards carry their space groups: the summary follows the rows.
+  const withGroups = options.spaceGroups === true || perSample.some((r) => r.same_space_group !== undefined);
   return {
     command: 'csp',
     convention: options.convention,
     smact: options.smact,
-    matcher: CSP_MATCHER,
+    matcher: { stol: t.stol, angle_tol: t.angle_tol, ltol: t.ltol },
+    tolerances: { preset: t.preset, stol: t.stol, ltol: t.ltol, angle_tol: t.angle_tol },
     n,
     n_samples: nSamples,
     n_predictions: nPred,
@@ -181,8 +279,35 @@ export function cspSummary(rows: readonly CspGroupRows[], nSamples: number, opti
     rmse: matchedTruths ? rmsSum / matchedTruths : null,
     valid_fraction: nPred ? validPreds / nPred : 0,
     truth_valid_fraction: n ? validTruths / n : 0,
+    ...(withGroups ? { space_groups: spaceGroupSummary(perSample) } : {}),
     per_truth: rows.map((r) => r.truth),
     per_sample: perSample,
+  };
+}
+
+function spaceGroupSummary(pairs: readonly CspSampleRow[]): CspSpaceGroupSummary {
+  let same = 0,
+    different = 0,
+    matchedSame = 0,
+    matchedDifferent = 0;
+  for (const r of pairs) {
+    if (r.same_space_group === true) {
+      same++;
+      if (r.matched) matchedSame++;
+    } else if (r.same_space_group === false) {
+      different++;
+      if (r.matched) matchedDifferent++;
+    }
+  }
+  return {
+    symprec: GEN_SYMPREC,
+    angle_tolerance: null,
+    n_pairs: pairs.length,
+    n_same: same,
+    n_different: different,
+    n_unknown: pairs.length - same - different,
+    match_rate_same: same ? matchedSame / same : null,
+    n_matched_different: matchedDifferent,
   };
 }
 

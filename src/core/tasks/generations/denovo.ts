@@ -12,6 +12,7 @@ import type { GenItem } from './inputs.ts';
 import { type GenMatcherName, mattergenFit } from './mattergen-matcher.ts';
 import { PYMATGEN_ATOMIC_MASS } from './pymatgen-elements.ts';
 import type { SmactTable } from './smact.ts';
+import { GEN_SYMPREC, type GenSpaceGroup, type SpaceGroupDistribution, genSpaceGroup, spaceGroupDistribution } from './space-groups.ts';
 import { type ValidityReason, assessStructure } from './validity.ts';
 
 export type DenovoConvention = 'diffcsp' | 'cdvae' | 'mattergen';
@@ -22,6 +23,8 @@ export interface DenovoOptions {
   matcher: GenMatcherName;
   /** eV/atom; MatterGen's DEFAULT_STABILITY_THRESHOLD is 0.1. */
   stabilityThreshold: number;
+  /** Adds each prediction's space group (symprec 0.1) and the distributions of the predictions and the reference. */
+  spaceGroups?: boolean;
   /** Told of each comparison the matcher could not finish (counted as no match): the judged id, the other id. */
   onMatcherError?: (error: unknown, id: string, otherId: string) => void;
   /** Told of prediction `index`'s duplicate (an earlier prediction) or reference match as an item: ids in a set may
@@ -58,6 +61,8 @@ export interface DenovoSample {
   e_above_hull: number | null;
   stable: boolean | null;
   sun: boolean | null;
+  /** With space groups: the prediction's, null when no group was found. */
+  space_group?: GenSpaceGroup | null;
 }
 
 /** The `gen eval` document, keys in the contract's order. */
@@ -78,6 +83,8 @@ export interface DenovoResult {
   stable: number | null;
   sun: number | null;
   wasserstein: { density: number | null; n_elements: number | null };
+  /** With space groups: symprec, and the distribution of the predictions and of the reference (null without one). */
+  space_groups?: { symprec: number; angle_tolerance: null; predictions: SpaceGroupDistribution; reference: SpaceGroupDistribution | null };
   per_sample: DenovoSample[];
 }
 
@@ -140,7 +147,7 @@ export interface DenovoProgress {
 }
 
 /** One prediction's row before uniqueness, novelty and energies (independent of the others: any thread may compute it). */
-export function denovoRow(p: GenItem, options: Pick<DenovoOptions, 'convention' | 'smact'>): DenovoSample {
+export function denovoRow(p: GenItem, options: Pick<DenovoOptions, 'convention' | 'smact' | 'spaceGroups'>): DenovoSample {
   const a = assessStructure(p.structure, options.smact, options.convention === 'diffcsp');
   return {
     id: p.id,
@@ -161,6 +168,7 @@ export function denovoRow(p: GenItem, options: Pick<DenovoOptions, 'convention' 
     e_above_hull: null,
     stable: null,
     sun: null,
+    ...(options.spaceGroups ? { space_group: genSpaceGroup(p.structure) } : {}),
   };
 }
 
@@ -280,6 +288,16 @@ export function denovoSummary(input: DenovoInput, rows: DenovoSample[], options:
           )
         : null,
     },
+    ...(options.spaceGroups
+      ? {
+          space_groups: {
+            symprec: GEN_SYMPREC,
+            angle_tolerance: null,
+            predictions: spaceGroupDistribution(rows.map((r) => r.space_group ?? null)),
+            reference: input.reference ? spaceGroupDistribution(input.reference.map((r) => genSpaceGroup(r.structure))) : null,
+          },
+        }
+      : {}),
     per_sample: rows,
   };
 }
