@@ -2,7 +2,8 @@
  * CSP metrics: match rate and RMSE as jiaor17/DiffCSP `scripts/compute_metrics.py` (`RecEval` for one
  * sample, `RecEvalBatch` for K) and txie-93/cdvae `scripts/compute_metrics.py` (`RecEval`) compute them:
  * `StructureMatcher(ltol=0.3, stol=0.5, angle_tol=10).get_rms_dist(pred, truth)` on the pairs each
- * convention attempts. README.md in this folder.
+ * convention attempts (those tolerances by default; a preset or explicit ones through `tolerances`), optionally with
+ * both space groups per pair. README.md in this folder.
  */
 import { type MatcherOptions, matcherRmsDist } from '../../match/structure-matcher.ts';
 import { type CspGroup, GenInputError } from './inputs.ts';
