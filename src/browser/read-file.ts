@@ -4,6 +4,9 @@
  * refused with a sentence instead of freezing the tab. A folder is one input: its files together are held to
  * the same limit.
  */
+import { archiveKind, gzippedName, readArchive } from '../core/io/archive.ts';
+import { keepArchivePath } from '../core/io/archive-entries.ts';
+import { gunzip } from '../core/io/gzip.ts';
 import { inputBytesProblem, LIMITS, printable } from '../core/limits.ts';
 import { errorText } from '../core/errors.ts';
 
@@ -131,5 +134,35 @@ export async function droppedFiles(data: DataTransfer): Promise<File[]> {
     }
   };
   for (const entry of entries) await visit(entry, '');
+  return out;
+}
+
+/**
+ * Picked files with every container opened: a gzipped file (`POSCAR.gz`, `x.cif.gz`) becomes the file it stands for,
+ * an archive (.zip, .tar, .tar.gz/.tgz: MatterGen's generated_trajectories.zip of `gen_i.extxyz`) its files, each
+ * keeping its path inside the archive as `webkitRelativePath`. Each container's size is checked before it is read and
+ * its inflated bytes while inflating (src/core/io/archive.ts); entries are chosen by the shared rule (no __MACOSX,
+ * no dot parts, no path leaving the archive). Other files pass unchanged.
+ */
+export async function openContainers(files: readonly File[]): Promise<File[]> {
+  const out: File[] = [];
+  for (const f of files) {
+    const inner = gzippedName(f.name);
+    if (inner === null && archiveKind(f.name) === null) {
+      out.push(f);
+      continue;
+    }
+    const bytes = new Uint8Array(await readBytesFile(f));
+    if (inner !== null) {
+      // Fresh ArrayBuffers (never shared): the cast only narrows the type File wants.
+      out.push(new File([gunzip(bytes, f.name) as Uint8Array<ArrayBuffer>], inner));
+      continue;
+    }
+    for (const e of readArchive(bytes, f.name, (path) => keepArchivePath(f.name, path, () => true))) {
+      const file = new File([e.bytes as Uint8Array<ArrayBuffer>], e.path.slice(e.path.lastIndexOf('/') + 1));
+      Object.defineProperty(file, 'webkitRelativePath', { value: `${f.name}/${e.path}` });
+      out.push(file);
+    }
+  }
   return out;
 }

@@ -24,6 +24,7 @@ import type {
   SetRole,
 } from '../../workers/generations-api.ts';
 import { downloadText } from '../browser/download.ts';
+import { isContainerName } from '../core/io/archive.ts';
 import { droppedFiles, filePath, readBytesFile, readTextFile, readTextFiles } from '../browser/read-file.ts';
 import { CancelledError, errorText, type Status, WorkerClient } from './worker-client.ts';
 
@@ -136,8 +137,8 @@ const sendSet = (w: Comlink.Remote<GenerationsWorkerApi>, role: SetRole, input: 
       ? w.loadDemoPredictions(input.demoOf.text, input.demoOf.path)
       : w.loadSet(role, input.files, input.folder);
 
-/** A single picked file that is a zip archive (read as bytes; every other file is read as text). */
-export const isZipName = (name: string): boolean => /\.zip$/i.test(name) && name.length > 4;
+/** A single picked file that is an archive or gzipped (.zip, .tar, .tar.gz/.tgz, .gz: read as bytes; every other file as text). */
+export const isZipName = (name: string): boolean => isContainerName(name);
 
 const ready = (s: GenerationsState): boolean => !!s.sets.pred && (s.mode === 'denovo' || !!s.sets.truth);
 

@@ -11,7 +11,7 @@
 import { create } from 'zustand';
 import { frameFormatFor } from '../core/io/frame-index.ts';
 import { checkLimit, formatBytes } from '../core/limits.ts';
-import { droppedFiles, filesSizeProblem, readTextFile } from '../browser/read-file.ts';
+import { droppedFiles, filesSizeProblem, openContainers, readTextFile } from '../browser/read-file.ts';
 import type { PackedStructure } from '../core/structure/packed.ts';
 import type { FrameSeries, SeriesRequest, TrajectoryInfo, TrajectoryStats, TrajectoryWorkerApi } from '../../workers/trajectory-api.ts';
 import { errorText, type Status, WorkerClient } from './worker-client.ts';
@@ -94,7 +94,14 @@ function streamBytes(): number {
  * Opens picked or dropped files: with "open as frames", several files become one trajectory; a big multi-frame file
  * streams; everything else loads as before.
  */
-export async function openPicked(files: File[]): Promise<void> {
+export async function openPicked(picked: File[]): Promise<void> {
+  let files: File[];
+  try {
+    files = await openContainers(picked); // x.cif.gz as x.cif; a .zip/.tar(.gz) as its files
+  } catch (e) {
+    useSession.setState({ error: errorText(e) });
+    return;
+  }
   if (useTrajectory.getState().asFrames && files.length > 1) {
     await openTrajectory(files, false);
     return;

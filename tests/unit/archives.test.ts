@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync, strToU8, zipSync } from 'fflate';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { openContainers } from '../../src/browser/read-file.ts';
 import { readArchive } from '../../src/core/io/archive.ts';
 import { keepArchivePath } from '../../src/core/io/archive-entries.ts';
 import { gunzip } from '../../src/core/io/gzip.ts';
@@ -301,4 +302,24 @@ describe('the CLI', () => {
     expect(cut.code).toBe(2);
     expect(cut.stderr.trim()).toMatch(/^.*cut\.cif\.gz is not a readable gzip file \([^\n]*$/);
   }, 120_000);
+});
+
+describe('the pages (src/browser/read-file.ts openContainers)', () => {
+  it("open x.cif.gz as x.cif and MatterGen's generated_trajectories.zip as its gen_i.extxyz files", async () => {
+    const frames = readFileSync(join(CSP, 'multi_pred.extxyz'), 'utf8');
+    const zip = zipSync({ 'gen_0.extxyz': strToU8(frames), 'gen_1.extxyz': strToU8(frames), '__MACOSX/._gen_0.extxyz': strToU8('x') });
+    const plain = new File([predFiles[0].text], 'y.cif');
+    const files = await openContainers([
+      new File([gzipSync(strToU8(predFiles[0].text))], 'x.cif.gz'),
+      new File([zip], 'generated_trajectories.zip'),
+      plain,
+    ]);
+    expect(files.map((f) => f.name)).toEqual(['x.cif', 'gen_0.extxyz', 'gen_1.extxyz', 'y.cif']);
+    expect(await files[0].text()).toBe(predFiles[0].text);
+    expect(await files[1].text()).toBe(frames);
+    expect((files[2] as File & { webkitRelativePath: string }).webkitRelativePath).toBe('generated_trajectories.zip/gen_1.extxyz');
+    expect(files[3]).toBe(plain);
+    const evil = new File([gzipSync(tar([['../x.cif', strToU8('x')]]))], 'evil.tgz');
+    await expect(openContainers([evil])).rejects.toThrow('evil.tgz holds the entry "../x.cif", whose path leaves the archive\'s folder');
+  });
 });
