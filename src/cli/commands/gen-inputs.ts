@@ -10,6 +10,7 @@ import {
   chemeleonSets,
   isGenFolderPath,
   setFromFolder,
+  setFromPt,
   setFromSetFile,
   setFromZip,
 } from '../../core/tasks/generations/inputs.ts';
@@ -82,11 +83,14 @@ export function readGenSet(label: string, path: string): GenItem[] {
     const files = folderFiles(label, folder).map((name) => ({ name, text: readInputText(join(folder, name)) }));
     return setFromFolder(label, folder, files);
   }
+  // A CDVAE/DiffCSP result file is a zip too, read as tensors (pt-crystals.ts).
+  if (/\.pt$/i.test(path)) return setFromPt(label, path, readContainerBytes(path, st.size));
   if (isContainerName(path)) return setFromZip(label, path, readContainerBytes(path, st.size));
   const set = /\.(extxyz|xyz|jsonl|csv)$/i.test(path) ? setFromSetFile(label, path, readInputText(path)) : null;
   if (set) return set;
   throw new CliError(
-    `${label} ${path} is not a folder, an .extxyz/.xyz, .jsonl or .csv file, or a .zip, .tar, .tar.gz/.tgz or .gz of one of these`,
+    `${label} ${path} is not a folder, an .extxyz/.xyz, .jsonl or .csv file, a .zip, .tar, .tar.gz/.tgz or .gz of one of these, ` +
+      'or a CDVAE/DiffCSP .pt result file',
   );
 }
 

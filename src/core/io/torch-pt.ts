@@ -161,7 +161,8 @@ export function readTorchPt(bytes: Uint8Array, name: string): PickleValue {
     }
     if (!empty && last >= s.data.length)
       bad(
-        `a tensor of shape [${shape.join(', ')}] with strides [${strides.join(', ')}] at offset ${offset} reaches element ${last}, its storage holds ${s.data.length}`,
+        `a tensor of shape [${shape.join(', ')}] with strides [${strides.join(', ')}] at offset ${offset} ` +
+          `reaches element ${last}, its storage holds ${s.data.length}`,
       );
     const tensor: Tensor = { $kind: 'tensor', dtype: s.dtype, shape, strides, offset, data: s.data };
     return tensor;

@@ -16,6 +16,8 @@ import { gunzip } from '../../io/gzip.ts';
 import { checkLimit, printable } from '../../limits.ts';
 import type { Structure } from '../../structure/structure.ts';
 import { smactAtomicNumber } from './smact.ts';
+import { readTorchPt } from '../../io/torch-pt.ts';
+import { PtCrystalError, ptItems } from './pt-crystals.ts';
 
 /** Bad input for the gen commands: one sentence naming the file (and line or frame); the CLI exits 2. */
 export class GenInputError extends Error {
@@ -31,6 +33,8 @@ export interface GenItem {
   structure: Structure;
   /** Where it came from, for messages: "pred/x.cif", "multi.extxyz frame 3", "set.jsonl line 7". */
   where: string;
+  /** A crystal of a .pt result file: its batch index and eval; pairCsp names it after the truth of that row. */
+  pt?: { row: number; sample: number };
 }
 
 /** File names a folder set reads: `.cif`, `.vasp`, `.poscar`, `.json`, not starting with '.'. */
@@ -372,6 +376,46 @@ export function setFromZip(label: string, fileName: string, bytes: Uint8Array): 
   return setFromFolder(label, fileName, files);
 }
 
+/**
+ * A CDVAE/DiffCSP `.pt` result file (pt-crystals.ts): as predictions every crystal of every eval (id = batch index,
+ * `i__k` with more than one eval), as truths (`label` 'truth') its `input_data_batch` when that is a dict of tensors.
+ */
+export function setFromPt(label: string, fileName: string, bytes: Uint8Array): GenItem[] {
+  let items;
+  try {
+    items = ptItems(readTorchPt(bytes, fileName), fileName, label === 'truth' ? 'truths' : 'predictions');
+  } catch (e) {
+    if (e instanceof ParseError || e instanceof PtCrystalError) throw new GenInputError(e.message.replace(/\.\s*$/, ''));
+    throw e;
+  }
+  const out = items.map((it): GenItem => ({
+    id: it.id,
+    structure: normalise(it.structure, it.where),
+    where: it.where,
+    pt: { row: it.row, sample: it.sample },
+  }));
+  checkSetLimits(label, out);
+  return out;
+}
+
+/**
+ * Predictions from a .pt are paired as compute_metrics.py pairs them: crystal i with truth i in the truth set's order
+ * (`--gt_file` rows, or `input_data_batch`). --n-samples K takes evals 0…K−1 (K = 1: eval 0, upstream's default
+ * `batch_idx=0`; K = all evals: `--multi_eval`), named `TRUTHID__k` when K > 1. Other predictions pass unchanged.
+ */
+function ptPredictionsByRow(preds: readonly GenItem[], truths: readonly GenItem[], nSamples: number): readonly GenItem[] {
+  if (!preds.some((p) => p.pt)) return preds;
+  const rows = Math.max(...preds.map((p) => p.pt!.row)) + 1;
+  const evals = Math.max(...preds.map((p) => p.pt!.sample)) + 1;
+  const file = preds[0].where.replace(/( eval \d+)? crystal \d+$/, '');
+  if (rows !== truths.length)
+    throw new GenInputError(`${file} holds ${rows} crystals per eval and the truth set ${truths.length}; they are paired in order`);
+  if (nSamples > evals) throw new GenInputError(`${file} holds ${evals} eval${evals === 1 ? '' : 's'}, --n-samples is ${nSamples}`);
+  return preds
+    .filter((p) => p.pt!.sample < nSamples)
+    .map((p) => ({ ...p, id: nSamples > 1 ? `${truths[p.pt!.row].id}__${p.pt!.sample}` : truths[p.pt!.row].id }));
+}
+
 /** One truth with its predictions, k ascending (k = 0 when --n-samples is 1). */
 export interface CspGroup {
   truth: GenItem;
@@ -383,8 +427,9 @@ export interface CspGroup {
  * `TRUTHID__k` (split at the last `__`, k decimal digits; lantunes/CrystaLLM `bin/benchmark_metrics.py`
  * naming) and every truth has exactly K of them with distinct k. Groups sorted by truth id (code points).
  */
-export function pairCsp(preds: readonly GenItem[], truths: readonly GenItem[], nSamples: number): CspGroup[] {
+export function pairCsp(given: readonly GenItem[], truths: readonly GenItem[], nSamples: number): CspGroup[] {
   if (!Number.isInteger(nSamples) || nSamples < 1) throw new GenInputError(`--n-samples must be a whole number ≥ 1, got ${nSamples}`);
+  const preds = ptPredictionsByRow(given, truths, nSamples);
   checkUnique(truths, 'truths', 'CSP pairs predictions with truths by id');
   checkUnique(preds, 'predictions', 'CSP pairs predictions with truths by id');
   const groups = new Map<string, CspGroup>(truths.map((t) => [t.id, { truth: t, samples: [] }]));
