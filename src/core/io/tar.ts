@@ -14,9 +14,6 @@ const BLOCK = 512;
 /** Bytes of a GNU long name or a pax header kept at most: real ones are a few hundred bytes. */
 const META_BYTES = 1024 * 1024;
 
-/** Whether `bytes` carry a ustar magic where a tar's first header has it. */
-export const isTar = (bytes: Uint8Array): boolean => bytes.length >= BLOCK && String.fromCharCode(...bytes.subarray(257, 262)) === 'ustar';
-
 const utf8 = new TextDecoder('utf-8');
 
 /** A NUL-terminated text field. */
