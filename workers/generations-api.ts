@@ -4,6 +4,7 @@ import type { DisplayData } from '../src/core/analysis/display-scene.ts';
 import type { Mat3, Vec3 } from '../src/core/math/mat3.ts';
 import type { OverlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
 import type { CspConvention, CspResult, CspSampleRow } from '../src/core/tasks/generations/csp.ts';
+import type { CspTolerances } from '../src/core/tasks/generations/tolerances.ts';
 import type { DenovoConvention, DenovoResult, DenovoSample } from '../src/core/tasks/generations/denovo.ts';
 import type { MatchExplanation } from '../src/core/tasks/generations/explain.ts';
 import type { GenMatcherName } from '../src/core/tasks/generations/mattergen-matcher.ts';
@@ -47,6 +48,10 @@ export interface CspRunOptions {
   convention: CspConvention;
   smact: SmactTable;
   nSamples: number;
+  /** The matcher's tolerances (`gen csp --tolerances/--stol/--ltol/--angle-tol`). */
+  tolerances: CspTolerances;
+  /** Both space groups per pair and the same-space-group match rate (`--space-groups`). */
+  spaceGroups: boolean;
 }
 
 export interface DenovoRunOptions {
@@ -54,6 +59,8 @@ export interface DenovoRunOptions {
   smact: SmactTable;
   matcher: GenMatcherName;
   stabilityThreshold: number;
+  /** Each prediction's space group and the distributions (`gen eval --space-groups`). */
+  spaceGroups: boolean;
 }
 
 /** A run's document, exactly as `structlab gen csp` / `gen eval` print it, and the matcher failures it counted as no match. */

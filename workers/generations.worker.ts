@@ -188,6 +188,8 @@ const api: GenerationsWorkerApi = {
       const result = cspMetrics(groups, {
         convention: options.convention,
         smact: options.smact,
+        tolerances: options.tolerances,
+        spaceGroups: options.spaceGroups,
         onProgress: throttled(progress),
         onMatcherError: (e, id, k) => matcherErrors.push(`${id}${options.nSamples > 1 ? `__${k}` : ''}: ${errorText(e)}`),
       });

@@ -25,6 +25,7 @@ import type {
 } from '../../workers/generations-api.ts';
 import { downloadText } from '../browser/download.ts';
 import { isContainerName } from '../core/io/archive.ts';
+import { CSP_DEFAULT_TOLERANCES } from '../core/tasks/generations/tolerances.ts';
 import { droppedFiles, filePath, readBytesFile, readTextFile, readTextFiles } from '../browser/read-file.ts';
 import { CancelledError, errorText, type Status, WorkerClient } from './worker-client.ts';
 
@@ -78,8 +79,8 @@ export const useGenerations = create<GenerationsState>(() => ({
   mode: 'csp',
   sets: {},
   energies: null,
-  csp: { convention: 'diffcsp', smact: 'legacy', nSamples: 1 },
-  denovo: { convention: 'diffcsp', smact: 'legacy', matcher: 'disordered', stabilityThreshold: 0.1 },
+  csp: { convention: 'diffcsp', smact: 'legacy', nSamples: 1, tolerances: { ...CSP_DEFAULT_TOLERANCES }, spaceGroups: false },
+  denovo: { convention: 'diffcsp', smact: 'legacy', matcher: 'disordered', stabilityThreshold: 0.1, spaceGroups: false },
   run: null,
   selected: null,
   view: null,
@@ -434,7 +435,7 @@ export function tableOrder(rows: readonly GenRow[], sort: GenerationsState['sort
   if (sort.key === 'index') return sort.descending ? indices.reverse() : indices;
   const value = (i: number): unknown => {
     const v = (rows[i] as unknown as Record<string, unknown>)[sort.key];
-    return Array.isArray(v) ? v.join(' ') : v;
+    return Array.isArray(v) ? v.join(' ') : isSpaceGroup(v) ? v.number : v;
   };
   const sign = sort.descending ? -1 : 1;
   return indices.sort((i, j) => {
@@ -452,6 +453,10 @@ export function tableOrder(rows: readonly GenRow[], sort: GenerationsState['sort
 export const runJson = (run: GenRun): string =>
   JSON.stringify(run.result, (_key, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v));
 
+/** A row's space group ({number, symbol}, `--space-groups`): sorted by number, written as "P2_1/c (14)". */
+const isSpaceGroup = (v: unknown): v is { number: number; symbol: string } =>
+  typeof v === 'object' && v !== null && typeof (v as { number?: unknown }).number === 'number' && 'symbol' in v;
+
 /** The per_sample rows as CSV: the JSON's keys as columns, in its order; lists joined by ";". */
 export function rowsCsv(rows: readonly GenRow[]): string {
   if (rows.length === 0) return '';
@@ -461,7 +466,7 @@ export function rowsCsv(rows: readonly GenRow[]): string {
     rows.map((r) =>
       header.map((k) => {
         const v = (r as unknown as Record<string, unknown>)[k];
-        return Array.isArray(v) ? v.join(';') : (v as string | number | boolean | null);
+        return Array.isArray(v) ? v.join(';') : isSpaceGroup(v) ? `${v.symbol} (${v.number})` : (v as string | number | boolean | null);
       }),
     ),
   );

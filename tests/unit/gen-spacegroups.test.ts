@@ -270,3 +270,14 @@ describe('gen eval --space-groups', () => {
     expect('space_group' in doc.per_sample[0]).toBe(false);
   }, 120_000);
 });
+
+describe('the Generations page table with space groups', () => {
+  it('sorts space-group cells by number and writes them to CSV as "symbol (number)"', async () => {
+    const { rowsCsv, tableOrder } = await import('../../src/state/generations.ts');
+    const row = (id: string, g: { number: number; symbol: string } | null) => ({ id, space_group: g }) as never;
+    const rows = [row('a', { number: 225, symbol: 'Fm-3m' }), row('b', null), row('c', { number: 14, symbol: 'P2_1/c' })];
+    expect(tableOrder(rows, { key: 'space_group', descending: false }, null)).toEqual([2, 0, 1]);
+    expect(tableOrder(rows, { key: 'space_group', descending: true }, null)).toEqual([0, 2, 1]);
+    expect(rowsCsv(rows).trim().split(/\r?\n/)).toEqual(['id,space_group', 'a,Fm-3m (225)', 'b,', 'c,P2_1/c (14)']);
+  });
+});

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
-import { CSP_PRESETS, cspTolerances } from '../../src/core/tasks/generations/csp.ts';
+import { cspTolerances } from '../../src/core/tasks/generations/csp.ts';
+import { CSP_PRESETS } from '../../src/core/tasks/generations/tolerances.ts';
 import { GenInputError } from '../../src/core/tasks/generations/inputs.ts';
 
 const CSP = join(REFERENCE, 'golden', 'generations', 'csp_visible');

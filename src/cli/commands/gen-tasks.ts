@@ -8,7 +8,8 @@
 import { reducedFormula } from '../../core/structure/composition.ts';
 import { Lattice } from '../../core/structure/lattice.ts';
 import type { Structure } from '../../core/structure/structure.ts';
-import { type CspConvention, type CspGroupRows, type CspTolerances, cspGroupRows } from '../../core/tasks/generations/csp.ts';
+import { type CspConvention, type CspGroupRows, cspGroupRows } from '../../core/tasks/generations/csp.ts';
+import type { CspTolerances } from '../../core/tasks/generations/tolerances.ts';
 import {
   type DenovoConvention,
   type DenovoOptions,

@@ -1,16 +1,13 @@
 /** `structlab gen csp|…`: metrics of generated crystals (src/core/tasks/generations); reads the sets, dispatches. */
 import {
   CSP_CONVENTIONS,
-  CSP_DEFAULT_TOLERANCES,
-  CSP_PRESET_NAMES,
   type CspConvention,
   type CspGroupRows,
-  type CspPreset,
-  type CspTolerances,
   cspGroupRows,
   cspSummary,
   cspTolerances,
 } from '../../core/tasks/generations/csp.ts';
+import { CSP_DEFAULT_TOLERANCES, CSP_PRESET_NAMES, type CspPreset, type CspTolerances } from '../../core/tasks/generations/tolerances.ts';
 import { GenInputError, pairCsp } from '../../core/tasks/generations/inputs.ts';
 import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
 import { choiceOption, parseArgs } from '../args.ts';

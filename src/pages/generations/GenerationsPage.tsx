@@ -33,6 +33,15 @@ import {
   useGenerations,
 } from '../../state/generations.ts';
 import type { CspResult, DenovoResult, SetRole } from '../../../workers/generations-api.ts';
+import {
+  CSP_PRESET_NAMES,
+  type CspMatcherTolerances,
+  type CspPreset,
+  type CspTolerances,
+  cspTolerancesProblem,
+  namedTolerances,
+} from '../../core/tasks/generations/tolerances.ts';
+import type { SpaceGroupDistribution } from '../../core/tasks/generations/space-groups.ts';
 import { fmt } from '../../ui/format.ts';
 import { Gallery } from './Gallery.tsx';
 import type { GallerySample } from './detail-model.ts';
@@ -221,8 +230,10 @@ function Controls() {
           </label>
           <p className="hint">
             diffcsp: with one sample a pair counts only when prediction and truth are valid, and SMACT refuses more than 10⁷ oxidation-state
-            combinations; cdvae: only the prediction's validity counts. Matcher: ltol 0.3, stol 0.5, angle_tol 10.
+            combinations; cdvae: only the prediction's validity counts.
           </p>
+          <ToleranceControls t={s.csp.tolerances} />
+          <SpaceGroupsCheck checked={s.csp.spaceGroups} onChange={(v) => setCspOptions({ spaceGroups: v })} />
         </>
       ) : (
         <>
@@ -262,6 +273,7 @@ function Controls() {
               }}
             />
           </label>
+          <SpaceGroupsCheck checked={s.denovo.spaceGroups} onChange={(v) => setDenovoOptions({ spaceGroups: v })} />
         </>
       )}
       {s.run && (
@@ -297,6 +309,72 @@ function Controls() {
     </section>
   );
 }
+
+const TOLERANCE_FIELDS: { key: keyof CspMatcherTolerances; label: string; step: number }[] = [
+  { key: 'stol', label: 'stol', step: 0.05 },
+  { key: 'ltol', label: 'ltol', step: 0.05 },
+  { key: 'angle_tol', label: 'angle_tol (°)', step: 1 },
+];
+
+/** The matcher's tolerances as `gen csp --tolerances/--stol/--ltol/--angle-tol` takes them: a preset, or values over it. */
+function ToleranceControls({ t }: { t: CspTolerances }) {
+  const presets: (CspPreset | 'custom')[] = t.preset === 'custom' ? [...CSP_PRESET_NAMES, 'custom'] : CSP_PRESET_NAMES;
+  const set = (key: keyof CspMatcherTolerances, value: number) => {
+    const next = { stol: t.stol, ltol: t.ltol, angle_tol: t.angle_tol, [key]: value };
+    const problem = cspTolerancesProblem(next);
+    if (problem) {
+      useGenerations.setState({ error: `The matcher's ${problem}.` });
+      return false;
+    }
+    setCspOptions({ tolerances: namedTolerances(t.preset === 'custom' ? 'cdvae' : t.preset, next) });
+    return true;
+  };
+  return (
+    <div className="gen-tolerances" data-testid="gen-tolerance-controls">
+      <Choice
+        testId="gen-tolerances"
+        label="matcher tolerances"
+        value={t.preset}
+        options={presets}
+        onChange={(v) => v !== 'custom' && setCspOptions({ tolerances: namedTolerances(v) })}
+      />
+      <div className="gen-tolerance-fields">
+        {TOLERANCE_FIELDS.map((f) => (
+          <label key={f.key}>
+            {f.label}{' '}
+            <input
+              type="number"
+              min={0}
+              step={f.step}
+              className="gen-number"
+              data-testid={`gen-${f.key.replace('_', '-')}`}
+              defaultValue={t[f.key]}
+              key={`${f.key}-${t[f.key]}`}
+              onBlur={(e) => {
+                const value = e.target.value.trim() === '' ? NaN : Number(e.target.value);
+                if (value === t[f.key]) return;
+                if (!set(f.key, value)) e.target.value = String(t[f.key]);
+              }}
+            />
+          </label>
+        ))}
+      </div>
+      <p className="hint">cdvae: stol 0.5, ltol 0.3, angle_tol 10 (CDVAE, DiffCSP); strict: 0.3, 0.2, 5 (as CrystaLLM reports).</p>
+    </div>
+  );
+}
+
+function SpaceGroupsCheck({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
+  return (
+    <label title="spglib's space group at symprec 0.1 Å per structure (about 1 ms each)">
+      <input type="checkbox" data-testid="gen-space-groups" checked={checked} onChange={(e) => onChange(e.target.checked)} /> space groups
+      (symprec 0.1)
+    </label>
+  );
+}
+
+/** "stol 0.5 · ltol 0.3 · angle_tol 10 (cdvae)": the tolerances beside every number they made. */
+const toleranceNote = (t: CspTolerances): string => `stol ${t.stol} · ltol ${t.ltol} · angle_tol ${t.angle_tol} (${t.preset})`;
 
 function Choice<T extends string>({
   testId,
@@ -344,7 +422,15 @@ function Summary() {
   if (!run) return null;
   const r = run.result;
   return (
-    <div className="gen-summary" data-testid="gen-summary" data-convention={r.convention} data-smact={r.smact} data-mode={run.mode}>
+    <div
+      className="gen-summary"
+      data-testid="gen-summary"
+      data-convention={r.convention}
+      data-smact={r.smact}
+      data-mode={run.mode}
+      data-tolerances={'tolerances' in r ? toleranceNote(r.tolerances) : undefined}
+      data-space-groups={'space_groups' in r}
+    >
       {run.mode === 'csp' ? <CspSummary r={run.result as CspResult} /> : <DenovoSummary r={run.result as DenovoResult} />}
     </div>
   );
@@ -353,18 +439,23 @@ function Summary() {
 function CspSummary({ r }: { r: CspResult }) {
   const by = `${r.convention} · SMACT ${r.smact}`;
   const k = r.n_samples > 1 ? ` · best of ${r.n_samples}` : '';
+  const tol = toleranceNote(r.tolerances);
+  const sg = r.space_groups;
   return (
     <>
-      <Metric label="match rate" value={percent(r.match_rate)} testId="gen-match-rate" note={`${by}${k}`} />
-      <Metric label="RMSE" value={fmt(r.rmse)} testId="gen-rmse" note={`${by}${k} · rms / (V/n)^⅓`} />
+      <Metric label="match rate" value={percent(r.match_rate)} testId="gen-match-rate" note={`${by}${k} · ${tol}`} />
+      {sg && (
+        <Metric
+          label="match rate, same space group"
+          value={percent(sg.match_rate_same)}
+          testId="gen-match-rate-same"
+          note={`${sg.n_same} of ${sg.n_pairs} pairs share a space group · ${sg.n_matched_different} matches across groups · ${tol}`}
+        />
+      )}
+      <Metric label="RMSE" value={fmt(r.rmse)} testId="gen-rmse" note={`${by}${k} · rms / (V/n)^⅓ · ${tol}`} />
       <Metric label="valid predictions" value={percent(r.valid_fraction)} testId="gen-valid" note={by} />
       <Metric label="valid truths" value={percent(r.truth_valid_fraction)} testId="gen-truth-valid" note={by} />
-      <Metric
-        label="truths · predictions"
-        value={`${r.n} · ${r.n_predictions}`}
-        testId="gen-counts"
-        note="ltol 0.3, stol 0.5, angle_tol 10"
-      />
+      <Metric label="truths · predictions" value={`${r.n} · ${r.n_predictions}`} testId="gen-counts" note={tol} />
     </>
   );
 }
@@ -392,7 +483,57 @@ function DenovoSummary({ r }: { r: DenovoResult }) {
         testId="gen-wasserstein"
         note={r.n_truth === null ? 'no test set' : `valid predictions vs ${r.n_truth} test structures`}
       />
+      {r.space_groups && (
+        <>
+          <Metric
+            label="in P1"
+            value={percent(r.space_groups.predictions.p1_fraction)}
+            testId="gen-p1"
+            note={`symprec ${r.space_groups.symprec} · ${r.space_groups.predictions.n_unknown} without a group`}
+          />
+          <SpaceGroupTable predictions={r.space_groups.predictions} reference={r.space_groups.reference} />
+        </>
+      )}
     </>
+  );
+}
+
+const SYSTEMS = ['triclinic', 'monoclinic', 'orthorhombic', 'tetragonal', 'trigonal', 'hexagonal', 'cubic'] as const;
+const topGroups = (d: SpaceGroupDistribution): string =>
+  [...d.space_groups]
+    .sort((a, b) => b.count - a.count || a.number - b.number)
+    .slice(0, 6)
+    .map((g) => `${g.symbol} ${g.count}`)
+    .join(' · ');
+
+/** The crystal-system distribution of the predictions (and the reference), and their most frequent space groups. */
+function SpaceGroupTable({ predictions, reference }: { predictions: SpaceGroupDistribution; reference: SpaceGroupDistribution | null }) {
+  return (
+    <div className="gen-metric gen-sg" data-testid="gen-sg-distribution">
+      <div className="gen-metric-label">crystal systems</div>
+      <table>
+        <thead>
+          <tr>
+            <th />
+            <th>generated</th>
+            {reference && <th>reference</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {SYSTEMS.map((c) => (
+            <tr key={c} data-system={c}>
+              <td>{c}</td>
+              <td>{predictions.crystal_systems[c]}</td>
+              {reference && <td>{reference.crystal_systems[c]}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="gen-metric-note" data-testid="gen-sg-top">
+        most frequent: {topGroups(predictions)}
+        {reference && ` (reference: ${topGroups(reference)})`}
+      </div>
+    </div>
   );
 }
 
@@ -425,6 +566,13 @@ const shortId =
     return id.length > 30 && parts.length > 2 ? `${parts[0]}/…/${parts[parts.length - 1]}` : id;
   };
 
+const spaceGroup =
+  (k: string): Column['cell'] =>
+  (r) => {
+    const g = v(r, k) as { number: number; symbol: string } | null | undefined;
+    return g ? `${g.symbol} (${g.number})` : '—';
+  };
+
 const CSP_COLUMNS: Column[] = [
   { key: 'index', label: '#', cell: () => '' },
   { key: 'id', label: 'truth id', cell: shortId('id') },
@@ -435,6 +583,12 @@ const CSP_COLUMNS: Column[] = [
   { key: 'reason', label: 'reason', cell: text('reason') },
   { key: 'rms', label: 'rms', cell: num('rms') },
   { key: 'max_dist', label: 'max_dist', cell: num('max_dist') },
+];
+const CSP_SG_COLUMNS: Column[] = [
+  ...CSP_COLUMNS,
+  { key: 'truth_space_group', label: 'truth SG', cell: spaceGroup('truth_space_group') },
+  { key: 'pred_space_group', label: 'pred SG', cell: spaceGroup('pred_space_group') },
+  { key: 'same_space_group', label: 'same SG', cell: flag('same_space_group') },
 ];
 
 const DENOVO_COLUMNS: Column[] = [
@@ -450,6 +604,7 @@ const DENOVO_COLUMNS: Column[] = [
   { key: 'e_above_hull', label: 'E_hull', cell: num('e_above_hull') },
   { key: 'sun', label: 'S.U.N.', cell: flag('sun') },
 ];
+const DENOVO_SG_COLUMNS: Column[] = [...DENOVO_COLUMNS, { key: 'space_group', label: 'space group', cell: spaceGroup('space_group') }];
 
 function SampleTable() {
   const s = useGenerations(
@@ -458,7 +613,8 @@ function SampleTable() {
   const rows: GenRow[] = useMemo(() => s.run?.result.per_sample ?? [], [s.run]);
   const counts = useMemo(() => reasonCounts(rows), [rows]);
   const order = useMemo(() => tableOrder(rows, s.sort, s.filter), [rows, s.sort, s.filter]);
-  const columns = s.run?.mode === 'denovo' ? DENOVO_COLUMNS : CSP_COLUMNS;
+  const withGroups = !!s.run && 'space_groups' in s.run.result;
+  const columns = s.run?.mode === 'denovo' ? (withGroups ? DENOVO_SG_COLUMNS : DENOVO_COLUMNS) : withGroups ? CSP_SG_COLUMNS : CSP_COLUMNS;
   const pages = Math.max(1, Math.ceil(order.length / PAGE_ROWS));
   const page = Math.min(s.page, pages - 1);
   const shown = order.slice(page * PAGE_ROWS, (page + 1) * PAGE_ROWS);

@@ -7,6 +7,15 @@
  */
 import { type MatcherOptions, matcherRmsDist } from '../../match/structure-matcher.ts';
 import { type CspGroup, GenInputError } from './inputs.ts';
+import {
+  CSP_DEFAULT_TOLERANCES,
+  CSP_MATCHER,
+  type CspMatcherTolerances,
+  type CspPreset,
+  type CspTolerances,
+  cspTolerancesProblem,
+  namedTolerances,
+} from './tolerances.ts';
 import { type GenSpaceGroup, GEN_SYMPREC, genSpaceGroup } from './space-groups.ts';
 import type { SmactTable } from './smact.ts';
 import { type Assessment, type ValidityReason, assessStructure } from './validity.ts';
@@ -14,49 +23,15 @@ import { type Assessment, type ValidityReason, assessStructure } from './validit
 export type CspConvention = 'diffcsp' | 'cdvae';
 export const CSP_CONVENTIONS: readonly CspConvention[] = ['diffcsp', 'cdvae'];
 
-/** `RecEval.__init__`: the matcher's tolerances; everything else pymatgen's defaults. */
-export interface CspMatcherTolerances {
-  readonly stol: number;
-  readonly angle_tol: number;
-  readonly ltol: number;
-}
-export const CSP_MATCHER: CspMatcherTolerances = Object.freeze({ stol: 0.5, angle_tol: 10, ltol: 0.3 });
-
-/** Named tolerance sets: `cdvae` is CDVAE's and DiffCSP's `RecEval` (the default), `strict` what CrystaLLM reports. */
-export type CspPreset = 'cdvae' | 'strict';
-export const CSP_PRESETS: Readonly<Record<CspPreset, CspMatcherTolerances>> = Object.freeze({
-  cdvae: CSP_MATCHER,
-  strict: Object.freeze({ stol: 0.3, angle_tol: 5, ltol: 0.2 }),
-});
-export const CSP_PRESET_NAMES = Object.keys(CSP_PRESETS) as CspPreset[];
-
-/** The tolerances a run used; `preset` names the preset they equal (explicit values included), else `custom`. */
-export interface CspTolerances {
-  preset: CspPreset | 'custom';
-  stol: number;
-  ltol: number;
-  angle_tol: number;
-}
-export const CSP_DEFAULT_TOLERANCES: Readonly<CspTolerances> = Object.freeze({ preset: 'cdvae', ...CSP_MATCHER });
-
 /**
- * A preset with explicit values over it. Throws GenInputError (one sentence) for a value that is not a positive
- * finite number, or an angle of 180° or more.
+ * A preset with explicit values over it (tolerances.ts). Throws GenInputError (one sentence) for a value that is not
+ * a positive finite number, or an angle of 180° or more.
  */
-export function cspTolerances(preset: CspPreset, explicit: { stol?: number; ltol?: number; angle_tol?: number } = {}): CspTolerances {
-  const base = CSP_PRESETS[preset];
-  const t = { stol: explicit.stol ?? base.stol, ltol: explicit.ltol ?? base.ltol, angle_tol: explicit.angle_tol ?? base.angle_tol };
-  for (const [name, v] of [
-    ['stol', t.stol],
-    ['ltol', t.ltol],
-    ['angle-tol', t.angle_tol],
-  ] as const) {
-    if (!Number.isFinite(v) || v <= 0) throw new GenInputError(`--${name} must be a number above 0, got ${String(v)}`);
-  }
-  if (t.angle_tol >= 180) throw new GenInputError(`--angle-tol must be below 180 degrees, got ${t.angle_tol}`);
-  const equals = (p: CspPreset) =>
-    t.stol === CSP_PRESETS[p].stol && t.ltol === CSP_PRESETS[p].ltol && t.angle_tol === CSP_PRESETS[p].angle_tol;
-  return { preset: equals(preset) ? preset : (CSP_PRESET_NAMES.find(equals) ?? 'custom'), ...t };
+export function cspTolerances(preset: CspPreset, explicit: Partial<CspMatcherTolerances> = {}): CspTolerances {
+  const t = namedTolerances(preset, explicit);
+  const problem = cspTolerancesProblem(t, { stol: '--stol', ltol: '--ltol', angle_tol: '--angle-tol' });
+  if (problem) throw new GenInputError(problem);
+  return t;
 }
 
 const matcherOptionsOf = (t: Readonly<CspTolerances>): MatcherOptions => ({ ltol: t.ltol, stol: t.stol, angleTol: t.angle_tol });
