@@ -112,8 +112,9 @@ describe('Generations page: matcher tolerances and space groups', () => {
     await summaryWith('stol 0.5 · ltol 0.3 · angle_tol 10 (cdvae)', true);
     const expected = await cli('--space-groups');
     await expectPercent('gen-match-rate-same', expected.space_groups.match_rate_same);
+    const sg = expected.space_groups;
     expect(await noteOf('gen-match-rate-same')).toContain(
-      `${expected.space_groups.n_same} of 203 pairs share a space group · ${expected.space_groups.n_matched_different} matches across groups`,
+      `${sg.n_same} of 203 pairs share a space group · ${sg.n_matched_different} matches across groups`,
     );
     const first = page.locator('[data-testid=gen-row]').first();
     const row = expected.per_sample.find((r: { id: string }) => r.id === 'gate-mp-979426');
