@@ -3,7 +3,8 @@
  * SpacegroupAnalyzer(structure, symprec=0.1) on every structure of the visible generation goldens
  * (golden/generations/spacegroups.json, scripts/make-sg-goldens.py; Debian's pymatgen 2022.11.7, spglib 2.0.2).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE } from '../../scripts/support/paths.ts';
@@ -207,6 +208,25 @@ describe('gen csp --space-groups', () => {
     const two = await structlabInProcess([...args, '--workers', '2']);
     expect(two.stderr).toBe('');
     expect(two.stdout).toBe(r.stdout);
+  }, 240_000);
+
+  it('sharded and merged: the same document (the rows carry their groups)', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'structlab-gen-sg-'));
+    try {
+      const parts = [];
+      for (const shard of ['0/2', '1/2']) {
+        const r = await structlabInProcess([...args, '--shard', shard]);
+        expect(r.code, r.stderr).toBe(0);
+        const path = join(tmp, `${shard.replace('/', '-')}.json`);
+        writeFileSync(path, r.stdout);
+        parts.push(path);
+      }
+      const merged = await structlabInProcess(['merge', ...parts]);
+      expect(merged.code, merged.stderr).toBe(0);
+      expect(merged.stdout).toBe((await structlabInProcess(args)).stdout);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   }, 240_000);
 
   it('best of 4: every sample row carries its groups', async () => {
