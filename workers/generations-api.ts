@@ -40,6 +40,10 @@ export interface LoadedSet {
   /** The folder or file name the set came from. */
   source: string;
   count: number;
+  /** Truths the prediction file carries itself (a .pt's input_data_batch, Chemeleon's ref_structure): CSP needs no truth set. */
+  ownTruths?: number;
+  /** Predictions per truth such a file holds (Chemeleon's gen_structure_{n} columns). */
+  samples?: number;
 }
 
 export type GenMode = 'csp' | 'denovo';
@@ -138,7 +142,8 @@ export interface GenerationsWorkerApi {
   /** Reads one set: several files (a folder), or one .extxyz/.xyz, .jsonl or MP-20 .csv file; kept for the runs.
    * `files` empty: drops it. */
   loadSet(role: SetRole, files: InputFile[], folder: string): Promise<Result<LoadedSet | null>>;
-  /** Reads one set from a zip archive's bytes (a folder of structure files, or one set file inside); kept for the runs. */
+  /** Reads one set from a container's bytes (a .zip/.tar/.tar.gz/.gz of structure files or one set file inside, or a
+   * CDVAE/DiffCSP .pt result file); kept for the runs. */
   loadZip(role: SetRole, name: string, bytes: ArrayBuffer): Promise<Result<LoadedSet>>;
   /** The demo's predictions (src/core/tasks/generations/demo.ts), made from the truths of an MP-20-style CSV; kept for the runs. */
   loadDemoPredictions(truthCsv: string, name: string): Promise<Result<LoadedSet>>;

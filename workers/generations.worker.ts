@@ -18,11 +18,13 @@ import { explainMatch } from '../src/core/tasks/generations/explain.ts';
 import {
   type GenItem,
   GenInputError,
+  chemeleonSets,
   energiesFor,
   pairCsp,
   parseEnergies,
   setFromCsv,
   setFromFolder,
+  setFromPt,
   setFromSetFile,
   setFromZip,
 } from '../src/core/tasks/generations/inputs.ts';
@@ -33,6 +35,8 @@ import { attempt, errorText } from './result.ts';
 const LABELS: Record<SetRole, string> = { pred: 'prediction', truth: 'truth', reference: 'reference', test: 'truth' };
 
 const sets = new Map<SetRole, GenItem[]>();
+/** The truths the prediction file carries (a .pt's input_data_batch, Chemeleon's ref_structure); null when it has none. */
+let ownTruths: GenItem[] | null = null;
 let energies: Map<string, unknown> | null = null;
 let energiesName = '';
 /** The last run and, per per_sample row, the prediction and its counterpart. */
@@ -45,7 +49,17 @@ const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1)
  * is their first part), as `structlab gen` names a folder's files, so ids are unique wherever names repeat; loose
  * files (or folders dropped together) keep their own paths.
  */
-function readSet(role: SetRole, files: InputFile[], folder: string): GenItem[] {
+function readSet(role: SetRole, files: InputFile[], folder: string): { items: GenItem[]; own: GenItem[] | null } {
+  // Chemeleon's results.csv as predictions holds their truths too (`gen csp --pred results.csv`).
+  if (role === 'pred' && files.length === 1 && /\.csv$/i.test(files[0].path)) {
+    const both = chemeleonSets(baseName(files[0].path), files[0].text);
+    if (both) return { items: both.preds, own: both.truths };
+  }
+  return { items: readSetItems(role, files, folder), own: null };
+}
+
+/** One set file, or the files of a folder. */
+function readSetItems(role: SetRole, files: InputFile[], folder: string): GenItem[] {
   const label = LABELS[role];
   if (files.length === 1) {
     const whole = setFromSetFile(label, baseName(files[0].path), files[0].text);
@@ -61,6 +75,25 @@ function readSet(role: SetRole, files: InputFile[], folder: string): GenItem[] {
         : { name: f.path, text: f.text, where: f.path },
     ),
   );
+}
+
+const isPtName = (name: string): boolean => /\.pt$/i.test(name);
+
+/** A .pt's own truths, or null when its input_data_batch is not a dict of tensors (then a truth set is needed). */
+function ptTruths(name: string, data: Uint8Array): GenItem[] | null {
+  try {
+    return setFromPt(LABELS.truth, name, data);
+  } catch (e) {
+    if (e instanceof GenInputError) return null;
+    throw e;
+  }
+}
+
+/** The own truths of a prediction set (and its predictions per truth), as the page shows them. */
+function ownOf(role: SetRole, preds: readonly GenItem[]): { ownTruths?: number; samples?: number } {
+  if (role !== 'pred' || !ownTruths || ownTruths.length === 0) return {};
+  const samples = preds.length / ownTruths.length;
+  return { ownTruths: ownTruths.length, ...(preds.some((p) => p.pt) ? {} : { samples }) };
 }
 
 /** Calls `progress` at most every 100 ms (and at the end): each report is a message, and renews the client's budget. */
@@ -143,21 +176,27 @@ const api: GenerationsWorkerApi = {
     attempt(async () => {
       if (files.length === 0) {
         sets.delete(role);
+        if (role === 'pred') ownTruths = null;
         return null;
       }
       await initMoyo(); // CIFs with symmetry operations are expanded through it
-      const items = readSet(role, files, folder);
+      const { items, own } = readSet(role, files, folder);
       sets.set(role, items);
+      if (role === 'pred') ownTruths = own;
       const source = files.length === 1 ? files[0].path : folder;
-      return { role, source, count: items.length };
+      return { role, source, count: items.length, ...ownOf(role, items) };
     }),
 
   loadZip: (role, name, bytes) =>
     attempt(async () => {
       await initMoyo();
-      const items = setFromZip(LABELS[role], baseName(name), new Uint8Array(bytes));
+      const data = new Uint8Array(bytes);
+      const items = isPtName(name) ? setFromPt(LABELS[role], baseName(name), data) : setFromZip(LABELS[role], baseName(name), data);
+      // A .pt whose input_data_batch is a dict of tensors holds its truths (compute_metrics.py without --gt_file).
+      const own = role === 'pred' && isPtName(name) ? ptTruths(baseName(name), data) : null;
       sets.set(role, items);
-      return { role, source: name, count: items.length };
+      if (role === 'pred') ownTruths = own;
+      return { role, source: name, count: items.length, ...ownOf(role, items) };
     }),
 
   loadDemoPredictions: (truthCsv, name) =>
@@ -165,6 +204,7 @@ const api: GenerationsWorkerApi = {
       await initMoyo();
       const items = demoPredictions(setFromCsv(LABELS.truth, name, truthCsv));
       sets.set('pred', items);
+      ownTruths = null;
       return { role: 'pred', source: `demo predictions from ${name}`, count: items.length };
     }),
 
@@ -183,7 +223,8 @@ const api: GenerationsWorkerApi = {
   runCsp: (options, progress) =>
     attempt(async () => {
       await initMoyo();
-      const groups = pairCsp(need('pred', 'the predictions'), need('truth', 'the truths'), options.nSamples);
+      const truths = sets.get('truth') ?? ownTruths ?? need('truth', 'the truths');
+      const groups = pairCsp(need('pred', 'the predictions'), truths, options.nSamples);
       const matcherErrors: string[] = [];
       const result = cspMetrics(groups, {
         convention: options.convention,

@@ -138,10 +138,14 @@ const sendSet = (w: Comlink.Remote<GenerationsWorkerApi>, role: SetRole, input: 
       ? w.loadDemoPredictions(input.demoOf.text, input.demoOf.path)
       : w.loadSet(role, input.files, input.folder);
 
-/** A single picked file that is an archive or gzipped (.zip, .tar, .tar.gz/.tgz, .gz: read as bytes; every other file as text). */
-export const isZipName = (name: string): boolean => isContainerName(name);
+/**
+ * A single picked file read as bytes: an archive or gzipped file (.zip, .tar, .tar.gz/.tgz, .gz) or a CDVAE/DiffCSP
+ * .pt result file; every other file as text.
+ */
+export const isZipName = (name: string): boolean => isContainerName(name) || /\.pt$/i.test(name);
 
-const ready = (s: GenerationsState): boolean => !!s.sets.pred && (s.mode === 'denovo' || !!s.sets.truth);
+/** CSP needs truths: a truth set, or those the prediction file carries (a .pt's input_data_batch, Chemeleon's results.csv). */
+const ready = (s: GenerationsState): boolean => !!s.sets.pred && (s.mode === 'denovo' || !!s.sets.truth || !!s.sets.pred.ownTruths);
 
 /**
  * The sets being read, by role (and the demo), with their busy labels. Each role reads in its own lane, so picking
@@ -224,11 +228,13 @@ export async function loadSetFiles(role: SetRole, files: File[]): Promise<void> 
     if (r.ok) {
       if (r.value) inputs.set(role, input);
       else inputs.delete(role);
+      const samples = role === 'pred' ? r.value?.samples : undefined;
       useGenerations.setState((s) => {
         const sets = { ...s.sets };
         if (r.value) sets[role] = r.value;
         else delete sets[role];
-        return { sets, page: 0, selected: null, view: null };
+        // A file with its own truths and K predictions each (Chemeleon's results.csv) is paired with K samples, as `gen csp`.
+        return { sets, page: 0, selected: null, view: null, ...(samples ? { csp: { ...s.csp, nSamples: samples } } : {}) };
       });
     }
     // A refusal shows its sentence (set by the request) and leaves the page ready for the next pick.

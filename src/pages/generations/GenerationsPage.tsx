@@ -69,8 +69,8 @@ export function GenerationsPage() {
           </div>
         ) : (
           <div className="gen-empty" data-testid="gen-empty">
-            Load predictions (and truths, for CSP) on the left: a folder or several CIF / POSCAR / JSON files, one extended XYZ, or one
-            JSONL of pymatgen dicts.
+            Load predictions (and truths, for CSP) on the left: a folder or several CIF / POSCAR / JSON files, one extended XYZ, one JSONL
+            of pymatgen dicts, an MP-20 or Chemeleon .csv, a CDVAE/DiffCSP .pt, or an archive of them.
           </div>
         )}
       </main>
@@ -105,6 +105,8 @@ const folderPicker = (el: HTMLInputElement | null) => el?.setAttribute('webkitdi
 
 function SetInput({ role, label, hint }: { role: SetRole; label: string; hint: string }) {
   const loaded = useGenerations((st) => st.sets[role]);
+  // CSP's truths may come with the predictions (a .pt's input_data_batch, Chemeleon's ref_structure column).
+  const carried = useGenerations((st) => (role === 'truth' && st.sets.pred?.ownTruths ? st.sets.pred : null));
   const [over, setOver] = useState(false);
   const load = (files: File[]) => void loadSetFiles(role, files);
   return (
@@ -139,7 +141,12 @@ function SetInput({ role, label, hint }: { role: SetRole; label: string; hint: s
         )}
       </div>
       <span className="hint" data-testid={`gen-set-${role}-info`}>
-        {loaded ? `${loaded.source}: ${loaded.count} structures` : `${hint}; files, a folder, a .zip or a .csv; or drop them here`}
+        {loaded
+          ? `${loaded.source}: ${loaded.count} structures`
+          : carried
+            ? `${carried.ownTruths} truths in ${carried.source} (or pick a truth set)`
+            : `${hint}; files, a folder, .zip, .tar.gz, .gz, a .csv (MP-20, Chemeleon results.csv) ` +
+              'or a CDVAE/DiffCSP .pt; or drop them here'}
       </span>
     </div>
   );
