@@ -34,6 +34,7 @@ import torch  # noqa: E402
 from pymatgen.analysis.structure_matcher import StructureMatcher  # noqa: E402
 from pymatgen.core.lattice import Lattice  # noqa: E402
 from pymatgen.core.structure import Structure  # noqa: E402
+from scipy.stats import wasserstein_distance  # noqa: E402
 
 import generations_reference as ref  # noqa: E402
 
@@ -195,6 +196,50 @@ def crystals_of(data, batch_idx):
     return [crystal(d) for d in get_crystals_list(*[data[k][batch_idx] for k in keys])]
 
 
+def gen_eval(preds, gts, diffcsp_cut):
+    """GenEval.get_validity and get_density_wdist / get_num_elem_wdist over the valid predictions (all of them: upstream
+    samples n_samples=1000 of them and raises with fewer, so a small file is compared whole), per prediction valid."""
+    a = [ref.assess(p, TABLES, "legacy", diffcsp_cut) for p in preds]
+    valid = [p for p, x in zip(preds, a) if x["struct_valid"] and x["comp_valid"]]
+    n = len(preds)
+    return {
+        "n": n,
+        "validity": {
+            "compositional": sum(x["comp_valid"] for x in a) / n,
+            "structural": sum(x["struct_valid"] for x in a) / n,
+            "overall": len(valid) / n,
+        },
+        "wdist_density": float(wasserstein_distance([p.density for p in valid], [g.density for g in gts])),
+        "wdist_num_elems": float(wasserstein_distance([len(set(p.species)) for p in valid], [len(set(g.species)) for g in gts])),
+        "valid": [x["struct_valid"] and x["comp_valid"] for x in a],
+    }
+
+
+def gen_eval_expectations(expected):
+    """compute_metrics.py's gen task on the saved files: get_crystal_array_list(path) with CDVAE's default batch_idx=0
+    (eval 0 of a file with the num_evals dimension) and DiffCSP's batch_idx=-2 (a file without it); truths from
+    input_data_batch (CDVAE) or the split CSV (DiffCSP --gt_file)."""
+    keys = ["frac_coords", "atom_types", "lengths", "angles", "num_atoms"]
+    csv_gts = []
+    with open(os.path.join(OUT, "truth.csv"), newline="") as f:
+        csv_gts = [gt_crys_ori(r["cif"]) for r in csv.DictReader(f)]
+    recon = torch.load(os.path.join(OUT, "cdvae_eval_recon.pt"), map_location="cpu")
+    tb = recon["input_data_batch"]
+    recon_gts = [crystal(d) for d in get_crystals_list(*[tb[k] for k in keys])]
+    diff = torch.load(os.path.join(OUT, "diffcsp_eval_diff.pt"), map_location="cpu")
+    gen = torch.load(os.path.join(OUT, "diffcsp_eval_gen.pt"), map_location="cpu")
+    files = expected["files"]
+    files["cdvae_eval_recon.pt"]["gen_eval"] = {"batch_idx_0": gen_eval(crystals_of(recon, 0), recon_gts, False)}
+    files["diffcsp_eval_diff.pt"]["gen_eval"] = {"batch_idx_0": gen_eval(crystals_of(diff, 0), csv_gts, True)}
+    files["diffcsp_eval_gen.pt"]["gen_eval"] = {"batch_idx_-2": gen_eval(crystals_of(gen, -2), csv_gts, True)}
+
+
+def write_expected(expected):
+    with open(os.path.join(OUT, "expected.json"), "w") as f:
+        json.dump(expected, f, indent=1)
+        f.write("\n")
+
+
 def save(name, obj):
     path = os.path.join(OUT, name)
     torch.save(obj, path)
@@ -309,10 +354,17 @@ def main():
         for k, v in data["tensors"].items()
     }
 
-    with open(os.path.join(OUT, "expected.json"), "w") as f:
-        json.dump(expected, f, indent=1)
-        f.write("\n")
+    gen_eval_expectations(expected)
+    write_expected(expected)
 
 
 if __name__ == "__main__":
-    main()
+    # --gen-eval: only add the gen task's expectations to expected.json, from the .pt files already saved (their bytes
+    # stay as they are).
+    if sys.argv[1:] == ["--gen-eval"]:
+        with open(os.path.join(OUT, "expected.json")) as f:
+            saved = json.load(f)
+        gen_eval_expectations(saved)
+        write_expected(saved)
+    else:
+        main()

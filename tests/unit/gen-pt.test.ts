@@ -26,6 +26,13 @@ interface Metrics {
   rms_dist: number | null;
   per_truth: (number | null)[];
 }
+interface GenEvalJson {
+  n: number;
+  validity: { compositional: number; structural: number; overall: number };
+  wdist_density: number;
+  wdist_num_elems: number;
+  valid: boolean[];
+}
 interface FileJson {
   eval_dimension: boolean;
   input_data_batch: string | null;
@@ -33,6 +40,7 @@ interface FileJson {
   truths: CrystalJson[] | null;
   csv_truths?: CrystalJson[];
   metrics?: Record<string, Metrics>;
+  gen_eval?: Record<string, GenEvalJson>;
 }
 const expected = JSON.parse(readFileSync(join(DIR, 'expected.json'), 'utf8')) as { truth_ids: string[]; files: Record<string, FileJson> };
 const bytes = (name: string) => readFileSync(join(DIR, name));
@@ -159,10 +167,57 @@ describe('structlab with .pt files (in process)', () => {
     expect(Math.abs(out.rmse - m.rms_dist!)).toBeLessThan(1e-9);
   });
 
-  it('gen eval --pred eval_gen.pt reads every crystal', async () => {
-    const r = await structlabInProcess(['gen', 'eval', '--pred', join(DIR, 'diffcsp_eval_gen.pt'), '--workers', '1']);
+  interface GenEvalOut {
+    n: number;
+    validity: { compositional: number; structural: number; overall: number };
+    wasserstein: { density: number; n_elements: number };
+    per_sample: { id: string; valid: boolean }[];
+  }
+  /** The gen task of compute_metrics.py (GenEval validity and Wasserstein distances): rates exact, distances within 1e-9. */
+  const checkGen = (out: GenEvalOut, e: GenEvalJson) => {
+    expect(out.n).toBe(e.n);
+    expect(out.validity).toEqual(e.validity);
+    expect(Math.abs(out.wasserstein.density - e.wdist_density)).toBeLessThan(1e-9);
+    expect(Math.abs(out.wasserstein.n_elements - e.wdist_num_elems)).toBeLessThan(1e-9);
+    expect(out.per_sample.map((r) => r.id)).toEqual(e.valid.map((_, i) => String(i)));
+    expect(out.per_sample.map((r) => r.valid)).toEqual(e.valid);
+  };
+  const genEval = async (args: string[]): Promise<GenEvalOut> => {
+    const r = await structlabInProcess(['gen', 'eval', ...args, '--workers', '1']);
     expect(r.code, r.stderr).toBe(0);
-    expect((JSON.parse(r.stdout) as { n: number }).n).toBe(expected.files['diffcsp_eval_gen.pt'].evals[0].length);
+    return JSON.parse(r.stdout) as GenEvalOut;
+  };
+
+  it('gen eval --pred eval_gen.pt (no eval dimension) reads every crystal, as DiffCSP batch_idx=-2', async () => {
+    const out = await genEval(['--pred', join(DIR, 'diffcsp_eval_gen.pt'), '--truth', join(DIR, 'truth.csv')]);
+    checkGen(out, expected.files['diffcsp_eval_gen.pt'].gen_eval!['batch_idx_-2']);
+  });
+
+  it('gen eval on a .pt with evals takes eval 0 (CDVAE batch_idx=0); --pt-evals all takes every eval', async () => {
+    const recon = join(DIR, 'cdvae_eval_recon.pt');
+    checkGen(
+      await genEval(['--pred', recon, '--truth', recon, '--convention', 'cdvae']),
+      expected.files['cdvae_eval_recon.pt'].gen_eval!.batch_idx_0,
+    );
+    const diff = join(DIR, 'diffcsp_eval_diff.pt');
+    checkGen(
+      await genEval(['--pred', diff, '--truth', join(DIR, 'truth.csv')]),
+      expected.files['diffcsp_eval_diff.pt'].gen_eval!.batch_idx_0,
+    );
+    const all = await genEval(['--pred', diff, '--pt-evals', 'all']);
+    expect(all.n).toBe(10);
+    expect(all.per_sample.map((r) => r.id).slice(0, 6)).toEqual(['0__0', '1__0', '2__0', '3__0', '4__0', '0__1']);
+    const one = await genEval(['--pred', diff, '--pt-evals', '1']);
+    expect(one.per_sample.map((r) => r.id)).toEqual(['0', '1', '2', '3', '4']);
+    for (const [value, message] of [
+      ['2', /diffcsp_eval_diff\.pt holds 2 evals, --pt-evals is 2/],
+      ['first', /--pt-evals takes an eval number \(0, 1, …\) or all, not "first"/],
+    ] as const) {
+      const bad = await structlabInProcess(['gen', 'eval', '--pred', diff, '--pt-evals', value, '--workers', '1']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(message);
+      expect(bad.stdout).toBe('');
+    }
   });
 
   it('convert eval_diff.pt out.extxyz writes every crystal of every eval; a truncated .pt exits 2 writing nothing', async () => {

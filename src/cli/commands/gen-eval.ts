@@ -7,7 +7,7 @@ import {
   evaluateDenovo,
 } from '../../core/tasks/generations/denovo.ts';
 import { reducedFormula } from '../../core/structure/composition.ts';
-import { type GenItem, energiesFor, parseEnergies } from '../../core/tasks/generations/inputs.ts';
+import { type GenItem, energiesFor, parseEnergies, ptEvalsOf } from '../../core/tasks/generations/inputs.ts';
 import { type HullRow, hullRows, parseHullReference, parseTotalEnergies } from '../../core/tasks/generations/hull-inputs.ts';
 import type { GenMatcherName } from '../../core/tasks/generations/mattergen-matcher.ts';
 import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
@@ -35,7 +35,7 @@ export const GEN_EVAL_HELP = `usage: structlab gen eval --pred P [--reference R]
                          [--convention diffcsp|cdvae|mattergen] [--smact legacy|icsd24]
                          [--e-above-hull FILE.json | --energies E --hull-reference R]
                          [--stability-threshold 0.1] [--space-groups]
-                         [--workers N]
+                         [--pt-evals 0|K|all] [--workers N]
 
 De novo generation metrics as CDVAE, DiffCSP and MatterGen compute them: structural and SMACT validity,
 uniqueness (greedy, in input order), novelty against a reference set, Wasserstein distances of density
@@ -46,7 +46,15 @@ and element count against a test set, stability and S.U.N. from given energies a
                         except for --e-above-hull), one .extxyz/.xyz file (id = the frame's id=, else its
                         index), one .jsonl file of {"id": ..., "structure": <pymatgen Structure dict>},
                         one MP-20-style .csv (id = material_id, structure = the cif column, row order),
-                        or a .zip of any of these
+                        a .zip, .tar, .tar.gz/.tgz or .gz of any of these, or a CDVAE/DiffCSP .pt result file
+                        (eval_gen.pt, eval_opt.pt, eval_recon.pt, eval_diff.pt; id = the crystal's batch index;
+                        as --truth, its input_data_batch when that is a dict of tensors)
+  --pt-evals 0          which evals of a --pred .pt with a leading num_evals dimension are the predictions:
+                        0 (default) or K = eval K alone, ids 0, 1, … (the batch index), as compute_metrics.py's
+                        gen task reads it: get_crystal_array_list(path, batch_idx=K), txie-93/cdvae's default
+                        batch_idx=0; all = every crystal of every eval, ids i__k (no upstream gen call does this).
+                        A .pt without that dimension (DiffCSP generation.py's eval_gen.pt) has one eval, read
+                        whole as jiaor17/DiffCSP's compute_metrics.py reads it (batch_idx=-2)
   --matcher disordered  MatterGen's matcher for uniqueness and novelty: disordered (default; substitutable
                         elements become mixed sites, so Cu/Au orderings of one alloy are duplicates) or
                         ordered (StructureMatcher() with pymatgen's defaults)
@@ -92,6 +100,14 @@ function readEnergies(path: string, preds: readonly GenItem[]): Map<string, numb
   return energiesFor(path, parseEnergies(path, readInputText(path)), preds);
 }
 
+/** `--pt-evals`: a whole number (the eval) or 'all'; 0 by default (compute_metrics.py's batch_idx=0). */
+function ptEvalsOption(v: string | boolean | undefined): number | 'all' {
+  if (v === undefined) return 0;
+  if (v === 'all') return 'all';
+  if (typeof v === 'string' && /^\d{1,9}$/.test(v)) return Number(v);
+  throw new CliError(`--pt-evals takes an eval number (0, 1, …) or all, not ${quoted(String(v))}`);
+}
+
 export async function runGenEval(argv: string[], warn: (line: string) => void): Promise<string> {
   const { positionals, options } = parseArgs(argv, [
     { name: 'pred', kind: 'string' },
@@ -105,6 +121,7 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
     { name: 'hull-reference', kind: 'string' },
     { name: 'stability-threshold', kind: 'string' },
     { name: 'space-groups', kind: 'flag' },
+    { name: 'pt-evals', kind: 'string' },
     { name: 'workers', kind: 'string' },
   ]);
   if (positionals.length > 0) throw new CliError(`gen eval takes no positional arguments (got ${quoted(positionals[0])}; see --help)`);
@@ -119,7 +136,7 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
     const v = options[name];
     return typeof v === 'string' ? v : undefined;
   };
-  const predictions = readGenSet('prediction', options.pred);
+  const predictions = ptEvalsOf(readGenSet('prediction', options.pred), ptEvalsOption(options['pt-evals']));
   const referencePath = str('reference'),
     truthPath = str('truth'),
     energiesPath = str('e-above-hull');

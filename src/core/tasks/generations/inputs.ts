@@ -399,6 +399,20 @@ export function setFromPt(label: string, fileName: string, bytes: Uint8Array): G
 }
 
 /**
+ * `gen eval`'s evals of a .pt prediction set, as compute_metrics.py's gen task reads them: `k` takes eval k alone with
+ * ids = row numbers (`get_crystal_array_list(path, batch_idx=k)`; txie-93/cdvae scripts/compute_metrics.py uses
+ * the default batch_idx=0), 'all' every crystal of every eval (`row__k`). A file without the num_evals dimension has
+ * the one eval 0 (jiaor17/DiffCSP scripts/compute_metrics.py, batch_idx=-2). Other predictions pass unchanged.
+ */
+export function ptEvalsOf(preds: GenItem[], which: number | 'all'): GenItem[] {
+  if (which === 'all' || !preds.some((p) => p.pt)) return preds;
+  const evals = Math.max(...preds.map((p) => p.pt?.sample ?? 0)) + 1;
+  const file = preds[0].where.replace(/( eval \d+)? crystal \d+$/, '');
+  if (which >= evals) throw new GenInputError(`${file} holds ${evals} eval${evals === 1 ? '' : 's'}, --pt-evals is ${which}`);
+  return preds.filter((p) => p.pt!.sample === which).map((p) => ({ ...p, id: String(p.pt!.row) }));
+}
+
+/**
  * Predictions from a .pt are paired as compute_metrics.py pairs them: crystal i with truth i in the truth set's order
  * (`--gt_file` rows, or `input_data_batch`). --n-samples K takes evals 0…K−1 (K = 1: eval 0, upstream's default
  * `batch_idx=0`; K = all evals: `--multi_eval`), named `TRUTHID__k` when K > 1. Other predictions pass unchanged.
