@@ -149,6 +149,15 @@ describe('structlab with .pt files (in process)', () => {
     }
   });
 
+  it('gen csp --help names the .pt, Chemeleon and archive inputs; gen eval --help names --pt-evals', async () => {
+    const csp = await structlabInProcess(['gen', 'csp', '--help']);
+    expect(csp.code).toBe(0);
+    for (const text of ['CDVAE/DiffCSP .pt result file', "Chemeleon's results.csv", '.tar.gz/.tgz', 'input_data_batch'])
+      expect(csp.stdout).toContain(text);
+    const ev = await structlabInProcess(['gen', 'eval', '--help']);
+    for (const text of ['--pt-evals 0', 'batch_idx=0', 'batch_idx=-2']) expect(ev.stdout).toContain(text);
+  });
+
   it('gen csp --pred eval_recon.pt takes the truths from its input_data_batch', async () => {
     const r = await structlabInProcess([
       'gen',

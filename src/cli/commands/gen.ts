@@ -38,10 +38,15 @@ The output's "tolerances" names the matcher's tolerances used.
                         one .extxyz/.xyz file (id = the frame's id=, else its index), one .jsonl file
                         of {"id": ..., "structure": <pymatgen Structure dict>} lines, one MP-20-style .csv
                         (id = material_id, structure = the cif column), or a .zip, .tar, .tar.gz/.tgz
-                        or .gz of any of these. Chemeleon's results.csv (ref_structure, gen_structure_n
-                        columns) is --pred and --truth at once: --truth may be left out
+                        or .gz of any of these (CrystaLLM's .tar.gz of CIFs). Chemeleon's results.csv
+                        (ref_structure, gen_structure_n columns; also gzipped) is --pred and --truth at
+                        once: --truth may be left out. A CDVAE/DiffCSP .pt result file (eval_recon.pt,
+                        eval_diff.pt) as --pred: crystal i of eval k pairs with truth i of --truth (the
+                        split's CSV, rows in the .pt's order, as compute_metrics.py --gt_file), or without
+                        --truth with the .pt's input_data_batch when that is a dict of tensors
   --n-samples 1         predictions per truth; with K > 1 prediction ids read TRUTHID__k (best of K);
-                        Chemeleon's results.csv: its number of gen_structure_n columns
+                        Chemeleon's results.csv: its number of gen_structure_n columns; a .pt: evals
+                        0…K−1 (1 = compute_metrics.py's batch_idx=0, all evals = its --multi_eval)
   --convention diffcsp  diffcsp: with one sample a pair counts only when prediction and truth are
                         valid, and SMACT refuses more than 10^7 oxidation-state combinations;
                         cdvae: only the prediction's validity counts, no combination cut
