@@ -136,8 +136,6 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
   const spaceGroups = options['space-groups'] === true;
   const requestedWorkers = genWorkers(options.workers);
   const shard = shardOption(options.shard);
-  if (shard && tolerances.preset !== 'cdvae')
-    throw new CliError('--shard takes only the cdvae tolerances for now: structlab merge does not carry other tolerances');
   // Without --truth the prediction file holds the truths too (Chemeleon's results.csv), and its samples per truth.
   const { preds, truths, samples } = readCspSets(options.pred, typeof options.truth === 'string' ? options.truth : undefined);
   if (rawK === undefined && samples !== null) nSamples = samples;
@@ -201,7 +199,14 @@ async function runGenCsp(argv: string[], warn: Warn): Promise<string> {
   }
   if (shard) {
     return toStrictJson({
-      partial: partialHead('gen csp', shard, { n_samples: nSamples, convention, smact, ...(spaceGroups ? { space_groups: true } : {}) }),
+      // The tolerances travel with the partial: merge rebuilds the report with them (and refuses a set that differs).
+      partial: partialHead('gen csp', shard, {
+        n_samples: nSamples,
+        convention,
+        smact,
+        tolerances: { ...tolerances },
+        ...(spaceGroups ? { space_groups: true } : {}),
+      }),
       total: allGroups.length,
       index,
       rows,

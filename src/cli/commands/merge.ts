@@ -14,7 +14,9 @@ import { atomworldEvalReport, type SkippedLine } from './atomworld-eval.ts';
 import { c2npEvalReport, type Skipped } from './c2np-eval.ts';
 import { femCheckReport, type FemFileVerdict } from './fem-check-batch.ts';
 import { genCspReport } from './gen.ts';
-import { CSP_CONVENTIONS, type CspConvention, type CspGroupRows } from '../../core/tasks/generations/csp.ts';
+import { CSP_CONVENTIONS, type CspConvention, type CspGroupRows, cspTolerances } from '../../core/tasks/generations/csp.ts';
+import { GenInputError } from '../../core/tasks/generations/inputs.ts';
+import { CSP_DEFAULT_TOLERANCES, CSP_PRESET_NAMES, type CspPreset, type CspTolerances } from '../../core/tasks/generations/tolerances.ts';
 import { SMACT_TABLES, type SmactTable } from '../../core/tasks/generations/smact.ts';
 import { quoted } from '../../core/limits.ts';
 
@@ -67,6 +69,11 @@ function checkSet(partials: Partial[]): Partial[] {
       );
     if (p.head.shard.count !== first.head.shard.count)
       throw new CliError(`${p.name} is one of ${p.head.shard.count} shards but ${first.name} one of ${first.head.shard.count}`);
+    const tolerances = (h: PartialHead) => JSON.stringify((h.options as Json | undefined)?.tolerances ?? null);
+    if (tolerances(p.head) !== tolerances(first.head))
+      throw new CliError(
+        `${p.name} was made with other matcher tolerances than ${first.name} (${tolerances(p.head)}, ${tolerances(first.head)})`,
+      );
     if (JSON.stringify(p.head.options) !== JSON.stringify(first.head.options))
       throw new CliError(`${p.name} was made with other options than ${first.name} (${JSON.stringify(p.head.options)})`);
     const twin = byIndex.get(p.head.shard.index);
@@ -173,8 +180,39 @@ function mergeGenCsp(partials: Partial[]): string {
       `${partials[0].name}: "partial.options" must name a convention (${CSP_CONVENTIONS.join(', ')}) ` +
         `and a SMACT table (${SMACT_TABLES.join(', ')})`,
     );
+  const tolerances = partialTolerances(partials[0].name, o.tolerances);
   const rows = placeByIndex(partials, 'rows', countOf(partials[0], 'total')) as CspGroupRows[];
-  return genCspReport(rows, nSamples, o.convention as CspConvention, o.smact as SmactTable);
+  return genCspReport(rows, nSamples, o.convention as CspConvention, o.smact as SmactTable, tolerances);
+}
+
+/**
+ * The matcher's tolerances of a gen csp partial, checked as gen csp checks them (cspTolerances) and named as it names
+ * them; a partial without them was made with the cdvae preset (before partials carried them).
+ */
+function partialTolerances(name: string, t: unknown): CspTolerances {
+  if (t === undefined) return CSP_DEFAULT_TOLERANCES;
+  const bad = () =>
+    new CliError(
+      `${name}: "partial.options.tolerances" must be {preset: ${[...CSP_PRESET_NAMES, 'custom'].join('|')}, stol, ltol, angle_tol} ` +
+        'as gen csp writes it',
+    );
+  if (typeof t !== 'object' || t === null || Array.isArray(t)) throw bad();
+  const { preset, stol, ltol, angle_tol } = t as Json;
+  if (![...CSP_PRESET_NAMES, 'custom'].includes(preset as string)) throw bad();
+  if (![stol, ltol, angle_tol].every((v) => typeof v === 'number')) throw bad();
+  let checked: CspTolerances;
+  try {
+    checked = cspTolerances(preset === 'custom' ? 'cdvae' : (preset as CspPreset), {
+      stol: stol as number,
+      ltol: ltol as number,
+      angle_tol: angle_tol as number,
+    });
+  } catch (e) {
+    if (e instanceof GenInputError) throw new CliError(`${name}: "partial.options.tolerances": ${e.message}`);
+    throw e;
+  }
+  if (checked.preset !== preset) throw bad();
+  return checked;
 }
 
 export function runMerge(argv: string[]): string {
