@@ -5,6 +5,7 @@ import type { Mat3, Vec3 } from '../src/core/math/mat3.ts';
 import type { OverlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
 import type { CspConvention, CspResult, CspSampleRow } from '../src/core/tasks/generations/csp.ts';
 import type { CspTolerances } from '../src/core/tasks/generations/tolerances.ts';
+import type { HullPlotData } from '../src/core/analysis/hull-plot.ts';
 import type { DenovoConvention, DenovoResult, DenovoSample } from '../src/core/tasks/generations/denovo.ts';
 import type { MatchExplanation } from '../src/core/tasks/generations/explain.ts';
 import type { GenMatcherName } from '../src/core/tasks/generations/mattergen-matcher.ts';
@@ -130,7 +131,15 @@ export interface SampleView {
   overlay: SampleOverlay | null;
   /** Why the pair does not match (src/core/tasks/generations/explain.ts), for CSP pairs the matcher rejected; null otherwise. */
   explain: MatchExplanation | null;
+  /** De novo with total energies and a hull reference: the hull plot of the sample's chemical system, or why there is none. */
+  hull: HullView | null;
 }
+
+/** The hull plot of a binary or ternary system (src/core/analysis/hull-plot.ts), or the sentence saying why there is none. */
+export type HullView = { plot: HullPlotData } | { why: string };
+
+/** Which hull input: per-prediction total energies, or the reference entries of the hull. */
+export type HullInputKind = 'energies' | 'reference';
 
 /** A structure written as a file's text, with the file's name. */
 export interface SampleFile {
@@ -149,6 +158,9 @@ export interface GenerationsWorkerApi {
   loadDemoPredictions(truthCsv: string, name: string): Promise<Result<LoadedSet>>;
   /** E above hull per prediction id ({"id": eV/atom or null}); null drops them. */
   loadEnergies(file: InputFile | null): Promise<Result<number>>;
+  /** Total energies per prediction (.extxyz, .json, .csv) or the hull's reference entries (.jsonl, .json, .csv), as
+   * `gen eval --energies E --hull-reference R` reads them; the count read; null drops them. */
+  loadHullInput(kind: HullInputKind, file: InputFile | null): Promise<Result<number>>;
   /** The CSP metrics of the loaded predictions and truths; `progress(done, total)` every few truths. */
   runCsp(options: CspRunOptions, progress: (done: number, total: number) => void): Promise<Result<GenRun>>;
   /** The de novo metrics of the loaded predictions (with the reference, test set and energies when loaded). */

@@ -28,8 +28,20 @@ import {
   setFromSetFile,
   setFromZip,
 } from '../src/core/tasks/generations/inputs.ts';
+import { type HullPlotInput, hullPlotData } from '../src/core/analysis/hull-plot.ts';
+import { type PDEntry, PhaseDiagram, PhaseDiagramError } from '../src/core/analysis/phase-diagram.ts';
+import { hullRows, parseHullReference, parseTotalEnergies } from '../src/core/tasks/generations/hull-inputs.ts';
 import { closePairs, minPairDistance } from '../src/core/tasks/generations/validity.ts';
-import type { GenerationsWorkerApi, GenRun, InputFile, SampleOverlay, SampleView, SetRole, StructureSide } from './generations-api.ts';
+import type {
+  GenerationsWorkerApi,
+  GenRun,
+  HullView,
+  InputFile,
+  SampleOverlay,
+  SampleView,
+  SetRole,
+  StructureSide,
+} from './generations-api.ts';
 import { attempt, errorText } from './result.ts';
 
 const LABELS: Record<SetRole, string> = { pred: 'prediction', truth: 'truth', reference: 'reference', test: 'truth' };
@@ -39,6 +51,11 @@ const sets = new Map<SetRole, GenItem[]>();
 let ownTruths: GenItem[] | null = null;
 let energies: Map<string, unknown> | null = null;
 let energiesName = '';
+/** `gen eval --energies E --hull-reference R`'s inputs, as read. */
+let totals: { name: string; entries: Map<string, unknown> } | null = null;
+let hullReference: { name: string; entries: PDEntry[]; where: string[] } | null = null;
+/** The last de novo run's hull: the reference's phase diagram and each prediction's total energy (null: none). */
+let lastHull: { pd: PhaseDiagram; energies: (number | null)[] } | null = null;
 /** The last run and, per per_sample row, the prediction and its counterpart. */
 let last: { run: GenRun; pairs: { pred: GenItem; other: GenItem | null; role: StructureSide['role'] | null }[] } | null = null;
 
@@ -171,6 +188,62 @@ function overlayOf(target: Structure, answer: Structure, options: MatcherOptions
   return { ...overlayGeometry(target, answer, null, sameCount ? Infinity : tolerance), source: 'assignment', lengthScale, tolerance };
 }
 
+/**
+ * Energies above hull from total energies and the reference entries (hull-inputs.ts, as `gen eval`), when both are
+ * loaded; undefined otherwise. Not with ready-made energies above hull, as the CLI refuses both.
+ */
+function hullOf(predictions: readonly GenItem[]) {
+  if (!totals || !hullReference) return undefined;
+  if (energies) throw new GenInputError('energies above hull are given ready-made and from total energies; drop one of them');
+  const byId = energiesFor(totals.name, totals.entries, predictions);
+  const rows = hullRows(hullReference.name, hullReference, predictions, byId);
+  const where = hullReference.where;
+  const pd = new PhaseDiagram(hullReference.entries, (i) => where[i]);
+  return { rows, totals: byId, pd, eAboveHull: new Map(predictions.map((p, i) => [p.id, rows[i].e_above_hull])) };
+}
+
+/** The row with `decomposition` placed right after `e_above_hull`. */
+function withDecomposition<T extends object>(row: T, decomposition: Record<string, number> | null): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) {
+    out[k] = v;
+    if (k === 'e_above_hull') out.decomposition = decomposition;
+  }
+  return out as T;
+}
+
+/** Element → amount of a structure (its sites in order). */
+function compositionOf(s: Structure): Map<string, number> {
+  const c = new Map<string, number>();
+  for (const site of s.sites) for (const [el, occ] of Object.entries(site.species)) c.set(el, (c.get(el) ?? 0) + occ);
+  return c;
+}
+
+/** The hull plot of sample `index`'s chemical system with every prediction of it that has an energy; null without a hull. */
+function hullView(index: number): HullView | null {
+  if (!last || last.run.mode !== 'denovo' || !lastHull) return null;
+  const { pd, energies: totalsOf } = lastHull;
+  const elements = [...compositionOf(last.pairs[index].pred.structure).keys()].sort();
+  if (elements.length < 2 || elements.length > 3)
+    return { why: `The sample has ${elements.length} element${elements.length === 1 ? '' : 's'}; hull plots are drawn for 2 or 3.` };
+  const rows = last.run.result.per_sample;
+  const samples: HullPlotInput[] = [];
+  last.pairs.forEach((pair, i) => {
+    const energy = totalsOf[i];
+    const e = rows[i].e_above_hull;
+    if (energy === null || e === null) return;
+    const composition = compositionOf(pair.pred.structure);
+    if ([...composition.keys()].every((el) => elements.includes(el)))
+      samples.push({ index: i, label: `${reducedFormula(pair.pred.structure)} (${pair.pred.id})`, composition, energy, eAboveHull: e });
+  });
+  try {
+    return { plot: hullPlotData(pd, elements, samples) };
+  } catch (e) {
+    if (e instanceof PhaseDiagramError) return { why: `No hull plot: ${e.message}.` };
+    throw e;
+  }
+}
+
 const api: GenerationsWorkerApi = {
   loadSet: (role, files, folder) =>
     attempt(async () => {
@@ -220,6 +293,16 @@ const api: GenerationsWorkerApi = {
       return map.size;
     }),
 
+  loadHullInput: (kind, file) =>
+    attempt(() => {
+      if (kind === 'energies') {
+        totals = file ? { name: file.path, entries: parseTotalEnergies(file.path, file.text) } : null;
+        return totals?.entries.size ?? 0;
+      }
+      hullReference = file ? { name: file.path, ...parseHullReference(file.path, file.text) } : null;
+      return hullReference?.entries.length ?? 0;
+    }),
+
   runCsp: (options, progress) =>
     attempt(async () => {
       await initMoyo();
@@ -243,7 +326,8 @@ const api: GenerationsWorkerApi = {
     attempt(async () => {
       await initMoyo();
       const predictions = need('pred', 'the predictions');
-      const energyOf = energies ? energiesFor(energiesName, energies, predictions) : undefined;
+      const hull = hullOf(predictions);
+      const energyOf = hull ? hull.eAboveHull : energies ? energiesFor(energiesName, energies, predictions) : undefined;
       const matcherErrors: string[] = [];
       const report = throttled(progress);
       // Each sample's counterpart as an item, not looked up by id (ids may repeat in a de novo set): the duplicate first.
@@ -264,8 +348,11 @@ const api: GenerationsWorkerApi = {
         const match = matches.get(i) ?? null;
         return { pred, other: match, role: match ? ('reference_match' as const) : null };
       });
+      // Each row's decomposition after its e_above_hull, as `gen eval --energies --hull-reference` prints it.
+      if (hull) result.per_sample = result.per_sample.map((row, i) => withDecomposition(row, hull.rows[i].decomposition));
       const run: GenRun = { mode: 'denovo', result, matcherErrors };
       last = { run, pairs };
+      lastHull = hull ? { pd: hull.pd, energies: predictions.map((p) => hull.totals.get(p.id) ?? null) } : null;
       return run;
     }),
 
@@ -324,7 +411,7 @@ const api: GenerationsWorkerApi = {
         // Why no match: for CSP pairs the matcher saw and rejected (or failed on), with CSP's tolerances.
         const rejected = run.mode === 'csp' && 'reason' in row && (row.reason === 'no_match' || row.reason === 'matcher_error');
         const explain = rejected && pair.other ? explainMatch(pair.pred.structure, pair.other.structure, CSP_MATCHER_OPTIONS) : null;
-        const view: SampleView = { mode: run.mode, index, row, prediction, other, overlay, explain };
+        const view: SampleView = { mode: run.mode, index, row, prediction, other, overlay, explain, hull: hullView(index) };
         return view;
       },
       (m) => `Sample ${index + 1}: ${m}`,

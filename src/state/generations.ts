@@ -17,6 +17,7 @@ import type {
   GenerationsWorkerApi,
   GenMode,
   GenRun,
+  HullInputKind,
   InputFile,
   LoadedSet,
   Result,
@@ -51,6 +52,8 @@ export interface GenerationsState {
   mode: GenMode;
   sets: Partial<Record<SetRole, LoadedSet>>;
   energies: { name: string; count: number } | null;
+  /** Total energies and the hull's reference entries (`gen eval --energies E --hull-reference R`), as loaded. */
+  hullInputs: Partial<Record<HullInputKind, { name: string; count: number }>>;
   csp: CspRunOptions;
   denovo: DenovoRunOptions;
   run: GenRun | null;
@@ -79,6 +82,7 @@ export const useGenerations = create<GenerationsState>(() => ({
   mode: 'csp',
   sets: {},
   energies: null,
+  hullInputs: {},
   csp: { convention: 'diffcsp', smact: 'legacy', nSamples: 1, tolerances: { ...CSP_DEFAULT_TOLERANCES }, spaceGroups: false },
   denovo: { convention: 'diffcsp', smact: 'legacy', matcher: 'disordered', stabilityThreshold: 0.1, spaceGroups: false },
   run: null,
@@ -105,6 +109,7 @@ const client = new WorkerClient<GenerationsWorkerApi>(
 type SetInput = { files: InputFile[]; folder: string } | { zip: string; bytes: ArrayBuffer } | { demoOf: InputFile };
 const inputs = new Map<SetRole, SetInput>();
 let energiesFile: InputFile | null = null;
+const hullFiles = new Map<HullInputKind, InputFile>();
 /** The worker (by the client's epoch) that holds `inputs`; -1 when none does. */
 let inputsEpoch = -1;
 
@@ -118,6 +123,10 @@ async function loaded<T>(w: Comlink.Remote<GenerationsWorkerApi>, call: () => Pr
     }
     if (energiesFile) {
       const r = await w.loadEnergies(energiesFile);
+      if (!r.ok) throw new Error(r.error);
+    }
+    for (const [kind, file] of hullFiles) {
+      const r = await w.loadHullInput(kind, file);
       if (!r.ok) throw new Error(r.error);
     }
     inputsEpoch = client.epoch;
@@ -319,6 +328,28 @@ export async function loadEnergiesFile(file: File | null): Promise<void> {
     if (!r?.ok) return;
     energiesFile = input;
     useGenerations.setState({ energies: input ? { name: input.path, count: r.value } : null });
+    await evaluate();
+  } catch (e) {
+    useGenerations.setState({ error: errorText(e), busy: null });
+  }
+}
+
+const HULL_BUSY: Record<HullInputKind, string> = { energies: 'reading the total energies', reference: 'reading the hull reference' };
+
+/** Total energies per prediction or the hull's reference entries (energies above hull computed in the worker); null drops them. */
+export async function loadHullFile(kind: HullInputKind, file: File | null): Promise<void> {
+  try {
+    const input = file ? { path: file.name, text: await readTextFile(file) } : null;
+    const r = await client.request((w) => loaded(w, () => w.loadHullInput(kind, input)), { status: setStatus, busy: HULL_BUSY[kind] });
+    if (!r?.ok) return;
+    if (input) hullFiles.set(kind, input);
+    else hullFiles.delete(kind);
+    useGenerations.setState((s) => {
+      const hullInputs = { ...s.hullInputs };
+      if (input) hullInputs[kind] = { name: input.path, count: r.value };
+      else delete hullInputs[kind];
+      return { hullInputs };
+    });
     await evaluate();
   } catch (e) {
     useGenerations.setState({ error: errorText(e), busy: null });

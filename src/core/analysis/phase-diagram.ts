@@ -249,6 +249,11 @@ class HullSystem {
     return v;
   }
 
+  /** The columns that are vertices of the lower hull (the stable phases), elemental references first. */
+  vertices(): Column[] {
+    return this.columns.filter((_, i) => this.isVertex(i));
+  }
+
   /** The decomposition at fractions c, on hull vertices only. */
   decompose(c: readonly number[]): HullResult {
     for (;;) {
@@ -387,6 +392,19 @@ export class PhaseDiagram {
     s = new HullSystem(elements, columns);
     this.systems.set(key, s);
     return s;
+  }
+
+  /**
+   * The stable phases of the chemical system of `elements` (its subsystems included): the lower hull's vertices, as
+   * pymatgen's `PhaseDiagram.stable_entries` of the entries in that system, with their fractions over the sorted
+   * elements and formation energies per atom. Throws when an element has no elemental reference.
+   */
+  stablePhases(elements: readonly string[]): { entry: PDEntry; fractions: number[]; formationEnergyPerAtom: number }[] {
+    const missing = this.missingReference(elements);
+    if (missing !== null) throw new PhaseDiagramError(`the reference entries have no entry of pure ${missing}`);
+    return this.system(elements)
+      .vertices()
+      .map((c) => ({ entry: c.entry, fractions: c.a.slice(), formationEnergyPerAtom: c.f }));
   }
 
   /** pymatgen get_decomp_and_hull_energy_per_atom(comp). */

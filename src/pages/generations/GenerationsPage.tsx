@@ -15,6 +15,7 @@ import {
   loadDemo,
   loadDroppedSet,
   loadEnergiesFile,
+  loadHullFile,
   loadSetFiles,
   PAGE_ROWS,
   reasonCounts,
@@ -32,7 +33,7 @@ import {
   thumbnailDisplay,
   useGenerations,
 } from '../../state/generations.ts';
-import type { CspResult, DenovoResult, SetRole } from '../../../workers/generations-api.ts';
+import type { CspResult, DenovoResult, HullInputKind, SetRole } from '../../../workers/generations-api.ts';
 import {
   CSP_PRESET_NAMES,
   type CspMatcherTolerances,
@@ -198,6 +199,7 @@ function Controls() {
           <span className="hint">{s.energies ? `${s.energies.name}: ${s.energies.count} entries` : '{"id": eV/atom or null}'}</span>
         </div>
       )}
+      {s.mode === 'denovo' && <HullInputs />}
       <p className="hint">
         Formats: CIF, POSCAR (.vasp, .poscar) and pymatgen JSON files (one structure each, id = the path in the picked folder without its
         ending), one extended XYZ (id = the frame's id=, else its index) or one JSONL of {'{"id", "structure"}'}.
@@ -314,6 +316,49 @@ function Controls() {
       )}
       {s.error && <ErrorAlert message={s.error} testId="gen-error" onDismiss={() => useGenerations.setState({ error: null })} />}
     </section>
+  );
+}
+
+const HULL_PICKS: { kind: HullInputKind; label: string; accept: string; hint: string; unit: string }[] = [
+  {
+    kind: 'energies',
+    label: 'Energies…',
+    accept: '.extxyz,.xyz,.json,.csv',
+    hint: 'total eV per id: .extxyz energy=, .json, .csv id,energy',
+    unit: 'energies',
+  },
+  {
+    kind: 'reference',
+    label: 'Hull reference…',
+    accept: '.jsonl,.json,.csv',
+    hint: 'entries: .jsonl/.json {composition, energy, correction}, .csv formula,energy',
+    unit: 'entries',
+  },
+];
+
+/** Energies above hull computed here (`gen eval --energies E --hull-reference R`): total energies and the reference entries. */
+function HullInputs() {
+  const inputs = useGenerations((st) => st.hullInputs);
+  return (
+    <div className="gen-set" data-testid="gen-hull-inputs">
+      <div className="gen-set-title">Energies above hull from total energies</div>
+      {HULL_PICKS.map((h) => (
+        <div key={h.kind} className="gen-set-buttons">
+          <label className="file-button">
+            {h.label}
+            <FilePick accept={h.accept} data-testid={`gen-hull-${h.kind}`} onFiles={(f) => void loadHullFile(h.kind, f[0])} />
+          </label>
+          {inputs[h.kind] && (
+            <button type="button" className="link" aria-label={`drop the ${h.kind}`} onClick={() => void loadHullFile(h.kind, null)}>
+              ×
+            </button>
+          )}
+          <span className="hint" data-testid={`gen-hull-${h.kind}-info`}>
+            {inputs[h.kind] ? `${inputs[h.kind]!.name}: ${inputs[h.kind]!.count} ${h.unit}` : h.hint}
+          </span>
+        </div>
+      ))}
+    </div>
   );
 }
 

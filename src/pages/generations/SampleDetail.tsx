@@ -20,7 +20,9 @@ import { Halos } from '../../viewer/Halos.tsx';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { Lines, TextLabels } from '../../viewer/Lines.tsx';
 import { finiteDisplay, overlayTargetDisplay } from '../../viewer/particle-display.ts';
-import type { ClosePairView, FormatId, SampleOverlay, SampleView, StructureSide } from '../../../workers/generations-api.ts';
+import type { ClosePairView, FormatId, HullView, SampleOverlay, SampleView, StructureSide } from '../../../workers/generations-api.ts';
+import { fmt } from '../../ui/format.ts';
+import { HullPlot } from './HullPlot.tsx';
 import { CLOSE_COLOR, ROLE_TEXT, closeLabel, closePairDrawing, factRows, overlayDrawing } from './detail-model.ts';
 import { WhyNoMatch } from './WhyNoMatch.tsx';
 import './gen-detail.css';
@@ -79,7 +81,28 @@ export function SampleDetail({ view }: { view: SampleView }) {
         <SampleExport other={other} />
         <ClosePairs side={view.prediction} />
         {view.explain && <WhyNoMatch explanation={view.explain} />}
+        {view.hull && <HullSection view={view} hull={view.hull} />}
       </div>
+    </div>
+  );
+}
+
+/** "Li2O × 0.6667 + Li2O2 × 0.3333": the phases the sample's composition decomposes into on the hull, with their fractions. */
+const decompositionText = (d: Record<string, number>): string =>
+  Object.entries(d)
+    .map(([formula, amount]) => `${formula} × ${fmt(amount)}`)
+    .join(' + ');
+
+/** The sample's energy above hull, its decomposition and the hull plot of its chemical system. */
+function HullSection({ view, hull }: { view: SampleView; hull: HullView }) {
+  const row = view.row as { e_above_hull?: number | null; decomposition?: Record<string, number> | null };
+  return (
+    <div className="gen-hull" data-testid="gen-hull">
+      <p data-testid="gen-hull-decomposition">
+        E_hull {fmt(row.e_above_hull ?? null)} eV/atom
+        {row.decomposition ? ` · decomposes into ${decompositionText(row.decomposition)}` : ' · no energy for this sample'}
+      </p>
+      <HullPlot hull={hull} selected={view.index} />
     </div>
   );
 }
