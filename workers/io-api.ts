@@ -40,6 +40,12 @@ export interface StructureSummary extends Formulas, SymmetryResult {}
 export interface IoWorkerApi {
   /** A file that cannot be read answers "Could not read <name>[ line <n>]: <why>". */
   parse(text: string, fileName: string, onProgress?: (stage: string) => void): Promise<Result<ParsedFile>>;
+  /**
+   * The crystals of a CDVAE/DiffCSP `.pt` result file (src/core/tasks/generations/pt-crystals.ts: every crystal of every
+   * eval, as `structlab convert x.pt out.extxyz` writes them) as extended XYZ text named `<name>.extxyz`, which `parse`
+   * then reads as a multi-structure file; a bad file answers "Could not read <name>: <why>".
+   */
+  ptAsText(bytes: Uint8Array, fileName: string, onProgress?: (stage: string) => void): Promise<Result<{ name: string; text: string }>>;
   symmetry(p: PackedStructure, symprec: number, onProgress?: (stage: string) => void): Promise<Result<SymmetryResult>>;
   display(p: PackedStructure, options: Partial<DisplayOptions>, onProgress?: (stage: string) => void): Promise<Result<DisplayData>>;
   /**

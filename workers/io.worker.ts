@@ -1,6 +1,8 @@
 /** The io worker: parse + symmetry + display pipeline over core, exposed through comlink. */
 import * as Comlink from 'comlink';
-import { parseStructureFile } from '../src/core/io/registry.ts';
+import { parseStructureFile, writeStructureFile } from '../src/core/io/registry.ts';
+import { readTorchPt } from '../src/core/io/torch-pt.ts';
+import { ptItems } from '../src/core/tasks/generations/pt-crystals.ts';
 import { packStructure, packedTransferables, type PackedStructure, unpackStructure } from '../src/core/structure/packed.ts';
 import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import { buildDisplay, displayTransferables, type DisplayData, type DisplayOptions } from '../src/core/analysis/display-scene.ts';
@@ -28,6 +30,18 @@ const api: IoWorkerApi = {
       );
     } catch (e) {
       return { ok: false, error: couldNotRead(fileName, errorText(e)) };
+    }
+  },
+
+  async ptAsText(bytes: Uint8Array, fileName: string, onProgress?: Progress): Promise<Result<{ name: string; text: string }>> {
+    try {
+      await onProgress?.(`reading the tensors of ${fileName}`);
+      const items = ptItems(readTorchPt(bytes, fileName), fileName, 'predictions');
+      // One frame per crystal, tagged id= (batch index, i__k for eval k) as the CLI's convert writes them.
+      const text = items.map((it) => writeStructureFile({ ...it.structure, name: it.id, properties: { id: it.id } }, 'x.extxyz')).join('');
+      return { ok: true, value: { name: `${fileName}.extxyz`, text } };
+    } catch (e) {
+      return { ok: false, error: couldNotRead(fileName, errorText(e).replace(/\.\s*$/, '')) };
     }
   },
 

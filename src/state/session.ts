@@ -8,7 +8,7 @@ import type { PackedStructure } from '../core/structure/packed.ts';
 import { syntheticFcc } from '../core/structure/packed.ts';
 import { buildDisplay, type DisplayData, type DisplayOptions } from '../core/analysis/display-scene.ts';
 import type { Formulas, IoWorkerApi, ParsedFile, StructureSummary } from '../../workers/io-api.ts';
-import { pastedTextProblem, readTextFile } from '../browser/read-file.ts';
+import { pastedTextProblem, readBytesFile, readTextFile } from '../browser/read-file.ts';
 import { downloadText } from '../browser/download.ts';
 import { angle, dihedral, distance } from '../core/math/measure.ts';
 import type { FormatId } from '../core/io/types.ts';
@@ -186,17 +186,30 @@ export async function loadText(name: string, text: string, activeStructure = 0):
   return shown;
 }
 
-/** Loads files the user picked or dropped, one after another, each size-checked before it is read. */
+/** A CDVAE/DiffCSP result file, read as bytes and turned into a multi-structure file by the io worker. */
+export const isPtName = (name: string): boolean => /\.pt$/i.test(name);
+
+/**
+ * Loads files the user picked or dropped, one after another, each size-checked before it is read. A `.pt` becomes
+ * `<name>.extxyz`, its crystals as frames (io worker `ptAsText`), listed as a multi-structure file is.
+ */
 export async function loadFiles(files: File[]): Promise<void> {
   for (const f of files) {
     let text: string;
+    let name = f.name;
     try {
-      text = await readTextFile(f);
+      if (isPtName(f.name)) {
+        const bytes = new Uint8Array(await readBytesFile(f));
+        const r = await io.request((api, progress) => api.ptAsText(bytes, f.name, progress(setBusy)), { ticket: io.begin(LOAD) });
+        if (!r) continue;
+        if (!r.ok) throw new Error(r.error);
+        ({ name, text } = r.value);
+      } else text = await readTextFile(f);
     } catch (e) {
-      useSession.setState({ error: errorText(e) });
+      useSession.setState({ busy: null, error: errorText(e) });
       continue;
     }
-    await loadText(f.name, text);
+    await loadText(name, text);
   }
 }
 

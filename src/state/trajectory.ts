@@ -9,13 +9,14 @@
  * the player offers the same values, none computed on the main thread.
  */
 import { create } from 'zustand';
-import { frameFormatFor } from '../core/io/frame-index.ts';
+import { frameFormatFor, naturalCompare } from '../core/io/frame-index.ts';
+import { archiveKind } from '../core/io/archive.ts';
 import { checkLimit, formatBytes } from '../core/limits.ts';
 import { droppedFiles, filesSizeProblem, openContainers, readTextFile } from '../browser/read-file.ts';
 import type { PackedStructure } from '../core/structure/packed.ts';
 import type { FrameSeries, SeriesRequest, TrajectoryInfo, TrajectoryStats, TrajectoryWorkerApi } from '../../workers/trajectory-api.ts';
 import { errorText, type Status, WorkerClient } from './worker-client.ts';
-import { afterFrame, displayOptions, loadFiles, NO_SPACEGROUP_WHILE_PLAYING, useSession } from './session.ts';
+import { afterFrame, displayOptions, isPtName, loadFiles, NO_SPACEGROUP_WHILE_PLAYING, useSession } from './session.ts';
 
 /** Played frames slower than this each (the median of the last three), with bonds drawn, switch playing to lean. */
 export const LEAN_AFTER_MS = 400;
@@ -95,21 +96,35 @@ function streamBytes(): number {
  * streams; everything else loads as before.
  */
 export async function openPicked(picked: File[]): Promise<void> {
-  let files: File[];
+  // Loose files may merge into one trajectory; an archive's files never do: MatterGen's generated_trajectories.zip
+  // holds one trajectory per sample (gen_i.extxyz), each already multi-frame. A .pt is a multi-structure file too.
+  const loose: File[] = [];
+  const archives: File[][] = [];
   try {
-    files = await openContainers(picked); // x.cif.gz as x.cif; a .zip/.tar(.gz) as its files
+    for (const p of picked) {
+      const files = await openContainers([p]); // x.cif.gz as x.cif; a .zip/.tar(.gz) as its files
+      if (archiveKind(p.name) !== null) archives.push(files);
+      else loose.push(...files);
+    }
   } catch (e) {
     useSession.setState({ error: errorText(e) });
     return;
   }
-  if (useTrajectory.getState().asFrames && files.length > 1) {
-    await openTrajectory(files, false);
-    return;
-  }
-  for (const f of files) {
-    if (f.size > streamBytes() && frameFormatFor(f.name)) await openTrajectory([f], true);
-    else await loadFiles([f]);
-  }
+  const asFrames = useTrajectory.getState().asFrames;
+  const mergeable = loose.filter((f) => !isPtName(f.name));
+  if (asFrames && mergeable.length > 1) {
+    await openTrajectory(mergeable, false);
+    for (const f of loose.filter((f) => isPtName(f.name))) await loadFiles([f]);
+  } else for (const f of loose) await openOne(f);
+  // With "open as frames" an archive's first trajectory (natural order of names) opens; without it, all its files.
+  for (const files of archives)
+    for (const f of asFrames ? [...files].sort((a, b) => naturalCompare(a.name, b.name)).slice(0, 1) : files) await openOne(f);
+}
+
+/** One file: a big multi-frame file streams, anything else loads into the session. */
+async function openOne(f: File): Promise<void> {
+  if (f.size > streamBytes() && frameFormatFor(f.name)) await openTrajectory([f], true);
+  else await loadFiles([f]);
 }
 
 /** Opens a drop as openPicked does; a dropped folder is its files (src/browser/read-file.ts droppedFiles). */

@@ -174,14 +174,15 @@ function LoadPanel() {
         <FilePick
           data-testid="file-input"
           multiple
-          accept=".cif,.mcif,.vasp,.poscar,.xyz,.extxyz,.json,POSCAR,CONTCAR,*"
+          accept=".cif,.mcif,.vasp,.poscar,.xyz,.extxyz,.json,.pt,.zip,.tar,.tgz,.gz,POSCAR,CONTCAR,*"
           onFiles={(files) => void openPicked(files)}
         />
       </label>
       <p className="hint">…or drop files anywhere on the page.</p>
       <label className="check">
         <input type="checkbox" data-testid="open-as-frames" checked={asFrames} onChange={(e) => setAsFrames(e.target.checked)} /> open
-        several files (a folder) as the frames of one trajectory, in natural order of their names
+        several files (a folder) as the frames of one trajectory, in natural order of their names; an archive&apos;s files are separate
+        trajectories (MatterGen&apos;s generated_trajectories.zip): its first opens
       </label>
       <label>
         Example
