@@ -17,6 +17,12 @@ const SAMPLE_COLOR = '#d62728';
 /** Pointer distance (px) within which a generated crystal is named under the binary plot. */
 const HOVER_PX = 12;
 
+const BINARY_SERIES: uPlot.Series[] = [
+  { label: 'hull (stable phases)', stroke: HULL_COLOR, width: 2, spanGaps: true, points: { show: true, size: 7, fill: HULL_COLOR } },
+  // Points only: the line between neighbouring crystals is transparent, their markers drawn.
+  { label: 'generated', stroke: 'transparent', points: { show: true, size: 7, fill: SAMPLE_COLOR, stroke: SAMPLE_COLOR } },
+];
+
 const sampleTitle = (s: HullPlotSample) => `${s.label}: E_hull ${fmt(s.eAboveHull)} eV/atom`;
 
 export function HullPlot({ hull, selected }: { hull: HullView; selected: number }) {
@@ -29,8 +35,6 @@ export function HullPlot({ hull, selected }: { hull: HullView; selected: number 
   return hull.plot.elements.length === 2 ? <BinaryHull plot={hull.plot} /> : <TernaryHull plot={hull.plot} selected={selected} />;
 }
 
-const NO_LINE = () => null;
-
 function BinaryHull({ plot }: { plot: HullPlotData }) {
   const { data, points } = useMemo(() => {
     const rows = [
@@ -40,14 +44,6 @@ function BinaryHull({ plot }: { plot: HullPlotData }) {
     const aligned: uPlot.AlignedData = [rows.map((r) => r.x), rows.map((r) => r.hull), rows.map((r) => r.gen)];
     return { data: aligned, points: rows };
   }, [plot]);
-  const series = useMemo<uPlot.Series[]>(
-    () => [
-      { label: `x(${plot.elements[1]})` },
-      { label: 'hull (stable phases)', stroke: HULL_COLOR, width: 2, spanGaps: true, points: { show: true, size: 7, fill: HULL_COLOR } },
-      { label: 'generated', stroke: SAMPLE_COLOR, paths: NO_LINE, points: { show: true, size: 7, fill: SAMPLE_COLOR } },
-    ],
-    [plot],
-  );
   const readout = useMemo(
     () => ({
       testId: 'gen-hull-hover',
@@ -74,7 +70,7 @@ function BinaryHull({ plot }: { plot: HullPlotData }) {
         title={`${plot.elements.join('–')} hull: formation energy (eV/atom) against x(${plot.elements[1]})`}
         testId="gen-hull-binary"
         data={data}
-        series={series}
+        series={BINARY_SERIES}
         xLabel={`x(${plot.elements[1]})`}
         scales={{ x: { time: false, range: [0, 1] } }}
         readout={readout}
