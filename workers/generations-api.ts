@@ -136,7 +136,7 @@ export interface SampleView {
 }
 
 /** The hull plot of a binary or ternary system (src/core/analysis/hull-plot.ts), or the sentence saying why there is none. */
-export type HullView = { plot: HullPlotData } | { why: string };
+export type HullView = { plot: HullPlotData; omitted: number } | { why: string };
 
 /** Which hull input: per-prediction total energies, or the reference entries of the hull. */
 export type HullInputKind = 'energies' | 'reference';

@@ -219,7 +219,10 @@ function compositionOf(s: Structure): Map<string, number> {
   return c;
 }
 
-/** The hull plot of sample `index`'s chemical system with every prediction of it that has an energy; null without a hull. */
+/** Generated crystals drawn on one hull plot at most (the selected one always among them): a plot stays readable and light. */
+const HULL_PLOT_SAMPLES = 2000;
+
+/** The hull plot of sample `index`'s chemical system with the predictions of it that have an energy; null without a hull. */
 function hullView(index: number): HullView | null {
   if (!last || last.run.mode !== 'denovo' || !lastHull) return null;
   const { pd, energies: totalsOf } = lastHull;
@@ -228,16 +231,18 @@ function hullView(index: number): HullView | null {
     return { why: `The sample has ${elements.length} element${elements.length === 1 ? '' : 's'}; hull plots are drawn for 2 or 3.` };
   const rows = last.run.result.per_sample;
   const samples: HullPlotInput[] = [];
+  let omitted = 0;
   last.pairs.forEach((pair, i) => {
     const energy = totalsOf[i];
     const e = rows[i].e_above_hull;
     if (energy === null || e === null) return;
     const composition = compositionOf(pair.pred.structure);
-    if ([...composition.keys()].every((el) => elements.includes(el)))
-      samples.push({ index: i, label: `${reducedFormula(pair.pred.structure)} (${pair.pred.id})`, composition, energy, eAboveHull: e });
+    if (![...composition.keys()].every((el) => elements.includes(el))) return;
+    if (samples.length >= HULL_PLOT_SAMPLES - 1 && i !== index) omitted++;
+    else samples.push({ index: i, label: `${reducedFormula(pair.pred.structure)} (${pair.pred.id})`, composition, energy, eAboveHull: e });
   });
   try {
-    return { plot: hullPlotData(pd, elements, samples) };
+    return { plot: hullPlotData(pd, elements, samples), omitted };
   } catch (e) {
     if (e instanceof PhaseDiagramError) return { why: `No hull plot: ${e.message}.` };
     throw e;

@@ -85,7 +85,9 @@ describe('Generations page: energies above hull, hull plot, .pt files', () => {
     await page.waitForFunction(() => /6 structures/.test(document.querySelector('[data-testid=gen-set-pred-info]')?.textContent ?? ''));
     await page.locator('[data-testid=gen-hull-energies]').setInputFiles(join(SCRATCH, 'energies.extxyz'));
     await page.waitForFunction(() => /6 energies/.test(document.querySelector('[data-testid=gen-hull-energies-info]')?.textContent ?? ''));
+    expect(await page.locator('[data-testid=gen-hull-needs]').count()).toBe(1);
     await page.locator('[data-testid=gen-hull-reference]').setInputFiles(join(SCRATCH, 'reference.jsonl'));
+    await page.locator('[data-testid=gen-hull-needs]').waitFor({ state: 'detached' });
     await page.waitForFunction(
       () => [...document.querySelectorAll('[data-testid=gen-row] td[data-col=e_above_hull]')].some((td) => td.textContent !== '—'),
       undefined,
@@ -126,8 +128,8 @@ describe('Generations page: energies above hull, hull plot, .pt files', () => {
       expect(box && box.width > 50 && box.height > 50, `${kind} plot size ${JSON.stringify(box)}`).toBe(true);
       expect(Number(await plot.getAttribute('data-samples'))).toBeGreaterThanOrEqual(1);
       expect(await page.locator('[data-testid=gen-hull-decomposition]').innerText()).toMatch(/decomposes into \S+ × /);
+      expect(await page.locator('[data-testid=gen-hull-colorbar]').count(), kind).toBe(kind === 'ternary' ? 1 : 0);
     }
-    expect(await page.locator('[data-testid=gen-hull-colorbar]').count()).toBe(0); // the binary plot has no colour bar
     expect(pageErrors).toEqual([]);
   });
 

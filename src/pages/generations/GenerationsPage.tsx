@@ -358,6 +358,11 @@ function HullInputs() {
           </span>
         </div>
       ))}
+      {!inputs.energies !== !inputs.reference && (
+        <span className="hint" data-testid="gen-hull-needs">
+          Energies above hull need both files: the total energies and the hull reference.
+        </span>
+      )}
     </div>
   );
 }

@@ -32,7 +32,16 @@ export function HullPlot({ hull, selected }: { hull: HullView; selected: number 
         {hull.why}
       </p>
     );
-  return hull.plot.elements.length === 2 ? <BinaryHull plot={hull.plot} /> : <TernaryHull plot={hull.plot} selected={selected} />;
+  return (
+    <>
+      {hull.plot.elements.length === 2 ? <BinaryHull plot={hull.plot} /> : <TernaryHull plot={hull.plot} selected={selected} />}
+      {hull.omitted > 0 && (
+        <p className="hint">
+          {hull.plot.samples.length} generated crystals of this system drawn, {hull.omitted} more left out.
+        </p>
+      )}
+    </>
+  );
 }
 
 function BinaryHull({ plot }: { plot: HullPlotData }) {
