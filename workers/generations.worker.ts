@@ -94,7 +94,7 @@ function readSetItems(role: SetRole, files: InputFile[], folder: string): GenIte
   );
 }
 
-const isPtName = (name: string): boolean => /\.pt$/i.test(name);
+const isPtName = (name: string): boolean => /.\.pt$/i.test(name);
 
 /** A .pt's own truths, or null when its input_data_batch is not a dict of tensors (then a truth set is needed). */
 function ptTruths(name: string, data: Uint8Array): GenItem[] | null {

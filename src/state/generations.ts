@@ -151,7 +151,7 @@ const sendSet = (w: Comlink.Remote<GenerationsWorkerApi>, role: SetRole, input: 
  * A single picked file read as bytes: an archive or gzipped file (.zip, .tar, .tar.gz/.tgz, .gz) or a CDVAE/DiffCSP
  * .pt result file; every other file as text.
  */
-export const isZipName = (name: string): boolean => isContainerName(name) || /\.pt$/i.test(name);
+export const isZipName = (name: string): boolean => isContainerName(name) || /.\.pt$/i.test(name);
 
 /** CSP needs truths: a truth set, or those the prediction file carries (a .pt's input_data_batch, Chemeleon's results.csv). */
 const ready = (s: GenerationsState): boolean => !!s.sets.pred && (s.mode === 'denovo' || !!s.sets.truth || !!s.sets.pred.ownTruths);
