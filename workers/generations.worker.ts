@@ -25,6 +25,7 @@ import {
   setFromCsv,
   setFromFolder,
   setFromPt,
+  ptEvalsOf,
   setFromSetFile,
   setFromZip,
 } from '../src/core/tasks/generations/inputs.ts';
@@ -330,7 +331,8 @@ const api: GenerationsWorkerApi = {
   runDenovo: (options, progress) =>
     attempt(async () => {
       await initMoyo();
-      const predictions = need('pred', 'the predictions');
+      // Eval 0 of a .pt with a num_evals dimension, as `gen eval` (and compute_metrics.py's gen task) reads it.
+      const predictions = ptEvalsOf(need('pred', 'the predictions'), 0);
       const hull = hullOf(predictions);
       const energyOf = hull ? hull.eAboveHull : energies ? energiesFor(energiesName, energies, predictions) : undefined;
       const matcherErrors: string[] = [];
