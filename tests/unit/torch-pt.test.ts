@@ -104,6 +104,20 @@ describe('pickle machine', () => {
     expect(v).toEqual({ $class: 'os.system', args: ['ls'], state: undefined });
   });
 
+  it('keeps the items of a dict or list subclass on its opaque record (a torch_geometric Batch holds such)', () => {
+    // pickle.dumps((Store(num_atoms=2) with .tag = 1, Rows([1, 2])), protocol=2), Store(dict) and Rows(list) in module
+    // geo: GLOBAL 'geo Store', EMPTY_TUPLE, NEWOBJ, … SETITEM, EMPTY_DICT … BUILD, GLOBAL 'geo Rows', NEWOBJ, MARK, APPENDS
+    const v = unpickle(
+      hex(
+        '80026367656f0a53746f72650a71002981710158090000006e756d5f61746f6d7371024b02737d7103580300000074616771044b01736263676' +
+          '56f0a526f77730a710529817106284b014b02658671072e',
+      ),
+      'subclass.pkl',
+    ) as PickleObject[];
+    expect(v[0]).toEqual({ $class: 'geo.Store', args: [], state: new Map([['tag', 1]]), items: new Map([['num_atoms', 2]]) });
+    expect(v[1]).toEqual({ $class: 'geo.Rows', args: [], state: undefined, list: [1, 2] });
+  });
+
   it('keeps keys from the file off every prototype', () => {
     // {'__proto__': {'polluted': 1}, 'constructor': 2}
     const v = unpickle(

@@ -24,6 +24,10 @@ export interface PickleObject {
   args: PickleValue[];
   /** What BUILD gave it (`__setstate__` or the instance dict), or undefined. */
   state: PickleValue | undefined;
+  /** SETITEM(S) on it: a dict subclass's items (torch_geometric's GlobalStorage is one). */
+  items?: Map<PickleValue, PickleValue>;
+  /** APPEND(S) on it: a list subclass's items. */
+  list?: PickleValue[];
 }
 
 /** Python values as read: int → number (or bigint past 2^53), tuple and list → array, dict → Map. */
@@ -146,14 +150,19 @@ export function unpickle(bytes: Uint8Array, name: string, options: UnpickleOptio
     if (bytes[start + n - 1] & 0x80) v -= 1n << BigInt(8 * n);
     return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
   };
+  // Pickle fills an instance of a dict or list subclass with SETITEMS / APPENDS after NEWOBJ (CPython
+  // Lib/pickle.py save_reduce's dictitems and listitems); the opaque record keeps them.
+  const isOpaque = (v: PickleValue): v is PickleObject => typeof v === 'object' && v !== null && '$class' in v;
   const setItems = (target: PickleValue, items: PickleValue[]): void => {
-    if (!(target instanceof Map)) fail('SETITEM targets something that is not a dict');
+    const map = target instanceof Map ? target : isOpaque(target) ? (target.items ??= new Map()) : null;
+    if (!map) return fail('SETITEM targets something that is not a dict');
     if (items.length % 2 !== 0) fail('SETITEMS has an odd number of items');
-    for (let k = 0; k < items.length; k += 2) (target as Map<PickleValue, PickleValue>).set(items[k], items[k + 1]);
+    for (let k = 0; k < items.length; k += 2) map.set(items[k], items[k + 1]);
   };
   const appendItems = (target: PickleValue, items: PickleValue[]): void => {
-    if (!Array.isArray(target)) fail('APPEND targets something that is not a list');
-    for (const v of items) (target as PickleValue[]).push(v);
+    const list = Array.isArray(target) ? target : isOpaque(target) ? (target.list ??= []) : null;
+    if (!list) return fail('APPEND targets something that is not a list');
+    for (const v of items) list.push(v);
   };
   const reduce = (callable: PickleValue, args: PickleValue, opcode: string): PickleValue => {
     if (!isGlobal(callable)) return fail(`${opcode} calls something that is not a global`);
