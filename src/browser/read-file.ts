@@ -6,6 +6,7 @@
  */
 import { archiveKind, gzippedName, readArchive } from '../core/io/archive.ts';
 import { keepArchivePath } from '../core/io/archive-entries.ts';
+import { naturalCompare } from '../core/io/frame-index.ts';
 import { gunzip } from '../core/io/gzip.ts';
 import { inputBytesProblem, LIMITS, printable } from '../core/limits.ts';
 import { errorText } from '../core/errors.ts';
@@ -163,6 +164,29 @@ export async function openContainers(files: readonly File[]): Promise<File[]> {
       Object.defineProperty(file, 'webkitRelativePath', { value: `${f.name}/${e.path}` });
       out.push(file);
     }
+  }
+  return out;
+}
+
+/**
+ * The one file an input that takes one structure gets from a pick (Nanoparticle, Compare, AtomWorld): `x.cif.gz` is
+ * `x.cif`, an archive holding exactly one file is that file, and one holding none or several is refused with a sentence
+ * naming it. A plain file comes back as the same File, so it reads byte for byte as before.
+ */
+export async function openOneContainer(file: File): Promise<File> {
+  const files = await openContainers([file]);
+  if (files.length === 1) return files[0];
+  const held = files.length === 0 ? 'no files' : `${files.length} files`;
+  throw new Error(`${printable(file.name, 120)} holds ${held}, but this input takes one structure file.`);
+}
+
+/** openContainers for an input that takes several files (a folder): each archive's files in natural order of their paths. */
+export async function openContainersInOrder(files: readonly File[]): Promise<File[]> {
+  const out: File[] = [];
+  for (const f of files) {
+    const opened = await openContainers([f]);
+    if (archiveKind(f.name) !== null) opened.sort((a, b) => naturalCompare(filePath(a), filePath(b)));
+    out.push(...opened);
   }
   return out;
 }

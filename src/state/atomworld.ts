@@ -19,7 +19,7 @@ import type {
   MatcherTolerances,
   Result,
 } from '../../workers/atomworld-api.ts';
-import { readTextFile } from '../browser/read-file.ts';
+import { openOneContainer, readTextFile } from '../browser/read-file.ts';
 import { errorText, type Status, type Ticket, WorkerClient } from './worker-client.ts';
 
 export type AtomworldMode = 'cases' | 'compare';
@@ -206,7 +206,7 @@ export async function compareCaseXrd(): Promise<void> {
 
 export async function setCompareFile(role: 'a' | 'b', file: File): Promise<void> {
   try {
-    const input = await readInputFile(file);
+    const input = await readInputFile(await openOneContainer(file)); // x.cif.gz as x.cif; an archive of one file as that file
     useAtomworld.setState(role === 'a' ? { compareA: input, mode: 'compare' } : { compareB: input, mode: 'compare' });
     await runCompare();
   } catch (e) {

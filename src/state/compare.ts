@@ -5,7 +5,7 @@
 import * as Comlink from 'comlink';
 import { create } from 'zustand';
 import type { BatchInfo, CompareWorkerApi, ForwardRow, InputFile, PairView, Result } from '../../workers/compare-api.ts';
-import { filePath, readTextFile, readTextFiles } from '../browser/read-file.ts';
+import { filePath, openContainersInOrder, openOneContainer, readTextFile, readTextFiles } from '../browser/read-file.ts';
 import { errorText, type Status, WorkerClient, WorkerTimeoutError } from './worker-client.ts';
 
 /** paired: the files' own frame, row i against row i (what the benchmark scores); aligned: after the best assignment and rigid motion. */
@@ -87,7 +87,7 @@ async function comparePair(): Promise<void> {
 
 export async function setPairFile(role: 'truth' | 'pred', file: File): Promise<void> {
   try {
-    const input = await readInputFile(file);
+    const input = await readInputFile(await openOneContainer(file)); // x.cif.gz as x.cif; an archive of one file as that file
     useCompare.setState(role === 'truth' ? { truthFile: input, selectedRow: null } : { predFile: input, selectedRow: null });
     await comparePair();
   } catch (e) {
@@ -142,9 +142,11 @@ export async function setBatchFolder(role: 'preds' | 'truths', files: File[]): P
   }
   try {
     // Each folder is one input: its files are held to the size limit together.
+    // Containers opened first (x.cif.gz as x.cif, an archive as its files in natural order); plain files pass unchanged.
+    const [predFiles, truthFiles] = await Promise.all([openContainersInOrder(pending.preds), openContainersInOrder(pending.truths)]);
     const [preds, truths] = await Promise.all([
-      readTextFiles(pending.preds, folderName(pending.preds, 'predictions')),
-      readTextFiles(pending.truths, folderName(pending.truths, 'ground truths')),
+      readTextFiles(predFiles, folderName(predFiles, 'predictions')),
+      readTextFiles(truthFiles, folderName(truthFiles, 'ground truths')),
     ]);
     pending.preds = pending.truths = null;
     useCompare.setState({ progress: null });

@@ -19,7 +19,7 @@ import {
   setShowSphere,
   useNanoparticle,
 } from '../../state/nanoparticle.ts';
-import { readTextFile } from '../../browser/read-file.ts';
+import { openOneContainer, readTextFile } from '../../browser/read-file.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';
 import { useDisposable } from '../../viewer/use-disposable.ts';
 import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
@@ -124,14 +124,15 @@ function Controls() {
   const maxRotation = s.crystal && setRadiusSet !== null ? s.crystal.rotationsPerRadius[setRadiusSet] : 0;
   const onFile = async (file: File | undefined) => {
     if (!file) return;
-    let text: string;
+    let text: string, opened: File;
     try {
-      text = await readTextFile(file);
+      opened = await openOneContainer(file); // x.cif.gz as x.cif; an archive of one file as that file
+      text = await readTextFile(opened);
     } catch (e) {
       useNanoparticle.setState({ error: (e as Error).message });
       return;
     }
-    void loadCrystal(file.name, text);
+    void loadCrystal(opened.name, text);
   };
   return (
     <section>
