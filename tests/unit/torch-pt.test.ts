@@ -118,6 +118,18 @@ describe('pickle machine', () => {
     expect(v[1]).toEqual({ $class: 'geo.Rows', args: [], state: undefined, list: [1, 2] });
   });
 
+  it('keeps a torch_geometric 2.x Batch, reduced by an instance, as an opaque record', () => {
+    // pickle.dumps(Batch()) where Batch.__reduce__ returns (Getter(), (Batch, Data), {'n': 2}), all in module tg:
+    // GLOBAL 'tg Getter', EMPTY_TUPLE, NEWOBJ, GLOBAL 'tg Batch', GLOBAL 'tg Data', TUPLE2, REDUCE, EMPTY_DICT … BUILD
+    const v = unpickle(
+      hex(
+        '80026374670a4765747465720a7100298171016374670a42617463680a71026374670a446174610a71038671045271057d710658010000006e71074b0273622e',
+      ),
+      'batch.pkl',
+    );
+    expect(v).toEqual({ $class: 'tg.Getter()', args: [{ $global: 'tg.Batch' }, { $global: 'tg.Data' }], state: new Map([['n', 2]]) });
+  });
+
   it('keeps keys from the file off every prototype', () => {
     // {'__proto__': {'polluted': 1}, 'constructor': 2}
     const v = unpickle(

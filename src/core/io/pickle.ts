@@ -165,8 +165,11 @@ export function unpickle(bytes: Uint8Array, name: string, options: UnpickleOptio
     for (const v of items) list.push(v);
   };
   const reduce = (callable: PickleValue, args: PickleValue, opcode: string): PickleValue => {
-    if (!isGlobal(callable)) return fail(`${opcode} calls something that is not a global`);
     if (!Array.isArray(args)) return fail(`${opcode} has arguments that are not a tuple`);
+    // An instance as the callable: torch_geometric 2.x pickles a Batch as (DynamicInheritanceGetter(), (Batch, Data),
+    // state) (pyg-team/pytorch_geometric torch_geometric/data/batch.py, Batch.__reduce__). Opaque, never called.
+    if (isOpaque(callable)) return { $class: `${callable.$class}()`, args, state: undefined };
+    if (!isGlobal(callable)) return fail(`${opcode} calls something that is not a global or an object`);
     const qualified = callable.$global;
     if (qualified === 'collections.OrderedDict' && args.length === 0) return new Map();
     // Protocol 2 pickles bytes as _codecs.encode(text, 'latin1'): one byte per character, nothing to run.
