@@ -1,3 +1,6 @@
+import { type Site, type Structure, fracOf, makeSiteFromFrac } from '../src/core/structure/structure.ts';
+import { vec3 } from '../src/core/math/mat3.ts';
+
 /** CIF text for tests: the small P1 cells that tests write inline. */
 
 /** The atom loop most test CIFs use: label, type symbol and fractional x, y, z. */
@@ -42,3 +45,21 @@ export function p1Cif(
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * A structure as pymatgen's CifParser reads it back from a CIF holding its fractional coordinates: each one within
+ * 1e-4 (relative) of 1/3 or 2/3 becomes the exact value (`CifParser._sanitize_data`, pymatgen/io/cif.py 2022.11).
+ */
+export function asPymatgenReadsIt(s: Structure): Structure {
+  const lattice = s.lattice;
+  if (!lattice) return s;
+  const ideal = (x: number) => [1 / 3, 2 / 3].find((third) => Math.abs(1 - x / third) < 1e-4) ?? x;
+  const sites = s.sites.map((site) => {
+    const f = fracOf(site, lattice);
+    const g = vec3(ideal(f[0]), ideal(f[1]), ideal(f[2]));
+    return g.every((x, k) => x === f[k]) ? site : { ...makeSiteFromFrac(lattice, g, site.species), ...extrasOf(site) };
+  });
+  return { ...s, sites };
+}
+
+const extrasOf = (site: Site): Partial<Site> => ({ label: site.label, oxidation: site.oxidation, properties: site.properties });

@@ -4,13 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cifFormat } from '../../src/core/io/cif/index.ts';
-import { cifNumber } from '../../src/core/io/cif/reader.ts';
+import { cifNumber, parseCif } from '../../src/core/io/cif/reader.ts';
 import { isNull, parseCifDocument } from '../../src/core/io/cif/tokenizer.ts';
 import { ParseError } from '../../src/core/io/types.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { type Structure, elementAmounts, makeSiteFromFrac } from '../../src/core/structure/structure.ts';
 import { corpusFileNames, readCorpusText } from '../../scripts/support/paths.ts';
 import { errorOf } from '../expect.ts';
+import { asPymatgenReadsIt } from '../cif.ts';
 
 const CELL = `_cell_length_a 5
 _cell_length_b 6
@@ -283,7 +284,7 @@ _space_group_symop_ssg_operation_algebraic
     expect(warnings.some((w) => /repeat a symmetry-equivalent atom/.test(w))).toBe(true);
   });
 
-  it('rounds 0.3333/0.6667 to thirds only when symmetry is applied (as pymatgen)', () => {
+  it('rounds 0.3333/0.6667 to thirds in every block, as pymatgen; the AtomWorld reading only with symmetry', () => {
     const ops = 'loop_\n_symmetry_equiv_pos_as_xyz\nx,y,z\n-y,x-y,z\n-x+y,-x,z\n';
     const hex =
       'data_h\n_cell_length_a 3\n_cell_length_b 3\n_cell_length_c 5\n_cell_angle_alpha 90\n_cell_angle_beta 90\n' +
@@ -291,8 +292,11 @@ _space_group_symop_ssg_operation_algebraic
     const withSym = one(hex + ops + atoms('C1 0.3333 0.6667 0\n'));
     expect(withSym.s.sites).toHaveLength(1);
     expect(withSym.s.sites[0].frac![0]).toBe(1 / 3);
-    const p1 = one(hex + atoms('C1 0.3333 0.6667 0\n'));
-    expect(p1.s.sites[0].frac![0]).toBe(0.3333);
+    const p1Text = hex + atoms('C1 0.3333 0.6667 0.3334\n');
+    const p1 = one(p1Text);
+    expect(p1.s.sites[0].frac).toEqual([1 / 3, 2 / 3, 0.3334]);
+    expect(p1.warnings).toContain('block h: Some fractional coordinates rounded to ideal values to avoid issues with finite precision.');
+    expect(parseCif(p1Text, { idealThirds: 'withSymmetry' }).structures[0].sites[0].frac).toEqual([0.3333, 0.6667, 0.3334]);
   });
 
   it('reads element symbols from type symbols and labels', () => {
@@ -492,9 +496,10 @@ describe('writer', () => {
       for (const s of structures) {
         const back = cifFormat.parse(cifFormat.write(s)).structures;
         expect(back, f).toHaveLength(1);
-        expectSameStructure(s, back[0]);
+        const read = asPymatgenReadsIt(s);
+        expectSameStructure(read, back[0]);
         // The lattice came from fromParameters, so Cartesian positions agree too.
-        s.sites.forEach((site, i) => site.xyz.forEach((x, k) => expect(Math.abs(x - back[0].sites[i].xyz[k])).toBeLessThan(1e-6)));
+        read.sites.forEach((site, i) => site.xyz.forEach((x, k) => expect(Math.abs(x - back[0].sites[i].xyz[k])).toBeLessThan(1e-6)));
         n++;
       }
     }

@@ -382,10 +382,7 @@ function check(name: string): Outcome {
   for (const s of structures) {
     const pmRef = override?.kind === 'gemmi' ? undefined : pmByBlock.get(s.name);
     if (pmRef) {
-      // pymatgen also rounds 0.3333 → 1/3 in P1 blocks, where we keep the file's value (nothing to align there).
-      const p1Rounded =
-        s.properties?.symmetryOperations === 1 && (pm.parser_warnings ?? []).some((w: string) => /rounded to ideal values/.test(w));
-      const d = comparePymatgen(s, pmRef, usesDecimalTranslations(g, s.name) || p1Rounded);
+      const d = comparePymatgen(s, pmRef, usesDecimalTranslations(g, s.name));
       if (d) {
         // Tie-break for files not yet reviewed: gemmi, an independent reader, expanded with the same
         // group and found no mixed or repeated rows (so its amounts are unambiguous). If it agrees

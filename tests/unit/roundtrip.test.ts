@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { corpusFileNames, readCorpusText } from '../../scripts/support/paths.ts';
+import { asPymatgenReadsIt } from '../cif.ts';
 import { parseStructureFile, writeStructureFile } from '../../src/core/io/registry.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { isOrdered, makeSiteFromCart, makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
@@ -92,7 +93,9 @@ function roundTrip(s: Structure, target: Target): string[] {
   const r = parseStructureFile(text, target.file);
   if (!r.ok) return [`reading back failed: ${r.error} (line ${r.line})`];
   if (r.structures.length !== 1) return [`${r.structures.length} structures read back`];
-  return compare(s, r.structures[0], target.file.endsWith('.cif'));
+  const cif = target.file.endsWith('.cif');
+  // A CIF is read back as pymatgen reads it: coordinates near 1/3 and 2/3 become the exact values.
+  return compare(cif ? asPymatgenReadsIt(s) : s, r.structures[0], cif);
 }
 
 const counts = { files: 0, conversions: 0, failed: [] as string[] };

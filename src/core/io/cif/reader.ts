@@ -369,25 +369,6 @@ function roundIdeal(x: number): { value: number; changed: boolean } {
   return { value, changed: value !== x };
 }
 
-/**
- * A structure read by this reader as pymatgen 2022.11's CifParser gives it: `_sanitize_data`
- * (pymatgen/io/cif.py) snaps coordinates near 1/3 and 2/3 in every file, P1 included. This reader does it
- * only for blocks it expands by symmetry, so that its own P1 files read back unchanged; the evaluators that
- * must agree with pymatgen (AtomWorld's CIF check, the generation metrics) apply the rest here.
- */
-export function withPymatgenThirds(s: Structure): Structure {
-  const lattice = s.lattice;
-  if (!lattice || s.properties?.symmetryOperations !== 1) return s;
-  const sites = s.sites.map((site) => {
-    const f = site.frac ?? lattice.cartToFrac(site.xyz);
-    const snapped = f.map(snapThird) as Vec3;
-    return snapped.every((x, k) => x === f[k])
-      ? site
-      : makeSiteFromFrac(lattice, snapped, site.species, { label: site.label, oxidation: site.oxidation, properties: site.properties });
-  });
-  return { ...s, sites };
-}
-
 function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite[] {
   // Stage 1: rows on the same position (up to symmetry) become one site with a mixed species map.
   const keys: MergedSite[] = [];
@@ -700,7 +681,7 @@ function cachedSymmetry(view: BlockView, warn: (m: string) => void, budget: File
   return result;
 }
 
-function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBudget): Structure {
+function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBudget, options: CifReadOptions): Structure {
   const view = new BlockView(block);
   const warn = (m: string) => warnings.push(m);
   const lattice = readLattice(view, warn);
@@ -718,8 +699,9 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
     const what = `the blocks up to ${printable(block.name)} (atom sites × symmetry operations)`;
     throw new LimitError('fileAtoms', limitSentence(what, budget.atoms, LIMITS.fileAtoms, 'atoms', 'fileAtoms'));
   }
-  if (ops.length > 1) {
-    // Coordinates like 0.3333 would put symmetry images 1e-4 apart instead of on top of each other.
+  if (options.idealThirds === 'all' || ops.length > 1) {
+    // pymatgen's CifParser._sanitize_data rounds in every CIF (pymatgen/io/cif.py); with symmetry it also keeps
+    // images of 0.3333 from landing 1e-4 apart instead of on top of each other.
     let rounded = false;
     for (const row of rows) {
       const ideal = (x: number) => {
@@ -729,8 +711,7 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
       };
       row.frac = vec3(ideal(row.frac[0]), ideal(row.frac[1]), ideal(row.frac[2]));
     }
-    if (rounded)
-      warn(`block ${printable(block.name)}: fractional coordinates within 1e-4 (relative) of 1/3 or 2/3 set to the exact values`);
+    if (rounded) warn(`block ${printable(block.name)}: ${IDEAL_THIRDS_WARNING}`);
   }
   const duplicates: string[] = [];
   const merged = expand(rows, ops, duplicates);
@@ -796,23 +777,36 @@ const hasAtomSites = (view: BlockView): boolean =>
     view.get('_atom_site_type_symbol')
   );
 
-export function parseCif(text: string): ParseOutput {
+/** pymatgen 2022.11's warning for it (pymatgen/io/cif.py, CifParser._sanitize_data), word for word. */
+const IDEAL_THIRDS_WARNING = 'Some fractional coordinates rounded to ideal values to avoid issues with finite precision.';
+
+export interface CifReadOptions {
+  /**
+   * Which blocks get coordinates within 1e-4 (relative) of 1/3 or 2/3 set to the exact values: `all`, as
+   * pymatgen's CifParser reads every CIF (the default), or only blocks with symmetry operations to apply (the
+   * AtomWorld actions, which keep ASE's reading of a P1 file).
+   */
+  idealThirds?: 'all' | 'withSymmetry';
+}
+
+export function parseCif(text: string, options: CifReadOptions = {}): ParseOutput {
   if (text.trim() === '') throw new ParseError('empty file');
+  const read: Required<CifReadOptions> = { idealThirds: options.idealThirds ?? 'all' };
   try {
-    return structuresFromDocument(parseCifDocument(text));
+    return structuresFromDocument(parseCifDocument(text), read);
   } catch (e) {
     // A value quoted over two lines (pymatgen's own srycoo.cif) is read as pymatgen reads it when that
     // yields a structure; otherwise the strict reading's error stands.
     if (!(e instanceof ParseError) || !e.message.startsWith('unclosed quote')) throw e;
     try {
-      return structuresFromDocument(parseCifDocument(text, { lenientQuotes: true }));
+      return structuresFromDocument(parseCifDocument(text, { lenientQuotes: true }), read);
     } catch {
       throw e;
     }
   }
 }
 
-function structuresFromDocument(doc: CifDocument): ParseOutput {
+function structuresFromDocument(doc: CifDocument, options: Required<CifReadOptions>): ParseOutput {
   const budget: FileBudget = { atoms: 0, symmetry: new Map(), compositions: 0 };
   const warnings = [...doc.warnings];
   if (doc.blocks.length === 0) throw new ParseError('no data_ block found; this is not a CIF file');
@@ -824,7 +818,7 @@ function structuresFromDocument(doc: CifDocument): ParseOutput {
     if (!hasAtomSites(view)) continue;
     candidates++;
     try {
-      structures.push(structureFromBlock(block, warnings, budget));
+      structures.push(structureFromBlock(block, warnings, budget, options));
     } catch (e) {
       if (!(e instanceof ParseError)) throw e;
       firstError ??= e;

@@ -8,7 +8,7 @@
  * it snaps coordinates within 1e-4 (relative) of 1/3 and 2/3 to the exact values in every file,
  * not only in symmetric ones.
  */
-import { parseCif, withPymatgenThirds } from '../../io/cif/reader.ts';
+import { parseCif } from '../../io/cif/reader.ts';
 import { ParseError } from '../../io/types.ts';
 import type { Structure } from '../../structure/structure.ts';
 
@@ -21,7 +21,7 @@ export function parseCifStrict(text: string): Structure {
   let firstProblem = '';
   for (const s of structures) {
     const problem = strictProblem(s, warnings);
-    if (problem === null) return withPymatgenThirds(s);
+    if (problem === null) return s;
     firstProblem ||= problem;
   }
   throw new ParseError(firstProblem);

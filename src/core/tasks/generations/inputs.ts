@@ -6,7 +6,6 @@
  * rebuilds each from atomic numbers: oxidation states gone); partial occupancy is refused. README.md here.
  */
 import { errorText } from '../../errors.ts';
-import { withPymatgenThirds } from '../../io/cif/reader.ts';
 import { CsvError, parseCsv } from '../../io/csv.ts';
 import { parseStructureFile } from '../../io/registry.ts';
 import { ParseError } from '../../io/types.ts';
@@ -129,8 +128,8 @@ export function setFromFolder(label: string, folder: string, files: readonly { n
     if (!r.ok) throw new GenInputError(parseFailure(where, r));
     if (r.structures.length !== 1) throw new GenInputError(`${where} holds ${r.structures.length} structures; one file must hold one`);
     const dot = f.name.lastIndexOf('.');
-    // As pymatgen's CifParser reads it (the upstream scripts do): coordinates near 1/3 and 2/3 snapped in P1 too.
-    const structure = normalise(r.format === 'cif' ? withPymatgenThirds(r.structures[0]) : r.structures[0], where);
+    // The CIF reader reads as pymatgen's CifParser does (the upstream scripts do): coordinates near 1/3 and 2/3 snapped.
+    const structure = normalise(r.structures[0], where);
     return { id: f.name.slice(0, dot), structure, where };
   });
   items.sort((a, b) => compareCodePoints(a.id, b.id));
@@ -207,7 +206,7 @@ function cifField(where: string, column: string, cif: string): Structure {
       `${where}: the CIF cannot be read (${r.line !== undefined ? `its line ${r.line}: ` : ''}${r.error.replace(/\.\s*$/, '')})`,
     );
   if (r.structures.length !== 1) throw new GenInputError(`${where}: the CIF holds ${r.structures.length} structures; a row must hold one`);
-  return normalise(withPymatgenThirds(r.structures[0]), where);
+  return normalise(r.structures[0], where);
 }
 
 /** The header and rows of a CSV set file, or a GenInputError naming it. */
