@@ -58,18 +58,19 @@ export function spgatGetDatasetWithHallNumber(
 
 /**
  * spgat_standardize_cell: the standardized conventional (toPrimitive false) or primitive cell, idealized unless
- * noIdealize. Returns the cell C writes back into its arguments, or null where C returns 0.
+ * noIdealize (C's int flags: 0/1 or booleans). Returns the cell C writes back into its arguments, or null where C returns 0.
  */
 export function spgatStandardizeCell(
   lattice: Mat3,
   position: Vec3[],
   types: number[],
   numAtom: number,
-  toPrimitive: boolean,
-  noIdealize: boolean,
+  toPrimitive: number | boolean,
+  noIdealize: number | boolean,
   symprec: number,
   angleTolerance: number,
 ): StandardizedCell | null {
+  /* C's int flags: any non-zero value is true. */
   if (toPrimitive) {
     if (noIdealize) {
       return getStandardizedCell(lattice, position, types, numAtom, true, symprec, angleTolerance);
