@@ -795,8 +795,8 @@ export function parseCif(text: string, options: CifReadOptions = {}): ParseOutpu
   try {
     return structuresFromDocument(parseCifDocument(text), read);
   } catch (e) {
-    // A value quoted over two lines (pymatgen's own srycoo.cif) is read as pymatgen reads it when that
-    // yields a structure; otherwise the strict reading's error stands.
+    // A value quoted over several lines (pymatgen's own srycoo.cif) is read as pymatgen reads it when a later
+    // line closes the quote and that yields a structure; otherwise the strict reading's error stands.
     if (!(e instanceof ParseError) || !e.message.startsWith('unclosed quote')) throw e;
     try {
       return structuresFromDocument(parseCifDocument(text, { lenientQuotes: true }), read);

@@ -80,6 +80,51 @@ function checkTokenLength(length: number, line: number, what: string): void {
   if (length > LIMITS.tokenChars) throw new ParseError(`${limitSentence(`A ${what}`, length, LIMITS.tokenChars, 'characters')}`, line);
 }
 
+/** Where a quoted value not closed on its line ends, if it does: see `closedOnLaterLine`. */
+interface QuoteRun {
+  /** Index of the closing quote, or -1 when a new item or the end of the input comes first. */
+  closer: number;
+  closerLine: number;
+  /** Start of the line where the scan stopped (the closer's line, an item's line, or the input's length). */
+  stopLineStart: number;
+}
+
+/**
+ * From the end of a line (`nl`, the index of its '\n', line number `line`) where a `quote` was opened and not
+ * closed, finds the quote that closes it on a later line: the first `quote` followed by whitespace or the end of
+ * the input, before any line that starts an item (a tag, `loop_`, `data_`, `save_`, `global_`, `stop_`, or a `;`
+ * text field). Blank lines and comments are passed over. One pass over the lines it reads.
+ */
+function closedOnLaterLine(text: string, nl: number, line: number, quote: number): QuoteRun {
+  const n = text.length;
+  let start = nl + 1;
+  let ln = line + 1;
+  while (start < n) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = n;
+    let k = start;
+    while (k < end && isWs(text.charCodeAt(k))) k++;
+    const first = text.charCodeAt(k);
+    if (k < end && first !== 35 /* # */) {
+      if (first === 95 /* _ */ || text.charCodeAt(start) === 59 /* ; */) return { closer: -1, closerLine: 0, stopLineStart: start };
+      let w = k;
+      while (w < end && !isWs(text.charCodeAt(w))) w++;
+      const word = text.slice(k, Math.min(w, k + 8)).toLowerCase();
+      if (/^(loop_|global_|stop_)$/.test(word) || word.startsWith('data_') || word.startsWith('save_')) {
+        return { closer: -1, closerLine: 0, stopLineStart: start };
+      }
+      for (let j = k; j < end; j++) {
+        const d = text.charCodeAt(j);
+        if (d === 35 /* # */ && isWs(text.charCodeAt(j - 1))) break; // a comment, as pymatgen strips it
+        if (d === quote && (j + 1 >= n || isWs(text.charCodeAt(j + 1)))) return { closer: j, closerLine: ln, stopLineStart: start };
+      }
+    }
+    start = end + 1;
+    ln++;
+  }
+  return { closer: -1, closerLine: 0, stopLineStart: n };
+}
+
 function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuotes: boolean): Token[] {
   const tokens: Token[] = [];
   // Every token costs an object: the count is bounded before memory is.
@@ -89,6 +134,9 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
     tokens.push(t);
   };
   let unclosedQuotes = 0;
+  // Lenient quotes: the last scan for each quote character (each line is scanned once), and the closing quote found.
+  const quoteRuns = new Map<number, QuoteRun>();
+  let quoteRunCloser = -1;
   const n = text.length;
   let i = 0;
   let line = 1;
@@ -159,16 +207,25 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
         j++;
       }
       if (end < 0) {
-        if (!lenientQuotes) throw new ParseError(`unclosed quote: ${printable(text.slice(i, Math.min(j, i + 40)))}`, line);
-        // A quote not closed on its line (a value that runs over two lines, against CIF 1.1). pymatgen's
-        // CifBlock._process_string (pymatgen/io/cif.py) matches quoted strings line by line and skips such
-        // a quote, reading the rest as plain words: the tag takes the first word, the others are stray
-        // values. The same here, with a warning.
-        if (unclosedQuotes++ === 0) {
-          warnings.push(
-            `line ${line}: a quoted value is not closed on its line; read as plain words, as pymatgen reads it (only its first ` +
-              'word is kept)',
-          );
+        const unclosed = (): ParseError => new ParseError(`unclosed quote: ${printable(text.slice(i, Math.min(j, i + 40)))}`, line);
+        if (!lenientQuotes) throw unclosed();
+        // A quote not closed on its line but on a later one (a value that runs over several lines, against
+        // CIF 1.1; pymatgen's srycoo.cif). pymatgen's CifBlock._process_string (materialsproject/pymatgen,
+        // pymatgen/io/cif.py) matches quoted strings line by line and skips such a quote, reading the rest as
+        // plain words: the tag takes the first word, the others are stray values. The same here, with a
+        // warning; the closing quote is skipped the same way. A quote closed nowhere stays an error.
+        if (i !== quoteRunCloser) {
+          const cached = quoteRuns.get(c);
+          const run = cached && j < cached.stopLineStart ? cached : closedOnLaterLine(text, j, line, c);
+          quoteRuns.set(c, run);
+          if (run.closer < 0) throw unclosed();
+          quoteRunCloser = run.closer;
+          if (unclosedQuotes++ === 0) {
+            warnings.push(
+              `line ${line}: a quoted value runs on to line ${run.closerLine}, against CIF 1.1; read as plain words, as ` +
+                'pymatgen reads it (the tag keeps only the first word)',
+            );
+          }
         }
         i++;
         continue;
@@ -296,6 +353,22 @@ export function parseCifDocument(input: string, options: { lenientQuotes?: boole
     if (t.kind === 'stop') {
       warnings.push(`line ${t.line}: stop_ ignored`);
       k++;
+      continue;
+    }
+    if (t.kind === 'tag' && t.text.toLowerCase() === '_eof') {
+      // `_eof` (Crystallographica writes it, as in pymatgen's srycoo.cif) ends the block: pymatgen's
+      // CifBlock.from_string (materialsproject/pymatgen, pymatgen/io/cif.py) stops reading the block there.
+      let skipped = 0;
+      k++;
+      while (k < tokens.length && tokens[k].kind !== 'data' && tokens[k].kind !== 'global') {
+        skipped++;
+        k++;
+      }
+      if (skipped > 0) {
+        warnings.push(
+          `line ${t.line}: _eof ends block ${printable(block.name)}; the ${skipped} word${skipped === 1 ? '' : 's'} after it ignored, as pymatgen reads it`,
+        );
+      }
       continue;
     }
     if (t.kind === 'tag') {
