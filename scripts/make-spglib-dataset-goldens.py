@@ -4,7 +4,7 @@
 Writes tests/reference/golden/spglib/datasets.json.gz (gzip; 5 MB of JSON): for each input cell (lattice rows, fractional positions,
 integer types, symprec, angle_tolerance) the fields of spglib.get_symmetry_dataset and of
 spglib.standardize_cell(to_primitive=True). Inputs:
-  * corpus: the crystallography corpus read as pymatgen reads it (CifParser(path).get_structures(
+  * corpus: the crystallography corpus (and 2x2x2, 3x1x2 supercells of three files) read as pymatgen reads it (CifParser(path).get_structures(
     primitive=False)[0], Poscar.from_file) and typed as SpacegroupAnalyzer types it (its `_cell`), at
     symprec 0.01 and 0.1, angle tolerance 5 (pymatgen's default) and -1 (spglib's default);
   * synthetic: for every Hall number 1-530, one or two orbits at Wyckoff positions of spglib's Wyckoff.csv
@@ -30,6 +30,8 @@ OUT = os.path.join(ROOT, "tests/reference/golden/spglib/datasets.json.gz")
 CORPUS = os.path.join(ROOT, "tests/reference/corpus/files")
 WYCKOFF = os.path.join(ROOT, "tests/reference/golden/crystallography/spglib/Wyckoff.csv")
 MAX_ATOMS = 48
+# Supercells change the origin spglib picks (LiFePO4: abe, its 2x2x2 supercell: cde).
+SUPERCELLS = ("pmg-LiFePO4.cif", "p2-POSCAR_LaH10", "pmg-La4Fe4O12.cif")
 
 
 def r(x, d=12):
@@ -95,6 +97,14 @@ def corpus_cases():
             continue
         if not isinstance(s, Structure) or len(s) > 400:
             continue
+        if name in SUPERCELLS:
+            for size in ([2, 2, 2], [3, 1, 2]):
+                sup = s.copy()
+                sup.make_supercell(size)
+                lat, pos, zs = SpacegroupAnalyzer(sup, symprec=0.01, angle_tolerance=5)._cell
+                rec = dataset_record(lat, pos, zs, 0.01, 5)
+                rec["source"] = f"corpus/{name} x{'x'.join(map(str, size))}"
+                out.append(rec)
         for symprec in (0.01, 0.1):
             for angle in (5, -1):
                 if symprec == 0.01 and angle == -1:

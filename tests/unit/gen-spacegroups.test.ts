@@ -12,7 +12,7 @@ import { structlabInProcess } from '../cli-runner.ts';
 import { readGenSet } from '../../src/cli/commands/gen-inputs.ts';
 import { initMoyoNode } from '../../src/node/moyo.ts';
 import { genSpaceGroup, spaceGroupDistribution } from '../../src/core/tasks/generations/space-groups.ts';
-import { crystalSystemOf } from '../../src/core/symmetry/dataset.ts';
+import { crystalSystemOf } from '../../src/core/symmetry/analyze.ts';
 import { spaceGroupSymbol } from '../../src/core/symmetry/analyze.ts';
 
 const GOLDEN = join(REFERENCE, 'golden', 'generations');
@@ -39,101 +39,17 @@ const SETS: Record<string, string> = {
   'denovo_visible/truth': 'denovo_visible/truth.extxyz',
 };
 
-/**
- * Where StructLab's group differs from pymatgen's: [set, id, StructLab's number (null: no search), reason, evidence].
- * Reasons (found with Debian's spglib 2.0.2 on pymatgen's reading of the same file):
- * - close: two atoms of one kind are closer than 2 × symprec (0.2 Å); StructLab makes no search there
- *   (src/core/symmetry/analyze.ts symmetryUnavailable: moyo searched for minutes on such cells), spglib answers.
- * - angle: moyo-wasm applies no angle tolerance, pymatgen passes 5° to spglib; spglib with angle_tolerance -1 (its
- *   own default) gives StructLab's group (issue 25, section 2).
- * - symprec: a borderline cell (mostly noisy predictions): spglib gives StructLab's group at the nearby symprec values
- *   listed (angle tolerance 5 or -1), not at 0.1; moyo's distance tolerance is applied otherwise than spglib's
- *   (issue 25).
- * - other: spglib gives StructLab's group at no symprec from 0.01 to 0.3 (issue 25).
- * The list is checked both ways: a case that starts to agree fails the test until it is taken off.
- */
-const KNOWN: [set: string, id: string, structlab: number | null, reason: 'close' | 'angle' | 'symprec' | 'other', evidence: string][] = [
-  ['csp_visible/truth', 'mp-608311', 1, 'symprec', '0.01,0.03,0.05,0.07'],
-  ['csp_visible/truth', 'mp-761549', 5, 'symprec', '0.11,0.13,0.15,0.2,0.3'],
-  ['csp_visible/truth', 'mvc-14229', 15, 'symprec', '0.13,0.15,0.2,0.3'],
-  ['csp_visible/pred', 'mp-1095505', 1, 'angle', ''],
-  ['csp_visible/pred', 'mp-1101660', 2, 'symprec', '0.11,0.13,0.15,0.2,0.3'],
-  ['csp_visible/pred', 'mp-1101830', null, 'close', ''],
-  ['csp_visible/pred', 'mp-1104669', null, 'close', ''],
-  ['csp_visible/pred', 'mp-1104934', 1, 'symprec', '0.01,0.03,0.05'],
-  ['csp_visible/pred', 'mp-11533', 1, 'symprec', '0.01,0.03,0.05,0.07,0.09'],
-  ['csp_visible/pred', 'mp-1185113', null, 'close', ''],
-  ['csp_visible/pred', 'mp-1185446', 1, 'symprec', '0.01,0.03,0.05'],
-  ['csp_visible/pred', 'mp-1186200', 2, 'symprec', '0.13'],
-  ['csp_visible/pred', 'mp-1187415', null, 'close', ''],
-  ['csp_visible/pred', 'mp-1205877', null, 'close', ''],
-  ['csp_visible/pred', 'mp-1215260', null, 'close', ''],
-  ['csp_visible/pred', 'mp-1218041', 1, 'angle', ''],
-  ['csp_visible/pred', 'mp-1219298', 46, 'symprec', '0.13,0.15,0.2'],
-  ['csp_visible/pred', 'mp-1219735', 12, 'symprec', '0.13,0.15,0.2,0.3'],
-  ['csp_visible/pred', 'mp-1223959', null, 'close', ''],
-  ['csp_visible/pred', 'mp-1225512', 5, 'other', ''],
-  ['csp_visible/pred', 'mp-1225687', 166, 'symprec', '0.13,0.15,0.2,0.3'],
-  ['csp_visible/pred', 'mp-18655', 14, 'symprec', '0.13,0.15,0.2,0.3'],
-  ['csp_visible/pred', 'mp-28781', 1, 'symprec', '0.01,0.03,0.05,0.07'],
-  ['csp_visible/pred', 'mp-5505', 2, 'angle', ''],
-  ['csp_visible/pred', 'mp-569713', 1, 'symprec', '0.01,0.03'],
-  ['csp_visible/pred', 'mp-7785', 1, 'symprec', '0.01,0.03,0.05,0.07,0.09'],
-  ['csp_visible/pred', 'mp-862906', 1, 'symprec', '0.01,0.03,0.05,0.07,0.09'],
-  ['csp_visible/pred', 'mp-865365', 1, 'symprec', '0.01,0.03'],
-  ['csp_visible/pred', 'mp-867157', 1, 'symprec', '0.01,0.03,0.05,0.07'],
-  ['csp_visible/pred', 'mp-983551', 225, 'symprec', '0.13,0.15,0.2,0.3'],
-  ['csp_visible/multi_pred', 'mp-1079283__2', 155, 'other', ''],
-  ['csp_visible/multi_pred', 'mp-977363__2', null, 'close', ''],
-  ['csp_visible/multi_pred', 'mp-1207185__2', 1, 'angle', ''],
-  ['csp_visible/multi_pred', 'mp-866003__4', 2, 'symprec', '0.2,0.3'],
-  ['csp_visible/multi_pred', 'mp-1221975__4', 6, 'symprec', '0.15,0.2,0.3'],
-  ['csp_visible/multi_pred', 'mp-675104__1', null, 'close', ''],
-  ['csp_visible/multi_pred', 'mp-754589__3', 4, 'symprec', '0.11,0.13,0.15,0.2'],
-  ['csp_visible/multi_pred', 'mp-17413__2', null, 'close', ''],
-  ['csp_visible/multi_pred', 'mp-1007853__2', 225, 'symprec', '0.2,0.3'],
-  ['csp_visible/multi_pred', 'mp-656615__2', null, 'close', ''],
-  ['csp_visible/multi_pred', 'mp-754589__4', 4, 'symprec', '0.15'],
-  ['csp_visible/multi_pred', 'mp-557137__4', 82, 'symprec', '0.15,0.2,0.3'],
-  ['csp_visible/multi_pred', 'mp-1106082__2', 4, 'symprec', '0.2'],
-  ['denovo_visible/pred', 'close-mp-1184184', null, 'close', ''],
-  ['denovo_visible/pred', 'close-mp-1205667', null, 'close', ''],
-  ['denovo_visible/pred', 'collapsed-mp-19421', null, 'close', ''],
-  ['denovo_visible/pred', 'collapsed-mp-3824', null, 'close', ''],
-  ['denovo_visible/pred', 'element-mp-1183144', 194, 'symprec', '0.13,0.15,0.2,0.3'],
-  ['denovo_visible/pred', 'mg-chemical-system-La2MoO5', 12, 'symprec', '0.13,0.15,0.2,0.3'],
-  ['denovo_visible/pred', 'mg-chemical-system-La2MoO5_symmetrized', 12, 'symprec', '0.13,0.15,0.2,0.3'],
-  ['denovo_visible/pred', 'mg-chemical-system-SrV2O4', 2, 'angle', ''],
-  ['denovo_visible/pred', 'mg-mattergen-base-Te2MoWSe2', 1, 'symprec', '0.01,0.03,0.05,0.07'],
-  ['denovo_visible/pred', 'mg-mattergen-base-VBr5', 8, 'angle', ''],
-  ['denovo_visible/pred', 'mg-mattergen-base-VBr5_symmetrized', 8, 'angle', ''],
-  ['denovo_visible/reference', 'mp-1187854', 69, 'angle', ''],
-  ['denovo_visible/reference', 'mp-1237669', 166, 'other', ''],
-  ['denovo_visible/reference', 'mp-675801', 31, 'symprec', '0.2,0.3'],
-  ['denovo_visible/reference', 'mp-1299512', 1, 'angle', ''],
-  ['denovo_visible/reference', 'mp-30084', 141, 'angle', ''],
-  ['denovo_visible/reference', 'mp-769855', 194, 'symprec', '0.13,0.15,0.2,0.3'],
-  ['denovo_visible/truth', 'mp-1218148', 119, 'angle', ''],
-];
-const known = new Map(KNOWN.map(([set, id, n, reason]) => [`${set}/${id}`, { n, reason }]));
-
-/** StructLab's expected number per structure: pymatgen's, except in the listed cases. */
-const expectedNumber = (set: string, row: GoldenRow): number | null => {
-  const k = known.get(`${set}/${row.id}`);
-  return k ? k.n : row.number;
-};
+/** StructLab's expected number per structure: pymatgen's (SpacegroupAnalyzer(s, 0.1), angle tolerance 5°) on every one. */
+const expectedNumber = (_set: string, row: GoldenRow): number | null => row.number;
 const goldenById = (set: string) => new Map(golden.sets[set].map((r) => [r.id, r]));
 
 beforeAll(() => initMoyoNode());
 
 describe('space groups at symprec 0.1 equal pymatgen SpacegroupAnalyzer on the visible generation goldens', () => {
-  it('has every set, 1,405 structures, and lists its disagreements by reason', () => {
+  it('has every set, 1,405 structures', () => {
     expect(golden.symprec).toBe(0.1);
     expect(Object.keys(golden.sets).sort()).toEqual(Object.keys(SETS).sort());
     expect(Object.values(golden.sets).reduce((n, rows) => n + rows.length, 0)).toBe(1405);
-    const count = (r: string) => KNOWN.filter((k) => k[3] === r).length;
-    expect([count('close'), count('angle'), count('symprec'), count('other')]).toEqual([15, 11, 32, 3]);
-    expect(known.size).toBe(KNOWN.length);
   });
 
   for (const [set, path] of Object.entries(SETS)) {
@@ -145,12 +61,6 @@ describe('space groups at symprec 0.1 equal pymatgen SpacegroupAnalyzer on the v
       items.forEach((it, i) => {
         const g = genSpaceGroup(it.structure);
         const e = rows[i];
-        const k = known.get(`${set}/${e.id}`);
-        if (k) {
-          // Listed: StructLab gives the listed group, and pymatgen still another one.
-          if ((g?.number ?? null) !== k.n || e.number === k.n) wrong.push(`${e.id}: listed ${k.n} (${k.reason}), got ${g?.number}`);
-          return;
-        }
         if (
           g === null ? e.number !== null : g.number !== e.number || g.symbol !== e.symbol || crystalSystemOf(g.number) !== e.crystal_system
         )
@@ -272,8 +182,7 @@ describe('gen eval --space-groups', () => {
     expect(doc.space_groups.predictions.p1_fraction).toBe(preds.filter((g) => g?.number === 1).length / 329);
     const systems: Record<string, number> = {};
     golden.sets['denovo_visible/reference'].forEach((row) => {
-      const k = known.get(`denovo_visible/reference/${row.id}`);
-      const system = k ? (k.n === null ? null : crystalSystemOf(k.n)) : row.crystal_system;
+      const system = row.crystal_system;
       if (system) systems[system] = (systems[system] ?? 0) + 1;
     });
     for (const [system, count] of Object.entries(doc.space_groups.reference.crystal_systems))

@@ -180,19 +180,21 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
     expect(standardizedCell(s, 0.01, true)!.sites.length).toBe(2);
   });
 
-  describe('supercells (reduced to the primitive cell before the search)', () => {
+  describe('supercells', () => {
     const unitCells = ['pmg-La4Fe4O12.cif', 'p2-POSCAR_LaH10', 'pmg-LiFePO4.cif'].map((file) => cases.find((c) => c.file === `${file}#0`)!);
     for (const unit of unitCells) {
       for (const size of [
         [2, 2, 2],
         [3, 1, 2],
       ] as [number, number, number][]) {
-        it(`${unit.file} ×${size.join('×')}: same group, orbits and Wyckoff letters as the unit cell`, () => {
+        // The letters may change with the cell (spglib gives LiFePO4 abe, its 2×2×2 supercell cde: another origin of
+        // the same group), and spglib may keep fewer pure translations than the supercell has (LaH10 ×3×1×2: 192
+        // operations, not 6 × 192); tests/unit/spglib-datasets.test.ts checks both against spglib on these supercells.
+        it(`${unit.file} ×${size.join('×')}: same group and orbits as the unit cell`, () => {
           const sup = makeSupercell(unit.structure, size);
           const u = analyzeSymmetry(unit.structure, 0.01)!;
           const g = analyzeSymmetry(sup, 0.01)!;
           expect(g.number).toBe(unit.expected!.number);
-          expect(g.nOperations).toBe(u.nOperations * size[0] * size[1] * size[2]);
           // Source unit-cell site of every supercell site, by position modulo the unit cell.
           const source = sup.sites.map((site) => {
             const f = unit.structure.lattice!.cartToFrac(site.xyz);
@@ -204,7 +206,6 @@ describe('space groups vs spglib (corpus goldens, symprec 0.01 and 0.1)', () => 
             );
           });
           expect(source.every((k) => k >= 0)).toBe(true);
-          sup.sites.forEach((_, i) => expect(g.wyckoffs[i]).toBe(u.wyckoffs[source[i]]));
           // Two supercell sites share an orbit exactly when their source sites do.
           const orbitOf = (i: number) => u.orbits[source[i]];
           for (let i = 0; i < sup.sites.length; i += 7)

@@ -1,27 +1,20 @@
 /**
- * Space-group analysis of a periodic structure through moyo (spglib-compatible setting).
- * Disordered sites: every distinct species/occupancy mix is its own atom type, as spglib does
- * through pymatgen's SpacegroupAnalyzer.
+ * Space-group analysis of a periodic structure by spglib 2.0.2's algorithm (the port in ./spglib), on the cell
+ * pymatgen's SpacegroupAnalyzer hands it: every distinct species/occupancy mix is its own atom type.
  */
-import type { MoyoCell, MoyoDataset } from '@spglib/moyo-wasm';
 import { type Mat3, type Vec3, det } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type Site, type SpeciesMap, type Structure, fracOf } from '../structure/structure.ts';
-import { moyo } from './moyo.ts';
 import { LIMITS } from '../limits.ts';
-import { type PrimitiveReduction, findPrimitive } from './primitive.ts';
 import { findNeighbors } from '../structure/neighbors.ts';
+import { spgatGetDataset, spgatStandardizeCell } from './spglib/dataset.ts';
+import { spgdbGetSpacegroupType } from './spglib/spg-database.ts';
+import type { SpglibDataset } from './spglib/types.ts';
 
 /**
- * The space-group search is not attempted above LIMITS.symmetrySites sites: a cell that does not reduce
- * to a small primitive cell costs moyo seconds per thousand sites (7 s for 20,000 random sites).
- */
-
-/**
- * Why no space-group search is made for `s` (finite, too many sites, or — given `symprec` — two atoms of one
- * kind closer than twice the tolerance), or null when it is. spglib refuses atoms of one kind closer than symprec
- * ("too close distance between atoms"); moyo searched for minutes on a cell with two atoms 1.06 × symprec apart
- * and answered at once from 1.4 × symprec, hence the margin.
+ * Why the space-group search of `s` gives nothing, or null when nothing stands in its way: a finite structure, more
+ * sites than LIMITS.symmetrySites, or (given `symprec`) two atoms of one kind closer than symprec, which spglib
+ * refuses (src/spglib.c `get_dataset`: "too close distance between atoms").
  */
 export function symmetryUnavailable(s: Structure, symprec?: number): string | null {
   if (!s.lattice) return 'a finite structure has no space group';
@@ -34,7 +27,7 @@ export function symmetryUnavailable(s: Structure, symprec?: number): string | nu
   if (symprec !== undefined && symprec > 0) {
     let close: ReturnType<typeof findNeighbors>;
     try {
-      close = findNeighbors(s, 2 * symprec);
+      close = findNeighbors(s, symprec);
     } catch (e) {
       // A cell far smaller than the tolerance (the neighbour search refuses it) has no meaningful symmetry search.
       return `the cell is too small for a search at symprec ${symprec} Å (${e instanceof Error ? e.message : String(e)})`;
@@ -45,7 +38,7 @@ export function symmetryUnavailable(s: Structure, symprec?: number): string | nu
       if (speciesKey(a) === speciesKey(b)) {
         return (
           `sites ${close.i[k] + 1} and ${close.j[k] + 1} of one kind are ${close.distance[k].toPrecision(3)} Å apart, closer than ` +
-          `twice symprec (${symprec} Å): no space group is searched`
+          `symprec (${symprec} Å)`
         );
       }
     }
@@ -53,8 +46,8 @@ export function symmetryUnavailable(s: Structure, symprec?: number): string | nu
   return null;
 }
 
-/** Cells with more sites than this are reduced to their primitive cell before moyo sees them. */
-const PRIMITIVE_FIRST_SITES = 64;
+/** The angle tolerance (degrees) pymatgen's SpacegroupAnalyzer hands to spglib by default; -1 is spglib's own default. */
+export const PYMATGEN_ANGLE_TOLERANCE = 5;
 
 export interface SymmetryInfo {
   number: number;
@@ -71,6 +64,7 @@ export interface SymmetryInfo {
   orbits: number[];
   nOperations: number;
   symprec: number;
+  angleTolerance: number;
 }
 
 /** A site's kind for the search: elements, their oxidation states and occupancies (pymatgen's SpacegroupAnalyzer
@@ -81,17 +75,20 @@ const speciesKey = (site: Pick<Site, 'species' | 'oxidation'>): string =>
     .map(([el, occ]) => `${el}${site.oxidation?.[el] ? `(${site.oxidation[el]})` : ''}:${occ.toFixed(6)}`)
     .join(',');
 
-interface TypedCell {
-  cell: MoyoCell;
-  speciesOfType: SpeciesMap[];
+/** spglib's input cell: basis vectors as columns, fractional positions, integer types. */
+export interface SpglibCell {
+  lattice: number[][];
+  positions: number[][];
+  types: number[];
 }
 
-function toMoyoCell(s: Structure): TypedCell {
+/** The cell pymatgen's SpacegroupAnalyzer hands to spglib: types numbered from 1 in order of first appearance. */
+function spglibCellOf(s: Structure): { cell: SpglibCell; speciesOfType: SpeciesMap[] } {
   if (!s.lattice) throw new Error('symmetry analysis needs a periodic structure');
   const typeOf = new Map<string, number>();
   const speciesOfType: SpeciesMap[] = [];
-  const numbers: number[] = [];
-  const positions: [number, number, number][] = [];
+  const types: number[] = [];
+  const positions: number[][] = [];
   for (const site of s.sites) {
     const key = speciesKey(site);
     let t = typeOf.get(key);
@@ -100,114 +97,124 @@ function toMoyoCell(s: Structure): TypedCell {
       typeOf.set(key, t);
       speciesOfType.push(site.species);
     }
-    numbers.push(t);
-    const f = fracOf(site, s.lattice);
-    positions.push([f[0], f[1], f[2]]);
+    types.push(t);
+    positions.push(fracOf(site, s.lattice));
   }
   const m = s.lattice.matrix;
-  const basis = [m[0][0], m[0][1], m[0][2], m[1][0], m[1][1], m[1][2], m[2][0], m[2][1], m[2][2]] as MoyoCell['lattice']['basis'];
-  return { cell: { lattice: { basis }, positions, numbers }, speciesOfType };
+  const lattice = [0, 1, 2].map((i) => [m[0][i], m[1][i], m[2][i]]);
+  return { cell: { lattice, positions, types }, speciesOfType };
 }
 
-export interface MoyoRun {
-  dataset: MoyoDataset;
+export interface SymmetrySearch {
+  dataset: SpglibDataset;
+  cell: SpglibCell;
   speciesOfType: SpeciesMap[];
-  /** Set when moyo analysed the primitive cell rather than the input cell. */
-  reduction: PrimitiveReduction | null;
+  symprec: number;
+  angleTolerance: number;
 }
 
-export function runMoyo(s: Structure, symprec: number): MoyoRun | null {
-  if (!s.lattice || s.sites.length === 0 || symmetryUnavailable(s, symprec)) return null;
-  const { cell, speciesOfType } = toMoyoCell(s);
-  const reduction =
-    cell.positions.length > PRIMITIVE_FIRST_SITES ? findPrimitive(s.lattice.matrix, cell.positions, cell.numbers, symprec) : null;
-  const input: MoyoCell = reduction
-    ? { lattice: { basis: reduction.matrix.flat() as MoyoCell['lattice']['basis'] }, positions: reduction.frac, numbers: reduction.types }
-    : cell;
-  const engine = moyo(); // outside the try: "not initialised" must reach the caller, not read as "no symmetry"
-  try {
-    return { dataset: engine.analyze_cell(JSON.stringify(input), symprec, 'Spglib'), speciesOfType, reduction };
-  } catch {
-    // moyo throws strings such as "moyo error: PrimitiveSymmetrySearchError" (e.g. overlapping atoms).
-    return null;
-  }
+/**
+ * spglib's dataset of `s` (src/core/symmetry/spglib, a port of spglib 2.0.2) with pymatgen's typing of the sites;
+ * null for finite structures, past the site limit, or when spglib finds none (e.g. atoms of one kind closer
+ * than symprec).
+ */
+export function searchSymmetry(s: Structure, symprec: number, angleTolerance = PYMATGEN_ANGLE_TOLERANCE): SymmetrySearch | null {
+  if (!s.lattice || s.sites.length === 0 || s.sites.length > LIMITS.symmetrySites) return null;
+  const { cell, speciesOfType } = spglibCellOf(s);
+  const dataset = spgatGetDataset(cell.lattice, cell.positions, cell.types, cell.types.length, symprec, angleTolerance);
+  return dataset ? { dataset, cell, speciesOfType, symprec, angleTolerance } : null;
 }
 
-const symbolCache = new Map<number, { symbol: string; crystalSystem: string }>();
+let firstHallOfNumber: number[] | null = null;
+
+/** The international short symbol ("P2_1/c") and crystal system of space group `number`, from spglib's table. */
 export function spaceGroupSymbol(number: number): { symbol: string; crystalSystem: string } {
-  let hit = symbolCache.get(number);
-  if (!hit) {
-    const t = moyo().space_group_type(number);
-    hit = { symbol: t.hm_short.replace(/\s+/g, ''), crystalSystem: t.crystal_system };
-    symbolCache.set(number, hit);
+  if (!firstHallOfNumber) {
+    firstHallOfNumber = [];
+    for (let h = 530; h >= 1; h--) firstHallOfNumber[spgdbGetSpacegroupType(h).number] = h;
   }
-  return hit;
+  const hall = firstHallOfNumber[number];
+  if (hall === undefined) throw new Error(`no space group ${number}`);
+  return { symbol: spgdbGetSpacegroupType(hall).international_short, crystalSystem: crystalSystemOf(number) };
 }
+
+/** pymatgen `SpacegroupAnalyzer.get_crystal_system` from the space-group number. */
+export function crystalSystemOf(n: number): string {
+  if (n <= 2) return 'triclinic';
+  if (n <= 15) return 'monoclinic';
+  if (n <= 74) return 'orthorhombic';
+  if (n <= 142) return 'tetragonal';
+  if (n <= 167) return 'trigonal';
+  if (n <= 194) return 'hexagonal';
+  return 'cubic';
+}
+
+/** spglib's Wyckoff letters by index (spglib python/spglib/spglib.py `get_symmetry_dataset`). */
+const WYCKOFF_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+export const wyckoffLetter = (index: number): string => WYCKOFF_LETTERS[index];
+
+/** |det| of a 3×3 matrix given as rows or columns. */
+const volumeOf = (m: number[][]): number => Math.abs(det(m as Mat3));
 
 /** Space group of a periodic structure; null for finite structures or when the search fails. */
-export function analyzeSymmetry(s: Structure, symprec = 0.01): SymmetryInfo | null {
-  const run = runMoyo(s, symprec);
+export function analyzeSymmetry(s: Structure, symprec = 0.01, angleTolerance = PYMATGEN_ANGLE_TOLERANCE): SymmetryInfo | null {
+  const run = searchSymmetry(s, symprec, angleTolerance);
   if (!run) return null;
   const d = run.dataset;
-  const { symbol, crystalSystem } = spaceGroupSymbol(d.number);
-  let { wyckoffs, orbits } = d;
-  let nOperations = d.operations.length;
-  const r = run.reduction;
-  if (r) {
-    // Back to the input sites: each takes its primitive site's letter; an orbit is represented by its
-    // lowest input index, as spglib's equivalent_atoms is.
-    const firstInput = new Map<number, number>();
-    for (let i = r.siteMap.length - 1; i >= 0; i--) firstInput.set(d.orbits[r.siteMap[i]], i);
-    wyckoffs = Array.from(r.siteMap, (p) => d.wyckoffs[p]);
-    orbits = Array.from(r.siteMap, (p) => firstInput.get(d.orbits[p])!);
-    nOperations *= r.translations;
-  }
+  const orbits = d.equivalent_atoms.slice();
   // As the Symmetry panel's Wyckoff table counts them (src/core/tasks/crystallography/lab.ts symmetryView): the orbit's
   // input sites times the conventional cell's volume over the input cell's.
-  const b = d.std_cell.lattice.basis;
-  const perCell =
-    Math.abs(
-      det([
-        [b[0], b[1], b[2]],
-        [b[3], b[4], b[5]],
-        [b[6], b[7], b[8]],
-      ]),
-    ) / s.lattice!.volume;
+  const perCell = volumeOf(d.std_lattice) / volumeOf(run.cell.lattice);
   const orbitSize = new Map<number, number>();
   for (const o of orbits) orbitSize.set(o, (orbitSize.get(o) ?? 0) + 1);
-  const multiplicities = orbits.map((o) => Math.round(orbitSize.get(o)! * perCell));
   return {
-    number: d.number,
-    symbol,
+    number: d.spacegroup_number,
+    symbol: d.international_symbol,
     hallNumber: d.hall_number,
-    hallSymbol: moyo().hall_symbol_entry(d.hall_number).hall_symbol,
-    crystalSystem,
-    wyckoffs,
-    multiplicities,
+    hallSymbol: d.hall_symbol,
+    crystalSystem: crystalSystemOf(d.spacegroup_number),
+    wyckoffs: d.wyckoffs.map(wyckoffLetter),
+    multiplicities: orbits.map((o) => Math.round(orbitSize.get(o)! * perCell)),
     orbits,
-    nOperations,
+    nOperations: d.n_operations,
     symprec,
+    angleTolerance,
   };
 }
 
-function cellToStructure(cell: MoyoCell, speciesOfType: SpeciesMap[], name: string): Structure {
-  const b = cell.lattice.basis;
-  const lattice = new Lattice([
-    [b[0], b[1], b[2]],
-    [b[3], b[4], b[5]],
-    [b[6], b[7], b[8]],
-  ] as Mat3);
+/** A spglib cell (basis columns) as a structure, its types mapped back to species. */
+export function structureOfSpglibCell(cell: SpglibCell, speciesOfType: SpeciesMap[], name: string): Structure {
+  const lattice = new Lattice([0, 1, 2].map((i) => [cell.lattice[0][i], cell.lattice[1][i], cell.lattice[2][i]]) as Mat3);
   const sites: Site[] = cell.positions.map((p, k) => {
     const frac: Vec3 = [p[0], p[1], p[2]];
-    return { species: { ...speciesOfType[cell.numbers[k] - 1] }, frac, xyz: lattice.fracToCart(frac) };
+    return { species: { ...speciesOfType[cell.types[k] - 1] }, frac, xyz: lattice.fracToCart(frac) };
   });
   return { name, lattice, sites };
 }
 
-/** The standardized conventional (or primitive) cell, spglib setting; null when the search fails. */
-export function standardizedCell(s: Structure, symprec = 0.01, primitive = false): Structure | null {
-  const run = runMoyo(s, symprec);
-  if (!run) return null;
-  const cell = primitive ? run.dataset.prim_std_cell : run.dataset.std_cell;
-  return cellToStructure(cell, run.speciesOfType, `${s.name} (${primitive ? 'primitive' : 'conventional'} standard)`);
+/** The standardized conventional (or primitive) cell, spglib's choice, idealized; null when the search fails. */
+export function standardizedCell(
+  s: Structure,
+  symprec = 0.01,
+  primitive = false,
+  angleTolerance = PYMATGEN_ANGLE_TOLERANCE,
+): Structure | null {
+  if (!s.lattice || s.sites.length === 0 || s.sites.length > LIMITS.symmetrySites) return null;
+  const { cell, speciesOfType } = spglibCellOf(s);
+  const std = spgatStandardizeCell(
+    cell.lattice,
+    cell.positions,
+    cell.types,
+    cell.types.length,
+    primitive ? 1 : 0,
+    0,
+    symprec,
+    angleTolerance,
+  );
+  if (!std) return null;
+  return structureOfSpglibCell(
+    { lattice: std.lattice, positions: std.position, types: std.types },
+    speciesOfType,
+    `${s.name} (${primitive ? 'primitive' : 'conventional'} standard)`,
+  );
 }

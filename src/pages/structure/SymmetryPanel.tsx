@@ -53,6 +53,10 @@ export function SymmetryPanel() {
             </b>{' '}
             · Hall {sym.hall} · point group {sym.pointGroup} · {sym.crystalSystem}
           </p>
+          <p className="hint" data-testid="sym-tolerances">
+            spglib 2.0 search at symprec {sym.symprec} Å,{' '}
+            {sym.angleTolerance < 0 ? "spglib's default angle check (lengths only)" : `angle tolerance ${sym.angleTolerance}°`}
+          </p>
           <label>
             Cell shown
             <select data-testid="cell-choice" value={cell} onChange={(e) => setCell(e.target.value as CellChoice)}>

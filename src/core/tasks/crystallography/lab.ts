@@ -41,6 +41,9 @@ export interface SymmetryView extends WyckoffTable {
   hall: string;
   pointGroup: string;
   crystalSystem: string;
+  /** The tolerances of the search: distance (Å) and angle (degrees; -1: spglib's default, lengths only). */
+  symprec: number;
+  angleTolerance: number;
   /** Operations of the input cell, as `structlab symmetry` lists them, written x,y,z. */
   operations: string[];
   cells: Record<Exclude<CellChoice, 'read'>, Structure>;
@@ -112,6 +115,8 @@ export function symmetryView(s: Structure, symprec: number): SymmetryView | null
     hall: d.hall,
     pointGroup: d.pointGroup,
     crystalSystem: d.crystalSystem,
+    symprec: d.symprec,
+    angleTolerance: d.angleTolerance,
     operations: d.operations.map(symopToString),
     ...wyckoffTable(s, lattice, d),
     cells,

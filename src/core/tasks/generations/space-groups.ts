@@ -4,8 +4,7 @@
  * rates (materialsproject/pymatgen issue #3796), so CSP pairs carry both groups. README.md here.
  */
 import type { Structure } from '../../structure/structure.ts';
-import { runMoyo, spaceGroupSymbol } from '../../symmetry/analyze.ts';
-import { crystalSystemOf } from '../../symmetry/dataset.ts';
+import { crystalSystemOf, searchSymmetry } from '../../symmetry/analyze.ts';
 
 /** Distance tolerance (Å) of every space group reported by `gen csp` and `gen eval`. */
 export const GEN_SYMPREC = 0.1;
@@ -17,14 +16,13 @@ export interface GenSpaceGroup {
 }
 
 /**
- * The space group of `s` at GEN_SYMPREC, as the `symmetry` command finds it (moyo, spglib setting; moyo-wasm applies
- * no angle tolerance, see docs/crystallography.md); null when no search is made or it fails (atoms of one kind
- * closer than 2 × symprec, too many sites).
+ * The space group of `s` at GEN_SYMPREC and pymatgen's angle tolerance (5°), as the `symmetry` command finds it;
+ * null when spglib finds none (atoms of one kind closer than symprec) or the structure has too many sites.
  */
 export function genSpaceGroup(s: Structure): GenSpaceGroup | null {
-  const run = runMoyo(s, GEN_SYMPREC);
+  const run = searchSymmetry(s, GEN_SYMPREC);
   if (!run) return null;
-  return { number: run.dataset.number, symbol: spaceGroupSymbol(run.dataset.number).symbol };
+  return { number: run.dataset.spacegroup_number, symbol: run.dataset.international_symbol };
 }
 
 const CRYSTAL_SYSTEMS = ['triclinic', 'monoclinic', 'orthorhombic', 'tetragonal', 'trigonal', 'hexagonal', 'cubic'] as const;
