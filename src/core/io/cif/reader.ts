@@ -699,7 +699,8 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
     const what = `the blocks up to ${printable(block.name)} (atom sites × symmetry operations)`;
     throw new LimitError('fileAtoms', limitSentence(what, budget.atoms, LIMITS.fileAtoms, 'atoms', 'fileAtoms'));
   }
-  if (options.idealThirds === 'all' || ops.length > 1) {
+  const asPymatgen = options.reading === 'pymatgen' || ops.length > 1;
+  if (asPymatgen) {
     // pymatgen's CifParser._sanitize_data rounds in every CIF (pymatgen/io/cif.py); with symmetry it also keeps
     // images of 0.3333 from landing 1e-4 apart instead of on top of each other.
     let rounded = false;
@@ -743,11 +744,12 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
     if (Object.keys(m.oxidation).length) extra.oxidation = { ...m.oxidation };
     sites.push(makeSiteFromFrac(lattice, m.frac, { ...m.species }, extra));
   }
-  // Expanded cells take pymatgen's site order; P1 files keep the file's order (so written files read back unchanged).
+  // pymatgen's CifParser returns `struct.get_sorted_structure()` (pymatgen/io/cif.py `_get_structure`); the order
+  // matters beyond display: spglib's answer at a loose symprec can depend on which atom it tries first.
   return {
     name: block.name,
     lattice,
-    sites: ops.length > 1 ? sortLikePymatgen(sites) : sites,
+    sites: asPymatgen ? sortLikePymatgen(sites) : sites,
     properties: { symmetrySource: source, symmetryOperations: ops.length },
   };
 }
@@ -756,7 +758,7 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
  * The order of pymatgen's `get_sorted_structure`: by the occupancy-weighted mean electronegativity,
  * then by species string, stable otherwise. It decides formula order for equal electronegativities.
  */
-function sortLikePymatgen(sites: Site[]): Site[] {
+export function sortLikePymatgen(sites: Site[]): Site[] {
   const keyed = sites.map((site) => {
     let sum = 0,
       total = 0;
@@ -782,16 +784,16 @@ const IDEAL_THIRDS_WARNING = 'Some fractional coordinates rounded to ideal value
 
 export interface CifReadOptions {
   /**
-   * Which blocks get coordinates within 1e-4 (relative) of 1/3 or 2/3 set to the exact values: `all`, as
-   * pymatgen's CifParser reads every CIF (the default), or only blocks with symmetry operations to apply (the
-   * AtomWorld actions, which keep ASE's reading of a P1 file).
+   * `pymatgen` (the default): every block as pymatgen's CifParser reads it: coordinates within 1e-4 (relative) of
+   * 1/3 or 2/3 set to the exact values, sites in pymatgen's sorted order. `aseForP1`: blocks without symmetry
+   * operations to apply keep the file's values and order, as ASE reads them (the AtomWorld actions).
    */
-  idealThirds?: 'all' | 'withSymmetry';
+  reading?: 'pymatgen' | 'aseForP1';
 }
 
 export function parseCif(text: string, options: CifReadOptions = {}): ParseOutput {
   if (text.trim() === '') throw new ParseError('empty file');
-  const read: Required<CifReadOptions> = { idealThirds: options.idealThirds ?? 'all' };
+  const read: Required<CifReadOptions> = { reading: options.reading ?? 'pymatgen' };
   try {
     return structuresFromDocument(parseCifDocument(text), read);
   } catch (e) {
