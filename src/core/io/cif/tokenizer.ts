@@ -366,7 +366,8 @@ export function parseCifDocument(input: string, options: { lenientQuotes?: boole
       }
       if (skipped > 0) {
         warnings.push(
-          `line ${t.line}: _eof ends block ${printable(block.name)}; the ${skipped} word${skipped === 1 ? '' : 's'} after it ignored, as pymatgen reads it`,
+          `line ${t.line}: _eof ends block ${printable(block.name)}; the ${skipped} word${skipped === 1 ? '' : 's'} after it ` +
+            'ignored, as pymatgen reads it',
         );
       }
       continue;
