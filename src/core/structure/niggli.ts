@@ -120,16 +120,18 @@ export interface LatticeMapping {
 
 /**
  * Lattice points (integer coordinates and Cartesian vectors) within `radius` of the origin, in the
- * order pymatgen's `find_points_in_spheres` returns them: space is cut into cubes of edge `radius`
- * starting at -(radius + 1e-8); cubes are visited in (x, y, z) order and, inside a cube, points in
- * ascending (i, j, k). The order decides which of several near-equal triples `find_mapping` returns.
+ * order pymatgen's `find_points_in_spheres` returns them (pymatgen/optimization/neighbors.pyx): the radius is
+ * a C float there; space is cut into cubes of that edge starting at -(r + 1e-8); cubes are visited in (x, y, z)
+ * order and, inside a cube, points in descending (i, j, k) (its linked list puts the last image found first).
+ * The order decides which of several near-equal triples `find_mapping` returns and the order in which the
+ * structure matcher visits lattices.
  */
 function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; cart: Vec3[]; dist: number[] } {
   const tol = 1e-8;
   // Enumerate in the LLL basis (few candidates even for skewed cells), then order as pymatgen does.
   const { matrix: reduced, mapping } = lllReduce(matrix);
   const inv = inverse(reduced);
-  const bound = [0, 1, 2].map((k) => Math.ceil(radius * Math.hypot(inv[0][k], inv[1][k], inv[2][k])) + 1);
+  const bound = [0, 1, 2].map((k) => Math.ceil(Math.max(radius, 1) * Math.hypot(inv[0][k], inv[1][k], inv[2][k])) + 1);
   // A near-singular cell or a huge radius would need unboundedly many points (a flat cell: gigabytes).
   const count = bound.reduce((n, b) => n * (2 * b + 1), 1);
   if (!(count <= LIMITS.latticePoints)) {
@@ -145,7 +147,14 @@ function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; ca
     );
   }
   const found: { f: Vec3; v: Vec3; d: number; cube: number }[] = [];
-  const cubeOf = (x: number) => Math.floor((x + radius + tol) / radius);
+  // Below 1 Å pymatgen searches a radius of 1 and keeps the distances within r.
+  const rf = Math.fround(radius);
+  const re = rf < 1 ? 1 : rf;
+  const validMin = 0 - re - tol;
+  const r2 = Math.fround(re * re);
+  const cubeOf = (x: number) => Math.floor((x - validMin + 1e-8) / re);
+  const inside = (v0: number, v1: number, v2: number, d2: number) =>
+    d2 < r2 + tol && Math.abs(v0) < re + tol && Math.abs(v1) < re + tol && Math.abs(v2) < re + tol && (re === rf || Math.sqrt(d2) <= rf);
   const [[m00, m01, m02], [m10, m11, m12], [m20, m21, m22]] = mapping;
   for (let p = -bound[0]; p <= bound[0]; p++) {
     for (let q = -bound[1]; q <= bound[1]; q++) {
@@ -157,12 +166,14 @@ function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; ca
         const v0 = i * matrix[0][0] + j * matrix[1][0] + k * matrix[2][0];
         const v1 = i * matrix[0][1] + j * matrix[1][1] + k * matrix[2][1];
         const v2 = i * matrix[0][2] + j * matrix[1][2] + k * matrix[2][2];
-        const d = Math.sqrt(v0 * v0 + v1 * v1 + v2 * v2);
-        if (d <= radius + tol) found.push({ f: vec3(i, j, k), v: vec3(v0, v1, v2), d, cube: cubeOf(v0) * 9 + cubeOf(v1) * 3 + cubeOf(v2) });
+        const d2 = v0 * v0 + v1 * v1 + v2 * v2;
+        const d = Math.sqrt(d2);
+        if (inside(v0, v1, v2, d2))
+          found.push({ f: vec3(i, j, k), v: vec3(v0, v1, v2), d, cube: cubeOf(v0) * 9 + cubeOf(v1) * 3 + cubeOf(v2) });
       }
     }
   }
-  found.sort((x, y) => x.cube - y.cube || x.f[0] - y.f[0] || x.f[1] - y.f[1] || x.f[2] - y.f[2]);
+  found.sort((x, y) => x.cube - y.cube || y.f[0] - x.f[0] || y.f[1] - x.f[1] || y.f[2] - x.f[2]);
   return { frac: found.map((p) => p.f), cart: found.map((p) => p.v), dist: found.map((p) => p.d) };
 }
 
