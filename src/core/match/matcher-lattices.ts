@@ -3,11 +3,13 @@
  * the candidate lattices of the supercell side that match the other side's lattice, and both sides'
  * fractional coordinates in each of them with the average lattice the distances are measured in.
  */
-import { type Mat3, type Vec3, det, inverse, vec3 } from '../math/mat3.ts';
+import { type Mat3, type Vec3, det, vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import type { LatticeMapping } from '../structure/niggli.ts';
 import type { MatchStructure } from './matcher-preprocess.ts';
 import { wrap01 } from './shortest-vectors.ts';
+import { acosRounded, cosRounded, sinRounded } from './rounded-trig.ts';
+import { numpyInverse } from './numpy-arith.ts';
 
 /**
  * `_strict_match(struct1, struct2, fu, s1_supercell)`'s structures: struct1 (after its supercell, if any)
@@ -48,7 +50,7 @@ function latticePointsInSupercell(sc: Mat3): Vec3[] {
   }
   const mins = [0, 1, 2].map((k) => Math.min(...corners.map((p) => p[k])));
   const maxs = [0, 1, 2].map((k) => Math.max(...corners.map((p) => p[k])) + 1);
-  const inv = inverse(sc);
+  const inv = numpyInverse(sc);
   const out: Vec3[] = [];
   for (let a = mins[0]; a < maxs[0]; a++)
     for (let b = mins[1]; b < maxs[1]; b++)
@@ -63,18 +65,49 @@ function latticePointsInSupercell(sc: Mat3): Vec3[] {
   return out;
 }
 
-/** `_get_supercells`' `av_lat`: the lattice of the averaged parameters. */
+/**
+ * pymatgen's `Lattice.parameters` in its order of operations (pymatgen/core/lattice.py): lengths √(x² + y² + z²),
+ * angles `arccos(abs_cap(dot(m[j], m[k]) / (l[j] * l[k]))) * 180.0 / pi`, arccos correctly rounded (rounded-trig.ts).
+ */
+function parameters(m: Mat3, out: Float64Array): void {
+  for (let i = 0; i < 3; i++) out[i] = Math.sqrt(m[i][0] * m[i][0] + m[i][1] * m[i][1] + m[i][2] * m[i][2]);
+  for (let i = 0; i < 3; i++) {
+    const j = (i + 1) % 3,
+      k = (i + 2) % 3;
+    const c = (m[j][0] * m[k][0] + m[j][1] * m[k][1] + m[j][2] * m[k][2]) / (out[j] * out[k]);
+    out[3 + i] = (acosRounded(Math.max(Math.min(c, 1), -1)) * 180.0) / Math.PI;
+  }
+}
+
+/** pymatgen's `Lattice.from_parameters(a, b, c, alpha, beta, gamma)` (vesta=False) in its order of operations. */
+function fromParameters(p: Float64Array): Lattice {
+  const [a, b, c] = [p[0], p[1], p[2]];
+  const ra = p[3] * (Math.PI / 180),
+    rb = p[4] * (Math.PI / 180),
+    rg = p[5] * (Math.PI / 180);
+  const cosA = cosRounded(ra),
+    cosB = cosRounded(rb),
+    cosG = cosRounded(rg);
+  const sinA = sinRounded(ra),
+    sinB = sinRounded(rb);
+  const val = Math.max(Math.min((cosA * cosB - cosG) / (sinA * sinB), 1), -1);
+  const gammaStar = acosRounded(val);
+  return new Lattice([
+    vec3(a * sinB, 0, a * cosB),
+    vec3(-b * sinA * cosRounded(gammaStar), b * sinA * sinRounded(gammaStar), b * cosA),
+    vec3(0, 0, c),
+  ]);
+}
+
+const P1 = new Float64Array(6);
+const P2 = new Float64Array(6);
+
+/** `_get_supercells`' `av_lat`: `Lattice.from_parameters(*((l1.parameters + l2.parameters) / 2))`. */
 function averageLattice(l1: Lattice, l2: Lattice): Lattice {
-  const p1 = l1.parameters,
-    p2 = l2.parameters;
-  return Lattice.fromParameters(
-    (p1.a + p2.a) / 2,
-    (p1.b + p2.b) / 2,
-    (p1.c + p2.c) / 2,
-    (p1.alpha + p2.alpha) / 2,
-    (p1.beta + p2.beta) / 2,
-    (p1.gamma + p2.gamma) / 2,
-  );
+  parameters(l1.matrix, P1);
+  parameters(l2.matrix, P2);
+  for (let i = 0; i < 6; i++) P1[i] = (P1[i] + P2[i]) / 2;
+  return fromParameters(P1);
 }
 
 /** `_get_lattices(target_lattice, s, fu)`: the mappings of s's lattice onto the target whose supercell holds fu cells. */
@@ -98,7 +131,7 @@ function cartesianOf(s: MatchStructure): Float64Array {
 
 /** `sc_generator` with fu > 1: the sites' fractions in the supercell `scale`, each followed by its fu lattice-point copies, wrapped. */
 function supercellFractions(s: MatchStructure, scale: Mat3, fu: number, out: Float64Array): void {
-  const inv = inverse(scale);
+  const inv = numpyInverse(scale);
   const lp = latticePointsInSupercell(scale);
   for (let i = 0; i < s.keys.length; i++) {
     const fk = (k: number) => s.frac[3 * i] * inv[0][k] + s.frac[3 * i + 1] * inv[1][k] + s.frac[3 * i + 2] * inv[2][k];
@@ -111,7 +144,7 @@ function supercellFractions(s: MatchStructure, scale: Mat3, fu: number, out: Flo
 
 /** `sc_generator` with fu = 1: Cartesian positions (3 per site) in the lattice's fractions, wrapped. */
 function wrappedFractions(cart: Float64Array, lattice: Lattice, out: Float64Array): void {
-  const inv = lattice.inverseMatrix;
+  const inv = numpyInverse(lattice.matrix);
   for (let i = 0; i < cart.length / 3; i++)
     for (let k = 0; k < 3; k++) {
       out[3 * i + k] = wrap01(cart[3 * i] * inv[0][k] + cart[3 * i + 1] * inv[1][k] + cart[3 * i + 2] * inv[2][k]);

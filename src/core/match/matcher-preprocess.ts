@@ -15,6 +15,7 @@ import { type MatcherOptions } from './defaults.ts';
 import { pow } from '../math/libm.ts';
 import { type WorkAccount, spendMatchWork } from './matcher-workspace.ts';
 import { wrap01 } from './shortest-vectors.ts';
+import { numpyInverse } from './numpy-arith.ts';
 
 export type ResolvedOptions = Required<MatcherOptions>;
 type Comparator = ResolvedOptions['comparator'];
@@ -108,7 +109,7 @@ function niggliReduce(s: MatchStructure): MatchStructure {
   if (allClose(reduced.matrix, s.matrix)) return s;
   const n = s.frac.length / 3;
   const m = s.matrix,
-    inv = reduced.inverseMatrix;
+    inv = numpyInverse(reduced.matrix);
   const frac = new Float64Array(3 * n);
   for (let i = 0; i < n; i++) {
     const f0 = s.frac[3 * i],

@@ -4,6 +4,7 @@
  */
 import { LIMITS, LimitError, limitSentence } from '../limits.ts';
 import type { LllSites, ShortestVectorScratch } from './shortest-vectors.ts';
+import { type LinearAssignmentWorkspace, createLinearAssignmentWorkspace } from './linear-assignment.ts';
 
 /**
  * Scratch of `_strict_match` for n1 struct1 columns and n2 struct2 rows, reused for every candidate
@@ -19,6 +20,9 @@ export interface MatcherWorkspace extends ShortestVectorScratch {
   /** `_cart_dists`' mean vector of the assigned pairs (Å) and the normalised distances once it is removed. */
   mean: Float64Array;
   dist: Float64Array;
+  /** `LinearAssignment(d_2)`'s scratch and its solution (mapping[row] = column). */
+  assignment: LinearAssignmentWorkspace;
+  mapping: Int32Array;
 }
 
 const lllSites = (n: number): LllSites => ({
@@ -37,6 +41,8 @@ export function createWorkspace(n1: number, n2: number): MatcherWorkspace {
     translated2: new Float64Array(3 * n2),
     mean: new Float64Array(3),
     dist: new Float64Array(n2),
+    assignment: createLinearAssignmentWorkspace(n1),
+    mapping: new Int32Array(n2),
     lll1: lllSites(n1),
     lll2: lllSites(n2),
     d2: Array.from({ length: n2 }, () => new Float64Array(n1)),

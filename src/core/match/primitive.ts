@@ -5,7 +5,9 @@
  * group sizes, the clique/size checks, position averaging, recursion, then Niggli reduction.
  */
 import { gcd } from '../math/gcd.ts';
-import { type Mat3, inverse, vec3 } from '../math/mat3.ts';
+import { type Mat3, vec3 } from '../math/mat3.ts';
+import { roundHalfEven } from '../structure/lll.ts';
+import { numpyInverse } from './numpy-arith.ts';
 import { cbrt } from '../math/libm.ts';
 
 export interface PrimitiveInput {
@@ -109,7 +111,7 @@ export type SpendWork = (units: number) => void;
 /** One primitive-reduction step; null when no smaller cell is found. */
 function reduceOnce(s: PrimitiveInput, tolerance: number, spend: SpendWork): PrimitiveOutput | null {
   const frac = (i: number, k: number) => s.frac[3 * i + k];
-  const abc = s.matrix.map((r) => Math.hypot(r[0], r[1], r[2]));
+  const abc = s.matrix.map((r) => Math.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]));
   const superFtol = abc.map((l) => tolerance / l);
   const groups = groupByLabel(s.labels);
   // Least numerous group (first on ties, as Python's min).
@@ -157,7 +159,7 @@ function reduceOnce(s: PrimitiveInput, tolerance: number, spend: SpendWork): Pri
               // Measured: a candidate (its inverse, then each surviving translation) costs about 64 + 2 per translation.
               spend(64 + 2 * minVecs.length);
               const m: Mat3 = [vec3(a, b, c), vec3(0, e, f), vec3(0, 0, g)];
-              const invM = inverse(m);
+              const invM = numpyInverse(m);
               // Every row of inv(m) must be one of the surviving translations.
               if (!invM.every((row) => minVecs.some((v) => [0, 1, 2].every((k) => wrapDiff(row[k] - v[k]) < superFtol[k])))) continue;
               const result = tryCell(s, groups, nonNeighbours, m, invM, size, tolerance, spend);
@@ -182,7 +184,7 @@ function tryCell(
   const newMatrix = [0, 1, 2].map((i) =>
     [0, 1, 2].map((k) => invM[i][0] * s.matrix[0][k] + invM[i][1] * s.matrix[1][k] + invM[i][2] * s.matrix[2][k]),
   ) as Mat3;
-  const ftol = newMatrix.map((r) => tolerance / Math.hypot(r[0], r[1], r[2]));
+  const ftol = newMatrix.map((r) => tolerance / Math.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]));
   const coords: number[] = [];
   const labels: string[] = [];
   const source: number[] = [];
@@ -228,7 +230,7 @@ function tryCell(
       members.slice(1).forEach((j, t) => {
         for (let k = 0; k < 3; k++) {
           const off = wrapped[j][k] - p[k];
-          p[k] += (off - Math.round(off)) / (t + 2);
+          p[k] += (off - roundHalfEven(off)) / (t + 2);
         }
       });
       coords.push(...p);

@@ -5,12 +5,13 @@
  * in the LLL-reduced average lattice, an assignment on squared distances and mean-translation removal.
  * Distances are normalised by (V/N)^(1/3), as pymatgen reports them.
  */
-import { type Mat3, type Vec3, inverse, vec3 } from '../math/mat3.ts';
+import { type Mat3, type Vec3, vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { lllReduce, roundHalfEven } from '../structure/lll.ts';
 import { type LatticeMapping, findAllMappings } from '../structure/niggli.ts';
-import { minimumCostAssignment } from './assignment.ts';
-import { cbrt } from '../math/libm.ts';
+import { linearAssignment } from './linear-assignment.ts';
+import { powThird } from './rounded-trig.ts';
+import { numpyInverse, numpyNorm, pymatgenVolume } from './numpy-arith.ts';
 import type { Preprocessed, ResolvedOptions } from './matcher-preprocess.ts';
 import { type StrictPair, Replay, getSupercells } from './matcher-lattices.ts';
 import { type MatcherWorkspace, type WorkAccount, createWorkspace, spendMatchWork } from './matcher-workspace.ts';
@@ -159,19 +160,25 @@ function strictRefusal(m: Mask, o: ResolvedOptions): 'siteCount' | 'species' | n
 export const strictMatchRefusal = (pair: StrictPair, o: ResolvedOptions): 'siteCount' | 'species' | null =>
   strictRefusal(getMask(pair, o.comparator), o);
 
-/** Lengths of the reciprocal vectors without 2π (columns of the inverse matrix). */
+/** pymatgen's `Lattice(inv(m).T * 2 * pi).abc`: the reciprocal lengths with its arithmetic. */
 const reciprocalLengths = (m: Mat3): Vec3 => {
-  const inv = inverse(m);
-  return vec3(
-    Math.hypot(inv[0][0], inv[1][0], inv[2][0]),
-    Math.hypot(inv[0][1], inv[1][1], inv[2][1]),
-    Math.hypot(inv[0][2], inv[1][2], inv[2][2]),
-  );
+  const inv = numpyInverse(m);
+  const len = (k: number) => {
+    const x = inv[0][k] * 2 * Math.PI,
+      y = inv[1][k] * 2 * Math.PI,
+      z = inv[2][k] * 2 * Math.PI;
+    return Math.sqrt(x * x + y * y + z * z);
+  };
+  return vec3(len(0), len(1), len(2));
 };
 
-/** pymatgen's `inv_abc * stol / (π · normalization)` per axis (its reciprocal lengths include the 2π). */
+/** pymatgen's `inv_abc * stol / (np.pi * normalization)` per axis, in its order of operations. */
 const boxTolerance = (recip: Vec3, stol: number, normalization: number): Vec3 =>
-  vec3((2 * recip[0] * stol) / normalization, (2 * recip[1] * stol) / normalization, (2 * recip[2] * stol) / normalization);
+  vec3(
+    (recip[0] * stol) / (Math.PI * normalization),
+    (recip[1] * stol) / (Math.PI * normalization),
+    (recip[2] * stol) / (Math.PI * normalization),
+  );
 
 /** What `_strict_match` derives from one average lattice before it tries translations. */
 interface LatticeTrial {
@@ -185,19 +192,19 @@ interface LatticeTrial {
 }
 
 function latticeTrial(avg: Lattice, stol: number, ws: MatcherWorkspace): LatticeTrial {
-  const normalization = cbrt(ws.n1 / avg.volume);
+  const normalization = powThird(ws.n1 / pymatgenVolume(avg.matrix));
   const fracTol = boxTolerance(reciprocalLengths(avg.matrix), stol, normalization);
   const reduced = lllReduce(avg.matrix);
   const lll: LllSearch = {
     matrix: reduced.matrix,
-    toLll: inverse(reduced.mapping),
+    toLll: numpyInverse(reduced.mapping),
     fracTol: boxTolerance(reciprocalLengths(reduced.matrix), stol, normalization),
     images: imageSearch(reduced.matrix),
     grid: null,
   };
   toLllSites(ws.frac1, ws.n1, lll, ws.lll1);
   lll.grid = columnGrid(ws.lll1, ws.n1, lll.fracTol);
-  return { normalization, fracTol, lll, avgInverse: avg.inverseMatrix };
+  return { normalization, fracTol, lll, avgInverse: numpyInverse(avg.matrix) };
 }
 
 /** `t = s1fc[s1i] − s2fc[s2_t_ind]` (into `ws.shift`) and `t_s2fc = s2fc + t` (into `ws.translated2`). */
@@ -247,7 +254,8 @@ function cartDists(ws: MatcherWorkspace, mask: Uint8Array, trial: LatticeTrial):
   const { n1, n2, vecs, inBox, mean, dist } = ws;
   toLllSites(ws.translated2, n2, trial.lll, ws.lll2);
   shortestVectors(ws, mask, trial.lll);
-  const mapping = minimumCostAssignment(ws.d2);
+  const mapping = ws.mapping;
+  linearAssignment(ws.d2, ws.assignment, mapping);
   // A pair outside the box has pymatgen's 1e20 vector.
   for (let i = 0; i < n2; i++) {
     const ij = i * n1 + mapping[i];
@@ -270,15 +278,12 @@ function cartDists(ws: MatcherWorkspace, mask: Uint8Array, trial: LatticeTrial):
   return mapping;
 }
 
-/** `_strict_match`'s score of one assignment: the rms of the distances (use_rms) or the largest. */
+/** `_strict_match`'s score of one assignment: `np.linalg.norm(dist) / len(dist) ** 0.5` (use_rms) or `max(dist)`. */
 function strictValue(dist: Float64Array, useRms: boolean): number {
-  let sumSq = 0,
-    maxD = 0;
-  for (let i = 0; i < dist.length; i++) {
-    sumSq += dist[i] * dist[i];
-    if (dist[i] > maxD) maxD = dist[i];
-  }
-  return useRms ? Math.sqrt(sumSq) / Math.sqrt(dist.length) : maxD;
+  if (useRms) return numpyNorm(dist, dist.length) / Math.sqrt(dist.length);
+  let maxD = -Infinity;
+  for (let i = 0; i < dist.length; i++) if (dist[i] > maxD) maxD = dist[i];
+  return maxD;
 }
 
 /** `total_t = t + t_adj; total_t -= np.round(total_t)`, t_adj being the mean vector in the average lattice's fractions. */
@@ -317,7 +322,7 @@ export function strictMatch(pair: StrictPair, search: StrictSearch, ctx: PairCon
       const value = strictValue(ws.dist, search.useRms);
       if (best === null || value < best.value) {
         const translation = totalTranslation(ws.shift, ws.mean, trial.avgInverse);
-        best = { value, dist: ws.dist.slice(), mapping, translation, scaleMatrix: scale };
+        best = { value, dist: ws.dist.slice(), mapping: mapping.slice(), translation, scaleMatrix: scale };
         if ((search.breakOnMatch || value < 1e-5) && value < search.stol) return best;
       }
     }
