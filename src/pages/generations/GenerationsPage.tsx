@@ -423,7 +423,7 @@ function ToleranceControls({ t }: { t: CspTolerances }) {
 
 function SpaceGroupsCheck({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
   return (
-    <label title="spglib's space group at symprec 0.1 Å per structure (about 1 ms each)">
+    <label title="spglib's space group at symprec 0.1 Å per structure (a few ms each)">
       <input type="checkbox" data-testid="gen-space-groups" checked={checked} onChange={(e) => onChange(e.target.checked)} /> space groups
       (symprec 0.1)
     </label>

@@ -109,15 +109,29 @@ export function matCheckIdentityMatrixId3(a: Mat3, b: Mat3, symprec: number): nu
   return checkIdentity(a, b, symprec);
 }
 
-/** m = a b (m may alias a or b). */
+/** m = a b (m may alias a or b). Written out with locals: the search calls it ~10⁵ times per structure. */
 function multiply(m: Mat3, a: Mat3, b: Mat3): void {
-  const c = zeroMat3();
-  for (let i = 0; i < 3; i++) {
-    for (let j = 0; j < 3; j++) {
-      c[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
-    }
-  }
-  matCopyMatrixD3(m, c);
+  const [a0, a1, a2] = a;
+  const [b0, b1, b2] = b;
+  const c00 = a0[0] * b0[0] + a0[1] * b1[0] + a0[2] * b2[0];
+  const c01 = a0[0] * b0[1] + a0[1] * b1[1] + a0[2] * b2[1];
+  const c02 = a0[0] * b0[2] + a0[1] * b1[2] + a0[2] * b2[2];
+  const c10 = a1[0] * b0[0] + a1[1] * b1[0] + a1[2] * b2[0];
+  const c11 = a1[0] * b0[1] + a1[1] * b1[1] + a1[2] * b2[1];
+  const c12 = a1[0] * b0[2] + a1[1] * b1[2] + a1[2] * b2[2];
+  const c20 = a2[0] * b0[0] + a2[1] * b1[0] + a2[2] * b2[0];
+  const c21 = a2[0] * b0[1] + a2[1] * b1[1] + a2[2] * b2[1];
+  const c22 = a2[0] * b0[2] + a2[1] * b1[2] + a2[2] * b2[2];
+  const [m0, m1, m2] = m;
+  m0[0] = c00;
+  m0[1] = c01;
+  m0[2] = c02;
+  m1[0] = c10;
+  m1[1] = c11;
+  m1[2] = c12;
+  m2[0] = c20;
+  m2[1] = c21;
+  m2[2] = c22;
 }
 
 export function matMultiplyMatrixD3(m: Mat3, a: Mat3, b: Mat3): void {
@@ -138,9 +152,12 @@ export function matMultiplyMatrixId3(m: Mat3, a: Mat3, b: Mat3): void {
 
 /** v = a b (v may alias b). */
 function multiplyVector(v: Vec3, a: Mat3, b: Vec3): void {
-  const c = [0, 0, 0];
-  for (let i = 0; i < 3; i++) c[i] = a[i][0] * b[0] + a[i][1] * b[1] + a[i][2] * b[2];
-  for (let i = 0; i < 3; i++) v[i] = c[i];
+  const c0 = a[0][0] * b[0] + a[0][1] * b[1] + a[0][2] * b[2];
+  const c1 = a[1][0] * b[0] + a[1][1] * b[1] + a[1][2] * b[2];
+  const c2 = a[2][0] * b[0] + a[2][1] * b[1] + a[2][2] * b[2];
+  v[0] = c0;
+  v[1] = c1;
+  v[2] = c2;
 }
 
 export function matMultiplyMatrixVectorI3(v: Vec3, a: Mat3, b: Vec3): void {
@@ -234,11 +251,14 @@ export function matTransposeMatrixI3(a: Mat3, b: Mat3): void {
   matTransposeMatrixD3(a, b);
 }
 
-/** metric = lattice^T lattice (basis vectors as columns). */
+/** metric = lattice^T lattice (basis vectors as columns), summed in mat_multiply_matrix_d3's order. */
 export function matGetMetric(metric: Mat3, lattice: Mat3): void {
-  const latticeT = zeroMat3();
-  matTransposeMatrixD3(latticeT, lattice);
-  matMultiplyMatrixD3(metric, latticeT, lattice);
+  const [l0, l1, l2] = lattice;
+  for (let i = 0; i < 3; i++) {
+    for (let j = 0; j < 3; j++) {
+      metric[i][j] = l0[i] * l0[j] + l1[i] * l1[j] + l2[i] * l2[j];
+    }
+  }
 }
 
 export function matNormSquaredD3(a: Vec3): number {

@@ -228,25 +228,35 @@ function getWyckoffNotation(
     }
   }
 
+  // The C loop tests celIsOverlap(pos_rot[j], pos_rot[k]) for every Wyckoff row i and the fixed-point test of
+  // pos_rot[k] for every j; both are pure, so they are computed once here (same counts, far fewer tests).
+  const n = posRot.size;
+  const overlapping: number[][] = [];
+  for (let j = 0; j < n; j++) {
+    const list: number[] = [];
+    for (let k = 0; k < n; k++) if (celIsOverlap(posRot.vec[j], posRot.vec[k], bravaisLattice, symprec)) list.push(k);
+    overlapping.push(list);
+  }
+  const fixed = new Uint8Array(n);
+
   ssmdbGetWyckoffIndices(indicesWyc, hallNumber);
   for (let i = 0; i < indicesWyc[1]; i++) {
     /* (rot, trans) gives the first element of each Wyckoff position of the 'Coordinates' in ITA */
     const multiplicity = ssmdbGetCoordinate(rot, trans, i + indicesWyc[0]);
+    if (multiplicity !== refMultiplicity) continue; // the consistency check below fails for every j
+
+    for (let k = 0; k < n; k++) {
+      matMultiplyMatrixVectorId3(orbit, rot, posRot.vec[k]);
+      for (let l = 0; l < 3; l++) {
+        orbit[l] += trans[l];
+      }
+      fixed[k] = celIsOverlap(posRot.vec[k], orbit, bravaisLattice, symprec) ? 1 : 0;
+    }
 
     /* Effectively this iteration runs over all 'Coordinates' of each Wyckoff position. */
-    for (let j = 0; j < posRot.size; j++) {
+    for (let j = 0; j < n; j++) {
       let numSitesym = 0;
-      for (let k = 0; k < posRot.size; k++) {
-        if (celIsOverlap(posRot.vec[j], posRot.vec[k], bravaisLattice, symprec)) {
-          matMultiplyMatrixVectorId3(orbit, rot, posRot.vec[k]);
-          for (let l = 0; l < 3; l++) {
-            orbit[l] += trans[l];
-          }
-          if (celIsOverlap(posRot.vec[k], orbit, bravaisLattice, symprec)) {
-            numSitesym++;
-          }
-        }
-      }
+      for (const k of overlapping[j]) numSitesym += fixed[k];
 
       /* Consistency check: 1) num_sym == num_sitesym * m, 2) num_equiv_atoms in conventional cell == m */
       if (numSitesym * multiplicity === convSym.size && multiplicity === refMultiplicity) {
