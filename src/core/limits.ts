@@ -38,8 +38,9 @@ const DEFAULT_LIMITS = {
   /** Frames of one streamed trajectory (its index holds a few numbers per frame); each frame is still held to `atoms`. */
   trajectoryFrames: 1_000_000,
   /**
-   * Sites of a streamed trajectory frame whose space group is searched as it is shown (a step, a scrub): moyo takes seconds
-   * on 10,000 sites, which would stall every step; larger frames get theirs from the player's "Space group per frame".
+   * Sites of a streamed trajectory frame whose space group is searched as it is shown (a step, a scrub): a frame of
+   * 4,000 sites without symmetry takes seconds, which would stall every step; larger frames get theirs from the
+   * player's "Space group per frame".
    */
   frameSymmetrySites: 2_000,
   /** Bytes of one header line of a streamed trajectory (an extended XYZ comment line), read whole while indexing. */
@@ -54,11 +55,11 @@ const DEFAULT_LIMITS = {
    */
   pickleOps: 5_000_000,
   /**
-   * Sites of a cell the space-group search (moyo) is run on; above it `info` reports no space group (moyo needs seconds per
-   * thousand sites of a cell that does not reduce).
+   * Sites of a cell the space-group search is run on; above it `info` reports no space group. A supercell of 5,000
+   * sites takes about a second; a cell that does not reduce is held by `symmetryWork` long before.
    */
   symmetrySites: 20_000,
-  /** Space-group searches of one `info` run (a few ms each in moyo): structures past it get spacegroup null and a warning. */
+  /** Space-group searches of one `info` run (a few ms each): structures past it get spacegroup null and a warning. */
   symmetrySearches: 1_000,
   /** Compositions the group checks of one CIF's distinct symmetry-operation lists need together (Σ n²; 192 operations: 36,864). */
   symmetryCompositions: 1e7,
@@ -70,8 +71,13 @@ const DEFAULT_LIMITS = {
   coordinateAbs: 1e6,
   /** Smallest cell volume per |a||b||c|: flatter cells are refused as degenerate (the sine-product of a cell with one angle of 0.06°). */
   cellFlatness: 1e-3,
-  /** Atoms of each particle that C2NP metrics and the compare view accept. */
+  /** Atoms of each particle that C2NP metrics and the compare view accept, and that `structlab cluster` builds. */
   particleAtoms: 100_000,
+  /**
+   * Lattice sites one cluster build looks at (ase.cluster's block of unit cells before the facet cuts, and the lattice samples
+   * of its layer-distance search): a 100,000-atom octahedron needs about 700,000.
+   */
+  clusterSites: 2_000_000,
   /** Sites of each structure a structure match (match, AtomWorld evaluate) accepts: ~1,000 sites take seconds. */
   matchSites: 2_000,
   /** Lattice points one lattice-mapping search enumerates (a near-singular cell would need unboundedly many). */
@@ -103,6 +109,11 @@ const DEFAULT_LIMITS = {
   femDepth: 64,
   /** Work of all cases of one FEM-Bench run or check together, in largest accepted cases (femDofs dense or femElements linear). */
   femRunWork: 2,
+  /**
+   * Atom visits of one space-group search's overlap checks (about 15 ns each: ≈ 8 s; 4,000 random sites need
+   * 3e8); see ovlResetWork in src/core/symmetry/spglib/overlap.ts.
+   */
+  symmetryWork: 5e8,
   /** Site-pair evaluations of one structure match (about 10 ns each: ≈ 10 s); see spendMatchWork in src/core/match. */
   matchWork: 1e9,
   /** Time budget of one batch case (an AtomWorld answer, a metrics pair), ms; raised with --case-timeout. */

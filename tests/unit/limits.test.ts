@@ -98,6 +98,28 @@ describe('structlab --limit', () => {
 });
 
 describe('work budgets', () => {
+  it('the space-group search counts its overlap checks: past symmetryWork info names the limit, symmetry exits 2', async () => {
+    // 600 scattered sites of one kind: spglib tests ~600 translations, a pass over the cell each (≈ 4 × 10⁵ visits).
+    const lines = Array.from(
+      { length: 600 },
+      (_, k) =>
+        `Fe${k} Fe ${((k * 0.6180339887) % 1).toFixed(6)} ${((k * 0.4142135623) % 1).toFixed(6)} ${((k * 0.7320508075) % 1).toFixed(6)}`,
+    );
+    const file = join(tmp, 'random.cif');
+    writeFileSync(file, p1Cif('random', 20, lines));
+    const ok = await run(['info', file]);
+    expect(JSON.parse(ok.stdout).structures[0].spacegroup).not.toBeNull();
+    const r = await run(['--limit', 'symmetryWork=1e5', 'info', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.structures[0].spacegroup).toBeNull();
+    expect(out.warnings).toContainEqual(
+      expect.stringMatching(/the limit is 100,000 atom visits \(raise it with --limit symmetryWork=N\); spacegroup is null/),
+    );
+    const strict = await run(['--limit', 'symmetryWork=1e5', 'symmetry', file]);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toMatch(/--limit symmetryWork=N/);
+  });
   it('no space group for same-kind atoms closer than symprec, as spglib refuses them; info says why', async () => {
     const file = join(tmp, 'close.cif');
     writeFileSync(file, p1Cif('close', 4, ['Fe1 Fe 0 0 0', 'Fe2 Fe 0.0015 0 0']));

@@ -2,7 +2,7 @@ import { wrapFrac } from '../../core/math/mat3.ts';
 import { formula, reducedFormula } from '../../core/structure/composition.ts';
 import type { Structure } from '../../core/structure/structure.ts';
 import { analyzeSymmetry, symmetryUnavailable } from '../../core/symmetry/analyze.ts';
-import { LIMITS, limitSentence } from '../../core/limits.ts';
+import { LIMITS, LimitError, limitSentence } from '../../core/limits.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { loadStructureFile, toStrictJson } from '../io.ts';
@@ -20,9 +20,18 @@ says when there are more: --limit symmetrySearches=N raises it).
 export function structureSummary(s: Structure, symprec: number, warnings: string[], searchSymmetry = true) {
   const lattice = s.lattice ? { ...s.lattice.parameters, volume: s.lattice.volume, matrix: s.lattice.matrix } : null;
   let spacegroup: { number: number; symbol: string } | null = null;
-  const sym = searchSymmetry ? analyzeSymmetry(s, symprec) : null;
+  let sym: ReturnType<typeof analyzeSymmetry> = null;
+  let overBudget = false;
+  try {
+    sym = searchSymmetry ? analyzeSymmetry(s, symprec) : null;
+  } catch (e) {
+    // One cell past the search's work limit leaves the other structures of the file their groups.
+    if (!(e instanceof LimitError)) throw e;
+    warnings.push(`${s.name}: ${e.message}; spacegroup is null`);
+    overBudget = true;
+  }
   if (sym) spacegroup = { number: sym.number, symbol: sym.symbol };
-  else if (searchSymmetry && s.lattice) {
+  else if (searchSymmetry && s.lattice && !overBudget) {
     // Only when there is no answer: the reason check repeats the neighbour search analyzeSymmetry made.
     const skipped = symmetryUnavailable(s, symprec);
     if (skipped) warnings.push(`${s.name}: ${skipped}; spacegroup is null`);
@@ -48,7 +57,7 @@ export function runInfo(argv: string[]): string {
   const symprec = numberOption(options, 'symprec', 0.01, 1e-8, 10);
   const loaded = loadStructureFile(positionals[0]);
   const warnings = [...loaded.warnings];
-  // Each search costs milliseconds in moyo: a file of many thousand cells (a long trajectory, many CIF blocks)
+  // Each search costs milliseconds: a file of many thousand cells (a long trajectory, many CIF blocks)
   // gets space groups for the first LIMITS.symmetrySearches periodic structures and says so.
   let periodic = 0;
   const structures = loaded.structures.map((s) =>

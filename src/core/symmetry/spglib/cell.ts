@@ -18,6 +18,8 @@ import {
   matNormSquaredD3,
   matAllocVecDBL,
 } from './mathfunc.ts';
+import { findNeighborsRaw } from '../../structure/neighbors.ts';
+import type { Mat3 as Mat3Rows } from '../../math/mat3.ts';
 import type { Cell, Mat3, Vec3, VecDBL } from './types.ts';
 
 const INCREASE_RATE = 2.0;
@@ -110,12 +112,49 @@ export function celAnyOverlap(cell: Cell, symprec: number): number {
 
 /** 1: at least one overlap of a pair of atoms with the same type was found. 0: none. */
 export function celAnyOverlapWithSameType(cell: Cell, symprec: number): number {
+  if (cell.size > PAIR_SEARCH_SITES && symprec > 0) {
+    const found = anyOverlapWithSameTypeByGrid(cell, symprec);
+    if (found !== null) return found;
+  }
   for (let i = 0; i < cell.size; i++) {
     for (let j = i + 1; j < cell.size; j++) {
       if (celIsOverlapWithSameType(cell.position[i], cell.position[j], cell.types[i], cell.types[j], cell.lattice, symprec)) {
         return 1;
       }
     }
+  }
+  return 0;
+}
+
+/** Above this many atoms the all-pairs test of `cel_any_overlap_with_same_type` (n²/2 pairs) goes through a grid. */
+const PAIR_SEARCH_SITES = 200;
+
+/**
+ * The same answer as C's all-pairs loop, from the pairs a grid finds: `cel_is_overlap` measures one image (the
+ * rounded fractional difference), never shorter than the nearest, so every overlapping pair is among the pairs
+ * closer than symprec (a hair of margin for rounding), and each is then tested exactly as C tests it. null when
+ * the grid search refuses the cell (the caller then runs C's loop).
+ */
+function anyOverlapWithSameTypeByGrid(cell: Cell, symprec: number): number | null {
+  const l = cell.lattice;
+  const rows = [0, 1, 2].map((i) => [l[0][i], l[1][i], l[2][i]]) as Mat3Rows;
+  const cart = new Float64Array(3 * cell.size);
+  for (let k = 0; k < cell.size; k++) {
+    const f = cell.position[k];
+    for (let x = 0; x < 3; x++) cart[3 * k + x] = f[0] * rows[0][x] + f[1] * rows[1][x] + f[2] * rows[2][x];
+  }
+  let pairs: ReturnType<typeof findNeighborsRaw>;
+  try {
+    pairs = findNeighborsRaw(cart, rows, symprec * (1 + 1e-9) + 1e-12);
+  } catch {
+    return null;
+  }
+  for (let p = 0; p < pairs.i.length; p++) {
+    const i = pairs.i[p],
+      j = pairs.j[p];
+    if (i === j) continue;
+    const [a, b] = i < j ? [i, j] : [j, i];
+    if (celIsOverlapWithSameType(cell.position[a], cell.position[b], cell.types[a], cell.types[b], cell.lattice, symprec)) return 1;
   }
   return 0;
 }

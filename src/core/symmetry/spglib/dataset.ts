@@ -9,6 +9,7 @@
 import { celAllocCell, celAnyOverlapWithSameType, celSetCell } from './cell.ts';
 import { detDetermineAll } from './determination.ts';
 import { matCopyMatrixD3, matCopyVectorD3, matInverseMatrixD3, matMultiplyMatrixD3 } from './mathfunc.ts';
+import { ovlResetWork } from './overlap.ts';
 import { ptgGetPointgroup } from './pointgroup.ts';
 import { spaTransformFromPrimitive, spaTransformToPrimitive } from './spacegroup.ts';
 import { spgdbGetSpacegroupType } from './spg-database.ts';
@@ -40,6 +41,7 @@ export function spgatGetDataset(
   symprec: number,
   angleTolerance: number,
 ): SpglibDataset | null {
+  ovlResetWork();
   return getDataset(lattice, position, types, numAtom, 0, symprec, angleTolerance);
 }
 
@@ -53,6 +55,7 @@ export function spgatGetDatasetWithHallNumber(
   symprec: number,
   angleTolerance: number,
 ): SpglibDataset | null {
+  ovlResetWork();
   return getDataset(lattice, position, types, numAtom, hallNumber, symprec, angleTolerance);
 }
 
@@ -70,6 +73,7 @@ export function spgatStandardizeCell(
   symprec: number,
   angleTolerance: number,
 ): StandardizedCell | null {
+  ovlResetWork();
   /* C's int flags: any non-zero value is true. */
   if (toPrimitive) {
     if (noIdealize) {

@@ -11,6 +11,36 @@
  */
 import { matCopyMatrixD3, matMultiplyMatrixVectorD3, matMultiplyMatrixVectorId3, matNint, matNormSquaredD3 } from './mathfunc.ts';
 import type { Cell, Mat3, Vec3 } from './types.ts';
+import { LIMITS, LimitError, limitSentence } from '../../limits.ts';
+
+/**
+ * Atoms looked at by the overlap checks of one space-group search (each check is charged the cell's size), held to
+ * LIMITS.symmetryWork. spglib tries every translation between atoms of the cell's rarest kind, each costing a pass
+ * over the cell, so a large cell without symmetry (an amorphous frame) costs n²: 20,000 random sites take 32 s in
+ * spglib's C and longer here. The count, not the clock, decides.
+ */
+let workSpent = 0;
+
+/** Opens a new account (at the start of each dataset or standardization). */
+export function ovlResetWork(): void {
+  workSpent = 0;
+}
+
+function spendWork(units: number): void {
+  workSpent += units;
+  if (workSpent > LIMITS.symmetryWork) {
+    throw new LimitError(
+      'symmetryWork',
+      limitSentence(
+        "the space-group search of this cell (spglib's test of every translation between atoms of its rarest kind)",
+        null,
+        LIMITS.symmetryWork,
+        'atom visits',
+        'symmetryWork',
+      ),
+    );
+  }
+}
 
 /** Helper type used to get sorted indices of values. */
 interface ValueWithIndex {
@@ -134,6 +164,7 @@ export function ovlCheckTotalOverlap(
   symprec: number,
   isIdentity: number | boolean,
 ): number {
+  spendWork(checker.size);
   /* Check a few atoms by brute force before continuing. */
   /* For bad translations, this can be much cheaper than sorting. */
   if (!checkPossibleOverlap(checker, testTrans, rot, symprec)) {
