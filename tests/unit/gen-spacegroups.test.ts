@@ -101,7 +101,7 @@ describe('gen csp --space-groups', () => {
     }
     expect(doc.space_groups).toEqual({
       symprec: 0.1,
-      angle_tolerance: null,
+      angle_tolerance: 5,
       n_pairs: 203,
       n_same: same,
       n_different: different,
@@ -174,7 +174,7 @@ describe('gen eval --space-groups', () => {
     const reference = expectedOf('denovo_visible/reference');
     expect(doc.space_groups).toEqual({
       symprec: 0.1,
-      angle_tolerance: null,
+      angle_tolerance: 5,
       predictions: spaceGroupDistribution(preds),
       reference: spaceGroupDistribution(reference),
     });

@@ -17,6 +17,7 @@ import {
   namedTolerances,
 } from './tolerances.ts';
 import { type GenSpaceGroup, GEN_SYMPREC, genSpaceGroup } from './space-groups.ts';
+import { PYMATGEN_ANGLE_TOLERANCE } from '../../symmetry/analyze.ts';
 import type { SmactTable } from './smact.ts';
 import { type Assessment, type ValidityReason, assessStructure } from './validity.ts';
 
@@ -77,8 +78,8 @@ export interface CspSampleRow {
 /** With space groups: the pairs by agreement of their groups, and the match rate among same-group pairs. */
 export interface CspSpaceGroupSummary {
   symprec: number;
-  /** moyo-wasm applies no angle tolerance (pymatgen passes 5°): null says so. */
-  angle_tolerance: null;
+  /** Degrees, as pymatgen's SpacegroupAnalyzer passes it to spglib. */
+  angle_tolerance: number;
   n_pairs: number;
   n_same: number;
   n_different: number;
@@ -277,7 +278,7 @@ function spaceGroupSummary(pairs: readonly CspSampleRow[]): CspSpaceGroupSummary
   }
   return {
     symprec: GEN_SYMPREC,
-    angle_tolerance: null,
+    angle_tolerance: PYMATGEN_ANGLE_TOLERANCE,
     n_pairs: pairs.length,
     n_same: same,
     n_different: different,

@@ -13,6 +13,7 @@ import { type GenMatcherName, mattergenFit } from './mattergen-matcher.ts';
 import { PYMATGEN_ATOMIC_MASS } from './pymatgen-elements.ts';
 import type { SmactTable } from './smact.ts';
 import { GEN_SYMPREC, type GenSpaceGroup, type SpaceGroupDistribution, genSpaceGroup, spaceGroupDistribution } from './space-groups.ts';
+import { PYMATGEN_ANGLE_TOLERANCE } from '../../symmetry/analyze.ts';
 import { type ValidityReason, assessStructure } from './validity.ts';
 
 export type DenovoConvention = 'diffcsp' | 'cdvae' | 'mattergen';
@@ -84,7 +85,7 @@ export interface DenovoResult {
   sun: number | null;
   wasserstein: { density: number | null; n_elements: number | null };
   /** With space groups: symprec, and the distribution of the predictions and of the reference (null without one). */
-  space_groups?: { symprec: number; angle_tolerance: null; predictions: SpaceGroupDistribution; reference: SpaceGroupDistribution | null };
+  space_groups?: { symprec: number; angle_tolerance: number; predictions: SpaceGroupDistribution; reference: SpaceGroupDistribution | null };
   per_sample: DenovoSample[];
 }
 
@@ -292,7 +293,7 @@ export function denovoSummary(input: DenovoInput, rows: DenovoSample[], options:
       ? {
           space_groups: {
             symprec: GEN_SYMPREC,
-            angle_tolerance: null,
+            angle_tolerance: PYMATGEN_ANGLE_TOLERANCE,
             predictions: spaceGroupDistribution(rows.map((r) => r.space_group ?? null)),
             reference: input.reference ? spaceGroupDistribution(input.reference.map((r) => genSpaceGroup(r.structure))) : null,
           },
