@@ -85,7 +85,12 @@ export interface DenovoResult {
   sun: number | null;
   wasserstein: { density: number | null; n_elements: number | null };
   /** With space groups: symprec, and the distribution of the predictions and of the reference (null without one). */
-  space_groups?: { symprec: number; angle_tolerance: number; predictions: SpaceGroupDistribution; reference: SpaceGroupDistribution | null };
+  space_groups?: {
+    symprec: number;
+    angle_tolerance: number;
+    predictions: SpaceGroupDistribution;
+    reference: SpaceGroupDistribution | null;
+  };
   per_sample: DenovoSample[];
 }
 
