@@ -45,20 +45,6 @@ export function spgatGetDataset(
   return getDataset(lattice, position, types, numAtom, 0, symprec, angleTolerance);
 }
 
-/** spgat_get_dataset_with_hall_number: as spgatGetDataset with the Hall number (setting) chosen; null if failed. */
-export function spgatGetDatasetWithHallNumber(
-  lattice: Mat3,
-  position: Vec3[],
-  types: number[],
-  numAtom: number,
-  hallNumber: number,
-  symprec: number,
-  angleTolerance: number,
-): SpglibDataset | null {
-  ovlResetWork();
-  return getDataset(lattice, position, types, numAtom, hallNumber, symprec, angleTolerance);
-}
-
 /**
  * spgat_standardize_cell: the standardized conventional (toPrimitive false) or primitive cell, idealized unless
  * noIdealize (C's int flags: 0/1 or booleans). Returns the cell C writes back into its arguments, or null where C returns 0.
