@@ -91,6 +91,11 @@ const DEFAULT_LIMITS = {
    * atoms needs ≤ 3·10⁷; piled-up atoms need N²/2.
    */
   rdfPairs: 1e8,
+  /**
+   * Directed neighbour pairs one set of Voronoi cells (CrystalNN, VoronoiNN) looks at: every site's neighbours within
+   * the search cutoff (7 Å: ≈ 100-200 per site in a dense crystal), each held while its cell is cut (≈ 50 bytes).
+   */
+  localEnvPairs: 2e7,
   /** Site × reflection terms of one powder XRD pattern (≈ 2 ns each; a 1,000-site cell with Mo Kα needs ≈ 10⁹). */
   xrdTerms: 4e9,
   /** Rows (lines) of one JSONL or CSV batch input. */
