@@ -13,6 +13,7 @@ Commands:
   convert IN OUT  convert between CIF, POSCAR, XYZ, extended XYZ and pymatgen JSON
   metrics PRED TRUTH  C2NP particle metrics (RMSD, Hausdorff, hull volumes, RDF error, aligned RMSD)
   carve CELL      carve a spherical nanoparticle (C2NP/Atomsk convention) to an XYZ file
+  cluster KIND    build an ASE 3.22.1 nanoparticle: icosahedron, decahedron, octahedron, fcc, bcc, sc, wulff
   c2np build CELL build the C2NP dataset layout for one material (raw, rotated copies, manifest)
   c2np eval ...   C2NP metrics of a whole split (JSONL or two folders), streamed, shardable
   merge PARTIAL…  combine the partial reports of --shard I/N runs into the unsharded report
@@ -69,6 +70,10 @@ const COMMAND_TABLE: Record<string, () => Promise<Command>> = {
   carve: async () => {
     const m = await import('./commands/carve.ts');
     return { help: m.CARVE_HELP, run: m.runCarve };
+  },
+  cluster: async () => {
+    const m = await import('./commands/cluster.ts');
+    return { help: m.CLUSTER_HELP, run: (argv) => m.runCluster(argv) };
   },
   c2np: async () => {
     const m = await import('./commands/c2np.ts');
