@@ -1,6 +1,5 @@
 import { type Site, type Structure, fracOf, makeSiteFromFrac } from '../src/core/structure/structure.ts';
 import { vec3 } from '../src/core/math/mat3.ts';
-import { sortLikePymatgen } from '../src/core/io/cif/reader.ts';
 
 /** CIF text for tests: the small P1 cells that tests write inline. */
 
@@ -49,8 +48,7 @@ export function p1Cif(
 
 /**
  * A structure as pymatgen's CifParser reads it back from a CIF holding its fractional coordinates: each one within
- * 1e-4 (relative) of 1/3 or 2/3 becomes the exact value (`CifParser._sanitize_data`, pymatgen/io/cif.py 2022.11),
- * and the sites come in pymatgen's sorted order (`get_sorted_structure`).
+ * 1e-4 (relative) of 1/3 or 2/3 becomes the exact value (`CifParser._sanitize_data`, pymatgen/io/cif.py 2022.11).
  */
 export function asPymatgenReadsIt(s: Structure): Structure {
   const lattice = s.lattice;
@@ -61,7 +59,7 @@ export function asPymatgenReadsIt(s: Structure): Structure {
     const g = vec3(ideal(f[0]), ideal(f[1]), ideal(f[2]));
     return g.every((x, k) => x === f[k]) ? site : { ...makeSiteFromFrac(lattice, g, site.species), ...extrasOf(site) };
   });
-  return { ...s, sites: sortLikePymatgen(sites) };
+  return { ...s, sites };
 }
 
 const extrasOf = (site: Site): Partial<Site> => ({ label: site.label, oxidation: site.oxidation, properties: site.properties });

@@ -699,8 +699,7 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
     const what = `the blocks up to ${printable(block.name)} (atom sites × symmetry operations)`;
     throw new LimitError('fileAtoms', limitSentence(what, budget.atoms, LIMITS.fileAtoms, 'atoms', 'fileAtoms'));
   }
-  const asPymatgen = options.reading === 'pymatgen' || ops.length > 1;
-  if (asPymatgen) {
+  if (options.idealThirds === 'all' || ops.length > 1) {
     // pymatgen's CifParser._sanitize_data rounds in every CIF (pymatgen/io/cif.py); with symmetry it also keeps
     // images of 0.3333 from landing 1e-4 apart instead of on top of each other.
     let rounded = false;
@@ -744,12 +743,11 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
     if (Object.keys(m.oxidation).length) extra.oxidation = { ...m.oxidation };
     sites.push(makeSiteFromFrac(lattice, m.frac, { ...m.species }, extra));
   }
-  // pymatgen's CifParser returns `struct.get_sorted_structure()` (pymatgen/io/cif.py `_get_structure`); the order
-  // matters beyond display: spglib's answer at a loose symprec can depend on which atom it tries first.
+  // Expanded cells take pymatgen's site order; P1 files keep the file's order (so written files read back unchanged).
   return {
     name: block.name,
     lattice,
-    sites: asPymatgen ? sortLikePymatgen(sites) : sites,
+    sites: ops.length > 1 ? sortLikePymatgen(sites) : sites,
     properties: { symmetrySource: source, symmetryOperations: ops.length },
   };
 }
@@ -758,7 +756,7 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
  * The order of pymatgen's `get_sorted_structure`: by the occupancy-weighted mean electronegativity,
  * then by species string, stable otherwise. It decides formula order for equal electronegativities.
  */
-export function sortLikePymatgen(sites: Site[]): Site[] {
+function sortLikePymatgen(sites: Site[]): Site[] {
   const keyed = sites.map((site) => {
     let sum = 0,
       total = 0;
@@ -784,16 +782,16 @@ const IDEAL_THIRDS_WARNING = 'Some fractional coordinates rounded to ideal value
 
 export interface CifReadOptions {
   /**
-   * `pymatgen` (the default): every block as pymatgen's CifParser reads it: coordinates within 1e-4 (relative) of
-   * 1/3 or 2/3 set to the exact values, sites in pymatgen's sorted order. `aseForP1`: blocks without symmetry
-   * operations to apply keep the file's values and order, as ASE reads them (the AtomWorld actions).
+   * Which blocks get coordinates within 1e-4 (relative) of 1/3 or 2/3 set to the exact values: `all`, as
+   * pymatgen's CifParser reads every CIF (the default), or only blocks with symmetry operations to apply (the
+   * AtomWorld actions, which keep ASE's reading of a P1 file).
    */
-  reading?: 'pymatgen' | 'aseForP1';
+  idealThirds?: 'all' | 'withSymmetry';
 }
 
 export function parseCif(text: string, options: CifReadOptions = {}): ParseOutput {
   if (text.trim() === '') throw new ParseError('empty file');
-  const read: Required<CifReadOptions> = { reading: options.reading ?? 'pymatgen' };
+  const read: Required<CifReadOptions> = { idealThirds: options.idealThirds ?? 'all' };
   try {
     return structuresFromDocument(parseCifDocument(text), read);
   } catch (e) {

@@ -361,7 +361,7 @@ export function applyAtomworldAction(before: Structure, action: string, params: 
 
 /** Reads the BEFORE CIF as the benchmark does: the first data block, P1 atoms in file order. */
 export function readAtomworldCif(text: string, warnings?: string[]): Structure {
-  const parsed = parseCif(text, { reading: 'aseForP1' });
+  const parsed = parseCif(text, { idealThirds: 'withSymmetry' });
   warnings?.push(...parsed.warnings);
   if (parsed.structures.length > 1) warnings?.push(`the file holds ${parsed.structures.length} structures; using the first`);
   const structure = parsed.structures[0];
