@@ -34,6 +34,7 @@ interface WireItem {
   name: string;
   matrix: number[][];
   sites: Structure['sites'];
+  properties?: Structure['properties'];
 }
 
 const toWire = (it: GenItem): WireItem => ({
@@ -42,11 +43,12 @@ const toWire = (it: GenItem): WireItem => ({
   name: it.structure.name,
   matrix: it.structure.lattice!.matrix,
   sites: it.structure.sites,
+  properties: it.structure.properties,
 });
 const fromWire = (w: WireItem): GenItem => ({
   id: w.id,
   where: w.where,
-  structure: { name: w.name, lattice: new Lattice(w.matrix), sites: w.sites },
+  structure: { name: w.name, lattice: new Lattice(w.matrix), sites: w.sites, ...(w.properties ? { properties: w.properties } : {}) },
 });
 
 /** A matcher failure inside a task, told to the command's callback afterwards in the order one thread would meet it. */

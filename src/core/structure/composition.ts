@@ -45,6 +45,24 @@ export function pymatgenElectronegativity(symbol: string): number {
 }
 
 /**
+ * The order of pymatgen's `get_sorted_structure` as indices into `sites`: by the occupancy-weighted mean
+ * electronegativity, then by species string, stable otherwise (pymatgen/core/sites.py `Site.__lt__`). It decides
+ * formula order for equal electronegativities, and pymatgen's CifParser returns every structure in it.
+ */
+export function pymatgenSortedOrder(sites: readonly Pick<Site, 'species' | 'oxidation'>[]): number[] {
+  const keyed = sites.map((site, index) => {
+    let sum = 0,
+      total = 0;
+    for (const [el, occ] of Object.entries(site.species)) {
+      sum += pymatgenElectronegativity(el) * occ;
+      total += occ;
+    }
+    return { index, x: sum / total, str: speciesString(site) };
+  });
+  return pythonSort(keyed, (a, b) => a.x < b.x || (!(a.x > b.x) && a.str < b.str)).map((k) => k.index);
+}
+
+/**
  * CPython's `list.sort` for fewer than 64 items (one run found by `count_run`, then `binarysort`),
  * driven only by `lt`, so comparisons that are always false (NaN) order items exactly as Python does.
  * Larger inputs fall back to a stable merge sort with the same `lt`.

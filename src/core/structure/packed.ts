@@ -4,7 +4,7 @@
  */
 import type { Mat3, Vec3 } from '../math/mat3.ts';
 import { Lattice } from './lattice.ts';
-import { type Site, type Structure, fracOf, majorSpecies } from './structure.ts';
+import { type Site, type Structure, fracOf, majorSpecies, readFromCif } from './structure.ts';
 import { cbrt } from '../math/libm.ts';
 
 export interface PackedStructure {
@@ -35,6 +35,8 @@ export interface PackedStructure {
   info?: { name: string; value: number }[];
   /** Structure-level numeric arrays of 2 to 9 values (extended XYZ `stress=`, `virial=`), in file order. */
   infoArrays?: { name: string; values: number[] }[];
+  /** A CIF block's `symmetrySource` property (structure.ts `readFromCif`), kept so the symmetry search sees a CIF. */
+  symmetrySource?: string;
 }
 
 /** One per-site column: `width` numbers per site (1 for a scalar, 3 for a vector), site-major. */
@@ -132,6 +134,7 @@ export function packStructure(s: Structure): PackedStructure {
     speciesElement,
     speciesOcc,
     labels: hasLabel ? labels : null,
+    ...(readFromCif(s) ? { symmetrySource: String(s.properties!.symmetrySource) } : {}),
     ...(() => {
       const properties = packProperties(s.sites);
       return properties.length ? { properties } : {};
@@ -179,7 +182,7 @@ export function unpackStructure(p: PackedStructure): Structure {
     if (p.labels && p.labels[i]) site.label = p.labels[i];
     sites[i] = site;
   }
-  return { name: p.name, lattice, sites };
+  return { name: p.name, lattice, sites, ...(p.symmetrySource !== undefined ? { properties: { symmetrySource: p.symmetrySource } } : {}) };
 }
 
 /** The buffers to list as transferables (comlink `transfer`, `postMessage`). */

@@ -40,6 +40,12 @@ export function makeSiteFromCart(lattice: Lattice | null, xyz: Vec3, species: Sp
   return site;
 }
 
+/**
+ * Whether `s` was read from a CIF block (the reader marks it with `symmetrySource`): pymatgen's CifParser returns
+ * such a structure in its sorted site order, which the symmetry search then follows (symmetry/analyze.ts).
+ */
+export const readFromCif = (s: Structure): boolean => s.properties?.symmetrySource !== undefined;
+
 /** Fractional position of a site: the stored one, else computed from its Cartesian position. */
 export const fracOf = (site: Site, lattice: Lattice): Vec3 => site.frac ?? lattice.cartToFrac(site.xyz);
 

@@ -4,7 +4,8 @@
  */
 import { type Mat3, type Vec3, det } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
-import { type Site, type SpeciesMap, type Structure, fracOf } from '../structure/structure.ts';
+import { type Site, type SpeciesMap, type Structure, fracOf, readFromCif } from '../structure/structure.ts';
+import { pymatgenSortedOrder } from '../structure/composition.ts';
 import { LIMITS } from '../limits.ts';
 import { findNeighbors } from '../structure/neighbors.ts';
 import { spgatGetDataset, spgatStandardizeCell } from './spglib/dataset.ts';
@@ -82,14 +83,22 @@ export interface SpglibCell {
   types: number[];
 }
 
-/** The cell pymatgen's SpacegroupAnalyzer hands to spglib: types numbered from 1 in order of first appearance. */
-function spglibCellOf(s: Structure): { cell: SpglibCell; speciesOfType: SpeciesMap[] } {
+/**
+ * The cell pymatgen's SpacegroupAnalyzer hands to spglib: types numbered from 1 in order of first appearance, and a
+ * structure read from a CIF in the order pymatgen's CifParser returns it (`get_sorted_structure`, every block; the
+ * reader keeps a P1 file's order, as ASE does). The order is not cosmetic: at a loose symprec it can decide which
+ * group spglib finds (CDVAE predictions mp-1097010, mp-1226286: Cm in file order, P1 in pymatgen's).
+ * `order[k]` is the input site at position k of the cell.
+ */
+function spglibCellOf(s: Structure): { cell: SpglibCell; speciesOfType: SpeciesMap[]; order: number[] } {
   if (!s.lattice) throw new Error('symmetry analysis needs a periodic structure');
+  const order = readFromCif(s) ? pymatgenSortedOrder(s.sites) : s.sites.map((_, k) => k);
   const typeOf = new Map<string, number>();
   const speciesOfType: SpeciesMap[] = [];
   const types: number[] = [];
   const positions: number[][] = [];
-  for (const site of s.sites) {
+  for (const k of order) {
+    const site = s.sites[k];
     const key = speciesKey(site);
     let t = typeOf.get(key);
     if (t === undefined) {
@@ -102,11 +111,36 @@ function spglibCellOf(s: Structure): { cell: SpglibCell; speciesOfType: SpeciesM
   }
   const m = s.lattice.matrix;
   const lattice = [0, 1, 2].map((i) => [m[0][i], m[1][i], m[2][i]]);
-  return { cell: { lattice, positions, types }, speciesOfType };
+  return { cell: { lattice, positions, types }, speciesOfType, order };
+}
+
+/**
+ * The dataset's per-site fields in the input's site order; an orbit is represented by its lowest input index, as
+ * spglib's equivalent_atoms is in its own.
+ */
+function inInputOrder(d: SpglibDataset, order: number[]): SpglibDataset {
+  if (order.every((k, i) => k === i)) return d;
+  const n = order.length;
+  const at = new Array<number>(n); // cell position of each input site
+  order.forEach((k, i) => (at[k] = i));
+  const lowest = new Map<number, number>();
+  for (let k = n - 1; k >= 0; k--) lowest.set(d.equivalent_atoms[at[k]], k);
+  const lowestOrbit = new Map<number, number>();
+  for (let k = n - 1; k >= 0; k--) lowestOrbit.set(d.crystallographic_orbits[at[k]], k);
+  return {
+    ...d,
+    wyckoffs: order.map((_, k) => d.wyckoffs[at[k]]),
+    site_symmetry_symbols: order.map((_, k) => d.site_symmetry_symbols[at[k]]),
+    equivalent_atoms: order.map((_, k) => lowest.get(d.equivalent_atoms[at[k]])!),
+    crystallographic_orbits: order.map((_, k) => lowestOrbit.get(d.crystallographic_orbits[at[k]])!),
+    mapping_to_primitive: order.map((_, k) => d.mapping_to_primitive[at[k]]),
+  };
 }
 
 export interface SymmetrySearch {
+  /** spglib's dataset, its per-site fields in the input's site order. */
   dataset: SpglibDataset;
+  /** The cell spglib saw (possibly in another site order than the input: pymatgen's, for CIFs). */
   cell: SpglibCell;
   speciesOfType: SpeciesMap[];
   symprec: number;
@@ -114,15 +148,15 @@ export interface SymmetrySearch {
 }
 
 /**
- * spglib's dataset of `s` (src/core/symmetry/spglib, a port of spglib 2.0.2) with pymatgen's typing of the sites;
+ * spglib's dataset of `s` (src/core/symmetry/spglib, a port of spglib 2.0.2) on the cell pymatgen would hand it;
  * null for finite structures, past the site limit, or when spglib finds none (e.g. atoms of one kind closer
  * than symprec).
  */
 export function searchSymmetry(s: Structure, symprec: number, angleTolerance = PYMATGEN_ANGLE_TOLERANCE): SymmetrySearch | null {
   if (!s.lattice || s.sites.length === 0 || s.sites.length > LIMITS.symmetrySites) return null;
-  const { cell, speciesOfType } = spglibCellOf(s);
+  const { cell, speciesOfType, order } = spglibCellOf(s);
   const dataset = spgatGetDataset(cell.lattice, cell.positions, cell.types, cell.types.length, symprec, angleTolerance);
-  return dataset ? { dataset, cell, speciesOfType, symprec, angleTolerance } : null;
+  return dataset ? { dataset: inInputOrder(dataset, order), cell, speciesOfType, symprec, angleTolerance } : null;
 }
 
 let firstHallOfNumber: number[] | null = null;

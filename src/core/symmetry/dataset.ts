@@ -6,7 +6,7 @@
  */
 import type { Mat3, Vec3 } from '../math/mat3.ts';
 import { wrapFrac } from '../math/mat3.ts';
-import type { SpeciesMap, Structure } from '../structure/structure.ts';
+import { type SpeciesMap, type Structure, fracOf } from '../structure/structure.ts';
 import { PYMATGEN_ANGLE_TOLERANCE, crystalSystemOf, searchSymmetry, structureOfSpglibCell, wyckoffLetter } from './analyze.ts';
 import { spgatStandardizeCell } from './spglib/dataset.ts';
 import type { SymOp } from './symop.ts';
@@ -68,7 +68,7 @@ export function symmetryDataset(s: Structure, symprec = 0.01, angleTolerance = P
     operations: d.rotations.map((rot, k) => ({ rot: rot.map((r) => r.slice()) as Mat3, trans: wrap3(d.translations[k]) })),
     sites: s.sites.map((site, k) => ({
       species: site.species,
-      frac: wrap3(cell.positions[k]),
+      frac: wrap3(fracOf(site, s.lattice!)),
       wyckoff: wyckoffLetter(d.wyckoffs[k]),
       orbit: d.equivalent_atoms[k],
       siteSymmetry: d.site_symmetry_symbols[k],

@@ -21,7 +21,7 @@ import { LIMITS, LimitError, limitSentence, printable, quoted } from '../../limi
 import { cellProblem, checkLabel } from '../common.ts';
 import { type CifBlock, type CifDocument, type CifItem, type CifValue, isNull, parseCifDocument } from './tokenizer.ts';
 import { chargeFromSuffix, parseElementSymbol } from '../../structure/elements.ts';
-import { pymatgenElectronegativity, pythonSort, speciesString } from '../../structure/composition.ts';
+import { pymatgenSortedOrder } from '../../structure/composition.ts';
 
 /** Fractional tolerance for "same position" (pymatgen's site_tolerance). */
 const SITE_TOLERANCE = 1e-4;
@@ -752,21 +752,9 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
   };
 }
 
-/**
- * The order of pymatgen's `get_sorted_structure`: by the occupancy-weighted mean electronegativity,
- * then by species string, stable otherwise. It decides formula order for equal electronegativities.
- */
+/** The sites in pymatgen's `get_sorted_structure` order (structure/composition.ts `pymatgenSortedOrder`). */
 function sortLikePymatgen(sites: Site[]): Site[] {
-  const keyed = sites.map((site) => {
-    let sum = 0,
-      total = 0;
-    for (const [el, occ] of Object.entries(site.species)) {
-      sum += pymatgenElectronegativity(el) * occ;
-      total += occ;
-    }
-    return { site, x: sum / total, str: speciesString(site) };
-  });
-  return pythonSort(keyed, (a, b) => a.x < b.x || (!(a.x > b.x) && a.str < b.str)).map((k) => k.site);
+  return pymatgenSortedOrder(sites).map((k) => sites[k]);
 }
 
 const hasAtomSites = (view: BlockView): boolean =>

@@ -13,7 +13,7 @@ import { archiveKind, gzippedName, readArchive } from '../../io/archive.ts';
 import { commonFolder, entryText, keepArchivePath } from '../../io/archive-entries.ts';
 import { gunzip } from '../../io/gzip.ts';
 import { checkLimit, printable } from '../../limits.ts';
-import type { Structure } from '../../structure/structure.ts';
+import { type Structure, readFromCif } from '../../structure/structure.ts';
 import { smactAtomicNumber } from './smact.ts';
 import { readTorchPt } from '../../io/torch-pt.ts';
 import { PtCrystalError, ptItems } from './pt-crystals.ts';
@@ -87,7 +87,13 @@ function normalise(s: Structure, where: string): Structure {
     if (site.frac) out.frac = [...site.frac];
     return out;
   });
-  return { name: s.name, lattice: s.lattice, sites };
+  // A CIF's crystal keeps the mark that makes the space-group search take pymatgen's site order (symmetry/analyze.ts).
+  return {
+    name: s.name,
+    lattice: s.lattice,
+    sites,
+    ...(readFromCif(s) ? { properties: { symmetrySource: s.properties!.symmetrySource } } : {}),
+  };
 }
 
 /** Count and size limits of one set: structures (LIMITS.fileStructures), atoms in all of them (LIMITS.fileAtoms). */
