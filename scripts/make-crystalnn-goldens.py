@@ -6,7 +6,7 @@ tests/reference/golden/local-env/crystalnn.json (one structure per line) with, f
   * source: "corpus/<file>" (tests/reference/corpus/files read as the corpus goldens read them:
     CifParser(path).get_structures(primitive=False)[0], Poscar.from_file(path, check_for_POTCAR=False)) or
     "mp20/<material_id>" (a row of tests/reference/golden/generations/sources/mp20_rows.csv, its CIF read the same way)
-    or "synthetic/<name>" (small cells built here);
+    or "synthetic/<name>" (small cells built here) or "random/<k>" (seeded random cells, dense and sparse);
     disordered structures and those over MAX_SITES sites are skipped;
   * sites: species string (Species with its oxidation state) and fractional coordinates, lattice (rows, Å) and
     oxidation (per site, null without), so the test can check that the TypeScript reader gave the same sites in the
@@ -41,6 +41,7 @@ MP20 = os.path.join(ROOT, "tests/reference/golden/generations/sources/mp20_rows.
 OUT = os.path.join(ROOT, "tests/reference/golden/local-env/crystalnn.json")
 MAX_SITES = 100
 MP20_ROWS = 60
+RANDOM_CELLS = 120
 # pymatgen's qhull search does not return on this one (a cell 10⁻⁴ Å thin): the port refuses it instead (the test).
 SKIP = ("corpus/pmg-bad_superflat_inf_loop.cif",)
 VORONOI_FILES = ("corpus/pmg-LiFePO4.cif", "corpus/cod-9011575-diamond.cif", "corpus/pmg-Fe3O4.cif")
@@ -162,10 +163,43 @@ def synthetic_structures():
         yield f"synthetic/{name}", Structure(lattice, species, frac)
 
 
+def random_structures():
+    """Random cells (seeded): dense ones (a, b, c of 2.5-9 Å, up to 16 sites, a third on a quarter grid, so that
+    neighbours are cospherical) and sparse ones (2.5-18 Å, up to 6 sites: open cells, the cutoff doubled, cells
+    qhull reports no facet of). Sites closer than 0.3 Å are merged."""
+    import random
+
+    from pymatgen.core import Lattice
+
+    rng = random.Random(20241)
+    symbols = ["H", "Li", "C", "N", "O", "F", "Na", "Mg", "Al", "Si", "P", "S", "Cl", "K", "Ca", "Ti", "V", "Mn", "Fe",
+               "Co", "Ni", "Cu", "Zn", "Ga", "Ge", "Se", "Br", "Sr", "Y", "Zr", "Nb", "Mo", "Ag", "Sn", "Te", "I", "Ba",
+               "La", "W", "Pt", "Au", "Pb", "Bi", "Ar", "Xe"]
+    made = 0
+    while made < RANDOM_CELLS:
+        sparse = made % 2 == 1
+        abc = [rng.uniform(2.5, 18 if sparse else 9) for _ in range(3)]
+        angles = [rng.uniform(60, 120) for _ in range(3)]
+        n = rng.randint(1, 6 if sparse else 16)
+        grid = rng.random() < 0.3
+        species = [rng.choice(symbols[: rng.randint(3, len(symbols))]) for _ in range(n)]
+        frac = [[rng.choice([0, 0.25, 0.5, 0.75]) if grid else rng.random() for _ in range(3)] for _ in range(n)]
+        try:
+            lattice = Lattice.from_parameters(*abc, *angles)
+            if lattice.volume < 0.3 * abc[0] * abc[1] * abc[2]:
+                continue
+            s = Structure(lattice, species, frac, validate_proximity=False)
+            s.merge_sites(tol=0.3, mode="delete")
+        except Exception:  # noqa: BLE001 - impossible angle triples
+            continue
+        yield f"random/{made}", s
+        made += 1
+
+
 def main():
     timing = {"pymatgen_get_nn_info_s": 0.0, "sites": 0}
     structures = []
-    for source, s in [*corpus_structures(), *mp20_structures(), *synthetic_structures()]:
+    for source, s in [*corpus_structures(), *mp20_structures(), *synthetic_structures(), *random_structures()]:
         if not isinstance(s, Structure) or not s.is_ordered or len(s) > MAX_SITES or source in SKIP:
             continue
         structures.append(record(s, source, timing))

@@ -8,6 +8,9 @@ Run with Debian's /usr/bin/python3 (python3-pymatgen 2022.11.7). Per element sym
   ion ionic radii, Å, by oxidation state (Element.ionic_radii; "Ionic radii" in periodic_table.json)
   cat, an  Element.average_cationic_radius / average_anionic_radius as pymatgen computes them (0 when none)
 These are what pymatgen/analysis/local_env.py (_get_radius, _get_default_radius, CrystalNN.get_nn_data) read.
+quarterCircle[k]: the area CrystalNN._semicircle_integral computes for the bound x = k / 1000 (its bounds are weights
+rounded to 3 decimals), 0.5 * (x * sqrt(1 - x**2) + atan(x / sqrt(1 - x**2))) and pi / 4 for x = 1, with glibc's
+atan, which the fdlibm atan of src/core/math/libm.ts misses by an ulp at some bounds.
 pymatgen is MIT licensed (src/core/analysis/PYMATGEN-LICENSE); see src/core/analysis/local-env/README.md.
 """
 import json
@@ -40,10 +43,18 @@ def main():
             "cat": float(el.average_cationic_radius),
             "an": float(el.average_anionic_radius),
         }
+    quarter = []
+    for k in range(1001):
+        x = k / 1000
+        if x == 1:
+            quarter.append(0.25 * math.pi * 1**2)
+        else:
+            quarter.append(0.5 * ((x * math.sqrt(1**2 - x**2)) + (1**2 * math.atan(x / math.sqrt(1**2 - x**2)))))
     doc = {
         "source": "pymatgen 2022.11.7 (MIT): core/periodic_table.json, analysis/molecule_structure_comparator.py",
         "generator": "scripts/make-local-env-tables.py",
         "elements": elements,
+        "quarterCircle": quarter,
     }
     with open(OUT, "w") as f:
         json.dump(doc, f, separators=(",", ":"))

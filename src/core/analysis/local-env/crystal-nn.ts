@@ -116,13 +116,24 @@ function round3(x: number): number {
   return Number(x.toFixed(3));
 }
 
+const QUARTER_CIRCLE = tables.quarterCircle as number[];
+
+/**
+ * The area under the unit circle from 0 to x (π/4 at 1) as pymatgen computes it: from the table for the weights
+ * CrystalNN rounds to 3 decimals (glibc's atan, which libm.ts's misses by an ulp at some), else by the formula.
+ */
+function quarterArea(x: number): number {
+  const k = Math.round(x * 1000);
+  if (k >= 0 && k <= 1000 && k / 1000 === x) return QUARTER_CIRCLE[k];
+  return 0.5 * (x * Math.sqrt(1 - x ** 2) + atan(x / Math.sqrt(1 - x ** 2)));
+}
+
 /** CrystalNN._semicircle_integral: the share of the unit quarter circle between bins[idx + 1] and bins[idx]. */
 function semicircleIntegral(bins: number[], idx: number): number {
   const x1 = bins[idx],
     x2 = bins[idx + 1];
-  const area1 = x1 === 1 ? 0.25 * Math.PI : 0.5 * (x1 * Math.sqrt(1 - x1 ** 2) + atan(x1 / Math.sqrt(1 - x1 ** 2)));
-  const area2 = 0.5 * (x2 * Math.sqrt(1 - x2 ** 2) + atan(x2 / Math.sqrt(1 - x2 ** 2)));
-  return (area1 - area2) / (0.25 * Math.PI);
+  const area1 = x1 === 1 ? 0.25 * Math.PI : quarterArea(x1);
+  return (area1 - quarterArea(x2)) / (0.25 * Math.PI);
 }
 
 /**

@@ -283,6 +283,19 @@ class CellClipper {
     this.vr2[v] = x * x + y * y + z * z;
   }
 
+  /** Whether vertex v lies on the box (one of its planes is a box face). */
+  onBox(v: number): boolean {
+    return this.vp[3 * v] < 6 || this.vp[3 * v + 1] < 6 || this.vp[3 * v + 2] < 6;
+  }
+
+  /** Vertices of face k off the box (qhull's finite Voronoi vertices of the ridge). */
+  finiteVertices(k: number): number {
+    const f = this.faces;
+    let n = 0;
+    for (let t = 0; t < f.len[k]; t++) if (!this.onBox(f.verts[f.start[k] + t])) n++;
+    return n;
+  }
+
   /** Cuts the cell with plane q; returns whether it changed. */
   clip(q: number): boolean {
     const nx = this.nx[q],
@@ -670,6 +683,7 @@ export function voronoiCells(structure: Structure, cutoff = 7): VoronoiCells {
   for (let a = 0; a < n; a++) {
     start[a] = out.n;
     let r = cutoff;
+    let status: number;
     for (;;) {
       set.reset();
       if (r === cutoff) {
@@ -695,7 +709,10 @@ export function voronoiCells(structure: Structure, cutoff = 7): VoronoiCells {
       if (set.n > 0 && set.d2[order[0]] < 1e-16) {
         throw new Error(`sites ${a + 1} and ${set.site[order[0]] + 1} coincide: a Voronoi cell needs distinct sites`);
       }
-      if (cellOf(clipper, set, order)) break;
+      status = cellOf(clipper, set, order);
+      if (status === NO_RIDGES)
+        throw new Error(`the Voronoi cell of site ${a + 1} has no closed facet (pymatgen: "No Voronoi neighbors found")`);
+      if (status !== OPEN) break;
       if (r >= maxCutoff) {
         throw new Error(
           `the Voronoi cell of site ${a + 1} stays open up to ${maxCutoff.toFixed(2)} Å (the longest cell diagonal): ` +
@@ -709,6 +726,7 @@ export function voronoiCells(structure: Structure, cutoff = 7): VoronoiCells {
     for (let k = 0; k < f.n; k++) {
       const plane = f.plane[k];
       const len = f.len[k];
+      if (plane < 6 || (status === CLOSED_FAR && clipper.finiteVertices(k) < len)) continue;
       if (len > facetX.length) {
         facetX = new Float64Array(2 * len);
         facetY = new Float64Array(2 * len);
@@ -753,15 +771,24 @@ export function voronoiCells(structure: Structure, cutoff = 7): VoronoiCells {
   };
 }
 
-/** Cuts the cell of the origin by the neighbours nearest first; false when it stays unbounded. */
-function cellOf(clipper: CellClipper, set: NeighborSet, order: Uint32Array): boolean {
-  clipper.setPlanes(set.n);
-  for (let k = 0; k < set.n; k++) {
-    clipper.nx[6 + k] = set.px[k];
-    clipper.ny[6 + k] = set.py[k];
-    clipper.nz[6 + k] = set.pz[k];
-    clipper.h[6 + k] = set.d2[k] / 2;
-  }
+/** How qhull (as pymatgen runs it) sees a cell: closed, closed with its open facets unreported, open (pymatgen retries with a larger cutoff), without ridges. */
+const CLOSED = 0,
+  CLOSED_FAR = 1,
+  OPEN = 2,
+  NO_RIDGES = 3;
+
+/**
+ * Cuts the cell of the origin by the neighbours nearest first and says how qhull would report it. qhull reports a
+ * ridge when it has 3 Voronoi vertices, counting infinity once: an open facet with 2 finite vertices makes the cell
+ * "pathological" (pymatgen retries), one with a single finite vertex is not reported at all (CLOSED_FAR: only the
+ * closed facets count; NO_RIDGES when there are none, where pymatgen gives up). Input qhull refuses (under 4 points
+ * with its point at infinity, or all in one plane) is OPEN, as pymatgen retries on the error. Where the centre lies
+ * on its neighbours' hull without being a corner of it (between two of its own images beside ≥ 7 Å of vacuum), the
+ * cell is open in exact arithmetic and here; qhull's rounding sometimes closes it ≈ 10¹⁵ Å away instead.
+ */
+function cellOf(clipper: CellClipper, set: NeighborSet, order: Uint32Array): number {
+  if (set.n < 3 || coplanar(set, order)) return OPEN;
+  setPlanes(clipper, set);
   clipper.reset();
   for (let k = 0; k < order.length; k++) {
     const q = order[k];
@@ -770,7 +797,58 @@ function cellOf(clipper: CellClipper, set: NeighborSet, order: Uint32Array): boo
     clipper.clip(6 + q);
   }
   const f = clipper.faces;
-  for (let k = 0; k < f.n; k++) if (f.plane[k] < 6) return false;
+  let open = false;
+  for (let k = 0; k < f.n; k++) if (f.plane[k] < 6) open = true;
+  if (!open) return CLOSED;
+  let closedFacets = 0;
+  for (let k = 0; k < f.n; k++) {
+    if (f.plane[k] < 6) continue;
+    const finite = clipper.finiteVertices(k);
+    if (finite === f.len[k]) closedFacets++;
+    else if (finite >= 2) return OPEN;
+  }
+  return closedFacets > 0 ? CLOSED_FAR : NO_RIDGES;
+}
+
+/** The neighbours' bisector planes n·x ≤ h: n = p, h = |p|²/2. */
+function setPlanes(clipper: CellClipper, set: NeighborSet): void {
+  clipper.setPlanes(set.n);
+  for (let k = 0; k < set.n; k++) {
+    clipper.nx[6 + k] = set.px[k];
+    clipper.ny[6 + k] = set.py[k];
+    clipper.nz[6 + k] = set.pz[k];
+    clipper.h[6 + k] = set.d2[k] / 2;
+  }
+}
+
+/** Whether the centre and its neighbours lie in one plane (qhull: "initial simplex is flat"). */
+function coplanar(set: NeighborSet, order: Uint32Array): boolean {
+  const a = order[0];
+  const ax = set.px[a],
+    ay = set.py[a],
+    az = set.pz[a];
+  // b: the neighbour least parallel to a; then the largest volume (a × b) · c.
+  let best = 0,
+    nx = 0,
+    ny = 0,
+    nz = 0;
+  for (let k = 0; k < set.n; k++) {
+    const cx = ay * set.pz[k] - az * set.py[k],
+      cy = az * set.px[k] - ax * set.pz[k],
+      cz = ax * set.py[k] - ay * set.px[k];
+    const s = (cx * cx + cy * cy + cz * cz) / set.d2[k];
+    if (s > best) {
+      best = s;
+      nx = cx;
+      ny = cy;
+      nz = cz;
+    }
+  }
+  const nn = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  if (!(nn > 1e-10 * set.d2[a])) return true;
+  for (let k = 0; k < set.n; k++) {
+    if (Math.abs(nx * set.px[k] + ny * set.py[k] + nz * set.pz[k]) > 1e-10 * nn * Math.sqrt(set.d2[k])) return false;
+  }
   return true;
 }
 
