@@ -9,8 +9,8 @@
  * neighbour's bisector plane in turn, nearest first, until no plane can reach the cell. A vertex is recomputed from
  * the three planes that made it, so coordinates stay exact to rounding. Degenerate meetings (four planes through one
  * point, a plane touching the cell at a vertex or an edge) make no facet, as qhull reports no ridge with fewer than
- * three Voronoi vertices. A cell that still reaches the box is unbounded: pymatgen then retries with twice the cutoff
- * up to the cell's longest diagonal and then refuses the structure; so does this.
+ * three Voronoi vertices. A cell that still reaches the box is open, read as qhull reports it (cellOf): pymatgen then
+ * retries with twice the cutoff up to the cell's longest diagonal and then refuses the structure; so does this.
  */
 import { atan } from '../../math/libm.ts';
 import { type Mat3, inverse, norm } from '../../math/mat3.ts';
@@ -454,7 +454,7 @@ class CellClipper {
       const dx = this.vx[v] - cx,
         dy = this.vy[v] - cy,
         dz = this.vz[v] - cz;
-      angle.set(v, atan2Safe(dx * ux0 + dy * uy0 + dz * uz0, dx * ux + dy * uy + dz * uz));
+      angle.set(v, pseudoAngle(dx * ux0 + dy * uy0 + dz * uz0, dx * ux + dy * uy + dz * uz));
     }
     verts.sort((a, b) => angle.get(a)! - angle.get(b)!);
     for (let k = 0; k < verts.length; k++) f.verts[from + k] = verts[k];
@@ -462,7 +462,7 @@ class CellClipper {
 }
 
 /** Angle of (y, x) for sorting only (any monotone angle will do): pseudo-angle in (-2, 2]. */
-function atan2Safe(y: number, x: number): number {
+function pseudoAngle(y: number, x: number): number {
   const r = Math.abs(x) + Math.abs(y);
   if (r === 0) return 0;
   const p = x / r;
