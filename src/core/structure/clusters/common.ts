@@ -59,7 +59,8 @@ export function latticeConstantOf(symbol: string, given: number | undefined, all
   if (!allowed.includes(state.symmetry) || state.a === undefined)
     throw new ClusterError(
       `${builder} cannot guess the lattice constant of ${symbol}, whose reference structure in ASE is ${state.symmetry} ` +
-        `(it needs ${allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0]}); give a lattice constant`,
+        `(it needs ${allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0]}); ` +
+        'give a lattice constant',
     );
   return state.a;
 }
