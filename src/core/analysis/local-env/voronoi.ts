@@ -771,7 +771,10 @@ export function voronoiCells(structure: Structure, cutoff = 7): VoronoiCells {
   };
 }
 
-/** How qhull (as pymatgen runs it) sees a cell: closed, closed with its open facets unreported, open (pymatgen retries with a larger cutoff), without ridges. */
+/**
+ * How qhull (as pymatgen runs it) sees a cell: closed, closed with its open facets unreported, open (pymatgen retries
+ * with a larger cutoff), without ridges.
+ */
 const CLOSED = 0,
   CLOSED_FAR = 1,
   OPEN = 2,
