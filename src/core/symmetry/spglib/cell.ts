@@ -17,6 +17,7 @@ import {
   matNint,
   matNormSquaredD3,
   matAllocVecDBL,
+  zeroMat3,
 } from './mathfunc.ts';
 import { findNeighborsRaw } from '../../structure/neighbors.ts';
 import type { Mat3 as Mat3Rows } from '../../math/mat3.ts';
@@ -25,14 +26,6 @@ import type { Cell, Mat3, Vec3, VecDBL } from './types.ts';
 const INCREASE_RATE = 2.0;
 const REDUCE_RATE = 0.95;
 const NUM_ATTEMPT = 100;
-
-function zeroMat3(): Mat3 {
-  return [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-}
 
 /** C's integer division of non-negative ints. */
 function idiv(a: number, b: number): number {

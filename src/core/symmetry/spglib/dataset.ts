@@ -8,7 +8,7 @@
 
 import { celAllocCell, celAnyOverlapWithSameType, celSetCell } from './cell.ts';
 import { detDetermineAll } from './determination.ts';
-import { matCopyMatrixD3, matCopyVectorD3, matInverseMatrixD3, matMultiplyMatrixD3 } from './mathfunc.ts';
+import { matCopyMatrixD3, matCopyVectorD3, matInverseMatrixD3, matMultiplyMatrixD3, zeroMat3 } from './mathfunc.ts';
 import { ovlResetWork } from './overlap.ts';
 import { ptgGetPointgroup } from './pointgroup.ts';
 import { spaTransformFromPrimitive, spaTransformToPrimitive } from './spacegroup.ts';
@@ -22,14 +22,6 @@ export interface StandardizedCell {
   lattice: Mat3;
   position: Vec3[];
   types: number[];
-}
-
-function zeroMat3(): Mat3 {
-  return [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
 }
 
 /** spgat_get_dataset: the symmetry dataset of a cell (lattice columns = basis vectors); null if failed. */

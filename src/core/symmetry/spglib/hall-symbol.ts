@@ -18,6 +18,7 @@ import {
   matMultiplyMatrixD3,
   matMultiplyMatrixVectorD3,
   matMultiplyMatrixVectorId3,
+  zeroMat3,
 } from './mathfunc.ts';
 import { spgdbGetOperation, spgdbGetOperationIndex } from './spg-database.ts';
 import tables from './tables/hall_symbol.json';
@@ -79,14 +80,6 @@ const zero: Mat3 = [
   [0, 0, 0],
   [0, 0, 0],
 ];
-
-function zeroMat3(): Mat3 {
-  return [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-}
 
 /** Returns 1 and writes origin_shift when `symmetry` (conventional basis) matches `hall_number`, else 0. */
 export function halMatchHallSymbolDb(

@@ -10,7 +10,8 @@ import type { Mat3, MatINT, Vec3, VecDBL } from './types.ts';
 
 const ZERO_PREC = 1e-10;
 
-function zeroMat3(): Mat3 {
+/** A new 3×3 zero matrix (C declares its matrices on the stack; here each is a fresh array). */
+export function zeroMat3(): Mat3 {
   return [
     [0, 0, 0],
     [0, 0, 0],

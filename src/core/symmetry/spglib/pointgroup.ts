@@ -16,6 +16,7 @@ import {
   matMultiplyMatrixI3,
   matMultiplyMatrixVectorI3,
   matNormSquaredI3,
+  zeroMat3,
 } from './mathfunc.ts';
 import { Holohedry, Laue } from './types.ts';
 import type { Mat3, Pointgroup, PointSymmetry, Vec3 } from './types.ts';
@@ -99,14 +100,6 @@ const rotAxes: Vec3[] = [
   [1, 3, 1],   [-1, 3, 1],  [1, 3, -1],  [-1, 3, -1], [3, 1, 1],   /* 70 */
   [3, 1, -1],  [3, -1, 1],  [3, -1, -1],
 ];
-
-function zeroMat3(): Mat3 {
-  return [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-}
 
 /**
  * ptg_get_transformation_matrix (through ptg_get_layer_transformation_matrix with aperiodic_axis = -1): writes

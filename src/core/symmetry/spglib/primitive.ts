@@ -25,20 +25,13 @@ import {
   matMultiplyMatrixDi3,
   matMultiplyMatrixVectorD3,
   matNint,
+  zeroMat3,
 } from './mathfunc.ts';
 import { symAllocSymmetry, symGetPureTranslation, symReducePureTranslation } from './symmetry.ts';
 import type { Cell, Mat3, Primitive, Symmetry, Vec3, VecDBL } from './types.ts';
 
 const REDUCE_RATE = 0.95;
 const NUM_ATTEMPT = 20;
-
-function zeroMat3(): Mat3 {
-  return [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-}
 
 /** `prm_alloc_primitive`: no cell, mapping table of -1, tolerance 0, angle tolerance -1 (C's NULL orig_lattice is zeros). */
 export function prmAllocPrimitive(size: number): Primitive {

@@ -28,6 +28,7 @@ import {
   matNint,
   matNormSquaredD3,
   matTransposeMatrixD3,
+  zeroMat3,
 } from './mathfunc.ts';
 import { ptgGetPointgroup } from './pointgroup.ts';
 import { ssmGetExactPositions } from './site-symmetry.ts';
@@ -41,14 +42,6 @@ const identity: Mat3 = [
   [0, 1, 0],
   [0, 0, 1],
 ];
-
-function zeroMat3(): Mat3 {
-  return [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-}
 
 /**
  * spgdb_get_spacegroup_operations returns a freshly allocated Symmetry in C that refinement.c then mutates

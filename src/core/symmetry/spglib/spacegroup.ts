@@ -33,6 +33,7 @@ import {
   matMultiplyMatrixId3,
   matMultiplyMatrixVectorD3,
   matNormSquaredD3,
+  zeroMat3,
 } from './mathfunc.ts';
 import { ptgGetPointsymmetry, ptgGetTransformationMatrix } from './pointgroup.ts';
 import { spgdbGetSpacegroupType } from './spg-database.ts';
@@ -430,14 +431,6 @@ const R_mat: Mat3 = [[2 / 3, -1 / 3, -1 / 3], [1 / 3, 1 / 3, -2 / 3], [1 / 3, 1 
 const I_mat: Mat3 = [[-1 / 2, 1 / 2, 1 / 2], [1 / 2, -1 / 2, 1 / 2], [1 / 2, 1 / 2, -1 / 2]];
 // prettier-ignore
 const F_mat: Mat3 = [[0, 1 / 2, 1 / 2], [1 / 2, 0, 1 / 2], [1 / 2, 1 / 2, 0]];
-
-function zeroMat3(): Mat3 {
-  return [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-}
 
 /** Space group of a primitive cell; `hallNumber` 0 searches all 230 types, otherwise only that Hall setting. */
 export function spaSearchSpacegroup(primitive: Primitive, hallNumber: number, symprec: number, angleTolerance: number): Spacegroup | null {

@@ -30,6 +30,7 @@ import {
   matMultiplyMatrixD3,
   matMultiplyMatrixDi3,
   matMultiplyMatrixVectorId3,
+  zeroMat3,
 } from './mathfunc.ts';
 import { ovlCheckTotalOverlap, ovlOverlapCheckerInit } from './overlap.ts';
 import type { Cell, Mat3, PointSymmetry, Symmetry, Vec3, VecDBL } from './types.ts';
@@ -73,14 +74,6 @@ const identity: Mat3 = [
   [0, 1, 0],
   [0, 0, 1],
 ];
-
-function zeroMat3(): Mat3 {
-  return [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-}
 
 /** `PointSymmetry` of C: 48 rotation slots and a size. */
 function newPointSymmetry(): PointSymmetry {
