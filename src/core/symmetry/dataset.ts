@@ -8,7 +8,7 @@ import type { Mat3, Vec3 } from '../math/mat3.ts';
 import { wrapFrac } from '../math/mat3.ts';
 import { type SpeciesMap, type Structure, fracOf } from '../structure/structure.ts';
 import { PYMATGEN_ANGLE_TOLERANCE, crystalSystemOf, searchSymmetry, structureOfSpglibCell, wyckoffLetter } from './analyze.ts';
-import { spgatStandardizeCell } from './spglib/dataset.ts';
+import { standardPrimitiveOf } from './spglib/dataset.ts';
 import type { SymOp } from './symop.ts';
 
 export interface SymmetrySite {
@@ -45,8 +45,8 @@ const wrap3 = (v: readonly number[]): Vec3 => [wrapFrac(v[0]), wrapFrac(v[1]), w
 export function symmetryDataset(s: Structure, symprec = 0.01, angleTolerance = PYMATGEN_ANGLE_TOLERANCE): SymmetryDataset | null {
   const run = searchSymmetry(s, symprec, angleTolerance);
   if (!run) return null;
-  const { dataset: d, cell, speciesOfType } = run;
-  const prim = spgatStandardizeCell(cell.lattice, cell.positions, cell.types, cell.types.length, 1, 0, symprec, angleTolerance);
+  const { dataset: d, speciesOfType } = run;
+  const prim = standardPrimitiveOf(d, symprec);
   if (!prim) return null;
   const stdCell = structureOfSpglibCell(
     { lattice: d.std_lattice, positions: d.std_positions, types: d.std_types },

@@ -203,16 +203,23 @@ function standardizePrimitive(
   symprec: number,
   angleTolerance: number,
 ): StandardizedCell | null {
+  const dataset = getDataset(lattice, position, types, numAtom, 0, symprec, angleTolerance);
+  if (dataset === null) {
+    return null;
+  }
+  return standardPrimitiveOf(dataset, symprec);
+}
+
+/**
+ * The second half of standardize_primitive: the idealized primitive cell from a dataset already found (the caller
+ * that has one need not search again; it uses only the dataset's Hall number and standardized cell).
+ */
+export function standardPrimitiveOf(dataset: SpglibDataset, symprec: number): StandardizedCell | null {
   const identity: Mat3 = [
     [1, 0, 0],
     [0, 1, 0],
     [0, 0, 1],
   ];
-
-  const dataset = getDataset(lattice, position, types, numAtom, 0, symprec, angleTolerance);
-  if (dataset === null) {
-    return null;
-  }
 
   const centering = getCentering(dataset.hall_number);
   if (centering === Centering.CENTERING_ERROR) {
