@@ -20,7 +20,7 @@ import {
   matMultiplyMatrixVectorId3,
   zeroMat3,
 } from './mathfunc.ts';
-import { spgdbGetOperation, spgdbGetOperationIndex } from './spg-database.ts';
+import { spgdbGetOperation, spgdbGetOperationIndex, RHOMBOHEDRAL_HALL_NUMBERS, RHOMBOHEDRAL_HEXAGONAL_AXES } from './spg-database.ts';
 import tables from './tables/hall_symbol.json';
 import { Centering, type Mat3, type Symmetry, type Vec3 } from './types.ts';
 
@@ -146,22 +146,7 @@ function findHallSymbol(
     found = true;
   } else if (430 <= hallNumber && hallNumber <= 461) {
     /* TRIGO, ITA: 143-167, Hall: 430-461 */
-    if (
-      hallNumber === 433 ||
-      hallNumber === 434 ||
-      hallNumber === 436 ||
-      hallNumber === 437 ||
-      hallNumber === 444 ||
-      hallNumber === 445 ||
-      hallNumber === 450 ||
-      hallNumber === 451 ||
-      hallNumber === 452 ||
-      hallNumber === 453 ||
-      hallNumber === 458 ||
-      hallNumber === 459 ||
-      hallNumber === 460 ||
-      hallNumber === 461
-    ) {
+    if (RHOMBOHEDRAL_HALL_NUMBERS.has(hallNumber)) {
       if (isHallSymbolRhombo(originShift, hallNumber, primitiveLattice, symmetry, symprec)) {
         found = true;
       }
@@ -282,15 +267,7 @@ function isHallSymbolTrigonal(shift: Vec3, hallNumber: number, primitiveLattice:
 
 /** is_hall_symbol_rhombo */
 function isHallSymbolRhombo(shift: Vec3, hallNumber: number, primitiveLattice: Mat3, symmetry: Symmetry, symprec: number): number {
-  if (
-    hallNumber === 433 ||
-    hallNumber === 436 ||
-    hallNumber === 444 ||
-    hallNumber === 450 ||
-    hallNumber === 452 ||
-    hallNumber === 458 ||
-    hallNumber === 460
-  ) {
+  if (RHOMBOHEDRAL_HEXAGONAL_AXES.has(hallNumber)) {
     /* hP */
     for (let i = 0; i < 8; i++) {
       if (

@@ -36,7 +36,7 @@ import {
   zeroMat3,
 } from './mathfunc.ts';
 import { ptgGetPointsymmetry, ptgGetTransformationMatrix } from './pointgroup.ts';
-import { spgdbGetSpacegroupType } from './spg-database.ts';
+import { spgdbGetSpacegroupType, RHOMBOHEDRAL_HALL_NUMBERS, RHOMBOHEDRAL_HEXAGONAL_AXES } from './spg-database.ts';
 import { symAllocSymmetry, symGetOperation, symReduceOperation } from './symmetry.ts';
 import { Centering, Holohedry, Laue, type Cell, type Mat3, type Primitive, type Spacegroup, type Symmetry, type Vec3 } from './types.ts';
 
@@ -927,23 +927,7 @@ function matchHallSymbolDb(
   }
 
   if (holohedry === Holohedry.TRIGO) {
-    if (
-      centering === R_CENTER &&
-      (hallNumber === 433 ||
-        hallNumber === 434 ||
-        hallNumber === 436 ||
-        hallNumber === 437 ||
-        hallNumber === 444 ||
-        hallNumber === 445 ||
-        hallNumber === 450 ||
-        hallNumber === 451 ||
-        hallNumber === 452 ||
-        hallNumber === 453 ||
-        hallNumber === 458 ||
-        hallNumber === 459 ||
-        hallNumber === 460 ||
-        hallNumber === 461)
-    ) {
+    if (centering === R_CENTER && RHOMBOHEDRAL_HALL_NUMBERS.has(hallNumber)) {
       /* Rhombohedral. symmetry is for a=b=c basis. */
       return matchHallSymbolDbRhombo(originShift, convLattice, origLattice, hallNumber, symmetry, symprec);
     }
@@ -1365,15 +1349,7 @@ function matchHallSymbolDbRhombo(
   convSymmetry: Symmetry,
   symprec: number,
 ): number {
-  if (
-    hallNumber === 433 ||
-    hallNumber === 436 ||
-    hallNumber === 444 ||
-    hallNumber === 450 ||
-    hallNumber === 452 ||
-    hallNumber === 458 ||
-    hallNumber === 460
-  ) {
+  if (RHOMBOHEDRAL_HEXAGONAL_AXES.has(hallNumber)) {
     /* Hexagonal lattice */
     const isFound = matchHallSymbolDbChangeOfBasisLoop(
       originShift,

@@ -21,6 +21,17 @@ const symmetryOperations = tables.symmetry_operations;
 const symmetryOperationIndex = tables.symmetry_operation_index;
 
 /**
+ * The Hall numbers of the seven rhombohedral space groups (146, 148, 155, 160, 161, 166, 167), each on hexagonal
+ * and on rhombohedral axes; spglib's hall_symbol.c and spacegroup.c each spell the list out.
+ */
+export const RHOMBOHEDRAL_HALL_NUMBERS: ReadonlySet<number> = new Set([
+  433, 434, 436, 437, 444, 445, 450, 451, 452, 453, 458, 459, 460, 461,
+]);
+
+/** Of those, the settings on hexagonal axes. */
+export const RHOMBOHEDRAL_HEXAGONAL_AXES: ReadonlySet<number> = new Set([433, 436, 444, 450, 452, 458, 460]);
+
+/**
  * spgdb_decode_symmetry: an operation is stored as rotation (ternary, 3^9) + 19683 × translation (duodecimal,
  * twelfths). Writes `rot` and `trans` in place.
  */
