@@ -127,3 +127,24 @@ describe('structlab symmetry refuses what has no dataset', () => {
     expect(bad.stderr).toMatch(/--symprec must be a number/);
   });
 });
+
+describe('structlab symmetry --angle-tolerance', () => {
+  // spglib 2.0.2 on pymatgen's reading of LiFePO4 (γ = 89.5°) at symprec 0.1: Pnma with 5°, P2_1/c with its own
+  // length-only check (tests/reference/golden/spglib/datasets.json.gz holds both cases).
+  it("5° by default (pymatgen), -1 for spglib's default; the output names the one used", async () => {
+    const file = corpusPath('pmg-LiFePO4.cif');
+    const run = async (...extra: string[]) =>
+      JSON.parse((await structlabInProcess(['symmetry', file, '--symprec', '0.1', ...extra])).stdout);
+    const byDefault = await run();
+    expect([byDefault.number, byDefault.angle_tolerance]).toEqual([62, 5]);
+    const spglibDefault = await run('--angle-tolerance', '-1');
+    expect([spglibDefault.number, spglibDefault.international, spglibDefault.angle_tolerance]).toEqual([14, 'P2_1/c', -1]);
+  });
+  it('refuses a value that is not an angle, with one sentence', async () => {
+    for (const bad of ['abc', '0', '95', '']) {
+      const r = await structlabInProcess(['symmetry', corpusPath('pmg-LiFePO4.cif'), '--angle-tolerance', bad]);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toMatch(/--angle-tolerance takes degrees between 0 and 90, or -1 for spglib's default, got /);
+    }
+  });
+});

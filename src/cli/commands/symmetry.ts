@@ -4,6 +4,7 @@ import { symmetryDataset } from '../../core/symmetry/dataset.ts';
 import { PYMATGEN_ANGLE_TOLERANCE, symmetryUnavailable } from '../../core/symmetry/analyze.ts';
 import { type ParsedArgs, numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
+import { quoted } from '../../core/limits.ts';
 import { toStrictJson } from '../io.ts';
 import { latticeJson, loadPeriodic } from './xtal-input.ts';
 
@@ -24,7 +25,7 @@ function angleToleranceOption(options: ParsedArgs['options']): number {
   if (raw === undefined) return PYMATGEN_ANGLE_TOLERANCE;
   const a = Number(raw);
   if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(a) || a === 0 || a >= 90)
-    throw new CliError(`--angle-tolerance takes degrees between 0 and 90, or -1 for spglib's default (got ${String(raw)})`);
+    throw new CliError(`--angle-tolerance takes degrees between 0 and 90, or -1 for spglib's default, got ${quoted(String(raw))}`);
   return a < 0 ? -1 : a;
 }
 
