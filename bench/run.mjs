@@ -9,6 +9,7 @@ const run = (cmd, args) => {
 };
 
 run('npx', ['tsx', 'bench/core.bench.ts']);
+run('npx', ['tsx', 'bench/symmetry.bench.ts']);
 run('npx', ['tsx', 'bench/neighbors.bench.ts']);
 run('npx', ['tsx', 'bench/c2np-metrics.bench.ts']);
 run('npx', ['tsx', 'bench/c2np-inverse.bench.ts']);
