@@ -1,7 +1,8 @@
 /**
- * Local environments of an ordered periodic structure (docs/crystallography.md §5): neighbour lists as pymatgen
+ * Local environments of an ordered periodic structure (docs/crystallography.md §5): neighbour lists either by
+ * CrystalNN (local-env/crystal-nn.ts, pymatgen's CrystalNN with its defaults) or as pymatgen
  * `Structure.get_neighbor_list(r)` (core/structure.py, materialsproject/pymatgen v2022.11.7) finds them — every
- * periodic image within r + 1e-8 Å, a site's own images included — coordination numbers, bond lengths per
+ * periodic image within r + 1e-8 Å, a site's own images included — then coordination numbers, bond lengths per
  * element pair, bond-angle histograms and the periodic radial distribution function.
  */
 import { type Vec3, norm, sub, wrapFrac } from '../math/mat3.ts';
@@ -10,14 +11,19 @@ import type { Lattice } from '../structure/lattice.ts';
 import { type Structure, fracOf, majorSpecies } from '../structure/structure.ts';
 import { findNeighborsRaw } from '../structure/neighbors.ts';
 import { checkLimit } from '../limits.ts';
+import { crystalNN } from './local-env/crystal-nn.ts';
 
 export interface EnvNeighbor {
   index: number;
   image: Vec3;
   distance: number;
+  /** CrystalNN only: pymatgen's get_nn_info weight (1 for each neighbour of the chosen CN, its default). */
+  weight?: number;
 }
 
 export interface EnvOptions {
+  /** 'crystalnn': CrystalNN's neighbours (the cutoff is then unused); 'cutoff' (default): all within the cutoff. */
+  method?: 'cutoff' | 'crystalnn';
   cutoff: number;
   rdfMax: number;
   rdfBin: number;
@@ -26,6 +32,8 @@ export interface EnvOptions {
 export interface LocalEnvironment {
   sites: { element: string; frac: Vec3 }[];
   coordination: number[];
+  /** CrystalNN only, per site: the candidate coordination numbers and their probabilities (get_nn_data's cn_weights). */
+  cnWeights?: { cn: number; weight: number }[][];
   neighbors: EnvNeighbor[][];
   bondLengths: Map<string, number[]>;
   angles: { nAngles: number; histogram: number[]; byCenter: Map<string, number[]> };
@@ -64,6 +72,43 @@ function directedNeighbors(
   return { pairs, lists };
 }
 
+/**
+ * CrystalNN's neighbour lists, each neighbour's image re-expressed for the wrapped coordinates (the site in
+ * the cell at frac − ⌊frac⌋): CrystalNN reads the coordinates as given.
+ */
+function crystalNNNeighbors(s: Structure, lattice: Lattice): { lists: EnvNeighbor[][]; cnWeights: { cn: number; weight: number }[][] } {
+  const shift = s.sites.map((site) => fracOf(site, lattice).map((x) => Math.round(x - wrapFrac(x))) as Vec3);
+  const result = crystalNN(s);
+  return {
+    lists: result.map((r, i) =>
+      r.neighbors.map((nb) => ({
+        index: nb.index,
+        image: [0, 1, 2].map((d) => nb.image[d] + shift[nb.index][d] - shift[i][d] + 0) as Vec3,
+        distance: nb.distance,
+        weight: nb.weight,
+      })),
+    ),
+    cnWeights: result.map((r) => r.cnWeights),
+  };
+}
+
+/** Unordered bonds from directed lists, each once: (i, j, n) and (j, i, −n) are one bond, kept as found first. */
+function bondsOnce(lists: EnvNeighbor[][]): { i: number; j: number; distance: number }[] {
+  const seen = new Set<string>();
+  const out: { i: number; j: number; distance: number }[] = [];
+  lists.forEach((list, i) => {
+    for (const nb of list) {
+      const forward = i < nb.index || (i === nb.index && (nb.image[0] || nb.image[1] || nb.image[2]) > 0);
+      const [a, b, n] = forward ? [i, nb.index, nb.image] : [nb.index, i, nb.image.map((x) => -x + 0)];
+      const key = `${a} ${b} ${n[0]} ${n[1]} ${n[2]}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ i: a, j: b, distance: nb.distance });
+    }
+  });
+  return out;
+}
+
 /** The environment of an ordered periodic structure. */
 export function localEnvironment(s: Structure, o: EnvOptions): LocalEnvironment {
   const lattice = s.lattice;
@@ -75,17 +120,28 @@ export function localEnvironment(s: Structure, o: EnvOptions): LocalEnvironment 
   const nBins = Math.round(o.rdfMax / o.rdfBin);
   const rdfRange = nBins * o.rdfBin;
   // Pairs within the RDF range (each counted once): N·ρ·(4π/3)r³ / 2 on average.
-  const reach = Math.max(rdfRange, o.cutoff);
+  const reach = o.method === 'crystalnn' ? rdfRange : Math.max(rdfRange, o.cutoff);
   checkLimit('rdfPairs', 'the environment', Math.round((n * numberDensity * 4 * Math.PI * reach * reach * reach) / 6), 'atom pairs');
 
-  const { pairs, lists } = directedNeighbors(frac, lattice, o.cutoff);
+  let lists: EnvNeighbor[][];
+  let bonds: { i: number; j: number; distance: number }[];
+  let cnWeights: { cn: number; weight: number }[][] | undefined;
+  if (o.method === 'crystalnn') {
+    ({ lists, cnWeights } = crystalNNNeighbors(s, lattice));
+    bonds = bondsOnce(lists);
+  } else {
+    const found = directedNeighbors(frac, lattice, o.cutoff);
+    lists = found.lists;
+    const { pairs } = found;
+    bonds = Array.from(pairs.i, (i, p) => ({ i, j: pairs.j[p], distance: pairs.distance[p] }));
+  }
   const bondLengths = new Map<string, number[]>();
-  for (let p = 0; p < pairs.i.length; p++) {
-    const [a, b] = [elements[pairs.i[p]], elements[pairs.j[p]]].sort();
+  for (const bond of bonds) {
+    const [a, b] = [elements[bond.i], elements[bond.j]].sort();
     const key = `${a}-${b}`;
     const list = bondLengths.get(key);
-    if (list) list.push(pairs.distance[p]);
-    else bondLengths.set(key, [pairs.distance[p]]);
+    if (list) list.push(bond.distance);
+    else bondLengths.set(key, [bond.distance]);
   }
   for (const list of bondLengths.values()) list.sort((x, y) => x - y);
 
@@ -128,6 +184,7 @@ export function localEnvironment(s: Structure, o: EnvOptions): LocalEnvironment 
   return {
     sites: frac.map((f, k) => ({ element: elements[k], frac: f })),
     coordination: lists.map((l) => l.length),
+    ...(cnWeights ? { cnWeights } : {}),
     neighbors: lists,
     bondLengths,
     angles: { nAngles, histogram, byCenter },
