@@ -3,7 +3,14 @@
  * scenes): wrap into the cell → supercell n×m×k → boundary images → bonds → polyhedra, all as flat
  * typed arrays the viewer uploads as instance buffers. Pure; unit-testable in Node.
  */
-import { type BondList, DEFAULT_BOND_TOLERANCE, computeBonds, coordinationPolyhedra, parseBondCutoffs } from '../structure/bonds.ts';
+import {
+  type BondList,
+  DEFAULT_BOND_TOLERANCE,
+  computeBonds,
+  convexHullFaces,
+  coordinationPolyhedra,
+  parseBondCutoffs,
+} from '../structure/bonds.ts';
 import { elementBySymbol } from '../structure/elements.ts';
 import { type Mat3, wrapFrac } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
@@ -20,6 +27,8 @@ export interface DisplayOptions {
   /** Per-pair cutoffs as text (`Mg-H 2.1, Cs-Ca 0`), see parseBondCutoffs. */
   bondCutoffs: string;
   polyhedra: boolean;
+  /** Polyhedra from these neighbour lists (the Local environment panel's) instead of the covalent-radius bonds. */
+  polyhedronNeighbors: PolyhedronNeighbors | null;
   /** Above this many drawn atoms, bonds and polyhedra are skipped (they cost more than the atoms). */
   maxBondedAtoms: number;
 }
@@ -31,8 +40,22 @@ export const DEFAULT_DISPLAY_OPTIONS: DisplayOptions = {
   bondTolerance: DEFAULT_BOND_TOLERANCE,
   bondCutoffs: '',
   polyhedra: false,
+  polyhedronNeighbors: null,
   maxBondedAtoms: 50_000,
 };
+
+/**
+ * Per site of the structure, the neighbours whose convex hull is its polyhedron, drawn around every drawn copy of the
+ * site (supercells and boundary images included); sites with fewer than 4 neighbours get none.
+ */
+export interface PolyhedronNeighbors {
+  /** Site i's neighbours are entries start[i] … start[i + 1] − 1 (n + 1 numbers). */
+  start: Uint32Array;
+  /** The neighbour's site. */
+  site: Uint32Array;
+  /** 3 integers per neighbour: its lattice image relative to the fractional coordinates as given (PackedStructure.frac). */
+  image: Int32Array;
+}
 
 export interface DisplayData {
   natoms: number;
@@ -228,11 +251,14 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
   let polyTriangles = new Float32Array(0);
   let polyElement = new Uint16Array(0);
   let nbonds = 0;
+  const neighborLists = opt.polyhedra && M && p.frac ? opt.polyhedronNeighbors : null;
+  if (neighborLists && neighborLists.start.length !== n + 1)
+    throw new Error(`the polyhedron neighbours are for ${neighborLists.start.length - 1} sites, the structure has ${n}`);
   if ((opt.bonds || opt.polyhedra) && ncore > opt.maxBondedAtoms) {
     notes.push(
       `Bonds and polyhedra are off above ${opt.maxBondedAtoms.toLocaleString('en')} atoms (this scene has ${ncore.toLocaleString('en')}).`,
     );
-  } else if (opt.bonds || opt.polyhedra) {
+  } else if (opt.bonds || (opt.polyhedra && !neighborLists)) {
     const superLattice = M ? new Lattice([0, 1, 2].map((r) => M[r].map((v) => v * [na, nb, nc][r])) as Mat3) : null;
     const sites: Site[] = new Array(ncore);
     for (let i = 0; i < ncore; i++) {
@@ -257,7 +283,7 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
         bondElements[2 * b + 1] = element[drawn.elementsOf[b][1]];
       }
     }
-    if (opt.polyhedra) {
+    if (opt.polyhedra && !neighborLists) {
       const polys = coordinationPolyhedra(superStructure, anionBonds(p, bonds, n), 4, polyhedronCentre(p, n));
       let ntri = 0;
       for (const poly of polys) ntri += poly.faces.length / 3;
@@ -272,6 +298,9 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
         }
       }
     }
+  }
+  if (neighborLists && M && p.frac && ncore <= opt.maxBondedAtoms) {
+    ({ polyTriangles, polyElement } = neighborPolyhedra(neighborLists, p.frac, M, site, cart64, element));
   }
 
   return {
@@ -292,6 +321,51 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
     supercell: [na, nb, nc],
     notes,
   };
+}
+
+/**
+ * The polyhedra of given neighbour lists around every drawn atom: each site's hull is found once, on its neighbours'
+ * offsets L·(f_j + image − f_i) from the site (f as given, the frame the images refer to, so the display's own
+ * wrapping does not matter), and placed at every drawn copy of the site.
+ */
+function neighborPolyhedra(
+  lists: PolyhedronNeighbors,
+  frac: Float64Array,
+  M: Mat3,
+  site: Uint32Array,
+  cart: Float64Array,
+  element: Uint16Array,
+): { polyTriangles: Float32Array<ArrayBuffer>; polyElement: Uint16Array<ArrayBuffer> } {
+  const n = lists.start.length - 1;
+  const offsets: (Float64Array | null)[] = new Array(n).fill(null);
+  const faces: (Uint32Array | null)[] = new Array(n).fill(null);
+  for (let i = 0; i < n; i++) {
+    const [a, b] = [lists.start[i], lists.start[i + 1]];
+    if (b - a < 4) continue;
+    const d = new Float64Array(3 * (b - a));
+    for (let k = a; k < b; k++) {
+      const j = lists.site[k];
+      const f = [0, 1, 2].map((ax) => frac[3 * j + ax] + lists.image[3 * k + ax] - frac[3 * i + ax]);
+      for (let ax = 0; ax < 3; ax++) d[3 * (k - a) + ax] = f[0] * M[0][ax] + f[1] * M[1][ax] + f[2] * M[2][ax];
+    }
+    const hull = convexHullFaces(d);
+    if (hull.length > 0) [offsets[i], faces[i]] = [d, hull];
+  }
+  let ntri = 0;
+  for (let atom = 0; atom < site.length; atom++) ntri += (faces[site[atom]]?.length ?? 0) / 3;
+  const polyTriangles = new Float32Array(9 * ntri);
+  const polyElement = new Uint16Array(ntri);
+  let t = 0;
+  for (let atom = 0; atom < site.length; atom++) {
+    const [d, hull] = [offsets[site[atom]], faces[site[atom]]];
+    if (!d || !hull) continue;
+    for (let f = 0; f < hull.length; f += 3, t++) {
+      for (let v = 0; v < 3; v++)
+        for (let ax = 0; ax < 3; ax++) polyTriangles[9 * t + 3 * v + ax] = cart[3 * atom + ax] + d[3 * hull[f + v] + ax];
+      polyElement[t] = element[atom];
+    }
+  }
+  return { polyTriangles, polyElement };
 }
 
 /**
