@@ -15,6 +15,7 @@ import { LimitError, overrideLimits, resetLimits } from '../../src/core/limits.t
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { isOrderedSite, makeSiteFromFrac, type Structure } from '../../src/core/structure/structure.ts';
 import { CORPUS_FILES, REFERENCE } from '../../scripts/support/paths.ts';
+import { type GoldenStructure, storedStructure } from '../local-env.ts';
 
 type Row = [number, number, number, number, ...number[]];
 interface GoldenSite {
@@ -23,15 +24,10 @@ interface GoldenSite {
   all_nninfo: Row[];
   cn_weights: [number, number][];
 }
-interface Golden {
-  source: string;
-  sites: [string, [number, number, number]][];
+interface Golden extends GoldenStructure {
   results?: GoldenSite[];
-  error?: string;
   voronoi?: Row[][];
   weighted?: { cn: number; neighbors: Row[] }[];
-  lattice: number[][];
-  oxidation: (number | null)[];
 }
 const doc = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'local-env', 'crystalnn.json'), 'utf8')) as {
   timing: { pymatgen_get_nn_info_s: number; sites: number };
@@ -45,17 +41,6 @@ const mp20 = (() => {
     cif = header.indexOf('cif');
   return new Map(rows.slice(1).map((r) => [r.fields[id], r.fields[cif]]));
 })();
-
-/** The structure as pymatgen read it (lattice, species, oxidation states and fractional coordinates of the golden). */
-function stored(g: Golden): Structure {
-  const lattice = new Lattice(g.lattice);
-  const sites = g.sites.map(([species, frac], k) => {
-    const el = species.replace(/[\d.]*[+-]$/, '');
-    const ox = g.oxidation[k];
-    return makeSiteFromFrac(lattice, frac, { [el]: 1 }, ox === null ? {} : { oxidation: { [el]: ox } });
-  });
-  return { name: g.source, lattice, sites };
-}
 
 /** Where the repository's reader gives pymatgen's sites (same species, order, coordinates, oxidation states). */
 function sameSites(s: Structure, g: Golden): boolean {
@@ -81,12 +66,12 @@ const readerDiffers: string[] = [];
 /** The structure as the repository's reader gives it, or the stored one where the readers differ. */
 function read(g: Golden): Structure {
   const [kind, name] = g.source.split('/');
-  if (kind === 'synthetic' || kind === 'random') return stored(g);
+  if (kind === 'synthetic' || kind === 'random') return storedStructure(g);
   const text = kind === 'corpus' ? readFileSync(join(CORPUS_FILES, name), 'utf8') : mp20.get(name)!;
   const r = parseStructureFile(text, kind === 'corpus' ? name : `${name}.cif`);
   if (r.ok && sameSites(r.structures[0], g)) return r.structures[0];
   if (!readerDiffers.includes(g.source)) readerDiffers.push(g.source);
-  return stored(g);
+  return storedStructure(g);
 }
 
 const key = (r: ArrayLike<number>) => `${r[0]}:${r[1]},${r[2]},${r[3]}`;
