@@ -244,6 +244,7 @@ const Q6 = {
   y61: (1 / 16) * Math.sqrt(273 / TWO_PI),
   y60: (1 / 32) * Math.sqrt(13 / Math.PI),
 };
+const MAX_NEIGHBORS = 64;
 /** Orders of the trigonometric tables (get_q6 needs sin^6 θ, cos 6φ). */
 const TRIG = 6;
 
@@ -279,6 +280,8 @@ export class NeighborGeometry {
 
   /** Loads `n` centre → neighbour vectors (x, y, z each), in the order pymatgen receives the neighbours. */
   load(vectors: ArrayLike<number>, n: number): void {
+    // The azimuth table holds n³ angles; CrystalNN's fingerprint needs 12 neighbours at most.
+    if (!(n <= MAX_NEIGHBORS)) throw new Error(`order parameters of ${n} neighbours: at most ${MAX_NEIGHBORS} are supported`);
     if (n > this.cap) this.grow(n);
     this.n = n;
     for (let j = 0; j < n; j++) {
