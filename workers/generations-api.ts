@@ -6,7 +6,7 @@ import type { OverlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts
 import type { CspConvention, CspResult, CspSampleRow } from '../src/core/tasks/generations/csp.ts';
 import type { CspTolerances } from '../src/core/tasks/generations/tolerances.ts';
 import type { HullPlotData } from '../src/core/analysis/hull-plot.ts';
-import type { DenovoConvention, DenovoResult, DenovoSample } from '../src/core/tasks/generations/denovo.ts';
+import type { CoverageOptions, DenovoConvention, DenovoResult, DenovoSample } from '../src/core/tasks/generations/denovo.ts';
 import type { MatchExplanation } from '../src/core/tasks/generations/explain.ts';
 import type { GenMatcherName } from '../src/core/tasks/generations/mattergen-matcher.ts';
 import type { SmactTable } from '../src/core/tasks/generations/smact.ts';
@@ -66,11 +66,35 @@ export interface DenovoRunOptions {
   stabilityThreshold: number;
   /** Each prediction's space group and the distributions (`gen eval --space-groups`). */
   spaceGroups: boolean;
+  /** CDVAE's coverage against the test set (`gen eval --coverage D` / `--cov-cutoffs S,C`); null: off. */
+  coverage: CoverageOptions | null;
 }
 
-/** A run's document, exactly as `structlab gen csp` / `gen eval` print it, and the matcher failures it counted as no match. */
+/** One fingerprint kind on its principal plane (src/core/analysis/pca.ts), fitted on the truths and predictions together. */
+export interface FingerprintPlane {
+  /** Share of the variance along PC1 and PC2. */
+  explained: [number, number];
+  /** Per per_sample row: [PC1, PC2], null without fingerprints. */
+  predictions: ([number, number] | null)[];
+  /** Per test structure, in the set's order: [PC1, PC2], null without fingerprints. */
+  truth: ([number, number] | null)[];
+}
+
+/** The de novo run's 2D map of the coverage fingerprints: structure (61 numbers) and scaled composition (132 numbers). */
+export interface FingerprintMap {
+  structure: FingerprintPlane;
+  composition: FingerprintPlane;
+  /** The test structures' ids, in the set's order. */
+  truthIds: string[];
+}
+
+/**
+ * A run's document, exactly as `structlab gen csp` / `gen eval` print it, and the matcher failures it counted as no match;
+ * a de novo run with coverage also has the fingerprint map, kept beside the document (the CLI prints no map).
+ */
 export type GenRun =
-  { mode: 'csp'; result: CspResult; matcherErrors: string[] } | { mode: 'denovo'; result: DenovoResult; matcherErrors: string[] };
+  | { mode: 'csp'; result: CspResult; matcherErrors: string[] }
+  | { mode: 'denovo'; result: DenovoResult; matcherErrors: string[]; map?: FingerprintMap };
 
 /** Two sites nearer than 0.5 Å (upstream's structural cutoff), with both ends as drawn (the structure's display frame). */
 export interface ClosePairView {

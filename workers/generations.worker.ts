@@ -13,6 +13,9 @@ import { initMoyo } from '../src/core/symmetry/moyo.ts';
 import { aseFrameOf, inAseFrame, overlayGeometry } from '../src/core/tasks/atomworld/lab/overlay.ts';
 import { CSP_MATCHER_OPTIONS, cspMetrics } from '../src/core/tasks/generations/csp.ts';
 import { evaluateDenovo, pymatgenDensity } from '../src/core/tasks/generations/denovo.ts';
+import { scaleCompositionFingerprint } from '../src/core/tasks/generations/coverage.ts';
+import { type CoverageFingerprint, coverageFingerprint } from '../src/core/tasks/generations/fingerprints.ts';
+import { principalPlane, projectOnPlane } from '../src/core/analysis/pca.ts';
 import { demoPredictions } from '../src/core/tasks/generations/demo.ts';
 import { explainMatch } from '../src/core/tasks/generations/explain.ts';
 import {
@@ -34,6 +37,8 @@ import { type PDEntry, PhaseDiagram, PhaseDiagramError } from '../src/core/analy
 import { hullRows, parseHullReference, parseTotalEnergies } from '../src/core/tasks/generations/hull-inputs.ts';
 import { closePairs, minPairDistance } from '../src/core/tasks/generations/validity.ts';
 import type {
+  FingerprintMap,
+  FingerprintPlane,
   GenerationsWorkerApi,
   GenRun,
   HullView,
@@ -250,6 +255,37 @@ function hullView(index: number): HullView | null {
   }
 }
 
+function allFinite(row: ArrayLike<number>): boolean {
+  for (let d = 0; d < row.length; d++) if (!Number.isFinite(row[d])) return false;
+  return true;
+}
+
+/** One kind's plane, fitted on every finite fingerprint of the truths and predictions; the others are not drawn (null). */
+function planeOf(predictions: (ArrayLike<number> | null)[], truth: (ArrayLike<number> | null)[]): FingerprintPlane {
+  const drawn = (row: ArrayLike<number> | null) => (row && allFinite(row) ? row : null);
+  const p = predictions.map(drawn),
+    t = truth.map(drawn);
+  const plane = principalPlane([...t, ...p].filter((r) => r !== null));
+  const at = (row: ArrayLike<number> | null) => (row ? projectOnPlane(plane, row) : null);
+  return { explained: plane.explained, predictions: p.map(at), truth: t.map(at) };
+}
+
+/** The run's 2D map: structure fingerprints as they are, composition ones scaled as compute_cov compares them (NaN → 0). */
+function fingerprintMap(
+  fps: { predictions: CoverageFingerprint[]; truth: CoverageFingerprint[] },
+  truth: readonly GenItem[],
+): FingerprintMap {
+  const comp = (f: CoverageFingerprint) => (f.comp ? scaleCompositionFingerprint(f.comp) : null);
+  return {
+    structure: planeOf(
+      fps.predictions.map((f) => f.struct),
+      fps.truth.map((f) => f.struct),
+    ),
+    composition: planeOf(fps.predictions.map(comp), fps.truth.map(comp)),
+    truthIds: truth.map((t) => t.id),
+  };
+}
+
 const api: GenerationsWorkerApi = {
   loadSet: (role, files, folder) =>
     attempt(async () => {
@@ -337,17 +373,32 @@ const api: GenerationsWorkerApi = {
       const energyOf = hull ? hull.eAboveHull : energies ? energiesFor(energiesName, energies, predictions) : undefined;
       const matcherErrors: string[] = [];
       const report = throttled(progress);
+      const { coverage, ...rest } = options;
+      const truth = sets.get('test');
+      if (coverage && !truth) throw new GenInputError('coverage compares the predictions with a test set: load the test set first');
+      // Fingerprints first (a progress step each), then the comparisons; `gen eval` counts them last, with the same numbers.
+      const fingerprinting = coverage ? predictions.length + truth!.length : 0;
+      const total = fingerprinting + predictions.length;
+      let done = 0;
+      const fingerprintsOf = (items: readonly GenItem[]) =>
+        items.map((item) => {
+          const fp = coverageFingerprint(item.structure);
+          report(++done, total);
+          return fp;
+        });
+      const fingerprints = coverage ? { predictions: fingerprintsOf(predictions), truth: fingerprintsOf(truth!) } : undefined;
       // Each sample's counterpart as an item, not looked up by id (ids may repeat in a de novo set): the duplicate first.
       const duplicates = new Map<number, GenItem>();
       const matches = new Map<number, GenItem>();
       const result = evaluateDenovo(
-        { predictions, reference: sets.get('reference'), truth: sets.get('test'), energies: energyOf },
+        { predictions, reference: sets.get('reference'), truth, energies: energyOf, ...(fingerprints ? { fingerprints } : {}) },
         {
-          ...options,
+          ...rest,
+          ...(coverage ? { coverage } : {}),
           onMatcherError: (e, id, other) => matcherErrors.push(`${id} vs ${other}: ${errorText(e)}`),
           onCounterpart: (i, role, other) => (role === 'duplicate_of' ? duplicates : matches).set(i, other),
         },
-        (p) => report(p.done, p.total),
+        (p) => report(fingerprinting + p.done, total),
       );
       const pairs = predictions.map((pred, i) => {
         const duplicate = duplicates.get(i);
@@ -357,7 +408,7 @@ const api: GenerationsWorkerApi = {
       });
       // Each row's decomposition after its e_above_hull, as `gen eval --energies --hull-reference` prints it.
       if (hull) result.per_sample = result.per_sample.map((row, i) => withDecomposition(row, hull.rows[i].decomposition));
-      const run: GenRun = { mode: 'denovo', result, matcherErrors };
+      const run: GenRun = { mode: 'denovo', result, matcherErrors, ...(fingerprints ? { map: fingerprintMap(fingerprints, truth!) } : {}) };
       last = { run, pairs };
       lastHull = hull ? { pd: hull.pd, energies: predictions.map((p) => hull.totals.get(p.id) ?? null) } : null;
       return run;

@@ -66,8 +66,8 @@ export interface GenerationsState {
   filter: FailureReason | null;
   /** The table's page (PAGE_ROWS rows each). */
   page: number;
-  /** The samples as a table or as thumbnails grouped by reason. */
-  tableView: 'table' | 'gallery';
+  /** The samples as a table, as thumbnails grouped by reason, or on the fingerprint map (a de novo run with coverage). */
+  tableView: 'table' | 'gallery' | 'map';
   busy: string | null;
   progress: { done: number; total: number } | null;
   error: string | null;
@@ -84,7 +84,7 @@ export const useGenerations = create<GenerationsState>(() => ({
   energies: null,
   hullInputs: {},
   csp: { convention: 'diffcsp', smact: 'legacy', nSamples: 1, tolerances: { ...CSP_DEFAULT_TOLERANCES }, spaceGroups: false },
-  denovo: { convention: 'diffcsp', smact: 'legacy', matcher: 'disordered', stabilityThreshold: 0.1, spaceGroups: false },
+  denovo: { convention: 'diffcsp', smact: 'legacy', matcher: 'disordered', stabilityThreshold: 0.1, spaceGroups: false, coverage: null },
   run: null,
   selected: null,
   view: null,
@@ -189,9 +189,11 @@ export async function evaluate(): Promise<void> {
   }
   useGenerations.setState({ progress: { done: 0, total: s.mode === 'csp' ? (s.sets.truth?.count ?? 0) : (s.sets.pred?.count ?? 0) } });
   const onProgress = (done: number, total: number) => useGenerations.setState({ progress: { done, total } });
+  // Coverage needs the test set: without one the choice is kept for when it comes, and the run goes without.
+  const denovo = s.sets.test ? s.denovo : { ...s.denovo, coverage: null };
   const r = await client.request(
     (w, progress) =>
-      loaded(w, () => (s.mode === 'csp' ? w.runCsp(s.csp, progress(onProgress)) : w.runDenovo(s.denovo, progress(onProgress)))),
+      loaded(w, () => (s.mode === 'csp' ? w.runCsp(s.csp, progress(onProgress)) : w.runDenovo(denovo, progress(onProgress)))),
     {
       busy: s.mode === 'csp' ? `matching with the ${s.csp.convention} convention` : `evaluating with the ${s.denovo.convention} convention`,
       status: (patch) => useGenerations.setState(patch.busy === null ? { ...patch, progress: null } : patch),
@@ -428,7 +430,7 @@ export async function thumbnailDisplay(index: number): Promise<DisplayData> {
   return r.value;
 }
 
-export const setView = (tableView: 'table' | 'gallery') => useGenerations.setState({ tableView });
+export const setView = (tableView: GenerationsState['tableView']) => useGenerations.setState({ tableView });
 
 /** Stops whatever runs: the worker is terminated; the sets are re-sent to a fresh one with the next request. */
 export function cancel(): void {

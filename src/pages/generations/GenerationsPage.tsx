@@ -33,7 +33,17 @@ import {
   thumbnailDisplay,
   useGenerations,
 } from '../../state/generations.ts';
-import type { CspResult, DenovoResult, HullInputKind, SetRole } from '../../../workers/generations-api.ts';
+import type {
+  CspResult,
+  DenovoResult,
+  DenovoRunOptions,
+  DenovoSample,
+  GenRun,
+  HullInputKind,
+  SetRole,
+} from '../../../workers/generations-api.ts';
+import { COVERAGE_CUTOFFS } from '../../core/tasks/generations/coverage.ts';
+import type { CoverageDataset } from '../../core/tasks/generations/denovo.ts';
 import {
   CSP_PRESET_NAMES,
   type CspMatcherTolerances,
@@ -45,6 +55,7 @@ import {
 import type { SpaceGroupDistribution } from '../../core/tasks/generations/space-groups.ts';
 import { fmt } from '../../ui/format.ts';
 import { Gallery } from './Gallery.tsx';
+import { FingerprintMap } from './FingerprintMap.tsx';
 import type { GallerySample } from './detail-model.ts';
 import { SampleDetail } from './SampleDetail.tsx';
 import './generations.css';
@@ -97,7 +108,7 @@ const ROLES: Record<'csp' | 'denovo', { role: SetRole; label: string; hint: stri
   denovo: [
     { role: 'pred', label: 'Generated crystals', hint: 'judged in input order (paths sorted)' },
     { role: 'reference', label: 'Reference set (novelty)', hint: 'optional: the training set' },
-    { role: 'test', label: 'Test set (Wasserstein)', hint: 'optional: density and element-count distances' },
+    { role: 'test', label: 'Test set (Wasserstein, coverage)', hint: 'optional: density and element-count distances, coverage' },
   ],
 };
 
@@ -155,7 +166,15 @@ function SetInput({ role, label, hint }: { role: SetRole; label: string; hint: s
 
 function Controls() {
   const s = useGenerations(
-    useShallow((st) => ({ mode: st.mode, csp: st.csp, denovo: st.denovo, energies: st.energies, run: st.run, error: st.error })),
+    useShallow((st) => ({
+      mode: st.mode,
+      csp: st.csp,
+      denovo: st.denovo,
+      energies: st.energies,
+      run: st.run,
+      error: st.error,
+      hasTest: !!st.sets.test,
+    })),
   );
   return (
     <section>
@@ -283,6 +302,7 @@ function Controls() {
             />
           </label>
           <SpaceGroupsCheck checked={s.denovo.spaceGroups} onChange={(v) => setDenovoOptions({ spaceGroups: v })} />
+          <CoverageControls coverage={s.denovo.coverage} hasTest={s.hasTest} />
         </>
       )}
       {s.run && (
@@ -421,6 +441,74 @@ function ToleranceControls({ t }: { t: CspTolerances }) {
   );
 }
 
+const COVERAGE_DATASETS = Object.keys(COVERAGE_CUTOFFS) as CoverageDataset[];
+const COVERAGE_FIELDS: { key: 'struc' | 'comp'; label: string; step: number }[] = [
+  { key: 'struc', label: 'structure ≤', step: 0.05 },
+  { key: 'comp', label: 'composition ≤', step: 1 },
+];
+
+/**
+ * CDVAE's coverage against the test set, as `gen eval --coverage D` / `--cov-cutoffs S,C` take it: a data set's cutoffs,
+ * or cutoffs edited by hand (then no data set, as --cov-cutoffs alone).
+ */
+function CoverageControls({ coverage, hasTest }: { coverage: DenovoRunOptions['coverage']; hasTest: boolean }) {
+  const value = coverage ? (coverage.dataset ?? 'custom') : 'off';
+  const options: (CoverageDataset | 'off' | 'custom')[] = ['off', ...COVERAGE_DATASETS, ...(value === 'custom' ? ['custom' as const] : [])];
+  const setCutoff = (key: 'struc' | 'comp', x: number) => {
+    if (!coverage || x === coverage[key]) return true;
+    if (!(Number.isFinite(x) && x >= 0)) {
+      useGenerations.setState({ error: `The coverage cutoffs are distances ≥ 0, got ${x}.` });
+      return false;
+    }
+    setDenovoOptions({ coverage: { ...coverage, dataset: null, [key]: x } });
+    return true;
+  };
+  return (
+    <div className="gen-coverage" data-testid="gen-coverage-controls">
+      <Choice
+        testId="gen-coverage-dataset"
+        label="coverage (CDVAE)"
+        value={value}
+        options={options}
+        disabled={!hasTest}
+        onChange={(v) => {
+          if (v === 'off') setDenovoOptions({ coverage: null });
+          else if (v !== 'custom') setDenovoOptions({ coverage: { dataset: v, ...COVERAGE_CUTOFFS[v] } });
+        }}
+      />
+      {coverage && (
+        <div className="gen-coverage-fields">
+          {COVERAGE_FIELDS.map((f) => (
+            <label key={f.key}>
+              {f.label}{' '}
+              <input
+                type="number"
+                min={0}
+                step={f.step}
+                className="gen-number"
+                data-testid={`gen-cov-${f.key}`}
+                disabled={!hasTest}
+                defaultValue={coverage[f.key]}
+                key={`${f.key}-${coverage[f.key]}`}
+                onBlur={(e) => {
+                  const x = e.target.value.trim() === '' ? NaN : Number(e.target.value);
+                  if (!setCutoff(f.key, x)) e.target.value = String(coverage[f.key]);
+                }}
+              />
+            </label>
+          ))}
+        </div>
+      )}
+      <p className="hint" data-testid="gen-coverage-hint">
+        {hasTest
+          ? 'COV-R/P and AMSD/AMCD against the test set: CrystalNN structure and Magpie composition fingerprints ' +
+            '(mp20 0.4, 10; carbon and perovskite 0.2, 4), and a map of them beside the table.'
+          : 'Coverage compares the predictions with a test set: load one above.'}
+      </p>
+    </div>
+  );
+}
+
 function SpaceGroupsCheck({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
   return (
     <label title="spglib's space group at symprec 0.1 Å per structure (a few ms each)">
@@ -439,17 +527,19 @@ function Choice<T extends string>({
   value,
   options,
   onChange,
+  disabled = false,
 }: {
   testId: string;
   label: string;
   value: T;
   options: readonly T[];
   onChange: (v: T) => void;
+  disabled?: boolean;
 }) {
   return (
     <label className="gen-choice">
       {label}{' '}
-      <select data-testid={testId} value={value} onChange={(e) => onChange(e.target.value as T)}>
+      <select data-testid={testId} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as T)}>
         {options.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -540,6 +630,7 @@ function DenovoSummary({ r }: { r: DenovoResult }) {
         testId="gen-wasserstein"
         note={r.n_truth === null ? 'no test set' : `valid predictions vs ${r.n_truth} test structures`}
       />
+      {r.coverage && <CoverageMetrics r={r} coverage={r.coverage} />}
       {r.space_groups && (
         <>
           <Metric
@@ -551,6 +642,40 @@ function DenovoSummary({ r }: { r: DenovoResult }) {
           <SpaceGroupTable predictions={r.space_groups.predictions} reference={r.space_groups.reference} />
         </>
       )}
+    </>
+  );
+}
+
+/** CDVAE's coverage and diversity (`gen eval --coverage`), with the cutoffs and how many crystals had fingerprints. */
+function CoverageMetrics({ r, coverage: c }: { r: DenovoResult; coverage: NonNullable<DenovoResult['coverage']> }) {
+  const cutoffs = `struc ≤ ${c.struc_cutoff} · comp ≤ ${c.comp_cutoff} (${c.dataset ? `${c.dataset} cutoffs` : 'cutoffs given'})`;
+  const counted = `${c.n_predictions} of ${r.n} predictions fingerprinted vs ${c.n_truth} test structures`;
+  return (
+    <>
+      <Metric
+        label="COV-R · COV-P"
+        value={`${percent(c.cov_recall)} · ${percent(c.cov_precision)}`}
+        testId="gen-coverage"
+        note={`${cutoffs} · ${counted}`}
+      />
+      <Metric
+        label="AMSD R · P"
+        value={`${fmt(c.amsd_recall)} · ${fmt(c.amsd_precision)}`}
+        testId="gen-amsd"
+        note="mean nearest structure-fingerprint distance (CrystalNN)"
+      />
+      <Metric
+        label="AMCD R · P"
+        value={`${fmt(c.amcd_recall)} · ${fmt(c.amcd_precision)}`}
+        testId="gen-amcd"
+        note="mean nearest composition-fingerprint distance (scaled Magpie)"
+      />
+      <Metric
+        label="diversity comp · struct"
+        value={`${fmt(r.comp_div)} · ${fmt(r.struct_div)}`}
+        testId="gen-diversity"
+        note="mean pairwise fingerprint distance of the valid predictions"
+      />
     </>
   );
 }
@@ -662,6 +787,19 @@ const DENOVO_COLUMNS: Column[] = [
   { key: 'sun', label: 'S.U.N.', cell: flag('sun') },
 ];
 const DENOVO_SG_COLUMNS: Column[] = [...DENOVO_COLUMNS, { key: 'space_group', label: 'space group', cell: spaceGroup('space_group') }];
+/** With coverage: each prediction's distances to the nearest test structure. */
+const DENOVO_COVERAGE_COLUMNS: Column[] = [
+  { key: 'struc_precision_dist', label: 'd_struc→test', cell: num('struc_precision_dist') },
+  { key: 'comp_precision_dist', label: 'd_comp→test', cell: num('comp_precision_dist') },
+];
+
+/** The table's columns for a run: the mode's, then the space groups' and the coverage distances' when the run has them. */
+function columnsOf(run: GenRun | null): Column[] {
+  const withGroups = !!run && 'space_groups' in run.result;
+  if (run?.mode !== 'denovo') return withGroups ? CSP_SG_COLUMNS : CSP_COLUMNS;
+  const base = withGroups ? DENOVO_SG_COLUMNS : DENOVO_COLUMNS;
+  return run.result.coverage ? [...base, ...DENOVO_COVERAGE_COLUMNS] : base;
+}
 
 function SampleTable() {
   const s = useGenerations(
@@ -670,8 +808,7 @@ function SampleTable() {
   const rows: GenRow[] = useMemo(() => s.run?.result.per_sample ?? [], [s.run]);
   const counts = useMemo(() => reasonCounts(rows), [rows]);
   const order = useMemo(() => tableOrder(rows, s.sort, s.filter), [rows, s.sort, s.filter]);
-  const withGroups = !!s.run && 'space_groups' in s.run.result;
-  const columns = s.run?.mode === 'denovo' ? (withGroups ? DENOVO_SG_COLUMNS : DENOVO_COLUMNS) : withGroups ? CSP_SG_COLUMNS : CSP_COLUMNS;
+  const columns = useMemo(() => columnsOf(s.run), [s.run]);
   const pages = Math.max(1, Math.ceil(order.length / PAGE_ROWS));
   const page = Math.min(s.page, pages - 1);
   const shown = order.slice(page * PAGE_ROWS, (page + 1) * PAGE_ROWS);
@@ -749,9 +886,11 @@ function Detail() {
   return <SampleDetail view={view} />;
 }
 
-/** The samples as a paged table or as thumbnails grouped by failure reason. */
+/** The samples as a paged table, as thumbnails grouped by failure reason, or on the fingerprint map (with coverage). */
 function Samples() {
-  const tableView = useGenerations((st) => st.tableView);
+  const chosen = useGenerations((st) => st.tableView);
+  const hasMap = useGenerations((st) => st.run?.mode === 'denovo' && !!st.run.map);
+  const tableView = chosen === 'map' && !hasMap ? 'table' : chosen;
   return (
     <div className="gen-table-pane">
       <div className="gen-toggle" role="group" aria-label="samples as">
@@ -771,8 +910,19 @@ function Samples() {
         >
           Gallery
         </button>
+        {hasMap && (
+          <button
+            type="button"
+            className={tableView === 'map' ? 'active' : ''}
+            data-testid="gen-view-map"
+            title="the coverage fingerprints of the test set and the predictions on their principal plane"
+            onClick={() => setView('map')}
+          >
+            Map
+          </button>
+        )}
       </div>
-      {tableView === 'table' ? <SampleTable /> : <SampleGallery />}
+      {tableView === 'table' ? <SampleTable /> : tableView === 'gallery' ? <SampleGallery /> : <SampleMap />}
     </div>
   );
 }
@@ -796,4 +946,13 @@ function SampleGallery() {
     [s.run, s.source],
   );
   return <Gallery samples={samples} load={loadThumbnail} selected={s.selected} onSelect={openSample} />;
+}
+
+function SampleMap() {
+  const s = useGenerations(useShallow((st) => ({ run: st.run, selected: st.selected })));
+  const rows = s.run?.result.per_sample as DenovoSample[] | undefined;
+  const coverage = s.run?.mode === 'denovo' ? s.run.result.coverage : undefined;
+  const cutoffs = useMemo(() => (coverage ? { struc: coverage.struc_cutoff, comp: coverage.comp_cutoff } : null), [coverage]);
+  if (s.run?.mode !== 'denovo' || !s.run.map || !rows || !cutoffs) return null;
+  return <FingerprintMap map={s.run.map} rows={rows} cutoffs={cutoffs} selected={s.selected} onSelect={openSample} />;
 }

@@ -20,11 +20,20 @@ import { Halos } from '../../viewer/Halos.tsx';
 import { makeSphereMesh } from '../../viewer/impostors.ts';
 import { Lines, TextLabels } from '../../viewer/Lines.tsx';
 import { finiteDisplay, overlayTargetDisplay } from '../../viewer/particle-display.ts';
-import type { ClosePairView, FormatId, HullView, SampleOverlay, SampleView, StructureSide } from '../../../workers/generations-api.ts';
+import type {
+  ClosePairView,
+  DenovoSample,
+  FormatId,
+  HullView,
+  SampleOverlay,
+  SampleView,
+  StructureSide,
+} from '../../../workers/generations-api.ts';
 import { fmt } from '../../ui/format.ts';
 import { HullPlot } from './HullPlot.tsx';
 import { CLOSE_COLOR, ROLE_TEXT, closeLabel, closePairDrawing, factRows, overlayDrawing } from './detail-model.ts';
 import { WhyNoMatch } from './WhyNoMatch.tsx';
+import { isCovered } from './fingerprint-map-model.ts';
 import './gen-detail.css';
 
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showPolyhedra: false };
@@ -80,10 +89,31 @@ export function SampleDetail({ view }: { view: SampleView }) {
         <Facts prediction={view.prediction} other={other} />
         <SampleExport other={other} />
         <ClosePairs side={view.prediction} />
+        <NearestTest view={view} />
         {view.explain && <WhyNoMatch explanation={view.explain} />}
         {view.hull && <HullSection view={view} hull={view.hull} />}
       </div>
     </div>
+  );
+}
+
+/** With coverage: the sample's distances to the nearest test structure and whether it counts towards COV-P, or why it has no fingerprint. */
+function NearestTest({ view }: { view: SampleView }) {
+  const coverage = useGenerations((s) => (s.run?.mode === 'denovo' ? s.run.result.coverage : undefined));
+  const row = view.row as DenovoSample;
+  if (view.mode !== 'denovo' || !coverage || row.struc_precision_dist === undefined) return null;
+  if (row.fingerprint_error || row.struc_precision_dist === null)
+    return (
+      <p className="gen-nearest-test" data-testid="gen-fingerprint-error">
+        No coverage fingerprint: {row.fingerprint_error ?? 'none was made'} (counted as not covered in COV-P).
+      </p>
+    );
+  const covered = isCovered(row, coverage.struc_cutoff, coverage.comp_cutoff);
+  return (
+    <p className="gen-nearest-test" data-testid="gen-nearest-test" data-covered={covered}>
+      Nearest test structure: structure fingerprint {fmt(row.struc_precision_dist)} (≤ {coverage.struc_cutoff}), composition{' '}
+      {fmt(row.comp_precision_dist)} (≤ {coverage.comp_cutoff}): {covered ? 'within both cutoffs (covered)' : 'not covered'}.
+    </p>
   );
 }
 
