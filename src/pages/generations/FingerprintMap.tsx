@@ -18,8 +18,8 @@ const KINDS: { kind: MapKind; label: string; title: string }[] = [
 const COLOR: Record<MapGroup, string> = { test: '#9aa3b2', covered: '#1f5fd6', uncovered: '#e07b00' };
 const LEGEND: Record<MapGroup, string> = {
   test: 'test structures',
-  covered: 'predictions within both cutoffs of one',
-  uncovered: 'predictions farther',
+  covered: 'predictions covered (within both cutoffs of a test structure)',
+  uncovered: 'predictions not covered',
 };
 /** Marker radius and the pointer's reach, CSS pixels. */
 const RADIUS = 3;
@@ -100,6 +100,7 @@ export function FingerprintMap({ map, rows, cutoffs, selected, onSelect }: Props
     return hitTest(points, at, e.clientX - box.left, e.clientY - box.top, REACH, accept);
   };
   const hovered = hover >= 0 ? points[hover] : undefined;
+  // For tests: the points drawn, and where the first prediction is (CSS pixels from the canvas's top-left corner).
   return (
     <div
       className="gen-map"
