@@ -5,7 +5,7 @@ import type { DisplayData, DisplayOptions } from '../src/core/analysis/display-s
 import type { XrdPattern } from '../src/core/analysis/xrd.ts';
 import type { LatticePlane } from '../src/core/analysis/planes.ts';
 import type { Vec3 } from '../src/core/math/mat3.ts';
-import type { CellChoice, EnvironmentView, SymmetryView } from '../src/core/tasks/crystallography/lab.ts';
+import type { CellChoice, EnvironmentMethod, EnvironmentView, SymmetryView } from '../src/core/tasks/crystallography/lab.ts';
 import type { Result } from './result.ts';
 
 /** The Symmetry panel's data; the cells packed for the viewer. */
@@ -35,9 +35,12 @@ export interface CrystallographyWorkerApi {
   /** The broadened profile of `peaks` on lo, lo + step, …, hi (docs/crystallography.md §4). */
   profile(peaks: XrdPattern['peaks'], fwhm: number, step: number, range: [number, number]): Promise<Result<Float64Array>>;
   /** The same for the first periodic structure of file `other` (a second structure overlaid in the panel). */
-  environmentOfFile(other: SourceText, cutoff: number): Promise<Result<EnvironmentView>>;
-  /** `structlab env --cutoff` of `p`: coordination, bond lengths binned per element pair, RDF. */
-  environment(p: PackedStructure, cutoff: number): Promise<Result<EnvironmentView>>;
+  environmentOfFile(other: SourceText, method: EnvironmentMethod, cutoff: number): Promise<Result<EnvironmentView>>;
+  /**
+   * `structlab env` of `p` (CrystalNN, or `--cutoff` with method 'cutoff'): coordination, neighbours, bond lengths
+   * binned per element pair, RDF. CrystalNN reads `source` again for its oxidation states (ionic radii), as the CLI does.
+   */
+  environment(p: PackedStructure, method: EnvironmentMethod, cutoff: number, source: SourceText | null): Promise<Result<EnvironmentView>>;
   /** `structlab planes` of the cell of `p`. */
   planes(p: PackedStructure, hkls: Vec3[]): Promise<Result<LatticePlane[]>>;
 }

@@ -92,8 +92,14 @@ const api: CrystallographyWorkerApi = {
     return r.ok ? Comlink.transfer(r, [r.value.buffer as ArrayBuffer]) : r;
   },
 
-  environment: (p, cutoff) => attempt(() => environmentView(periodic(p), cutoff)),
-  environmentOfFile: (other, cutoff) => attempt(async () => environmentView(await firstPeriodic(other), cutoff)),
+  environment: (p, method, cutoff, source) =>
+    attempt(async () => {
+      const again = method === 'crystalnn' && source ? await reread(p, source) : null;
+      // The file read again must still be the structure shown: the panel's site numbers are its.
+      const s = again && again.sites.length === p.natoms ? again : periodic(p);
+      return environmentView(s, cutoff, method);
+    }),
+  environmentOfFile: (other, method, cutoff) => attempt(async () => environmentView(await firstPeriodic(other), cutoff, method)),
 
   planes: (p, hkls) =>
     attempt(() => {

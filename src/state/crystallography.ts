@@ -13,14 +13,14 @@ import type { LatticePlane } from '../core/analysis/planes.ts';
 import { XRD_WAVELENGTHS, type XrdPattern } from '../core/analysis/xrd.ts';
 import type { Vec3 } from '../core/math/mat3.ts';
 import type { PackedStructure } from '../core/structure/packed.ts';
-import type { CellChoice, EnvironmentView, WyckoffTable } from '../core/tasks/crystallography/lab.ts';
-import type { CrystallographyWorkerApi, SymmetryPanelData } from '../../workers/crystallography-api.ts';
+import type { CellChoice, EnvironmentMethod, EnvironmentView, WyckoffTable } from '../core/tasks/crystallography/lab.ts';
+import type { CrystallographyWorkerApi, SourceText, SymmetryPanelData } from '../../workers/crystallography-api.ts';
 import type { Result } from '../../workers/result.ts';
 import { downloadText } from '../browser/download.ts';
-import { displayOptions, useSession } from './session.ts';
+import { displayOptions, setPolyhedronNeighbors, setSetting, useSession } from './session.ts';
 import { WorkerClient } from './worker-client.ts';
 
-export type { CellChoice };
+export type { CellChoice, EnvironmentMethod };
 
 export type Panel = 'symmetry' | 'xrd' | 'planes' | 'env';
 
@@ -52,10 +52,13 @@ export interface CrystallographyState {
   profile: Float64Array | null;
   hklText: string;
   planes: LatticePlane[] | null;
-  /** Neighbour cutoff (Å) of the Local environment panel, and its data. */
+  /** How the Local environment panel finds neighbours: CrystalNN, or every atom within `cutoff` Å; and its data. */
+  envMethod: EnvironmentMethod;
   cutoff: number;
   environment: EnvironmentView | null;
-  /** A second structure's environment at the same cutoff, overlaid in the panel's plots (a file the user picked). */
+  /** The view's polyhedra are drawn from the panel's neighbours (while the view's Polyhedra setting is on). */
+  envPolyhedra: boolean;
+  /** A second structure's environment by the same method, overlaid in the panel's plots (a file the user picked). */
   environment2: { name: string; text: string; view: EnvironmentView } | null;
   /** Colour the atoms by coordination number instead of element (off until asked for: opening the panel to read the
    * numbers leaves the atoms in the element colours the view's legend names). */
@@ -79,8 +82,10 @@ export const useCrystallography = create<CrystallographyState>(() => ({
   profile: null,
   hklText: '1 1 1',
   planes: null,
+  envMethod: 'crystalnn',
   cutoff: 3.5,
   environment: null,
+  envPolyhedra: false,
   environment2: null,
   colorByCn: false,
   xrdComparison: null,
@@ -279,22 +284,35 @@ export function setHklText(hklText: string): void {
   void computePlanes();
 }
 
+/** The shown structure's file, read again in the worker (oxidation states survive there; packing drops them). */
+function shownSource(): SourceText | null {
+  const { files, activeFile, activeStructure } = useSession.getState();
+  const file = files[activeFile];
+  return file ? { name: file.name, text: file.text, index: activeStructure } : null;
+}
+
 async function computeEnvironment(): Promise<void> {
-  const { cutoff, environment2 } = useCrystallography.getState();
-  const environment = await ask('env', 'env', 'finding the neighbours', (api, p) => api.environment(p, cutoff));
-  if (environment && useCrystallography.getState().cutoff === cutoff) useCrystallography.setState({ environment });
+  const { envMethod, cutoff, environment2 } = useCrystallography.getState();
+  const same = () => useCrystallography.getState().envMethod === envMethod && useCrystallography.getState().cutoff === cutoff;
+  const source = envMethod === 'crystalnn' ? shownSource() : null;
+  const environment = await ask('env', 'env', 'finding the neighbours', (api, p) => api.environment(p, envMethod, cutoff, source));
+  if (environment && same()) {
+    useCrystallography.setState({ environment });
+    syncPolyhedra();
+  }
   if (environment2) await computeSecondEnvironment(environment2.name, environment2.text);
 }
 
 async function computeSecondEnvironment(name: string, text: string): Promise<void> {
-  const { cutoff } = useCrystallography.getState();
+  const { envMethod, cutoff } = useCrystallography.getState();
   const view = await ask('env', 'env2', `finding the neighbours in ${name}`, (api) =>
-    api.environmentOfFile({ name, text, index: 0 }, cutoff),
+    api.environmentOfFile({ name, text, index: 0 }, envMethod, cutoff),
   );
-  if (view && useCrystallography.getState().cutoff === cutoff) useCrystallography.setState({ environment2: { name, text, view } });
+  const st = useCrystallography.getState();
+  if (view && st.envMethod === envMethod && st.cutoff === cutoff) useCrystallography.setState({ environment2: { name, text, view } });
 }
 
-/** Overlays the environment of the structure in `file` on the shown one's (same cutoff). */
+/** Overlays the environment of the structure in `file` on the shown one's (same method and cutoff). */
 export async function overlayEnvironmentOf(file: File): Promise<void> {
   let text: string;
   try {
@@ -313,6 +331,39 @@ export function setCutoff(cutoff: number): void {
   }
   useCrystallography.setState({ cutoff });
   void computeEnvironment();
+}
+
+export function setEnvMethod(envMethod: EnvironmentMethod): void {
+  if (useCrystallography.getState().envMethod === envMethod) return;
+  useCrystallography.setState({ envMethod });
+  void computeEnvironment();
+}
+
+/** Whether the panel's checkbox switched the view's Polyhedra setting on (unchecking it switches the setting off again). */
+let polyhedraSwitchedOn = false;
+
+/** The session draws its polyhedra from the panel's neighbours while asked to and they belong to the shown structure. */
+function syncPolyhedra(): void {
+  const { envPolyhedra, environment, structure } = useCrystallography.getState();
+  const shownNow = shown();
+  if (shownNow) setPolyhedronNeighbors(shownNow, envPolyhedra && environment && structure === shownNow ? environment.polyhedra : null);
+}
+
+/** Polyhedra from the panel's neighbours on or off; each way the scene is rebuilt once (the lists first, then the setting). */
+export function setEnvPolyhedra(on: boolean): void {
+  const showing = useSession.getState().settings.showPolyhedra;
+  useCrystallography.setState({ envPolyhedra: on });
+  if (on) {
+    syncPolyhedra();
+    if (!showing) {
+      polyhedraSwitchedOn = true;
+      setSetting('showPolyhedra', true);
+    }
+    return;
+  }
+  if (showing && polyhedraSwitchedOn) setSetting('showPolyhedra', false);
+  polyhedraSwitchedOn = false;
+  syncPolyhedra();
 }
 
 export const setColorByCn = (colorByCn: boolean) => useCrystallography.setState({ colorByCn });
@@ -374,6 +425,7 @@ useSession.subscribe((s, prev) => {
       xrdComparison: null,
     });
     if (had) refit();
+    syncPolyhedra();
     if (p) computeMissing();
     return;
   }

@@ -6,7 +6,7 @@ import { del, get, set } from 'idb-keyval';
 import { create } from 'zustand';
 import type { PackedStructure } from '../core/structure/packed.ts';
 import { syntheticFcc } from '../core/structure/packed.ts';
-import { buildDisplay, type DisplayData, type DisplayOptions } from '../core/analysis/display-scene.ts';
+import { buildDisplay, type DisplayData, type DisplayOptions, type PolyhedronNeighbors } from '../core/analysis/display-scene.ts';
 import type { Formulas, IoWorkerApi, ParsedFile, StructureSummary } from '../../workers/io-api.ts';
 import { pastedTextProblem, readBytesFile, readTextFile } from '../browser/read-file.ts';
 import { downloadText } from '../browser/download.ts';
@@ -50,6 +50,8 @@ export interface SessionState {
   playing: boolean;
   /** A file whose last load failed or never finished (the tab froze or died): offered for a retry, not re-parsed on start. */
   retry: RetryOffer | null;
+  /** Neighbour lists the polyhedra of `structure`'s scene are drawn from (the Local environment panel's), or null: bonds. */
+  polyhedronNeighbors: { structure: PackedStructure; neighbors: PolyhedronNeighbors } | null;
 }
 
 /** The outcome of the last load, kept in IndexedDB: 'pending' from before parsing until it ends. */
@@ -97,6 +99,7 @@ export const useSession = create<SessionState>(() => ({
   fitToken: 0,
   playing: false,
   retry: null,
+  polyhedronNeighbors: null,
 }));
 
 export const setPlaying = (playing: boolean) => useSession.setState({ playing });
@@ -123,6 +126,25 @@ export const displayOptions = (s: ViewSettings, synthetic: boolean): Partial<Dis
   bondCutoffs: s.bondCutoffs,
   polyhedra: s.showPolyhedra,
 });
+
+/** The scene options of structure `p`: the settings', with the polyhedra's neighbour lists where some are set for `p`. */
+function sceneOptions(p: PackedStructure, settings: ViewSettings): Partial<DisplayOptions> {
+  const lists = useSession.getState().polyhedronNeighbors;
+  return { ...displayOptions(settings, false), ...(lists?.structure === p ? { polyhedronNeighbors: lists.neighbors } : {}) };
+}
+
+/**
+ * Draws the polyhedra of `structure` from `neighbors` (null: from the bonds again; lists kept for another structure are
+ * dropped), rebuilding its scene if shown and its polyhedra change.
+ */
+export function setPolyhedronNeighbors(structure: PackedStructure, neighbors: PolyhedronNeighbors | null): void {
+  const { polyhedronNeighbors: now, structures, activeStructure, settings } = useSession.getState();
+  if (now?.structure === structure && now.neighbors === neighbors) return;
+  if (!now && !neighbors) return;
+  useSession.setState({ polyhedronNeighbors: neighbors && { structure, neighbors } });
+  const changes = neighbors !== null || now?.structure === structure;
+  if (changes && settings.showPolyhedra && structures[activeStructure] === structure) void rebuildDisplay(false);
+}
 
 const displayKeys: (keyof ViewSettings)[] = SETTINGS_SCHEMA.filter((spec) => spec.scene).map((spec) => spec.key);
 
@@ -257,7 +279,7 @@ async function showStructure(pending: PendingFile | null, k: number, ticket: Tic
     ? await io.request((api, progress) => api.symmetry(p, settings.symprec, progress(setBusy)), options)
     : ({ ok: true, value: { spacegroup: null, note: NO_SPACEGROUP_WHILE_PLAYING } } as const);
   if (!symmetry?.ok) return false;
-  const display = await io.request((api, progress) => api.display(p, displayOptions(settings, false), progress(setBusy)), options);
+  const display = await io.request((api, progress) => api.display(p, sceneOptions(p, settings), progress(setBusy)), options);
   if (!display?.ok) return false;
   const fileUpdate: Partial<SessionState> = {};
   if (pending) {
@@ -303,7 +325,7 @@ async function rebuildDisplay(refit: boolean): Promise<void> {
       return;
     }
   } else {
-    const r = await io.request((api, progress) => api.display(p, displayOptions(settings, false), progress(setBusy)), { ticket });
+    const r = await io.request((api, progress) => api.display(p, sceneOptions(p, settings), progress(setBusy)), { ticket });
     if (!r || !stillShown()) return;
     if (!r.ok) {
       useSession.setState({ busy: null, error: `Could not build the scene: ${r.error}` });

@@ -173,7 +173,10 @@ describe('local environment panel', () => {
     });
     const builds = await page.evaluate(() => (window.__structlab!.viewer('main') as Json).atomBuilds as number);
     await page.locator('[data-testid=env-panel] > summary').click();
-    await page.locator('[data-testid=env-coordination] tbody tr').first().waitFor({ timeout: 60_000 });
+    // The goldens are pymatgen's neighbour list at 3.5 Å: the panel's cutoff method (CrystalNN is its default).
+    await page.locator('[data-testid=env-method]').selectOption('cutoff');
+    const byCutoff = () => document.querySelector('[data-testid=env-method-text]')?.textContent?.includes('within 3.5 Å');
+    await page.waitForFunction(byCutoff, undefined, { timeout: 60_000 });
     const rows: string[][] = await page.$$eval('[data-testid=env-coordination] tbody tr', (trs) =>
       trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!)),
     );
@@ -197,7 +200,7 @@ describe('local environment panel', () => {
     expect(await legend.getAttribute('data-coloring')).toBe('coordination');
     expect(await legend.locator('.swatch').count()).toBe(0);
     expect(await page.locator('[data-testid=legend-coordination]').innerText()).toMatch(
-      new RegExp(`^CN ${Math.min(...cn)}\\s+${Math.max(...cn)}$`),
+      new RegExp(`^CN within 3\\.5 Å: ${Math.min(...cn)}\\s+${Math.max(...cn)}$`),
     );
     await page.locator('[data-testid=env-color-by-cn]').uncheck();
     await page.waitForFunction((n) => (window.__structlab!.viewer('main') as Json).atomBuilds === n + 2, builds, { timeout: 30_000 });

@@ -131,7 +131,7 @@ export function StructurePage() {
         <ViewSummary />
         <Toolbar settings={settings} />
         <WorkProgress />
-        <Legend coordination={propertyColors ? null : (cn?.coordination ?? null)} />
+        <Legend coordination={propertyColors ? null : cn} />
         <div className="shortcuts">
           drag: rotate · right-drag: pan · wheel: zoom · touch: drag, pinch, tap, double-tap · r reset · a/b/c view along axes · o ortho ·
           Esc clear · ? all shortcuts
@@ -475,8 +475,11 @@ function WorkProgress() {
   );
 }
 
-/** The view's key: element colours (each a show/hide toggle), or the coordination ramp while the atoms wear it. */
-function Legend({ coordination }: { coordination: readonly number[] | null }) {
+/**
+ * The view's key: element colours (each a show/hide toggle), or the coordination ramp, named by the method that counted
+ * (CrystalNN or a cutoff), while the atoms wear it.
+ */
+function Legend({ coordination }: { coordination: { coordination: readonly number[]; label: string } | null }) {
   const display = useSession((s) => s.display);
   const scheme = useSession((s) => s.settings.colorScheme);
   const hidden = useSession((s) => s.hiddenElements);
@@ -485,7 +488,7 @@ function Legend({ coordination }: { coordination: readonly number[] | null }) {
     <ul className="legend" data-testid="legend" data-coloring={coordination ? 'coordination' : 'element'}>
       {coordination && (
         <li>
-          <CoordinationRamp coordination={coordination} testId="legend-coordination" />
+          <CoordinationRamp coordination={coordination.coordination} label={coordination.label} testId="legend-coordination" />
         </li>
       )}
       {display.elements.map((el) => (
