@@ -21,6 +21,7 @@ const LEGEND: Record<MapGroup, string> = {
   covered: 'predictions covered (within both cutoffs of a test structure)',
   uncovered: 'predictions not covered',
 };
+const COVERED_TEXT: Record<MapGroup, string> = { test: '', covered: 'covered', uncovered: 'not covered' };
 /** Marker radius and the pointer's reach, CSS pixels. */
 const RADIUS = 3;
 const REACH = 8;
@@ -158,7 +159,7 @@ export function FingerprintMap({ map, rows, cutoffs, selected, onSelect }: Props
         {hovered
           ? hovered.group === 'test'
             ? `test structure ${map.truthIds[hovered.index]}`
-            : `prediction ${hovered.index + 1}: ${rows[hovered.index].id} (${hovered.group === 'covered' ? 'covered' : 'not covered'}; click to open)`
+            : `prediction ${hovered.index + 1}: ${rows[hovered.index].id} (${COVERED_TEXT[hovered.group]}; click to open)`
           : 'Point at a crystal for its id; click a prediction to open it.'}
       </div>
     </div>

@@ -97,7 +97,7 @@ export function SampleDetail({ view }: { view: SampleView }) {
   );
 }
 
-/** With coverage: the sample's distances to the nearest test structure and whether it counts towards COV-P, or why it has no fingerprint. */
+/** With coverage: the sample's distances to the nearest test structure and whether COV-P counts it, or why it has no fingerprint. */
 function NearestTest({ view }: { view: SampleView }) {
   const coverage = useGenerations((s) => (s.run?.mode === 'denovo' ? s.run.result.coverage : undefined));
   const row = view.row as DenovoSample;
