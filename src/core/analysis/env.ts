@@ -11,7 +11,7 @@ import type { Lattice } from '../structure/lattice.ts';
 import { type Structure, fracOf, majorSpecies } from '../structure/structure.ts';
 import { findNeighborsRaw } from '../structure/neighbors.ts';
 import { checkLimit } from '../limits.ts';
-import { crystalNN } from './local-env/crystal-nn.ts';
+import { type CrystalNNSite, crystalNN } from './local-env/crystal-nn.ts';
 
 export interface EnvNeighbor {
   index: number;
@@ -24,6 +24,8 @@ export interface EnvNeighbor {
 export interface EnvOptions {
   /** 'crystalnn': CrystalNN's neighbours (the cutoff is then unused); 'cutoff' (default): all within the cutoff. */
   method?: 'cutoff' | 'crystalnn';
+  /** CrystalNN's result for this structure when the caller has it already (crystalNN(s)): not computed again. */
+  crystalNNSites?: CrystalNNSite[];
   cutoff: number;
   rdfMax: number;
   rdfBin: number;
@@ -76,9 +78,12 @@ function directedNeighbors(
  * CrystalNN's neighbour lists, each neighbour's image re-expressed for the wrapped coordinates (the site in
  * the cell at frac − ⌊frac⌋): CrystalNN reads the coordinates as given.
  */
-function crystalNNNeighbors(s: Structure, lattice: Lattice): { lists: EnvNeighbor[][]; cnWeights: { cn: number; weight: number }[][] } {
+function crystalNNNeighbors(
+  s: Structure,
+  lattice: Lattice,
+  result: CrystalNNSite[],
+): { lists: EnvNeighbor[][]; cnWeights: { cn: number; weight: number }[][] } {
   const shift = s.sites.map((site) => fracOf(site, lattice).map((x) => Math.round(x - wrapFrac(x))) as Vec3);
-  const result = crystalNN(s);
   return {
     lists: result.map((r, i) =>
       r.neighbors.map((nb) => ({
@@ -127,7 +132,7 @@ export function localEnvironment(s: Structure, o: EnvOptions): LocalEnvironment 
   let bonds: { i: number; j: number; distance: number }[];
   let cnWeights: { cn: number; weight: number }[][] | undefined;
   if (o.method === 'crystalnn') {
-    ({ lists, cnWeights } = crystalNNNeighbors(s, lattice));
+    ({ lists, cnWeights } = crystalNNNeighbors(s, lattice, o.crystalNNSites ?? crystalNN(s)));
     bonds = bondsOnce(lists);
   } else {
     const found = directedNeighbors(frac, lattice, o.cutoff);

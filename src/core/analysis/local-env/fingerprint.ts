@@ -144,6 +144,7 @@ export interface SiteMotif {
  * named motif (0, 9–11, above 12) or none has a value.
  */
 export function siteMotif(structure: Structure, index: number, site: CrystalNNSite): SiteMotif | null {
+  if (site.cnWeights.length === 0) return null;
   let best = site.cnWeights[0];
   for (const c of site.cnWeights) if (c.weight > best.weight) best = c;
   const candidates = MOTIFS.filter(([cn, , op]) => cn === best.cn && !op.type.startsWith('q'));

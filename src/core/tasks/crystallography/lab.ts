@@ -220,20 +220,19 @@ export function environmentView(s: Structure, cutoff: number, method: Environmen
   const lattice = s.lattice;
   if (!lattice) throw new Error('local environments need a periodic structure');
   if (!isOrdered(s)) throw new Error('local environments need an ordered structure (one element per site, occupancy 1)');
-  const e = localEnvironment(s, { method, cutoff, rdfMax: 10, rdfBin: 0.05 });
+  // CrystalNN once: env.ts takes get_nn_info's neighbours from it, the panel get_nn_data's weighed ones as well.
+  const nn = method === 'crystalnn' ? crystalNN(s) : null;
+  const e = localEnvironment(s, { method, cutoff, rdfMax: 10, rdfBin: 0.05, ...(nn ? { crystalNNSites: nn } : {}) });
   const elements = e.sites.map((site) => site.element);
   let sites: EnvironmentSite[];
   let chosen: EnvironmentNeighbor[][];
-  if (method === 'crystalnn') {
-    // env.ts keeps get_nn_info's neighbours (weight 1); the panel shows get_nn_data's weighed ones as well.
-    const nn = crystalNN(s);
+  if (nn) {
     const asView = (nb: CrystalNNNeighbor): EnvironmentNeighbor => ({ ...nb, image: [...nb.image], weight: nb.weight });
     sites = nn.map((r, k) => ({
       cn: r.cn,
       cnProbability: r.cnWeights.find((w) => w.cn === r.cn)?.weight ?? 0,
       neighbors: r.allNeighbors.map(asView),
-      // siteMotif reads the best of cnWeights: a site CrystalNN found no neighbour for has none.
-      motif: r.cnWeights.length > 0 ? siteMotif(s, k, r) : null,
+      motif: siteMotif(s, k, r),
     }));
     chosen = nn.map((r) => r.neighbors.map(asView));
   } else {
