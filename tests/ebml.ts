@@ -86,7 +86,8 @@ export interface WebmSummary {
   durationMs: number;
   /** Track DefaultDuration (ns), when present. */
   defaultDurationNs: number | null;
-  blocks: { timeMs: number; key: boolean; size: number }[];
+  /** Each block's frame: start time, key flag, and where its bytes lie in the file. */
+  blocks: { timeMs: number; key: boolean; offset: number; size: number }[];
   segment: EbmlElement;
 }
 
@@ -112,7 +113,7 @@ export function summarizeWebm(bytes: Uint8Array): WebmSummary {
       const head = block.dataStart + track.length;
       const rel = new DataView(bytes.buffer, bytes.byteOffset + head, 2).getInt16(0);
       const key = simple ? (bytes[head + 2] & 0x80) !== 0 : !child(b, 0xfb);
-      blocks.push({ timeMs: (base + rel) * scaleMs, key, size: block.size - track.length - 3 });
+      blocks.push({ timeMs: (base + rel) * scaleMs, key, offset: head + 3, size: block.size - track.length - 3 });
     }
   }
   return {

@@ -400,7 +400,7 @@ function useFrameStats(controller: ViewerController, displayRef: Latest<DisplayD
     }
     frameStats.lastFrameMs = performance.now() - t0;
     frameStats.frames++;
-    controller.frames++;
+    controller.frameDrawn();
     // The first frame that shows atoms (benchmarks: time to first rendered structure).
     if (frameStats.firstFrameAt === null && displayRef.current) frameStats.firstFrameAt = performance.now();
     markRendered();
@@ -437,7 +437,8 @@ function Scene({
   useLayoutEffect(() => {
     displayRef.current = display;
     fitBoundsRef.current = fitBounds;
-  }, [display, fitBounds]);
+    controller.displayCommitted(); // its atoms are in the scene graph now (children commit before this effect runs)
+  }, [display, fitBounds, controller]);
 
   const { cameras, cameraRef, controls, setControls } = useViewCamera(settings.orthographic);
   const onControlsChange = useCallback(() => controller.controlsChanged(), [controller]);

@@ -38,6 +38,15 @@ export interface CameraView {
   zoom: number;
 }
 
+type ViewCamera = THREE.PerspectiveCamera | THREE.OrthographicCamera;
+
+/** An off-screen render target of fixed size (ViewerController.offscreen). */
+export interface Offscreen {
+  /** The scene through `camera`, RGBA rows top-down; the array is reused by the next render. */
+  render(camera: THREE.Camera, background: string | null): Uint8Array;
+  dispose(): void;
+}
+
 export interface FrameStats {
   frames: number;
   /** performance.now() (ms since navigation start) when the first frame was rendered. */
@@ -59,6 +68,19 @@ export function fitOrthographic(camera: THREE.OrthographicCamera, halfHeight: nu
   camera.left = -halfHeight * aspect;
   camera.right = halfHeight * aspect;
   camera.zoom = 1;
+}
+
+/** A PNG of RGBA rows (top-down), encoded by a 2D canvas. */
+export function pngBlob(pixels: Uint8Array, width: number, height: number): Promise<Blob> {
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('No 2D canvas available to encode the PNG.');
+  const image = ctx.createImageData(width, height);
+  image.data.set(pixels);
+  ctx.putImageData(image, 0, 0);
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed.'))), 'image/png'));
 }
 
 /** Every controller by name (the test hooks and camera links find them here). */
@@ -98,6 +120,63 @@ export class ViewerController {
 
   register(h: ViewerHandles | null): void {
     this.handles = h;
+    if (!h) this.settleWaiters(); // an unmounted view draws nothing more: its waiters learn it from ready()
+  }
+
+  /** Resolved by the next drawn frame or displayed structure (the movie recorder's signals, src/viewer/recorder.ts). */
+  private frameWaiters: (() => void)[] = [];
+  private displayWaiters: (() => void)[] = [];
+
+  private settleWaiters(): void {
+    const waiters = [...this.frameWaiters, ...this.displayWaiters];
+    this.frameWaiters = [];
+    this.displayWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** The scene drew a frame (src/viewer/StructureViewer.tsx). */
+  frameDrawn(): void {
+    this.frames++;
+    const waiters = this.frameWaiters;
+    this.frameWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** The scene committed a new display (its atoms are in the scene graph). */
+  displayCommitted(): void {
+    const waiters = this.displayWaiters;
+    this.displayWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Asks for a frame and resolves once this view has drawn it (at once when the view is not mounted). */
+  nextFrame(): Promise<void> {
+    const h = this.handles;
+    if (!h) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.frameWaiters.push(resolve);
+      h.invalidate();
+    });
+  }
+
+  /** The positions of the display this view shows now: a new display brings a new array. */
+  shownPositions(): Float32Array | null {
+    return this.handles?.getPositions() ?? null;
+  }
+
+  /**
+   * Resolves once this view shows a display other than the one whose positions were `before` (true), or with false
+   * when `signal` aborts first or the view unmounts.
+   */
+  async displayChanged(before: Float32Array | null, signal: AbortSignal): Promise<boolean> {
+    while (this.handles && this.shownPositions() === before) {
+      if (signal.aborted) return false;
+      await new Promise<void>((resolve) => {
+        this.displayWaiters.push(resolve);
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    }
+    return this.handles !== null && !signal.aborted;
   }
 
   ready(): boolean {
@@ -263,6 +342,77 @@ export class ViewerController {
     return { x: rect.left + ((v.x + 1) / 2) * rect.width, y: rect.top + ((1 - v.y) / 2) * rect.height, depth: v.z };
   }
 
+  /** The canvas's size in CSS pixels, or null before the view is mounted. */
+  canvasSize(): { width: number; height: number } | null {
+    const rect = this.handles?.gl.domElement.getBoundingClientRect();
+    return rect ? { width: Math.round(rect.width), height: Math.round(rect.height) } : null;
+  }
+
+  /**
+   * A copy of this view's camera for an image of `width` × `height`: the same position, orientation and vertical extent,
+   * the aspect made the image's. With it, the orbit target and the scene's bounding radius (Å).
+   */
+  cameraFor(width: number, height: number): { camera: ViewCamera; target: THREE.Vector3; radius: number } | null {
+    const h = this.handles;
+    if (!h) return null;
+    const camera = h.getCamera().clone();
+    // The vertical extent stays (the orthographic half-height `top`, zoom as it is); the width follows the aspect.
+    if (camera instanceof THREE.OrthographicCamera) {
+      camera.left = (-camera.top * width) / height;
+      camera.right = (camera.top * width) / height;
+    } else camera.aspect = width / height;
+    camera.updateProjectionMatrix();
+    return { camera, target: h.controls.target.clone(), radius: h.getBounds().radius };
+  }
+
+  /**
+   * An off-screen target of `width` × `height` (4× MSAA) for renders of the scene through any camera, read back as RGBA
+   * rows top-down; the on-screen canvas keeps its size, camera and background. `background`: a CSS colour, or null for
+   * transparent. Dispose it when done.
+   */
+  offscreen(width: number, height: number): Offscreen {
+    const handles = this.handles;
+    if (!handles) throw new Error('The viewer is not ready.');
+    const { gl, scene } = handles;
+    const max = gl.capabilities.maxTextureSize;
+    if (width > max || height > max) throw new Error(`This browser renders images up to ${max} × ${max} pixels, not ${width} × ${height}.`);
+    const target = new THREE.WebGLRenderTarget(width, height, { samples: 4, type: THREE.UnsignedByteType, format: THREE.RGBAFormat });
+    const pixels = new Uint8Array(width * height * 4);
+    const row = new Uint8Array(width * 4);
+    return {
+      render: (camera, background) => {
+        const previousClear = gl.getClearColor(new THREE.Color());
+        const previousAlpha = gl.getClearAlpha();
+        const previousBackground = scene.background;
+        try {
+          scene.background = null;
+          gl.setRenderTarget(target);
+          if (background === null) gl.setClearColor(0x000000, 0);
+          else gl.setClearColor(new THREE.Color().setStyle(background, THREE.SRGBColorSpace), 1);
+          gl.clear(true, true, true);
+          gl.render(scene, camera);
+          gl.readRenderTargetPixels(target, 0, 0, width, height, pixels);
+        } finally {
+          gl.setRenderTarget(null);
+          gl.setClearColor(previousClear, previousAlpha);
+          scene.background = previousBackground;
+        }
+        // WebGL rows run bottom-up; images run top-down.
+        const stride = width * 4;
+        for (let top = 0, bottom = height - 1; top < bottom; top++, bottom--) {
+          row.set(pixels.subarray(top * stride, (top + 1) * stride));
+          pixels.copyWithin(top * stride, bottom * stride, (bottom + 1) * stride);
+          pixels.set(row, bottom * stride);
+        }
+        return pixels;
+      },
+      dispose: () => {
+        target.dispose();
+        handles.invalidate();
+      },
+    };
+  }
+
   /**
    * Renders the scene at `scale`× the canvas CSS size (1–4) into an offscreen target and returns a PNG blob, its
    * background transparent or the CSS colour `background` (the on-screen canvas keeps its size and background).
@@ -271,44 +421,17 @@ export class ViewerController {
     if (!Number.isInteger(scale) || scale < 1 || scale > 4) throw new Error(`The PNG scale must be 1, 2, 3 or 4, not ${scale}.`);
     const handles = this.handles;
     if (!handles) throw new Error('The viewer is not ready.');
-    const { gl, scene } = handles;
-    const camera = handles.getCamera();
-    const rect = gl.domElement.getBoundingClientRect();
+    const rect = handles.gl.domElement.getBoundingClientRect();
     const width = Math.round(rect.width) * scale;
     const height = Math.round(rect.height) * scale;
-    const target = new THREE.WebGLRenderTarget(width, height, { samples: 4, type: THREE.UnsignedByteType, format: THREE.RGBAFormat });
-    const previousClear = gl.getClearColor(new THREE.Color());
-    const previousAlpha = gl.getClearAlpha();
-    const previousBackground = scene.background;
-    const pixels = new Uint8Array(width * height * 4);
+    const target = this.offscreen(width, height);
+    let pixels: Uint8Array;
     try {
-      scene.background = null;
-      gl.setRenderTarget(target);
-      if (background === null) gl.setClearColor(0x000000, 0);
-      else gl.setClearColor(new THREE.Color().setStyle(background, THREE.SRGBColorSpace), 1);
-      gl.clear(true, true, true);
-      gl.render(scene, camera);
-      gl.readRenderTargetPixels(target, 0, 0, width, height, pixels);
+      pixels = target.render(handles.getCamera(), background);
     } finally {
-      gl.setRenderTarget(null);
-      gl.setClearColor(previousClear, previousAlpha);
-      scene.background = previousBackground;
       target.dispose();
-      handles.invalidate();
     }
-    // WebGL rows run bottom-up; the PNG is top-down.
-    const canvas = document.createElement('canvas');
-    canvas.width = width;
-    canvas.height = height;
-    const ctx = canvas.getContext('2d');
-    if (!ctx) throw new Error('No 2D canvas available to encode the PNG.');
-    const image = ctx.createImageData(width, height);
-    const row = width * 4;
-    for (let y = 0; y < height; y++) image.data.set(pixels.subarray((height - 1 - y) * row, (height - y) * row), y * row);
-    ctx.putImageData(image, 0, 0);
-    return new Promise((resolve, reject) =>
-      canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed.'))), 'image/png'),
-    );
+    return pngBlob(pixels, width, height);
   }
 
   async downloadPng(fileName = 'structlab.png', scale = 2, background: string | null = null): Promise<void> {

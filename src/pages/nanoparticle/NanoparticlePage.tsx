@@ -33,7 +33,11 @@ import { Progress } from '../../ui/Progress.tsx';
 import { TextLabels, type TextLabel } from '../../viewer/Lines.tsx';
 import './nanoparticle.css';
 import { ErrorAlert } from '../../ui/ErrorAlert.tsx';
+import { RecordButton } from '../../ui/RecordDialog.tsx';
+import { mainViewer } from '../../viewer/controller.ts';
+import { radiusSeries } from '../../state/nanoparticle-movie.ts';
 
+const RECORD_SOURCES = { growth: radiusSeries };
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showCell: false, showPolyhedra: false };
 const SPLITS: Split[] = ['train', 'ID', 'OOD'];
 
@@ -89,6 +93,8 @@ export function NanoparticlePage() {
         </StructureViewer>
         {display && <Legend />}
         <WorkProgress />
+        {/* Movies: a rotation, or the growth series (a FrameProvider, src/state/nanoparticle-movie.ts). */}
+        <RecordButton controller={mainViewer} sources={RECORD_SOURCES} fileBase="structlab-particle" className="record-open-np" />
       </main>
       <aside className="panel right">
         <Plots />

@@ -21,7 +21,7 @@ import {
 import { SETTINGS_SCHEMA, labelMode, type ViewSettings } from '../../viewer/view-settings.ts';
 import { LABELS_ALL_MAX, LABELS_NEAR_PICK, siteLabelTexts } from '../../viewer/label-layout.ts';
 import { elementColor, elementName, toHex } from '../../viewer/colors.ts';
-import { downloadPng, resetView, viewAlong } from '../../viewer/controller.ts';
+import { downloadPng, mainViewer, resetView, viewAlong } from '../../viewer/controller.ts';
 import { angle, dihedral, distance } from '../../core/math/measure.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';
 import { fixed, fmt, fracText } from '../../ui/format.ts';
@@ -43,6 +43,8 @@ import { typingInto } from '../../ui/ShortcutsOverlay.tsx';
 import { PanelResizer } from '../../ui/PanelResizer.tsx';
 import { Progress } from '../../ui/Progress.tsx';
 import { FilePick } from '../../ui/FilePick.tsx';
+import { RecordButton, type RecordSources } from '../../ui/RecordDialog.tsx';
+import { trajectoryFrames } from '../../state/trajectory-movie.ts';
 
 export function StructurePage() {
   const display = useSession((s) => s.display);
@@ -435,9 +437,13 @@ function Toolbar({ settings }: { settings: ViewSettings }) {
       >
         PNG
       </button>
+      <RecordButton controller={mainViewer} sources={RECORD_SOURCES} />
     </div>
   );
 }
+
+/** What the Structure page's movies step through besides a rotation: the open trajectory. */
+const RECORD_SOURCES: RecordSources = { trajectory: trajectoryFrames };
 
 /** What the 3D view shows, as text for screen readers (the canvas's description; visually hidden). */
 function ViewSummary() {
