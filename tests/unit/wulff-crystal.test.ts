@@ -3,18 +3,22 @@
  * (tests/reference/golden/clusters/wulff-shapes.json, scripts/make-wulff-goldens.py): per family the area fraction and
  * whether it is on the shape, and the volume, area, shape factor, weighted energy, anisotropy and effective radius;
  * against solids known by hand (cube, octahedron, hexagonal prism); family sizes of point groups; the surface-energy
- * readers (typed, Materials Project JSON, CSV) and every refusal.
+ * readers (typed, Materials Project JSON, CSV) and every refusal. The filled particle (fillWulff) against octahedral and
+ * cuboctahedral magic numbers and against an independent count of the sites of a large block inside the planes.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE } from '../../scripts/support/paths.ts';
+import { LimitError, overrideLimits, resetLimits } from '../../src/core/limits.ts';
 import { type Vec3, cross, dot, sub } from '../../src/core/math/mat3.ts';
 import { ClusterError } from '../../src/core/structure/clusters/common.ts';
 import { type SurfaceEnergy, parseSurfaceEnergies } from '../../src/core/structure/clusters/surface-energies.ts';
+import type { WulffRounding } from '../../src/core/structure/clusters/wulff.ts';
 import { type WulffShape, type WulffSymmetry, wulffShapeOf } from '../../src/core/structure/clusters/wulff-crystal.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { type Structure, makeSiteFromFrac } from '../../src/core/structure/structure.ts';
+import { type WulffFillOptions, fillWulff } from '../../src/core/tasks/c2np/shapes.ts';
 
 interface GoldenCrystal {
   spacegroup: string;
@@ -236,5 +240,90 @@ describe('parseSurfaceEnergies', () => {
   it('more than 100 families are refused', () => {
     const many = Array.from({ length: 101 }, (_, i) => `${i + 1},1,0:1`).join(';');
     expect(() => parseSurfaceEnergies(many)).toThrow(/101 surface energies given; at most 100/);
+  });
+});
+
+describe('fillWulff: the polyhedron filled with the crystal’s atoms', () => {
+  const cu = crystal('Cu');
+  const cuEnergies = energies('1,0,0:1.47;1,1,1:1.30;1,1,0:1.56');
+  const octa = energies('1,1,1:1');
+  const cubo = [
+    { miller: [1, 0, 0], energy: 1 },
+    { miller: [1, 1, 1], energy: 2 / Math.sqrt(3) },
+  ];
+  const sizes = (e: SurfaceEnergy[], targets: number[], options: Partial<WulffFillOptions> = {}) =>
+    targets.map((size) => fillWulff(cu, e, { size, ...options }).nAtoms);
+
+  it('{111} about an atom: the octahedra 1, 19, 85, 231, 489 (L = 1, 3, 5, 7, 9 atoms on an edge)', () =>
+    expect(sizes(octa, [1, 19, 85, 231, 489])).toEqual([1, 19, 85, 231, 489]));
+  it('{111} about an octahedral hole (repeats 21: the box centre is a cell centre): 6, 44, 146, 344', () =>
+    expect(sizes(octa, [6, 44, 146, 344], { repeats: 21 })).toEqual([6, 44, 146, 344]));
+  it('{100} + {111} at γ111/γ100 = 2/√3: the cuboctahedra 13, 55, 147, 309, 561', () =>
+    expect(sizes(cubo, [13, 55, 147, 309, 561])).toEqual([13, 55, 147, 309, 561]));
+  it('rounding as ASE: closest (the smaller on a tie), above, below', () => {
+    const one = (size: number, rounding: WulffRounding) => fillWulff(cu, octa, { size, rounding });
+    expect([one(40, 'closest').nAtoms, one(40, 'above').nAtoms, one(40, 'below').nAtoms]).toEqual([19, 85, 19]);
+    expect(one(52, 'closest').nAtoms).toBe(19); // 52 − 19 = 85 − 52
+    expect(one(53, 'closest').nAtoms).toBe(85);
+    expect([one(60, 'closest').below, one(60, 'closest').above]).toEqual([19, 85]);
+  });
+  it('equals an independent count: every site of a large block inside the planes at the chosen scale', () => {
+    for (const [crystalName, spec, size] of [
+      ['Cu', '1,0,0:1.47;1,1,1:1.30;1,1,0:1.56', 700],
+      ['Mg', '0,0,1:0.54;1,0,0:0.62;1,0,1:0.64;1,1,0:0.66', 400],
+      ['TiO2-rutile', '1,1,0:0.47;1,0,0:0.66;1,0,1:0.86;0,0,1:1.15', 500],
+    ] as const) {
+      const s = crystal(crystalName);
+      const p = fillWulff(s, energies(spec), { size });
+      const planes = p.shape.faces.map((f) => ({ n: f.normal, d: p.scale * f.distance }));
+      const inside: Vec3[] = [];
+      const K = 25;
+      for (let a = -K; a <= K; a++)
+        for (let b = -K; b <= K; b++)
+          for (let c = -K; c <= K; c++)
+            for (const site of s.sites) {
+              const f = [site.frac![0] + a + 10, site.frac![1] + b + 10, site.frac![2] + c + 10];
+              const r = [0, 1, 2].map((k) => f[0] * p.cell[0][k] + f[1] * p.cell[1][k] + f[2] * p.cell[2][k]) as Vec3;
+              const d = sub(r, p.center);
+              if (planes.every((q) => dot(q.n, d) <= q.d * (1 + 1e-9))) inside.push(r);
+            }
+      expect(p.nAtoms, crystalName).toBe(inside.length);
+      const key = (v: Vec3) => v.map((x) => x.toFixed(6)).join();
+      expect(new Set(p.positions.map(key)), crystalName).toEqual(new Set(inside.map(key)));
+      expect(Math.abs(p.nAtoms - size) / size).toBeLessThan(0.2);
+    }
+  });
+  it('corners are the shape’s at the chosen scale about the centre; the centre is the 20³ box centre', () => {
+    const p = fillWulff(cu, cuEnergies, { size: 300 });
+    expect(p.center).toEqual([10 * 3.6149, 10 * 3.6149, 10 * 3.6149].map((x) => expect.closeTo(x, 10)));
+    p.corners.forEach((c, k) =>
+      expect(
+        sub(c, p.center)
+          .map((x, i) => x - p.scale * p.shape.vertices[k][i])
+          .every((x) => Math.abs(x) < 1e-9),
+      ).toBe(true),
+    );
+    const origin = fillWulff(cu, cuEnergies, { size: 300, center: { kind: 'origin' } });
+    expect(origin.nAtoms).toBe(p.nAtoms);
+    expect(origin.center).toEqual([0, 0, 0]);
+  });
+  it('refuses what it cannot build, in one sentence', () => {
+    expect(() => fillWulff(cu, octa, { size: 0 })).toThrow(/the size must be at least 1, got 0/);
+    expect(() => fillWulff(cu, octa, { size: 2.5 })).toThrow(/the size must be a whole number, got 2.5/);
+    expect(() => fillWulff(cu, octa, { size: 100_001 })).toThrow(LimitError);
+    expect(() => fillWulff(cu, octa, { size: 100_001 })).toThrow(/the requested Wulff size has 100,001 atoms; the limit is 100,000 atoms/);
+    expect(() => fillWulff(cu, octa, { size: 3, repeats: 21, rounding: 'below' })).toThrow(
+      /no Wulff particle of this crystal has at most 3 atoms here; the smallest has 6/,
+    );
+    expect(() => fillWulff(cu, octa, { size: 3, rounding: 'up' as WulffRounding })).toThrow(/closest, above or below/);
+    expect(() => fillWulff(crystal('Mg'), energies('0,0,1:1'), { size: 100 })).toThrow(/do not enclose a volume/);
+    try {
+      overrideLimits({ clusterSites: 2000 });
+      expect(() => fillWulff(cu, octa, { size: 5000 })).toThrow(
+        /the crystal around a Wulff particle of 5000 atoms has [\d,]+ sites; the limit is 2,000/,
+      );
+    } finally {
+      resetLimits();
+    }
   });
 });

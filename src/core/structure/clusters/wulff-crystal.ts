@@ -488,3 +488,38 @@ export function wulffShapeOf(structure: Structure, energies: readonly SurfaceEne
   const { families, ...group } = wulffFamilies(structure, energies, options);
   return wulffShapeInCell((structure.lattice as Lattice).matrix, families, group);
 }
+
+/**
+ * A namer of plane families for `structure`: the (hkl) of a facet → the label of the given family it belongs to
+ * (`energies`, as wulffShapeOf expands them), else "{h k l}" with the member of its family with the fewest negative
+ * indices, the largest of those (indices reduced), under the same symmetry (the crystal's Laue class by default).
+ */
+export function planeFamilyLabeler(
+  structure: Structure,
+  energies: readonly SurfaceEnergy[],
+  options: WulffOptions = {},
+): (hkl: readonly number[]) => string {
+  if (!structure.lattice) throw new ClusterError(`${structure.name || 'the structure'} has no lattice; its planes have no Miller indices`);
+  const { rotations } = rotationsOf(structure, options.symmetry ?? 'laue', options.symprec ?? 0.01);
+  const given = new Map<string, string>();
+  if (energies.length > 0) for (const f of familiesOf(energies, rotations)) for (const m of f.members) given.set(directionKey(m), f.label);
+  const cache = new Map<string, string>();
+  return (hkl) => {
+    const key = directionKey(vec3(hkl[0], hkl[1], hkl[2]));
+    let label = given.get(key) ?? cache.get(key);
+    if (label === undefined) {
+      const h = key.split(',').map(Number);
+      // The member with the fewest negative indices, then the largest: {1 1 0}, not {2 -1 0}, for a hexagonal (110).
+      const negatives = (m: number[]) => m.filter((x) => x < 0).length;
+      let best: number[] | null = null;
+      for (const r of rotations) {
+        const m = [0, 1, 2].map((j) => r[0][j] * h[0] + r[1][j] * h[1] + r[2][j] * h[2] + 0);
+        const order = best ? negatives(best) - negatives(m) || m[0] - best[0] || m[1] - best[1] || m[2] - best[2] : 1;
+        if (order > 0) best = m;
+      }
+      label = `{${best!.join(' ')}}`;
+      cache.set(key, label);
+    }
+    return label;
+  };
+}
