@@ -12,8 +12,9 @@ Commands:
   info FILE       structure summary as JSON (formula, sites, lattice, space group)
   convert IN OUT  convert between CIF, POSCAR, XYZ, extended XYZ and pymatgen JSON
   metrics PRED TRUTH  C2NP particle metrics (RMSD, Hausdorff, hull volumes, RDF error, aligned RMSD)
-  carve CELL      carve a spherical nanoparticle (C2NP/Atomsk convention) to an XYZ file
+  carve CELL      carve a nanoparticle to an XYZ file: a sphere (C2NP/Atomsk convention), a Wulff polyhedron, ASE shapes
   cluster KIND    build an ASE 3.22.1 nanoparticle: icosahedron, decahedron, octahedron, fcc, bcc, sc, wulff
+  series          one shape over many sizes: surface fraction, coordination by site, facets, Debye width
   c2np build CELL build the C2NP dataset layout for one material (raw, rotated copies, manifest)
   c2np eval ...   C2NP metrics of a whole split (JSONL or two folders), streamed, shardable
   merge PARTIAL…  combine the partial reports of --shard I/N runs into the unsharded report
@@ -74,6 +75,10 @@ const COMMAND_TABLE: Record<string, () => Promise<Command>> = {
   cluster: async () => {
     const m = await import('./commands/cluster.ts');
     return { help: m.CLUSTER_HELP, run: (argv) => m.runCluster(argv) };
+  },
+  series: async () => {
+    const m = await import('./commands/series.ts');
+    return { help: m.SERIES_HELP, run: m.runSeries };
   },
   c2np: async () => {
     const m = await import('./commands/c2np.ts');
