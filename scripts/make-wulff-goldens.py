@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Goldens for src/core/structure/clusters/wulff-crystal.ts: pymatgen 2022.11.7 `WulffShape` on real crystals.
+"""Goldens for src/core/tasks/c2np/wulff-crystal.ts: pymatgen 2022.11.7 `WulffShape` on real crystals.
 
 Run with Debian's /usr/bin/python3 (python3-pymatgen 2022.11.7). Writes tests/reference/golden/clusters/wulff-shapes.json:
 `crystals` (name → space group, lattice rows in Å, species and fractional positions of the cell the shape is built on,

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { structlabInProcess } from '../cli-runner.ts';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { parseSurfaceEnergies } from '../../src/core/structure/clusters/surface-energies.ts';
-import { wulffShapeOf } from '../../src/core/structure/clusters/wulff-crystal.ts';
+import { wulffShapeOf } from '../../src/core/tasks/c2np/wulff-crystal.ts';
 import { carveParticle } from '../../src/core/tasks/c2np/carve.ts';
 import { RAW_COMMENT, formatRawXyz } from '../../src/core/tasks/c2np/dataset.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The Wulff shape of a crystal (src/core/structure/clusters/wulff-crystal.ts) against pymatgen 2022.11.7's WulffShape
+ * The Wulff shape of a crystal (src/core/tasks/c2np/wulff-crystal.ts) against pymatgen 2022.11.7's WulffShape
  * (tests/reference/golden/clusters/wulff-shapes.json, scripts/make-wulff-goldens.py): per family the area fraction and
  * whether it is on the shape, and the volume, area, shape factor, weighted energy, anisotropy and effective radius;
  * against solids known by hand (cube, octahedron, hexagonal prism); family sizes of point groups; the surface-energy
@@ -15,7 +15,7 @@ import { type Vec3, cross, dot, sub } from '../../src/core/math/mat3.ts';
 import { ClusterError } from '../../src/core/structure/clusters/common.ts';
 import { type SurfaceEnergy, parseSurfaceEnergies } from '../../src/core/structure/clusters/surface-energies.ts';
 import type { WulffRounding } from '../../src/core/structure/clusters/wulff.ts';
-import { type WulffShape, type WulffSymmetry, wulffShapeOf } from '../../src/core/structure/clusters/wulff-crystal.ts';
+import { type WulffShape, type WulffSymmetry, wulffShapeOf } from '../../src/core/tasks/c2np/wulff-crystal.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { type Structure, makeSiteFromFrac } from '../../src/core/structure/structure.ts';
 import { type WulffFillOptions, fillWulff } from '../../src/core/tasks/c2np/shapes.ts';

@@ -3,7 +3,7 @@ import type { Vec3 } from '../../core/math/mat3.ts';
 import { ClusterError } from '../../core/structure/clusters/common.ts';
 import { type SurfaceEnergy, parseSurfaceEnergies } from '../../core/structure/clusters/surface-energies.ts';
 import type { WulffRounding } from '../../core/structure/clusters/wulff.ts';
-import type { WulffSymmetry } from '../../core/structure/clusters/wulff-crystal.ts';
+import type { WulffSymmetry } from '../../core/tasks/c2np/wulff-crystal.ts';
 import type { Structure } from '../../core/structure/structure.ts';
 import { type CarveCenter, type CarvedParticle, carveParticle } from '../../core/tasks/c2np/carve.ts';
 import { RAW_COMMENT, formatGeneratorXyz, formatRawXyz, rotatedComment, roundLikeRawText } from '../../core/tasks/c2np/dataset.ts';

@@ -2,7 +2,7 @@ import { quoted } from '../../core/limits.ts';
 import { ClusterError } from '../../core/structure/clusters/common.ts';
 import type { SurfaceEnergy } from '../../core/structure/clusters/surface-energies.ts';
 import type { WulffRounding } from '../../core/structure/clusters/wulff.ts';
-import { type WulffSymmetry, wulffShapeOf } from '../../core/structure/clusters/wulff-crystal.ts';
+import { type WulffSymmetry, wulffShapeOf } from '../../core/tasks/c2np/wulff-crystal.ts';
 import {
   SERIES_SHAPES,
   SITE_CLASSES,

@@ -21,7 +21,7 @@ import { decahedron } from '../../structure/clusters/decahedron.ts';
 import { icosahedron, icosahedronAtoms } from '../../structure/clusters/icosahedron.ts';
 import type { SurfaceEnergy } from '../../structure/clusters/surface-energies.ts';
 import type { WulffRounding } from '../../structure/clusters/wulff.ts';
-import { type WulffOptions, type WulffShape, wulffFamilies, wulffShapeInCell } from '../../structure/clusters/wulff-crystal.ts';
+import { type WulffOptions, type WulffShape, wulffFamilies, wulffShapeInCell } from './wulff-crystal.ts';
 import { reducedFormula } from '../../structure/composition.ts';
 import { type Structure, fracOf, majorSpecies } from '../../structure/structure.ts';
 import { type CarveCenter, atomskCellFromParameters } from './carve.ts';

@@ -30,7 +30,7 @@ import { type BondOptions, computeBonds, coordinationNumbers } from '../../struc
 import { ClusterError, latticeConstantOf } from '../../structure/clusters/common.ts';
 import type { SurfaceEnergy } from '../../structure/clusters/surface-energies.ts';
 import type { WulffRounding } from '../../structure/clusters/wulff.ts';
-import { type WulffSymmetry, planeFamilyLabeler } from '../../structure/clusters/wulff-crystal.ts';
+import { type WulffSymmetry, planeFamilyLabeler } from './wulff-crystal.ts';
 import { Lattice } from '../../structure/lattice.ts';
 import { type Structure, makeSiteFromCart, makeSiteFromFrac } from '../../structure/structure.ts';
 import { type CarveCenter, carveParticle } from './carve.ts';

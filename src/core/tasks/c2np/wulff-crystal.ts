@@ -18,10 +18,10 @@ import { type Mat3, type Vec3, cross, dot, inverse, norm, vec3 } from '../../mat
 import { gcd } from '../../math/gcd.ts';
 import { symmetryUnavailable } from '../../symmetry/analyze.ts';
 import { symmetryDataset } from '../../symmetry/dataset.ts';
-import { Lattice } from '../lattice.ts';
-import { type Structure } from '../structure.ts';
-import { ClusterError } from './common.ts';
-import { type SurfaceEnergy, millerText } from './surface-energies.ts';
+import type { Lattice } from '../../structure/lattice.ts';
+import type { Structure } from '../../structure/structure.ts';
+import { ClusterError } from '../../structure/clusters/common.ts';
+import { type SurfaceEnergy, millerText } from '../../structure/clusters/surface-energies.ts';
 
 /** Which rotations make a family: the crystal's point group with inversion (default), without it, or the lattice's. */
 export type WulffSymmetry = 'laue' | 'point-group' | 'lattice';
