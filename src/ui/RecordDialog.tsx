@@ -4,6 +4,7 @@
  * or typed), the frame rate, WebM or a zip of PNGs. A progress bar and Cancel while it records; errors as a sentence.
  */
 import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { downloadBlob } from '../browser/download.ts';
 import type { ViewerController } from '../viewer/controller.ts';
 import {
@@ -172,7 +173,8 @@ function RecordDialog({
     </label>
   );
 
-  return (
+  // On the page's body: a viewer's toolbar or panel must not clip or stack the modal under the page.
+  return createPortal(
     <div className="overlay" onClick={() => !recording && onClose()}>
       <div
         ref={dialog}
@@ -281,6 +283,7 @@ function RecordDialog({
           </button>
         </div>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

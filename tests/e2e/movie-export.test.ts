@@ -1,8 +1,9 @@
 /**
  * Movies for slides (issue 26 §3): the Record dialog on the Structure page writes a 1 s rotation at 10 fps, 320×240, as
  * WebM, read back here by an independent EBML reader (tests/ebml.ts) and decoded by the browser's own VideoDecoder; a
- * 3-frame PNG sequence as a zip of frame-0001.png…; a cancel mid-way that downloads nothing and leaves the camera; and a
- * small trajectory, frame by frame, after which the frame shown before is shown again.
+ * 3-frame PNG sequence as a zip of frame-0001.png…; a cancel mid-way that downloads nothing and leaves the camera; a
+ * small trajectory, frame by frame, after which the frame shown before is shown again; the MediaRecorder fallback
+ * (`?movieEncoder=mediarecorder`) on the same timeline; the Nanoparticle page's radius series as a growth movie.
  */
 import { readFileSync } from 'node:fs';
 import type { Download, Page } from 'playwright-core';
@@ -181,4 +182,73 @@ describe('movie export', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid=traj-frame]')?.textContent === '2 / 4');
     expect(lab.pageErrors).toEqual([]);
   });
+});
+
+describe('movie export without WebCodecs (MediaRecorder, re-timed)', () => {
+  it('the same 1 s rotation: 10 frames on the 100 ms timeline, Duration 1 s', async () => {
+    const fallback = await openLab('?fresh&movieEncoder=mediarecorder');
+    try {
+      page = fallback.page;
+      await page.waitForFunction(() => document.querySelector('[data-testid=formula]')?.textContent === 'Cs1 Ca1 H3', undefined, {
+        timeout: 60_000,
+      });
+      await waitIdle(page);
+      await waitForFrame(page);
+      await setRotation(1, 10, 'webm');
+      const movie = await record();
+      const webm = summarizeWebm(new Uint8Array(movie.bytes));
+      expect(webm.docType).toBe('webm');
+      expect([webm.width, webm.height]).toEqual([320, 240]);
+      expect(webm.blocks.map((b) => b.timeMs)).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900]);
+      expect(webm.durationMs).toBe(1000);
+      expect(await decodeInPage(webm, movie.bytes)).toHaveLength(10);
+      expect(fallback.pageErrors).toEqual([]);
+    } finally {
+      page = lab.page;
+      await fallback.close();
+    }
+  });
+});
+
+describe('growth series on the Nanoparticle page', () => {
+  it("the radius series (R = 6 … 30 Å) as 25 PNGs: the particle grows in a fixed frame; the page's particle comes back", async () => {
+    const np = await openLab('?fresh#/nanoparticle');
+    try {
+      page = np.page;
+      await page.waitForFunction(() => Number(document.querySelector('[data-testid=np-natoms]')?.textContent) > 0, undefined, {
+        timeout: 60_000,
+      });
+      await waitIdle(page, 120_000); // the R series too
+      await waitForFrame(page);
+      const natoms = await page.locator('[data-testid=np-natoms]').innerText();
+      const before = await viewState();
+      await page.locator('[data-testid=record-open]').click();
+      await page.locator('[data-testid=record-kind]').selectOption('growth');
+      await page.locator('[data-testid=record-hold]').fill('1');
+      await page.locator('[data-testid=record-size]').selectOption('custom');
+      await page.locator('[data-testid=record-width]').fill('120');
+      await page.locator('[data-testid=record-height]').fill('90');
+      await page.locator('[data-testid=record-format]').selectOption('png');
+      expect(await page.locator('[data-testid=record-summary]').innerText()).toBe('25 frames of 120 × 90, 0.83 s.');
+      const zip = await record();
+      expect(zip.name).toBe('structlab-particle-growth.zip');
+      const pngs = readZip(new Uint8Array(zip.bytes), zip.name).map((e) => decodePng(Buffer.from(e.bytes)));
+      expect(pngs).toHaveLength(25);
+      // Pixels darker than the light background: more with every radius (the camera is fixed, framed for R = 30 Å).
+      const ink = pngs.map((p) => {
+        let n = 0;
+        for (let i = 0; i < p.rgba!.length; i += 4) if (p.rgba![i] < 200) n++;
+        return n;
+      });
+      for (let k = 1; k < ink.length; k++) expect(ink[k], `frame ${k + 1}`).toBeGreaterThanOrEqual(ink[k - 1]);
+      expect(ink[24]).toBeGreaterThan(10 * ink[0]);
+      await page.locator('[data-testid=record-close]').click();
+      await page.waitForFunction((n) => document.querySelector('[data-testid=np-natoms]')?.textContent === n, natoms);
+      expect(await viewState()).toEqual(before);
+      expect(np.pageErrors).toEqual([]);
+    } finally {
+      page = lab.page;
+      await np.close();
+    }
+  }, 180_000);
 });
