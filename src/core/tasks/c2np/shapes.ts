@@ -173,6 +173,8 @@ export function fillWulff(structure: Structure, energies: readonly SurfaceEnergy
     let aboveAt = Infinity;
     for (let i = 0; i < sorted.length; i++) {
       if (i + 1 < sorted.length && sorted[i + 1] - sorted[i] <= tol) continue;
+      // A run ending at the search's edge may have equivalents just past it: search wider.
+      if (sorted[i] > scale - tol) break;
       const count = i + 1;
       if (count <= size) {
         below = count;
