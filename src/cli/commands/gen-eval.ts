@@ -1,5 +1,7 @@
 /** `structlab gen eval`: de novo generation metrics (src/core/tasks/generations/denovo.ts) on the sets read by gen.ts. */
 import {
+  type CoverageDataset,
+  type CoverageOptions,
   type DenovoConvention,
   type DenovoResult,
   type DenovoSample,
@@ -30,11 +32,14 @@ import {
   taskRanges,
 } from './gen-tasks.ts';
 import { quoted } from '../../core/limits.ts';
+import type { CoverageFingerprint } from '../../core/tasks/generations/fingerprints.ts';
+import { COVERAGE_CUTOFFS } from '../../core/tasks/generations/coverage.ts';
 
 export const GEN_EVAL_HELP = `usage: structlab gen eval --pred P [--reference R] [--truth T] [--matcher disordered|ordered]
                          [--convention diffcsp|cdvae|mattergen] [--smact legacy|icsd24]
                          [--e-above-hull FILE.json | --energies E --hull-reference R]
                          [--stability-threshold 0.1] [--space-groups]
+                         [--coverage mp20|carbon|perovskite] [--cov-cutoffs S,C]
                          [--pt-evals 0|K|all] [--workers N]
 
 De novo generation metrics as CDVAE, DiffCSP and MatterGen compute them: structural and SMACT validity,
@@ -49,6 +54,15 @@ and element count against a test set, stability and S.U.N. from given energies a
                         a .zip, .tar, .tar.gz/.tgz or .gz of any of these, or a CDVAE/DiffCSP .pt result file
                         (eval_gen.pt, eval_opt.pt, eval_recon.pt, eval_diff.pt; id = the crystal's batch index;
                         as --truth, its input_data_batch when that is a dict of tensors)
+  --coverage mp20       CDVAE's coverage against --truth (txie-93/cdvae compute_metrics.py compute_cov):
+                        each structure's fingerprint is the mean over its sites of matminer 0.7.3's
+                        CrystalNNFingerprint("ops"), its composition's the Magpie ElementProperty scaled by
+                        CDVAE's CompScaler; cov_recall / cov_precision count truths / predictions with both
+                        fingerprints within the cutoffs of the nearest other, amsd_* / amcd_* are the mean
+                        nearest distances. Cutoffs (structure, composition): mp20 0.4, 10; carbon and
+                        perovskite 0.2, 4. Adds comp_div and struct_div (mean pairwise fingerprint distance
+                        of the valid predictions) and each prediction's distances to the nearest truth
+  --cov-cutoffs S,C     the coverage cutoffs given by hand (alone, or over --coverage's)
   --pt-evals 0          which evals of a --pred .pt with a leading num_evals dimension are the predictions:
                         0 (default) or K = eval K alone, ids 0, 1, … (the batch index), as compute_metrics.py's
                         gen task reads it: get_crystal_array_list(path, batch_idx=K), txie-93/cdvae's default
@@ -121,6 +135,8 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
     { name: 'hull-reference', kind: 'string' },
     { name: 'stability-threshold', kind: 'string' },
     { name: 'space-groups', kind: 'flag' },
+    { name: 'coverage', kind: 'string' },
+    { name: 'cov-cutoffs', kind: 'string' },
     { name: 'pt-evals', kind: 'string' },
     { name: 'workers', kind: 'string' },
   ]);
@@ -142,6 +158,8 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
     energiesPath = str('e-above-hull');
   const reference = referencePath === undefined ? undefined : readGenSet('reference', referencePath);
   const truth = truthPath === undefined ? undefined : readGenSet('truth', truthPath);
+  const coverage = coverageOption(options.coverage, options['cov-cutoffs']);
+  if (coverage && truth === undefined) throw new CliError('--coverage compares the predictions with a test set: give it as --truth T');
   const hull = readHull(str('energies'), str('hull-reference'), energiesPath, predictions);
   const energies = hull ? hull.eAboveHull : energiesPath === undefined ? undefined : readEnergies(energiesPath, predictions);
   const workers = requestedWorkers ?? defaultGenWorkers(predictions.length);
@@ -150,7 +168,7 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
   const onMatcherError = (e: unknown, id: string, otherId: string) => errors.push(`${id} vs ${otherId}: ${errorText(e)}`);
   let result;
   try {
-    const options = { convention, smact, matcher, stabilityThreshold, spaceGroups, onMatcherError };
+    const options = { convention, smact, matcher, stabilityThreshold, spaceGroups, onMatcherError, ...(coverage ? { coverage } : {}) };
     const input = { predictions, reference, truth, energies };
     if (workers <= 1) result = evaluateDenovo(input, options, (p) => progress.update(p.done, p.total));
     else {
@@ -166,6 +184,22 @@ export async function runGenEval(argv: string[], warn: (line: string) => void): 
     warn(`warning: the matcher failed on ${pairs}, counted as no match (not a duplicate, not in the reference); first: ${errors[0]}`);
   }
   return toStrictJson(hull ? withDecompositions(result, hull.rows) : result);
+}
+
+const COVERAGE_DATASETS = Object.keys(COVERAGE_CUTOFFS) as CoverageDataset[];
+
+/** `--coverage D` (a data set's cutoffs) and `--cov-cutoffs S,C` (given cutoffs, which win); undefined without either. */
+function coverageOption(dataset: string | boolean | undefined, cutoffs: string | boolean | undefined): CoverageOptions | undefined {
+  if (dataset === undefined && cutoffs === undefined) return undefined;
+  if (dataset !== undefined && (typeof dataset !== 'string' || !(COVERAGE_DATASETS as string[]).includes(dataset)))
+    throw new CliError(`--coverage must be ${COVERAGE_DATASETS.join(' or ')} (CDVAE's data sets), got ${quoted(String(dataset))}`);
+  const preset = dataset === undefined ? null : COVERAGE_CUTOFFS[dataset as CoverageDataset];
+  if (cutoffs === undefined) return { dataset: dataset as CoverageDataset, struc: preset!.struc, comp: preset!.comp };
+  const parts = typeof cutoffs === 'string' ? cutoffs.split(',').map((x) => x.trim()) : [];
+  const values = parts.map(Number);
+  if (parts.length !== 2 || parts.some((x) => x === '') || !values.every((v) => Number.isFinite(v) && v >= 0))
+    throw new CliError(`--cov-cutoffs takes two distances S,C (structure, composition; e.g. 0.4,10), got ${quoted(String(cutoffs))}`);
+  return { dataset: null, struc: values[0], comp: values[1] };
 }
 
 /**
@@ -212,7 +246,14 @@ async function evaluateInThreads(
     truth: GenItem[] | undefined;
     energies: Map<string, number | null> | undefined;
   },
-  options: { convention: DenovoConvention; smact: SmactTable; matcher: GenMatcherName; stabilityThreshold: number; spaceGroups: boolean },
+  options: {
+    convention: DenovoConvention;
+    smact: SmactTable;
+    matcher: GenMatcherName;
+    stabilityThreshold: number;
+    spaceGroups: boolean;
+    coverage?: CoverageOptions;
+  },
   workers: number,
   warn: (line: string) => void,
   progress: (done: number, total: number) => void,
@@ -229,27 +270,37 @@ async function evaluateInThreads(
   });
   const uniqueTasks: EvalTask[] = [...byFormula.values()].sort((a, b) => b.length - a.length).map((members) => ({ unique: members }));
   const ranges = taskRanges(n, workers);
+  const truth = options.coverage ? (input.truth ?? []) : [];
   const tasks: EvalTask[] = [
     ...uniqueTasks,
     ...(input.reference ? ranges.map((r): EvalTask => ({ novel: r })) : []),
     ...ranges.map((r): EvalTask => ({ rows: r })),
+    ...(options.coverage
+      ? [
+          ...ranges.map((r): EvalTask => ({ fingerprints: r, of: 'predictions' })),
+          ...taskRanges(truth.length, workers).map((r): EvalTask => ({ fingerprints: r, of: 'truth' })),
+        ]
+      : []),
   ];
+  const fingerprints = { predictions: new Array<CoverageFingerprint>(n), truth: new Array<CoverageFingerprint>(truth.length) };
+  const total = n + (options.coverage ? n + truth.length : 0);
   const rows: DenovoSample[] = new Array(n);
   const duplicates: (string | null)[] = new Array(n).fill(null);
   const matches: (string | null)[] = new Array(n).fill(null);
   // A prediction is decided once its uniqueness (and, with a reference, its novelty) is known.
   const pending = new Uint8Array(n).fill(input.reference ? 2 : 1);
-  let decided = 0;
+  let decided = 0,
+    fingerprinted = 0;
   const decide = (i: number) => {
     if (--pending[i] === 0) decided++;
   };
-  const work = evalWork(preds, input.reference, options);
+  const work = evalWork(preds, input.reference, options.coverage ? input.truth : undefined, options);
   await runPool({
     entry: 'gen-worker',
     workerData: work,
     tasks,
     threads: workers,
-    local: localEvalRunner(preds, input.reference, work),
+    local: localEvalRunner(preds, input.reference, options.coverage ? input.truth : undefined, work),
     warn,
     // Every result is kept anyway: a slow formula group never holds up the others.
     reorderWindow: Infinity,
@@ -262,8 +313,11 @@ async function evaluateInThreads(
       } else if ('matches' in r && 'novel' in task) {
         r.matches.forEach((m, j) => ((matches[task.novel[0] + j] = m), decide(task.novel[0] + j)));
         errors.push(...r.errors);
+      } else if ('fingerprints' in r && 'fingerprints' in task) {
+        r.fingerprints.forEach((f, j) => (fingerprints[task.of][task.fingerprints[0] + j] = f));
+        fingerprinted += r.fingerprints.length;
       }
-      progress(decided, n);
+      progress(decided + fingerprinted, total);
     },
   });
   rows.forEach((row, i) => {
@@ -274,5 +328,5 @@ async function evaluateInThreads(
       row.novel = matches[i] === null;
     }
   });
-  return denovoSummary(input, rows, options);
+  return denovoSummary(options.coverage ? { ...input, fingerprints } : input, rows, options);
 }

@@ -19,6 +19,7 @@ import {
   referenceMatch,
   uniqueWithinFormula,
 } from '../../core/tasks/generations/denovo.ts';
+import { type CoverageFingerprint, coverageFingerprint } from '../../core/tasks/generations/fingerprints.ts';
 import type { CspGroup, GenItem } from '../../core/tasks/generations/inputs.ts';
 import type { GenMatcherName } from '../../core/tasks/generations/mattergen-matcher.ts';
 import type { SmactTable } from '../../core/tasks/generations/smact.ts';
@@ -73,6 +74,8 @@ export interface EvalWork {
   kind: 'eval';
   predictions: WireItem[];
   reference: WireItem[] | null;
+  /** With coverage: the truths, whose fingerprints are tasks too. */
+  truth: WireItem[] | null;
   convention: DenovoConvention;
   smact: SmactTable;
   matcher: GenMatcherName;
@@ -81,7 +84,11 @@ export interface EvalWork {
 export type GenWork = CspWork | EvalWork;
 
 export type CspTask = [from: number, to: number];
-export type EvalTask = { rows: [number, number] } | { unique: number[] } | { novel: [number, number] };
+export type EvalTask =
+  | { rows: [number, number] }
+  | { unique: number[] }
+  | { novel: [number, number] }
+  | { fingerprints: [number, number]; of: 'predictions' | 'truth' };
 export interface CspTaskResult {
   rows: CspGroupRows[];
   errors: TaskMatcherError[];
@@ -89,7 +96,8 @@ export interface CspTaskResult {
 export type EvalTaskResult =
   | { rows: DenovoSample[] }
   | { duplicates: (string | null)[]; errors: TaskMatcherError[] }
-  | { matches: (string | null)[]; errors: TaskMatcherError[] };
+  | { matches: (string | null)[]; errors: TaskMatcherError[] }
+  | { fingerprints: CoverageFingerprint[] };
 
 export const cspWork = (
   groups: readonly CspGroup[],
@@ -108,11 +116,13 @@ export const cspWork = (
 export const evalWork = (
   predictions: readonly GenItem[],
   reference: readonly GenItem[] | undefined,
+  truth: readonly GenItem[] | undefined,
   o: { convention: DenovoConvention; smact: SmactTable; matcher: GenMatcherName; spaceGroups?: boolean },
 ): EvalWork => ({
   kind: 'eval',
   predictions: predictions.map(toWire),
   reference: reference ? reference.map(toWire) : null,
+  truth: truth ? truth.map(toWire) : null,
   convention: o.convention,
   smact: o.smact,
   matcher: o.matcher,
@@ -130,7 +140,8 @@ export function genTaskRunner(work: GenWork): (task: unknown) => unknown {
   }
   const preds = work.predictions.map(fromWire);
   const references = work.reference ? referenceByFormula(work.reference.map(fromWire)) : null;
-  return (task) => evalTask(preds, references, work, task as EvalTask);
+  const truth = work.truth ? work.truth.map(fromWire) : [];
+  return (task) => evalTask(preds, references, truth, work, task as EvalTask);
 }
 
 /** Runs a task on items this thread already holds (no rebuilding), for the command's own thread. */
@@ -138,9 +149,14 @@ export function localCspRunner(groups: readonly CspGroup[], work: CspWork): (tas
   return (task) => cspTask(groups, work, task);
 }
 
-export function localEvalRunner(preds: readonly GenItem[], reference: readonly GenItem[] | undefined, work: EvalWork) {
+export function localEvalRunner(
+  preds: readonly GenItem[],
+  reference: readonly GenItem[] | undefined,
+  truth: readonly GenItem[] | undefined,
+  work: EvalWork,
+) {
   const references = reference ? referenceByFormula(reference) : null;
-  return (task: EvalTask): EvalTaskResult => evalTask(preds, references, work, task);
+  return (task: EvalTask): EvalTaskResult => evalTask(preds, references, truth ?? [], work, task);
 }
 
 function cspTask(groups: readonly CspGroup[], work: CspWork, [from, to]: CspTask): CspTaskResult {
@@ -157,7 +173,17 @@ function cspTask(groups: readonly CspGroup[], work: CspWork, [from, to]: CspTask
   return { rows, errors };
 }
 
-function evalTask(preds: readonly GenItem[], references: Map<string, GenItem[]> | null, work: EvalWork, task: EvalTask): EvalTaskResult {
+function evalTask(
+  preds: readonly GenItem[],
+  references: Map<string, GenItem[]> | null,
+  truth: readonly GenItem[],
+  work: EvalWork,
+  task: EvalTask,
+): EvalTaskResult {
+  if ('fingerprints' in task) {
+    const items = task.of === 'predictions' ? preds : truth;
+    return { fingerprints: items.slice(task.fingerprints[0], task.fingerprints[1]).map((it) => coverageFingerprint(it.structure)) };
+  }
   const errors: TaskMatcherError[] = [];
   const index = new Map<string, number>();
   const options = (stage: number): DenovoOptions => {

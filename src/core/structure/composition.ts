@@ -226,6 +226,13 @@ function reduceFormula(symAmt: Map<string, number>): [string, number] {
   return [parts.join('') + polyanion.join(''), factor];
 }
 
+/** Elements in pymatgen's composition order (first appearance) with their counts (occupancies summed). */
+export function elementCounts(s: Structure): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const site of s.sites) for (const [el, occ] of Object.entries(site.species)) counts.set(el, (counts.get(el) ?? 0) + occ);
+  return counts;
+}
+
 /** pymatgen `structure.composition.formula`, e.g. `Fe4 O6`, `Na0.36 Ca2.464 …`. */
 export function formula(s: Structure): string {
   return formulaFromAmounts(amountsOf(s).elements);

@@ -5,7 +5,7 @@
  * `metrics/energy.py`, `utils/dataset_matcher.py`). Per-sample rows carry the reasons, the duplicate and the
  * reference match, for the failure-inspection view. README.md here describes the conventions.
  */
-import { reducedFormula } from '../../structure/composition.ts';
+import { elementCounts, reducedFormula } from '../../structure/composition.ts';
 import { elementBySymbol } from '../../structure/elements.ts';
 import type { Structure } from '../../structure/structure.ts';
 import type { GenItem } from './inputs.ts';
@@ -15,6 +15,8 @@ import type { SmactTable } from './smact.ts';
 import { GEN_SYMPREC, type GenSpaceGroup, type SpaceGroupDistribution, genSpaceGroup, spaceGroupDistribution } from './space-groups.ts';
 import { PYMATGEN_ANGLE_TOLERANCE } from '../../symmetry/analyze.ts';
 import { type ValidityReason, assessStructure } from './validity.ts';
+import { COVERAGE_CUTOFFS, type CoverageMetrics, coverageMetrics, meanPairwiseDistance, scaleCompositionFingerprint } from './coverage.ts';
+import { type CoverageFingerprint, coverageFingerprint } from './fingerprints.ts';
 
 export type DenovoConvention = 'diffcsp' | 'cdvae' | 'mattergen';
 
@@ -28,6 +30,8 @@ export interface DenovoOptions {
   spaceGroups?: boolean;
   /** Told of each comparison the matcher could not finish (counted as no match): the judged id, the other id. */
   onMatcherError?: (error: unknown, id: string, otherId: string) => void;
+  /** CDVAE's coverage (COV-R/P, AMSD, AMCD) against the truth set, and comp_div / struct_div, at these cutoffs. */
+  coverage?: CoverageOptions;
   /** Told of prediction `index`'s duplicate (an earlier prediction) or reference match as an item: ids in a set may
    * repeat (src/core/tasks/generations/inputs.ts), so the row's id names it only for a reader. */
   onCounterpart?: (index: number, role: 'duplicate_of' | 'reference_match', other: GenItem) => void;
@@ -41,6 +45,18 @@ export interface DenovoInput {
   truth?: readonly GenItem[];
   /** E above hull per prediction id (eV/atom, null = failed job); every prediction has an entry. */
   energies?: ReadonlyMap<string, number | null>;
+  /** With coverage: the fingerprints of each prediction and truth, when computed elsewhere (threads); else made here. */
+  fingerprints?: { predictions: CoverageFingerprint[]; truth: CoverageFingerprint[] };
+}
+
+/** A data set with CDVAE's coverage cutoffs (COV_Cutoffs). */
+export type CoverageDataset = keyof typeof COVERAGE_CUTOFFS;
+
+export interface CoverageOptions {
+  /** The data set whose COV_Cutoffs these are (compute_metrics.py), or null for cutoffs given by hand. */
+  dataset: CoverageDataset | null;
+  struc: number;
+  comp: number;
 }
 
 export interface DenovoSample {
@@ -64,6 +80,10 @@ export interface DenovoSample {
   sun: boolean | null;
   /** With space groups: the prediction's, null when no group was found. */
   space_group?: GenSpaceGroup | null;
+  /** With coverage: the distance of its fingerprints to the nearest truth's (null without fingerprints), and why none. */
+  struc_precision_dist?: number | null;
+  comp_precision_dist?: number | null;
+  fingerprint_error?: string | null;
 }
 
 /** The `gen eval` document, keys in the contract's order. */
@@ -84,6 +104,10 @@ export interface DenovoResult {
   stable: number | null;
   sun: number | null;
   wasserstein: { density: number | null; n_elements: number | null };
+  /** With coverage: compute_cov's metrics against the truth set, and the diversities of the valid predictions. */
+  coverage?: DenovoCoverage;
+  comp_div?: number | null;
+  struct_div?: number | null;
   /** With space groups: symprec, and the distribution of the predictions and of the reference (null without one). */
   space_groups?: {
     symprec: number;
@@ -96,13 +120,6 @@ export interface DenovoResult {
 
 /** pymatgen's amu in grams (scipy CODATA 2018, `Mass(…, "amu").to("g")`). */
 const AMU_GRAMS = 1.6605390666e-24;
-
-/** Elements in pymatgen's composition order (first appearance) with their counts. */
-function elementCounts(s: Structure): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const site of s.sites) for (const [el, occ] of Object.entries(site.species)) counts.set(el, (counts.get(el) ?? 0) + occ);
-  return counts;
-}
 
 /**
  * pymatgen `Structure.density`, g/cm³: composition weight (pymatgen 2022.11 masses, summed per element in composition
@@ -222,6 +239,7 @@ export function evaluateDenovo(input: DenovoInput, options: DenovoOptions, onPro
   const rows = preds.map((p) => denovoRow(p, options));
   const references = input.reference ? referenceByFormula(input.reference) : null;
   const kept = new Map<string, GenItem[]>();
+  const fingerprintCount = options.coverage && !input.fingerprints ? n + (input.truth?.length ?? 0) : 0;
   rows.forEach((row, i) => {
     // Uniqueness: greedy in input order against the structures kept so far (same reduced formula), in the order kept.
     const candidates = kept.get(row.formula) ?? [];
@@ -238,9 +256,72 @@ export function evaluateDenovo(input: DenovoInput, options: DenovoOptions, onPro
       row.novel = m === null;
       if (m) options.onCounterpart?.(i, 'reference_match', m);
     }
-    onProgress?.({ done: i + 1, total: n });
+    onProgress?.({ done: i + 1, total: n + fingerprintCount });
   });
-  return denovoSummary(input, rows, options);
+  if (!options.coverage) return denovoSummary(input, rows, options);
+  // Fingerprints last: the progress line counts them after the comparisons.
+  let done = n;
+  const fingerprintsOf = (items: readonly GenItem[]) =>
+    items.map((it) => {
+      const fp = coverageFingerprint(it.structure);
+      onProgress?.({ done: ++done, total: n + fingerprintCount });
+      return fp;
+    });
+  const fingerprints = input.fingerprints ?? { predictions: fingerprintsOf(preds), truth: fingerprintsOf(input.truth ?? []) };
+  return denovoSummary({ ...input, fingerprints }, rows, options);
+}
+
+export interface DenovoCoverage extends CoverageMetrics {
+  /** The data set whose cutoffs these are (CDVAE's COV_Cutoffs), null for cutoffs given by hand. */
+  dataset: CoverageDataset | null;
+  /** Predictions and truths with fingerprints (upstream drops the predictions without; cov_precision still divides by n). */
+  n_predictions: number;
+  n_truth: number;
+}
+
+/**
+ * compute_cov against the truth set and get_fp_pdist over the valid predictions (txie-93/cdvae scripts/compute_metrics.py
+ * GenEval.get_coverage, get_comp_diversity, get_struct_diversity), each prediction's row given its nearest-truth
+ * distances. Upstream samples 1,000 valid predictions for the diversities (unseeded) and fails with fewer; all valid
+ * ones are used here, as for the Wasserstein distances. A truth without fingerprints is left out (upstream fails).
+ */
+function coverageOf(
+  input: DenovoInput,
+  rows: DenovoSample[],
+  cutoffs: CoverageOptions,
+): Pick<DenovoResult, 'coverage' | 'comp_div' | 'struct_div'> {
+  const fps = input.fingerprints;
+  if (!fps || !input.truth) throw new Error('coverage needs the truth set and the fingerprints');
+  const truth = fps.truth.filter((f) => f.struct !== null && f.comp !== null);
+  if (truth.length === 0) throw new Error('coverage needs a truth structure with fingerprints; the truth set has none');
+  const cov = coverageMetrics(
+    fps.predictions.map((f) => f.struct),
+    fps.predictions.map((f) => f.comp),
+    truth.map((f) => f.struct!),
+    truth.map((f) => f.comp!),
+    { struc: cutoffs.struc, comp: cutoffs.comp },
+  );
+  let k = 0;
+  rows.forEach((row, i) => {
+    const f = fps.predictions[i];
+    const has = f.struct !== null && f.comp !== null;
+    row.struc_precision_dist = has ? cov.distances.struc_precision_dist[k] : null;
+    row.comp_precision_dist = has ? cov.distances.comp_precision_dist[k] : null;
+    row.fingerprint_error = f.error;
+    if (has) k++;
+  });
+  const valid = fps.predictions.filter((f, i) => rows[i].valid && f.struct !== null && f.comp !== null);
+  const diversity = (xs: readonly (Float64Array | readonly number[])[]) => (xs.length >= 2 ? meanPairwiseDistance(xs) : null);
+  return {
+    coverage: {
+      ...cov.metrics,
+      dataset: cutoffs.dataset,
+      n_predictions: k,
+      n_truth: truth.length,
+    },
+    comp_div: diversity(valid.map((f) => scaleCompositionFingerprint(f.comp!))),
+    struct_div: diversity(valid.map((f) => f.struct!)),
+  };
 }
 
 /**
@@ -294,6 +375,7 @@ export function denovoSummary(input: DenovoInput, rows: DenovoSample[], options:
           )
         : null,
     },
+    ...(options.coverage ? coverageOf(input, rows, options.coverage) : {}),
     ...(options.spaceGroups
       ? {
           space_groups: {
