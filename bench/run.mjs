@@ -17,6 +17,7 @@ run('npx', ['tsx', 'bench/fem.bench.ts']);
 run('npx', ['tsx', 'bench/fem-cli.bench.ts']);
 run('npx', ['tsx', 'bench/atomworld.bench.ts']);
 run('npx', ['tsx', 'bench/generations.bench.ts']);
+run('npx', ['tsx', 'bench/coverage.bench.ts']);
 run('npx', ['vite', 'build', '--logLevel', 'warn']);
 
 const port = 4179;
