@@ -78,6 +78,15 @@ const DEFAULT_LIMITS = {
    * of its layer-distance search): a 100,000-atom octahedron needs about 700,000.
    */
   clusterSites: 2_000_000,
+  /**
+   * Frames of one movie the lab records (rendered, encoded and held in memory until saved): 2 minutes at 30 fps; a
+   * 1920×1080 VP9 frame is tens of kB, so a whole movie stays within about 100 MB.
+   */
+  movieFrames: 3_600,
+  /** Frames of one PNG sequence (each frame a whole PNG in the zip, up to a few MB at 1920×1080). */
+  moviePngFrames: 1_000,
+  /** Pixels of a movie frame's longer side (4K UHD). */
+  movieSide: 3_840,
   /** Sites of each structure a structure match (match, AtomWorld evaluate) accepts: ~1,000 sites take seconds. */
   matchSites: 2_000,
   /** Lattice points one lattice-mapping search enumerates (a near-singular cell would need unboundedly many). */

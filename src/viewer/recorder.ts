@@ -13,6 +13,7 @@
 import * as THREE from 'three';
 import { muxWebm, readWebm, type WebmCodec, type WebmFrame } from '../core/io/webm.ts';
 import { writeZip } from '../core/io/zip-writer.ts';
+import { LIMITS } from '../core/limits.ts';
 import { pngBlob, type Offscreen, type ViewerController } from './controller.ts';
 
 /**
@@ -54,8 +55,24 @@ export interface MovieOptions {
   background: string | null;
 }
 
-/** The bounds of a movie: a side past 3840 px or more frames than these would hold too much memory in a tab. */
-export const MOVIE_LIMITS = { minSide: 16, maxSide: 3840, maxFps: 60, maxSeconds: 120, maxFrames: 3600, maxPngFrames: 1000 } as const;
+/**
+ * The bounds of a movie: a larger side or more frames would hold too much memory in a tab. The sizes and frame counts
+ * are the resource policy's (src/core/limits.ts).
+ */
+export const MOVIE_LIMITS = {
+  minSide: 16,
+  get maxSide() {
+    return LIMITS.movieSide;
+  },
+  maxFps: 60,
+  maxSeconds: 120,
+  get maxFrames() {
+    return LIMITS.movieFrames;
+  },
+  get maxPngFrames() {
+    return LIMITS.moviePngFrames;
+  },
+};
 
 /** One movie frame: the item shown (null: whatever is shown) and the turn (radians) about the screen's vertical axis. */
 export interface MovieStep {
