@@ -294,7 +294,13 @@ describe('everyday comfort', () => {
     expect(await edgeColour()).toBe(CELL_EDGE_COLORS.dark);
     await page.reload();
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    // The reload shows the crystal again; the first frame may come before it (a busy machine), so wait for its cell.
+    await page.waitForFunction(() => document.querySelector('.source')?.textContent?.includes('CsCaH3.cif'));
     await waitForFrame(page);
+    await page.waitForFunction(() => {
+      const viewer = window.__structlab!.viewer('main') as unknown as { handles: { scene: { getObjectByName(n: string): unknown } } };
+      return !!viewer.handles.scene.getObjectByName('cell-edges');
+    });
     expect(await edgeColour()).toBe(CELL_EDGE_COLORS.dark);
     await page.locator('body').click({ position: { x: 5, y: 400 } });
     await page.keyboard.press('?');
