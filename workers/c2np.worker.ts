@@ -17,6 +17,12 @@ import {
   teachingBondOptions,
   type RadiusSeries,
 } from '../src/core/tasks/c2np/teaching.ts';
+import { carveParticle } from '../src/core/tasks/c2np/carve.ts';
+import { fccOfCrystal, fillWulff } from '../src/core/tasks/c2np/shapes.ts';
+import { type ShapeParticle, particleSites, shapeParticle, sizeSeries } from '../src/core/tasks/c2np/size-series.ts';
+import type { SurfaceEnergy } from '../src/core/structure/clusters/surface-energies.ts';
+import { type WulffShape, wulffShapeOf } from '../src/core/tasks/c2np/wulff-crystal.ts';
+import type { Vec3 } from '../src/core/math/mat3.ts';
 import {
   MAX_RADIUS,
   MAX_VIEW_ATOMS,
@@ -25,7 +31,10 @@ import {
   type CrystalInfo,
   type ParticleView,
   type Result,
+  type ShapeSpec,
   type Split,
+  type ViewRole,
+  type WulffView,
 } from './c2np-api.ts';
 import { couldNotRead, errorText } from './result.ts';
 import { convexHullTriangles } from '../src/core/analysis/hull.ts';
@@ -46,6 +55,8 @@ let series: RadiusSeries | null = null;
 let rotationSets: Map<number, RotationSet> | null = null;
 /** The last carved particle (its diffraction is asked for after it is shown). */
 let lastParticle: { radius: number; symbols: string[]; positions: Float64Array } | null = null;
+/** Bumped with every crystal: a Wulff shape's key names the crystal it was built from. */
+let crystalLoads = 0;
 
 function sets(): Map<number, RotationSet> {
   rotationSets ??= parseRotationSets(rotationSetsText);
@@ -62,6 +73,7 @@ const api: C2npWorkerApi = {
       if (!s?.lattice) return { ok: false, error: `${fileName} has no unit cell; only a periodic crystal can be carved.` };
       crystal = s;
       lastParticle = null;
+      crystalLoads++;
       bonds = teachingBondOptions(s);
       bulk = bulkCoordinationByElement(s, bonds);
       bulkRdf = null;
@@ -72,7 +84,17 @@ const api: C2npWorkerApi = {
         splits[set.split].push(radius);
         rotationsPerRadius[radius] = set.quaternions.length;
       }
-      return { ok: true, value: { name: fileName, formula: formula(s), bulkCoordination: bulk, splits, rotationsPerRadius } };
+      let fcc: CrystalInfo['fcc'] = null;
+      let aseRefusal: string | null = null;
+      try {
+        fcc = fccOfCrystal(s);
+      } catch (e) {
+        aseRefusal = errorText(e);
+      }
+      return {
+        ok: true,
+        value: { name: fileName, formula: formula(s), bulkCoordination: bulk, splits, rotationsPerRadius, fcc, aseRefusal },
+      };
     } catch (e) {
       return { ok: false, error: `Could not prepare ${fileName}: ${errorText(e)}` };
     }
@@ -142,6 +164,11 @@ const api: C2npWorkerApi = {
         quaternion,
         split,
         warnings: a.warnings,
+        shape: 'sphere',
+        parameters: { radius },
+        magic: false,
+        siteClass: null,
+        wulff: null,
       };
       return Comlink.transfer({ ok: true, value: particle }, [
         flat.buffer,
@@ -185,6 +212,192 @@ const api: C2npWorkerApi = {
       return { ok: false, error: errorText(e) };
     }
   },
+
+  async build(spec, role) {
+    if (!crystal) return { ok: false, error: 'Choose a crystal first.' };
+    try {
+      return transferView(shapeView(crystal, spec, role));
+    } catch (e) {
+      return { ok: false, error: errorText(e) };
+    }
+  },
+
+  async sphereNear(natoms) {
+    if (!crystal) return { ok: false, error: 'Choose a crystal first.' };
+    try {
+      return transferView(sphereView(crystal, natoms));
+    } catch (e) {
+      return { ok: false, error: errorText(e) };
+    }
+  },
+
+  async sizeSeries(spec, sizes, onProgress) {
+    if (!crystal) return { ok: false, error: 'Choose a crystal first.' };
+    try {
+      const members = sizeSeries(
+        spec.shape,
+        sizes,
+        { crystal },
+        { energies: spec.energies, r: spec.r, cutoff: spec.cutoff },
+        (done, total) => {
+          void onProgress?.(done, total);
+        },
+      );
+      // The polyhedron's own fractions, from the crystal as read (`structlab series` writes the same).
+      const areaFractions =
+        spec.shape === 'wulff'
+          ? Object.fromEntries(wulffShapeOf(crystal, spec.energies ?? []).families.map((f) => [f.label, f.areaFraction]))
+          : null;
+      return { ok: true, value: { members, areaFractions } };
+    } catch (e) {
+      return { ok: false, error: errorText(e) };
+    }
+  },
 };
+
+/** The view's buffers are handed over, not copied. */
+function transferView(view: ParticleView): Result<ParticleView> {
+  const buffers = [view.positions, view.element, view.coordination, view.surface, view.hull, view.siteClass, view.wulff?.vertices];
+  return Comlink.transfer(
+    { ok: true, value: view },
+    buffers.filter((b) => b !== null && b !== undefined).map((b) => b.buffer as ArrayBuffer),
+  );
+}
+
+/** The polyhedron of a filled Wulff particle for drawing; `energies` name it (with the crystal) in its key. */
+function wulffView(shape: WulffShape, energies: readonly SurfaceEnergy[], center: Vec3, scale: number): WulffView {
+  return {
+    key: JSON.stringify([crystalLoads, shape.symmetry, energies]),
+    vertices: Float32Array.from(shape.vertices.flat()),
+    faces: shape.faces.map((f) => ({ family: f.family, corners: [...f.vertices] })),
+    families: shape.families.map((f) => ({ label: f.label, energy: f.energy, areaFraction: f.areaFraction, onShape: f.onShape })),
+    center: [center[0], center[1], center[2]],
+    scale,
+    pointGroup: shape.pointGroup,
+    warnings: shape.warnings,
+  };
+}
+
+/** The particle of `spec` (core's shapes), analysed as the size series analyses it; the main view's feeds the diffraction. */
+function shapeView(s: Structure, spec: ShapeSpec, role: ViewRole): ParticleView {
+  const energies = spec.energies ?? [];
+  let particle: ShapeParticle;
+  let wulff: WulffView | null = null;
+  let center: Vec3 | null = null;
+  if (spec.shape === 'wulff') {
+    // fillWulff itself, not shapeParticle: its polyhedron, centre and scale are drawn with the atoms.
+    const p = fillWulff(s, energies, { size: spec.size });
+    particle = {
+      symbols: p.symbols,
+      positions: p.positions,
+      parameters: { size: spec.size, scale: p.scale },
+      magic: false,
+      cell: p.cell,
+      shape: 'wulff',
+      warnings: p.warnings,
+    };
+    wulff = wulffView(p.shape, energies, p.center, p.scale);
+    center = p.center;
+  } else {
+    particle = shapeParticle(spec.shape, spec.size, { crystal: s }, { energies, r: spec.r, cutoff: spec.cutoff });
+  }
+  const view = particleViewOf(s, particle, energies, center, wulff);
+  if (role === 'main') {
+    lastParticle = {
+      radius: spec.shape === 'sphere' ? spec.size : 0,
+      symbols: particle.symbols,
+      positions: Float64Array.from(particle.positions.flat()),
+    };
+  }
+  return view;
+}
+
+/** The C2NP sphere whose count is nearest `natoms` (the smaller on a tie): every distance from the centre sorted once. */
+function sphereView(s: Structure, natoms: number): ParticleView {
+  if (!Number.isInteger(natoms) || natoms < 1) throw new Error(`The atom count must be a whole number of at least 1, got ${natoms}.`);
+  const density = s.sites.length / s.lattice!.volume;
+  let reach = Math.cbrt((3 * natoms) / (4 * Math.PI * density)) * 1.3 + 2;
+  for (;;) {
+    const p = carveParticle(s, { radius: reach, repeats: REPEATS });
+    if (p.positions.length <= natoms) {
+      reach *= 1.5;
+      continue;
+    }
+    const d = p.positions.map((x) => Math.hypot(x[0] - p.center[0], x[1] - p.center[1], x[2] - p.center[2])).sort((a, b) => a - b);
+    // Closed spheres end where the next distance is larger; the carve keeps |r − c| < R, so R is halfway to the next shell.
+    let best = { count: 0, radius: d[0] / 2 };
+    for (let i = 0; i < d.length - 1; i++) {
+      if (d[i + 1] - d[i] <= 1e-6) continue;
+      const candidate = { count: i + 1, radius: (d[i] + d[i + 1]) / 2 };
+      const closer = Math.abs(candidate.count - natoms) < Math.abs(best.count - natoms);
+      if (closer || best.count === 0) best = candidate;
+      if (candidate.count >= natoms) break;
+    }
+    const particle = shapeParticle('sphere', best.radius, { crystal: s });
+    return particleViewOf(s, particle, [], p.center, null);
+  }
+}
+
+/** A shape particle as the page draws it: coordination, surface and site classes (core's), hull, facets and RDF. */
+function particleViewOf(
+  s: Structure,
+  particle: ShapeParticle,
+  energies: readonly SurfaceEnergy[],
+  centre: Vec3 | null,
+  wulff: WulffView | null,
+): ParticleView {
+  const { positions, symbols } = particle;
+  if (positions.length > MAX_VIEW_ATOMS)
+    throw new Error(
+      `The particle has ${positions.length.toLocaleString('en')} atoms; the view shows at most ${MAX_VIEW_ATOMS.toLocaleString('en')}.`,
+    );
+  // The energies name a Wulff particle's facet families (core's labeler); the sphere's and ASE's need none.
+  const sites = particleSites(particle, { crystal: s }, { energies });
+  const n = positions.length;
+  const center = centre ?? centroid(positions);
+  if (!bulkRdf) bulkRdf = rdfCurve(analyzeParticle(s, { radius: BULK_RADIUS, repeats: REPEATS }, bonds, bulk).positions).density;
+  const rdf = rdfCurve(positions);
+  const elements = [...new Set(symbols)];
+  const element = Uint16Array.from(symbols, (x) => elements.indexOf(x));
+  const flat = Float32Array.from(positions.flat());
+  const triangles = n >= 4 ? convexHullTriangles(positions) : [];
+  let surfaceAtoms = 0;
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    surfaceAtoms += sites.surface[i];
+    total += sites.coordination[i];
+  }
+  return {
+    radius: particle.parameters.radius ?? 0,
+    natoms: n,
+    elements,
+    element,
+    positions: flat,
+    coordination: sites.coordination,
+    surface: sites.surface,
+    surfaceAtoms,
+    surfaceFraction: n ? surfaceAtoms / n : 0,
+    meanCoordination: n ? total / n : 0,
+    center,
+    hull: Uint32Array.from(triangles),
+    facets: triangles.length ? facetLabels(positions, triangles, particle.cell, null) : [],
+    coordinationHistogram: coordinationHistogram(sites.coordination),
+    rdf: { r: rdf.r, particle: rdf.density, bulk: bulkRdf },
+    quaternion: null,
+    split: null,
+    warnings: particle.warnings,
+    shape: particle.shape,
+    parameters: particle.parameters,
+    magic: particle.magic,
+    siteClass: sites.siteClass,
+    wulff,
+  };
+}
+
+function centroid(positions: readonly Vec3[]): [number, number, number] {
+  const c: [number, number, number] = [0, 0, 0];
+  for (const p of positions) for (let k = 0; k < 3; k++) c[k] += p[k] / positions.length;
+  return c;
+}
 
 Comlink.expose(api);

@@ -22,10 +22,10 @@ import {
 import { openOneContainer, readTextFile } from '../../browser/read-file.ts';
 import { StructureViewer } from '../../viewer/StructureViewer.tsx';
 import { useDisposable } from '../../viewer/use-disposable.ts';
-import { elementColor, rampColor, toHex, type Rgb } from '../../viewer/colors.ts';
+import { elementColor, rampColor, toHex, toRgb, type Rgb } from '../../viewer/colors.ts';
 import { finiteDisplay } from '../../viewer/particle-display.ts';
 import { DATASETS, DEFAULT_DATASET, datasetText, isDataset } from '../../state/datasets.ts';
-import { MAX_RADIUS, MIN_RADIUS, type ParticleView, type Split } from '../../../workers/c2np-api.ts';
+import { type CrystalInfo, MAX_RADIUS, MIN_RADIUS, type ParticleView, type Split } from '../../../workers/c2np-api.ts';
 import { Plot } from '../../ui/Plot.tsx';
 import { ColorBar } from '../../ui/ColorBar.tsx';
 import { PanelResizer } from '../../ui/PanelResizer.tsx';
@@ -34,10 +34,22 @@ import { TextLabels, type TextLabel } from '../../viewer/Lines.tsx';
 import './nanoparticle.css';
 import { ErrorAlert } from '../../ui/ErrorAlert.tsx';
 import { RecordButton } from '../../ui/RecordDialog.tsx';
-import { mainViewer } from '../../viewer/controller.ts';
+import { linkCameras, mainViewer, ViewerController } from '../../viewer/controller.ts';
 import { radiusSeries } from '../../state/nanoparticle-movie.ts';
+import { ViewerPanel } from '../../ui/ViewerPanel.tsx';
+import { WulffMesh } from '../../viewer/WulffMesh.tsx';
+import { SITE_CLASSES } from '../../core/tasks/c2np/size-series.ts';
+import { ShapeControls, WulffLegend, familyColors } from './ShapeControls.tsx';
+import { CompareControls, SeriesControls, SeriesPlots } from './SizeSeries.tsx';
+import { sizeSeriesMovie } from './series-movie.ts';
+import { CLASS_COLORS } from './shape-model.ts';
 
-const RECORD_SOURCES = { growth: radiusSeries };
+/** The growth movie: the size series once computed, else (for the sphere) the C2NP radius series. */
+const RECORD_SOURCES = {
+  growth: () => sizeSeriesMovie() ?? (useNanoparticle.getState().shape === 'sphere' ? radiusSeries() : null),
+};
+/** The side-by-side view's camera follows the main one's (linkCameras), and the other way round. */
+const compareViewer = new ViewerController('np-compare');
 const VIEW_SETTINGS: ViewSettings = { ...DEFAULT_SETTINGS, showBonds: false, showCell: false, showPolyhedra: false };
 const SPLITS: Split[] = ['train', 'ID', 'OOD'];
 
@@ -49,6 +61,20 @@ const RAMP: Rgb[] = [
 ];
 const UNBONDED: Rgb = [0.62, 0.62, 0.62];
 const particleDisplay = (p: ParticleView): DisplayData => finiteDisplay(p.elements, p.element, p.positions);
+
+const CLASS_RGB: Rgb[] = SITE_CLASSES.map((c) => toRgb(CLASS_COLORS[c]));
+
+/** The colours of the chosen mode: element (null), coordination, or site class (shapes only; else element). */
+function atomColors(p: ParticleView | null, crystal: CrystalInfo | null, mode: ColorMode): Float32Array | null {
+  if (!p || !crystal) return null;
+  if (mode === 'coordination') return coordinationColors(p, crystal.bulkCoordination);
+  if (mode === 'site' && p.siteClass) {
+    const colors = new Float32Array(3 * p.natoms);
+    for (let i = 0; i < p.natoms; i++) colors.set(CLASS_RGB[p.siteClass[i]], 3 * i);
+    return colors;
+  }
+  return null;
+}
 
 function coordinationColors(p: ParticleView, bulk: Record<string, number>): Float32Array {
   const colors = new Float32Array(3 * p.natoms);
@@ -70,31 +96,80 @@ export function NanoparticlePage() {
       particle: st.particle,
       showHull: st.showHull,
       showSphere: st.showSphere,
+      showWulff: st.showWulff,
+      compare: st.compare,
+      compareParticle: st.compareParticle,
     })),
   );
+  const side = s.compare !== 'off';
+  useEffect(() => (side ? linkCameras([mainViewer, compareViewer]) : undefined), [side]);
+  // The view beside fits its particle and the link moves both cameras there; a larger particle in the main view refits.
+  useEffect(() => {
+    const main = useNanoparticle.getState().particle;
+    if (!s.compareParticle || !main || main.natoms <= s.compareParticle.natoms) return;
+    let live = true;
+    void compareViewer.nextFrame().then(() => live && mainViewer.resetView());
+    return () => {
+      live = false;
+    };
+  }, [s.compareParticle]);
   useEffect(() => {
     if (!useNanoparticle.getState().dataset) void datasetText(DEFAULT_DATASET).then((text) => loadCrystal(DEFAULT_DATASET, text));
   }, []);
   const display = useMemo(() => (s.particle ? particleDisplay(s.particle) : null), [s.particle]);
-  const colors = useMemo(
-    () => (s.particle && s.crystal && s.colorMode === 'coordination' ? coordinationColors(s.particle, s.crystal.bulkCoordination) : null),
-    [s.particle, s.crystal, s.colorMode],
-  );
+  const colors = useMemo(() => atomColors(s.particle, s.crystal, s.colorMode), [s.particle, s.crystal, s.colorMode]);
+  // Linked cameras share one space: the particle beside is moved onto the main one's centre (ASE's clusters sit at the
+  // origin, spheres and Wulff particles at the supercell's centre). Rounded, so a member with the same centre keeps it.
+  const shiftKey =
+    s.compareParticle && s.particle ? s.particle.center.map((x, k) => (x - s.compareParticle!.center[k]).toFixed(6)).join(',') : '';
+  const compared = useMemo(() => {
+    const c = s.compareParticle;
+    if (!c) return null;
+    const shift = shiftKey ? shiftKey.split(',').map(Number) : [0, 0, 0];
+    const positions = c.positions.slice();
+    for (let i = 0; i < positions.length; i++) positions[i] += shift[i % 3];
+    const wulff = c.wulff && { ...c.wulff, center: c.wulff.center.map((x, k) => x + shift[k]) as [number, number, number] };
+    return { display: finiteDisplay(c.elements, c.element, positions), wulff };
+  }, [s.compareParticle, shiftKey]);
+  const compareColors = useMemo(() => atomColors(s.compareParticle, s.crystal, s.colorMode), [s.compareParticle, s.crystal, s.colorMode]);
+  const sphere = s.particle?.shape === 'sphere';
   return (
     <div className="lab np-lab" data-testid="nanoparticle-page">
       <aside className="panel left">
         <Controls />
       </aside>
-      <main className="view">
-        <StructureViewer display={display} settings={VIEW_SETTINGS} fitKey={s.fitToken} atomColors={colors}>
-          {s.particle && s.showSphere && <CarvingSphere center={s.particle.center} radius={s.particle.radius} />}
-          {s.particle && s.showHull && s.particle.hull.length > 0 && <HullMesh particle={s.particle} />}
-          {s.particle && s.showHull && <FacetMillerLabels particle={s.particle} />}
-        </StructureViewer>
-        {display && <Legend />}
-        <WorkProgress />
-        {/* Movies: a rotation, or the growth series (a FrameProvider, src/state/nanoparticle-movie.ts). */}
-        <RecordButton controller={mainViewer} sources={RECORD_SOURCES} fileBase="structlab-particle" className="record-open-np" />
+      <main className="np-main">
+        <div className={side ? 'np-views np-side' : 'np-views'}>
+          <div className="view" data-testid="np-view-main">
+            <StructureViewer display={display} settings={VIEW_SETTINGS} fitKey={s.fitToken} atomColors={colors}>
+              {s.particle && sphere && s.showSphere && <CarvingSphere center={s.particle.center} radius={s.particle.radius} />}
+              {s.particle && s.showHull && s.particle.hull.length > 0 && <HullMesh particle={s.particle} />}
+              {s.particle && s.showHull && <FacetMillerLabels particle={s.particle} />}
+              {s.particle?.wulff && s.showWulff && <WulffMesh shape={s.particle.wulff} colors={familyColors} />}
+            </StructureViewer>
+            {display && <Legend />}
+            {s.particle?.wulff && s.showWulff && <WulffLegend wulff={s.particle.wulff} />}
+            <WorkProgress />
+            {/* Movies: a rotation, or the growth series (FrameProviders: src/state/nanoparticle-movie.ts, ./series-movie.ts). */}
+            <RecordButton controller={mainViewer} sources={RECORD_SOURCES} fileBase="structlab-particle" className="record-open-np" />
+          </div>
+          {side && (
+            <ViewerPanel
+              panelTestId="np-view-compare"
+              controller={compareViewer}
+              testId="np-viewer-compare"
+              display={compared?.display ?? null}
+              settings={VIEW_SETTINGS}
+              fitKey={s.compareParticle}
+              atomColors={compareColors}
+              label="3D view of the particle beside it"
+              caption={<CompareCaption particle={s.compareParticle} />}
+              captionTestId="np-compare-caption"
+            >
+              {compared?.wulff && s.showWulff && <WulffMesh shape={compared.wulff} colors={familyColors} />}
+            </ViewerPanel>
+          )}
+        </div>
       </main>
       <aside className="panel right">
         <Plots />
@@ -104,10 +179,26 @@ export function NanoparticlePage() {
   );
 }
 
+/** What the side-by-side view shows. */
+function CompareCaption({ particle }: { particle: ParticleView | null }) {
+  if (!particle) return <>…</>;
+  const what = particle.shape === 'sphere' ? `sphere R = ${particle.radius.toFixed(2)} Å` : particle.shape;
+  return (
+    <>
+      {what} · N = <span data-testid="np-compare-natoms">{particle.natoms}</span>
+      {particle.magic ? ' (magic)' : ''} · surface {(100 * particle.surfaceFraction).toFixed(1)} %, mean CN{' '}
+      {particle.meanCoordination.toFixed(2)}
+    </>
+  );
+}
+
 function WorkProgress() {
-  const { busy, seriesProgress } = useNanoparticle(useShallow((st) => ({ busy: st.busy, seriesProgress: st.seriesProgress })));
-  if (!busy && !seriesProgress) return null;
-  return <Progress testId="progress">{busy ?? `R series ${seriesProgress}`}…</Progress>;
+  const { busy, seriesProgress, sizeSeriesProgress } = useNanoparticle(
+    useShallow((st) => ({ busy: st.busy, seriesProgress: st.seriesProgress, sizeSeriesProgress: st.sizeSeriesProgress })),
+  );
+  if (!busy && !seriesProgress && !sizeSeriesProgress) return null;
+  const text = busy ?? (sizeSeriesProgress ? `size series ${sizeSeriesProgress}` : `R series ${seriesProgress}`);
+  return <Progress testId="progress">{text}…</Progress>;
 }
 
 function Controls() {
@@ -123,9 +214,11 @@ function Controls() {
       showHull: st.showHull,
       showSphere: st.showSphere,
       split: st.split,
+      shape: st.shape,
     })),
   );
   const p = s.particle;
+  const sphere = s.shape === 'sphere';
   const setRadiusSet = s.crystal ? setRadiusFor(s.crystal, s.split, s.radius) : null;
   const maxRotation = s.crystal && setRadiusSet !== null ? s.crystal.rotationsPerRadius[setRadiusSet] : 0;
   const onFile = async (file: File | undefined) => {
@@ -170,33 +263,38 @@ function Controls() {
             .join(', ')}
         </p>
       )}
-      <label className="row">
-        Radius R = {s.radius} Å
-        <input
-          type="range"
-          data-testid="np-radius"
-          min={MIN_RADIUS}
-          max={MAX_RADIUS}
-          step={1}
-          value={s.radius}
-          onChange={(e) => setRadius(Number(e.target.value))}
-        />
-      </label>
-      <label className="row">
-        Radius (Å, {MIN_RADIUS}–{MAX_RADIUS})
-        <input
-          type="number"
-          data-testid="np-radius-input"
-          min={MIN_RADIUS}
-          max={MAX_RADIUS}
-          step={0.5}
-          defaultValue={s.radius}
-          key={s.radius}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') setRadius(Number((e.target as HTMLInputElement).value));
-          }}
-        />
-      </label>
+      <ShapeControls />
+      {sphere && (
+        <>
+          <label className="row">
+            Radius R = {s.radius} Å
+            <input
+              type="range"
+              data-testid="np-radius"
+              min={MIN_RADIUS}
+              max={MAX_RADIUS}
+              step={1}
+              value={s.radius}
+              onChange={(e) => setRadius(Number(e.target.value))}
+            />
+          </label>
+          <label className="row">
+            Radius (Å, {MIN_RADIUS}–{MAX_RADIUS})
+            <input
+              type="number"
+              data-testid="np-radius-input"
+              min={MIN_RADIUS}
+              max={MAX_RADIUS}
+              step={0.5}
+              defaultValue={s.radius}
+              key={s.radius}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') setRadius(Number((e.target as HTMLInputElement).value));
+              }}
+            />
+          </label>
+        </>
+      )}
       <p>
         Atoms:{' '}
         <span className="count" data-testid="np-natoms">
@@ -209,61 +307,77 @@ function Controls() {
         </p>
       )}
       <p className="hint">
-        C2NP convention: 20×20×20 supercell, centre ½(A1+A2+A3), strict |r − c| &lt; R. Coordination counts the first neighbour shell of the
-        bulk crystal; a surface atom has fewer neighbours than its element has in the bulk.
+        {sphere
+          ? 'C2NP convention: 20×20×20 supercell, centre ½(A1+A2+A3), strict |r − c| < R. '
+          : s.shape === 'wulff'
+            ? 'The crystal’s atoms inside the Wulff polyhedron scaled to the closed size nearest N (as ASE’s wulff_construction). '
+            : 'ASE 3.22’s cluster builder with the crystal’s element and lattice constant; its strained bonds count within 1.2·a/√2. '}
+        Coordination counts the first neighbour shell of the bulk crystal; a surface atom has fewer neighbours than its element has in the
+        bulk.
       </p>
       <label className="row">
         Colour by
         <select data-testid="np-color" value={s.colorMode} onChange={(e) => setColorMode(e.target.value as ColorMode)}>
           <option value="element">element</option>
           <option value="coordination">coordination (surface vs bulk)</option>
+          <option value="site" disabled={!p?.siteClass} title={p?.siteClass ? undefined : 'For the shapes and series members'}>
+            site class (bulk, face, edge, vertex)
+          </option>
         </select>
       </label>
-      <label className="check">
-        <input type="checkbox" data-testid="np-sphere" checked={s.showSphere} onChange={(e) => setShowSphere(e.target.checked)} /> carving
-        sphere
-      </label>
+      {sphere && (
+        <label className="check">
+          <input type="checkbox" data-testid="np-sphere" checked={s.showSphere} onChange={(e) => setShowSphere(e.target.checked)} /> carving
+          sphere
+        </label>
+      )}
       <label className="check">
         <input type="checkbox" data-testid="np-hull" checked={s.showHull} onChange={(e) => setShowHull(e.target.checked)} /> convex hull
       </label>
       {s.showHull && s.particle && <FacetTable particle={s.particle} />}
-      <h3>Rotation (C2NP sets)</h3>
-      <label className="row">
-        Split
-        <select data-testid="np-split" value={s.split} onChange={(e) => setRotation(e.target.value as Split, s.rotation)}>
-          {SPLITS.map((x) => (
-            <option key={x} value={x}>
-              {x}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="row">
-        Rotation (0 = as carved, 1–{maxRotation})
-        <input
-          type="number"
-          data-testid="np-rotation"
-          min={0}
-          max={maxRotation}
-          step={1}
-          value={s.rotation}
-          onChange={(e) => {
-            const k = Number(e.target.value);
-            if (!Number.isInteger(k) || k < 0 || k > maxRotation)
-              useNanoparticle.setState({ error: `The rotation must be a whole number from 0 to ${maxRotation}.` });
-            else setRotation(s.split, k);
-          }}
-        />
-      </label>
-      {setRadiusSet !== null && (
-        <p className="hint">
-          Set of R = {setRadiusSet} Å ({s.split}); rotations turn about the file origin, as C2NP does.
-        </p>
-      )}
-      {p?.quaternion && (
-        <p className="hint" data-testid="np-quaternion">
-          q = ({p.quaternion.map((v) => v.toFixed(4)).join(', ')})
-        </p>
+      <SeriesControls />
+      <CompareControls />
+      {sphere && (
+        <>
+          <h3>Rotation (C2NP sets)</h3>
+          <label className="row">
+            Split
+            <select data-testid="np-split" value={s.split} onChange={(e) => setRotation(e.target.value as Split, s.rotation)}>
+              {SPLITS.map((x) => (
+                <option key={x} value={x}>
+                  {x}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="row">
+            Rotation (0 = as carved, 1–{maxRotation})
+            <input
+              type="number"
+              data-testid="np-rotation"
+              min={0}
+              max={maxRotation}
+              step={1}
+              value={s.rotation}
+              onChange={(e) => {
+                const k = Number(e.target.value);
+                if (!Number.isInteger(k) || k < 0 || k > maxRotation)
+                  useNanoparticle.setState({ error: `The rotation must be a whole number from 0 to ${maxRotation}.` });
+                else setRotation(s.split, k);
+              }}
+            />
+          </label>
+          {setRadiusSet !== null && (
+            <p className="hint">
+              Set of R = {setRadiusSet} Å ({s.split}); rotations turn about the file origin, as C2NP does.
+            </p>
+          )}
+          {p?.quaternion && (
+            <p className="hint" data-testid="np-quaternion">
+              q = ({p.quaternion.map((v) => v.toFixed(4)).join(', ')})
+            </p>
+          )}
+        </>
       )}
       {p && p.warnings.length > 0 && <p className="hint">{p.warnings.join('; ')}</p>}
       {s.error && <ErrorAlert message={s.error} testId="np-error" onDismiss={() => useNanoparticle.setState({ error: null })} />}
@@ -276,6 +390,23 @@ function Legend() {
     useShallow((st) => ({ particle: st.particle, crystal: st.crystal, colorMode: st.colorMode })),
   );
   if (!particle) return null;
+  if (colorMode === 'site' && particle.siteClass) {
+    const present = new Set(particle.siteClass);
+    return (
+      <ul className="legend" data-testid="np-legend">
+        {SITE_CLASSES.map((c, k) =>
+          present.has(k) ? (
+            <li key={c}>
+              <span style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
+                <span className="swatch" style={{ background: CLASS_COLORS[c] }} />
+                {c}
+              </span>
+            </li>
+          ) : null,
+        )}
+      </ul>
+    );
+  }
   if (colorMode === 'coordination') {
     return (
       <ColorBar
@@ -373,17 +504,24 @@ function Plots() {
   );
   return (
     <section data-testid="np-plots">
+      <SeriesPlots />
       <h2>Crystal → particle</h2>
       {seriesData ? (
         <>
           <Plot
-            title="Surface-atom fraction vs R (Å)"
+            title="C2NP spheres: surface-atom fraction vs R (Å)"
             testId="np-plot-surface"
             data={seriesData.surface}
             series={SERIES_SURFACE}
             xLabel="R (Å)"
           />
-          <Plot title="Mean coordination vs R (Å)" testId="np-plot-cn" data={seriesData.cn} series={SERIES_CN} xLabel="R (Å)" />
+          <Plot
+            title="C2NP spheres: mean coordination vs R (Å)"
+            testId="np-plot-cn"
+            data={seriesData.cn}
+            series={SERIES_CN}
+            xLabel="R (Å)"
+          />
         </>
       ) : (
         <p className="hint">Computing R = 6 … 30 Å{seriesProgress ? ` (${seriesProgress})` : ''}…</p>
