@@ -8,11 +8,15 @@
  *
  * Whenever the outcome is not certain to be the dense path's (frame.ts) — a condition bound within
  * CONDITION_MARGIN of the limit, a matrix that does not factor, a λ near the reference's positive
- * cut-off, an unconverged or nearly repeated λ — `criticalLoadFast` returns null and the caller runs the
- * dense path, so verdicts and error messages stay the reference's. Errors the dense path raises while
- * assembling (zero-length member, bad node index, missing I_rho) are raised here in the same order.
- * A λ repeated exactly (circular sections under axial load) is found once by Lanczos: its mode is then another
- * unit vector of the eigenspace, as good as the dense path's (neither is LAPACK's pick; see equivalence.ts).
+ * cut-off, an unconverged λ — `criticalLoadFast` returns null and the caller runs the dense path, so verdicts and
+ * error messages stay the reference's. Errors the dense path raises while assembling (zero-length member, bad node
+ * index, missing I_rho) are raised here in the same order.
+ * A repeated or nearly repeated λ (regular grids under symmetric loads, circular sections under axial load) is served
+ * here too: Lanczos converges the cluster of Ritz values within REPEATED of the top one as an invariant subspace
+ * (every member's residual against the gap to the rest), and the mode is the top Ritz vector, a unit vector of the
+ * eigenspace. Neither this nor the dense path's inverse iteration is LAPACK's pick (scipy/linalg/_decomp.py eig: QZ,
+ * then the 2-norm; elejeune11/FEM-bench src/fem_bench/evaluate_output.py compares modes entry by entry), so
+ * equivalence.ts accepts any eigenspace vector with the reference's λ; see the fembench README.
  */
 import { bandedCholeskyFactor, bandedCholeskySolve, dot, type Banded } from '../../../math/linalg.ts';
 import { sin } from '../../../math/libm.ts';
@@ -29,7 +33,7 @@ import {
   type Flags,
   type FrameElement,
 } from './frame.ts';
-import { lanczosRitz } from './lanczos.ts';
+import { lanczosEigen } from './lanczos.ts';
 
 type Coords = readonly (readonly number[])[];
 
@@ -38,7 +42,7 @@ const CONDITION_LIMIT = 1e16;
 /** A bound within this factor of a limit is decided by the dense path (the 1-norm estimate may be low by a small factor). */
 const CONDITION_MARGIN = 1e3;
 const EPS = 2.220446049250313e-16;
-/** λ's relative gap below which the mode is not unique (frame.ts `multiplicity`). */
+/** λ's relative gap below which the mode is not unique (frame.ts `multiplicity`): one cluster, one eigenspace. */
 const REPEATED = 1e-8;
 /**
  * Largest accepted error estimate of the mode (Lanczos residual / gap, in the K-norm): the 2-norm error can be larger by
@@ -340,6 +344,8 @@ export interface FastCriticalLoad {
   /** Unit 2-norm on the free DOFs, zero on fixed ones, largest-magnitude entry positive (first of near-ties). */
   mode: Float64Array;
   lanczosSteps: number;
+  /** Ritz values in λ's cluster (within REPEATED): > 1 when λ is repeated and the mode one unit vector of its eigenspace. */
+  multiplicity: number;
 }
 
 /**
@@ -421,7 +427,7 @@ export function criticalLoadFast(
 
   const top = lanczosTop(K, Kg, solveK, Math.min(maxSteps, n));
   if (!top) return null;
-  const { mu, vector, steps } = top;
+  const { mu, vector, steps, multiplicity } = top;
   const lambda = 1 / mu;
   // The reference keeps λ above max(1e-12, 1000·ε·max|λ|); |λ| ≤ ‖K‖₂‖K_g⁻¹‖₂ ≤ ‖K‖₁‖K_g⁻¹‖₁ bounds every λ.
   if (!(lambda > Math.max(1e-12, 1000 * EPS * normK * inverseNormKg * CONDITION_MARGIN))) return null;
@@ -442,20 +448,20 @@ export function criticalLoadFast(
   while (k < mode.length - 1 && Math.abs(mode[k]) < peak * (1 - 1e-9)) k++;
   const scale = (mode[k] < 0 ? -1 : 1) / norm;
   for (let d = 0; d < mode.length; d++) mode[d] *= scale;
-  return { lambda, mode, lanczosSteps: steps };
+  return { lambda, mode, lanczosSteps: steps, multiplicity };
 }
 
 /**
  * The largest eigenvalue μ of K⁻¹(−K_g) (μ = 1/λ) and its eigenvector, by Lanczos in the K-inner product with full
- * reorthogonalisation; null when μ ≤ 0, when it does not converge, or when the mode's error estimate
- * (residual / gap to the next Ritz value) is too large for a mode equal to the dense path's.
+ * reorthogonalisation; null when μ ≤ 0 or when it does not converge: the error estimate of μ's eigenspace (the largest
+ * residual in its cluster / gap to the next Ritz value) must be small enough for a mode equal to the dense path's.
  */
 function lanczosTop(
   K: Banded,
   Kg: Banded,
   solveK: (b: Float64Array) => Float64Array,
   maxSteps: number,
-): { mu: number; vector: Float64Array; steps: number } | null {
+): { mu: number; vector: Float64Array; steps: number; multiplicity: number } | null {
   const n = K.n;
   const V: Float64Array[] = [];
   const Z: Float64Array[] = [];
@@ -491,24 +497,20 @@ function lanczosTop(
     if (nrm <= BREAKDOWN * before) nrm = 0; // an invariant subspace (e.g. a repeated λ the start vector spans once)
     const m = j + 1;
     if ((m >= 10 && m % 2 === 0) || nrm === 0 || m === maxSteps) {
-      const ritz = ritzTop(alpha, beta, m);
-      const res1 = Math.abs(nrm * ritz.s1[m - 1]);
-      const res2 = Math.abs(nrm * ritz.s2[m - 1]);
-      const scale = Math.max(Math.abs(ritz.mu1), Math.abs(ritz.mu2));
-      const gap = ritz.mu1 - ritz.mu2;
-      // The top pair to MODE_ERROR (residual / gap), the second far enough to trust the gap.
-      const converged = res2 <= 1e-6 * scale && res1 <= MODE_ERROR * Math.max(gap, 0);
+      const top = ritzTop(alpha, beta, m, nrm);
+      if (!top) return null;
+      // The top cluster's invariant subspace to MODE_ERROR (residual / gap), the next Ritz value far enough to trust the gap.
+      const converged = top.nextResidual <= 1e-6 * top.scale && top.residual <= MODE_ERROR * Math.max(top.gap, 0);
       if (converged || nrm === 0) {
-        if (!(ritz.mu1 > 0)) return null;
-        // A repeated λ has no unique mode (the reference's is LAPACK's pick): the dense path decides.
-        if (gap <= REPEATED * Math.abs(ritz.mu1)) return null;
+        const s = top.mu > 0 && topVector(alpha, beta, m);
+        if (!s) return null;
         const vector = new Float64Array(n);
         for (let i = 0; i < m; i++) {
-          const c = ritz.s1[i],
+          const c = s[i],
             vi = V[i];
           for (let t = 0; t < n; t++) vector[t] += c * vi[t];
         }
-        return { mu: ritz.mu1, vector, steps: m };
+        return { mu: top.mu, vector, steps: m, multiplicity: top.multiplicity };
       }
     }
     if (nrm === 0) break;
@@ -523,11 +525,38 @@ function lanczosTop(
   return null;
 }
 
-/** The two largest Ritz values of the Lanczos tridiagonal matrix T_m and their unit eigenvectors. */
-function ritzTop(alpha: readonly number[], beta: readonly number[], m: number) {
-  const { values, vector } = lanczosRitz(alpha, beta, m);
-  const mu1 = values[m - 1];
-  if (m === 1) return { mu1, mu2: -Infinity, s1: [1], s2: [0] };
-  const mu2 = values[m - 2];
-  return { mu1, mu2, s1: vector(mu1), s2: vector(mu2) };
+/**
+ * The top cluster of Ritz values of T_m (those within REPEATED of the largest: one eigenvalue, repeated or not resolved
+ * from its neighbours by the reference either), the largest residual bound of its members (β_m times the last entry of
+ * each member's eigenvector of T_m, an orthonormal set), the gap to the next Ritz value and that one's residual.
+ */
+function ritzTop(alpha: readonly number[], beta: readonly number[], m: number, betaNext: number) {
+  const eig = lanczosEigen(alpha, beta, m);
+  if (!eig) return null;
+  const { values, last } = eig;
+  const mu = values[m - 1];
+  let c = 1,
+    residual = Math.abs(betaNext * last[m - 1]);
+  while (c < m && mu - values[m - 1 - c] <= REPEATED * Math.abs(mu)) {
+    residual = Math.max(residual, Math.abs(betaNext * last[m - 1 - c]));
+    c++;
+  }
+  const next = c < m ? values[m - 1 - c] : -Infinity;
+  return {
+    mu,
+    residual,
+    multiplicity: c,
+    gap: c < m ? values[m - c] - next : 0,
+    nextResidual: c < m ? Math.abs(betaNext * last[m - 1 - c]) : 0,
+    scale: Math.max(Math.abs(mu), c < m ? Math.abs(next) : 0),
+  };
+}
+
+/** The unit eigenvector of T_m's largest eigenvalue (one of an orthonormal set inside a cluster); null if QL fails. */
+function topVector(alpha: readonly number[], beta: readonly number[], m: number): Float64Array | null {
+  const vectors = lanczosEigen(alpha, beta, m, true)?.vectors;
+  if (!vectors) return null;
+  const s = new Float64Array(m);
+  for (let i = 0; i < m; i++) s[i] = vectors[i * m + m - 1];
+  return s;
 }

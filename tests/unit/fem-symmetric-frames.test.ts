@@ -1,0 +1,135 @@
+/**
+ * Regular grid frames under symmetric loads (issue 27): square bays, columns with I_y = I_z and gravity alone give the
+ * frame a fourfold symmetry, so the critical λ is repeated (sway in x and in y). The fast path (msa/frame-fast.ts) must
+ * answer on them — no hand-back to the dense path — with the dense path's λ (1e-6 relative) and a mode that the
+ * comparator `fem check` applies (compare.ts with equivalence.ts) accepts against the dense path's answer and the other
+ * way round, as it accepts the FEM-Bench reference's LAPACK pick of the eigenspace.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeFemInputs } from '../../src/core/tasks/fembench/codec.ts';
+import { compareResults } from '../../src/core/tasks/fembench/compare.ts';
+import { alternativeSolutionCheck } from '../../src/core/tasks/fembench/equivalence.ts';
+import { criticalLoadFast } from '../../src/core/tasks/fembench/msa/frame-fast.ts';
+import { criticalLoadDense, decodeFrameCase } from '../../src/core/tasks/fembench/msa/index.ts';
+import {
+  assembleElasticStiffness,
+  assembleGeometricStiffness,
+  assembleLoad,
+  partitionDofs,
+} from '../../src/core/tasks/fembench/msa/frame.ts';
+import { femTask } from '../../src/core/tasks/fembench/registry.ts';
+import type { FemValue } from '../../src/core/tasks/fembench/types.ts';
+import { bandedCholeskyFactor, bandedCholeskySolve, bandedZeros, bandedAdd } from '../../src/core/math/linalg.ts';
+import { gridFrameInputs, type FrameCaseInputs } from '../../scripts/support/fem-frames.ts';
+
+const TASK = 'MSA_3D_elastic_critical_load_CC1_H10_T1';
+
+/** gridFrameInputs' members on square 4 m bays, doubly symmetric columns, every storey node loaded by gravity alone. */
+function symmetricGrid(n: number, storeys: number): FrameCaseInputs {
+  const f = gridFrameInputs(n, n, storeys);
+  const node_coords = f.node_coords.map(([x, , z], k) => [x, 4 * (Math.floor(k / n) % n), z]);
+  const column = { E: 210e9, nu: 0.3, A: 0.012, I_y: 1.1e-4, I_z: 1.1e-4, J: 1.8e-4, I_rho: 2.2e-4 };
+  const beam = { E: 210e9, nu: 0.3, A: 0.008, I_y: 2.3e-4, I_z: 1.4e-5, J: 6e-7, I_rho: 2.5e-4 };
+  const elements = f.elements.map((e) => {
+    const vertical = node_coords[e.node_i as number][2] !== node_coords[e.node_j as number][2];
+    return { node_i: e.node_i, node_j: e.node_j, ...(vertical ? column : beam), ...(e.local_z ? { local_z: e.local_z } : {}) };
+  });
+  const nodal_loads: FrameCaseInputs['nodal_loads'] = {};
+  for (const k of Object.keys(f.nodal_loads)) nodal_loads[k] = [0, 0, -5e4, 0, 0, 0];
+  return { node_coords, elements, boundary_conditions: f.boundary_conditions, nodal_loads };
+}
+
+const inputsOf = (i: FrameCaseInputs) => decodeFemInputs(i as unknown as Record<string, unknown>);
+
+function fast(inputs: Record<string, FemValue>) {
+  const c = decodeFrameCase(inputs);
+  const f = criticalLoadFast(c.xyz, c.els, c.bcs, c.nodalLoads);
+  if (!f) throw new Error('the fast path handed the frame back to the dense path');
+  return f;
+}
+
+/** `fem check`'s verdict on one case: the candidate's output against the reference's, alternatives included. */
+function accepted(inputs: Record<string, FemValue>, reference: FemValue, candidate: FemValue): boolean {
+  const same = alternativeSolutionCheck(femTask(TASK)!)!;
+  const report = compareResults(TASK, [{ output: reference }], [{ output: candidate }], [undefined], [(r, c) => same(inputs, r, c)]);
+  return report.passed;
+}
+
+/**
+ * ‖(K + λK_g)φ‖ / ‖Kφ‖ on the free DOFs, with K_g from the displacements of a banded solve (no dense factorisation: the
+ * 1,015-element frame has 2,058 free DOFs).
+ */
+function relativeResidual(inputs: Record<string, FemValue>, lambda: number, mode: ArrayLike<number>): number {
+  const c = decodeFrameCase(inputs);
+  const K = assembleElasticStiffness(c.xyz, c.els);
+  const { free } = partitionDofs(c.bcs, c.xyz.length);
+  const n = free.length;
+  let w = 0;
+  for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) if (K.a[free[i] * K.n + free[j]] !== 0) w = Math.max(w, i - j);
+  const band = bandedZeros(n, w);
+  for (let i = 0; i < n; i++) for (let j = Math.max(0, i - w); j <= i; j++) bandedAdd(band, i, j, K.a[free[i] * K.n + free[j]]);
+  const P = assembleLoad(c.nodalLoads(), c.xyz.length);
+  const uf = bandedCholeskySolve(
+    bandedCholeskyFactor(band),
+    free.map((d) => P[d]),
+  );
+  const u = new Float64Array(K.n);
+  free.forEach((d, k) => (u[d] = uf[k]));
+  const Kg = assembleGeometricStiffness(c.xyz, c.els, u);
+  let residual = 0,
+    scale = 0;
+  for (const i of free) {
+    let ke = 0,
+      kg = 0;
+    for (const j of free) {
+      ke += 0.5 * (K.a[i * K.n + j] + K.a[j * K.n + i]) * mode[j];
+      kg += 0.5 * (Kg.a[i * K.n + j] + Kg.a[j * K.n + i]) * mode[j];
+    }
+    residual += (ke + lambda * kg) ** 2;
+    scale += ke ** 2;
+  }
+  return Math.sqrt(residual / scale);
+}
+
+describe('critical load of symmetric grid frames (repeated λ) on the fast path', () => {
+  it.each([
+    [3, 3, 54],
+    [4, 4, 144],
+  ])('%i² nodes a floor, %i floors (%i elements): the dense path λ, a mode fem check accepts both ways', (n, storeys, count) => {
+    const frame = symmetricGrid(n, storeys);
+    expect(frame.elements).toHaveLength(count);
+    const inputs = inputsOf(frame);
+    const f = fast(inputs);
+    const c = decodeFrameCase(inputs);
+    const d = criticalLoadDense(c.xyz, c.els, c.bcs, c.nodalLoads);
+    expect(d.multiplicity).toBe(2);
+    expect(Math.abs(f.lambda - d.lambda) / d.lambda).toBeLessThan(1e-6);
+    const ours: FemValue = [f.lambda, Array.from(f.mode)];
+    const dense: FemValue = [d.lambda, Array.from(d.mode)];
+    expect(accepted(inputs, dense, ours)).toBe(true);
+    expect(accepted(inputs, ours, dense)).toBe(true);
+    // The task itself answers from the fast path.
+    expect(femTask(TASK)!.run(inputs)).toEqual(ours);
+  });
+
+  it('resolves the repeated pair on the 144-element grid as one eigenspace (multiplicity 2)', () => {
+    expect(fast(inputsOf(symmetricGrid(4, 4))).multiplicity).toBe(2);
+  });
+
+  it.each([
+    [6, 6, 540],
+    [7, 8, 1015],
+  ])('%i² nodes a floor, %i floors (%i elements) take the fast path: repeated λ, unit mode solving the pencil', (n, storeys, count) => {
+    const frame = symmetricGrid(n, storeys);
+    expect(frame.elements).toHaveLength(count);
+    const inputs = inputsOf(frame);
+    const f = fast(inputs);
+    expect(f.multiplicity).toBe(2);
+    expect(femTask(TASK)!.run(inputs)).toEqual([f.lambda, Array.from(f.mode)]);
+    let norm = 0;
+    for (const x of f.mode) norm += x * x;
+    expect(Math.abs(Math.sqrt(norm) - 1)).toBeLessThan(1e-12);
+    // equivalence.ts accepts a mode whose residual is below 1e-6 of ‖Kφ‖; the fast path's is round-off.
+    expect(relativeResidual(inputs, f.lambda, f.mode)).toBeLessThan(1e-9);
+  });
+});
