@@ -44,7 +44,7 @@ function buildPolyhedron(shape: WulffView, colors: readonly Rgb[]): THREE.Group 
   const group = new THREE.Group();
   const mesh = new THREE.Mesh(
     faces,
-    new THREE.MeshLambertMaterial({ vertexColors: true, transparent: true, opacity: 0.28, depthWrite: false, side: THREE.DoubleSide }),
+    new THREE.MeshLambertMaterial({ vertexColors: true, transparent: true, opacity: 0.38, depthWrite: false, side: THREE.DoubleSide }),
   );
   // After the atoms (opaque) and before the labels, as the hull and the carving sphere.
   mesh.renderOrder = 7;

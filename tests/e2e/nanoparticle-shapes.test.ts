@@ -308,6 +308,16 @@ describe('side by side, linked cameras', () => {
     await shot('wulff-beside-sphere');
   });
 
+  it('a Wulff series has no magic member: the closed-shell numbers in its range are drawn as references', async () => {
+    await page.locator('[data-testid=np-series-sizes]').fill('50,150,400');
+    await page.locator('[data-testid=np-series-run]').click();
+    await page.locator('[data-testid=np-series-magic]').waitFor({ timeout: 120_000 });
+    expect(await page.locator('[data-testid=np-series-magic]').getAttribute('data-reference')).toBe('true');
+    const text = await page.locator('[data-testid=np-series-magic]').innerText();
+    expect(text).toMatch(/^Closed-shell numbers in range \(for reference\): 55, 147/);
+    await waitIdle(page, 120_000);
+  });
+
   it.each([
     [1280, 800],
     [1920, 1080],

@@ -14,7 +14,7 @@ import {
   setShowWulff,
   useNanoparticle,
 } from '../../state/nanoparticle.ts';
-import { CATEGORY_PALETTE, toHex } from '../../viewer/colors.ts';
+import { type Rgb, toHex, toRgb } from '../../viewer/colors.ts';
 import type { ParticleShape, WulffView } from '../../../workers/c2np-api.ts';
 import { type EnergyRow, SHAPES, coreSizeNote, energiesFromFile, rowsOf, sentence, sizeLabel } from './shape-model.ts';
 
@@ -214,8 +214,10 @@ function EnergyTable() {
   );
 }
 
-/** The family colours of a Wulff shape (its faces and its legend). */
-export const familyColors = CATEGORY_PALETTE;
+/** The family colours of a Wulff shape (its faces and its legend): cool and distinct first, none of a metal's own hues. */
+export const familyColors: readonly Rgb[] = ['#1f77b4', '#2ca02c', '#9467bd', '#d62728', '#17becf', '#e377c2', '#8c564b', '#bcbd22'].map(
+  (hex) => toRgb(hex),
+);
 
 /** Over the view: each family's colour and its share of the polyhedron's area (pymatgen's area_fraction_dict). */
 export function WulffLegend({ wulff }: { wulff: WulffView }) {

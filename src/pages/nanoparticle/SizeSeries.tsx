@@ -17,7 +17,8 @@ import {
   useNanoparticle,
 } from '../../state/nanoparticle.ts';
 import { Plot } from '../../ui/Plot.tsx';
-import { CATEGORY_PALETTE, toHex } from '../../viewer/colors.ts';
+import { toHex } from '../../viewer/colors.ts';
+import { familyColors } from './ShapeControls.tsx';
 import type { SeriesMember } from '../../core/tasks/c2np/size-series.ts';
 import {
   CLASS_COLORS,
@@ -225,6 +226,9 @@ export function SeriesPlots() {
     const scales = xScales(d.n);
     // Back to front: the topmost cumulative layer first, each lower one painted over it.
     const stack = [...d.classStack].reverse();
+    // A Wulff family keeps its polyhedron's colour (the order of the energies); other facets by their order here.
+    const given = series.areaFractions ? Object.keys(series.areaFractions) : [];
+    const familyIndex = (family: string, k: number) => (given.includes(family) ? given.indexOf(family) : given.length + k);
     return {
       markers,
       hooks,
@@ -235,7 +239,7 @@ export function SeriesPlots() {
       classes: [d.n, ...stack.map((l) => l.top)] as uPlot.AlignedData,
       classSeries: stack.map((l) => layer(l.cls, CLASS_COLORS[l.cls], l.own, 3)),
       facets: d.facets.length ? ([d.n, ...d.facets.map((f) => f.fraction)] as uPlot.AlignedData) : null,
-      facetSeries: d.facets.map((f, k) => line(f.family, toHex(CATEGORY_PALETTE[k % CATEGORY_PALETTE.length]))),
+      facetSeries: d.facets.map((f, k) => line(f.family, toHex(familyColors[familyIndex(f.family, k) % familyColors.length]))),
     };
   }, [series]);
   const member = series && index >= 0 ? series.members[index] : null;

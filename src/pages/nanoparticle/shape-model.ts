@@ -33,7 +33,7 @@ export const pageSize = (shape: ParticleShape, size: number): number => (SHELLED
 export function sizeLabel(shape: ParticleShape): string {
   if (SHELLED.has(shape)) return 'shells around the centre atom';
   if (shape === 'octahedron') return 'atoms on an edge (L)';
-  if (shape === 'wulff') return 'atoms (target N)';
+  if (shape === 'wulff') return 'atoms wanted, N';
   return 'radius (Å)';
 }
 
