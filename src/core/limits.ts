@@ -110,10 +110,12 @@ const DEFAULT_LIMITS = {
   /** Rows (lines) of one JSONL or CSV batch input. */
   batchRows: 1_000_000,
   /**
-   * Degrees of freedom of a dense FEM-Bench problem (K is dofs², solves and eigenproblems dofs³; measured: a 600-DOF buckling
-   * case ≈ 3.5 s CPU).
+   * Degrees of freedom of a dense FEM-Bench problem (K is dofs², solves and eigenproblems dofs³), and of the dense problem
+   * of equal work cbrt(n·w²) for the frames' banded fast path. Set where a refused size takes about a minute or more: the
+   * dense critical load of 1,296 DOFs ≈ 19 s CPU (2,000: ≈ 70 s); the fast path on a 2,700-element grid (5,400 free DOFs,
+   * half-bandwidth 455: 1,040) ≈ 7 s whole process (2,000: ≈ 50 s). Grids of 540 and 1,015 elements: < 1 s.
    */
-  femDofs: 600,
+  femDofs: 2_000,
   /**
    * Elements of a FEM-Bench mesh or frame, and nodes or points of the tasks whose work is linear (partition, load vector,
    * shape-function batches).
