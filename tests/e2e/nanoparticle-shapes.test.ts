@@ -343,3 +343,25 @@ describe('side by side, linked cameras', () => {
     expect(lab.pageErrors).toEqual([]);
   });
 });
+
+describe('a series of C2NP spheres', () => {
+  it('R = 4, 5, 6 Å about a Cu atom: 19, 43, 79 atoms (fcc shells 1 + 12 + 6 + 24 + 12 + 24); the slider draws R = 4 Å', async () => {
+    await page.locator('[data-testid=np-shape]').selectOption('sphere');
+    await page.locator('[data-testid=np-series-sizes]').fill('4..6');
+    await page.locator('[data-testid=np-series-run]').click();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=np-series-plots]')?.getAttribute('data-markers') === '55',
+      undefined,
+      {
+        timeout: 120_000,
+      },
+    );
+    await page.locator('[data-testid=np-series-slider]').fill('0');
+    await natomsIs(19);
+    await drawnAtoms('main', 19);
+    expect(await page.locator('[data-testid=np-series-member]').innerText()).toBe('1 of 3: size 4 Å, N = 19');
+    await page.locator('[data-testid=np-series-slider]').fill('2');
+    await natomsIs(79);
+    expect(lab.pageErrors).toEqual([]);
+  });
+});

@@ -47,7 +47,7 @@ export function coreSizeNote(shape: ParticleShape, size: number): string {
 
 /** A series' sizes on the page to start from, per shape (page units). */
 export const DEFAULT_SIZES: Record<ParticleShape, string> = {
-  sphere: '4..12',
+  sphere: '6..14',
   wulff: '50,100,200,400,800',
   icosahedron: '1..5',
   cuboctahedron: '1..5',
