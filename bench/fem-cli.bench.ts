@@ -1,17 +1,29 @@
 /**
  * `structlab fem run MSA_3D_elastic_critical_load_CC1_H10_T1` as users run it — one process per run, from the CLI bundle
- * (scripts/build-cli.mjs; never the tsx fallback) — on generated 3D grid frames of 540 (6×6×6 nodes) and 1,015 (7×7×8)
- * elements (scripts/support/fem-frames.ts), against the FEM-Bench numpy/scipy reference run as a process
+ * (scripts/build-cli.mjs; never the tsx fallback) — against the FEM-Bench numpy/scipy reference run as a process
  * (bench/fem_cli_reference.py, /usr/bin/python3 with numpy and scipy; skipped with a note where missing), the runs
- * interleaved. Prints medians (ms), the ratio, and λ / mode agreement as JSON. Issue 13's goals: ≥ 20× faster than the
+ * interleaved, on generated frames (default limits, no --limit):
+ * - 3D grid frames of 540 (6×6×6 nodes) and 1,015 (7×7×8) elements with unequal bays and lateral loads, λ simple
+ *   (scripts/support/fem-frames.ts);
+ * - the same grids regular — square bays, doubly symmetric columns, gravity alone — whose critical λ is repeated
+ *   (sway in x and in y, issue 27): the mode is then any unit vector of the eigenspace, and the row says whether
+ *   `fem check`'s comparator (compare.ts with equivalence.ts) accepts ours against the reference's LAPACK pick;
+ * - an irregular frame of 583 elements (jittered nodes, one beam in eight left out, varied sections and loads).
+ * Prints medians (ms), the ratio, and λ / mode agreement as JSON. Goals (issues 13, 27): ≥ 20× faster than the
  * reference on 540 elements; 1,015 elements ≤ 3 s whole process. The reference on 1,015 elements takes minutes (dense
  * QZ of 2,058 DOFs): it runs once, only with FEM_BENCH_REFERENCE_1015=1. `--busy` keeps one core busy meanwhile.
+ * FEM_BENCH_RUNS=N sets the runs of ours and of the reference per row (default 3).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gridFrameInputs } from '../scripts/support/fem-frames.ts';
+import { gridFrameInputs, type FrameCaseInputs } from '../scripts/support/fem-frames.ts';
+import { compareResults } from '../src/core/tasks/fembench/compare.ts';
+import { alternativeSolutionCheck } from '../src/core/tasks/fembench/equivalence.ts';
+import { decodeFemInputs } from '../src/core/tasks/fembench/codec.ts';
+import { femTask } from '../src/core/tasks/fembench/registry.ts';
+import type { FemValue } from '../src/core/tasks/fembench/types.ts';
 import { BUSY, busyCore, median } from './stats.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -20,6 +32,59 @@ const PYTHON = '/usr/bin/python3';
 const REFERENCE = join(import.meta.dirname, 'fem_cli_reference.py');
 
 type Result = { output: [number, number[]] } | { error: { type: string; message: string } };
+
+const COLUMN = { E: 210e9, nu: 0.3, A: 0.012, I_y: 1.1e-4, I_z: 1.1e-4, J: 1.8e-4, I_rho: 2.2e-4 };
+const BEAM = { E: 210e9, nu: 0.3, A: 0.008, I_y: 2.3e-4, I_z: 1.4e-5, J: 6e-7, I_rho: 2.5e-4 };
+
+/** gridFrameInputs' members on square 4 m bays, doubly symmetric columns, gravity alone: a repeated critical λ. */
+function symmetricGrid(n: number, storeys: number): FrameCaseInputs {
+  const f = gridFrameInputs(n, n, storeys);
+  const node_coords = f.node_coords.map(([x, , z], k) => [x, 4 * (Math.floor(k / n) % n), z]);
+  const elements = f.elements.map((e) => {
+    const vertical = node_coords[e.node_i as number][2] !== node_coords[e.node_j as number][2];
+    return { node_i: e.node_i, node_j: e.node_j, ...(vertical ? COLUMN : BEAM), ...(e.local_z ? { local_z: e.local_z } : {}) };
+  });
+  const nodal_loads: FrameCaseInputs['nodal_loads'] = {};
+  for (const k of Object.keys(f.nodal_loads)) nodal_loads[k] = [0, 0, -5e4, 0, 0, 0];
+  return { node_coords, elements, boundary_conditions: f.boundary_conditions, nodal_loads };
+}
+
+/**
+ * An irregular frame from the 7×6×6-node grid: every node above the base moved up to ±0.6 m across and ±0.3 m up, one
+ * beam in eight left out, every member's section and every load scaled by its own factor (a fixed pseudo-random stream).
+ */
+function irregularFrame(): FrameCaseInputs {
+  const f = gridFrameInputs(7, 6, 6);
+  let seed = 27;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1; // in [−1, 1)
+  const node_coords = f.node_coords.map(([x, y, z]) =>
+    z === 0 ? [x, y, z] : [x + 0.6 * random(), y + 0.6 * random(), z + 0.3 * random()],
+  );
+  const elements: FrameCaseInputs['elements'] = [];
+  for (const e of f.elements) {
+    const vertical = f.node_coords[e.node_i as number][2] !== f.node_coords[e.node_j as number][2];
+    if (!vertical && random() < -0.75) continue;
+    const s = 1 + 0.25 * random();
+    elements.push({
+      ...e,
+      A: (e.A as number) * s,
+      I_y: (e.I_y as number) * s * s,
+      I_z: (e.I_z as number) * s * s,
+      J: (e.J as number) * s * s,
+    });
+  }
+  const nodal_loads: FrameCaseInputs['nodal_loads'] = {};
+  for (const [k, load] of Object.entries(f.nodal_loads)) nodal_loads[k] = load.map((v) => v * (1 + 0.3 * random()));
+  return { node_coords, elements, boundary_conditions: f.boundary_conditions, nodal_loads };
+}
+
+/** `fem check`'s verdict on ours against the reference's answer (the comparator with its accepted alternatives). */
+function checkVerdict(inputs: FrameCaseInputs, reference: Result, candidate: Result): string {
+  const same = alternativeSolutionCheck(femTask(TASK)!)!;
+  const decoded = decodeFemInputs(inputs as unknown as Record<string, unknown>);
+  const report = compareResults(TASK, [reference as { output: FemValue }], [candidate], [undefined], [(r, c) => same(decoded, r, c)]);
+  return report.cases[0].detail;
+}
 
 function timed(cmd: string, args: string[], what: string): { ms: number; result: Result } {
   const t0 = performance.now();
@@ -45,13 +110,19 @@ let out = '';
 process.exitCode = await main(process.argv.slice(2), { stdout: (t) => { out += t; }, stderr: (t) => process.stderr.write(t) });
 process.stdout.write(out);`,
   );
-  // [row, grid nodes, runs of ours, runs of the reference (interleaved with ours)]
-  for (const [label, nx, ny, nz, repeats, referenceRuns] of [
-    ['fem run 540 elements', 6, 6, 6, 3, 3],
-    ['fem run 1,015 elements', 7, 7, 8, 3, process.env.FEM_BENCH_REFERENCE_1015 === '1' ? 1 : 0],
-  ] as const) {
-    const inputs = gridFrameInputs(nx, ny, nz);
-    const cases = join(dir, `grid-${inputs.elements.length}.json`);
+  const runs = Number(process.env.FEM_BENCH_RUNS ?? 3);
+  const reference1015 = process.env.FEM_BENCH_REFERENCE_1015 === '1' ? 1 : 0;
+  // [row, inputs, runs of the reference (interleaved with ours)]
+  const rows: [string, FrameCaseInputs, number][] = [
+    ['fem run 540 elements', gridFrameInputs(6, 6, 6), runs],
+    ['fem run 1,015 elements', gridFrameInputs(7, 7, 8), reference1015],
+    ['fem run 540 elements, symmetric (repeated λ)', symmetricGrid(6, 6), runs],
+    ['fem run 1,015 elements, symmetric (repeated λ)', symmetricGrid(7, 8), reference1015],
+    ['fem run irregular frame', irregularFrame(), runs],
+  ];
+  for (const [label, inputs, referenceRuns] of rows) {
+    const repeats = runs;
+    const cases = join(dir, `frame-${rows.findIndex((r) => r[0] === label)}.json`);
     writeFileSync(cases, JSON.stringify({ cases: [{ inputs }] }));
     const ours: number[] = [],
       reference: number[] = [];
@@ -92,6 +163,8 @@ process.stdout.write(out);`,
         row.mode_max_abs_difference = Math.max(
           ...mine.output[1].map((x, i) => Math.abs(x - (theirs as { output: [number, number[]] }).output[1][i])),
         );
+        // Where λ is repeated the modes differ by a rotation in the eigenspace: what fem check makes of ours.
+        row.fem_check_of_ours = checkVerdict(inputs, theirs, mine);
       } else row.outcomes = { structlab: mine, reference: theirs };
     }
     results[label] = row;
