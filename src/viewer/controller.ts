@@ -249,14 +249,21 @@ export class ViewerController {
     const { center, radius } = handles.getBounds();
     const camera = handles.getCamera();
     const d = dir.clone().normalize();
-    const dist = (radius * 1.05) / Math.sin(((FOV / 2) * Math.PI) / 180);
+    // The bounding sphere must fit the narrower of the two directions: a portrait view is narrower across than high.
+    const halfHeight = ((FOV / 2) * Math.PI) / 180;
+    const aspect = camera instanceof THREE.PerspectiveCamera && camera.aspect > 0 ? camera.aspect : 1;
+    const half = Math.min(halfHeight, Math.atan(aspect * Math.tan(halfHeight)));
+    const dist = (radius * 1.05) / Math.sin(half);
     camera.position.copy(center).addScaledVector(d, dist);
     // Make `up` orthogonal to the view direction; fall back if parallel.
     let u = up.clone().addScaledVector(d, -up.dot(d));
     if (u.lengthSq() < 1e-8) u = new THREE.Vector3(0, 1, 0).addScaledVector(d, -d.y);
     if (u.lengthSq() < 1e-8) u = new THREE.Vector3(1, 0, 0).addScaledVector(d, -d.x);
     camera.up.copy(u.normalize());
-    if (camera instanceof THREE.OrthographicCamera) fitOrthographic(camera, radius * 1.05);
+    if (camera instanceof THREE.OrthographicCamera) {
+      const orthoAspect = (camera.right - camera.left) / Math.max(1e-9, camera.top - camera.bottom) || 1;
+      fitOrthographic(camera, (radius * 1.05) / Math.min(1, orthoAspect));
+    }
     camera.near = Math.max(0.01, dist - radius * 3);
     camera.far = dist + radius * 3;
     camera.lookAt(center);
