@@ -24,10 +24,10 @@ import {
   pageSize,
   parseSizes,
   rowsOf,
-  seriesCsv,
   seriesJson,
   seriesPlotData,
 } from '../../src/pages/nanoparticle/shape-model.ts';
+import { seriesCsv } from '../../src/core/tasks/c2np/size-series.ts';
 
 const CU_CIF = `data_Cu
 _cell_length_a 3.6149
@@ -177,7 +177,7 @@ describe('the page’s CSV and JSON are structlab series’s', () => {
     const members = sizeSeries(shape, parseSizes(sizes, false), { crystal: cu }, options);
     const csv = await structlabInProcess(['series', cif, '--shape', shape, '--sizes', sizes, '--csv', ...extra]);
     expect(csv.code).toBe(0);
-    expect(seriesCsv(shape, members)).toBe(csv.stdout.trimEnd());
+    expect(seriesCsv(shape, members).trimEnd()).toBe(csv.stdout.trimEnd());
     const json = await structlabInProcess(['series', cif, '--shape', shape, '--sizes', sizes, ...extra]);
     expect(json.code).toBe(0);
     const cli = JSON.parse(json.stdout);

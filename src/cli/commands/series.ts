@@ -5,11 +5,11 @@ import type { WulffRounding } from '../../core/structure/clusters/wulff.ts';
 import { type WulffSymmetry, wulffShapeOf } from '../../core/tasks/c2np/wulff-crystal.ts';
 import {
   SERIES_SHAPES,
-  SITE_CLASSES,
-  SIZE_PARAMETER,
   type SeriesMember,
   type SeriesShape,
   type SeriesSource,
+  seriesCsv,
+  seriesDocument,
   sizeSeries,
 } from '../../core/tasks/c2np/size-series.ts';
 import { choiceOption, numberOption, parseArgs } from '../args.ts';
@@ -75,73 +75,6 @@ function parseSizes(raw: string, decimals: boolean): number[] {
     if (out.length > MAX_SIZES) throw new CliError(`--sizes lists ${out.length} sizes; at most ${MAX_SIZES}`);
   }
   return out;
-}
-
-/** A histogram as {cn: atoms}, the empty bins left out. */
-const histogram = (counts: readonly number[]): Record<string, number> =>
-  Object.fromEntries(counts.flatMap((n, cn) => (n > 0 ? [[String(cn), n]] : [])));
-
-function jsonRow(m: SeriesMember): Record<string, unknown> {
-  return {
-    size: m.size,
-    parameters: m.parameters,
-    n_atoms: m.nAtoms,
-    magic: m.magic,
-    surface_atoms: m.surfaceAtoms,
-    surface_fraction: m.surfaceFraction,
-    mean_cn: m.meanCoordination,
-    site_classes: Object.fromEntries(
-      SITE_CLASSES.map((c) => [c, { count: m.siteClasses[c].count, coordination: histogram(m.siteClasses[c].coordination) }]),
-    ),
-    facet_fractions: Object.fromEntries(m.facetFractions.map((f) => [f.family, f.fraction])),
-    debye: m.debye && { two_theta: m.debye.twoTheta, fwhm: m.debye.fwhm },
-  };
-}
-
-/** RFC 4180 cell: quoted when it holds a comma, a quote or a line break. */
-const cell = (v: unknown): string => {
-  const text = v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v)) ? '' : String(v);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
-
-function csv(shape: SeriesShape, rows: readonly SeriesMember[]): string {
-  const families = [...new Set(rows.flatMap((m) => m.facetFractions.map((f) => f.family)))];
-  let maxCn = 0;
-  for (const m of rows) for (const c of SITE_CLASSES) maxCn = Math.max(maxCn, m.siteClasses[c].coordination.length - 1);
-  const header = [
-    'shape',
-    'size',
-    'n_atoms',
-    'magic',
-    'surface_atoms',
-    'surface_fraction',
-    'mean_cn',
-    ...SITE_CLASSES.map((c) => `n_${c}`),
-    'debye_two_theta',
-    'debye_fwhm',
-    ...families.map((f) => `facet ${f}`),
-    ...Array.from({ length: maxCn + 1 }, (_, k) => `cn_${k}`),
-  ];
-  const lines = rows.map((m) => {
-    const cn = Array.from({ length: maxCn + 1 }, (_, k) => SITE_CLASSES.reduce((s, c) => s + (m.siteClasses[c].coordination[k] ?? 0), 0));
-    return [
-      shape,
-      m.size,
-      m.nAtoms,
-      m.magic,
-      m.surfaceAtoms,
-      m.surfaceFraction,
-      m.meanCoordination,
-      ...SITE_CLASSES.map((c) => m.siteClasses[c].count),
-      m.debye?.twoTheta,
-      m.debye?.fwhm,
-      ...families.map((f) => m.facetFractions.find((x) => x.family === f)?.fraction ?? 0),
-      ...cn,
-    ]
-      .map(cell)
-      .join(',');
-  });
-  return [header.map(cell).join(','), ...lines].join('\n');
 }
 
 export function runSeries(argv: string[], warn: (line: string) => void): string {
@@ -237,12 +170,6 @@ export function runSeries(argv: string[], warn: (line: string) => void): string 
   const warned = new Set<string>();
   for (const m of rows) for (const w of m.warnings) if (!warned.has(w)) warned.add(w);
   for (const w of warned) warn(`warning: ${w}`);
-  if (options.csv === true) return csv(shape, rows);
-  return toStrictJson({
-    shape,
-    source: sourceName,
-    size_parameter: SIZE_PARAMETER[shape],
-    ...(areaFractions ? { area_fractions: areaFractions } : {}),
-    rows: rows.map(jsonRow),
-  });
+  if (options.csv === true) return seriesCsv(shape, rows).trimEnd();
+  return toStrictJson(seriesDocument(shape, sourceName, rows, areaFractions ?? null));
 }

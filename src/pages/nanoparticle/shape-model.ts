@@ -5,7 +5,7 @@
  * equal). No React, no worker: tests/unit/np-shape-model.test.ts runs it in node.
  */
 import { parseSurfaceEnergies, type SurfaceEnergy } from '../../core/structure/clusters/surface-energies.ts';
-import { SITE_CLASSES, SIZE_PARAMETER, type SeriesMember, type SiteClass } from '../../core/tasks/c2np/size-series.ts';
+import { SITE_CLASSES, SIZE_PARAMETER, type SeriesMember, type SiteClass, seriesDocument } from '../../core/tasks/c2np/size-series.ts';
 import type { ParticleShape } from '../../../workers/c2np-api.ts';
 
 /** The shapes in the page's order; the ASE ones need a one-element fcc crystal. */
@@ -251,85 +251,14 @@ export function magicMarkers(members: readonly SeriesMember[]): { n: number[]; r
   return { n: closedShellNumbers(Math.max(...counts)).filter((n) => n >= lo), reference: true };
 }
 
-// The series as `structlab series` writes it (src/cli/commands/series.ts): the same columns, keys and number text.
-
-/** A histogram as {cn: atoms}, the empty bins left out. */
-const histogram = (counts: readonly number[]): Record<string, number> =>
-  Object.fromEntries(counts.flatMap((n, cn) => (n > 0 ? [[String(cn), n]] : [])));
-
-/** RFC 4180 cell: quoted when it holds a comma, a quote or a line break. */
-const csvCell = (v: unknown): string => {
-  const text = v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v)) ? '' : String(v);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
-
-/** The series as CSV, one row per member (`structlab series --csv`). */
-export function seriesCsv(shape: ParticleShape, rows: readonly SeriesMember[]): string {
-  const families = [...new Set(rows.flatMap((m) => m.facetFractions.map((f) => f.family)))];
-  let maxCn = 0;
-  for (const m of rows) for (const c of SITE_CLASSES) maxCn = Math.max(maxCn, m.siteClasses[c].coordination.length - 1);
-  const header = [
-    'shape',
-    'size',
-    'n_atoms',
-    'magic',
-    'surface_atoms',
-    'surface_fraction',
-    'mean_cn',
-    ...SITE_CLASSES.map((c) => `n_${c}`),
-    'debye_two_theta',
-    'debye_fwhm',
-    ...families.map((f) => `facet ${f}`),
-    ...Array.from({ length: maxCn + 1 }, (_, k) => `cn_${k}`),
-  ];
-  const lines = rows.map((m) => {
-    const cn = Array.from({ length: maxCn + 1 }, (_, k) => SITE_CLASSES.reduce((s, c) => s + (m.siteClasses[c].coordination[k] ?? 0), 0));
-    return [
-      shape,
-      m.size,
-      m.nAtoms,
-      m.magic,
-      m.surfaceAtoms,
-      m.surfaceFraction,
-      m.meanCoordination,
-      ...SITE_CLASSES.map((c) => m.siteClasses[c].count),
-      m.debye?.twoTheta,
-      m.debye?.fwhm,
-      ...families.map((f) => m.facetFractions.find((x) => x.family === f)?.fraction ?? 0),
-      ...cn,
-    ]
-      .map(csvCell)
-      .join(',');
-  });
-  return [header.map(csvCell).join(','), ...lines].join('\n');
-}
-
-/** The series as `structlab series`'s JSON: shape, source, size_parameter, the Wulff area fractions, rows. */
+/** The series as `structlab series`'s JSON (src/core/tasks/c2np/size-series.ts seriesDocument), non-finite numbers as null. */
 export function seriesJson(
   shape: ParticleShape,
   source: string,
   rows: readonly SeriesMember[],
   areaFractions: Record<string, number> | null,
 ): string {
-  const out = {
-    shape,
-    source,
-    size_parameter: SIZE_PARAMETER[shape],
-    ...(areaFractions ? { area_fractions: areaFractions } : {}),
-    rows: rows.map((m) => ({
-      size: m.size,
-      parameters: m.parameters,
-      n_atoms: m.nAtoms,
-      magic: m.magic,
-      surface_atoms: m.surfaceAtoms,
-      surface_fraction: m.surfaceFraction,
-      mean_cn: m.meanCoordination,
-      site_classes: Object.fromEntries(
-        SITE_CLASSES.map((c) => [c, { count: m.siteClasses[c].count, coordination: histogram(m.siteClasses[c].coordination) }]),
-      ),
-      facet_fractions: Object.fromEntries(m.facetFractions.map((f) => [f.family, f.fraction])),
-      debye: m.debye && { two_theta: m.debye.twoTheta, fwhm: m.debye.fwhm },
-    })),
-  };
-  return JSON.stringify(out, (_key, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v));
+  return JSON.stringify(seriesDocument(shape, source, rows, areaFractions), (_key, v) =>
+    typeof v === 'number' && !Number.isFinite(v) ? null : v,
+  );
 }

@@ -22,6 +22,7 @@
  * small-angle rise below 2θ ≈ 15°, which dominates a small particle's pattern, not a Bragg peak.
  */
 import { particleVersusBulk } from '../../analysis/debye.ts';
+import { formatCsv } from '../../io/csv.ts';
 import { hullFacets } from '../../analysis/facets.ts';
 import { convexHullTriangles } from '../../analysis/hull.ts';
 import { sin } from '../../math/libm.ts';
@@ -367,4 +368,76 @@ export function sizeSeries(
     onMember?.(k + 1, sizes.length);
     return m;
   });
+}
+
+/** A histogram as {cn: atoms}, the empty bins left out. */
+const histogramObject = (counts: readonly number[]): Record<string, number> =>
+  Object.fromEntries(counts.flatMap((n, cn) => (n > 0 ? [[String(cn), n]] : [])));
+
+/**
+ * The series as `structlab series` prints it and the Nanoparticle page downloads it: shape, source, size_parameter,
+ * the Wulff area fractions, one row per member (non-finite numbers become null when written as JSON).
+ */
+export function seriesDocument(
+  shape: SeriesShape,
+  source: string,
+  rows: readonly SeriesMember[],
+  areaFractions: Record<string, number> | null,
+): Record<string, unknown> {
+  return {
+    shape,
+    source,
+    size_parameter: SIZE_PARAMETER[shape],
+    ...(areaFractions ? { area_fractions: areaFractions } : {}),
+    rows: rows.map((m) => ({
+      size: m.size,
+      parameters: m.parameters,
+      n_atoms: m.nAtoms,
+      magic: m.magic,
+      surface_atoms: m.surfaceAtoms,
+      surface_fraction: m.surfaceFraction,
+      mean_cn: m.meanCoordination,
+      site_classes: Object.fromEntries(
+        SITE_CLASSES.map((c) => [c, { count: m.siteClasses[c].count, coordination: histogramObject(m.siteClasses[c].coordination) }]),
+      ),
+      facet_fractions: Object.fromEntries(m.facetFractions.map((f) => [f.family, f.fraction])),
+      debye: m.debye && { two_theta: m.debye.twoTheta, fwhm: m.debye.fwhm },
+    })),
+  };
+}
+
+/** The series as CSV (`structlab series --csv`, the page's download): one line per member, one column per facet family and CN. */
+export function seriesCsv(shape: SeriesShape, rows: readonly SeriesMember[]): string {
+  const families = [...new Set(rows.flatMap((m) => m.facetFractions.map((f) => f.family)))];
+  let maxCn = 0;
+  for (const m of rows) for (const c of SITE_CLASSES) maxCn = Math.max(maxCn, m.siteClasses[c].coordination.length - 1);
+  const header = [
+    'shape',
+    'size',
+    'n_atoms',
+    'magic',
+    'surface_atoms',
+    'surface_fraction',
+    'mean_cn',
+    ...SITE_CLASSES.map((c) => `n_${c}`),
+    'debye_two_theta',
+    'debye_fwhm',
+    ...families.map((f) => `facet ${f}`),
+    ...Array.from({ length: maxCn + 1 }, (_, k) => `cn_${k}`),
+  ];
+  const lines = rows.map((m) => [
+    shape,
+    m.size,
+    m.nAtoms,
+    m.magic,
+    m.surfaceAtoms,
+    m.surfaceFraction,
+    m.meanCoordination,
+    ...SITE_CLASSES.map((c) => m.siteClasses[c].count),
+    m.debye?.twoTheta ?? null,
+    m.debye?.fwhm ?? null,
+    ...families.map((f) => m.facetFractions.find((x) => x.family === f)?.fraction ?? 0),
+    ...Array.from({ length: maxCn + 1 }, (_, k) => SITE_CLASSES.reduce((s, c) => s + (m.siteClasses[c].coordination[k] ?? 0), 0)),
+  ]);
+  return formatCsv(header, lines);
 }
