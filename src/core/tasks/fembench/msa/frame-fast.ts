@@ -425,7 +425,7 @@ export function criticalLoadFast(
   }
   if (inverseNormKg === null) return null;
 
-  const top = lanczosTop(K, Kg, solveK, Math.min(maxSteps, n));
+  const top = lanczosTop(factor, Kg, Math.min(maxSteps, n));
   if (!top) return null;
   const { mu, vector, steps, multiplicity } = top;
   const lambda = 1 / mu;
@@ -451,49 +451,83 @@ export function criticalLoadFast(
   return { lambda, mode, lanczosSteps: steps, multiplicity };
 }
 
+/** y = Lᵀx for the banded Cholesky factor L (lower band storage). */
+function transposeMul(l: Banded, x: Float64Array): Float64Array {
+  const { n, w, band } = l;
+  const s = w + 1;
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const row = i * s - i + w;
+    const xi = x[i];
+    for (let k = Math.max(0, i - w); k <= i; k++) y[k] += band[row + k] * xi;
+  }
+  return y;
+}
+
+/** L x = b (forward substitution along the rows of L). */
+function lowerSolve(l: Banded, b: Float64Array): Float64Array {
+  const { n, w, band } = l;
+  const s = w + 1;
+  const x = Float64Array.from(b);
+  for (let i = 0; i < n; i++) {
+    const row = i * s - i + w;
+    let sum = x[i];
+    for (let k = Math.max(0, i - w); k < i; k++) sum -= band[row + k] * x[k];
+    x[i] = sum / band[row + i];
+  }
+  return x;
+}
+
+/** Lᵀ x = b, also along the rows of L (x_k −= l_ik·x_i): contiguous in the band storage. */
+function upperSolve(l: Banded, b: Float64Array): Float64Array {
+  const { n, w, band } = l;
+  const s = w + 1;
+  const x = Float64Array.from(b);
+  for (let i = n - 1; i >= 0; i--) {
+    const row = i * s - i + w;
+    const xi = (x[i] /= band[row + i]);
+    if (xi !== 0) for (let k = Math.max(0, i - w); k < i; k++) x[k] -= band[row + k] * xi;
+  }
+  return x;
+}
+
 /**
- * The largest eigenvalue μ of K⁻¹(−K_g) (μ = 1/λ) and its eigenvector, by Lanczos in the K-inner product with full
- * reorthogonalisation; null when μ ≤ 0 or when it does not converge: the error estimate of μ's eigenspace (the largest
- * residual in its cluster / gap to the next Ritz value) must be small enough for a mode equal to the dense path's.
+ * The largest eigenvalue μ of K⁻¹(−K_g) (μ = 1/λ) and its eigenvector, by Lanczos with full reorthogonalisation on the
+ * symmetric L⁻¹(−K_g)L⁻ᵀ (K = LLᵀ): the K-inner-product Lanczos on K⁻¹(−K_g) in the coordinates u = Lᵀv, same Krylov
+ * space and Ritz values, with one banded pass fewer a step (no K·w) and round-off breakdown seen in plain 2-norms.
+ * Null when μ ≤ 0 or when it does not converge: the error estimate of μ's eigenspace (the largest residual in its
+ * cluster / gap to the next Ritz value) must be small enough for a mode equal to the dense path's.
  */
 function lanczosTop(
-  K: Banded,
+  L: Banded,
   Kg: Banded,
-  solveK: (b: Float64Array) => Float64Array,
   maxSteps: number,
 ): { mu: number; vector: Float64Array; steps: number; multiplicity: number } | null {
-  const n = K.n;
-  const V: Float64Array[] = [];
-  const Z: Float64Array[] = [];
+  const n = L.n;
+  const U: Float64Array[] = [];
   const alpha: number[] = [];
   const beta: number[] = [];
-  let v: Float64Array = new Float64Array(n);
-  for (let i = 0; i < n; i++) v[i] = 1 + 0.3 * sin(0.7 * i);
-  let z: Float64Array = symmetricMatVec(K, v);
-  let nrm = Math.sqrt(dot(v, z));
-  for (let i = 0; i < n; i++) {
-    v[i] /= nrm;
-    z[i] /= nrm;
-  }
+  const start = new Float64Array(n);
+  for (let i = 0; i < n; i++) start[i] = 1 + 0.3 * sin(0.7 * i);
+  let u = transposeMul(L, start);
+  let nrm = Math.sqrt(dot(u, u));
+  for (let i = 0; i < n; i++) u[i] /= nrm;
   const y = new Float64Array(n);
   for (let j = 0; j < maxSteps; j++) {
-    V.push(v);
-    Z.push(z);
-    symmetricMatVec(Kg, v, y);
+    U.push(u);
+    symmetricMatVec(Kg, upperSolve(L, u), y);
     for (let i = 0; i < n; i++) y[i] = -y[i];
-    const wv = solveK(y); // K w = −K_g v
-    const before = Math.sqrt(Math.max(0, dot(wv, y)));
+    const wv = lowerSolve(L, y); // L⁻¹(−K_g)L⁻ᵀu
+    const before = Math.sqrt(dot(wv, wv));
     for (let pass = 0; pass < 2; pass++) {
-      for (let i = 0; i < V.length; i++) {
-        const c = dot(Z[i], wv);
-        if (pass === 0 && i === V.length - 1) alpha[j] = c;
-        const vi = V[i];
-        for (let t = 0; t < n; t++) wv[t] -= c * vi[t];
+      for (let i = 0; i < U.length; i++) {
+        const ui = U[i];
+        const c = dot(ui, wv);
+        if (pass === 0 && i === U.length - 1) alpha[j] = c;
+        for (let t = 0; t < n; t++) wv[t] -= c * ui[t];
       }
     }
-    // K w afresh (not by recurrence): a residual that is mostly round-off must not be taken for a new direction.
-    const kw = symmetricMatVec(K, wv);
-    nrm = Math.sqrt(Math.max(0, dot(wv, kw)));
+    nrm = Math.sqrt(dot(wv, wv));
     if (nrm <= BREAKDOWN * before) nrm = 0; // an invariant subspace (e.g. a repeated λ the start vector spans once)
     const m = j + 1;
     if ((m >= 10 && m % 2 === 0) || nrm === 0 || m === maxSteps) {
@@ -504,23 +538,19 @@ function lanczosTop(
       if (converged || nrm === 0) {
         const s = top.mu > 0 && topVector(alpha, beta, m);
         if (!s) return null;
-        const vector = new Float64Array(n);
+        const ritz = new Float64Array(n);
         for (let i = 0; i < m; i++) {
           const c = s[i],
-            vi = V[i];
-          for (let t = 0; t < n; t++) vector[t] += c * vi[t];
+            ui = U[i];
+          for (let t = 0; t < n; t++) ritz[t] += c * ui[t];
         }
-        return { mu: top.mu, vector, steps: m, multiplicity: top.multiplicity };
+        return { mu: top.mu, vector: upperSolve(L, ritz), steps: m, multiplicity: top.multiplicity };
       }
     }
     if (nrm === 0) break;
     beta[j] = nrm;
-    v = wv;
-    z = kw;
-    for (let t = 0; t < n; t++) {
-      v[t] /= nrm;
-      z[t] /= nrm;
-    }
+    u = wv;
+    for (let t = 0; t < n; t++) u[t] /= nrm;
   }
   return null;
 }
