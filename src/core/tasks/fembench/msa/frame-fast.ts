@@ -2,7 +2,7 @@
  * The fast path of MSA_3D_elastic_critical_load (reference: elejeune11/FEM-bench
  * tasks/MSA_3D_elastic_critical_load_CC1_H10_T1.py; see src/core/tasks/fembench/README.md) for frames of hundreds of nodes:
  * the free-DOF matrices in banded storage after a reverse Cuthill–McKee node order, a banded Cholesky
- * solve, and the smallest positive λ by Lanczos on K⁻¹(−K_g) in the K-inner product. The reference's
+ * K = LLᵀ, and the smallest positive λ by Lanczos on L⁻¹(−K_g)L⁻ᵀ. The reference's
  * three condition-number checks (cond₂ < 1e16 of K_ff, K_e,ff and K_g,ff) are decided by the bound
  * κ₂(A) ≤ ‖A‖₁‖A⁻¹‖₁ (A symmetric) with Higham's 1-norm estimate of ‖A⁻¹‖₁ (Higham 1988, LAPACK dlacon).
  *
