@@ -63,3 +63,31 @@ export function asPymatgenReadsIt(s: Structure): Structure {
 }
 
 const extrasOf = (site: Site): Partial<Site> => ({ label: site.label, oxidation: site.oxidation, properties: site.properties });
+
+/**
+ * fcc Cu (a = 3.6149 Å) as a conventional F m -3 m cell with its four centring operations: the one-element fcc crystal
+ * the nanoparticle shape tests carve icosahedra, decahedra and Wulff particles from.
+ */
+export const FCC_CU_CIF = `data_Cu
+_symmetry_space_group_name_H-M 'F m -3 m'
+_symmetry_Int_Tables_number 225
+_cell_length_a 3.6149
+_cell_length_b 3.6149
+_cell_length_c 3.6149
+_cell_angle_alpha 90
+_cell_angle_beta 90
+_cell_angle_gamma 90
+loop_
+_symmetry_equiv_pos_as_xyz
+x,y,z
+x,y+1/2,z+1/2
+x+1/2,y,z+1/2
+x+1/2,y+1/2,z
+loop_
+_atom_site_label
+_atom_site_type_symbol
+_atom_site_fract_x
+_atom_site_fract_y
+_atom_site_fract_z
+Cu1 Cu 0 0 0
+`;

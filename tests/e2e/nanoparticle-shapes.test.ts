@@ -17,29 +17,7 @@ import { parseSurfaceEnergies } from '../../src/core/structure/clusters/surface-
 import { wulffShapeOf } from '../../src/core/tasks/c2np/wulff-crystal.ts';
 import { readZip } from '../../src/core/io/zip.ts';
 import { type Lab, openLab, textFile, waitForFrame, waitIdle } from './harness.ts';
-
-const CU_CIF = `data_Cu
-_cell_length_a 3.6149
-_cell_length_b 3.6149
-_cell_length_c 3.6149
-_cell_angle_alpha 90
-_cell_angle_beta 90
-_cell_angle_gamma 90
-_symmetry_space_group_name_H-M 'F m -3 m'
-loop_
-_symmetry_equiv_pos_as_xyz
-x,y,z
-x,y+1/2,z+1/2
-x+1/2,y,z+1/2
-x+1/2,y+1/2,z
-loop_
-_atom_site_label
-_atom_site_type_symbol
-_atom_site_fract_x
-_atom_site_fract_y
-_atom_site_fract_z
-Cu1 Cu 0 0 0
-`;
+import { FCC_CU_CIF } from '../cif.ts';
 
 const SHOTS = process.env.NP_SHOTS;
 if (SHOTS) mkdirSync(SHOTS, { recursive: true });
@@ -91,7 +69,7 @@ describe('shapes on fcc Cu', () => {
       'Icosahedra, decahedra, octahedra: CsCaH3 has 3 elements (Pm-3m); icosahedra, decahedra and octahedra here are built from ' +
         'one-element fcc crystals.',
     );
-    await page.locator('[data-testid=np-file-input]').setInputFiles(textFile('Cu.cif', CU_CIF));
+    await page.locator('[data-testid=np-file-input]').setInputFiles(textFile('Cu.cif', FCC_CU_CIF));
     await page.waitForFunction(() => document.querySelector('[data-testid=np-crystal]')?.textContent?.includes('Cu.cif'), undefined, {
       timeout: 60_000,
     });
@@ -124,7 +102,7 @@ describe('shapes on fcc Cu', () => {
       .locator('[data-testid=np-energy-row]')
       .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('input')].map((i) => i.value)));
     const spec = energies.map(([hkl, e]) => `${hkl.split(' ').join(',')}:${e}`).join(';');
-    const parsed = parseStructureFile(CU_CIF, 'Cu.cif');
+    const parsed = parseStructureFile(FCC_CU_CIF, 'Cu.cif');
     if (!parsed.ok) throw new Error(parsed.error);
     const core = wulffShapeOf(parsed.structures[0], parseSurfaceEnergies(spec));
     const shown = await page

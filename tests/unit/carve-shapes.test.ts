@@ -13,6 +13,7 @@ import { parseSurfaceEnergies } from '../../src/core/structure/clusters/surface-
 import { wulffShapeOf } from '../../src/core/tasks/c2np/wulff-crystal.ts';
 import { carveParticle } from '../../src/core/tasks/c2np/carve.ts';
 import { RAW_COMMENT, formatRawXyz } from '../../src/core/tasks/c2np/dataset.ts';
+import { FCC_CU_CIF } from '../cif.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'structlab-carve-shapes-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -24,32 +25,7 @@ const write = (name: string, text: string) => {
   return path;
 };
 
-const CU = write(
-  'Cu.cif',
-  `data_Cu
-_symmetry_space_group_name_H-M 'F m -3 m'
-_symmetry_Int_Tables_number 225
-_cell_length_a 3.6149
-_cell_length_b 3.6149
-_cell_length_c 3.6149
-_cell_angle_alpha 90
-_cell_angle_beta 90
-_cell_angle_gamma 90
-loop_
-_symmetry_equiv_pos_as_xyz
-x,y,z
-x,y+1/2,z+1/2
-x+1/2,y,z+1/2
-x+1/2,y+1/2,z
-loop_
-_atom_site_label
-_atom_site_type_symbol
-_atom_site_fract_x
-_atom_site_fract_y
-_atom_site_fract_z
-Cu1 Cu 0 0 0
-`,
-);
+const CU = write('Cu.cif', FCC_CU_CIF);
 const MG = write(
   'Mg.vasp',
   `Mg hcp

@@ -28,31 +28,9 @@ import {
   seriesPlotData,
 } from '../../src/pages/nanoparticle/shape-model.ts';
 import { seriesCsv } from '../../src/core/tasks/c2np/size-series.ts';
+import { FCC_CU_CIF } from '../cif.ts';
 
-const CU_CIF = `data_Cu
-_cell_length_a 3.6149
-_cell_length_b 3.6149
-_cell_length_c 3.6149
-_cell_angle_alpha 90
-_cell_angle_beta 90
-_cell_angle_gamma 90
-_symmetry_space_group_name_H-M 'F m -3 m'
-loop_
-_symmetry_equiv_pos_as_xyz
-x,y,z
-x,y+1/2,z+1/2
-x+1/2,y,z+1/2
-x+1/2,y+1/2,z
-loop_
-_atom_site_label
-_atom_site_type_symbol
-_atom_site_fract_x
-_atom_site_fract_y
-_atom_site_fract_z
-Cu1 Cu 0 0 0
-`;
-
-const parsed = parseStructureFile(CU_CIF, 'Cu.cif');
+const parsed = parseStructureFile(FCC_CU_CIF, 'Cu.cif');
 if (!parsed.ok) throw new Error(parsed.error);
 const cu = parsed.structures[0];
 
@@ -165,7 +143,7 @@ describe('series → plots', () => {
 describe('the page’s CSV and JSON are structlab series’s', () => {
   const dir = mkdtempSync(join(tmpdir(), 'np-series-'));
   const cif = join(dir, 'Cu.cif');
-  writeFileSync(cif, CU_CIF);
+  writeFileSync(cif, FCC_CU_CIF);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each([
