@@ -188,3 +188,26 @@ export function linearTrend(x: readonly number[], y: readonly number[]): LinearT
   const t = slopeSe === 0 ? (slope === 0 ? 0 : Infinity) : slope / slopeSe;
   return { slope, intercept, slope_se: slopeSe, t, p: studentTTwoSided(t, df), r, n };
 }
+
+/**
+ * NumPy's `sum` of a float64 array (numpy/core/src/umath/loops_utils.h.src `pairwise_sum`): blocks of 8 partial sums
+ * up to 128 elements, halves above; `a[start]` to `a[start + n − 1]`. Results equal numpy's to the last bit.
+ */
+export function pairwiseSum(a: ArrayLike<number>, start = 0, n = a.length - start): number {
+  if (n < 8) {
+    let res = 0;
+    for (let i = 0; i < n; i++) res += a[start + i];
+    return res;
+  }
+  if (n <= 128) {
+    const r = Array.from({ length: 8 }, (_, j) => a[start + j]);
+    let i = 8;
+    for (; i < n - (n % 8); i += 8) for (let j = 0; j < 8; j++) r[j] += a[start + i + j];
+    let res = r[0] + r[1] + (r[2] + r[3]) + (r[4] + r[5] + (r[6] + r[7]));
+    for (; i < n; i++) res += a[start + i];
+    return res;
+  }
+  let n2 = Math.floor(n / 2);
+  n2 -= n2 % 8;
+  return pairwiseSum(a, start, n2) + pairwiseSum(a, start + n2, n - n2);
+}

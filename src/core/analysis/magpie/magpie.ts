@@ -11,7 +11,7 @@
  * pairwise sum of value × amount over the pairwise sum of the amounts; `minimum`/`maximum`/`range` are NaN when any
  * value is NaN (a property missing from the tables), as PropertyStats tests it.
  */
-import { pairwiseSum } from '../../structure/clusters/common.ts';
+import { pairwiseSum } from '../../math/statistics.ts';
 import tables from './magpie.json' with { type: 'json' };
 
 const STATS = ['minimum', 'maximum', 'range', 'mean', 'avg_dev', 'mode'] as const;

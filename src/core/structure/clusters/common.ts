@@ -89,29 +89,6 @@ export function rint(x: number): number {
   return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
-/**
- * NumPy's `sum` of a float64 array (numpy/core/src/umath/loops_utils.h.src `pairwise_sum`): blocks of 8 partial sums
- * up to 128 elements, halves above.
- */
-export function pairwiseSum(a: readonly number[], start = 0, n = a.length - start): number {
-  if (n < 8) {
-    let res = 0;
-    for (let i = 0; i < n; i++) res += a[start + i];
-    return res;
-  }
-  if (n <= 128) {
-    const r = a.slice(start, start + 8);
-    let i = 8;
-    for (; i < n - (n % 8); i += 8) for (let j = 0; j < 8; j++) r[j] += a[start + i + j];
-    let res = r[0] + r[1] + (r[2] + r[3]) + (r[4] + r[5] + (r[6] + r[7]));
-    for (; i < n; i++) res += a[start + i];
-    return res;
-  }
-  let n2 = Math.floor(n / 2);
-  n2 -= n2 % 8;
-  return pairwiseSum(a, start, n2) + pairwiseSum(a, start + n2, n - n2);
-}
-
 /** Dekker's exact product: hi + lo = a·b. */
 function twoProduct(a: number, b: number): [number, number] {
   const hi = a * b;

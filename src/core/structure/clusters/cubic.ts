@@ -16,9 +16,9 @@ import {
   checkWhole,
   clusterResult,
   latticeConstantOf,
-  pairwiseSum,
   rint,
 } from './common.ts';
+import { pairwiseSum } from '../../math/statistics.ts';
 
 export type CubicStructure = 'fcc' | 'bcc' | 'sc';
 

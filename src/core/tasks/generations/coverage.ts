@@ -11,6 +11,7 @@
  * size), the block sums added in order, over the count.
  */
 import scaler from './cdvae-comp-scaler.json' with { type: 'json' };
+import { pairwiseSum } from '../../math/statistics.ts';
 
 /** A fingerprint vector; null stands for a structure whose fingerprint could not be computed (upstream None). */
 type Fingerprint = ArrayLike<number>;
@@ -257,24 +258,4 @@ function numpyMean(a: Float64Array): number {
   let total = 0;
   for (let start = 0; start < a.length; start += NUMPY_BUFFER) total += pairwiseSum(a, start, Math.min(NUMPY_BUFFER, a.length - start));
   return total / a.length;
-}
-
-/** numpy's pairwise_sum (numpy/core/src/umath/loops_utils.h.src): 8 running sums up to 128 values, halves above. */
-function pairwiseSum(a: Float64Array, start: number, n: number): number {
-  if (n < 8) {
-    let res = 0;
-    for (let i = 0; i < n; i++) res += a[start + i];
-    return res;
-  }
-  if (n <= 128) {
-    const r = Array.from(a.subarray(start, start + 8));
-    let i = 8;
-    for (; i < n - (n % 8); i += 8) for (let j = 0; j < 8; j++) r[j] += a[start + i + j];
-    let res = r[0] + r[1] + (r[2] + r[3]) + (r[4] + r[5] + (r[6] + r[7]));
-    for (; i < n; i++) res += a[start + i];
-    return res;
-  }
-  let n2 = Math.floor(n / 2);
-  n2 -= n2 % 8;
-  return pairwiseSum(a, start, n2) + pairwiseSum(a, start + n2, n - n2);
 }
