@@ -8,7 +8,7 @@ import { cos, sin } from '../../math/libm.ts';
 import { type ClusterResult, checkParticleAtoms, checkWhole, clusterResult, latticeConstantOf } from './common.ts';
 
 /** The atoms of Decahedron(p, q, r), counted without building it. */
-function decahedronAtoms(p: number, q: number, r: number): number {
+export function decahedronAtoms(p: number, q: number, r: number): number {
   const h = p + q + 2 * r - 1;
   const g = p + 2 * r;
   let count = h;

@@ -17,7 +17,7 @@ import { LIMITS } from '../../limits.ts';
 import { symmetryDataset } from '../../symmetry/dataset.ts';
 import { ClusterError, type ClusterResult, checkClusterSites, checkParticleAtoms, checkWhole } from '../../structure/clusters/common.ts';
 import { octahedron } from '../../structure/clusters/cubic.ts';
-import { decahedron } from '../../structure/clusters/decahedron.ts';
+import { decahedron, decahedronAtoms } from '../../structure/clusters/decahedron.ts';
 import { icosahedron, icosahedronAtoms } from '../../structure/clusters/icosahedron.ts';
 import type { SurfaceEnergy } from '../../structure/clusters/surface-energies.ts';
 import type { WulffRounding } from '../../structure/clusters/wulff.ts';
@@ -297,19 +297,6 @@ export const octahedronAtoms = (length: number, cutoff: number): number =>
 
 /** Closed-shell octahedra: regular (C = 0), cuboctahedra (L = 2C + 1) and regular truncated octahedra (L = 3C + 1). */
 const octahedronMagic = (length: number, cutoff: number): boolean => cutoff === 0 || length === 2 * cutoff + 1 || length === 3 * cutoff + 1;
-
-/** Atoms of ASE's Decahedron(p, q, r), counted as decahedron.ts builds it (axis, then rings less the re-entrance). */
-function decahedronAtoms(p: number, q: number, r: number): number {
-  const h = p + q + 2 * r - 1;
-  const g = p + 2 * r;
-  let count = h;
-  for (let n = 1; n < Math.min(h, g); n++) {
-    const lo = Math.max(0, n - (g - r) + 1);
-    const hi = Math.min(n - 1, g - r - 1);
-    if (hi >= lo) count += 5 * (hi - lo + 1) * (h - n);
-  }
-  return count;
-}
 
 /** Of `candidates` (parameters and atom counts), the one nearest `size`: the smaller count on a tie, then the first. */
 function nearest<T>(size: number, candidates: readonly { count: number; value: T }[]): T {
