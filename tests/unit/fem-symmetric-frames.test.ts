@@ -5,6 +5,8 @@
  * comparator `fem check` applies (compare.ts with equivalence.ts) accepts against the dense path's answer and the other
  * way round, as it accepts the FEM-Bench reference's LAPACK pick of the eigenspace.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeFemInputs } from '../../src/core/tasks/fembench/codec.ts';
 import { compareResults } from '../../src/core/tasks/fembench/compare.ts';
@@ -21,6 +23,7 @@ import { femTask } from '../../src/core/tasks/fembench/registry.ts';
 import type { FemValue } from '../../src/core/tasks/fembench/types.ts';
 import { bandedCholeskyFactor, bandedCholeskySolve, bandedZeros, bandedAdd } from '../../src/core/math/linalg.ts';
 import { gridFrameInputs, type FrameCaseInputs } from '../../scripts/support/fem-frames.ts';
+import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const TASK = 'MSA_3D_elastic_critical_load_CC1_H10_T1';
 
@@ -114,6 +117,18 @@ describe('critical load of symmetric grid frames (repeated λ) on the fast path'
 
   it('resolves the repeated pair on the 144-element grid as one eigenspace (multiplicity 2)', () => {
     expect(fast(inputsOf(symmetricGrid(4, 4))).multiplicity).toBe(2);
+  });
+
+  it("accepts ours against the numpy/scipy reference's LAPACK pick of the eigenspace, and that pick against ours", () => {
+    const golden = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'fembench_repeated', 'symmetric-grid-144.json'), 'utf8'));
+    const [{ inputs: raw, output: lapack }] = golden.cases as { inputs: FrameCaseInputs; output: [number, number[]] }[];
+    expect(raw).toEqual(JSON.parse(JSON.stringify(symmetricGrid(4, 4))));
+    const inputs = inputsOf(raw);
+    const f = fast(inputs);
+    expect(Math.abs(f.lambda - lapack[0]) / lapack[0]).toBeLessThan(1e-6);
+    const ours: FemValue = [f.lambda, Array.from(f.mode)];
+    expect(accepted(inputs, lapack, ours)).toBe(true);
+    expect(accepted(inputs, ours, lapack)).toBe(true);
   });
 
   it.each([
