@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gridFrameInputs, type FrameCaseInputs } from '../scripts/support/fem-frames.ts';
+import { type FrameCaseInputs, gridFrameInputs, symmetricGrid } from '../scripts/support/fem-frames.ts';
 import { compareResults } from '../src/core/tasks/fembench/compare.ts';
 import { alternativeSolutionCheck } from '../src/core/tasks/fembench/equivalence.ts';
 import { decodeFemInputs } from '../src/core/tasks/fembench/codec.ts';
@@ -32,22 +32,6 @@ const PYTHON = '/usr/bin/python3';
 const REFERENCE = join(import.meta.dirname, 'fem_cli_reference.py');
 
 type Result = { output: [number, number[]] } | { error: { type: string; message: string } };
-
-const COLUMN = { E: 210e9, nu: 0.3, A: 0.012, I_y: 1.1e-4, I_z: 1.1e-4, J: 1.8e-4, I_rho: 2.2e-4 };
-const BEAM = { E: 210e9, nu: 0.3, A: 0.008, I_y: 2.3e-4, I_z: 1.4e-5, J: 6e-7, I_rho: 2.5e-4 };
-
-/** gridFrameInputs' members on square 4 m bays, doubly symmetric columns, gravity alone: a repeated critical λ. */
-function symmetricGrid(n: number, storeys: number): FrameCaseInputs {
-  const f = gridFrameInputs(n, n, storeys);
-  const node_coords = f.node_coords.map(([x, , z], k) => [x, 4 * (Math.floor(k / n) % n), z]);
-  const elements = f.elements.map((e) => {
-    const vertical = node_coords[e.node_i as number][2] !== node_coords[e.node_j as number][2];
-    return { node_i: e.node_i, node_j: e.node_j, ...(vertical ? COLUMN : BEAM), ...(e.local_z ? { local_z: e.local_z } : {}) };
-  });
-  const nodal_loads: FrameCaseInputs['nodal_loads'] = {};
-  for (const k of Object.keys(f.nodal_loads)) nodal_loads[k] = [0, 0, -5e4, 0, 0, 0];
-  return { node_coords, elements, boundary_conditions: f.boundary_conditions, nodal_loads };
-}
 
 /**
  * An irregular frame from the 7×6×6-node grid: every node above the base moved up to ±0.6 m across and ±0.3 m up, one

@@ -40,3 +40,28 @@ export function gridFrameInputs(nx: number, ny: number, nz: number): FrameCaseIn
   }
   return { node_coords, elements, boundary_conditions, nodal_loads };
 }
+
+/** Columns with I_y = I_z and the grid's beams: a square grid of them has two equal sway modes. */
+const SYMMETRIC_COLUMN = { E: 210e9, nu: 0.3, A: 0.012, I_y: 1.1e-4, I_z: 1.1e-4, J: 1.8e-4, I_rho: 2.2e-4 };
+const SYMMETRIC_BEAM = { E: 210e9, nu: 0.3, A: 0.008, I_y: 2.3e-4, I_z: 1.4e-5, J: 6e-7, I_rho: 2.5e-4 };
+
+/**
+ * gridFrameInputs' members on square 4 m bays (n × n nodes a storey), doubly symmetric columns, every storey node loaded
+ * by gravity alone: a repeated critical λ (the sway modes in x and y), the case issue 27 names.
+ */
+export function symmetricGrid(n: number, storeys: number): FrameCaseInputs {
+  const f = gridFrameInputs(n, n, storeys);
+  const node_coords = f.node_coords.map(([x, , z], k) => [x, 4 * (Math.floor(k / n) % n), z]);
+  const elements = f.elements.map((e) => {
+    const vertical = node_coords[e.node_i as number][2] !== node_coords[e.node_j as number][2];
+    return {
+      node_i: e.node_i,
+      node_j: e.node_j,
+      ...(vertical ? SYMMETRIC_COLUMN : SYMMETRIC_BEAM),
+      ...(e.local_z ? { local_z: e.local_z } : {}),
+    };
+  });
+  const nodal_loads: FrameCaseInputs['nodal_loads'] = {};
+  for (const k of Object.keys(f.nodal_loads)) nodal_loads[k] = [0, 0, -5e4, 0, 0, 0];
+  return { node_coords, elements, boundary_conditions: f.boundary_conditions, nodal_loads };
+}

@@ -22,25 +22,10 @@ import {
 import { femTask } from '../../src/core/tasks/fembench/registry.ts';
 import type { FemValue } from '../../src/core/tasks/fembench/types.ts';
 import { bandedCholeskyFactor, bandedCholeskySolve, bandedZeros, bandedAdd } from '../../src/core/math/linalg.ts';
-import { gridFrameInputs, type FrameCaseInputs } from '../../scripts/support/fem-frames.ts';
+import { type FrameCaseInputs, symmetricGrid } from '../../scripts/support/fem-frames.ts';
 import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const TASK = 'MSA_3D_elastic_critical_load_CC1_H10_T1';
-
-/** gridFrameInputs' members on square 4 m bays, doubly symmetric columns, every storey node loaded by gravity alone. */
-function symmetricGrid(n: number, storeys: number): FrameCaseInputs {
-  const f = gridFrameInputs(n, n, storeys);
-  const node_coords = f.node_coords.map(([x, , z], k) => [x, 4 * (Math.floor(k / n) % n), z]);
-  const column = { E: 210e9, nu: 0.3, A: 0.012, I_y: 1.1e-4, I_z: 1.1e-4, J: 1.8e-4, I_rho: 2.2e-4 };
-  const beam = { E: 210e9, nu: 0.3, A: 0.008, I_y: 2.3e-4, I_z: 1.4e-5, J: 6e-7, I_rho: 2.5e-4 };
-  const elements = f.elements.map((e) => {
-    const vertical = node_coords[e.node_i as number][2] !== node_coords[e.node_j as number][2];
-    return { node_i: e.node_i, node_j: e.node_j, ...(vertical ? column : beam), ...(e.local_z ? { local_z: e.local_z } : {}) };
-  });
-  const nodal_loads: FrameCaseInputs['nodal_loads'] = {};
-  for (const k of Object.keys(f.nodal_loads)) nodal_loads[k] = [0, 0, -5e4, 0, 0, 0];
-  return { node_coords, elements, boundary_conditions: f.boundary_conditions, nodal_loads };
-}
 
 const inputsOf = (i: FrameCaseInputs) => decodeFemInputs(i as unknown as Record<string, unknown>);
 
