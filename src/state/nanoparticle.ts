@@ -18,7 +18,7 @@ import {
   energiesOf,
   parseSizes,
   sentence,
-} from '../pages/nanoparticle/shape-model.ts';
+} from './nanoparticle-shapes.ts';
 
 export type ColorMode = 'element' | 'coordination' | 'site';
 

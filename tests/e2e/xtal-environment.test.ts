@@ -1,10 +1,11 @@
 /**
  * The Structure page's Local environment panel end to end (built lab, headless Chromium) on LiFePO4: by default it
  * counts CrystalNN's neighbours (Fe 6, Li 6, P 4) and says so; its site table groups the sites by element, CN and motif
- * (Fe octahedral, P tetrahedral) with CrystalNN's probabilities, order parameters and weights as the core computes them (src/core/tasks/crystallography/lab.ts); a site's
- * name selects its atom; the CN colours' legend names the method; "polyhedra from these neighbours" puts exactly the
- * core's triangles in the scene (display-scene.ts with the panel's lists) and a frame is drawn with them; the cutoff
- * method gives the 3.5 Å counts again. At a narrow and a wide window the panel keeps its table inside and scrolls it.
+ * (Fe octahedral, P tetrahedral) with CrystalNN's probabilities, order parameters and weights as the core computes
+ * them (src/core/tasks/crystallography/lab.ts); a site's name selects its atom; the CN colours' legend names the
+ * method; "polyhedra from these neighbours" puts exactly the core's triangles in the scene (display-scene.ts with the
+ * panel's lists) and a frame is drawn with them; the cutoff method gives the 3.5 Å counts again. At a narrow and a
+ * wide window the panel keeps its table inside and scrolls it.
  *
  * ENV_SHOTS=DIR writes screenshots of the panel at both window sizes to DIR, for a person to look at.
  */

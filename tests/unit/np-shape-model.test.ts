@@ -1,5 +1,5 @@
 /**
- * The Nanoparticle page's shape and series helpers (src/pages/nanoparticle/shape-model.ts): the page's shell count
+ * The Nanoparticle page's shape and series helpers (src/state/nanoparticle-shapes.ts): the page's shell count
  * against ASE's, the energy table → core's energies (and each bad row's sentence), the series' sizes, the series →
  * plot columns, magic markers (13, 55, 147, 309, 561 for shells 1–5), and the page's CSV/JSON equal to
  * `structlab series` for the same crystal and sizes.
@@ -26,7 +26,7 @@ import {
   rowsOf,
   seriesJson,
   seriesPlotData,
-} from '../../src/pages/nanoparticle/shape-model.ts';
+} from '../../src/state/nanoparticle-shapes.ts';
 import { seriesCsv } from '../../src/core/tasks/c2np/size-series.ts';
 import { FCC_CU_CIF } from '../cif.ts';
 

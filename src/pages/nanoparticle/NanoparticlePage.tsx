@@ -42,7 +42,7 @@ import { SITE_CLASSES } from '../../core/tasks/c2np/size-series.ts';
 import { ShapeControls, WulffLegend, familyColors } from './ShapeControls.tsx';
 import { CompareControls, SeriesControls, SeriesPlots } from './SizeSeries.tsx';
 import { sizeSeriesMovie } from './series-movie.ts';
-import { CLASS_COLORS } from './shape-model.ts';
+import { CLASS_COLORS } from '../../state/nanoparticle-shapes.ts';
 
 /** The growth movie: the size series once computed, else (for the sphere) the C2NP radius series. */
 const RECORD_SOURCES = {

@@ -16,7 +16,7 @@ import {
 } from '../../state/nanoparticle.ts';
 import { type Rgb, toHex, toRgb } from '../../viewer/colors.ts';
 import type { ParticleShape, WulffView } from '../../../workers/c2np-api.ts';
-import { type EnergyRow, SHAPES, coreSizeNote, energiesFromFile, rowsOf, sentence, sizeLabel } from './shape-model.ts';
+import { type EnergyRow, SHAPES, coreSizeNote, energiesFromFile, rowsOf, sentence, sizeLabel } from '../../state/nanoparticle-shapes.ts';
 
 /** A whole number typed into a field, or null while it is empty or not one. */
 const wholeOf = (text: string): number | null => (/^\s*\d+\s*$/.test(text) ? Number(text) : null);

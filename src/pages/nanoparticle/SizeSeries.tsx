@@ -20,7 +20,15 @@ import { Plot } from '../../ui/Plot.tsx';
 import { toHex } from '../../viewer/colors.ts';
 import { familyColors } from './ShapeControls.tsx';
 import { type SeriesMember, seriesCsv } from '../../core/tasks/c2np/size-series.ts';
-import { CLASS_COLORS, DEFAULT_SIZES, classHistogram, magicMarkers, seriesJson, seriesPlotData, sizeLabel } from './shape-model.ts';
+import {
+  CLASS_COLORS,
+  DEFAULT_SIZES,
+  classHistogram,
+  magicMarkers,
+  seriesJson,
+  seriesPlotData,
+  sizeLabel,
+} from '../../state/nanoparticle-shapes.ts';
 
 /** The member line under the slider: its size as the page counts it, its atoms, whether it is a closed shell. */
 function memberText(members: readonly SeriesMember[], pageSizes: readonly number[], k: number, shape: string): string {

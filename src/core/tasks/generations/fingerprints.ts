@@ -37,7 +37,8 @@ export function coverageFingerprint(s: Structure): CoverageFingerprint {
     const volume = s.lattice?.volume ?? 0;
     if (!(volume >= SMALLEST_VOLUME)) {
       throw new Error(
-        `the cell's volume, ${volume.toPrecision(3)} Å³, is below CDVAE's ${SMALLEST_VOLUME} Å³ (unrealistically_small_lattice): no fingerprint`,
+        `the cell's volume, ${volume.toPrecision(3)} Å³, is below CDVAE's ${SMALLEST_VOLUME} Å³ ` +
+          '(unrealistically_small_lattice): no fingerprint',
       );
     }
     const sites = crystalNNFingerprint(s);

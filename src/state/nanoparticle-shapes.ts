@@ -1,12 +1,12 @@
 /**
  * The Nanoparticle page's shapes and size series as plain data: what each shape's size means on the page, the surface
  * energy table → core's energies, the series' sizes, the series → plot data, magic-number markers, and the series as
- * CSV/JSON in `structlab series`'s layout (src/cli/commands/series.ts; tests/unit/np-shape-model.test.ts holds the two
- * equal). No React, no worker: tests/unit/np-shape-model.test.ts runs it in node.
+ * CSV/JSON in `structlab series`'s layout (one writer, src/core/tasks/c2np/size-series.ts; tests/unit/np-shape-model.test.ts
+ * holds the two equal). No React, no worker: tests/unit/np-shape-model.test.ts runs it in node.
  */
-import { parseSurfaceEnergies, type SurfaceEnergy } from '../../core/structure/clusters/surface-energies.ts';
-import { SITE_CLASSES, SIZE_PARAMETER, type SeriesMember, type SiteClass, seriesDocument } from '../../core/tasks/c2np/size-series.ts';
-import type { ParticleShape } from '../../../workers/c2np-api.ts';
+import { parseSurfaceEnergies, type SurfaceEnergy } from '../core/structure/clusters/surface-energies.ts';
+import { SITE_CLASSES, SIZE_PARAMETER, type SeriesMember, type SiteClass, seriesDocument } from '../core/tasks/c2np/size-series.ts';
+import type { ParticleShape } from '../../workers/c2np-api.ts';
 
 /** The shapes in the page's order; the ASE ones need a one-element fcc crystal. */
 export const SHAPES: readonly { id: ParticleShape; label: string; ase: boolean }[] = [
