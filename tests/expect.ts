@@ -1,6 +1,6 @@
 /**
- * Number and error expectations shared by the unit tests. Each tolerance is a parameter: it is part of the calling
- * test's contract, so every call states its own.
+ * Number and error expectations shared by the unit and e2e tests. Each tolerance is a parameter: it is part of the
+ * calling test's contract, so every call states its own.
  */
 import { expect } from 'vitest';
 
@@ -35,4 +35,29 @@ export function errorOf<E extends Error>(fn: () => unknown, kind: abstract new (
     return e as E;
   }
   throw new Error(`expected a ${kind.name}`);
+}
+
+/** A number as a page shows it and the half unit of its last printed digit: "65.02 %" → [65.02, 0.005]; "1.2e-5" too. */
+export function shown(value: string): [number, number] {
+  const m = /^-?\d+(?:\.(\d+))?(?:e-?\d+)?/.exec(value.trim());
+  if (!m) throw new Error(`not a number: ${value}`);
+  const exp = /e(-?\d+)/.exec(m[0]);
+  return [Number(m[0]), 0.5 * 10 ** -((m[1]?.length ?? 0) - (exp ? Number(exp[1]) : 0))];
+}
+
+/** The paths where `a` and `b` differ: structure, keys and non-numbers exactly, numbers within `rel` relative. */
+export function sameWithin(a: unknown, b: unknown, rel: number, path = '$'): string[] {
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= rel * Math.max(1, Math.abs(b)) ? [] : [`${path}: ${a} ≠ ${b}`];
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return [`${path}: ${a.length} items ≠ ${b.length}`];
+    return a.flatMap((x, k) => sameWithin(x, b[k], rel, `${path}[${k}]`));
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a),
+      kb = Object.keys(b);
+    if (ka.join() !== kb.join()) return [`${path}: keys ${ka.join()} ≠ ${kb.join()}`];
+    return ka.flatMap((k) => sameWithin((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], rel, `${path}.${k}`));
+  }
+  return a === b ? [] : [`${path}: ${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`];
 }

@@ -19,6 +19,7 @@ import { setFromFolder, setFromSetFile } from '../../src/core/tasks/generations/
 import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 import { type Lab, openLab } from './harness.ts';
+import { sameWithin, shown } from '../expect.ts';
 
 const DENOVO = join(REFERENCE, 'golden', 'generations', 'denovo_visible');
 const SCRATCH = join(tmpdir(), `structlab-gen-coverage-e2e-${process.pid}`);
@@ -33,14 +34,6 @@ let cli: DenovoResult;
 const text = (id: string) => page.locator(`[data-testid=${id}]`).innerText();
 const idle = () => page.waitForFunction(() => !document.querySelector('[data-testid=gen-progress]'), undefined, { timeout: 120_000 });
 
-/** The shown number and the half unit of its last printed digit: "65.02 %" → [65.02, 0.005]. */
-function shown(value: string): [number, number] {
-  const m = /^-?\d+(?:\.(\d+))?(?:e-?\d+)?/.exec(value.trim());
-  if (!m) throw new Error(`not a number: ${value}`);
-  const exp = /e(-?\d+)/.exec(m[0]);
-  return [Number(m[0]), 0.5 * 10 ** -((m[1]?.length ?? 0) - (exp ? Number(exp[1]) : 0))];
-}
-
 /** "a · b" as shown, each within its last digit of `expected` (percent: × 100). */
 async function expectPair(id: string, expected: [number, number], scale = 1): Promise<void> {
   const parts = (await text(id)).split(' · ');
@@ -49,23 +42,6 @@ async function expectPair(id: string, expected: [number, number], scale = 1): Pr
     const [x, half] = shown(part);
     expect(Math.abs(x - scale * expected[k]), `${id} ${k}`).toBeLessThanOrEqual(half + 1e-12);
   });
-}
-
-/** The paths where `a` and `b` differ: keys and non-numbers exactly, numbers within 1e-9 relative (Chromium's libm). */
-function sameWithin(a: unknown, b: unknown, path = '$'): string[] {
-  if (typeof a === 'number' && typeof b === 'number')
-    return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)) ? [] : [`${path}: ${a} ≠ ${b}`];
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return [`${path}: ${a.length} items ≠ ${b.length}`];
-    return a.flatMap((x, k) => sameWithin(x, b[k], `${path}[${k}]`));
-  }
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a),
-      kb = Object.keys(b);
-    if (ka.join() !== kb.join()) return [`${path}: keys ${ka.join()} ≠ ${kb.join()}`];
-    return ka.flatMap((k) => sameWithin((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`));
-  }
-  return a === b ? [] : [`${path}: ${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`];
 }
 
 interface Box {
@@ -174,7 +150,8 @@ describe('Generations coverage', () => {
     expect(Math.abs(shown(first)[0] - cli.per_sample[0].struc_precision_dist!)).toBeLessThanOrEqual(shown(first)[1] + 1e-12);
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=gen-export-json]').click()]);
     const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
-    expect(sameWithin(exported, cli)).toEqual([]);
+    // Numbers within 1e-9 relative: the page's worker runs Chromium's libm.
+    expect(sameWithin(exported, cli, 1e-9)).toEqual([]);
     expect(lab.pageErrors).toEqual([]);
   });
 

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 import { type Lab, openLab } from './harness.ts';
+import { shown } from '../expect.ts';
 
 const CSP = join(REFERENCE, 'golden', 'generations', 'csp_visible');
 const DENOVO = join(REFERENCE, 'golden', 'generations', 'denovo_visible');
@@ -40,12 +41,6 @@ const cli = async (...extra: string[]) => {
   return JSON.parse(r.stdout);
 };
 
-/** The shown percentage and the half unit of its last digit: "65.02 %" → [65.02, 0.005]. */
-function shown(value: string): [number, number] {
-  const m = /^-?\d+(?:\.(\d+))?/.exec(value.trim());
-  if (!m) throw new Error(`not a number: ${value}`);
-  return [Number(m[0]), 0.5 * 10 ** -(m[1]?.length ?? 0)];
-}
 const expectPercent = async (id: string, fraction: number) => {
   const [x, half] = shown(await text(id));
   expect(Math.abs(x - 100 * fraction), id).toBeLessThanOrEqual(half + 1e-12);

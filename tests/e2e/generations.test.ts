@@ -18,6 +18,7 @@ import { setFromFolder } from '../../src/core/tasks/generations/inputs.ts';
 import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
 import { type Lab, openLab } from './harness.ts';
+import { sameWithin, shown } from '../expect.ts';
 
 const CSP = join(REFERENCE, 'golden', 'generations', 'csp_visible');
 const DENOVO = join(REFERENCE, 'golden', 'generations', 'denovo_visible');
@@ -49,33 +50,6 @@ const text = (id: string) => page.locator(`[data-testid=${id}]`).innerText();
 const idle = () => page.waitForFunction(() => !document.querySelector('[data-testid=gen-progress]'), undefined, { timeout: 120_000 });
 const summaryFor = (convention: string) =>
   page.locator(`[data-testid=gen-summary][data-convention=${convention}]`).waitFor({ timeout: 120_000 });
-
-/** The shown number and the half unit of its last printed digit: "65.02 %" → [65.02, 0.005]. */
-function shown(value: string): [number, number] {
-  const m = /^-?\d+(?:\.(\d+))?(?:e-?\d+)?/.exec(value.trim());
-  if (!m) throw new Error(`not a number: ${value}`);
-  const x = Number(m[0]);
-  const exp = /e(-?\d+)/.exec(m[0]);
-  const decimals = (m[1]?.length ?? 0) - (exp ? Number(exp[1]) : 0);
-  return [x, 0.5 * 10 ** -decimals];
-}
-
-/** The paths where `a` and `b` differ: structure, keys and non-numbers exactly, numbers within 1e-9 relative. */
-function sameWithin(a: unknown, b: unknown, path = '$'): string[] {
-  if (typeof a === 'number' && typeof b === 'number')
-    return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)) ? [] : [`${path}: ${a} ≠ ${b}`];
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return [`${path}: ${a.length} items ≠ ${b.length}`];
-    return a.flatMap((x, k) => sameWithin(x, b[k], `${path}[${k}]`));
-  }
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a),
-      kb = Object.keys(b);
-    if (ka.join() !== kb.join()) return [`${path}: keys ${ka.join()} ≠ ${kb.join()}`];
-    return ka.flatMap((k) => sameWithin((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`));
-  }
-  return a === b ? [] : [`${path}: ${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`];
-}
 
 async function expectGolden(name: string): Promise<void> {
   const g = golden(name);
@@ -184,7 +158,7 @@ describe('Generations page', () => {
     expect(cli.code).toBe(0);
     const expected = JSON.parse(cli.stdout);
     // Same keys, texts and flags; numbers to 1e-9 relative: Chromium's Math.sin/acos/… differ from Node's in the last bit.
-    expect(sameWithin(exported, expected)).toEqual([]);
+    expect(sameWithin(exported, expected, 1e-9)).toEqual([]);
     const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=gen-export-csv]').click()]);
     const csv = readFileSync(await csvDownload.path(), 'utf8')
       .trim()
