@@ -393,6 +393,40 @@ const TOLERANCE_FIELDS: { key: keyof CspMatcherTolerances; label: string; step: 
   { key: 'angle_tol', label: 'angle_tol (°)', step: 1 },
 ];
 
+/**
+ * A number option's input (≥ 0), committed when it loses focus: an empty box is NaN; an unchanged value is not
+ * committed; a value `onCommit` refuses (false) is put back.
+ */
+function NumberField(props: {
+  label: string;
+  step: number;
+  testId: string;
+  value: number;
+  disabled?: boolean;
+  onCommit: (x: number) => boolean;
+}) {
+  const { label, step, testId, value, disabled, onCommit } = props;
+  return (
+    <label>
+      {label}{' '}
+      <input
+        type="number"
+        min={0}
+        step={step}
+        className="gen-number"
+        data-testid={testId}
+        disabled={disabled}
+        defaultValue={value}
+        key={value}
+        onBlur={(e) => {
+          const x = e.target.value.trim() === '' ? NaN : Number(e.target.value);
+          if (x !== value && !onCommit(x)) e.target.value = String(value);
+        }}
+      />
+    </label>
+  );
+}
+
 /** The matcher's tolerances as `gen csp --tolerances/--stol/--ltol/--angle-tol` takes them: a preset, or values over it. */
 function ToleranceControls({ t }: { t: CspTolerances }) {
   const presets: (CspPreset | 'custom')[] = t.preset === 'custom' ? [...CSP_PRESET_NAMES, 'custom'] : CSP_PRESET_NAMES;
@@ -417,23 +451,14 @@ function ToleranceControls({ t }: { t: CspTolerances }) {
       />
       <div className="gen-tolerance-fields">
         {TOLERANCE_FIELDS.map((f) => (
-          <label key={f.key}>
-            {f.label}{' '}
-            <input
-              type="number"
-              min={0}
-              step={f.step}
-              className="gen-number"
-              data-testid={`gen-${f.key.replace('_', '-')}`}
-              defaultValue={t[f.key]}
-              key={`${f.key}-${t[f.key]}`}
-              onBlur={(e) => {
-                const value = e.target.value.trim() === '' ? NaN : Number(e.target.value);
-                if (value === t[f.key]) return;
-                if (!set(f.key, value)) e.target.value = String(t[f.key]);
-              }}
-            />
-          </label>
+          <NumberField
+            key={f.key}
+            label={f.label}
+            step={f.step}
+            testId={`gen-${f.key.replace('_', '-')}`}
+            value={t[f.key]}
+            onCommit={(x) => set(f.key, x)}
+          />
         ))}
       </div>
       <p className="hint">cdvae: stol 0.5, ltol 0.3, angle_tol 10 (CDVAE, DiffCSP); strict: 0.3, 0.2, 5 (as CrystaLLM reports).</p>
@@ -455,7 +480,7 @@ function CoverageControls({ coverage, hasTest }: { coverage: DenovoRunOptions['c
   const value = coverage ? (coverage.dataset ?? 'custom') : 'off';
   const options: (CoverageDataset | 'off' | 'custom')[] = ['off', ...COVERAGE_DATASETS, ...(value === 'custom' ? ['custom' as const] : [])];
   const setCutoff = (key: 'struc' | 'comp', x: number) => {
-    if (!coverage || x === coverage[key]) return true;
+    if (!coverage) return true;
     if (!(Number.isFinite(x) && x >= 0)) {
       useGenerations.setState({ error: `The coverage cutoffs are distances ≥ 0, got ${x}.` });
       return false;
@@ -479,23 +504,15 @@ function CoverageControls({ coverage, hasTest }: { coverage: DenovoRunOptions['c
       {coverage && (
         <div className="gen-coverage-fields">
           {COVERAGE_FIELDS.map((f) => (
-            <label key={f.key}>
-              {f.label}{' '}
-              <input
-                type="number"
-                min={0}
-                step={f.step}
-                className="gen-number"
-                data-testid={`gen-cov-${f.key}`}
-                disabled={!hasTest}
-                defaultValue={coverage[f.key]}
-                key={`${f.key}-${coverage[f.key]}`}
-                onBlur={(e) => {
-                  const x = e.target.value.trim() === '' ? NaN : Number(e.target.value);
-                  if (!setCutoff(f.key, x)) e.target.value = String(coverage[f.key]);
-                }}
-              />
-            </label>
+            <NumberField
+              key={f.key}
+              label={f.label}
+              step={f.step}
+              testId={`gen-cov-${f.key}`}
+              disabled={!hasTest}
+              value={coverage[f.key]}
+              onCommit={(x) => setCutoff(f.key, x)}
+            />
           ))}
         </div>
       )}
