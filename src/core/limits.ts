@@ -78,6 +78,10 @@ const DEFAULT_LIMITS = {
    * of its layer-distance search): a 100,000-atom octahedron needs about 700,000.
    */
   clusterSites: 2_000_000,
+  /** Members of one size series (`structlab series --sizes`, the Nanoparticle page): each is a particle built and analysed. */
+  seriesSizes: 200,
+  /** Surface-energy families of one Wulff shape (each expands to at most 48 planes). */
+  surfaceFamilies: 100,
   /**
    * Frames of one movie the lab records (rendered, encoded and held in memory until saved): 2 minutes at 30 fps; a
    * 1920×1080 VP9 frame is tens of kB, so a whole movie stays within about 100 MB.

@@ -7,6 +7,7 @@
 import { parseSurfaceEnergies, type SurfaceEnergy } from '../core/structure/clusters/surface-energies.ts';
 import { SITE_CLASSES, SIZE_PARAMETER, type SeriesMember, type SiteClass, seriesDocument } from '../core/tasks/c2np/size-series.ts';
 import type { ParticleShape } from '../../workers/c2np-api.ts';
+import { LIMITS } from '../core/limits.ts';
 
 /** The shapes in the page's order; the ASE ones need a one-element fcc crystal. */
 export const SHAPES: readonly { id: ParticleShape; label: string; ase: boolean }[] = [
@@ -55,9 +56,6 @@ export const DEFAULT_SIZES: Record<ParticleShape, string> = {
   octahedron: '2..7',
 };
 
-/** Most members one series may have (as `structlab series --sizes`). */
-export const MAX_SERIES = 200;
-
 /** "One sentence." from core's lower-case clause. */
 export const sentence = (message: string): string => {
   const t = message.trim();
@@ -90,11 +88,12 @@ export function parseSizes(text: string, decimals: boolean, min = decimals ? 0 :
         throw new Error(`The step of "${item.trim()}" must be a positive ${decimals ? 'number' : 'whole number'}.`);
       if (to < from) throw new Error(`The range "${item.trim()}" runs backwards.`);
       const count = Math.floor((to - from) / step + 1e-9) + 1;
-      if (count + out.length > MAX_SERIES)
-        throw new Error(`The sizes list ${count + out.length} particles; a series has at most ${MAX_SERIES}.`);
+      if (count + out.length > LIMITS.seriesSizes)
+        throw new Error(`The sizes list ${count + out.length} particles; a series has at most ${LIMITS.seriesSizes}.`);
       for (let k = 0; k < count; k++) out.push(decimals ? +(from + k * step).toPrecision(12) : from + k * step);
     }
-    if (out.length > MAX_SERIES) throw new Error(`The sizes list ${out.length} particles; a series has at most ${MAX_SERIES}.`);
+    if (out.length > LIMITS.seriesSizes)
+      throw new Error(`The sizes list ${out.length} particles; a series has at most ${LIMITS.seriesSizes}.`);
   }
   return out;
 }

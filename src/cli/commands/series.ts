@@ -1,4 +1,4 @@
-import { quoted } from '../../core/limits.ts';
+import { LIMITS, quoted } from '../../core/limits.ts';
 import { ClusterError } from '../../core/structure/clusters/common.ts';
 import type { SurfaceEnergy } from '../../core/structure/clusters/surface-energies.ts';
 import type { WulffRounding } from '../../core/structure/clusters/wulff.ts';
@@ -30,7 +30,7 @@ How a particle's numbers approach the crystal's as it grows: one row per size of
   CELL          the crystal (sphere and wulff need one; the ASE shapes need a one-element fcc crystal)
   --element E   the ASE shapes without a crystal: element E at --lattice-constant A Å (default: ASE's reference
                 fcc a of E)
-  --sizes LIST  comma-separated sizes and ranges: 1,2,3 or 2..8 or 5..20:2.5 (radii may be decimals); at most 200
+  --sizes LIST  comma-separated sizes and ranges: 1,2,3 or 2..8 or 5..20:2.5 (radii may be decimals); at most 200 (--limit seriesSizes=N)
   --csv         CSV instead of JSON: one row per size, the coordination histogram in columns cn_0, cn_1, ...
   --no-debye    skip the Debye powder pattern (it costs N² pair distances per particle)
 Per size: n_atoms; magic (a closed-shell count: icosahedra, cuboctahedra, Ino decahedra p = q, regular,
@@ -44,9 +44,6 @@ several facets shared among them); debye (the particle's peak nearest the crysta
 Prints {"shape", "source", "size_parameter", "rows": [...]} (wulff adds the polyhedron's area_fractions).
 At most 100,000 atoms per particle (--limit particleAtoms=N) and 2,000,000 lattice sites (--limit clusterSites=N).
 `;
-
-/** Members one series may have. */
-const MAX_SIZES = 200;
 
 /** `1,2,3`, `2..8` or `5..20:2.5`: whole numbers unless `decimals` (radii). */
 function parseSizes(raw: string, decimals: boolean): number[] {
@@ -69,10 +66,11 @@ function parseSizes(raw: string, decimals: boolean): number[] {
       if (!(step > 0)) throw new CliError(`--sizes: the step of ${quoted(item.trim())} must be positive`);
       if (to < from) throw new CliError(`--sizes: the range ${quoted(item.trim())} runs backwards`);
       const count = Math.floor((to - from) / step + 1e-9) + 1;
-      if (count + out.length > MAX_SIZES) throw new CliError(`--sizes lists ${count + out.length} sizes; at most ${MAX_SIZES}`);
+      if (count + out.length > LIMITS.seriesSizes)
+        throw new CliError(`--sizes lists ${count + out.length} sizes; at most ${LIMITS.seriesSizes}`);
       for (let k = 0; k < count; k++) out.push(decimals ? +(from + k * step).toPrecision(12) : from + k * step);
     }
-    if (out.length > MAX_SIZES) throw new CliError(`--sizes lists ${out.length} sizes; at most ${MAX_SIZES}`);
+    if (out.length > LIMITS.seriesSizes) throw new CliError(`--sizes lists ${out.length} sizes; at most ${LIMITS.seriesSizes}`);
   }
   return out;
 }

@@ -5,7 +5,7 @@
  * Four-index hexagonal indices (h k i l, i = −(h + k)) are accepted everywhere. Any consistent unit (J/m², eV/Å²):
  * the Wulff shape only uses ratios. Keys read from a file go into a Map, never onto an object's prototype.
  */
-import { quoted } from '../../limits.ts';
+import { LIMITS, quoted } from '../../limits.ts';
 import { ClusterError } from './common.ts';
 
 /** One (hkl) and its surface energy, as given (three or four Miller indices). */
@@ -14,8 +14,6 @@ export interface SurfaceEnergy {
   energy: number;
 }
 
-/** Families one Wulff shape takes (each expands to at most 48 planes). */
-export const MAX_FAMILIES = 100;
 /** Largest |index| accepted: planes beyond it are no facet a particle shows. */
 export const MAX_MILLER_INDEX = 100;
 
@@ -45,7 +43,8 @@ function checked(miller: readonly unknown[], energy: unknown, where: string): Su
 }
 
 function tooMany(n: number): void {
-  if (n > MAX_FAMILIES) throw new ClusterError(`${n} surface energies given; at most ${MAX_FAMILIES} families make one Wulff shape`);
+  const most = LIMITS.surfaceFamilies;
+  if (n > most) throw new ClusterError(`${n} surface energies given; at most ${most} families make one Wulff shape`);
 }
 
 /** `h,k,l:energy;h,k,l:energy` (entries also split by new lines). */
