@@ -8,17 +8,19 @@
  * - the same grids regular — square bays, doubly symmetric columns, gravity alone — whose critical λ is repeated
  *   (sway in x and in y, issue 27): the mode is then any unit vector of the eigenspace, and the row says whether
  *   `fem check`'s comparator (compare.ts with equivalence.ts) accepts ours against the reference's LAPACK pick;
- * - an irregular frame of 583 elements (jittered nodes, one beam in eight left out, varied sections and loads).
+ * - the 540-element regular grid stretched by 1 + 1e-7 in y: a nearly repeated λ (split about 1e-7), whose mode every
+ *   solver resolves only to about ε/split, so `fem check`'s verdict is the row's mode agreement;
+ * - irregular frames of 583 and 1,387 elements (jittered nodes, one beam in eight left out, varied sections and loads).
  * Prints medians (ms), the ratio, and λ / mode agreement as JSON. Goals (issues 13, 27): ≥ 20× faster than the
- * reference on 540 elements; 1,015 elements ≤ 3 s whole process. The reference on 1,015 elements takes minutes (dense
- * QZ of 2,058 DOFs): it runs once, only with FEM_BENCH_REFERENCE_1015=1. `--busy` keeps one core busy meanwhile.
+ * reference on 540 elements; 1,015 elements ≤ 3 s whole process. The reference on the large rows takes minutes (dense
+ * QZ of 2,000–3,500 DOFs): it runs once, only with FEM_BENCH_REFERENCE_LARGE=1. `--busy` keeps one core busy meanwhile.
  * FEM_BENCH_RUNS=N sets the runs of ours and of the reference per row (default 3).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type FrameCaseInputs, gridFrameInputs, symmetricGrid } from '../scripts/support/fem-frames.ts';
+import { type FrameCaseInputs, gridFrameInputs, nearlySymmetricGrid, symmetricGrid } from '../scripts/support/fem-frames.ts';
 import { compareResults } from '../src/core/tasks/fembench/compare.ts';
 import { alternativeSolutionCheck } from '../src/core/tasks/fembench/equivalence.ts';
 import { decodeFemInputs } from '../src/core/tasks/fembench/codec.ts';
@@ -34,11 +36,11 @@ const REFERENCE = join(import.meta.dirname, 'fem_cli_reference.py');
 type Result = { output: [number, number[]] } | { error: { type: string; message: string } };
 
 /**
- * An irregular frame from the 7×6×6-node grid: every node above the base moved up to ±0.6 m across and ±0.3 m up, one
+ * An irregular frame from the nx×ny×nz-node grid: every node above the base moved up to ±0.6 m across and ±0.3 m up, one
  * beam in eight left out, every member's section and every load scaled by its own factor (a fixed pseudo-random stream).
  */
-function irregularFrame(): FrameCaseInputs {
-  const f = gridFrameInputs(7, 6, 6);
+function irregularFrame(nx: number, ny: number, nz: number): FrameCaseInputs {
+  const f = gridFrameInputs(nx, ny, nz);
   let seed = 27;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1; // in [−1, 1)
   const node_coords = f.node_coords.map(([x, y, z]) =>
@@ -95,14 +97,16 @@ process.exitCode = await main(process.argv.slice(2), { stdout: (t) => { out += t
 process.stdout.write(out);`,
   );
   const runs = Number(process.env.FEM_BENCH_RUNS ?? 3);
-  const reference1015 = process.env.FEM_BENCH_REFERENCE_1015 === '1' ? 1 : 0;
+  const referenceLarge = process.env.FEM_BENCH_REFERENCE_LARGE === '1' ? 1 : 0;
   // [row, inputs, runs of the reference (interleaved with ours)]
   const rows: [string, FrameCaseInputs, number][] = [
     ['fem run 540 elements', gridFrameInputs(6, 6, 6), runs],
-    ['fem run 1,015 elements', gridFrameInputs(7, 7, 8), reference1015],
+    ['fem run 1,015 elements', gridFrameInputs(7, 7, 8), referenceLarge],
     ['fem run 540 elements, symmetric (repeated λ)', symmetricGrid(6, 6), runs],
-    ['fem run 1,015 elements, symmetric (repeated λ)', symmetricGrid(7, 8), reference1015],
-    ['fem run irregular frame', irregularFrame(), runs],
+    ['fem run 540 elements, nearly symmetric (λ split ~1e-7)', nearlySymmetricGrid(6, 6, 1e-7), runs],
+    ['fem run 1,015 elements, symmetric (repeated λ)', symmetricGrid(7, 8), referenceLarge],
+    ['fem run irregular frame', irregularFrame(7, 6, 6), runs],
+    ['fem run irregular frame, large', irregularFrame(9, 8, 8), referenceLarge],
   ];
   for (const [label, inputs, referenceRuns] of rows) {
     const repeats = runs;
@@ -135,7 +139,7 @@ process.stdout.write(out);`,
     };
     if (mine && 'output' in mine) row.lambda = mine.output[0];
     if (!hasReference) row.reference = `not run: ${PYTHON} with numpy and scipy is not installed`;
-    else if (referenceRuns === 0) row.reference = 'not run (minutes; FEM_BENCH_REFERENCE_1015=1 runs it once)';
+    else if (referenceRuns === 0) row.reference = 'not run (minutes; FEM_BENCH_REFERENCE_LARGE=1 runs it once)';
     else if (theirs && mine) {
       row.reference_ms = Math.round(median(reference));
       row.reference_runs_ms = reference.map(Math.round);

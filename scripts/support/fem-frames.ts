@@ -65,3 +65,12 @@ export function symmetricGrid(n: number, storeys: number): FrameCaseInputs {
   for (const k of Object.keys(f.nodal_loads)) nodal_loads[k] = [0, 0, -5e4, 0, 0, 0];
   return { node_coords, elements, boundary_conditions: f.boundary_conditions, nodal_loads };
 }
+
+/**
+ * symmetricGrid with its y coordinates stretched by 1 + split: the two sway modes' λ part by about `split` relative, a
+ * nearly repeated critical λ (issue 27).
+ */
+export function nearlySymmetricGrid(n: number, storeys: number, split: number): FrameCaseInputs {
+  const frame = symmetricGrid(n, storeys);
+  return { ...frame, node_coords: frame.node_coords.map(([x, y, z]) => [x, y * (1 + split), z]) };
+}

@@ -12,6 +12,13 @@ import { femTask } from './registry.ts';
 import type { FemTask, FemValue } from './types.ts';
 
 const RESIDUAL_TOLERANCE = 1e-6;
+/**
+ * A backward-stable eigen-solver leaves a residual of a few ε‖(|K_e| + |λ||K_g|)|φ|‖; 100 ε allows for any sound one.
+ * Near a split of λ this is what separates two solvers' modes (ψ's residual is then the two modes' round-off).
+ */
+const ROUND_OFF = 100 * 2.220446049250313e-16;
+/** Below this, the candidate is ± the reference's mode up to round-off: the entry-by-entry comparison decides. */
+const ORTHOGONAL_FLOOR = 1e-12;
 
 function numbers(v: unknown): number[] | null {
   if (!Array.isArray(v)) return null;
@@ -30,9 +37,13 @@ function run(id: string, inputs: Record<string, FemValue>): FemValue {
 }
 
 /**
- * True when the candidate (λ, mode) has the reference's λ (harness tolerance) and a unit mode, zero at
- * fixed DOFs, that solves (K_e + λ K_g) φ = 0 on the free DOFs but is not ± the reference's mode: then λ
- * is repeated and the candidate is another vector of its eigenspace.
+ * True when the candidate (λ, mode) has the reference's λ (harness tolerance) and a unit mode, zero at fixed DOFs,
+ * that differs from the reference's mode only inside λ's eigenspace: the mode and its part orthogonal to the
+ * reference's mode, ψ, both solve (K_e + λ K_g) x = 0 on the free DOFs to RESIDUAL_TOLERANCE. Then λ is repeated or
+ * nearly repeated (split below about RESIDUAL_TOLERANCE relative), and the candidate is another vector of its
+ * (numerical) eigenspace. A mode off the reference's eigenvector towards another eigenvector fails on ψ, however small
+ * the angle; the reference's own mode (ψ = 0) is left to the entry-by-entry comparison, and a mode whose largest entry
+ * is negative breaks the task's sign convention.
  */
 export function sameCriticalLoadMode(inputs: Record<string, FemValue>, reference: FemValue, candidate: unknown): boolean {
   if (!Array.isArray(reference) || !Array.isArray(candidate) || candidate.length !== 2) return false;
@@ -44,7 +55,14 @@ export function sameCriticalLoadMode(inputs: Record<string, FemValue>, reference
   if (!isCloseScalar(lambdaRef, lambda)) return false;
   const overlap = dot(mode, modeRef);
   const norm = Math.hypot(...mode);
-  if (Math.abs(norm - 1) > 1e-6 || Math.abs(Math.abs(overlap) - 1) < 1e-6) return false;
+  if (Math.abs(norm - 1) > 1e-6) return false;
+  // The task's sign convention: the largest-magnitude entry (np.argmax: the first of ties, here of ties to 1e-9) is positive.
+  const peak = Math.max(...mode.map(Math.abs));
+  if (!(mode.find((x) => Math.abs(x) >= peak * (1 - 1e-9))! > 0)) return false;
+  const along = overlap / dot(modeRef, modeRef);
+  const orthogonal = mode.map((x, i) => x - along * modeRef[i]);
+  const orthogonalNorm = Math.hypot(...orthogonal);
+  if (!(orthogonalNorm > ORTHOGONAL_FLOOR)) return false;
   try {
     const nNodes = mode.length / 6;
     const base = { node_coords: inputs.node_coords, elements: inputs.elements };
@@ -60,20 +78,39 @@ export function sameCriticalLoadMode(inputs: Record<string, FemValue>, reference
       n_nodes: nNodes,
     }) as number[][];
     if (fixed.some((i) => Math.abs(mode[i]) > 1e-8)) return false;
-    let residual = 0,
-      scale = 0;
-    for (const i of free) {
-      let ke = 0,
-        kg = 0;
-      for (const j of free) {
-        // The reference symmetrises both matrices on the free DOFs.
-        ke += 0.5 * (K[i][j] + K[j][i]) * mode[j];
-        kg += 0.5 * (Kg[i][j] + Kg[j][i]) * mode[j];
+    /**
+     * ‖(K_e + λK_g)x‖, ‖K_e x‖ and ‖(|K_e| + |λ||K_g|)|x|‖ (what round-off in the residual scales with) on the free DOFs;
+     * the reference symmetrises both matrices there.
+     */
+    const residualOf = (x: readonly number[]) => {
+      let residual = 0,
+        scale = 0,
+        magnitude = 0;
+      for (const i of free) {
+        let ke = 0,
+          kg = 0,
+          size = 0;
+        for (const j of free) {
+          const a = 0.5 * (K[i][j] + K[j][i]),
+            b = 0.5 * (Kg[i][j] + Kg[j][i]);
+          ke += a * x[j];
+          kg += b * x[j];
+          size += (Math.abs(a) + Math.abs(lambda * b)) * Math.abs(x[j]);
+        }
+        residual += (ke + lambda * kg) ** 2;
+        scale += ke ** 2;
+        magnitude += size ** 2;
       }
-      residual += (ke + lambda * kg) ** 2;
-      scale += ke ** 2;
-    }
-    return scale > 0 && Math.sqrt(residual) <= RESIDUAL_TOLERANCE * Math.sqrt(scale);
+      return { residual: Math.sqrt(residual), scale: Math.sqrt(scale), magnitude: Math.sqrt(magnitude) };
+    };
+    const ofMode = residualOf(mode);
+    if (!(ofMode.scale > 0)) return false;
+    const ofOrthogonal = residualOf(orthogonal);
+    // ψ solves the pencil to the tolerance, or to what an eigen-solver's round-off leaves in the mode and the reference.
+    return (
+      ofMode.residual <= RESIDUAL_TOLERANCE * ofMode.scale &&
+      ofOrthogonal.residual <= Math.max(RESIDUAL_TOLERANCE * ofOrthogonal.scale, ROUND_OFF * ofMode.magnitude)
+    );
   } catch {
     return false;
   }
