@@ -183,6 +183,19 @@ export default defineConfig({
         },
       },
       {
+        // docs/scale-out's scripts on a real one-node Slurm: run only by `npm run test:slurm` (scripts/test-slurm.mjs),
+        // which starts the cluster, points SLURM_CONF at it and stops it afterwards.
+        extends: true,
+        test: {
+          name: 'slurm',
+          include: ['tests/slurm/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['tests/unit/setup.ts'],
+          testTimeout: 420_000,
+          fileParallelism: false,
+        },
+      },
+      {
         // The cross-check against the real O-NNG data, which is not in the repository (no licence): run only by
         // `npm run test:reference [-- DIR]` (scripts/test-reference.mjs), which names the data folder.
         extends: true,

@@ -1,16 +1,18 @@
 /**
- * docs/scale-out: the Slurm array script is run locally for every SLURM_ARRAY_TASK_ID, then the merge script,
- * and the Kubernetes manifest's container script for every JOB_COMPLETION_INDEX, all against the real CLI
- * (bin/structlab.mjs); both must give the unsharded report and rows. Every option they pass must be one the
- * command's --help documents, and the snippet the document quotes must be the script's own lines.
+ * docs/scale-out without a scheduler: the Slurm array script is run in a shell loop for every SLURM_ARRAY_TASK_ID
+ * (a C2NP split, and an AtomWorld batch with BATCH=atomworld), then the merge script, and the Kubernetes manifest's
+ * container script for every JOB_COMPLETION_INDEX, all against the real CLI (bin/structlab.mjs); each must give the
+ * unsharded report and rows. Every option they pass must be one the command's --help documents, and the snippet
+ * the document quotes must be the script's own lines. tests/slurm/ runs the same scripts on a real Slurm.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, REFERENCE } from '../../scripts/support/paths.ts';
+import { REPO_ROOT } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
+import { writeAtomworldBatch, writeC2npSplit } from '../scale-out-data.ts';
 
 const DOCS = join(REPO_ROOT, 'docs');
 const slurm = readFileSync(join(DOCS, 'scale-out', 'slurm-array.sh'), 'utf8');
@@ -35,25 +37,6 @@ function manifestScript(): string {
 const dir = mkdtempSync(join(tmpdir(), 'scale-out-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const golden: any = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
-type P = { symbols: string[]; coords: number[][] };
-const xyz = (p: P) => `${p.symbols.length}\n\n${p.symbols.map((s, i) => `${s} ${p.coords[i].join(' ')}`).join('\n')}\n`;
-
-/** A dataset on "shared storage": predictions and truths in the C2NP folder layout. */
-function dataset(root: string): void {
-  golden.cases.forEach((c: { name: string; pred: P; gt: P }, k: number) => {
-    const rel = join('Mat', `R${6 + (k % 3)}`, 'xyz', `rot_${k}.xyz`);
-    for (const [side, p] of [
-      ['predictions', c.pred],
-      ['ground_truth', c.gt],
-    ] as const) {
-      mkdirSync(join(root, side, rel, '..'), { recursive: true });
-      writeFileSync(join(root, side, rel), xyz(p));
-    }
-  });
-}
-
 function sh(shell: string, script: string, env: Record<string, string>) {
   const r = spawnSync(shell, ['-c', script], { encoding: 'utf8', cwd: dir, env: { ...process.env, ...env }, timeout: 120_000 });
   expect(r.status, r.stderr).toBe(0);
@@ -64,7 +47,7 @@ const sortedRows = (file: string) => readFileSync(file, 'utf8').split('\n').filt
 
 describe('docs/scale-out', () => {
   const data = join(dir, 'c2np');
-  dataset(data);
+  writeC2npSplit(data);
   const unsharded = (async () => {
     const rows = join(dir, 'whole.rows.jsonl');
     const r = await structlabInProcess([
@@ -106,6 +89,37 @@ describe('docs/scale-out', () => {
     expect(sortedRows(join(out, 'rows.jsonl'))).toEqual(whole.rows);
   }, 120_000);
 
+  it('BATCH=atomworld: the array script over an AtomWorld batch, then the merge script, give the unsharded report', async () => {
+    const data = join(dir, 'atomworld');
+    writeAtomworldBatch(data, 40);
+    const out = join(data, 'eval');
+    for (let i = 0; i < 3; i++)
+      sh('bash', slurm, {
+        STRUCTLAB,
+        BATCH: 'atomworld',
+        DATA: data,
+        SLURM_ARRAY_TASK_ID: String(i),
+        SLURM_ARRAY_TASK_COUNT: '3',
+        SLURM_CPUS_PER_TASK: '1',
+      });
+    sh('bash', slurmMerge, { STRUCTLAB, DATA: data });
+    const whole = await structlabInProcess(['atomworld', 'eval', join(data, 'cases.jsonl'), join(data, 'answers.jsonl'), '--workers', '0']);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(JSON.parse(whole.stdout).cases).toHaveLength(40);
+    expect(readFileSync(join(out, 'report.json'), 'utf8')).toBe(whole.stdout);
+    expect(readdirSync(out).filter((f) => f.startsWith('rows'))).toEqual([]);
+  }, 120_000);
+
+  it('an unknown BATCH stops the task with a sentence and exit status 2', () => {
+    const r = spawnSync('bash', ['-c', slurm], {
+      encoding: 'utf8',
+      cwd: dir,
+      env: { ...process.env, STRUCTLAB, BATCH: 'fem', DATA: join(dir, 'none'), SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '1' },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("BATCH is c2np or atomworld, not 'fem'");
+  });
+
   it('the Kubernetes Indexed Job script, run for every JOB_COMPLETION_INDEX, merges to the unsharded report', async () => {
     const script = manifestScript();
     expect(script).toMatch(/\$JOB_COMPLETION_INDEX/);
@@ -115,7 +129,7 @@ describe('docs/scale-out', () => {
     const root = join(dir, 'k8s');
     mkdirSync(root);
     const k8sData = join(root, 'c2np');
-    dataset(k8sData);
+    writeC2npSplit(k8sData);
     expect(shards).toBeGreaterThan(1);
     for (let i = 0; i < 3; i++) sh('sh', script, { STRUCTLAB, DATA: k8sData, SHARDS: '3', WORKERS: '0', JOB_COMPLETION_INDEX: String(i) });
     sh('bash', slurmMerge, { STRUCTLAB, DATA: k8sData });
@@ -126,20 +140,27 @@ describe('docs/scale-out', () => {
   }, 180_000);
 
   it('every option the scripts pass exists in the real CLI, and the document quotes the script verbatim', async () => {
-    for (const [text, command] of [
-      [slurm, ['c2np', 'eval']],
-      [manifestScript(), ['c2np', 'eval']],
-    ] as const) {
-      const help = (await structlabInProcess([...command, '--help'])).stdout;
-      // Options on the command lines (comments and #SBATCH directives are not passed to structlab).
-      const code = text
+    // Each command line of the scripts (comments and #SBATCH directives are not passed to structlab), with the
+    // subcommand it runs.
+    const commandLines = (text: string) =>
+      text
         .split('\n')
         .filter((l) => !l.trim().startsWith('#'))
-        .join('\n');
-      const flags = [...code.matchAll(/(?<=\s)--[a-z][a-z-]*/g)].map((m) => m[0]);
-      expect(flags.length).toBeGreaterThan(3);
-      for (const flag of flags) expect(help, `${command.join(' ')} ${flag}`).toContain(flag);
+        .join('\n')
+        .replace(/\\\n/g, ' ')
+        .split('\n')
+        .filter((l) => /^\s*("\$\{STRUCTLAB\[@\]\}"|\$\{STRUCTLAB:-structlab\}) /.test(l));
+    const checked = new Set<string>();
+    for (const line of [...commandLines(slurm), ...commandLines(manifestScript())]) {
+      const command = /(c2np eval|atomworld eval|merge)/.exec(line)?.[1];
+      expect(command, line).toBeTruthy();
+      checked.add(command!);
+      const help = (await structlabInProcess([...command!.split(' '), '--help'])).stdout;
+      const flags = [...line.matchAll(/(?<=\s)--[a-z][a-z-]*/g)].map((m) => m[0]);
+      expect(flags.length, line).toBeGreaterThan(1);
+      for (const flag of flags) expect(help, `${command} ${flag}`).toContain(flag);
     }
+    expect([...checked].sort()).toEqual(['atomworld eval', 'c2np eval']);
     expect(slurmMerge).toMatch(/"\$\{STRUCTLAB\[@\]\}" merge /);
     const doc = readFileSync(join(DOCS, 'scale-out.md'), 'utf8');
     const quoted = /The shard command of `slurm-array.sh`:\n\n```sh\n([\s\S]*?)```/.exec(doc)?.[1];
