@@ -7,6 +7,7 @@
 import { munkres } from 'munkres';
 import type { Mat3, Vec3 } from '../math/mat3.ts';
 import { PointGrid } from './hausdorff.ts';
+import { addCoordinates } from './hull.ts';
 
 export interface Particle {
   symbols: string[];
@@ -62,49 +63,52 @@ export function applyTransform(coords: Float64Array, { rotation: R, translation:
   return out;
 }
 
-/** Eigen-decomposition of a symmetric 4×4 matrix by cyclic Jacobi; returns the eigenvector of the largest eigenvalue. */
+/**
+ * Eigen-decomposition of a symmetric 4×4 matrix by cyclic Jacobi; returns the eigenvector of the largest eigenvalue.
+ * The matrices are flat Float64Arrays (m[4p + q]): rows as arrays are made in more than one elements kind (a row
+ * of small integers, or built in the interpreter or in optimised code) and each kind sent the compiled loop back.
+ */
 function largestEigenvector4(a: number[][]): number[] {
-  const m = a.map((r) => [...r]);
-  const v = [
-    [1, 0, 0, 0],
-    [0, 1, 0, 0],
-    [0, 0, 1, 0],
-    [0, 0, 0, 1],
-  ];
+  const m = new Float64Array(16),
+    v = new Float64Array(16);
+  for (let p = 0; p < 4; p++) {
+    for (let q = 0; q < 4; q++) m[4 * p + q] = a[p][q];
+    v[5 * p] = 1;
+  }
   for (let sweep = 0; sweep < 60; sweep++) {
     let off = 0;
-    for (let p = 0; p < 4; p++) for (let q = p + 1; q < 4; q++) off += m[p][q] * m[p][q];
+    for (let p = 0; p < 4; p++) for (let q = p + 1; q < 4; q++) off += m[4 * p + q] * m[4 * p + q];
     if (off < 1e-30) break;
     for (let p = 0; p < 4; p++)
       for (let q = p + 1; q < 4; q++) {
-        if (Math.abs(m[p][q]) < 1e-300) continue;
-        const theta = (m[q][q] - m[p][p]) / (2 * m[p][q]);
+        if (Math.abs(m[4 * p + q]) < 1e-300) continue;
+        const theta = (m[4 * q + q] - m[4 * p + p]) / (2 * m[4 * p + q]);
         const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
         const c = 1 / Math.sqrt(t * t + 1),
           s = t * c;
         for (let k = 0; k < 4; k++) {
-          const mkp = m[k][p],
-            mkq = m[k][q];
-          m[k][p] = c * mkp - s * mkq;
-          m[k][q] = s * mkp + c * mkq;
+          const mkp = m[4 * k + p],
+            mkq = m[4 * k + q];
+          m[4 * k + p] = c * mkp - s * mkq;
+          m[4 * k + q] = s * mkp + c * mkq;
         }
         for (let k = 0; k < 4; k++) {
-          const mpk = m[p][k],
-            mqk = m[q][k];
-          m[p][k] = c * mpk - s * mqk;
-          m[q][k] = s * mpk + c * mqk;
+          const mpk = m[4 * p + k],
+            mqk = m[4 * q + k];
+          m[4 * p + k] = c * mpk - s * mqk;
+          m[4 * q + k] = s * mpk + c * mqk;
         }
         for (let k = 0; k < 4; k++) {
-          const vkp = v[k][p],
-            vkq = v[k][q];
-          v[k][p] = c * vkp - s * vkq;
-          v[k][q] = s * vkp + c * vkq;
+          const vkp = v[4 * k + p],
+            vkq = v[4 * k + q];
+          v[4 * k + p] = c * vkp - s * vkq;
+          v[4 * k + q] = s * vkp + c * vkq;
         }
       }
   }
   let best = 0;
-  for (let k = 1; k < 4; k++) if (m[k][k] > m[best][best]) best = k;
-  return [v[0][best], v[1][best], v[2][best], v[3][best]];
+  for (let k = 1; k < 4; k++) if (m[5 * k] > m[5 * best]) best = k;
+  return [v[best], v[4 + best], v[8 + best], v[12 + best]];
 }
 
 /** Proper rotation + translation minimising Σ‖R·p_i + t − q_i‖² over the listed pairs (Horn 1987). */
@@ -165,7 +169,11 @@ export function superpose(moving: Float64Array, target: Float64Array, pairs: [nu
     [zx - xz, xy + yx, -xx + yy - zz, yz + zy],
     [xy - yx, zx + xz, yz + zy, -xx - yy + zz],
   ];
-  const [w, x, y, z] = n < 2 ? [1, 0, 0, 0] : largestEigenvector4(N);
+  const q = n < 2 ? [1, 0, 0, 0] : largestEigenvector4(N);
+  const w = q[0],
+    x = q[1],
+    y = q[2],
+    z = q[3];
   const rotation: Mat3 = [
     [w * w + x * x - y * y - z * z, 2 * (x * y - w * z), 2 * (x * z + w * y)],
     [2 * (x * y + w * z), w * w - x * x + y * y - z * z, 2 * (y * z - w * x)],
@@ -179,21 +187,22 @@ export function superpose(moving: Float64Array, target: Float64Array, pairs: [nu
 
 function indicesBySpecies(symbols: string[]): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  symbols.forEach((s, i) => {
-    const list = out.get(s);
+  for (let i = 0; i < symbols.length; i++) {
+    const list = out.get(symbols[i]);
     if (list) list.push(i);
-    else out.set(s, [i]);
-  });
+    else out.set(symbols[i], [i]);
+  }
   return out;
 }
 
 function pick(coords: Float64Array, indices: number[]): Float64Array {
   const out = new Float64Array(indices.length * 3);
-  indices.forEach((i, k) => {
+  for (let k = 0; k < indices.length; k++) {
+    const i = indices[k];
     out[3 * k] = coords[3 * i];
     out[3 * k + 1] = coords[3 * i + 1];
     out[3 * k + 2] = coords[3 * i + 2];
-  });
+  }
   return out;
 }
 
@@ -221,8 +230,9 @@ function nearestIfOptimal(
   const grid = (predSmaller ? colsGrid : undefined) ?? new PointGrid(pick(largeXyz, large));
   const taken = new Uint8Array(large.length);
   const out: [number, number][] = [];
-  for (const i of small) {
-    grid.nearestSquared(smallXyz[3 * i], smallXyz[3 * i + 1], smallXyz[3 * i + 2]);
+  for (let m = 0; m < small.length; m++) {
+    const i = small[m];
+    grid.nearestSquared(smallXyz[3 * i], smallXyz[3 * i + 1], smallXyz[3 * i + 2], -1, Infinity);
     const k = grid.lastNearest;
     if (k < 0 || taken[k]) return null;
     taken[k] = 1;
@@ -320,9 +330,21 @@ export function assignBySpeciesBounded(
 /** The pairs in increasing prediction index (each appears once): placed by index, no comparison sort. */
 function byPredIndex(pairs: [number, number][], np: number): [number, number][] {
   const at = new Int32Array(np).fill(-1);
+  placePairs(pairs, at);
+  return pairsAt(pairs, at);
+}
+
+// Two loops, two functions: a function compiled on the fly in its first loop was dropped back to the
+// interpreter at its second.
+
+/** at[i] = the index in pairs of the pair of prediction atom i. */
+function placePairs(pairs: [number, number][], at: Int32Array): void {
   for (let k = 0; k < pairs.length; k++) at[pairs[k][0]] = k;
+}
+
+function pairsAt(pairs: [number, number][], at: Int32Array): [number, number][] {
   const out: [number, number][] = [];
-  for (let i = 0; i < np; i++) if (at[i] >= 0) out.push(pairs[at[i]]);
+  for (let i = 0; i < at.length; i++) if (at[i] >= 0) out.push(pairs[at[i]]);
   return out;
 }
 
@@ -410,7 +432,7 @@ function greedyPairs(rows: number[], pred: Float64Array, cols: number[], truth: 
   const out: [number, number][] = [];
   const waiting: number[] = [];
   for (const i of small) {
-    grid.nearestSquared(smallXyz[3 * i], smallXyz[3 * i + 1], smallXyz[3 * i + 2]);
+    grid.nearestSquared(smallXyz[3 * i], smallXyz[3 * i + 1], smallXyz[3 * i + 2], -1, Infinity);
     const k = grid.lastNearest;
     if (k < 0 || taken[k]) {
       waiting.push(i);
@@ -429,14 +451,10 @@ function greedyPairs(rows: number[], pred: Float64Array, cols: number[], truth: 
 }
 
 const centroid = (c: Float64Array): Vec3 => {
-  const s: Vec3 = [0, 0, 0];
+  const s = new Float64Array(3);
+  addCoordinates(c, s);
   const n = c.length / 3;
-  for (let i = 0; i < c.length; i += 3) {
-    s[0] += c[i];
-    s[1] += c[i + 1];
-    s[2] += c[i + 2];
-  }
-  return n ? [s[0] / n, s[1] / n, s[2] / n] : s;
+  return n ? [s[0] / n, s[1] / n, s[2] / n] : [0, 0, 0];
 };
 
 const compose = (outer: RigidTransform, inner: RigidTransform): RigidTransform => {
@@ -455,6 +473,10 @@ const compose = (outer: RigidTransform, inner: RigidTransform): RigidTransform =
   return { rotation: R, translation };
 };
 
+/** Per species, the truth's atoms of that species (truth indices) and a PointGrid of them, in that order. */
+type TruthGrids = Map<string, TruthGrid>;
+type TruthGrid = { grid: PointGrid; indices: number[] };
+
 const IDENTITY: Mat3 = [
   [1, 0, 0],
   [0, 1, 0],
@@ -467,15 +489,22 @@ const IDENTITY: Mat3 = [
  * truth with the same species and edge lengths. The triads make the result independent of how far the
  * prediction is rotated; the inertia tensor cannot, being isotropic for cubic particles.
  */
-function seedTransforms(pred: Particle, truth: Particle, edgeTolerance: number): { seeds: RigidTransform[]; anchor: number } {
+function seedTransforms(
+  pred: Particle,
+  truth: Particle,
+  truthGrids: TruthGrids,
+  edgeTolerance: number,
+): { seeds: RigidTransform[]; keys: string[]; anchor: number } {
   const cp = centroid(pred.coords),
     cg = centroid(truth.coords);
   const seeds: RigidTransform[] = [{ rotation: IDENTITY, translation: [cg[0] - cp[0], cg[1] - cp[1], cg[2] - cp[2]] }];
+  // What each seed was made from (a seed is a function of its triad alone): the looser pass skips those tried.
+  const keys = ['centroid'];
   const P = pred.coords,
     G = truth.coords,
     np = pred.symbols.length,
     ng = truth.symbols.length;
-  if (np < 3 || ng < 3) return { seeds, anchor: -1 };
+  if (np < 3 || ng < 3) return { seeds, keys, anchor: -1 };
   const centre = new Float64Array(cp);
   let r = 0;
   for (let i = 1; i < np; i++) if (dist2(P, i, centre, 0) < dist2(P, r, centre, 0)) r = i;
@@ -492,22 +521,30 @@ function seedTransforms(pred: Particle, truth: Particle, edgeTolerance: number):
     const cr = [ru[1] * rv[2] - ru[2] * rv[1], ru[2] * rv[0] - ru[0] * rv[2], ru[0] * rv[1] - ru[1] * rv[0]];
     return Math.hypot(cr[0], cr[1], cr[2]) > 0.3 * Math.hypot(...ru) * Math.hypot(...rv);
   });
-  if (v === undefined) return { seeds, anchor: -1 };
+  if (v === undefined) return { seeds, keys, anchor: -1 };
   const dru = Math.sqrt(dist2(P, r, P, u)),
     drv = Math.sqrt(dist2(P, r, P, v)),
     duv = Math.sqrt(dist2(P, u, P, v));
   const framePred = frame(vec(P, r, u), vec(P, r, v));
   const rOffset = Math.sqrt(dist2(P, r, centre, 0));
   const truthCentre = new Float64Array(cg);
-  const centres = [...Array(ng).keys()]
-    .filter((c) => truth.symbols[c] === pred.symbols[r] && Math.sqrt(dist2(G, c, truthCentre, 0)) <= rOffset + 3)
-    .sort((a, b) => dist2(G, a, truthCentre, 0) - dist2(G, b, truthCentre, 0))
-    .slice(0, 24);
+  const candidates: number[] = [];
+  for (let c = 0; c < ng; c++)
+    if (truth.symbols[c] === pred.symbols[r] && Math.sqrt(dist2(G, c, truthCentre, 0)) <= rOffset + 3) candidates.push(c);
+  const centres = candidates.sort((a, b) => dist2(G, a, truthCentre, 0) - dist2(G, b, truthCentre, 0)).slice(0, 24);
+  // The atoms of `symbol` whose distance from c is within edgeTolerance of d, in index order. Only those within
+  // d + edgeTolerance can be: the species grid lists them (a hair more; the test is exact) instead of a scan of all.
   const near = (c: number, symbol: string, d: number) => {
     const out: number[] = [];
-    for (let j = 0; j < ng; j++)
-      if (j !== c && truth.symbols[j] === symbol && Math.abs(Math.sqrt(dist2(G, c, G, j)) - d) <= edgeTolerance) out.push(j);
-    return out;
+    const entry = truthGrids.get(symbol);
+    if (!entry) return out;
+    const reach2 = (d + edgeTolerance) ** 2 * (1 + 1e-9);
+    entry.grid.forEachWithin(G[3 * c], G[3 * c + 1], G[3 * c + 2], reach2, (g) => {
+      const j = entry.indices[g];
+      if (j !== c && Math.abs(Math.sqrt(dist2(G, c, G, j)) - d) <= edgeTolerance) out.push(j);
+      return true;
+    });
+    return out.sort((a, b) => a - b);
   };
   // Atoms piled on a few spots make every triad fit: bound the candidate triads tried, not only the seeds kept.
   let tries = 50 * MAX_SEEDS;
@@ -516,7 +553,7 @@ function seedTransforms(pred: Particle, truth: Particle, edgeTolerance: number):
       vs = near(c, pred.symbols[v], drv);
     for (const u2 of us)
       for (const v2 of vs) {
-        if (--tries < 0) return { seeds, anchor: r };
+        if (--tries < 0) return { seeds, keys, anchor: r };
         if (u2 === v2 || Math.abs(Math.sqrt(dist2(G, u2, G, v2)) - duv) > edgeTolerance) continue;
         const frameTruth = frame(vec(G, c, u2), vec(G, c, v2));
         // A collinear or coincident truth triad (within the loose tolerance) has no frame.
@@ -529,10 +566,11 @@ function seedTransforms(pred: Particle, truth: Particle, edgeTolerance: number):
         ) as Mat3;
         const t: Vec3 = [0, 1, 2].map((i) => G[3 * c + i] - (R[i][0] * P[3 * r] + R[i][1] * P[3 * r + 1] + R[i][2] * P[3 * r + 2])) as Vec3;
         seeds.push({ rotation: R, translation: t });
-        if (seeds.length >= MAX_SEEDS) return { seeds, anchor: r };
+        keys.push(`${c},${u2},${v2}`);
+        if (seeds.length >= MAX_SEEDS) return { seeds, keys, anchor: r };
       }
   }
-  return { seeds, anchor: r };
+  return { seeds, keys, anchor: r };
 }
 
 /** Orthonormal right-handed frame (three axis vectors) from two non-collinear edges. */
@@ -555,21 +593,21 @@ function frame(a: Vec3, b: Vec3): [Vec3, Vec3, Vec3] {
  */
 function refineSeed(
   pred: Particle,
-  grids: Map<string, { grid: PointGrid; indices: number[] }>,
   seed: RigidTransform,
-  stages: number[][],
-  scoreSample: number[],
+  stages: AtomSubset[],
+  scoreSample: AtomSubset,
   cap: number,
 ): { transform: RigidTransform; score: number } {
   let transform = seed;
   // Only the subset's atoms are moved (a seed is tried on a few hundred atoms, not the whole particle).
-  const nearestPairs = (subset: number[]) => {
+  const nearestPairs = ({ atoms: subset, grids }: AtomSubset) => {
     const { rotation: R, translation: t } = transform;
     const moved = new Float64Array(subset.length * 3);
     const target = new Float64Array(subset.length * 3);
     const pairs: [number, number][] = [];
     let sum = 0;
-    subset.forEach((i, k) => {
+    for (let k = 0; k < subset.length; k++) {
+      const i = subset[k];
       const x = pred.coords[3 * i],
         y = pred.coords[3 * i + 1],
         z = pred.coords[3 * i + 2];
@@ -579,10 +617,10 @@ function refineSeed(
       moved[3 * k] = mx;
       moved[3 * k + 1] = my;
       moved[3 * k + 2] = mz;
-      const entry = grids.get(pred.symbols[i]);
+      const entry = grids[k];
       if (!entry) {
         sum += cap * cap;
-        return;
+        continue;
       }
       const d2 = entry.grid.nearestSquared(mx, my, mz, -1, cap);
       sum += Math.min(d2, cap * cap);
@@ -593,7 +631,7 @@ function refineSeed(
         target[3 * k + 2] = entry.grid.xyz[3 * j + 2];
         pairs.push([k, k]);
       }
-    });
+    }
     return { pairs, moved, target, score: sum / Math.max(1, subset.length) };
   };
   for (const subset of stages) {
@@ -604,6 +642,12 @@ function refineSeed(
   return { transform, score: nearestPairs(scoreSample).score };
 }
 
+/** Atoms of the prediction, each with the truth's grid of its species (undefined: the truth has none). */
+interface AtomSubset {
+  atoms: number[];
+  grids: (TruthGrid | undefined)[];
+}
+
 /** Radii (Å) around the anchor atom of the growing refinement stages. */
 const STAGE_RADII = [4.5, 7, 10, 14];
 
@@ -612,13 +656,21 @@ const STAGE_RADII = [4.5, 7, 10, 14];
  * stable sort of all atoms by distance, found in one pass instead of sorting them all.
  */
 function nearestAtoms(P: Float64Array, r: number, count: number): number[] {
-  const atoms: number[] = [],
-    d2s: number[] = [];
+  // Fixed-length arrays and a fill count: an array grown by stores dropped the compiled loop back to the interpreter.
+  const atoms = new Int32Array(count),
+    d2s = new Float64Array(count);
+  return Array.from(atoms.subarray(0, keepNearest(P, r, atoms, d2s)));
+}
+
+/** nearestAtoms' scan, into atoms and their squared distances d2s (as long as the count wanted); returns how many. */
+function keepNearest(P: Float64Array, r: number, atoms: Int32Array, d2s: Float64Array): number {
+  const count = atoms.length;
+  let filled = 0;
   for (let i = 0; i < P.length / 3; i++) {
     if (i === r) continue;
     const d2 = dist2(P, i, P, r);
-    if (atoms.length === count && d2 >= d2s[count - 1]) continue;
-    let k = atoms.length === count ? count - 1 : atoms.length;
+    if (filled === count && d2 >= d2s[count - 1]) continue;
+    let k = filled === count ? count - 1 : filled++;
     for (; k > 0 && d2s[k - 1] > d2; k--) {
       atoms[k] = atoms[k - 1];
       d2s[k] = d2s[k - 1];
@@ -626,7 +678,7 @@ function nearestAtoms(P: Float64Array, r: number, count: number): number[] {
     atoms[k] = i;
     d2s[k] = d2;
   }
-  return atoms;
+  return filled;
 }
 
 /** At most `limit` evenly spaced entries. */
@@ -639,18 +691,25 @@ const thin = (xs: number[], limit: number) => (xs.length <= limit ? xs : xs.filt
 export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFAULT_MATCH_TOLERANCE): AlignmentResult {
   const predSpecies = indicesBySpecies(pred.symbols),
     truthSpecies = indicesBySpecies(truth.symbols);
-  const grids = new Map<string, { grid: PointGrid; indices: number[] }>();
+  const grids: TruthGrids = new Map();
   for (const [symbol, indices] of truthSpecies) grids.set(symbol, { grid: new PointGrid(pick(truth.coords, indices)), indices });
   const np = pred.symbols.length;
   const stride = Math.max(1, Math.floor(np / 200));
-  const sample = [...Array(np).keys()].filter((i) => i % stride === 0);
+  const sample: number[] = [];
+  for (let i = 0; i < np; i += stride) sample.push(i);
+  // Each subset's species grids looked up once, not once per seed.
+  const subsetOf = (atoms: number[]): AtomSubset => ({ atoms, grids: atoms.map((i) => grids.get(pred.symbols[i])) });
+  const sampleSubset = subsetOf(sample);
   let best: { transform: RigidTransform; score: number } | null = null;
+  // The looser pass finds the tight pass's seeds again (the same triads, the same stages): refined again they would
+  // give the same score, which never replaces an equal best, so they are skipped (half the work on a noisy particle).
+  const tried = new Set<string>();
   // Tight triad edges first (exact or near-exact predictions); a noisy prediction distorts its triad, so if
   // nothing fits well, look again with looser edges.
   for (const edgeTolerance of [0.4, 1.2]) {
     if (best && best.score < LOOSE_SEED_SCORE) break;
-    const { seeds, anchor } = seedTransforms(pred, truth, edgeTolerance);
-    const stages: number[][] = [];
+    const { seeds, keys, anchor } = seedTransforms(pred, truth, grids, edgeTolerance);
+    const stages: AtomSubset[] = [];
     if (anchor >= 0) {
       // Only atoms within the largest stage radius matter: sorting those alone gives the same order (a stable sort).
       const reach2 = STAGE_RADII[STAGE_RADII.length - 1] ** 2;
@@ -662,15 +721,19 @@ export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFA
       fromAnchor.sort((x, y) => x[1] - y[1]);
       for (const radius of STAGE_RADII)
         stages.push(
-          thin(
-            fromAnchor.filter((x) => x[1] <= radius * radius).map((x) => x[0]),
-            400,
+          subsetOf(
+            thin(
+              fromAnchor.filter((x) => x[1] <= radius * radius).map((x) => x[0]),
+              400,
+            ),
           ),
         );
     }
-    stages.push(sample, sample, sample);
-    for (const seed of seeds) {
-      const refined = refineSeed(pred, grids, seed, stages, sample, 1.0);
+    stages.push(sampleSubset, sampleSubset, sampleSubset);
+    for (let k = 0; k < seeds.length; k++) {
+      if (tried.has(keys[k])) continue;
+      tried.add(keys[k]);
+      const refined = refineSeed(pred, seeds[k], stages, sampleSubset, 1.0);
       if (!best || refined.score < best.score) best = refined;
       if (best.score < 1e-12) break;
     }
@@ -692,7 +755,7 @@ export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFA
     // Fit the rigid motion to the inliers only: a stray or missing atom forces a far pair on the assignment,
     // and one 10 Å pair would tilt the whole superposition.
     const cutoff2 = outlierCutoff ** 2;
-    const inliers = pairs.filter(([i, j]) => dist2(moved, i, truth.coords, j) <= cutoff2);
+    const inliers = pairs.filter((p) => dist2(moved, p[0], truth.coords, p[1]) <= cutoff2);
     transform = compose(superpose(moved, truth.coords, inliers.length >= 3 ? inliers : pairs), transform);
     if (unchanged) break;
   }
@@ -700,8 +763,8 @@ export function alignParticles(pred: Particle, truth: Particle, tolerance = DEFA
   let sum = 0,
     worst = 0,
     within = 0;
-  for (const [i, j] of pairs) {
-    const d2 = dist2(moved, i, truth.coords, j);
+  for (let k = 0; k < pairs.length; k++) {
+    const d2 = dist2(moved, pairs[k][0], truth.coords, pairs[k][1]);
     sum += d2;
     worst = Math.max(worst, d2);
     if (d2 <= tolerance * tolerance) within++;

@@ -3,19 +3,29 @@
  * (O(n) per query shell instead of O(n²); measured faster here than k-d trees and scipy's directed_hausdorff).
  */
 import { mulberry32 } from '../math/random.ts';
-import { flatCoordinates, type PointCloud } from './hull.ts';
+import { finiteBounds, flatCoordinates, type PointCloud } from './hull.ts';
 import { cbrt, log2 } from '../math/libm.ts';
 
 /** Queries from far outside a PointGrid answered by a plain scan before it builds its k-d tree. */
 const FAR_SCANS_BEFORE_TREE = 32;
 
-/** A uniform grid over a point set, stored CSR-style: cellStart[c]..cellStart[c+1] index into order. */
+/**
+ * A uniform grid over a point set, stored CSR-style: cellStart[c]..cellStart[c+1] index into order. Its loops are
+ * small functions of their own (below): a constructor that looped itself would be compiled for each loop on the
+ * fly (on-stack replacement) and dropped back to the interpreter at the code after it, for every grid a run builds.
+ */
 export class PointGrid {
   readonly xyz: Float64Array;
   readonly count: number;
   readonly cellSize: number;
-  readonly origin: [number, number, number];
-  readonly dims: [number, number, number];
+  /**
+   * Lowest corner. Typed arrays, not tuples: a tuple built in optimised code may hold its numbers in another form
+   * than one built in the interpreter, and the grid search, compiled for one form, dropped to the interpreter on
+   * meeting the other.
+   */
+  readonly origin: Float64Array;
+  /** Cells along x, y, z. */
+  readonly dims: Int32Array;
   readonly cellStart: Int32Array;
   readonly order: Int32Array;
   /** Index of the point that set the last nearestSquared answer (-1 if none). */
@@ -28,42 +38,30 @@ export class PointGrid {
   constructor(points: PointCloud, cellSize?: number) {
     this.xyz = flatCoordinates(points);
     const n = (this.count = this.xyz.length / 3);
-    for (let k = 0; k < this.xyz.length; k++) {
-      if (!Number.isFinite(this.xyz[k]))
-        throw new RangeError(`point ${Math.floor(k / 3) + 1} has a non-finite coordinate (${this.xyz[k]})`);
-    }
-    const lo = [Infinity, Infinity, Infinity],
-      hi = [-Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < n; i++)
-      for (let d = 0; d < 3; d++) {
-        const v = this.xyz[3 * i + d];
-        if (v < lo[d]) lo[d] = v;
-        if (v > hi[d]) hi[d] = v;
-      }
+    const lo = new Float64Array([Infinity, Infinity, Infinity]),
+      hi = new Float64Array([-Infinity, -Infinity, -Infinity]);
+    finiteBounds(this.xyz, lo, hi);
     if (n === 0) {
       lo.fill(0);
       hi.fill(0);
     }
     const extent = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-9);
-    // At most 160 cells per axis however small the requested cell: memory must stay bounded.
-    const size = Math.max(cellSize ?? extent / Math.max(1, cbrt(n / 2)), extent / 159, 1e-9);
+    // At most 160 cells per axis however small the requested cell: memory must stay bounded. (n · 0.5 = n / 2
+    // exactly; a division would be compiled for even n and dropped at the first odd one.)
+    const size = Math.max(cellSize ?? extent / Math.max(1, cbrt(n * 0.5)), extent / 159, 1e-9);
     this.cellSize = size;
-    this.origin = [lo[0], lo[1], lo[2]];
+    this.origin = lo;
     // An extent that overflows (coordinates near ±1e308) gives NaN here: one cell then, never a NaN-sized array.
-    const dims = [0, 1, 2].map((d) => Math.min(160, Math.floor((hi[d] - lo[d]) / size) + 1) || 1) as [number, number, number];
+    const dims = new Int32Array(3);
+    for (let d = 0; d < 3; d++) dims[d] = Math.min(160, Math.floor((hi[d] - lo[d]) / size) + 1) || 1;
     this.dims = dims;
     const cellOf = new Int32Array(n);
     const counts = new Int32Array(dims[0] * dims[1] * dims[2] + 1);
-    for (let i = 0; i < n; i++) {
-      const c = this.cellIndex(this.clampedCell(i, 0), this.clampedCell(i, 1), this.clampedCell(i, 2));
-      cellOf[i] = c;
-      counts[c + 1]++;
-    }
-    for (let c = 1; c < counts.length; c++) counts[c] += counts[c - 1];
+    assignCells(this.xyz, lo, size, dims, cellOf, counts);
+    prefixSums(counts);
     this.cellStart = counts;
-    const fill = counts.slice(0, -1);
     this.order = new Int32Array(n);
-    for (let i = 0; i < n; i++) this.order[fill[cellOf[i]]++] = i;
+    placeByCell(cellOf, counts.slice(0, -1), this.order);
   }
 
   /**
@@ -71,18 +69,20 @@ export class PointGrid {
    * returns false as soon as visit returns false.
    */
   forEachWithin(px: number, py: number, pz: number, r2: number, visit: (j: number) => boolean): boolean {
+    // Indexed reads, no closures or destructuring: queries run by the thousand, much of them in cold code.
     const r = Math.sqrt(r2),
       s = this.cellSize,
       o = this.origin,
-      [nx, ny, nz] = this.dims;
-    const range = (p: number, d: number, n: number) => [
-      Math.max(0, Math.floor((p - r - o[d]) / s)),
-      Math.min(n - 1, Math.floor((p + r - o[d]) / s)),
-    ];
+      nx = this.dims[0],
+      ny = this.dims[1],
+      nz = this.dims[2];
     // Clamped to the grid first, so a far or non-finite query visits nothing.
-    const [x0, x1] = range(px, 0, nx),
-      [y0, y1] = range(py, 1, ny),
-      [z0, z1] = range(pz, 2, nz);
+    const x0 = Math.max(0, Math.floor((px - r - o[0]) / s)),
+      x1 = Math.min(nx - 1, Math.floor((px + r - o[0]) / s)),
+      y0 = Math.max(0, Math.floor((py - r - o[1]) / s)),
+      y1 = Math.min(ny - 1, Math.floor((py + r - o[1]) / s)),
+      z0 = Math.max(0, Math.floor((pz - r - o[2]) / s)),
+      z1 = Math.min(nz - 1, Math.floor((pz + r - o[2]) / s));
     const xyz = this.xyz,
       start = this.cellStart,
       order = this.order;
@@ -103,29 +103,13 @@ export class PointGrid {
 
   /** The exact nearest point by a scan of all of them; ties keep the lowest index, as the k-d tree's do. */
   private scanNearestSquared(px: number, py: number, pz: number): number {
-    const xyz = this.xyz;
-    let best = Infinity,
-      at = -1;
-    for (let j = 0; j < xyz.length; j += 3) {
-      const dx = px - xyz[j],
-        dy = py - xyz[j + 1],
-        dz = pz - xyz[j + 2];
-      const d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 < best) {
-        best = d2;
-        at = j / 3;
-      }
-    }
+    const at = nearestByScan(this.xyz, px, py, pz);
     this.lastNearest = at;
-    return best;
-  }
-
-  private clampedCell(i: number, d: number): number {
-    return Math.min(this.dims[d] - 1, Math.max(0, Math.floor((this.xyz[3 * i + d] - this.origin[d]) / this.cellSize)));
-  }
-
-  private cellIndex(x: number, y: number, z: number): number {
-    return (x * this.dims[1] + y) * this.dims[2] + z;
+    if (at < 0) return Infinity;
+    const dx = px - this.xyz[3 * at],
+      dy = py - this.xyz[3 * at + 1],
+      dz = pz - this.xyz[3 * at + 2];
+    return dx * dx + dy * dy + dz * dz;
   }
 
   /**
@@ -138,8 +122,11 @@ export class PointGrid {
     if (this.count === 0) return Infinity;
     if (!(Number.isFinite(px) && Number.isFinite(py) && Number.isFinite(pz)))
       throw new RangeError(`a point has a non-finite coordinate (${px}, ${py}, ${pz})`);
+    // Indexed reads, no closures or destructuring: queries run by the thousand, much of them in cold code.
     const s = this.cellSize,
-      [nx, ny, nz] = this.dims;
+      nx = this.dims[0],
+      ny = this.dims[1],
+      nz = this.dims[2];
     // Unclamped cell of the query: it may lie far outside the grid (a displaced prediction).
     const qx = Math.floor((px - this.origin[0]) / s),
       qy = Math.floor((py - this.origin[1]) / s),
@@ -155,8 +142,7 @@ export class PointGrid {
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 < stop2) return d2;
     }
-    const outside = (q: number, n: number) => (q < 0 ? -q : q >= n ? q - n + 1 : 0);
-    const firstShell = Math.max(outside(qx, nx), outside(qy, ny), outside(qz, nz));
+    const firstShell = Math.max(outsideBy(qx, nx), outsideBy(qy, ny), outsideBy(qz, nz));
     // Every point is at least (firstShell − 1)·s away.
     if ((firstShell - 1) * s > within) {
       this.lastNearest = -1;
@@ -221,6 +207,43 @@ export class PointGrid {
     }
     return best;
   }
+}
+
+/**
+ * How many cells index q lies outside 0..n−1. Both differences are always computed: a branch first taken after
+ * the search was optimised (the first query below the grid) would drop it back to the interpreter.
+ */
+const outsideBy = (q: number, n: number) => {
+  const below = 0 - q,
+    above = q - n + 1;
+  return below > 0 ? below : above > 0 ? above : 0;
+};
+
+/** The clamped cell of each point into cellOf, counted into counts[cell + 1]. */
+function assignCells(xyz: Float64Array, origin: Float64Array, size: number, dims: Int32Array, cellOf: Int32Array, counts: Int32Array) {
+  const ox = origin[0],
+    oy = origin[1],
+    oz = origin[2],
+    nx = dims[0],
+    ny = dims[1],
+    nz = dims[2];
+  for (let i = 0; i < cellOf.length; i++) {
+    const x = Math.min(nx - 1, Math.max(0, Math.floor((xyz[3 * i] - ox) / size))),
+      y = Math.min(ny - 1, Math.max(0, Math.floor((xyz[3 * i + 1] - oy) / size))),
+      z = Math.min(nz - 1, Math.max(0, Math.floor((xyz[3 * i + 2] - oz) / size)));
+    const c = (x * ny + y) * nz + z;
+    cellOf[i] = c;
+    counts[c + 1]++;
+  }
+}
+
+function prefixSums(counts: Int32Array): void {
+  for (let c = 1; c < counts.length; c++) counts[c] += counts[c - 1];
+}
+
+/** Points in order of cell (stable): fill[c] is where cell c's next point goes. */
+function placeByCell(cellOf: Int32Array, fill: Int32Array, order: Int32Array): void {
+  for (let i = 0; i < cellOf.length; i++) order[fill[cellOf[i]]++] = i;
 }
 
 /**
@@ -377,22 +400,35 @@ class KdTree {
 export function directedHausdorff(a: PointCloud, b: PointCloud | PointGrid): number {
   const grid = b instanceof PointGrid ? b : new PointGrid(b);
   const xyz = flatCoordinates(a);
+  const n = xyz.length / 3;
+  return n === 0 ? 0 : Math.sqrt(worstNearestSquared(grid, xyz, shuffledOrder(n)));
+}
+
+/**
+ * The largest squared nearest distance from the points of xyz (taken in `order`) to the grid: a small function of
+ * its own, so that the code after its loop (compiled on the fly) has nothing that sends it back to the interpreter.
+ */
+function worstNearestSquared(grid: PointGrid, xyz: Float64Array, order: Uint32Array): number {
   let worst2 = 0;
-  const order = shuffledOrder(xyz.length / 3);
   for (let k = 0; k < order.length; k++) {
     const i = order[k];
-    const d2 = grid.nearestSquared(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2], Math.sqrt(worst2));
+    const d2 = grid.nearestSquared(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2], Math.sqrt(worst2), Infinity);
     if (d2 > worst2) worst2 = d2;
   }
-  return xyz.length === 0 ? 0 : Math.sqrt(worst2);
+  return worst2;
 }
+
+/** The last order shuffledOrder made: both directions of a Hausdorff distance between equal counts share it. */
+let lastShuffled = new Uint32Array(0);
 
 /**
  * 0..n−1 in a fixed pseudo-random order. Queries in file order raise the running maximum slowly (particles are
  * written shell by shell), so most searches cannot stop early; a shuffled order finds a large distance soon, as
- * scipy's directed_hausdorff does by shuffling. The result is the same maximum in any order.
+ * scipy's directed_hausdorff does by shuffling. The result is the same maximum in any order. Read only: the array
+ * is shared between calls.
  */
 function shuffledOrder(n: number): Uint32Array {
+  if (lastShuffled.length === n) return lastShuffled;
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   const uniform = mulberry32(0x5eed);
@@ -402,7 +438,7 @@ function shuffledOrder(n: number): Uint32Array {
     order[i] = order[j];
     order[j] = t;
   }
-  return order;
+  return (lastShuffled = order);
 }
 
 /** Symmetric Hausdorff distance max(h(A,B), h(B,A)) in the coordinates' unit; species and order ignored. */
@@ -432,7 +468,7 @@ export function hausdorffWorstPair(a: PointCloud, b: PointCloud): HausdorffPair 
     const order = shuffledOrder(from.length / 3);
     for (let k = 0; k < order.length; k++) {
       const i = order[k];
-      const d2 = grid.nearestSquared(from[3 * i], from[3 * i + 1], from[3 * i + 2], Math.sqrt(Math.max(0, worst2)));
+      const d2 = grid.nearestSquared(from[3 * i], from[3 * i + 1], from[3 * i + 2], Math.sqrt(Math.max(0, worst2)), Infinity);
       // Ties keep the lowest index, whatever the visiting order.
       if (d2 > worst2 || (d2 === worst2 && i < at)) {
         worst2 = d2;
@@ -447,4 +483,24 @@ export function hausdorffWorstPair(a: PointCloud, b: PointCloud): HausdorffPair 
   return ab.distance >= ba.distance
     ? { a: ab.at, b: ab.nearest, distance: ab.distance }
     : { a: ba.nearest, b: ba.at, distance: ba.distance };
+}
+
+/**
+ * Index of the point of `xyz` nearest (px, py, pz), the lowest on ties; −1 without points. Outside the class: as the
+ * method's loop, optimised in place, it met the method's next line unseen and went back to the interpreter on every call.
+ */
+function nearestByScan(xyz: Float64Array, px: number, py: number, pz: number): number {
+  let best = Infinity,
+    at = -1;
+  for (let j = 0; j < xyz.length; j += 3) {
+    const dx = px - xyz[j],
+      dy = py - xyz[j + 1],
+      dz = pz - xyz[j + 2];
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 < best) {
+      best = d2;
+      at = j / 3;
+    }
+  }
+  return at;
 }

@@ -27,6 +27,30 @@ export function flatCoordinates(points: PointCloud): Float64Array {
   return out;
 }
 
+// Point-cloud loops shared by the analyses (hull, Hausdorff, RDF, alignment), each a small function of its own: a
+// long loop inside a larger function is compiled on the fly (OSR) and dropped back to the interpreter at the code after it.
+
+/** Adds the x, y and z of every point to s. */
+export function addCoordinates(xyz: Float64Array, s: Float64Array): void {
+  for (let i = 0; i < xyz.length; i += 3) {
+    s[0] += xyz[i];
+    s[1] += xyz[i + 1];
+    s[2] += xyz[i + 2];
+  }
+}
+
+/** Lowers lo and raises hi (x, y, z) to the points' range; a RangeError at the first non-finite coordinate. */
+export function finiteBounds(xyz: Float64Array, lo: Float64Array, hi: Float64Array): void {
+  const n = xyz.length / 3;
+  for (let i = 0; i < n; i++)
+    for (let d = 0; d < 3; d++) {
+      const v = xyz[3 * i + d];
+      if (!Number.isFinite(v)) throw new RangeError(`point ${i + 1} has a non-finite coordinate (${v})`);
+      if (v < lo[d]) lo[d] = v;
+      if (v > hi[d]) hi[d] = v;
+    }
+}
+
 interface CentredHull {
   /** Points relative to their centroid (particles sit tens of Å from the file origin, which would cost digits), xyz triples. */
   centred: Float64Array;
@@ -37,23 +61,11 @@ interface CentredHull {
 function centredHull(points: PointCloud): CentredHull {
   const xyz = flatCoordinates(points);
   const n = xyz.length / 3;
-  let cx = 0,
-    cy = 0,
-    cz = 0;
-  for (let i = 0; i < n; i++) {
-    cx += xyz[3 * i];
-    cy += xyz[3 * i + 1];
-    cz += xyz[3 * i + 2];
-  }
-  cx /= n;
-  cy /= n;
-  cz /= n;
+  const centroid = new Float64Array(3);
+  addCoordinates(xyz, centroid);
+  for (let d = 0; d < 3; d++) centroid[d] /= n;
   const centred = new Float64Array(3 * n);
-  for (let i = 0; i < n; i++) {
-    centred[3 * i] = xyz[3 * i] - cx;
-    centred[3 * i + 1] = xyz[3 * i + 1] - cy;
-    centred[3 * i + 2] = xyz[3 * i + 2] - cz;
-  }
+  subtractPoint(xyz, centroid, centred);
   if (n < 4) return { centred, faces: [] };
   const point = (i: number): [number, number, number] => [centred[3 * i], centred[3 * i + 1], centred[3 * i + 2]];
   try {
@@ -124,23 +136,42 @@ function hullCandidates(centred: Float64Array): number[] | null {
   let inscribed2 = Infinity;
   for (let k = 3; k < planes.length; k += 4) inscribed2 = Math.min(inscribed2, planes[k] * planes[k]);
   inscribed2 *= 1 - 1e-9;
-  const keep: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const x = centred[3 * i],
-      y = centred[3 * i + 1],
-      z = centred[3 * i + 2];
-    if (x * x + y * y + z * z >= inscribed2 && outsideSomePlane(planes, x, y, z)) keep.push(i);
-  }
+  const keep = outsidePoints(centred, inscribed2, planes);
   return keep.length < 0.8 * n ? keep : null;
 }
 
-// The two loops below are small functions of their own, called many times: V8 optimises such a function after a
-// few calls, where the same loop inlined in hullCandidates would run interpreted until on-stack replacement (most of
-// a cold process's time here).
+// The loops below are small functions of their own. Those called many times (farthestAlong, outsideSomePlane) are
+// optimised after a few calls, where the same loop inlined in hullCandidates would run interpreted until on-stack
+// replacement (most of a cold process's time here); those run once per hull are compiled on the fly (OSR) and return
+// to a caller that has no loop, where a long loop inline would be dropped to the interpreter at the code after it.
+
+/** out = each point − p. */
+function subtractPoint(xyz: Float64Array, p: Float64Array, out: Float64Array): void {
+  const px = p[0],
+    py = p[1],
+    pz = p[2];
+  for (let i = 0; i < xyz.length; i += 3) {
+    out[i] = xyz[i] - px;
+    out[i + 1] = xyz[i + 1] - py;
+    out[i + 2] = xyz[i + 2] - pz;
+  }
+}
+
+/** The points at or beyond the sphere of radius² r2 that lie on or beyond some plane (hullCandidates). */
+function outsidePoints(centred: Float64Array, r2: number, planes: readonly number[]): number[] {
+  const keep: number[] = [];
+  for (let i = 0; i < centred.length / 3; i++) {
+    const x = centred[3 * i],
+      y = centred[3 * i + 1],
+      z = centred[3 * i + 2];
+    if (x * x + y * y + z * z >= r2 && outsideSomePlane(planes, x, y, z)) keep.push(i);
+  }
+  return keep;
+}
 
 /** The index of the point farthest along (dx, dy, dz); the first of equals. */
 function farthestAlong(xyz: Float64Array, dx: number, dy: number, dz: number): number {
-  let best = -Infinity,
+  let best = Number.NEGATIVE_INFINITY,
     at = 0;
   for (let i = 0; i < xyz.length; i += 3) {
     const v = xyz[i] * dx + xyz[i + 1] * dy + xyz[i + 2] * dz;

@@ -4,7 +4,7 @@
  * (no 4πr² shell or number-density factor).
  */
 import { LIMITS, LimitError, limitSentence } from '../limits.ts';
-import { flatCoordinates, type PointCloud } from './hull.ts';
+import { finiteBounds, flatCoordinates, type PointCloud } from './hull.ts';
 
 export const C2NP_RDF_BINS = 128;
 export const C2NP_RDF_MAX = 10;
@@ -108,7 +108,7 @@ export function pairDistanceHistogram(points: PointCloud, bins = C2NP_RDF_BINS, 
   let inRange = 0;
   if (n > 1) {
     const columns = zSlabbedColumns(source, rMax);
-    const { start, nx, ny, side } = columns;
+    const side = columns.side;
     // Column offsets (forward half, so each pair of columns meets once) whose nearest points are within rMax,
     // with the z reach that leaves; a hair wider so rounding never loses a pair (the distance test is exact).
     const reach = Math.ceil(rMax / side);
@@ -123,33 +123,45 @@ export function pairDistanceHistogram(points: PointCloud, bins = C2NP_RDF_BINS, 
         if (left < 0) continue;
         offsets.push(dx, dy, Math.sqrt(left) * (1 + 1e-12) + 1e-12 * rMax);
       }
-    let looked = 0;
-    for (let x = 0; x < nx; x++)
-      for (let y = 0; y < ny; y++) {
-        const c = x * ny + y;
-        const a0 = start[c],
-          a1 = start[c + 1];
-        if (a0 === a1) continue;
-        for (let k = 0; k < offsets.length; k += 3) {
-          const X = x + offsets[k],
-            Y = y + offsets[k + 1];
-          if (X >= nx || Y < 0 || Y >= ny) continue;
-          const c2 = X * ny + Y;
-          const b0 = start[c2],
-            b1 = start[c2 + 1];
-          if (b0 === b1) continue;
-          const same = c2 === c;
-          // Pairs that may be looked at, held to the policy before they are: atoms piled into a few columns (a
-          // collapsed prediction) would make the histogram quadratic in the particle's size.
-          looked += same ? ((a1 - a0) * (a1 - a0 - 1)) / 2 : (a1 - a0) * (b1 - b0);
-          if (looked > LIMITS.rdfPairs) throw pairLimitError(n, rMax);
-          inRange += countColumnPairs(columns, a0, a1, b0, b1, same, offsets[k + 2], rMax, counts);
-        }
-      }
+    inRange = countAllPairs(columns, offsets, n, rMax, counts);
   }
   const density = new Float64Array(bins);
   for (let k = 0; k < bins; k++) density[k] = counts[k] / width / inRange;
   return { counts, inRange, density };
+}
+
+/**
+ * Adds every pair within rMax to counts, column by column against the columns at `offsets` (dx, dy, z reach
+ * triples); returns the pairs added. The loop is a function of its own: compiled on the fly (OSR), it returns
+ * to a caller that has run before, where code after the loop in pairDistanceHistogram was dropped to the interpreter.
+ */
+function countAllPairs(columns: ZSlabbedColumns, offsets: number[], n: number, rMax: number, counts: Float64Array): number {
+  const { start, nx, ny } = columns;
+  let looked = 0,
+    inRange = 0;
+  for (let x = 0; x < nx; x++)
+    for (let y = 0; y < ny; y++) {
+      const c = x * ny + y;
+      const a0 = start[c],
+        a1 = start[c + 1];
+      if (a0 === a1) continue;
+      for (let k = 0; k < offsets.length; k += 3) {
+        const X = x + offsets[k],
+          Y = y + offsets[k + 1];
+        if (X >= nx || Y < 0 || Y >= ny) continue;
+        const c2 = X * ny + Y;
+        const b0 = start[c2],
+          b1 = start[c2 + 1];
+        if (b0 === b1) continue;
+        const same = c2 === c;
+        // Pairs that may be looked at, held to the policy before they are: atoms piled into a few columns (a
+        // collapsed prediction) would make the histogram quadratic in the particle's size.
+        looked += same ? ((a1 - a0) * (a1 - a0 - 1)) / 2 : (a1 - a0) * (b1 - b0);
+        if (looked > LIMITS.rdfPairs) throw pairLimitError(n, rMax);
+        inRange += countColumnPairs(columns, a0, a1, b0, b1, same, offsets[k + 2], rMax, counts);
+      }
+    }
+  return inRange;
 }
 
 function pairLimitError(n: number, rMax: number): LimitError {
@@ -184,15 +196,9 @@ interface ZSlabbedColumns {
  */
 function zSlabbedColumns(source: Float64Array, rMax: number): ZSlabbedColumns {
   const n = source.length / 3;
-  const lo = [Infinity, Infinity, Infinity],
-    hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < n; i++)
-    for (let d = 0; d < 3; d++) {
-      const v = source[3 * i + d];
-      if (!Number.isFinite(v)) throw new RangeError(`point ${i + 1} has a non-finite coordinate (${v})`);
-      if (v < lo[d]) lo[d] = v;
-      if (v > hi[d]) hi[d] = v;
-    }
+  const lo = new Float64Array([Infinity, Infinity, Infinity]),
+    hi = new Float64Array([-Infinity, -Infinity, -Infinity]);
+  finiteBounds(source, lo, hi);
   const extent = Math.max(hi[0] - lo[0], hi[1] - lo[1]);
   const side = Math.max(rMax / 3, extent / (MAX_COLUMNS_PER_AXIS - 1), 1e-9);
   const slabHeight = Math.max(side / 4, (hi[2] - lo[2]) / (MAX_SLABS - 1), 1e-9);
@@ -202,26 +208,49 @@ function zSlabbedColumns(source: Float64Array, rMax: number): ZSlabbedColumns {
     nSlabs = Math.min(MAX_SLABS, Math.floor((hi[2] - lo[2]) / slabHeight) + 1) || 1;
   const columnOf = new Int32Array(n),
     slabOf = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
+  columnsAndSlabs(source, lo, side, slabHeight, nx, ny, nSlabs, columnOf, slabOf);
+  const bySlab = countingOrder(slabOf, nSlabs, null);
+  const start = new Int32Array(nx * ny + 1);
+  const order = countingOrder(columnOf, nx * ny, bySlab, start);
+  const xyz = new Float64Array(3 * n),
+    slab = new Int32Array(n);
+  gather(source, slabOf, order, xyz, slab);
+  return { xyz, slab, slabHeight, start, nx, ny, side };
+}
+
+// zSlabbedColumns' and countingOrder's loops are small functions of their own: a function that loops several
+// times is compiled on the fly (OSR) at its first long loop and dropped back to the interpreter after it.
+
+/** Each point's (clamped) column x·ny + y and z slab. */
+function columnsAndSlabs(
+  source: Float64Array,
+  lo: Float64Array,
+  side: number,
+  slabHeight: number,
+  nx: number,
+  ny: number,
+  nSlabs: number,
+  columnOf: Int32Array,
+  slabOf: Int32Array,
+): void {
+  for (let i = 0; i < columnOf.length; i++) {
     const cx = Math.min(nx - 1, Math.floor((source[3 * i] - lo[0]) / side)),
       cy = Math.min(ny - 1, Math.floor((source[3 * i + 1] - lo[1]) / side));
     columnOf[i] = (cx > 0 ? cx : 0) * ny + (cy > 0 ? cy : 0);
     const s = Math.min(nSlabs - 1, Math.floor((source[3 * i + 2] - lo[2]) / slabHeight));
     slabOf[i] = s > 0 ? s : 0;
   }
-  const bySlab = countingOrder(slabOf, nSlabs, null);
-  const start = new Int32Array(nx * ny + 1);
-  const order = countingOrder(columnOf, nx * ny, bySlab, start);
-  const xyz = new Float64Array(3 * n),
-    slab = new Int32Array(n);
-  for (let m = 0; m < n; m++) {
+}
+
+/** The points and their slabs in `order`. */
+function gather(source: Float64Array, slabOf: Int32Array, order: Int32Array, xyz: Float64Array, slab: Int32Array): void {
+  for (let m = 0; m < order.length; m++) {
     const i = order[m];
     xyz[3 * m] = source[3 * i];
     xyz[3 * m + 1] = source[3 * i + 1];
     xyz[3 * m + 2] = source[3 * i + 2];
     slab[m] = slabOf[i];
   }
-  return { xyz, slab, slabHeight, start, nx, ny, side };
 }
 
 /**
@@ -229,16 +258,32 @@ function zSlabbedColumns(source: Float64Array, rMax: number): ZSlabbedColumns {
  * `start` (keys + 1 long), it is left holding where each key's run begins.
  */
 function countingOrder(key: Int32Array, keys: number, within: Int32Array | null, start = new Int32Array(keys + 1)): Int32Array {
-  const n = key.length;
-  for (let i = 0; i < n; i++) start[key[i] + 1]++;
-  for (let k = 1; k <= keys; k++) start[k] += start[k - 1];
+  countKeys(key, start);
+  prefixSums(start, keys);
   const fill = start.slice(0, keys);
-  const order = new Int32Array(n);
-  for (let m = 0; m < n; m++) {
-    const i = within === null ? m : within[m];
+  const order = new Int32Array(key.length);
+  if (within === null) placeAll(key, fill, order);
+  else placeWithin(key, within, fill, order);
+  return order;
+}
+
+function countKeys(key: Int32Array, start: Int32Array): void {
+  for (let i = 0; i < key.length; i++) start[key[i] + 1]++;
+}
+
+function prefixSums(start: Int32Array, keys: number): void {
+  for (let k = 1; k <= keys; k++) start[k] += start[k - 1];
+}
+
+function placeAll(key: Int32Array, fill: Int32Array, order: Int32Array): void {
+  for (let i = 0; i < key.length; i++) order[fill[key[i]]++] = i;
+}
+
+function placeWithin(key: Int32Array, within: Int32Array, fill: Int32Array, order: Int32Array): void {
+  for (let m = 0; m < within.length; m++) {
+    const i = within[m];
     order[fill[key[i]]++] = i;
   }
-  return order;
 }
 
 /** numpy's pairwise sum for ≤ 128 values (eight running partial sums), so the totals match to the last bit. */

@@ -57,6 +57,13 @@ export { quoted };
  * past `maxLines` (LIMITS.textLines), before the array of lines outgrows the memory budget.
  */
 export function splitLines(text: string, maxLines: number = LIMITS.textLines): string[] {
+  // Only \n ends lines (the usual file): the native split, bounded the same (maxLines + 1 lines at most, else the
+  // error below), where a character loop runs interpreted for much of a cold process. Its limit is a uint32.
+  if (Number.isInteger(maxLines) && maxLines >= 0 && maxLines < 2 ** 32 - 3 && text.indexOf('\r') < 0) {
+    const lines = text.split('\n', maxLines + 2);
+    if (lines.length > maxLines + 1) throw new ParseError(`${limitSentence('The file', null, maxLines, 'lines')}.`, maxLines + 1);
+    return lines;
+  }
   const out: string[] = [];
   let start = 0;
   const n = text.length;

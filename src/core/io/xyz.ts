@@ -56,6 +56,9 @@ function isSpace(c: number): boolean {
   );
 }
 
+/** The first four fields of a line that has four, as leadingFields(line, 4) splits them. Linear: \s and \S are disjoint. */
+const FOUR_FIELDS = /^\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)/;
+
 /** The first `max` whitespace-separated fields of a line (the atom lines' hot path: no trim/split/filter arrays). */
 function leadingFields(line: string, max: number): string[] {
   const out: string[] = [];
@@ -183,12 +186,31 @@ export interface XyzFrameArrays {
 function readFrameArrays(lines: string[], f: RawFrame, warnings: string[]): XyzFrameArrays {
   const symbols: string[] = new Array(f.count);
   const coords = new Float64Array(3 * f.count);
+  const labels = readAtomLines(lines, f, warnings, symbols, coords);
+  return { symbols, labels, coords, comment: f.comment };
+}
+
+/**
+ * The atom lines of frame `f` into `symbols` and `coords`; returns the labels (null without any). A function of its own:
+ * code after a long loop that V8 optimised in place (here, the frame's comment) sent the whole reader back to the
+ * interpreter in every cold process.
+ */
+function readAtomLines(
+  lines: string[],
+  f: RawFrame,
+  warnings: string[],
+  symbols: string[],
+  coords: Float64Array,
+): (string | undefined)[] | null {
   let labels: (string | undefined)[] | null = null;
   // Particles repeat a handful of species over thousands of lines: resolve each token once.
   const species = new Map<string, { symbol: string; label?: string }>();
   for (let a = 0; a < f.count; a++) {
     const lineNo = f.firstAtomLine + a;
-    const tokens = leadingFields(lines[lineNo - 1], 4);
+    // One native match for the usual line of four or more fields (the character loop of leadingFields runs
+    // interpreted for much of a cold process); fewer fields take that loop, for the message below.
+    const match = FOUR_FIELDS.exec(lines[lineNo - 1]);
+    const tokens = match ? [match[1], match[2], match[3], match[4]] : leadingFields(lines[lineNo - 1], 4);
     if (tokens.length < 4) {
       throw new ParseError(`Expected an element and three coordinates but found ${tokens.length} values.`, lineNo);
     }
@@ -203,7 +225,7 @@ function readFrameArrays(lines: string[], f: RawFrame, warnings: string[]): XyzF
     coords[3 * a + 1] = readNumber(tokens[2], lineNo, 'coordinate', warnings);
     coords[3 * a + 2] = readNumber(tokens[3], lineNo, 'coordinate', warnings);
   }
-  return { symbols, labels, coords, comment: f.comment };
+  return labels;
 }
 
 /** Plain XYZ read into arrays (no Site objects): the fast path for particles; same checks and errors as parseXyz. */

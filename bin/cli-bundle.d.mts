@@ -1,0 +1,4 @@
+/** Types of bin/cli-bundle.mjs (plain JavaScript: bin/structlab.mjs runs it without a compiler). */
+export declare const CLI_ROOT: string;
+export declare const CLI_BUNDLE: string;
+export declare function cliBundleIsFresh(): boolean;
