@@ -8,6 +8,32 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * Packages loaded on first use instead of at start-up: every command that reads structure files loads the format
+ * registry, and with it fflate (gunzip, unzip), whose module start-up builds its Huffman tables (~10 ms); munkres
+ * (~3 ms) serves only alignments that need the Hungarian step. A stand-in module exports the names the sources
+ * import and loads the package (its CommonJS build, synchronously) when one is first called or constructed.
+ */
+const LAZY_PACKAGES = { fflate: { classes: ['Gunzip', 'Inflate'] }, munkres: { functions: ['munkres'] } };
+const lazyPackages = {
+  name: 'lazy-packages',
+  setup(b) {
+    b.onResolve({ filter: /^(fflate|munkres)$/ }, (args) =>
+      args.namespace === 'lazy-package' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-package' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, ({ path }) => {
+      const { classes = [], functions = [] } = LAZY_PACKAGES[path];
+      const load = `let m;\nconst load = () => (m ??= createRequire(import.meta.url)(${JSON.stringify(path)}));\n`;
+      const exports = [
+        // A constructor that returns an object gives that object to `new`: callers get the package's own instance.
+        ...classes.map((c) => `export function ${c}(...a) {\n  return new (load().${c})(...a);\n}\n`),
+        ...functions.map((f) => `export function ${f}(...a) {\n  return load().${f}(...a);\n}\n`),
+      ];
+      return { contents: `import { createRequire } from 'node:module';\n${load}${exports.join('')}`, loader: 'js', resolveDir: root };
+    });
+  },
+};
+
 // Chunk names carry content hashes: start clean so old chunks do not pile up.
 rmSync(join(root, '.cli-build'), { recursive: true, force: true });
 await build({
@@ -29,5 +55,6 @@ await build({
   format: 'esm',
   target: 'node20',
   packages: 'external',
+  plugins: [lazyPackages],
   logLevel: 'warning',
 });

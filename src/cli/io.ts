@@ -1,5 +1,4 @@
 /** File and stream plumbing for the CLI: reading inputs, writing outputs safely, strict JSON. */
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   existsSync,
@@ -270,8 +269,11 @@ export function checkOutputFile(path: string, options: OutputOptions = {}): void
   }
 }
 
+// node:crypto only when a file is written: loading it (~4 ms) would add to the start-up of every command.
+const randomHex = (bytes: number): string => process.getBuiltinModule('node:crypto').randomBytes(bytes).toString('hex');
+
 export const temporaryName = (path: string): string =>
-  join(dirname(resolve(path)), `.${basename(path).slice(0, 100)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  join(dirname(resolve(path)), `.${basename(path).slice(0, 100)}.${process.pid}-${randomHex(4)}.tmp`);
 
 /** Writes `text` to `path` through a temporary file and a rename; on failure nothing is left behind. */
 export function writeOutputSafely(path: string, text: string | Uint8Array, options: OutputOptions = {}): void {

@@ -7,7 +7,6 @@ import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { parseParticleFile } from '../../core/io/registry.ts';
 import { parseFailure, readInputText, toStrictJson } from '../io.ts';
-import { startCliWorker, workerResult } from '../threads.ts';
 import type { AlignRequest, AlignWorkerResult } from './metrics-align-worker.ts';
 import { errorText } from '../../core/errors.ts';
 
@@ -60,7 +59,7 @@ export async function runMetrics(argv: string[], warn: (line: string) => void): 
       return false;
     }
   });
-  const worker = big ? startAlignWorker() : null;
+  const worker = big ? await startAlignWorker() : null;
   try {
     const pred = loadParticle(predPath, warn),
       truth = loadParticle(truthPath, warn);
@@ -96,8 +95,10 @@ export async function runMetrics(argv: string[], warn: (line: string) => void): 
   }
 }
 
-function startAlignWorker(): { thread: Worker; result: Promise<AlignWorkerResult> } | null {
+async function startAlignWorker(): Promise<{ thread: Worker; result: Promise<AlignWorkerResult> } | null> {
   try {
+    // Loaded here only: node:worker_threads adds ~2 ms to the start-up of every run that has no use for it.
+    const { startCliWorker, workerResult } = await import('../threads.ts');
     const thread = startCliWorker('metrics-align-worker', null);
     const result = workerResult<AlignWorkerResult>(thread);
     // When this thread fails first (a refused input), the worker is ended and its promise rejects unawaited.
