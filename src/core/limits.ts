@@ -193,13 +193,19 @@ export function overrideLimits(overrides: Readonly<Record<string, number>>): voi
     if (FIXED.has(name as LimitName)) throw new Error(`the limit ${name} is fixed`);
     if (!(Number.isFinite(value) && value > 0)) throw new Error(`the limit ${name} must be a positive number, got ${value}`);
     (LIMITS as Record<LimitName, number>)[name as LimitName] = value;
+    revision++;
   }
 }
 
 /** Every limit back to its default (the CLI does this after each command, for in-process callers). */
 export function resetLimits(): void {
   Object.assign(LIMITS, DEFAULT_LIMITS);
+  revision++;
 }
+
+let revision = 0;
+/** Changes whenever a limit may have: what was computed under the limits of one revision holds for that revision only. */
+export const limitsRevision = (): number => revision;
 
 /** The budgets that differ from their defaults (to hand to worker threads). */
 export function limitOverrides(): Record<string, number> {

@@ -2,6 +2,7 @@
  * The AtomWorld single-answer evaluator against pymatgen 2022.11's verdicts:
  * - every pair of golden/atomworld/eval_oracle.jsonl: (correct, wrong_type) equal, rmsd and max_dist
  *   within 1e-4 where defined;
+ * - the same verdicts, bit for bit, whatever order a batch judges the pairs in (what is kept between pairs);
  * - the six real ICML records: verdict, rmsd and max_dist within 1e-6;
  * - the extraction and strict-parse rules of AtomWorldBench's evaluator on hand-made answers.
  */
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateAtomworldAnswer, extractLastCif } from '../../src/core/tasks/atomworld/evaluate.ts';
 import { parseCifStrict } from '../../src/core/tasks/atomworld/strict-cif.ts';
+import { judgeAtomworldJob } from '../../src/core/tasks/atomworld/batch.ts';
 import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const GOLDEN = join(REFERENCE, 'golden', 'atomworld');
@@ -45,6 +47,23 @@ describe('AtomWorld evaluation oracle (pymatgen 2022.11)', () => {
     // Reported, not asserted (a shared machine must not decide a test); the timeout is the hang guard.
     console.log(`eval_oracle.jsonl: slowest pair ${slowest.toFixed(0)} ms`);
   }, 180_000);
+
+  it('gives the same verdicts bit for bit whatever order a batch judges the pairs in', () => {
+    // Targets, reduced cells, lattice mappings and scratch are kept from one pair to the next (judgeAtomworldJob and
+    // the matcher): in reverse order, and with each pair judged twice in a row, other pairs reuse what is kept.
+    const rows = readJsonl('eval_oracle.jsonl');
+    const jobs = rows.map((r, k) => ({
+      id: String(k),
+      action: r.action,
+      targetCif: r.target_cif,
+      answer: `<cif>\n${r.candidate_cif}\n</cif>`,
+    }));
+    const forward = jobs.map(judgeAtomworldJob);
+    const backward = [...jobs].reverse().flatMap((j) => [judgeAtomworldJob(j), judgeAtomworldJob(j)]);
+    backward.forEach((v) => expect(v, v.id).toEqual(forward[Number(v.id)]));
+    expect(backward).toHaveLength(2 * jobs.length);
+    expect(forward.filter((v) => v.correct).length).toBeGreaterThan(100);
+  });
 
   it('reproduces the six real ICML records to 1e-6', () => {
     const rows = readJsonl('real_samples_icml_fullprec.jsonl');

@@ -5,7 +5,7 @@
  */
 import { type Mat3, type Vec3, det, vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
-import type { LatticeMapping } from '../structure/niggli.ts';
+import { type LatticeMapping, sameCell } from '../structure/niggli.ts';
 import type { MatchStructure } from './matcher-preprocess.ts';
 import { wrap01 } from './shortest-vectors.ts';
 import { acosRounded, cosRounded, sinRounded } from './rounded-trig.ts';
@@ -28,11 +28,20 @@ export interface StrictPair {
  */
 export class Replay<T> implements Iterable<T> {
   private readonly seen: T[] = [];
+  /** What the generator threw (a limit refused): thrown again to every later loop, which would otherwise see it end. */
+  private failure: { error: unknown } | null = null;
   constructor(private readonly source: Iterator<T>) {}
   *[Symbol.iterator](): Iterator<T> {
     for (let i = 0; ; i++) {
       if (i === this.seen.length) {
-        const next = this.source.next();
+        if (this.failure) throw this.failure.error;
+        let next: IteratorResult<T>;
+        try {
+          next = this.source.next();
+        } catch (error) {
+          this.failure = { error };
+          throw error;
+        }
         if (next.done) return;
         this.seen.push(next.value);
       }
@@ -130,9 +139,7 @@ function cartesianOf(s: MatchStructure): Float64Array {
 }
 
 /** `sc_generator` with fu > 1: the sites' fractions in the supercell `scale`, each followed by its fu lattice-point copies, wrapped. */
-function supercellFractions(s: MatchStructure, scale: Mat3, fu: number, out: Float64Array): void {
-  const inv = numpyInverse(scale);
-  const lp = latticePointsInSupercell(scale);
+function supercellFractions(s: MatchStructure, inv: Mat3, lp: Vec3[], fu: number, out: Float64Array): void {
   for (let i = 0; i < s.keys.length; i++) {
     const fk = (k: number) => s.frac[3 * i] * inv[0][k] + s.frac[3 * i + 1] * inv[1][k] + s.frac[3 * i + 2] * inv[2][k];
     const f = vec3(fk(0), fk(1), fk(2));
@@ -142,9 +149,8 @@ function supercellFractions(s: MatchStructure, scale: Mat3, fu: number, out: Flo
   }
 }
 
-/** `sc_generator` with fu = 1: Cartesian positions (3 per site) in the lattice's fractions, wrapped. */
-function wrappedFractions(cart: Float64Array, lattice: Lattice, out: Float64Array): void {
-  const inv = numpyInverse(lattice.matrix);
+/** `sc_generator` with fu = 1: Cartesian positions (3 per site) in the fractions of the lattice whose inverse is `inv`, wrapped. */
+function wrappedFractions(cart: Float64Array, inv: Mat3, out: Float64Array): void {
   for (let i = 0; i < cart.length / 3; i++)
     for (let k = 0; k < 3; k++) {
       out[3 * i + k] = wrap01(cart[3 * i] * inv[0][k] + cart[3 * i + 1] * inv[1][k] + cart[3 * i + 2] * inv[2][k]);
@@ -171,13 +177,42 @@ export function* getSupercells(
   const big = s1Supercell ? pair.struct1 : pair.struct2;
   const small = s1Supercell ? pair.struct2 : pair.struct1;
   const [bigFrac, smallFrac] = s1Supercell ? [coords.frac1, coords.frac2] : [coords.frac2, coords.frac1];
-  const smallLattice = new Lattice(small.matrix);
   const bigCart = fu === 1 ? cartesianOf(big) : null;
   for (const cand of getLattices(mappings, fu)) {
-    const candLattice = new Lattice(cand.aligned);
-    if (bigCart) wrappedFractions(bigCart, candLattice, bigFrac);
-    else supercellFractions(big, cand.scale, fu, bigFrac);
+    const c = candidateOf(cand, small.matrix);
+    if (bigCart) wrappedFractions(bigCart, c.alignedInverse, bigFrac);
+    else {
+      c.supercell ??= { inverse: numpyInverse(cand.scale), points: latticePointsInSupercell(cand.scale) };
+      supercellFractions(big, c.supercell.inverse, c.supercell.points, fu, bigFrac);
+    }
     smallFrac.set(small.frac);
-    yield { avg: averageLattice(candLattice, smallLattice), scale: cand.scale };
+    yield { avg: c.avg, scale: cand.scale };
   }
+}
+
+/**
+ * What `_get_supercells` derives from a candidate lattice alone (with the other side's cell): kept with the candidate,
+ * since a batch's pairs of the same two cells share their candidates (strict-match.ts, pairMappings). The average
+ * lattice is handed out again as the same object, which strict-match.ts keeps its own per-lattice work with.
+ */
+interface Candidate {
+  /** The other side's cell these were computed with. */
+  small: Mat3;
+  alignedInverse: Mat3;
+  avg: Lattice;
+  supercell?: { inverse: Mat3; points: Vec3[] };
+}
+const candidates = new WeakMap<LatticeMapping, Candidate>();
+
+function candidateOf(cand: LatticeMapping, small: Mat3): Candidate {
+  const kept = candidates.get(cand);
+  if (kept && sameCell(kept.small, small)) return kept;
+  const aligned = new Lattice(cand.aligned);
+  const c: Candidate = {
+    small: new Lattice(small).matrix,
+    alignedInverse: numpyInverse(aligned.matrix),
+    avg: averageLattice(aligned, new Lattice(small)),
+  };
+  candidates.set(cand, c);
+  return c;
 }

@@ -40,6 +40,18 @@ const occKey = (x: number): string => (Math.round(x * 1e8) / 1e8).toString();
  */
 function siteKey(site: Structure['sites'][number], comparator: Comparator): string {
   if (comparator === 'orderDisorder') return Object.keys(site.species).sort().join(',');
+  // One species (almost every site): the same key without the entries, sort and join.
+  let only: string | null = null;
+  for (const el in site.species) {
+    if (only !== null) return mixedSiteKey(site, comparator);
+    only = el;
+  }
+  if (only === null) return '';
+  const ox = comparator === 'species' ? site.oxidation?.[only] : undefined;
+  return `${only}${ox === undefined || ox === 0 ? '' : `(${ox})`}:${occKey(site.species[only])}`;
+}
+
+function mixedSiteKey(site: Structure['sites'][number], comparator: Comparator): string {
   return Object.entries(site.species)
     .map(([el, occ]) => {
       const ox = comparator === 'species' ? site.oxidation?.[el] : undefined;
@@ -57,7 +69,8 @@ function compositionHash(s: Structure, comparator: Comparator): Map<string, numb
   const amounts = new Map<string, number>();
   let total = 0;
   for (const site of s.sites) {
-    for (const [el, occ] of Object.entries(site.species)) {
+    for (const el in site.species) {
+      const occ = site.species[el];
       const ox = comparator === 'species' ? site.oxidation?.[el] : undefined;
       const k = `${el}${ox === undefined || ox === 0 ? '' : `(${ox})`}`;
       amounts.set(k, (amounts.get(k) ?? 0) + occ);
@@ -92,8 +105,15 @@ function toMatchStructure(s: Structure, comparator: Comparator): MatchStructure 
     frac,
     keys: s.sites.map((x) => siteKey(x, comparator)),
     labels: s.sites.map((x) => speciesString(x)),
-    origin: Int32Array.from({ length: n }, (_, i) => i),
+    origin: identityOrigin(n),
   };
+}
+
+/** 0, 1, …, n − 1 (a loop: Int32Array.from with a callback is slow until optimised). */
+function identityOrigin(n: number): Int32Array {
+  const origin = new Int32Array(n);
+  for (let i = 0; i < n; i++) origin[i] = i;
+  return origin;
 }
 
 /** numpy.allclose(a, b) on two matrices. */

@@ -147,23 +147,48 @@ function evaluate(x: number, sine: boolean): void {
   }
 }
 
-/** cos(x), correctly rounded but for arguments within about 2^-100 of a rounding boundary; |x| ≤ 8. */
-export function cosRounded(x: number): number {
-  evaluate(x, false);
-  return ACC[0] + ACC[1];
+/** Results kept per function: the distinct arguments of a whole batch are a few hundred. */
+const MEMO_KEPT = 1024;
+
+/**
+ * `f` with its results kept by argument: the matcher asks for the same few values thousands of times (cos and sin
+ * of 90°, acos of the ±6e-17 a right angle's dot product gives, the angles of the pair's own cells: 97 distinct
+ * arguments in 22,701 acos calls on the AtomWorld oracle batch). Zero is computed each time, since a Map does not
+ * tell −0 from +0.
+ */
+function memoised(f: (x: number) => number): (x: number) => number {
+  const memo = new Map<number, number>();
+  return (x) => {
+    if (x === 0) return f(x);
+    let y = memo.get(x);
+    if (y === undefined) {
+      y = f(x);
+      if (memo.size >= MEMO_KEPT) memo.clear();
+      memo.set(x, y);
+    }
+    return y;
+  };
 }
 
+/** cos(x), correctly rounded but for arguments within about 2^-100 of a rounding boundary; |x| ≤ 8. */
+export const cosRounded = memoised((x) => {
+  evaluate(x, false);
+  return ACC[0] + ACC[1];
+});
+
 /** sin(x), as cosRounded. */
-export function sinRounded(x: number): number {
+export const sinRounded = memoised((x) => {
   evaluate(x, true);
   return ACC[0] + ACC[1];
-}
+});
 
 /**
  * acos(x), x in [−1, 1]: libm's acos (within an ulp) refined by one Newton step on cos y = x in
  * double-double, then rounded once. Correctly rounded away from |x| → 1 (angles of a few degrees and less).
  */
-export function acosRounded(x: number): number {
+export const acosRounded = memoised(acosRefined);
+
+function acosRefined(x: number): number {
   const y0 = acosApprox(x);
   if (!(x > -1 && x < 1)) return y0;
   evaluate(y0, false);
@@ -179,7 +204,9 @@ const THIRD_GAP = 1.850371707708594e-17;
  * Python's `x ** (1 / 3)` (glibc pow with the double nearest 1/3) for x > 0, correctly rounded: the cube root in
  * double-double (one Newton step from cbrt) times x^(−THIRD_GAP) ≈ 1 − THIRD_GAP·ln x.
  */
-export function powThird(x: number): number {
+export const powThird = memoised(powThirdOnce);
+
+function powThirdOnce(x: number): number {
   const y = cbrt(x);
   twoProd(y, y, T);
   // y³ = (T[0] + T[1])·y exactly enough: residual x − y³ in double-double.

@@ -8,8 +8,9 @@
 import { type Mat3, type Vec3, vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { lllReduce, roundHalfEven } from '../structure/lll.ts';
-import { type LatticeMapping, findAllMappings } from '../structure/niggli.ts';
+import { type LatticeMapping, findAllMappings, sameCell } from '../structure/niggli.ts';
 import { linearAssignment } from './linear-assignment.ts';
+import { limitsRevision } from '../limits.ts';
 import { powThird } from './rounded-trig.ts';
 import { numpyInverse, numpyNorm, pymatgenVolume } from './numpy-arith.ts';
 import type { Preprocessed, ResolvedOptions } from './matcher-preprocess.ts';
@@ -192,19 +193,49 @@ interface LatticeTrial {
 }
 
 function latticeTrial(avg: Lattice, stol: number, ws: MatcherWorkspace): LatticeTrial {
-  const normalization = powThird(ws.n1 / pymatgenVolume(avg.matrix));
-  const fracTol = boxTolerance(reciprocalLengths(avg.matrix), stol, normalization);
-  const reduced = lllReduce(avg.matrix);
+  const p = averageParts(avg);
+  const normalization = powThird(ws.n1 / p.volume);
+  const fracTol = boxTolerance(p.reciprocal, stol, normalization);
   const lll: LllSearch = {
-    matrix: reduced.matrix,
-    toLll: numpyInverse(reduced.mapping),
-    fracTol: boxTolerance(reciprocalLengths(reduced.matrix), stol, normalization),
-    images: imageSearch(reduced.matrix),
+    matrix: p.lllMatrix,
+    toLll: p.toLll,
+    fracTol: boxTolerance(p.lllReciprocal, stol, normalization),
+    images: p.images,
     grid: null,
   };
   toLllSites(ws.frac1, ws.n1, lll, ws.lll1);
   lll.grid = columnGrid(ws.lll1, ws.n1, lll.fracTol);
-  return { normalization, fracTol, lll, avgInverse: numpyInverse(avg.matrix) };
+  return { normalization, fracTol, lll, avgInverse: p.inverse };
+}
+
+/** What `latticeTrial` needs of an average lattice alone (only read), kept with the lattice, which getSupercells reuses. */
+interface AverageParts {
+  volume: number;
+  reciprocal: Vec3;
+  inverse: Mat3;
+  lllMatrix: Mat3;
+  toLll: Mat3;
+  lllReciprocal: Vec3;
+  images: LllSearch['images'];
+}
+const averages = new WeakMap<Lattice, AverageParts>();
+
+function averageParts(avg: Lattice): AverageParts {
+  let p = averages.get(avg);
+  if (!p) {
+    const reduced = lllReduce(avg.matrix);
+    p = {
+      volume: pymatgenVolume(avg.matrix),
+      reciprocal: reciprocalLengths(avg.matrix),
+      inverse: numpyInverse(avg.matrix),
+      lllMatrix: reduced.matrix,
+      toLll: numpyInverse(reduced.mapping),
+      lllReciprocal: reciprocalLengths(reduced.matrix),
+      images: imageSearch(reduced.matrix),
+    };
+    averages.set(avg, p);
+  }
+  return p;
 }
 
 /** `t = s1fc[s1i] − s2fc[s2_t_ind]` (into `ws.shift`) and `t_s2fc = s2fc + t` (into `ws.translated2`). */
@@ -296,16 +327,52 @@ function totalTranslation(t: Float64Array, mean: Float64Array, avgInverse: Mat3)
 }
 
 function workspaceFor(ctx: PairContext, n1: number, n2: number): MatcherWorkspace {
-  if (!ctx.workspace || ctx.workspace.n1 !== n1 || ctx.workspace.n2 !== n2) ctx.workspace = createWorkspace(n1, n2);
+  if (!ctx.workspace || ctx.workspace.n1 !== n1 || ctx.workspace.n2 !== n2) {
+    // A pass writes every scratch array before it reads it, so the next pair of the same size (a batch's next answer)
+    // takes over the last small one instead of allocating its own.
+    ctx.workspace = spareWorkspace?.n1 === n1 && spareWorkspace.n2 === n2 ? spareWorkspace : createWorkspace(n1, n2);
+    spareWorkspace = n1 * n2 <= SPARE_WORKSPACE_PAIRS ? ctx.workspace : null;
+  }
   return ctx.workspace;
 }
 
-/** The pair's find_all_mappings (the supercell side's lattice onto the other's), created once and replayed. */
+/** The last small workspace, kept for the next pair (a large one is left to the garbage collector). */
+let spareWorkspace: MatcherWorkspace | null = null;
+const SPARE_WORKSPACE_PAIRS = 10_000;
+
+/**
+ * The pair's find_all_mappings (the supercell side's lattice onto the other's), created once and replayed, and handed
+ * on to the next pair when it has the same two cells (a batch matches one target's cell against many answers that
+ * keep it). Only the last pair's are kept: a large cell's search holds many lattice points.
+ */
 function pairMappings(pair: StrictPair, ctx: PairContext): Iterable<LatticeMapping> {
+  if (ctx.mappings) return ctx.mappings;
   const [big, small] = pair.s1Supercell ? [pair.struct1, pair.struct2] : [pair.struct2, pair.struct1];
   const o = ctx.options;
-  return (ctx.mappings ??= new Replay(findAllMappings(new Lattice(big.matrix), new Lattice(small.matrix), o.ltol, o.angleTol)));
+  const last = lastMappings;
+  if (
+    last &&
+    last.ltol === o.ltol &&
+    last.angleTol === o.angleTol &&
+    last.limits === limitsRevision() &&
+    sameCell(last.big, big.matrix) &&
+    sameCell(last.small, small.matrix)
+  )
+    return (ctx.mappings = last.replay);
+  const replay = new Replay(findAllMappings(new Lattice(big.matrix), new Lattice(small.matrix), o.ltol, o.angleTol));
+  lastMappings = {
+    big: new Lattice(big.matrix).matrix,
+    small: new Lattice(small.matrix).matrix,
+    ltol: o.ltol,
+    angleTol: o.angleTol,
+    limits: limitsRevision(),
+    replay,
+  };
+  return (ctx.mappings = replay);
 }
+
+/** The last pair's cells (copies), the search's tolerances and limits, and its mappings; nothing that uses them changes them. */
+let lastMappings: { big: Mat3; small: Mat3; ltol: number; angleTol: number; limits: number; replay: Replay<LatticeMapping> } | null = null;
 
 /** `_strict_match(struct1, struct2, fu, s1_supercell, use_rms, break_on_match)`: the best match within stol, or null. */
 export function strictMatch(pair: StrictPair, search: StrictSearch, ctx: PairContext): StrictMatch | null {
@@ -328,4 +395,41 @@ export function strictMatch(pair: StrictPair, search: StrictSearch, ctx: PairCon
     }
   }
   return best && best.value < search.stol ? best : null;
+}
+
+/**
+ * `_strict_match` for `fit` (use_rms=False, break_on_match=True) and then, when it matches, for `get_rms_dist`
+ * (use_rms=True) at one stol, in one traversal: both passes visit the same lattices and translations in the same
+ * order and compute the same assignment at each. Fit's pass stops at its first largest distance below stol; the
+ * rms pass goes on to its own end (its first rms below 1e-5 can come no earlier, since that largest distance is
+ * then below stol too). The account is charged as the two passes would charge it: the traversal up to fit's stop
+ * once more when it stops there, nothing more when it never does (no rms pass follows a failed fit).
+ */
+export function strictFitThenRms(pair: StrictPair, stol: number, ctx: PairContext): { fit: boolean; rms: StrictMatch | null } {
+  const m = getMask(pair, ctx.options.comparator);
+  if (strictRefusal(m, ctx.options) !== null) return { fit: false, rms: null };
+  const ws = workspaceFor(ctx, m.n1, m.n2);
+  const spentBefore = ctx.account.spent;
+  let fit = false;
+  let best: StrictMatch | null = null;
+  search: for (const { avg, scale } of getSupercells(pair, pairMappings(pair, ctx), ws)) {
+    const trial = latticeTrial(avg, stol, ws);
+    for (const s1i of m.s1Targets) {
+      translate(ws, s1i, m.s2Anchor);
+      if (!cmpFstruct(ws, m.mask, trial.fracTol, ctx.account)) continue;
+      const mapping = cartDists(ws, m.mask, trial);
+      if (!fit && strictValue(ws.dist, false) < stol) {
+        fit = true;
+        spendMatchWork(ctx.account, ctx.account.spent - spentBefore);
+      }
+      const value = strictValue(ws.dist, true);
+      if (best === null || value < best.value) {
+        const translation = totalTranslation(ws.shift, ws.mean, trial.avgInverse);
+        best = { value, dist: ws.dist.slice(), mapping: mapping.slice(), translation, scaleMatrix: scale };
+        if (value < 1e-5 && value < stol) break search;
+      }
+    }
+  }
+  if (!fit) return { fit: false, rms: null };
+  return { fit: true, rms: best && best.value < stol ? best : null };
 }

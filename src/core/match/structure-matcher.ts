@@ -27,7 +27,15 @@ import {
   sameCompositionHash,
 } from './matcher-preprocess.ts';
 import { type StrictPair, getLattices } from './matcher-lattices.ts';
-import { type PairContext, type StrictMatch, type StrictSearch, orientPair, strictMatch, strictMatchRefusal } from './strict-match.ts';
+import {
+  type PairContext,
+  type StrictMatch,
+  type StrictSearch,
+  orientPair,
+  strictFitThenRms,
+  strictMatch,
+  strictMatchRefusal,
+} from './strict-match.ts';
 
 export { MATCHER_DEFAULTS, type MatcherOptions, checkMatchable };
 
@@ -182,6 +190,14 @@ class PreparedPair implements PreparedMatch {
     this.ctx.account.spent = this.reduced?.reductionWork ?? 0;
   }
 
+  /** `fit()` and, only when it passes, `bestMapping()`, in one traversal of the lattices (strictFitThenRms). */
+  fitAndBestMapping(): { fit: boolean; mapping: BestMapping | null } {
+    const o = this.o;
+    if (!o.allowSubset && !sameCompositionHash(this.a, this.b, o.comparator)) return { fit: false, mapping: null };
+    const { fit, rms } = strictFitThenRms(this.prepared().pair, o.stol, this.ctx);
+    return { fit, mapping: fit ? this.mappingOf(rms) : null };
+  }
+
   /** A match in the caller's site indices of a and b, sorted by a. */
   private mappingOf(match: StrictMatch | null): BestMapping | null {
     if (!match) return null;
@@ -268,7 +284,5 @@ export function matcherFitAndBestMapping(
   b: Structure,
   options?: MatcherOptions,
 ): { fit: boolean; mapping: BestMapping | null } {
-  const m = prepareMatch(a, b, options);
-  if (!m.fit()) return { fit: false, mapping: null };
-  return { fit: true, mapping: m.bestMapping() };
+  return new PreparedPair(a, b, resolve(options)).fitAndBestMapping();
 }

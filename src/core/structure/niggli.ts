@@ -6,8 +6,8 @@
 import { type Mat3, type Vec3, det, inverse, norm, vec3 } from '../math/mat3.ts';
 import { Lattice } from './lattice.ts';
 import { lllReduce } from './lll.ts';
-import { LIMITS, LimitError, limitSentence } from '../limits.ts';
-import { acos, cbrt } from '../math/libm.ts';
+import { LIMITS, LimitError, limitSentence, limitsRevision } from '../limits.ts';
+import { acos, cbrt, cos } from '../math/libm.ts';
 
 const RAD = 180 / Math.PI;
 
@@ -177,8 +177,19 @@ function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; ca
   return { frac: found.map((p) => p.f), cart: found.map((p) => p.v), dist: found.map((p) => p.d) };
 }
 
-const angleDeg = (u: Vec3, v: Vec3, lu: number, lv: number): number =>
-  acos(Math.max(-1, Math.min(1, (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / lu / lv))) * RAD;
+/**
+ * Whether the angle between u and v (lengths lu, lv), `acos(u·v / lu / lv)` in degrees, is within `tol` of `target`
+ * (strictly, as pymatgen). A cosine more than 1e-9 outside the cosines of the window's ends cannot give an angle inside
+ * it (far above acos's rounding): most pairs are refused without acos.
+ */
+function angleWindow(target: number, tol: number): (u: Vec3, v: Vec3, lu: number, lv: number) => boolean {
+  const cosLow = cos(Math.min(180, target + tol) / RAD) - 1e-9,
+    cosHigh = cos(Math.max(0, target - tol) / RAD) + 1e-9;
+  return (u, v, lu, lv) => {
+    const c = Math.max(-1, Math.min(1, (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / lu / lv));
+    return c >= cosLow && c <= cosHigh && Math.abs(acos(c) * RAD - target) < tol;
+  };
+}
 
 /**
  * Every triple of lattice vectors of `self` whose lengths are within the relative tolerance `ltol`
@@ -209,10 +220,13 @@ export function* findAllMappings(self: Lattice, other: Lattice, ltol: number, an
       limitSentence('the lattice-mapping search', ia.length * ib.length * ic.length, 50 * LIMITS.latticePoints, 'candidate vector triples'),
     );
   }
-  const alphaOk = ib.map((j, x) => ic.map((k, y) => Math.abs(angleDeg(pts.cart[j], pts.cart[k], lb[x], lc[y]) - alpha) < angleTol));
-  const betaOk = ia.map((i, x) => ic.map((k, y) => Math.abs(angleDeg(pts.cart[i], pts.cart[k], la[x], lc[y]) - beta) < angleTol));
+  const nearAlpha = angleWindow(alpha, angleTol),
+    nearBeta = angleWindow(beta, angleTol),
+    nearGamma = angleWindow(gamma, angleTol);
+  const alphaOk = ib.map((j, x) => ic.map((k, y) => nearAlpha(pts.cart[j], pts.cart[k], lb[x], lc[y])));
+  const betaOk = ia.map((i, x) => ic.map((k, y) => nearBeta(pts.cart[i], pts.cart[k], la[x], lc[y])));
   for (let x = 0; x < ia.length; x++) {
-    const gammaRow = ib.map((j, y) => Math.abs(angleDeg(pts.cart[ia[x]], pts.cart[j], la[x], lb[y]) - gamma) < angleTol);
+    const gammaRow = ib.map((j, y) => nearGamma(pts.cart[ia[x]], pts.cart[j], la[x], lb[y]));
     for (let y = 0; y < ib.length; y++) {
       if (!gammaRow[y]) continue;
       for (let z = 0; z < ic.length; z++) {
@@ -231,6 +245,39 @@ export function* findAllMappings(self: Lattice, other: Lattice, ltol: number, an
  * the sign flipped if needed so the basis is right-handed.
  */
 export function niggliReducedLattice(lattice: Lattice, tol = 1e-5): Lattice {
+  const m = lattice.matrix;
+  const limits = limitsRevision();
+  for (const r of reducedCells)
+    if (r.tol === tol && r.limits === limits && sameCell(r.cell, m)) {
+      reducedCells.splice(reducedCells.indexOf(r), 1);
+      reducedCells.push(r);
+      return new Lattice(r.reduced);
+    }
+  const reduced = reduceToNiggli(lattice, tol);
+  if (reducedCells.length >= REDUCED_CELLS_KEPT) reducedCells.shift();
+  reducedCells.push({ cell: new Lattice(m).matrix, tol, limits, reduced: new Lattice(reduced.matrix).matrix });
+  return reduced;
+}
+
+/** The same nine numbers, −0 apart from 0 (a reduction may keep the sign of a zero). */
+export function sameCell(a: Mat3, b: Mat3): boolean {
+  for (let i = 0; i < 3; i++)
+    for (let j = 0; j < 3; j++) {
+      const x = a[i][j],
+        y = b[i][j];
+      if (x !== y || (x === 0 && !Object.is(x, y))) return false;
+    }
+  return true;
+}
+
+/**
+ * The cells last reduced (copies; the reduced one handed out as a new Lattice), most recent last: a batch reduces the
+ * same few cells again and again (one target against many answers, answers that keep the input's cell).
+ */
+const reducedCells: { cell: Mat3; tol: number; limits: number; reduced: Mat3 }[] = [];
+const REDUCED_CELLS_KEPT = 16;
+
+function reduceToNiggli(lattice: Lattice, tol: number): Lattice {
   const p = niggliParameters(lattice, tol);
   const target = Lattice.fromParameters(...p);
   const e = tol * cbrt(lattice.volume);

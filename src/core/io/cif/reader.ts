@@ -6,7 +6,7 @@
 import { type Vec3, vec3, wrapFrac } from '../../math/mat3.ts';
 import { PeriodicGrid } from '../../math/periodic-grid.ts';
 import { Lattice } from '../../structure/lattice.ts';
-import { type Site, type SpeciesMap, type Structure, makeSiteFromFrac } from '../../structure/structure.ts';
+import type { Site, SpeciesMap, Structure } from '../../structure/structure.ts';
 import {
   lookupHM,
   lookupHall,
@@ -26,6 +26,8 @@ import { pymatgenSortedOrder } from '../../structure/composition.ts';
 /** Fractional tolerance for "same position" (pymatgen's site_tolerance). */
 const SITE_TOLERANCE = 1e-4;
 
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
 /**
  * Reads a CIF number: `0.1234(5)` → 0.1234, `90.` → 90, `.5`, `1/3`, `-.25`. NaN when not a number or
  * longer than LIMITS.numberChars. The patterns are unambiguous (linear even on a long run of digits).
@@ -33,12 +35,17 @@ const SITE_TOLERANCE = 1e-4;
 export function cifNumber(text: string): number {
   let s = text.trim();
   if (s.length > LIMITS.numberChars) return NaN;
-  const su = /\(\d*\)$/.exec(s);
-  if (su) s = s.slice(0, su.index);
+  // Each pattern runs only where its tell-tale character is present (a number per coordinate adds up).
+  if (s.endsWith(')')) {
+    const su = /\(\d*\)$/.exec(s);
+    if (su) s = s.slice(0, su.index);
+  }
   if (s === '') return NaN;
-  const frac = /^([+-]?\d+(?:\.\d*)?)\/(\d+(?:\.\d*)?)$/.exec(s);
-  if (frac) return Number(frac[1]) / Number(frac[2]);
-  if (!/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(s)) return NaN;
+  if (s.includes('/')) {
+    const frac = /^([+-]?\d+(?:\.\d*)?)\/(\d+(?:\.\d*)?)$/.exec(s);
+    if (frac) return Number(frac[1]) / Number(frac[2]);
+  }
+  if (!DECIMAL.test(s)) return NaN;
   return Number(s);
 }
 
@@ -49,6 +56,10 @@ const notNumberReason = (x: number, text = ''): string =>
     : Number.isNaN(x)
       ? 'not a number'
       : 'too large to represent';
+
+/** The tags the reader asks for (a fixed set), normalised once. */
+const lookupKeys = new Map<string, string>();
+const LOOKUP_KEYS_KEPT = 512;
 
 /** Item lookup with '.' and '_' after the category treated alike (`_atom_site.fract_x` = `_atom_site_fract_x`). */
 class BlockView {
@@ -61,7 +72,12 @@ class BlockView {
   }
   get(...tags: string[]): CifItem | undefined {
     for (const t of tags) {
-      const it = this.map.get(t.toLowerCase().replace(/\./g, '_'));
+      let key = lookupKeys.get(t);
+      if (key === undefined) {
+        key = t.toLowerCase().replace(/\./g, '_');
+        if (lookupKeys.size < LOOKUP_KEYS_KEPT) lookupKeys.set(t, key);
+      }
+      const it = this.map.get(key);
       if (it) return it;
     }
     return undefined;
@@ -98,6 +114,20 @@ const SPECIAL_LABELS: [string, string][] = [
  * as pymatgen), `O2-` → O, `Wat1` → O. Returns null when nothing element-like is found.
  */
 function elementFromLabel(text: string): string | null {
+  let hit = elementMemo.get(text);
+  if (hit === undefined) {
+    hit = readElementFromLabel(text);
+    if (elementMemo.size >= ELEMENT_MEMO_KEPT) elementMemo.clear();
+    elementMemo.set(text, hit);
+  }
+  return hit;
+}
+
+/** A file names its few species on every row, and a batch of files the same ones again: each text is read once. */
+const elementMemo = new Map<string, string | null>();
+const ELEMENT_MEMO_KEPT = 4096;
+
+function readElementFromLabel(text: string): string | null {
   const sym = text.trim();
   if (!sym) return null;
   for (const [prefix, el] of SPECIAL_LABELS) if (sym.startsWith(prefix)) return el === '' ? null : el;
@@ -352,6 +382,20 @@ interface MergedSite {
 }
 
 function speciesKey(s: MergedSite): string {
+  // Almost every site holds one species, fully occupied: its key without sorting or formatting.
+  let only: string | null = null;
+  for (const el in s.species) {
+    if (only !== null) return mixedSpeciesKey(s);
+    only = el;
+  }
+  if (only === null) return '';
+  const occ = s.species[only];
+  return `${only}:${occ === 1 ? ONE_TO_12_DIGITS : occ.toPrecision(12)}:${s.oxidation[only] ?? ''}`;
+}
+
+const ONE_TO_12_DIGITS = (1).toPrecision(12);
+
+function mixedSpeciesKey(s: MergedSite): string {
   return Object.entries(s.species)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([el, occ]) => `${el}:${occ.toPrecision(12)}:${s.oxidation[el] ?? ''}`)
@@ -368,6 +412,9 @@ function roundIdeal(x: number): { value: number; changed: boolean } {
   const value = snapThird(x);
   return { value, changed: value !== x };
 }
+
+const isExactIdentity = (op: SymOp): boolean =>
+  op.rot.every((row, i) => row.every((x, j) => x === (i === j ? 1 : 0))) && op.trans.every((t) => t === 0);
 
 function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite[] {
   // Stage 1: rows on the same position (up to symmetry) become one site with a mixed species map.
@@ -407,6 +454,17 @@ function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite
     }
   }
   // Stage 2: images of each site; duplicates removed among sites of the same species (as pymatgen).
+  if (keys.length === rows.length && ops.length === 1 && isExactIdentity(ops[0])) {
+    // P1 with no rows merged: stage 1 searched every site's one image against all earlier sites on the same bins (the
+    // same number of points sizes the same grid) and found none, so the per-species search would find none either.
+    return keys.map((site) => ({
+      frac: wrap3(applyOp(ops[0], site.frac)),
+      species: site.species,
+      oxidation: site.oxidation,
+      labels: site.labels,
+      line: site.line,
+    }));
+  }
   const out: MergedSite[] = [];
   const grids = new Map<string, PeriodicGrid>();
   for (const site of keys) {
@@ -537,8 +595,10 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
     const lab = label ? label.values[i].text : `${i + 1}`;
     if (label) checkLabel(lab, label.values[i].line, 'atom label');
     if (type) checkLabel(type.values[i].text, type.values[i].line, 'type symbol');
-    const coordValues = [fx.values[i], fy.values[i], fz.values[i]];
-    if (coordValues.some(isNull)) {
+    const vx = fx.values[i],
+      vy = fy.values[i],
+      vz = fz.values[i];
+    if (isNull(vx) || isNull(vy) || isNull(vz)) {
       unknownCoords++;
       continue;
     }
@@ -560,14 +620,20 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
     ) {
       warn(`line ${symSrc.line}: '${printable(symSrc.text)}' read as ${element}`);
     }
-    const frac = coordValues.map((v) => cifNumber(v.text));
-    frac.forEach((x, a) => {
-      if (!Number.isFinite(x))
-        throw new ParseError(
-          `atom ${printable(lab)}: fractional coordinate '${printable(coordValues[a].text)}' is ${notNumberReason(x, coordValues[a].text)}`,
-          coordValues[a].line,
-        );
-    });
+    const x = cifNumber(vx.text),
+      y = cifNumber(vy.text),
+      z = cifNumber(vz.text);
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) {
+      const coordValues = [vx, vy, vz];
+      [x, y, z].forEach((c, a) => {
+        const text = coordValues[a].text;
+        if (!Number.isFinite(c))
+          throw new ParseError(
+            `atom ${printable(lab)}: fractional coordinate '${printable(text)}' is ${notNumberReason(c, text)}`,
+            coordValues[a].line,
+          );
+      });
+    }
     let occupancy = 1;
     if (occ && !isNull(occ.values[i])) {
       occupancy = cifNumber(occ.values[i].text);
@@ -593,7 +659,7 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
       if (byElement !== undefined) oxidation = byElement;
     }
     const line = occ && !isNull(occ.values[i]) ? occ.values[i].line : fx.values[i].line;
-    rows.push({ label: lab, element, oxidation, occupancy, frac: vec3(frac[0], frac[1], frac[2]), line });
+    rows.push({ label: lab, element, oxidation, occupancy, frac: vec3(x, y, z), line });
   }
   if (unknownCoords) {
     if (unknownCoords === n) throw new ParseError(`block ${name}: all atom coordinates are unknown ('?')`, fx.line);
@@ -681,8 +747,8 @@ function cachedSymmetry(view: BlockView, warn: (m: string) => void, budget: File
   return result;
 }
 
-function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBudget, options: CifReadOptions): Structure {
-  const view = new BlockView(block);
+function structureFromBlock(view: BlockView, warnings: string[], budget: FileBudget, options: CifReadOptions): Structure {
+  const block = view.block;
   const warn = (m: string) => warnings.push(m);
   const lattice = readLattice(view, warn);
   const rows = readAtomRows(view, warn);
@@ -727,7 +793,8 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
   }
   const sites: Site[] = [];
   for (const m of merged) {
-    const total = Object.values(m.species).reduce((s, x) => s + x, 0);
+    let total = 0;
+    for (const el in m.species) total += m.species[el];
     // pymatgen refuses such a site ("Species occupancies sum to more than 1!", pymatgen/core/sites.py, tolerance
     // Composition.amount_tolerance); CifParser's occupancy_tolerance (pymatgen/io/cif.py, default 1.0) rescales
     // nothing by default, so the block gives no structure. An occupancy of 1e9 or 1e300 means nothing, either.
@@ -739,9 +806,15 @@ function structureFromBlock(block: CifBlock, warnings: string[], budget: FileBud
       const sum = String(Number(total.toPrecision(6)));
       throw new ParseError(`block ${printable(block.name)}: ${atoms} ${sum}; the occupancies of one site sum to at most 1`, m.line);
     }
-    const extra: Partial<Site> = { label: m.labels[0] };
-    if (Object.keys(m.oxidation).length) extra.oxidation = { ...m.oxidation };
-    sites.push(makeSiteFromFrac(lattice, m.frac, { ...m.species }, extra));
+    // makeSiteFromFrac's object (label, oxidation?, species, frac, xyz) built directly: its spread of the extra
+    // fields cost more than the rest of the site. m.frac is the expansion's own array, not shared.
+    const species = { ...m.species };
+    const xyz = lattice.fracToCart(m.frac);
+    sites.push(
+      Object.keys(m.oxidation).length
+        ? { label: m.labels[0], oxidation: { ...m.oxidation }, species, frac: m.frac, xyz }
+        : { label: m.labels[0], species, frac: m.frac, xyz },
+    );
   }
   // Expanded cells take pymatgen's site order; P1 files keep the file's order (so written files read back unchanged).
   return {
@@ -806,7 +879,7 @@ function structuresFromDocument(doc: CifDocument, options: Required<CifReadOptio
     if (!hasAtomSites(view)) continue;
     candidates++;
     try {
-      structures.push(structureFromBlock(block, warnings, budget, options));
+      structures.push(structureFromBlock(view, warnings, budget, options));
     } catch (e) {
       if (!(e instanceof ParseError)) throw e;
       firstError ??= e;

@@ -55,6 +55,14 @@ interface Token {
 const STRUCTURAL_TAG = /^_(atom_site[._](?!aniso)|atom_type|cell|symmetry|space_group)/i;
 
 const isWs = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12;
+/**
+ * A run of whitespace other than a line end, and a bare word (up to the next whitespace of isWs), from lastIndex: the
+ * regex engine's scan instead of a loop per character, which a short run (a CLI process) spends interpreted.
+ */
+const BLANKS = /[ \t\r\v\f]*/y;
+const WORD = /[^ \t\n\r\v\f]*/y;
+/** First letters (lower case) of the keywords data_, global_, loop_, save_ and stop_. */
+const KEYWORD_START = new Set([100, 103, 108, 115]);
 
 /** Normalises line ends, strips a BOM and a trailing Ctrl-Z (DOS end-of-file). */
 function prepare(text: string, warnings: string[]): string {
@@ -150,7 +158,9 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
       continue;
     }
     if (isWs(c)) {
-      i++;
+      BLANKS.lastIndex = i + 1;
+      BLANKS.test(text);
+      i = BLANKS.lastIndex;
       atLineStart = false;
       continue;
     }
@@ -258,8 +268,9 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
       continue;
     }
     // Bare word.
-    let j = i;
-    while (j < n && !isWs(text.charCodeAt(j))) j++;
+    WORD.lastIndex = i;
+    WORD.test(text);
+    const j = WORD.lastIndex;
     checkTokenLength(j - i, line, 'word');
     const word = text.slice(i, j);
     i = j;
@@ -267,7 +278,8 @@ function tokenize(text: string, warnings: string[], version: 1 | 2, lenientQuote
       push({ kind: 'tag', text: word, quoted: false, line });
       continue;
     }
-    const lower = word.toLowerCase();
+    // Only a word starting with d, g, l or s can be a keyword (data_, global_, loop_, save_, stop_).
+    const lower = KEYWORD_START.has(c | 0x20) ? word.toLowerCase() : '';
     if (lower.startsWith('data_')) {
       push({ kind: 'data', text: word.slice(5), quoted: false, line });
     } else if (lower === 'loop_') {

@@ -3,8 +3,10 @@
  * "Unknown"), and the per-action summary the paper reports (success rate, mean max_dist over
  * successful cases, error counts).
  */
-import { LimitError, quoted } from '../../limits.ts';
-import { evaluateAtomworldAnswer } from './evaluate.ts';
+import { LimitError, limitsRevision, quoted } from '../../limits.ts';
+import type { Structure } from '../../structure/structure.ts';
+import { evaluateAgainstTarget } from './evaluate.ts';
+import { parseCifStrict } from './strict-cif.ts';
 
 /** The refusal of a cases file that gives one case id twice (`structlab atomworld eval` and the page alike). */
 export const duplicateCaseSentence = (file: string, id: string, first: number, again: number): string =>
@@ -35,12 +37,47 @@ export interface AtomworldActionSummary {
   errors: Record<string, number>;
 }
 
+/**
+ * Targets already read, by CIF text, oldest first: a batch often judges several answers against one target (sampled
+ * answers per case, the oracle's candidates), and reading the CIF is a third of judging a small case. Bounded in
+ * entries and in text held; a target that fails to read is not kept (it fails again, with the same error).
+ */
+const targets = new Map<string, Structure>();
+const TARGETS_KEPT = 32;
+const TARGET_TEXT_KEPT = 1 << 22;
+let targetText = 0;
+
+/** The limits the kept targets were read under (a target read under raised limits may be refused under others). */
+let targetLimits = -1;
+
+function parsedTarget(cif: string): Structure {
+  const limits = limitsRevision();
+  if (limits !== targetLimits) {
+    targets.clear();
+    targetText = 0;
+    targetLimits = limits;
+  }
+  const hit = targets.get(cif);
+  if (hit) return hit;
+  const s = parseCifStrict(cif);
+  if (cif.length <= TARGET_TEXT_KEPT / 4) {
+    for (const old of targets.keys()) {
+      if (targets.size < TARGETS_KEPT && targetText + cif.length <= TARGET_TEXT_KEPT) break;
+      targets.delete(old);
+      targetText -= old.length;
+    }
+    targets.set(cif, s);
+    targetText += cif.length;
+  }
+  return s;
+}
+
 /** Judges one case; an exception inside the evaluator is the benchmark's "Unknown" error class. */
 export function judgeAtomworldJob(job: AtomworldJob): AtomworldCaseVerdict {
   const base = { id: job.id, action: job.action };
   if (job.answer === null) return { ...base, correct: false, wrong_type: 'OutputFormatError', rmsd: null, max_dist: null };
   try {
-    const e = evaluateAtomworldAnswer(job.targetCif, job.answer);
+    const e = evaluateAgainstTarget(parsedTarget(job.targetCif), job.answer);
     return { ...base, correct: e.correct, wrong_type: e.wrongType, rmsd: e.rmsd, max_dist: e.maxDist };
   } catch (e) {
     // A refusal of the resource policy is ours, not the benchmark's "Unknown": it gets its own class.

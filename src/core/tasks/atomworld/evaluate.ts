@@ -40,7 +40,8 @@ export function extractLastCif(answerText: string): string | null {
 function compositionDict(s: Structure): Map<string, number> {
   const out = new Map<string, number>();
   for (const site of s.sites) {
-    for (const [el, occ] of Object.entries(site.species)) {
+    for (const el in site.species) {
+      const occ = site.species[el];
       const ox = site.oxidation?.[el];
       const key = ox === undefined || ox === 0 ? el : `${el}${ox}`;
       out.set(key, (out.get(key) ?? 0) + occ);
@@ -59,8 +60,14 @@ function sameComposition(a: Structure, b: Structure): boolean {
 }
 
 /** Throws ParseError when the target itself cannot be read (the benchmark's targets always can). */
-export function evaluateAtomworldAnswer(targetCif: string, answerText: string): AtomworldEvaluation {
-  const target = parseCifStrict(targetCif);
+export const evaluateAtomworldAnswer = (targetCif: string, answerText: string): AtomworldEvaluation =>
+  evaluateAgainstTarget(parseCifStrict(targetCif), answerText);
+
+/**
+ * `evaluateAtomworldAnswer` against a target already read with `parseCifStrict` (a batch reads each distinct
+ * target once); `target` is only read, never changed.
+ */
+export function evaluateAgainstTarget(target: Structure, answerText: string): AtomworldEvaluation {
   const base = { target, answer: null, rmsd: null, maxDist: null, mapping: null, correct: false } as const;
   const answerCif = extractLastCif(answerText);
   if (answerCif === null) {
