@@ -2,6 +2,8 @@
 import { overrideLimits, printable, resetLimits, setLimitHint } from '../core/limits.ts';
 import { initMoyoNodeLazily } from '../node/moyo.ts';
 import { cliLimitHint, inputFailure, streamFailureLine } from './errors.ts';
+import { startEarlyPoolThread } from './pool.ts';
+import { endEarlyWorkers } from './threads.ts';
 
 export { streamFailureLine };
 import { errorText } from '../core/errors.ts';
@@ -217,6 +219,8 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   try {
+    const early = earlyPoolEntry(name, rest);
+    if (early) startEarlyPoolThread(early);
     const command = await load();
     if (rest.includes('--help') || rest.includes('-h')) {
       io.stdout(command.helpFor?.(rest) ?? command.help);
@@ -233,7 +237,20 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (e) {
     return fail(e, io);
+  } finally {
+    endEarlyWorkers();
   }
+}
+
+/**
+ * The pool thread a batch command will start, started before its module is even loaded (src/cli/threads.ts,
+ * `startEarlyWorker`): `atomworld eval` unless it asks for help or for no threads (`--workers 0`).
+ */
+function earlyPoolEntry(name: string, rest: string[]): string | null {
+  if (name !== 'atomworld' || rest[0] !== 'eval' || rest.includes('--help') || rest.includes('-h')) return null;
+  const at = rest.findIndex((a) => a === '--workers' || a.startsWith('--workers='));
+  const workers = at < 0 ? null : rest[at].startsWith('--workers=') ? rest[at].slice('--workers='.length) : rest[at + 1];
+  return workers !== null && Number(workers) === 0 ? null : 'atomworld-eval-worker';
 }
 
 function fail(e: unknown, io: CliIo): number {

@@ -5,7 +5,9 @@
  * The tests decide when gated tasks finish, through shared memory; nothing is timed.
  */
 import { describe, expect, it } from 'vitest';
-import { IN_FLIGHT, type PoolOptions, runPool } from '../../src/cli/pool.ts';
+import { IN_FLIGHT, type PoolOptions, runPool, startEarlyPoolThread } from '../../src/cli/pool.ts';
+import { endEarlyWorkers } from '../../src/cli/threads.ts';
+import { overrideLimits, resetLimits } from '../../src/core/limits.ts';
 import type { PoolTestGates, PoolTestTask } from './pool-test-worker.ts';
 
 const ENTRY = new URL('./pool-test-worker.ts', import.meta.url);
@@ -69,6 +71,14 @@ describe('the CLI worker pool', () => {
     expect(warnings).toEqual([]);
   }, 60_000);
 
+  it('many quick tasks, answered in batches by two threads, come out whole and in task order', async () => {
+    const n = 500;
+    const { count, results, warnings } = await pool({ tasks: values(n), threads: 2, isolate: isolation });
+    expect(count).toBe(n);
+    expect(results).toEqual(Array.from({ length: n }, (_, k) => [k, 10 * k]));
+    expect(warnings).toEqual([]);
+  }, 60_000);
+
   it('reads a stream only as threads have room: never more than threads × IN_FLIGHT tasks ahead of the answers', async () => {
     const threads = 2;
     const n = 12;
@@ -115,8 +125,9 @@ describe('the CLI worker pool', () => {
   it('without isolate, the tasks of a thread that dies go to the others, and to this thread when none is left', async () => {
     const tasks = [task('value', 1), task('crash', 2), task('value', 3)];
     const { results, warnings } = await pool({ tasks });
+    // The thread held its answer to the first task (answers go out in batches) when it died: that task is done again.
     expect(results).toEqual([
-      [0, 10],
+      [0, 'here 1'],
       [1, 'here 2'],
       [2, 'here 3'],
     ]);
@@ -125,6 +136,26 @@ describe('the CLI worker pool', () => {
 
   it("a task's exception rejects the run, as it would in this thread", async () => {
     await expect(pool({ tasks: [task('value', 1), task('throw', 2)] })).rejects.toThrow('Error: boom');
+  }, 60_000);
+
+  it('a thread started early is the one the pool runs on; one started under other limits, or ended, is not', async () => {
+    const threadOf = async () => (await pool({ tasks: [task('thread', 0)], workerData: null, isolate: isolation })).results[0][1];
+    const early = startEarlyPoolThread(ENTRY);
+    expect(early).toBeGreaterThan(0);
+    expect(await threadOf()).toBe(early);
+    // Taken once: the next run starts its own.
+    expect(await threadOf()).not.toBe(early);
+    // Its limits were another run's (--limit): not taken, and ended.
+    const stale = startEarlyPoolThread(ENTRY);
+    overrideLimits({ atoms: 1234 });
+    try {
+      expect(await threadOf()).not.toBe(stale);
+    } finally {
+      resetLimits();
+    }
+    const ended = startEarlyPoolThread(ENTRY);
+    endEarlyWorkers();
+    expect(await threadOf()).not.toBe(ended);
   }, 60_000);
 
   it('threads 0, or no task, start no thread', async () => {

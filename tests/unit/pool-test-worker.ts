@@ -1,11 +1,11 @@
 /**
- * Worker entry of tests/unit/cli-pool.test.ts: tasks that answer, wait for the test to release them, never end,
- * end their thread or throw.
+ * Worker entry of tests/unit/cli-pool.test.ts: tasks that answer, name their thread, wait for the test to release
+ * them, never end, end their thread or throw.
  */
-import { workerData } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import { servePool } from '../../src/cli/pool.ts';
 
-export type PoolTestTask = { kind: 'value' | 'gated' | 'forever' | 'crash' | 'throw'; value: number };
+export type PoolTestTask = { kind: 'value' | 'gated' | 'forever' | 'crash' | 'throw' | 'thread'; value: number };
 
 /**
  * Shared with the test, one slot per gated task (by its value): the test sets `released`, the thread `started`
@@ -27,6 +27,7 @@ const raise = (flags: Int32Array, slot: number) => {
 servePool((task: PoolTestTask): number => {
   if (task.kind === 'crash') process.exit(7);
   if (task.kind === 'throw') throw new Error('boom');
+  if (task.kind === 'thread') return threadId;
   if (task.kind === 'forever') Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
   if (task.kind === 'gated') {
     raise(gates.started, task.value);

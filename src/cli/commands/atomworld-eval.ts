@@ -128,6 +128,13 @@ class AnswerIndex {
   }
 }
 
+interface CaseRow {
+  k: number;
+  id: string;
+  action: string;
+  targetCif: string;
+}
+
 /**
  * The usable cases of CASES in order, streamed: k counts them (the shard partition), `seen` collects their ids.
  * A case that carries prompt, params and before_cif gets its lint codes when `lint` is given.
@@ -138,7 +145,7 @@ function* readCases(
   seen: Set<string>,
   lint: Map<string, string[] | null> | null,
   shard: Shard | undefined,
-): Generator<{ k: number; id: string; action: string; targetCif: string }> {
+): Generator<CaseRow> {
   const casesName = inputName(casesPath);
   const skip = (line: number, error: string) => skipped.push({ file: casesName, line, error });
   let k = 0;
@@ -213,7 +220,7 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
   const skipped: SkippedLine[] = [];
   const casesName = inputName(positionals[0]),
     answersName = inputName(positionals[1]);
-  const answers = new AnswerIndex(positionals[1], skipped);
+  let answers = null as AnswerIndex | null;
   const seen = new Set<string>();
   const lint = options.lint ? new Map<string, string[] | null>() : null;
   const cases: AtomworldCaseVerdict[] = [];
@@ -222,16 +229,45 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
   const progress = progressReporter('atomworld eval', 'cases');
   const budgetMs = Math.round(budgetSeconds * 1000);
   try {
-    // Streamed in blocks: a block's cases are judged (in threads) while the rest of CASES is still unread.
-    let block: { k: number; job: AtomworldJob }[] = [];
-    const judge = async () => {
+    const caseRows = readCases(positionals[0], skipped, seen, lint, shard);
+    /** Cases read but not yet judged: a block's first few, read before its threads start to size the pool. */
+    const ahead: CaseRow[] = [];
+    const fillAhead = (n: number) => {
+      while (ahead.length < n) {
+        const r = caseRows.next();
+        if (r.done) return;
+        ahead.push(r.value);
+      }
+    };
+    /** Why ANSWERS could not be indexed: raised by the first job, so that the threads already started are ended. */
+    let answersError: unknown = null;
+    const indexAnswers = (): AnswerIndex => {
+      if (answersError !== null) throw answersError;
+      return (answers ??= new AnswerIndex(positionals[1], skipped));
+    };
+    /** One block of jobs, pulled by the pool as threads take them: CASES is read no further ahead than that. */
+    function* blockJobs(): Generator<AtomworldJob> {
+      for (let n = 0; n < BLOCK_CASES; n++) {
+        fillAhead(1);
+        const c = ahead.shift();
+        if (!c) return;
+        const answer = indexAnswers().get(c.id);
+        if (answer === null) missing++;
+        index.push(c.k);
+        yield { id: c.id, action: c.action, targetCif: c.targetCif, answer };
+      }
+    }
+    for (;;) {
+      fillAhead(Math.max(1, requested));
+      if (ahead.length === 0) break;
       const start = cases.length;
       // A case past its budget, or whose thread dies under it, is a verdict of its own; the batch goes on.
-      await runPool<AtomworldJob, AtomworldCaseVerdict>({
+      const pool = runPool<AtomworldJob, AtomworldCaseVerdict>({
         entry: 'atomworld-eval-worker',
         workerData: null,
-        tasks: block.map((b) => b.job),
-        threads: requested,
+        tasks: blockJobs(),
+        // No more threads than cases: a small batch starts only the threads it can use.
+        threads: Math.min(requested, ahead.length),
         local: judgeAtomworldJob,
         onResult: (k, verdict) => {
           cases.push(verdict);
@@ -252,18 +288,20 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
               : `warning: worker threads are unavailable (${why}); evaluating in this thread, without a time budget`,
         },
       });
-      index.push(...block.map((b) => b.k));
-      block = [];
-    };
-    for (const c of readCases(positionals[0], skipped, seen, lint, shard)) {
-      const answer = answers.get(c.id);
-      if (answer === null) missing++;
-      block.push({ k: c.k, job: { id: c.id, action: c.action, targetCif: c.targetCif, answer } });
-      if (block.length >= BLOCK_CASES) await judge();
+      // runPool has started its threads before its first await: ANSWERS is indexed while they load.
+      if (answers === null && answersError === null) {
+        try {
+          indexAnswers();
+        } catch (e) {
+          answersError = e;
+        }
+      }
+      await pool;
     }
-    if (block.length) await judge();
+    // No case at all: ANSWERS is still read (its junk lines and ids are reported).
+    indexAnswers();
   } finally {
-    answers.close();
+    answers?.close();
     progress.end();
   }
   skipped.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file === casesName ? -1 : 1));
@@ -280,7 +318,7 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
     warn(`warning: ${skipped.length - SKIP_WARNINGS_SHOWN} more line(s) skipped (all are listed in "skipped")`);
   if (missing) warn(`warning: ${missing} case(s) have no answer in ${answersName}; counted as OutputFormatError`);
   let extra = 0;
-  for (const id of answers.ids()) if (!seen.has(id)) extra++;
+  for (const id of answers!.ids()) if (!seen.has(id)) extra++;
   if (extra) warn(`warning: ${extra} answer(s) in ${answersName} match no case and were ignored`);
   const timeouts = cases.filter((c) => c.wrong_type === 'Timeout').length;
   if (timeouts)
