@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE } from '../../scripts/support/paths.ts';
 import { XRD_COMPARE_DEFAULTS, comparePatterns } from '../../src/core/analysis/xrd-compare.ts';
 import { evaluateAtomworldAnswer } from '../../src/core/tasks/atomworld/evaluate.ts';
-import { type Lab, openLab, textFile } from './harness.ts';
+import { clickInPageWhen, downloadOf, openLab, textFile, type Lab } from './harness.ts';
 
 const GOLDEN = join(REFERENCE, 'golden', 'atomworld', 'real_samples_icml_fullprec.jsonl');
 const goldenText = readFileSync(GOLDEN, 'utf8');
@@ -153,7 +153,7 @@ describe('AtomWorld page', () => {
   });
 
   it('exports the per-case CSV and the per-action JSON', async () => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=aw-export-cases]').click()]);
+    const download = await downloadOf(page, 'aw-export-cases');
     const csv = readFileSync(await download.path(), 'utf8')
       .trim()
       .split(/\r\n/);
@@ -165,7 +165,7 @@ describe('AtomWorld page', () => {
       expect(cells[2]).toBe(String(g.evaluator.correct));
       if (g.evaluator.rmsd !== null) expect(Math.abs(Number(cells[4]) - g.evaluator.rmsd)).toBeLessThan(1e-6);
     }
-    const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=aw-export-json]').click()]);
+    const jsonDownload = await downloadOf(page, 'aw-export-json');
     const json = JSON.parse(readFileSync(await jsonDownload.path(), 'utf8'));
     // Per action, recounted from the official verdicts.
     for (const action of new Set(golden.map((g) => g.action))) {
@@ -196,10 +196,10 @@ describe('AtomWorld page', () => {
 
   it('a long batch can be cancelled; the judged part stays and a case still opens (fresh worker)', async () => {
     await page.locator('[data-testid=aw-mode-cases]').click();
-    await page.locator('[data-testid=aw-cases-input]').setInputFiles(join(REFERENCE, 'golden', 'atomworld', 'eval_oracle.jsonl'));
-    await page.locator('[data-testid=aw-progress-bar]').waitFor({ timeout: 30_000 });
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=aw-row]').length >= 4, undefined, { timeout: 30_000 });
-    await page.locator('[data-testid=aw-cancel]').click();
+    // Four rows of this batch (the bar shows from the moment the last batch's rows are cleared), then Cancel.
+    await clickInPageWhen(page, 'aw-cancel', { selector: '[data-testid=aw-row]', count: 4, shown: '[data-testid=aw-progress-bar]' }, () =>
+      page.locator('[data-testid=aw-cases-input]').setInputFiles(join(REFERENCE, 'golden', 'atomworld', 'eval_oracle.jsonl')),
+    );
     await page.locator('[data-testid=aw-error]').waitFor({ timeout: 10_000 });
     const message = await text('aw-error');
     const judged = Number(/Cancelled after (\d+) of 437 cases/.exec(message)?.[1]);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE } from '../../scripts/support/paths.ts';
-import { type Lab, openLab, textFile, waitForFrame } from './harness.ts';
+import { downloadOf, openLab, textFile, waitForFrame, type Lab } from './harness.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const golden: any = JSON.parse(readFileSync(join(REFERENCE, 'golden', 'c2np', 'metric_cases.json'), 'utf8'));
@@ -110,7 +110,7 @@ describe('compare view', () => {
     const ids = await page.locator('[data-testid=cmp-row] td:nth-child(2)').allInnerTexts();
     const expected = [...names].sort((a, b) => caseNamed(b).metrics.hausdorff - caseNamed(a).metrics.hausdorff);
     expect(ids).toEqual(expected);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=cmp-export-csv]').click()]);
+    const download = await downloadOf(page, 'cmp-export-csv');
     const csv = readFileSync(await download.path(), 'utf8')
       .trim()
       .split(/\r\n/);

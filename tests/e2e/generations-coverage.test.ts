@@ -18,7 +18,7 @@ import { coverageFingerprint } from '../../src/core/tasks/generations/fingerprin
 import { setFromFolder, setFromSetFile } from '../../src/core/tasks/generations/inputs.ts';
 import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
-import { type Lab, openLab } from './harness.ts';
+import { downloadOf, openLab, type Lab } from './harness.ts';
 import { sameWithin, shown } from '../expect.ts';
 
 const DENOVO = join(REFERENCE, 'golden', 'generations', 'denovo_visible');
@@ -148,7 +148,7 @@ describe('Generations coverage', () => {
     // The nearest-test distances as columns of the table.
     const first = await page.locator('[data-testid=gen-row]').first().locator('td[data-col=struc_precision_dist]').innerText();
     expect(Math.abs(shown(first)[0] - cli.per_sample[0].struc_precision_dist!)).toBeLessThanOrEqual(shown(first)[1] + 1e-12);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=gen-export-json]').click()]);
+    const download = await downloadOf(page, 'gen-export-json');
     const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
     // Numbers within 1e-9 relative: the page's worker runs Chromium's libm.
     expect(sameWithin(exported, cli, 1e-9)).toEqual([]);

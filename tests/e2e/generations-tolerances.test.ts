@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
-import { type Lab, openLab } from './harness.ts';
+import { downloadOf, openLab, type Lab } from './harness.ts';
 import { shown } from '../expect.ts';
 
 const CSP = join(REFERENCE, 'golden', 'generations', 'csp_visible');
@@ -121,7 +121,7 @@ describe('Generations page: matcher tolerances and space groups', () => {
       `${row.pred_space_group.symbol} (${row.pred_space_group.number})`,
     );
     expect(await first.locator('td[data-col=same_space_group]').innerText()).toBe(row.same_space_group ? '✓' : '✗');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=gen-export-json]').click()]);
+    const download = await downloadOf(page, 'gen-export-json');
     const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
     expect(exported.tolerances).toEqual(expected.tolerances);
     expect(exported.space_groups).toEqual(expected.space_groups);

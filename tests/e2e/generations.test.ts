@@ -17,7 +17,7 @@ import { explainMatch } from '../../src/core/tasks/generations/explain.ts';
 import { setFromFolder } from '../../src/core/tasks/generations/inputs.ts';
 import { REFERENCE } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
-import { type Lab, openLab } from './harness.ts';
+import { clickInPageWhen, downloadOf, openLab, type Lab } from './harness.ts';
 import { sameWithin, shown } from '../expect.ts';
 
 const CSP = join(REFERENCE, 'golden', 'generations', 'csp_visible');
@@ -143,7 +143,7 @@ describe('Generations page', () => {
   });
 
   it("exports the table: the JSON equals the CLI's document, the CSV has one line per sample", async () => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=gen-export-json]').click()]);
+    const download = await downloadOf(page, 'gen-export-json');
     const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
     const cli = await structlabInProcess([
       'gen',
@@ -159,7 +159,7 @@ describe('Generations page', () => {
     const expected = JSON.parse(cli.stdout);
     // Same keys, texts and flags; numbers to 1e-9 relative: Chromium's Math.sin/acos/… differ from Node's in the last bit.
     expect(sameWithin(exported, expected, 1e-9)).toEqual([]);
-    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=gen-export-csv]').click()]);
+    const csvDownload = await downloadOf(page, 'gen-export-csv');
     const csv = readFileSync(await csvDownload.path(), 'utf8')
       .trim()
       .split(/\r\n/);
@@ -192,7 +192,7 @@ describe('Generations page', () => {
     const id = (await row.getAttribute('data-id'))!;
     await row.click();
     await page.locator('[data-testid=gen-download-prediction]').waitFor({ timeout: 30_000 });
-    const [cif] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=gen-download-prediction]').click()]);
+    const cif = await downloadOf(page, 'gen-download-prediction');
     expect(cif.suggestedFilename()).toBe(`${id}-prediction.cif`);
     const parsed = parseStructureFile(readFileSync(await cif.path(), 'utf8'), cif.suggestedFilename());
     if (!parsed.ok) throw new Error(parsed.error);
@@ -200,7 +200,7 @@ describe('Generations page', () => {
     expect(parsed.structures[0].sites).toHaveLength(nsites);
 
     await page.locator('[data-testid=gen-sample-format]').selectOption('poscar');
-    const [poscar] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=gen-download-other]').click()]);
+    const poscar = await downloadOf(page, 'gen-download-other');
     expect(poscar.suggestedFilename()).toBe(`${id}-truth.vasp`);
     const back = parseStructureFile(readFileSync(await poscar.path(), 'utf8'), poscar.suggestedFilename());
     if (!back.ok) throw new Error(back.error);
@@ -254,7 +254,7 @@ describe('Generations page', () => {
   });
 
   it('cancel stops a CSP run (the page idle, no result); the next run completes with the golden', async () => {
-    // Seven renamed copies of the visible pairs: a run long enough (several seconds) that the click lands inside it.
+    // Seven renamed copies of the visible pairs: a run of several seconds, which the cancel must end early.
     const COPIES = 7;
     const big = { pred: join(SCRATCH, 'cancel-pred'), truth: join(SCRATCH, 'cancel-truth') };
     for (const [role, dir] of Object.entries(big)) {
@@ -274,10 +274,13 @@ describe('Generations page', () => {
     await page.locator('[data-testid=gen-folder-truth]').setInputFiles(big.truth);
     await truthInfo(203 * COPIES);
     await idle();
-    // The pairs are matched only once both folders are in: the run is under way while its progress bar shows.
-    await page.locator('[data-testid=gen-folder-pred]').setInputFiles(big.pred);
-    await page.locator('[data-testid=gen-progress-bar]').waitFor({ timeout: 30_000 });
-    await page.locator('[data-testid=gen-cancel]').click();
+    // The pairs are matched only once both folders are in: the run is under way while its progress bar shows, and
+    // the bar's value at the click shows that Cancel came inside the run.
+    const at = await clickInPageWhen(page, 'gen-cancel', { selector: '[data-testid=gen-progress-bar]' }, () =>
+      page.locator('[data-testid=gen-folder-pred]').setInputFiles(big.pred),
+    );
+    expect(at.max).toBe(203 * COPIES);
+    expect(at.value).toBeLessThan(at.max);
     await idle();
     expect(await text('gen-error')).toMatch(/cancel/i);
     expect(await page.locator('[data-testid=gen-summary]').count()).toBe(0);

@@ -2,7 +2,7 @@
  * The e2e tests' way into the built lab: `vite preview` and headless Chromium (SwiftShader). One of each serves the
  * whole run (tests/e2e/global-setup.ts); `openLab` gives each test file its own browser context on them.
  */
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { launchChromium } from '../../scripts/support/browser.ts';
 
@@ -112,5 +112,77 @@ export async function closeOpenLabs(): Promise<void> {
   for (const lab of [...openLabs]) await lab.close().catch(() => undefined);
 }
 
+/**
+ * Clicks `[data-testid=button]` and answers the download it starts. Without one within `timeout`, the error says what
+ * the page showed instead (its alerts, its busy bar, whether the button was enabled): a bare "waiting for event
+ * download" cannot tell a refused export from a lost click (CI, 2026-12-04).
+ */
+export async function downloadOf(page: Page, button: string, timeout = 30_000): Promise<Download> {
+  const started = page.waitForEvent('download', { timeout });
+  started.catch(() => undefined);
+  try {
+    await page.locator(`[data-testid="${button}"]`).click({ timeout });
+    return await started;
+  } catch (e) {
+    const shown = await page
+      .evaluate((button) => {
+        const target = document.querySelector<HTMLButtonElement>(`[data-testid="${button}"]`);
+        const alerts = [...document.querySelectorAll('[role=alert], [data-testid=progress]')].map((a) => a.textContent?.trim());
+        return `${target ? `button ${target.disabled ? 'disabled' : 'enabled'}` : 'no button'}; ${alerts.join(' | ') || 'no alert'}`;
+      }, button)
+      .catch((reason: unknown) => `nothing readable (${String(reason)})`);
+    throw new Error(`${button}: no download (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); the page showed ${shown}`, {
+      cause: e,
+    });
+  }
+}
+
 /** A file for `setInputFiles` made from text. */
 export const textFile = (name: string, text: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+
+/** What `clickInPageWhen` saw when it clicked: how many elements matched, and the first one's value and max. */
+export interface ClickedAt {
+  count: number;
+  value: number;
+  max: number;
+}
+
+/**
+ * Arms a click on `[data-testid=button]` that the page itself makes the moment `selector` matches at least `count`
+ * elements (the first one's `value` attribute at least `minValue`) while `shown` matches too, runs `start` (the
+ * action that starts the work), and returns once the click is made. Cancelling work under way must not race the
+ * work: a Playwright click needs round trips to the page and the button to hold still for two frames, and on a fast
+ * machine the work can end first (CI, 2026-12-04).
+ */
+export async function clickInPageWhen(
+  page: Page,
+  button: string,
+  when: { selector: string; count?: number; minValue?: number; shown?: string },
+  start: () => Promise<unknown>,
+): Promise<ClickedAt> {
+  await page.evaluate(
+    ({ button, selector, count, minValue, shown }) => {
+      const key = '__clickedAt';
+      delete (window as unknown as Record<string, unknown>)[key];
+      const check = () => {
+        const matched = document.querySelectorAll(selector);
+        const target = document.querySelector<HTMLButtonElement>(`[data-testid=${button}]`);
+        if (!target || matched.length < count || (shown && !document.querySelector(shown))) return;
+        const first = matched[0];
+        const value = Number(first.getAttribute('value'));
+        if (minValue !== null && !(value >= minValue)) return;
+        observer.disconnect();
+        (window as unknown as Record<string, unknown>)[key] = { count: matched.length, value, max: Number(first.getAttribute('max')) };
+        target.click();
+      };
+      const observer = new MutationObserver(check);
+      observer.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
+    },
+    { button, selector: when.selector, count: when.count ?? 1, minValue: when.minValue ?? null, shown: when.shown ?? null },
+  );
+  await start();
+  const clicked = await page.waitForFunction(() => (window as unknown as Record<string, unknown>).__clickedAt, undefined, {
+    timeout: 30_000,
+  });
+  return (await clicked.jsonValue()) as ClickedAt;
+}

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { CORPUS_FILES, readCorpusGolden, readCorpusText } from '../../scripts/support/paths.ts';
-import { type Lab, openLab, waitForFrame, waitIdle } from './harness.ts';
+import { type Lab, clickInPageWhen, openLab, waitForFrame, waitIdle } from './harness.ts';
 
 let lab: Lab;
 let page: Page;
@@ -71,10 +71,11 @@ describe('loading', () => {
     const n = 199_000;
     const lines = [String(n), 'big argon cluster'];
     for (let i = 0; i < n; i++) lines.push(`Ar ${(i % 100) * 3.1} ${(Math.floor(i / 100) % 100) * 3.1} ${Math.floor(i / 10_000) * 3.1}`);
-    await page
-      .locator('[data-testid=file-input]')
-      .setInputFiles({ name: 'big.xyz', mimeType: 'text/plain', buffer: Buffer.from(lines.join('\n')) });
-    await page.locator('[data-testid=cancel]').click({ timeout: 30_000 });
+    await clickInPageWhen(page, 'cancel', { selector: '[data-testid=cancel]' }, () =>
+      page
+        .locator('[data-testid=file-input]')
+        .setInputFiles({ name: 'big.xyz', mimeType: 'text/plain', buffer: Buffer.from(lines.join('\n')) }),
+    );
     await page.locator('[data-testid=error]').waitFor();
     expect(await page.locator('[data-testid=error]').innerText()).toMatch(/cancel/i);
     expect(await page.locator('[data-testid=formula]').innerText()).toBe(previous);

@@ -10,7 +10,7 @@ import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readZip } from '../../src/core/io/zip.ts';
 import { summarizeWebm, type WebmSummary } from '../ebml.ts';
-import { openLab, textFile, waitForFrame, waitIdle, type Lab } from './harness.ts';
+import { clickInPageWhen, openLab, textFile, waitForFrame, waitIdle, type Lab } from './harness.ts';
 import { loadFile } from './open.ts';
 import { decodePng } from './png.ts';
 
@@ -142,10 +142,10 @@ describe('movie export', () => {
     const before = await viewState();
     const count = downloads.length;
     await setRotation(10, 30, 'webm');
-    await page.locator('[data-testid=record-start]').click();
     // Two frames done, then cancel.
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid=record-progress-bar]')?.getAttribute('value')) >= 2);
-    await page.locator('[data-testid=record-cancel]').click();
+    await clickInPageWhen(page, 'record-cancel', { selector: '[data-testid=record-progress-bar]', minValue: 2 }, () =>
+      page.locator('[data-testid=record-start]').click(),
+    );
     await page.locator('[data-testid=record-progress]').waitFor({ state: 'detached' });
     expect(await page.locator('[data-testid=record-done]').count()).toBe(0);
     expect(await page.locator('[data-testid=record-error]').count()).toBe(0);

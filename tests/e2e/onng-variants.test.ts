@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE } from '../../scripts/support/paths.ts';
-import { type Lab, openLab } from './harness.ts';
+import { downloadOf, openLab, type Lab } from './harness.ts';
 
 const FEM = join(REFERENCE, 'golden', 'fembench');
 const FEM_FILES = readdirSync(FEM)
@@ -44,7 +44,7 @@ describe('O-NNG obfuscated variants panel', () => {
     const task = JSON.parse(readFileSync(FEM_FILES[0], 'utf8'));
     expect(original).toContain(`def ${task.signature.name}(`);
     expect(obfuscated).not.toContain(task.signature.name);
-    const [download] = await Promise.all([page.waitForEvent('download'), byId('onng-variants-download-tasks.jsonl').click()]);
+    const download = await downloadOf(page, 'onng-variants-download-tasks.jsonl');
     expect(download.suggestedFilename()).toBe('fembench-lambda0.6-tasks.jsonl');
     const rows = readFileSync((await download.path())!, 'utf8')
       .trim()

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConsoleMessage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Lab, labUrl, openLab, textFile, waitForFrame, waitIdle } from './harness.ts';
+import { downloadOf, labUrl, openLab, textFile, waitForFrame, waitIdle, type Lab } from './harness.ts';
 
 let lab: Lab;
 const warnings: string[] = [];
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 async function download(testId: string): Promise<{ name: string; text: string }> {
-  const [d] = await Promise.all([lab.page.waitForEvent('download'), lab.page.locator(`[data-testid=${testId}]`).click()]);
+  const d = await downloadOf(lab.page, testId);
   return { name: d.suggestedFilename(), text: readFileSync((await d.path())!, 'utf8') };
 }
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS_FILES, readCorpusGolden } from '../../scripts/support/paths.ts';
-import { frontmostAtom, labUrl, openLab, type Lab, waitForFrame, waitIdle } from './harness.ts';
+import { downloadOf, frontmostAtom, labUrl, openLab, waitForFrame, waitIdle, type Lab } from './harness.ts';
 import { decodePng } from './png.ts';
 
 const GRAPHITE = 'cod-1011060-graphite.cif';
@@ -68,7 +68,7 @@ describe('structure lab', () => {
       const r = document.querySelector('[data-testid=viewer] canvas, canvas')!.getBoundingClientRect();
       return { width: Math.round(r.width), height: Math.round(r.height) };
     });
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=export-png]').click()]);
+    const download = await downloadOf(page, 'export-png');
     const png = decodePng(readFileSync(await download.path()));
     expect(png.width).toBe(2 * css.width);
     expect(png.height).toBe(2 * css.height);

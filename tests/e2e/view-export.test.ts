@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { initMoyoNode } from '../../src/node/moyo.ts';
 import type { Structure } from '../../src/core/structure/structure.ts';
-import { labUrl, openLab, textFile, waitForFrame, waitIdle, type Lab } from './harness.ts';
+import { downloadOf, labUrl, openLab, textFile, waitForFrame, waitIdle, type Lab } from './harness.ts';
 import { decodePng } from './png.ts';
 import { CELL_EDGE_COLORS } from '../../src/viewer/cell-edges.ts';
 import { REPO_ROOT } from '../../scripts/support/paths.ts';
@@ -39,7 +39,7 @@ const read = (text: string, name: string): Structure => {
 };
 
 async function download(testId: string): Promise<{ name: string; bytes: Buffer }> {
-  const [d] = await Promise.all([lab.page.waitForEvent('download'), lab.page.locator(`[data-testid=${testId}]`).click()]);
+  const d = await downloadOf(lab.page, testId);
   return { name: d.suggestedFilename(), bytes: readFileSync((await d.path())!) };
 }
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { initMoyoNode } from '../../src/node/moyo.ts';
 import { type Json, corpusPath, matchSitesByPosition, readXtalGolden } from '../xtal-goldens.ts';
-import { type Lab, waitForFrame } from './harness.ts';
+import { downloadOf, waitForFrame, type Lab } from './harness.ts';
 import { openWithFile } from './open.ts';
 
 /** R-3 on rhombohedral axes: 8 sites read, 24 in the conventional (hexagonal) cell. */
@@ -229,7 +229,7 @@ describe('local environment panel', () => {
   });
 
   it('downloads the symmetrized CIF: the golden space group, one row per orbit, read back to the conventional cell', async () => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=symmetrized-cif]').click()]);
+    const download = await downloadOf(page, 'symmetrized-cif');
     const text = readFileSync(await download.path(), 'utf8');
     expect(text).toMatch(new RegExp(`_symmetry_Int_Tables_number\\s+${g.number}\\b|_space_group_IT_number\\s+${g.number}\\b`));
     const orbits = new Set<number>(g.equivalent_atoms).size;
