@@ -53,7 +53,10 @@ describe('streamed trajectory', () => {
     const rows = csv.trim().split(/\r?\n/);
     expect(rows[0]).toBe('frame,energy (eV)');
     expect(rows.slice(1).map((r) => Number(r.split(',')[1]))).toEqual(Array.from({ length: FRAMES }, (_, k) => energy(k)));
-    expect(await page.locator('[data-testid=natoms]').innerText()).toContain(String(ATOMS));
+    // The panel is ready once the worker has indexed the file; the structure panel follows when frame 1 arrives.
+    await page.waitForFunction((n) => document.querySelector('[data-testid=natoms]')?.textContent?.includes(n), String(ATOMS), {
+      timeout: 30_000,
+    });
   });
 
   it('plays and pauses; the worker holds only a few frames', async () => {
