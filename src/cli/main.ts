@@ -2,8 +2,6 @@
 import { overrideLimits, printable, resetLimits, setLimitHint } from '../core/limits.ts';
 import { initMoyoNodeLazily } from '../node/moyo.ts';
 import { cliLimitHint, inputFailure, streamFailureLine } from './errors.ts';
-import { startEarlyPoolThread } from './pool.ts';
-import { endEarlyWorkers } from './threads.ts';
 
 export { streamFailureLine };
 import { errorText } from '../core/errors.ts';
@@ -218,9 +216,10 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     io.stderr(line(`error: unknown command "${printable(name)}" (commands: ${[...COMMANDS.keys()].join(', ')})`));
     return 2;
   }
+  const early = earlyPoolEntry(name, rest);
   try {
-    const early = earlyPoolEntry(name, rest);
-    if (early) startEarlyPoolThread(early);
+    // The pool module (and node:worker_threads, ~2 ms) is loaded only by a command that starts its thread early.
+    if (early) (await import('./pool.ts')).startEarlyPoolThread(early);
     const command = await load();
     if (rest.includes('--help') || rest.includes('-h')) {
       io.stdout(command.helpFor?.(rest) ?? command.help);
@@ -238,7 +237,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   } catch (e) {
     return fail(e, io);
   } finally {
-    endEarlyWorkers();
+    if (early) (await import('./threads.ts')).endEarlyWorkers();
   }
 }
 
