@@ -8,6 +8,7 @@
  * 104 bits) and rounded once, with +, −, ×, ÷ and libm.ts only: the same bits in every engine.
  */
 import { acos as acosApprox, cbrt, log, sin } from '../math/libm.ts';
+import { boundedMemo } from '../memo.ts';
 
 /** a + b exactly: [sum, error]. */
 function twoSum(a: number, b: number, out: Float64Array): void {
@@ -157,17 +158,8 @@ const MEMO_KEPT = 1024;
  * tell −0 from +0.
  */
 function memoised(f: (x: number) => number): (x: number) => number {
-  const memo = new Map<number, number>();
-  return (x) => {
-    if (x === 0) return f(x);
-    let y = memo.get(x);
-    if (y === undefined) {
-      y = f(x);
-      if (memo.size >= MEMO_KEPT) memo.clear();
-      memo.set(x, y);
-    }
-    return y;
-  };
+  const kept = boundedMemo(f, MEMO_KEPT);
+  return (x) => (x === 0 ? f(x) : kept(x));
 }
 
 /** cos(x), correctly rounded but for arguments within about 2^-100 of a rounding boundary; |x| ≤ 8. */

@@ -22,6 +22,7 @@ import { cellProblem, checkLabel } from '../common.ts';
 import { type CifBlock, type CifDocument, type CifItem, type CifValue, isNull, parseCifDocument } from './tokenizer.ts';
 import { chargeFromSuffix, parseElementSymbol } from '../../structure/elements.ts';
 import { pymatgenSortedOrder } from '../../structure/composition.ts';
+import { boundedMemo } from '../../memo.ts';
 
 /** Fractional tolerance for "same position" (pymatgen's site_tolerance). */
 const SITE_TOLERANCE = 1e-4;
@@ -109,24 +110,13 @@ const SPECIAL_LABELS: [string, string][] = [
   ['NO3', 'N'],
 ];
 
+/** readElementFromLabel, memoised: a file names its few species on every row, and a batch of files the same ones again. */
+const elementFromLabel = boundedMemo(readElementFromLabel, 4096);
+
 /**
  * Element symbol from a type symbol or label: `Fe3+` → Fe, `Fe1A` → Fe, `CO1` → Co (two letters first,
  * as pymatgen), `O2-` → O, `Wat1` → O. Returns null when nothing element-like is found.
  */
-function elementFromLabel(text: string): string | null {
-  let hit = elementMemo.get(text);
-  if (hit === undefined) {
-    hit = readElementFromLabel(text);
-    if (elementMemo.size >= ELEMENT_MEMO_KEPT) elementMemo.clear();
-    elementMemo.set(text, hit);
-  }
-  return hit;
-}
-
-/** A file names its few species on every row, and a batch of files the same ones again: each text is read once. */
-const elementMemo = new Map<string, string | null>();
-const ELEMENT_MEMO_KEPT = 4096;
-
 function readElementFromLabel(text: string): string | null {
   const sym = text.trim();
   if (!sym) return null;
