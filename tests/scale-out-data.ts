@@ -32,6 +32,9 @@ export function writeC2npSplit(root: string, copies = 1): number {
   return golden.cases.length * copies;
 }
 
+/** The `--pred` and `--truth` options of `c2np eval` on a split that writeC2npSplit wrote under `root`. */
+export const c2npSplitOptions = (root: string): string[] => ['--pred', join(root, 'predictions'), '--truth', join(root, 'ground_truth')];
+
 /**
  * AtomWorld's 437 oracle pairs (tests/reference/golden/atomworld/eval_oracle.jsonl) as root/cases.jsonl (the target
  * as after_cif) and root/answers.jsonl (the candidate inside <cif> tags), the first `limit` of them. Returns the count.

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../scripts/support/paths.ts';
 import { structlab } from '../cli-runner.ts';
-import { writeAtomworldBatch, writeC2npSplit } from '../scale-out-data.ts';
+import { c2npSplitOptions, writeAtomworldBatch, writeC2npSplit } from '../scale-out-data.ts';
 
 const SLURM_CONF = process.env.SLURM_CONF;
 const STRUCTLAB = `${process.execPath} ${join(REPO_ROOT, 'bin', 'structlab.mjs')}`;
@@ -153,16 +153,7 @@ describe.sequential('docs/scale-out on a real Slurm', () => {
     expect(writeC2npSplit(data, 4)).toBe(44);
     const wholeRows = join(dir, 'c2np-whole.rows.jsonl');
     const started = Date.now();
-    const whole = structlab([
-      'c2np',
-      'eval',
-      '--pred',
-      join(data, 'predictions'),
-      '--truth',
-      join(data, 'ground_truth'),
-      '--rows',
-      wholeRows,
-    ]);
+    const whole = structlab(['c2np', 'eval', ...c2npSplitOptions(data), '--rows', wholeRows]);
     const wholeSeconds = (Date.now() - started) / 1000;
     expect(whole.code, whole.stderr).toBe(0);
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../scripts/support/paths.ts';
 import { structlabInProcess } from '../cli-runner.ts';
-import { writeAtomworldBatch, writeC2npSplit } from '../scale-out-data.ts';
+import { c2npSplitOptions, writeAtomworldBatch, writeC2npSplit } from '../scale-out-data.ts';
 
 const DOCS = join(REPO_ROOT, 'docs');
 const slurm = readFileSync(join(DOCS, 'scale-out', 'slurm-array.sh'), 'utf8');
@@ -50,18 +50,7 @@ describe('docs/scale-out', () => {
   writeC2npSplit(data);
   const unsharded = (async () => {
     const rows = join(dir, 'whole.rows.jsonl');
-    const r = await structlabInProcess([
-      'c2np',
-      'eval',
-      '--pred',
-      join(data, 'predictions'),
-      '--truth',
-      join(data, 'ground_truth'),
-      '--workers',
-      '0',
-      '--rows',
-      rows,
-    ]);
+    const r = await structlabInProcess(['c2np', 'eval', ...c2npSplitOptions(data), '--workers', '0', '--rows', rows]);
     expect(r.code, r.stderr).toBe(0);
     return { report: `${r.stdout}`, rows: sortedRows(rows) };
   })();
