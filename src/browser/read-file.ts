@@ -8,7 +8,7 @@ import { archiveKind, gzippedName, readArchive } from '../core/io/archive.ts';
 import { keepArchivePath } from '../core/io/archive-entries.ts';
 import { naturalCompare } from '../core/io/frame-index.ts';
 import { gunzip } from '../core/io/gzip.ts';
-import { inputBytesProblem, LIMITS, printable } from '../core/limits.ts';
+import { inputBytesProblem, LIMITS, printable, groupedNumber } from '../core/limits.ts';
 import { errorText } from '../core/errors.ts';
 
 export interface Sized {
@@ -118,7 +118,7 @@ export async function droppedFiles(data: DataTransfer): Promise<File[]> {
   const out: File[] = [];
   const visit = async (entry: FileSystemEntry, dir: string): Promise<void> => {
     if (out.length > LIMITS.batchRows)
-      throw new InputSizeError(`the dropped folders hold more than ${LIMITS.batchRows.toLocaleString('en')} files`);
+      throw new InputSizeError(`the dropped folders hold more than ${groupedNumber(LIMITS.batchRows)} files`);
     const path = dir ? `${dir}/${entry.name}` : entry.name;
     if (entry.isFile) {
       const file = await new Promise<File>((ok, fail) => (entry as FileSystemFileEntry).file(ok, fail));

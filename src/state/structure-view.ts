@@ -5,7 +5,7 @@
  * hostile: only known keys are looked at (never through an object's prototype), every value is checked, and a bad
  * one is refused with one sentence.
  */
-import { LIMITS, formatBytes, printable } from '../core/limits.ts';
+import { LIMITS, formatBytes, printable, groupedNumber } from '../core/limits.ts';
 import type { CameraView } from '../viewer/controller.ts';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, type ViewSettings } from '../viewer/view-settings.ts';
 import { sanitizeSettings } from './settings.ts';
@@ -49,7 +49,7 @@ function readCamera(value: unknown): Parsed<CameraView> {
   if (!Array.isArray(numbers) || numbers.length !== 10) return bad('must be 10 numbers: position, target, up and zoom');
   if (!numbers.every((x) => typeof x === 'number' && Number.isFinite(x))) return bad('holds a value that is not a finite number');
   const v = numbers as number[];
-  if (v.some((x) => Math.abs(x) > LIMITS.coordinateAbs)) return bad(`holds a value beyond ±${LIMITS.coordinateAbs.toLocaleString('en')}`);
+  if (v.some((x) => Math.abs(x) > LIMITS.coordinateAbs)) return bad(`holds a value beyond ±${groupedNumber(LIMITS.coordinateAbs)}`);
   const [px, py, pz, tx, ty, tz, ux, uy, uz, zoom] = v;
   if (Math.hypot(px - tx, py - ty, pz - tz) < 1e-9) return bad('puts the camera on its target');
   if (Math.hypot(ux, uy, uz) < 1e-9) return bad('has no up direction');

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseStructureFile } from '../../src/core/io/registry.ts';
 import { pairDistanceHistogram } from '../../src/core/analysis/rdf.ts';
 import { hausdorffDistance } from '../../src/core/analysis/hausdorff.ts';
-import { LIMITS, LimitError, limitOverrides, limitSentence, overrideLimits, resetLimits } from '../../src/core/limits.ts';
+import { groupedNumber, LIMITS, LimitError, limitOverrides, limitSentence, overrideLimits, resetLimits } from '../../src/core/limits.ts';
 import { matcherFit, matcherRmsDist } from '../../src/core/match/structure-matcher.ts';
 import { pymatgenPrimitive } from '../../src/core/match/primitive.ts';
 import { type Structure, fracOf } from '../../src/core/structure/structure.ts';
@@ -55,6 +55,16 @@ describe('the policy', () => {
     expect(() => overrideLimits(JSON.parse('{"__proto__": 1}'))).toThrow(/no limit called "__proto__"/);
     expect(() => overrideLimits({ atoms: -1 })).toThrow(/positive number/);
     expect(() => overrideLimits({ atoms: Number.NaN })).toThrow(/positive number/);
+  });
+});
+
+describe('groupedNumber', () => {
+  it("writes every number as toLocaleString('en') does (ICU, the independent method), grouping integers itself", () => {
+    const values = [0, -0, 7, -7, 999, 1000, -1000, 12_345, 999_999, 1_000_000, -1_234_567, 200_000, 1e15, 2 ** 53 - 1, -(2 ** 53 - 1)];
+    for (const v of values) expect(groupedNumber(v), String(v)).toBe(v.toLocaleString('en'));
+    for (let k = 0, v = 1; k < 16; k++, v = v * 10 + (k % 10)) expect(groupedNumber(v)).toBe(v.toLocaleString('en'));
+    // Not a safe integer: left to toLocaleString itself.
+    for (const v of [2 ** 53, 1e21, 1.5, -0.25, NaN, Infinity, -Infinity]) expect(groupedNumber(v), String(v)).toBe(v.toLocaleString('en'));
   });
 });
 

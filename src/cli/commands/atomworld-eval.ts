@@ -13,7 +13,7 @@ import {
   summariseAtomworld,
 } from '../../core/tasks/atomworld/batch.ts';
 import { lintAtomworldCase, type LintCase } from '../../core/tasks/atomworld/lint.ts';
-import { LIMITS, quoted } from '../../core/limits.ts';
+import { LIMITS, quoted, groupedNumber } from '../../core/limits.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { inputName, toStrictJson } from '../io.ts';
@@ -47,8 +47,8 @@ of memory) as Unknown; an answer beyond the resource limits (e.g. a match of mor
 site-pair evaluations; structlab --help: --limit) as ResourceLimit. A case id given twice in CASES is refused (exit 2,
 naming both lines): answers are paired with cases by id. A line that is not a JSON object with the needed fields is skipped
 with a warning naming its file and line, and listed in "skipped": [{"file", "line", "error"}] (present only
-when a line was skipped); the other lines are judged as usual. At most ${LIMITS.batchRows.toLocaleString('en')} lines per file.
-Both files are streamed: CASES is judged in blocks of ${BLOCK_CASES.toLocaleString('en')} cases, and of ANSWERS only the place of each
+when a line was skipped); the other lines are judged as usual. At most ${groupedNumber(LIMITS.batchRows)} lines per file.
+Both files are streamed: CASES is judged in blocks of ${groupedNumber(BLOCK_CASES)} cases, and of ANSWERS only the place of each
 line is kept (standard input: the text), so memory grows with the verdicts, not with the CIFs.
 A progress line (rate) is shown on standard error when it is a terminal.
   --shard I/N    judge only cases k with k mod N = I (k counts the usable cases of CASES in order) and

@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { lstatSync, opendirSync } from 'node:fs';
-import { LIMITS, limitSentence } from '../../core/limits.ts';
+import { LIMITS, limitSentence, groupedNumber } from '../../core/limits.ts';
 import { pairFilesByName } from '../../core/tasks/c2np/batch.ts';
 import { C2npSplitStats, type C2npSplitKind, type ForwardRow, type InverseRow } from '../../core/tasks/c2np/batch-eval.ts';
 import { formatCsv } from '../../core/io/csv.ts';
@@ -45,7 +45,7 @@ sg_accuracy, joint_accuracy, count. Means are exact sums divided by counts (orde
                    (docs/scale-out.md); the rows file then holds this shard's rows
 A JSONL line that is not a row is skipped and listed in "skipped" [{"file", "line", "error"}]; a pair
 that cannot be scored (unreadable file, over a limit) is a row with "error" set. At most
-${LIMITS.batchRows.toLocaleString('en')} lines or file pairs; each line at most the inputBytes limit.
+${groupedNumber(LIMITS.batchRows)} lines or file pairs; each line at most the inputBytes limit.
 A progress line (rate, ETA) is shown on standard error when it is a terminal.
 `;
 

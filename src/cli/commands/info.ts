@@ -2,7 +2,7 @@ import { wrapFrac } from '../../core/math/mat3.ts';
 import { formula, reducedFormula } from '../../core/structure/composition.ts';
 import type { Structure } from '../../core/structure/structure.ts';
 import { analyzeSymmetry, symmetryUnavailable } from '../../core/symmetry/analyze.ts';
-import { LIMITS, LimitError, limitSentence } from '../../core/limits.ts';
+import { LIMITS, LimitError, limitSentence, groupedNumber } from '../../core/limits.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
 import { loadStructureFile, toStrictJson } from '../io.ts';
@@ -12,7 +12,7 @@ export const INFO_HELP = `usage: structlab info FILE [--symprec 0.01]
 Reads a structure file (CIF, POSCAR/CONTCAR, XYZ, extended XYZ, pymatgen JSON; '-' = stdin) and prints
 one JSON document: format, warnings and, per structure, formula, sites, lattice and space group.
   --symprec X   symmetry tolerance in Å for the space-group search (default 0.01)
-Space groups are searched for the first ${LIMITS.symmetrySearches.toLocaleString('en')} periodic structures of a file (a warning
+Space groups are searched for the first ${groupedNumber(LIMITS.symmetrySearches)} periodic structures of a file (a warning
 says when there are more: --limit symmetrySearches=N raises it).
 `;
 
@@ -67,7 +67,7 @@ export function runInfo(argv: string[]): string {
     const what = 'periodic structures to search for a space group';
     warnings.push(
       `${limitSentence('the file', periodic, LIMITS.symmetrySearches, what, 'symmetrySearches')}: ` +
-        `spacegroup is null after the first ${LIMITS.symmetrySearches.toLocaleString('en')}`,
+        `spacegroup is null after the first ${groupedNumber(LIMITS.symmetrySearches)}`,
     );
   }
   return toStrictJson({ file: loaded.path, format: loaded.format, warnings, structures });

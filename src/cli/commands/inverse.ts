@@ -1,4 +1,4 @@
-import { LIMITS } from '../../core/limits.ts';
+import { LIMITS, groupedNumber } from '../../core/limits.ts';
 import { InverseError, solveInverse } from '../../core/tasks/c2np/inverse.ts';
 import { numberOption, parseArgs } from '../args.ts';
 import { CliError } from '../errors.ts';
@@ -10,7 +10,7 @@ export const INVERSE_HELP = `usage: structlab inverse PARTICLE [--symprec 0.1]
 Recovers the bulk crystal of a finite particle (XYZ or any structure file; only species and Cartesian
 positions are used; any orientation, surface-truncated, noise up to ~0.1 Å): finds the translation
 lattice, folds the atoms into one cell and prints the conventional lattice parameters, the space
-group (spglib setting) and the recovered cell as JSON. At most ${LIMITS.particleAtoms.toLocaleString('en')} atoms.
+group (spglib setting) and the recovered cell as JSON. At most ${groupedNumber(LIMITS.particleAtoms)} atoms.
   --symprec X   symmetry tolerance in Å (default 0.1; larger ones up to X + the measured scatter
                 are tried on noisy input and the most symmetric answer is kept)
 `;

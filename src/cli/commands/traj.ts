@@ -1,7 +1,7 @@
 import { frameMetrics, frameSpaceGroup } from '../../core/analysis/frame-metrics.ts';
 import { frameAgainstReference } from '../../core/match/frame-reference.ts';
 import { formatCsv } from '../../core/io/csv.ts';
-import { LIMITS, limitSentence } from '../../core/limits.ts';
+import { LIMITS, limitSentence, groupedNumber } from '../../core/limits.ts';
 import { packStructure } from '../../core/structure/packed.ts';
 import type { Structure } from '../../core/structure/structure.ts';
 import { numberOption, parseArgs } from '../args.ts';
@@ -19,7 +19,7 @@ JSON Lines of pymatgen structures, or any structure file — as one JSON documen
   summary  per column: the smallest and largest value and their frames
   units    the unit of each column that has one
   --symprec X       also the space group of each periodic frame at tolerance X Å (spacegroup, spacegroup_number;
-                    the first ${LIMITS.symmetrySearches.toLocaleString('en')} frames reported: --limit symmetrySearches=N raises it)
+                    the first ${groupedNumber(LIMITS.symmetrySearches)} frames reported: --limit symmetrySearches=N raises it)
   --reference REF   also each frame against the crystal REF with pymatgen's StructureMatcher defaults: match, rms,
                     max_dist (normalised by (V/n)^(1/3); null when no mapping is within stol), as structlab match
   --every K         report frames 1, 1+K, 1+2K, … (default 1: every frame)
@@ -105,7 +105,7 @@ export function runTraj(argv: string[], warn: (line: string) => void): string {
   if (skippedSearches > 0) {
     warnings.push(
       `${limitSentence('the trajectory', searched, LIMITS.symmetrySearches, 'periodic frames to search', 'symmetrySearches')}: ` +
-        `spacegroup is null after the first ${LIMITS.symmetrySearches.toLocaleString('en')}`,
+        `spacegroup is null after the first ${groupedNumber(LIMITS.symmetrySearches)}`,
     );
   }
 

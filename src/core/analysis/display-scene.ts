@@ -16,6 +16,7 @@ import { type Mat3, wrapFrac } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type PackedStructure, latticeOf } from '../structure/packed.ts';
 import type { Site, Structure } from '../structure/structure.ts';
+import { groupedNumber } from '../limits.ts';
 
 export interface DisplayOptions {
   supercell: [number, number, number];
@@ -165,8 +166,8 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
   const ncore = n * ncells;
   if (ncore > MAX_DRAWN_ATOMS) {
     throw new Error(
-      `a ${na}×${nb}×${nc} supercell of ${n.toLocaleString('en')} atoms would draw ${ncore.toLocaleString('en')} atoms; the ` +
-        `limit is ${MAX_DRAWN_ATOMS.toLocaleString('en')}, so choose a smaller supercell`,
+      `a ${na}×${nb}×${nc} supercell of ${groupedNumber(n)} atoms would draw ${groupedNumber(ncore)} atoms; the ` +
+        `limit is ${groupedNumber(MAX_DRAWN_ATOMS)}, so choose a smaller supercell`,
     );
   }
   const M = lattice?.matrix;
@@ -255,9 +256,7 @@ export function buildDisplay(p: PackedStructure, options: Partial<DisplayOptions
   if (neighborLists && neighborLists.start.length !== n + 1)
     throw new Error(`the polyhedron neighbours are for ${neighborLists.start.length - 1} sites, the structure has ${n}`);
   if ((opt.bonds || opt.polyhedra) && ncore > opt.maxBondedAtoms) {
-    notes.push(
-      `Bonds and polyhedra are off above ${opt.maxBondedAtoms.toLocaleString('en')} atoms (this scene has ${ncore.toLocaleString('en')}).`,
-    );
+    notes.push(`Bonds and polyhedra are off above ${groupedNumber(opt.maxBondedAtoms)} atoms (this scene has ${groupedNumber(ncore)}).`);
   } else if (opt.bonds || (opt.polyhedra && !neighborLists)) {
     const superLattice = M ? new Lattice([0, 1, 2].map((r) => M[r].map((v) => v * [na, nb, nc][r])) as Mat3) : null;
     const sites: Site[] = new Array(ncore);

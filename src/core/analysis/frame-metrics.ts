@@ -10,7 +10,7 @@ import { cbrt } from '../math/libm.ts';
 import { type PackedStructure, latticeOf, unpackStructure } from '../structure/packed.ts';
 import { findNeighborsRaw } from '../structure/neighbors.ts';
 import { analyzeSymmetry } from '../symmetry/analyze.ts';
-import { LIMITS, LimitError, limitSentence } from '../limits.ts';
+import { LIMITS, LimitError, limitSentence, groupedNumber } from '../limits.ts';
 
 export interface FrameMetric {
   name: string;
@@ -98,7 +98,7 @@ function checkPairWork(cart: Float64Array, cell: Mat3, frac: (i: number, k: numb
     throw new LimitError(
       'rdfPairs',
       limitSentence(
-        `the shortest-distance search of ${n.toLocaleString('en')} atoms (up to ${most.toLocaleString('en')} of them within ` +
+        `the shortest-distance search of ${groupedNumber(n)} atoms (up to ${groupedNumber(most)} of them within ` +
           `${cutoff.toPrecision(3)} Å of each other)`,
         null,
         LIMITS.rdfPairs,

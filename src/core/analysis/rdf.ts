@@ -3,7 +3,7 @@
  * histogram(pdist(X), bins, range=(0, rMax), density=True), reproduced bin for bin — not a true g(r)
  * (no 4πr² shell or number-density factor).
  */
-import { LIMITS, LimitError, limitSentence } from '../limits.ts';
+import { LIMITS, LimitError, limitSentence, groupedNumber } from '../limits.ts';
 import { finiteBounds, flatCoordinates, type PointCloud } from './hull.ts';
 
 export const C2NP_RDF_BINS = 128;
@@ -168,7 +168,7 @@ function pairLimitError(n: number, rMax: number): LimitError {
   return new LimitError(
     'rdfPairs',
     limitSentence(
-      `the pair-distance histogram of ${n.toLocaleString('en')} atoms (many of them within ${rMax} Å of each other)`,
+      `the pair-distance histogram of ${groupedNumber(n)} atoms (many of them within ${rMax} Å of each other)`,
       null,
       LIMITS.rdfPairs,
       'atom pairs',

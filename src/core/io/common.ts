@@ -1,7 +1,7 @@
 /** Small helpers shared by the format readers and writers. */
 import { type Site, isOrderedSite } from '../structure/structure.ts';
 import type { Lattice } from '../structure/lattice.ts';
-import { LIMITS, limitSentence, printable, quoted } from '../limits.ts';
+import { LIMITS, limitSentence, printable, quoted, groupedNumber } from '../limits.ts';
 import { ParseError } from './types.ts';
 
 /**
@@ -106,7 +106,7 @@ export function cellProblem(lattice: Lattice): string | null {
   const lengths = lattice.lengths;
   for (const [k, len] of lengths.entries()) {
     if (len > LIMITS.coordinateAbs) {
-      return `the cell length ${'abc'[k]} is ${len.toPrecision(6)} Å; the limit is ${LIMITS.coordinateAbs.toLocaleString('en')} Å`;
+      return `the cell length ${'abc'[k]} is ${len.toPrecision(6)} Å; the limit is ${groupedNumber(LIMITS.coordinateAbs)} Å`;
     }
   }
   const flatness = lattice.volume / (lengths[0] * lengths[1] * lengths[2]);

@@ -10,7 +10,7 @@ import { elementSymbolOf, parseElementSymbol } from '../structure/elements.ts';
 import { speciesString } from '../structure/composition.ts';
 import { type FormatModule, ParseError, type ParseOutput } from './types.ts';
 import { labelProblem } from './common.ts';
-import { LIMITS, limitSentence, printable } from '../limits.ts';
+import { LIMITS, limitSentence, printable, groupedNumber } from '../limits.ts';
 
 type Json = Record<string, unknown>;
 
@@ -92,10 +92,10 @@ export function jsonSizeProblem(text: string): string | null {
   if (containers > maxContainers)
     return (
       `${limitSentence('The JSON file', containers, maxContainers, 'objects and arrays')} ` +
-      `(${LIMITS.fileAtoms.toLocaleString('en')} atoms' worth).`
+      `(${groupedNumber(LIMITS.fileAtoms)} atoms' worth).`
     );
   if (commas > maxValues)
-    return `${limitSentence('The JSON file', commas, maxValues, 'values')} (${LIMITS.fileAtoms.toLocaleString('en')} atoms' worth).`;
+    return `${limitSentence('The JSON file', commas, maxValues, 'values')} (${groupedNumber(LIMITS.fileAtoms)} atoms' worth).`;
   return null;
 }
 

@@ -7,7 +7,7 @@ import { pymatgenJsonFormat } from './pymatgen-json.ts';
 import { xdatcarFormat } from './xdatcar.ts';
 import { jsonlFramesFormat } from './jsonl-frames.ts';
 import { cellProblem } from './common.ts';
-import { LIMITS, limitSentence, printable, quoted } from '../limits.ts';
+import { LIMITS, limitSentence, printable, quoted, groupedNumber } from '../limits.ts';
 
 /** All readable/writable formats. Order matters for content sniffing: most specific first. */
 export const FORMATS: FormatModule[] = [
@@ -104,7 +104,7 @@ function coordinateProblem(which: string, i: number, x: number, y: number, z: nu
   if (worst > LIMITS.coordinateAbs) {
     return (
       `${which}, site ${i + 1}: a coordinate is ${worst.toPrecision(6)} Å from the origin; the limit is ` +
-      `±${LIMITS.coordinateAbs.toLocaleString('en')} Å.`
+      `±${groupedNumber(LIMITS.coordinateAbs)} Å.`
     );
   }
   return null;
@@ -161,7 +161,7 @@ const cleanError = (message: string): string => printable(message.replace(/\s*[\
 const MAX_WARNINGS = 50;
 function cleanWarnings(warnings: string[]): string[] {
   const out = warnings.slice(0, MAX_WARNINGS).map((w) => printable(w, 400));
-  if (warnings.length > MAX_WARNINGS) out.push(`${(warnings.length - MAX_WARNINGS).toLocaleString('en')} more warnings not shown`);
+  if (warnings.length > MAX_WARNINGS) out.push(`${groupedNumber(warnings.length - MAX_WARNINGS)} more warnings not shown`);
   return out;
 }
 

@@ -10,7 +10,7 @@ import { speciesString } from '../structure/composition.ts';
 import { roundHalfEven } from '../structure/lll.ts';
 import { niggliReducedLattice } from '../structure/niggli.ts';
 import { type PrimitiveOutput, pymatgenPrimitive } from './primitive.ts';
-import { checkLimit, LIMITS, LimitError } from '../limits.ts';
+import { checkLimit, LIMITS, LimitError, groupedNumber } from '../limits.ts';
 import { type MatcherOptions } from './defaults.ts';
 import { pow } from '../math/libm.ts';
 import { type WorkAccount, spendMatchWork } from './matcher-workspace.ts';
@@ -188,7 +188,7 @@ export function checkMatchable(s: Structure, what: string): void {
   if (!lengths.every((l) => Number.isFinite(l) && l > 0 && l <= LIMITS.coordinateAbs)) {
     throw new LimitError(
       'coordinateAbs',
-      `${what} has cell lengths ${lengths.join(', ')} Å; they must be positive and at most ${LIMITS.coordinateAbs.toLocaleString('en')} Å`,
+      `${what} has cell lengths ${lengths.join(', ')} Å; they must be positive and at most ${groupedNumber(LIMITS.coordinateAbs)} Å`,
     );
   }
   const flatness = Math.abs(det(m)) / (lengths[0] * lengths[1] * lengths[2]);

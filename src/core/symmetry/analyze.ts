@@ -6,7 +6,7 @@ import { type Mat3, type Vec3, det } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { type Site, type SpeciesMap, type Structure, fracOf, readFromCif } from '../structure/structure.ts';
 import { pymatgenSortedOrder } from '../structure/composition.ts';
-import { LIMITS } from '../limits.ts';
+import { LIMITS, groupedNumber } from '../limits.ts';
 import { findNeighbors } from '../structure/neighbors.ts';
 import { spgatGetDataset, spgatStandardizeCell } from './spglib/dataset.ts';
 import { spgdbGetSpacegroupType } from './spglib/spg-database.ts';
@@ -21,8 +21,7 @@ export function symmetryUnavailable(s: Structure, symprec?: number): string | nu
   if (!s.lattice) return 'a finite structure has no space group';
   if (s.sites.length > LIMITS.symmetrySites) {
     return (
-      `${s.sites.length.toLocaleString('en')} sites is above the ${LIMITS.symmetrySites.toLocaleString('en')}-site limit of the ` +
-      'space-group search'
+      `${groupedNumber(s.sites.length)} sites is above the ${groupedNumber(LIMITS.symmetrySites)}-site limit of the ` + 'space-group search'
     );
   }
   if (symprec !== undefined && symprec > 0) {

@@ -45,6 +45,7 @@ import { Progress } from '../../ui/Progress.tsx';
 import { FilePick } from '../../ui/FilePick.tsx';
 import { RecordButton, type RecordSources } from '../../ui/RecordDialog.tsx';
 import { trajectoryFrames } from '../../state/trajectory-movie.ts';
+import { groupedNumber } from '../../core/limits.ts';
 
 export function StructurePage() {
   const display = useSession((s) => s.display);
@@ -360,7 +361,7 @@ function LabelSetting({ value, description }: { value: string; description: stri
       </label>
       {mode.kind !== 'none' && natoms > LABELS_ALL_MAX && (
         <p className="hint" data-testid="labels-note">
-          {natoms.toLocaleString('en')} atoms drawn: labels only on the picked atoms and the {LABELS_NEAR_PICK} nearest the last pick.
+          {groupedNumber(natoms)} atoms drawn: labels only on the picked atoms and the {LABELS_NEAR_PICK} nearest the last pick.
         </p>
       )}
       {mode.kind === 'wyckoff' && !hasSpacegroup && <p className="hint">No space group found: no Wyckoff letters to show.</p>}
@@ -459,8 +460,8 @@ function ViewSummary() {
       .filter((i) => i < display.natoms)
       .map((i) => `${display.elements[display.element[i]]} site ${display.site[i] + 1}`);
     text =
-      `${summary.formula}, ${group}${cell}: ${display.natoms.toLocaleString('en')} atoms of ${display.elements.join(', ')} drawn` +
-      `${settings.showBonds ? ` with ${display.nbonds.toLocaleString('en')} bonds` : ''}, ` +
+      `${summary.formula}, ${group}${cell}: ${groupedNumber(display.natoms)} atoms of ${display.elements.join(', ')} drawn` +
+      `${settings.showBonds ? ` with ${groupedNumber(display.nbonds)} bonds` : ''}, ` +
       `${settings.orthographic ? 'orthographic' : 'perspective'} view.` +
       (picked.length ? ` Selected: ${picked.join(', ')}.` : '');
   }

@@ -17,7 +17,7 @@ import {
 } from '../../symmetry/spacegroups.ts';
 import { type SymOp, applyOp, closeGroup, identityOp, isGroup, normalizeOp, opKey, parseSymop } from '../../symmetry/symop.ts';
 import { ParseError, type ParseOutput } from '../types.ts';
-import { LIMITS, LimitError, limitSentence, printable, quoted } from '../../limits.ts';
+import { LIMITS, LimitError, limitSentence, printable, quoted, groupedNumber } from '../../limits.ts';
 import { cellProblem, checkLabel } from '../common.ts';
 import { type CifBlock, type CifDocument, type CifItem, type CifValue, isNull, parseCifDocument } from './tokenizer.ts';
 import { chargeFromSuffix, parseElementSymbol } from '../../structure/elements.ts';
@@ -747,7 +747,7 @@ function structureFromBlock(view: BlockView, warnings: string[], budget: FileBud
     throw new ParseError(`block ${printable(block.name)}: no atoms with a position and a positive occupancy`, block.line);
   // Checked before expanding: rows × operations bounds the atoms the expansion can make.
   if (rows.length * ops.length > LIMITS.atoms) {
-    const what = `block ${printable(block.name)} (${rows.length.toLocaleString('en')} atom sites × ${ops.length} symmetry operations)`;
+    const what = `block ${printable(block.name)} (${groupedNumber(rows.length)} atom sites × ${ops.length} symmetry operations)`;
     throw new ParseError(limitSentence(what, rows.length * ops.length, LIMITS.atoms, 'atoms', 'atoms'), block.line);
   }
   budget.atoms += rows.length * ops.length;

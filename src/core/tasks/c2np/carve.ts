@@ -5,7 +5,7 @@
  * Only lattice cells that can reach the sphere are visited (same order), so R = 30 Å takes milliseconds.
  */
 import { type Mat3, type Vec3, det, inverse } from '../../math/mat3.ts';
-import { LIMITS, LimitError, limitSentence } from '../../limits.ts';
+import { LIMITS, LimitError, limitSentence, groupedNumber } from '../../limits.ts';
 import type { Structure } from '../../structure/structure.ts';
 import { fracOf, majorSpecies } from '../../structure/structure.ts';
 import { sin, cos, pow } from '../../math/libm.ts';
@@ -110,7 +110,7 @@ export function carveParticle(structure: Structure, options: CarveOptions): Carv
     if (!center.every((x) => Number.isFinite(x) && Math.abs(x) <= LIMITS.coordinateAbs)) {
       throw new LimitError(
         'coordinateAbs',
-        `the centre (${center.join(', ')}) must be finite and within ±${LIMITS.coordinateAbs.toLocaleString('en')} Å`,
+        `the centre (${center.join(', ')}) must be finite and within ±${groupedNumber(LIMITS.coordinateAbs)} Å`,
       );
     }
   } else if (kind === 'origin') center = [0, 0, 0];

@@ -15,7 +15,7 @@ import { type Mat3, type Vec3, cross, det, dot, inverse, norm, sub, vecMat } fro
 import { Lattice, type LatticeParameters } from '../../structure/lattice.ts';
 import { type Site, type Structure, majorSpecies, makeSiteFromFrac } from '../../structure/structure.ts';
 import { analyzeSymmetry, standardizedCell } from '../../symmetry/analyze.ts';
-import { LIMITS, limitSentence } from '../../limits.ts';
+import { LIMITS, limitSentence, groupedNumber } from '../../limits.ts';
 import { cbrt, pow } from '../../math/libm.ts';
 
 /** Particles above this many atoms are refused: the pair searches would take minutes. */
@@ -386,7 +386,7 @@ export function solveInverse(particle: Structure, symprec = 0.1): InverseResult 
     // Beyond the policy's coordinate range distances lose their Å digits (and the neighbour search its cells).
     if (!site.xyz.every((v) => Math.abs(v) <= LIMITS.coordinateAbs)) {
       throw new InverseError(
-        `an atom lies at (${site.xyz.join(', ')}) Å; coordinates must be finite and within ±${LIMITS.coordinateAbs.toLocaleString('en')} Å`,
+        `an atom lies at (${site.xyz.join(', ')}) Å; coordinates must be finite and within ±${groupedNumber(LIMITS.coordinateAbs)} Å`,
       );
     }
   }

@@ -13,7 +13,7 @@
  */
 import { cbrt } from '../../math/libm.ts';
 import { type Mat3, type Vec3, det, inverse } from '../../math/mat3.ts';
-import { LIMITS } from '../../limits.ts';
+import { LIMITS, groupedNumber } from '../../limits.ts';
 import { symmetryDataset } from '../../symmetry/dataset.ts';
 import { ClusterError, type ClusterResult, checkClusterSites, checkParticleAtoms, checkWhole } from '../../structure/clusters/common.ts';
 import { octahedron } from '../../structure/clusters/cubic.ts';
@@ -79,9 +79,7 @@ function centerOf(center: CarveCenter | undefined, repeats: number, cell: Mat3):
   if (kind === 'point') {
     const point = (center as { point: Vec3 }).point;
     if (!point.every((x) => Number.isFinite(x) && Math.abs(x) <= LIMITS.coordinateAbs))
-      throw new ClusterError(
-        `the centre (${point.join(', ')}) must be finite and within ` + `±${LIMITS.coordinateAbs.toLocaleString('en')} Å`,
-      );
+      throw new ClusterError(`the centre (${point.join(', ')}) must be finite and within ` + `±${groupedNumber(LIMITS.coordinateAbs)} Å`);
     return [point[0], point[1], point[2]];
   }
   if (kind === 'origin') return [0, 0, 0];

@@ -3,7 +3,7 @@
  * would fail on them and against the resource policy (LIMITS.femDofs / femElements) before anything is
  * allocated. The reference functions are elejeune11/FEM-bench tasks/<task_id>.py.
  */
-import { checkLimit, LimitError, limitSentence, LIMITS, type LimitName } from '../../limits.ts';
+import { checkLimit, LimitError, limitSentence, LIMITS, type LimitName, groupedNumber } from '../../limits.ts';
 import { FemTaskError, type FemValue } from './types.ts';
 import { cbrt, pow } from '../../math/libm.ts';
 
@@ -50,7 +50,7 @@ export function checkFemSize(
 
 /** Refuses a frame of `nodes` nodes whose dense 6n × 6n matrices the policy does not allow. */
 export function checkFrameNodes(nodes: number, what = 'the frame'): void {
-  checkFemSize('femDofs', `${what} (${nodes.toLocaleString('en')} nodes × 6)`, 6 * nodes, 'degrees of freedom');
+  checkFemSize('femDofs', `${what} (${groupedNumber(nodes)} nodes × 6)`, 6 * nodes, 'degrees of freedom');
 }
 
 /**

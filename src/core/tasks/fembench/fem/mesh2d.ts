@@ -2,6 +2,7 @@
 import { FemTaskError, type FemValue } from '../types.ts';
 import { checkFemSize, pyTypeName } from '../sizes.ts';
 import { scalar } from './input.ts';
+import { groupedNumber } from '../../../limits.ts';
 
 interface Grid {
   xl: number;
@@ -44,7 +45,7 @@ function grid(inputs: Record<string, FemValue>, boundsMessage: string, kind: 'tr
   }
   const nx = nxValue,
     ny = nyValue;
-  checkFemSize('femElements', `a ${nx.toLocaleString('en')} × ${ny.toLocaleString('en')} mesh`, nx * ny, 'cells');
+  checkFemSize('femElements', `a ${groupedNumber(nx)} × ${groupedNumber(ny)} mesh`, nx * ny, 'cells');
   return { xl, yl, dx: (xh - xl) / nx, dy: (yh - yl) / ny, nx, ny, npx: 2 * nx + 1, npy: 2 * ny + 1 };
 }
 

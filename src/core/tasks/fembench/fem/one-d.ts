@@ -4,6 +4,7 @@ import { checkFemSize, negativeDimensions, pyIndex, pyNumber } from '../sizes.ts
 import { FemTaskError, type FemValue } from '../types.ts';
 import { scalar, vector } from './input.ts';
 import { gaussLegendre1D } from './quadrature.ts';
+import { groupedNumber } from '../../../limits.ts';
 
 /** numpy.linspace(start, stop, num) with the endpoint. */
 export function linspace(start: number, stop: number, num: number): number[] {
@@ -26,7 +27,7 @@ function elementCount(value: FemValue | undefined, limit: 'femDofs' | 'femElemen
   if (numNodes < 0) throw new FemTaskError('ValueError', `Number of samples, ${numNodes}, must be non-negative.`);
   negativeDimensions(n);
   if (limit === 'femDofs')
-    checkFemSize('femDofs', `a 1D bar of ${n.toLocaleString('en')} elements`, numNodes, 'nodes (a dense stiffness matrix)');
+    checkFemSize('femDofs', `a 1D bar of ${groupedNumber(n)} elements`, numNodes, 'nodes (a dense stiffness matrix)');
   else checkFemSize('femElements', 'the 1D mesh', n, 'elements');
   return n;
 }
