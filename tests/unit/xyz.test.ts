@@ -259,6 +259,9 @@ describe('coordinate tokens: exactly the decimal grammar, read as Number reads i
       expect(Array.from(frames[0].coords)).toEqual([0, 0, 0, 0, value, 0.5]);
       expect(frames[0].symbols).toEqual(['H', 'H']);
       expect(warnings.length).toBe(/[dD]/.test(token) ? 1 : 0);
+      // Last on its line, followed by nothing, by another column or by a carriage return: the same value.
+      for (const end of ['', ' 7', '\r'])
+        expect(Array.from(parseXyzFrames(`1\n\nH 0.5 0 ${token}${end}\n`).frames[0].coords)).toEqual([0.5, 0, value]);
     });
   }
   it('a labelled species on a later line keeps its label', () => {

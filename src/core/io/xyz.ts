@@ -59,6 +59,14 @@ function isSpace(c: number): boolean {
 /** The first four fields of a line that has four, as leadingFields(line, 4) splits them. Linear: \s and \S are disjoint. */
 const FOUR_FIELDS = /^\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)/;
 
+/**
+ * The usual atom line: FOUR_FIELDS whose last three are plain decimals (DECIMAL_NUMBER without Fortran D), which
+ * Number reads exactly as readNumber would. One match then stands for the seven regular-expression tests of the
+ * general path. Linear: a number's characters and \s are disjoint, and each part of a number is deterministic.
+ */
+const PLAIN_NUMBER = String.raw`([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)`;
+const PLAIN_ATOM_LINE = new RegExp(String.raw`^\s*(\S+)\s+${PLAIN_NUMBER}\s+${PLAIN_NUMBER}\s+${PLAIN_NUMBER}(?=\s|$)`);
+
 /** The first `max` whitespace-separated fields of a line (the atom lines' hot path: no trim/split/filter arrays). */
 function leadingFields(line: string, max: number): string[] {
   const out: string[] = [];
@@ -207,10 +215,18 @@ function readAtomLines(
   const species = new Map<string, { symbol: string; label?: string }>();
   for (let a = 0; a < f.count; a++) {
     const lineNo = f.firstAtomLine + a;
+    const line = lines[lineNo - 1];
+    const plain = PLAIN_ATOM_LINE.exec(line);
+    const fast = plain !== null && withinNumberChars(plain);
+    let x = fast ? Number(plain[2]) : NaN,
+      y = fast ? Number(plain[3]) : NaN,
+      z = fast ? Number(plain[4]) : NaN;
+    // Not plain, a number over the length limit or out of range (1e400): the general path reads or refuses it.
+    const general = !(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z));
     // One native match for the usual line of four or more fields (the character loop of leadingFields runs
     // interpreted for much of a cold process); fewer fields take that loop, for the message below.
-    const match = FOUR_FIELDS.exec(lines[lineNo - 1]);
-    const tokens = match ? [match[1], match[2], match[3], match[4]] : leadingFields(lines[lineNo - 1], 4);
+    const match = general ? FOUR_FIELDS.exec(line) : plain;
+    const tokens = match ? [match[1], match[2], match[3], match[4]] : leadingFields(line, 4);
     if (tokens.length < 4) {
       throw new ParseError(`Expected an element and three coordinates but found ${tokens.length} values.`, lineNo);
     }
@@ -221,11 +237,22 @@ function readAtomLines(
     }
     symbols[a] = sp.symbol;
     if (sp.label) (labels ??= new Array(f.count))[a] = sp.label;
-    coords[3 * a] = readNumber(tokens[1], lineNo, 'coordinate', warnings);
-    coords[3 * a + 1] = readNumber(tokens[2], lineNo, 'coordinate', warnings);
-    coords[3 * a + 2] = readNumber(tokens[3], lineNo, 'coordinate', warnings);
+    if (general) {
+      x = readNumber(tokens[1], lineNo, 'coordinate', warnings);
+      y = readNumber(tokens[2], lineNo, 'coordinate', warnings);
+      z = readNumber(tokens[3], lineNo, 'coordinate', warnings);
+    }
+    coords[3 * a] = x;
+    coords[3 * a + 1] = y;
+    coords[3 * a + 2] = z;
   }
   return labels;
+}
+
+/** Whether each number of a PLAIN_ATOM_LINE match is within LIMITS.numberChars (readNumber refuses a longer one). */
+function withinNumberChars(m: RegExpExecArray): boolean {
+  const most = LIMITS.numberChars;
+  return m[2].length <= most && m[3].length <= most && m[4].length <= most;
 }
 
 /** Plain XYZ read into arrays (no Site objects): the fast path for particles; same checks and errors as parseXyz. */
