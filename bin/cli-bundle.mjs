@@ -1,28 +1,32 @@
 // Where the CLI bundle lives (scripts/build-cli.mjs writes it) and whether it is current: bin/structlab.mjs runs it
 // only then, and the benches rebuild it when it is not (they must time the bundle, never the tsx fallback).
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CLI_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_BUNDLE = join(CLI_ROOT, '.cli-build', 'structlab.mjs');
+/** The source files the bundle was built from, relative to the repository (a JSON list; the build writes it last). */
+export const CLI_INPUTS = join('.cli-build', 'inputs.json');
 
-/** Whether some file under dir was modified at or after `time` (ms); stops at the first. */
-function anyModifiedSince(dir, time) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    // Plain concatenation, not path.join: this walk (~400 entries) runs on every start, in cold code.
-    const p = `${dir}/${entry.name}`;
-    if (entry.isDirectory() ? anyModifiedSince(p, time) : statSync(p).mtimeMs >= time) return true;
-  }
-  return false;
-}
-
-/** The bundle is newer than every source file, or there are no sources (the installed package). */
-export function cliBundleIsFresh() {
-  if (!existsSync(join(CLI_ROOT, 'src'))) return true;
+/**
+ * Whether the bundle under `root` is newer than every source file it was built from (the list the build wrote),
+ * or there are no sources (the installed package). A file added since is only bundled once an input imports it, and
+ * that input is then newer; a file the UI alone uses is not an input, so editing it keeps the bundle. Stale when
+ * the list or an input is missing. About 250 stat calls on every start of a checkout, in cold code.
+ */
+export function bundleIsFresh(root) {
+  if (!existsSync(join(root, 'src'))) return true;
   try {
-    return !anyModifiedSince(join(CLI_ROOT, 'src'), statSync(CLI_BUNDLE).mtimeMs);
+    const built = statSync(join(root, '.cli-build', 'structlab.mjs')).mtimeMs;
+    const inputs = JSON.parse(readFileSync(join(root, CLI_INPUTS), 'utf8'));
+    // Plain concatenation, not path.join: cold code on every start.
+    for (const input of inputs) if (statSync(`${root}/${input}`).mtimeMs >= built) return false;
+    return inputs.length > 0;
   } catch {
     return false;
   }
 }
+
+/** bundleIsFresh for this checkout's CLI. */
+export const cliBundleIsFresh = () => bundleIsFresh(CLI_ROOT);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `structlab` command. Runs the bundle that `npm ci` builds (scripts/build-cli.mjs) when it is
-// newer than every source file, or always where there are no sources (the installed package);
+// newer than every source file it was built from, or always where there are no sources (the installed package);
 // otherwise compiles the TypeScript on the fly through tsx, so an edited checkout never runs stale code.
 import { CLI_BUNDLE, cliBundleIsFresh } from './cli-bundle.mjs';
 

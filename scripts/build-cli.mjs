@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Bundles the `structlab` CLI into one ES module (runs on `npm ci` / `npm install` through `prepare`),
 // so a command starts in ~0.15 s instead of compiling TypeScript on every run. bin/structlab.mjs
-// uses the bundle only while it is newer than every source file, and falls back to tsx otherwise.
+// uses the bundle only while it is newer than every source file it was built from (.cli-build/inputs.json), and
+// falls back to tsx otherwise.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI_INPUTS } from '../bin/cli-bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /**
@@ -36,7 +38,7 @@ const lazyPackages = {
 
 // Chunk names carry content hashes: start clean so old chunks do not pile up.
 rmSync(join(root, '.cli-build'), { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   // Worker threads (atomworld eval, metrics, gen) need their own entries next to the CLI bundle.
   entryPoints: {
     structlab: join(root, 'src', 'cli', 'main.ts'),
@@ -46,6 +48,8 @@ await build({
     'c2np-eval-worker': join(root, 'src', 'cli', 'commands', 'c2np-eval-worker.ts'),
   },
   outdir: join(root, '.cli-build'),
+  // Input paths in the metafile relative to the repository, whatever the working directory.
+  absWorkingDir: root,
   outExtension: { '.js': '.mjs' },
   // Commands are imported lazily by main.ts; splitting puts each in its own chunk.
   splitting: true,
@@ -56,5 +60,9 @@ await build({
   target: 'node20',
   packages: 'external',
   plugins: [lazyPackages],
+  metafile: true,
   logLevel: 'warning',
 });
+// The source files the bundle was built from (bin/cli-bundle.mjs: it is current while none is newer than it).
+// Written last: a build that fails before this leaves no list, and the bundle counts as stale.
+writeFileSync(join(root, CLI_INPUTS), `${JSON.stringify(Object.keys(metafile.inputs).filter((p) => p.startsWith('src/')))}\n`);
