@@ -806,11 +806,12 @@ function structureFromBlock(view: BlockView, warnings: string[], budget: FileBud
         : { label: m.labels[0], species, frac: m.frac, xyz },
     );
   }
-  // Expanded cells take pymatgen's site order; P1 files keep the file's order (so written files read back unchanged).
+  // Expanded cells take pymatgen's site order; P1 files keep the file's order (so written files read back unchanged)
+  // unless pymatgen's order is asked for.
   return {
     name: block.name,
     lattice,
-    sites: ops.length > 1 ? sortLikePymatgen(sites) : sites,
+    sites: ops.length > 1 || options.pymatgenSiteOrder === 'all' ? sortLikePymatgen(sites) : sites,
     properties: { symmetrySource: source, symmetryOperations: ops.length },
   };
 }
@@ -838,11 +839,20 @@ export interface CifReadOptions {
    * AtomWorld actions, which keep ASE's reading of a P1 file).
    */
   idealThirds?: 'all' | 'withSymmetry';
+  /**
+   * Which blocks get pymatgen's site order (`get_sorted_structure`): only those with symmetry operations to apply
+   * (the default: a P1 file reads back in its own order, as ASE reads it), or `all`, as pymatgen's CifParser returns
+   * every structure (the AtomWorld evaluator, whose matcher breaks ties between equal matches by site order).
+   */
+  pymatgenSiteOrder?: 'all' | 'withSymmetry';
 }
 
 export function parseCif(text: string, options: CifReadOptions = {}): ParseOutput {
   if (text.trim() === '') throw new ParseError('empty file');
-  const read: Required<CifReadOptions> = { idealThirds: options.idealThirds ?? 'all' };
+  const read: Required<CifReadOptions> = {
+    idealThirds: options.idealThirds ?? 'all',
+    pymatgenSiteOrder: options.pymatgenSiteOrder ?? 'withSymmetry',
+  };
   try {
     return structuresFromDocument(parseCifDocument(text), read);
   } catch (e) {
