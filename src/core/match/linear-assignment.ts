@@ -56,14 +56,25 @@ export function linearAssignment(costRows: ArrayLike<ArrayLike<number>>, ws: Lin
     for (let j = 0; j < n; j++) c[i * n + j] = row[j];
   }
   c.fill(0, nx * n);
-  const cost = compute(ws);
+  const cost = compute(ws, c);
   for (let i = 0; i < nx; i++) out[i] = ws.x[i];
   return cost;
 }
 
-/** `compute(size, c, x, y, eps)` of linear_assignment.pyx, line for line (its comments kept where they explain). */
-function compute(ws: LinearAssignmentWorkspace): number {
-  const { n, c, x, y, col, fre, pred, v, d } = ws;
+/**
+ * `linearAssignment` of a square problem given as one row-major n × n array (n = ws.n), read in place: no padding
+ * to add, so the copy is skipped (for a large cell it costs a third of what the assignment itself does).
+ */
+export function linearAssignmentSquare(costs: Float64Array, ws: LinearAssignmentWorkspace, out: Int32Array): number {
+  if (costs.length !== ws.n * ws.n) throw new Error('the cost matrix must be n × n for the workspace');
+  const cost = compute(ws, costs);
+  for (let i = 0; i < ws.n; i++) out[i] = ws.x[i];
+  return cost;
+}
+
+/** `compute(size, c, x, y, eps)` of linear_assignment.pyx, line for line (its comments kept where they explain); c is only read. */
+function compute(ws: LinearAssignmentWorkspace, c: Float64Array): number {
+  const { n, x, y, col, fre, pred, v, d } = ws;
   const eps = EPS;
   let i: number,
     j: number,

@@ -32,6 +32,9 @@ const lllSites = (n: number): LllSites => ({
 });
 
 export function createWorkspace(n1: number, n2: number): MatcherWorkspace {
+  // Every pair starts outside the box; the search sets back only what it changed. The rows are views of one
+  // array, which the assignment reads in place when the problem is square.
+  const d2Matrix = new Float64Array(n2 * n1).fill(1e20);
   return {
     n1,
     n2,
@@ -45,10 +48,13 @@ export function createWorkspace(n1: number, n2: number): MatcherWorkspace {
     mapping: new Int32Array(n2),
     lll1: lllSites(n1),
     lll2: lllSites(n2),
-    d2: Array.from({ length: n2 }, () => new Float64Array(n1)),
+    d2Matrix,
+    d2: Array.from({ length: n2 }, (_, i) => d2Matrix.subarray(i * n1, (i + 1) * n1)),
     vecs: new Float64Array(3 * n2 * n1),
     inBox: new Uint8Array(n2 * n1),
-    columns: new Int32Array(n1),
+    boxColumns: new Int32Array(n2 * n1),
+    boxCount: new Int32Array(n2),
+    classes: { count: 0, of: new Int32Array(0), allowedStart: new Int32Array(0), allowed: new Int32Array(0) },
   };
 }
 

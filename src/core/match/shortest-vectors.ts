@@ -36,7 +36,7 @@ export interface LllSearch {
   /** pymatgen's `lll_frac_tol`: the per-axis box half-width in LLL fractions. */
   fracTol: Vec3;
   images: ImageSearch;
-  /** Struct1 columns bucketed by position; null when every column is scanned. */
+  /** Struct1 columns bucketed by class and position (set once the lattice's struct1 sites are known). */
   grid: ColumnGrid | null;
 }
 
@@ -47,13 +47,58 @@ export interface ShortestVectorScratch {
   n2: number;
   lll1: LllSites;
   lll2: LllSites;
-  /** Squared shortest distances, one row per struct2 site (1e20 outside the box). */
+  /** Squared shortest distances, one row per struct2 site (1e20 outside the box): views of `d2Matrix` (row-major). */
   d2: Float64Array[];
+  d2Matrix: Float64Array;
   /** Shortest vectors (3 per pair, row-major) of the pairs inside the box; inBox marks them (1). */
   vecs: Float64Array;
   inBox: Uint8Array;
-  /** The struct1 columns one struct2 row visits. */
-  columns: Int32Array;
+  /**
+   * The columns each row found inside the box (row i's in `boxColumns[i·n1 …]`, `boxCount[i]` of them): only those
+   * are set back to 1e20 before the row is searched again, instead of all n1 (most pairs of a large cell lie outside).
+   */
+  boxColumns: Int32Array;
+  boxCount: Int32Array;
+  /** Which columns each row may pair with (set once per pair, `columnClasses`). */
+  classes: ColumnClasses;
+}
+
+/**
+ * Struct1 columns in classes of equal site key (the mask forbids or allows a whole class for a row), and for each
+ * struct2 row the classes it may pair with: a row visits only those columns, not the forbidden half of a binary
+ * compound's.
+ */
+export interface ColumnClasses {
+  count: number;
+  /** Class of each struct1 column. */
+  of: Int32Array;
+  /** Row i may pair with classes allowed[allowedStart[i] .. allowedStart[i + 1]). */
+  allowedStart: Int32Array;
+  allowed: Int32Array;
+}
+
+/** The classes of `keys1` and what each row's mask allows (mask: n2 rows × n1 columns, 1 = forbidden, a function of the keys). */
+export function columnClasses(keys1: readonly string[], mask: Uint8Array, n2: number): ColumnClasses {
+  const n1 = keys1.length;
+  const index = new Map<string, number>();
+  const first: number[] = [];
+  const of = new Int32Array(n1);
+  for (let j = 0; j < n1; j++) {
+    let c = index.get(keys1[j]);
+    if (c === undefined) {
+      c = first.length;
+      index.set(keys1[j], c);
+      first.push(j);
+    }
+    of[j] = c;
+  }
+  const allowedStart = new Int32Array(n2 + 1);
+  const allowed: number[] = [];
+  for (let i = 0; i < n2; i++) {
+    for (let c = 0; c < first.length; c++) if (mask[i * n1 + first[c]] === 0) allowed.push(c);
+    allowedStart[i + 1] = allowed.length;
+  }
+  return { count: first.length, of, allowedStart, allowed: Int32Array.from(allowed) };
 }
 
 /** Writes `count` sites' average-lattice fractions `frac` into `out` in the LLL basis of `lll`. */
@@ -76,49 +121,51 @@ export function toLllSites(frac: Float64Array, count: number, lll: LllSearch, ou
 }
 
 /**
- * Struct1 columns bucketed by their wrapped LLL-fractional coordinates, so that a struct2 row only
- * visits the columns that can lie inside its per-axis box (the others are 1e20 anyway). For large
+ * Struct1 columns bucketed by class and by their wrapped LLL-fractional coordinates, so that a struct2 row only
+ * visits the columns of its classes that can lie inside its per-axis box (the others are 1e20 anyway). For large
  * cells the box covers a few percent of the pairs; the result is identical to scanning every pair.
  */
 export interface ColumnGrid {
+  /** Cells per axis; [1, 1, 1] for a small cell, whose rows visit every column of their classes. */
   cells: [number, number, number];
-  /** Columns of cell c are cols[start[c] .. start[c + 1]). */
+  /** Columns of class k in cell c are cols[start[k·total + c] .. start[k·total + c + 1]), total = cells' product. */
   start: Int32Array;
   cols: Int32Array;
   /** Scratch: the cells a row's window touches, per axis. */
   windows: [Int32Array, Int32Array, Int32Array];
+  /** Scratch: the stretches of `cols` one row visits, as (from, to) pairs. */
+  ranges: Int32Array;
 }
 
-/** Below this many struct1 sites every pair is scanned (the box covers most of the cell anyway). */
+/** Below this many struct1 sites no cells are made (the box covers most of the cell anyway). */
 const GRID_MIN_SITES = 40;
 /** Safety margin (fractional) around the box, far above the rounding of wrap01. */
 const GRID_MARGIN = 1e-9;
 
-export function columnGrid(lll1: LllSites, n1: number, lllFracTol: Vec3): ColumnGrid | null {
-  if (n1 < GRID_MIN_SITES) return null;
+export function columnGrid(lll1: LllSites, n1: number, lllFracTol: Vec3, classes: ColumnClasses): ColumnGrid {
   const frac = lll1.frac;
   const perAxis = Math.max(1, Math.round(cbrt(n1) * 1.5));
   const cellsOf = (tol: number) => Math.max(1, Math.min(perAxis, Math.floor(1 / Math.max(tol, 1e-6))));
-  const cells: [number, number, number] = [cellsOf(lllFracTol[0]), cellsOf(lllFracTol[1]), cellsOf(lllFracTol[2])];
-  if (cells[0] * cells[1] * cells[2] < 8) return null;
+  let cells: [number, number, number] = [cellsOf(lllFracTol[0]), cellsOf(lllFracTol[1]), cellsOf(lllFracTol[2])];
+  if (n1 < GRID_MIN_SITES || cells[0] * cells[1] * cells[2] < 8) cells = [1, 1, 1];
   const cellOf = (j: number) => {
     let c = 0;
     for (let k = 0; k < 3; k++) c = c * cells[k] + Math.min(cells[k] - 1, Math.floor(wrap01(frac[3 * j + k]) * cells[k]));
     return c;
   };
   const total = cells[0] * cells[1] * cells[2];
-  const start = new Int32Array(total + 1);
-  const cellOfColumn = new Int32Array(n1);
+  const start = new Int32Array(classes.count * total + 1);
+  const bucketOfColumn = new Int32Array(n1);
   for (let j = 0; j < n1; j++) {
-    cellOfColumn[j] = cellOf(j);
-    start[cellOfColumn[j] + 1]++;
+    bucketOfColumn[j] = classes.of[j] * total + (total === 1 ? 0 : cellOf(j));
+    start[bucketOfColumn[j] + 1]++;
   }
-  for (let c = 0; c < total; c++) start[c + 1] += start[c];
-  const fill = start.slice(0, total);
+  for (let b = 0; b + 1 < start.length; b++) start[b + 1] += start[b];
+  const fill = start.slice(0, start.length - 1);
   const cols = new Int32Array(n1);
-  for (let j = 0; j < n1; j++) cols[fill[cellOfColumn[j]]++] = j;
+  for (let j = 0; j < n1; j++) cols[fill[bucketOfColumn[j]]++] = j;
   const windows: ColumnGrid['windows'] = [new Int32Array(cells[0]), new Int32Array(cells[1]), new Int32Array(cells[2])];
-  return { cells, start, cols, windows };
+  return { cells, start, cols, windows, ranges: new Int32Array(2 * (start.length - 1)) };
 }
 
 /** The cells (per axis) that the periodic window [w − tol, w + tol] touches, or all of them. */
@@ -134,31 +181,46 @@ function windowCells(w: number, tol: number, cells: number, out: Int32Array): nu
   return count;
 }
 
-/** Fills `scratch.columns` with the struct1 columns struct2 row `i` visits (all of them without a grid); returns their count. */
-function rowColumns(scratch: ShortestVectorScratch, i: number, search: LllSearch): number {
-  const { grid, fracTol } = search;
-  const columns = scratch.columns;
+/**
+ * Fills `grid.ranges` with the stretches of `grid.cols` struct2 row `i` visits (the columns of its classes in the
+ * cells its window touches; every column of its classes in a small cell); returns their count.
+ */
+function rowRanges(scratch: ShortestVectorScratch, i: number, search: LllSearch): number {
+  const grid = search.grid!;
+  const { start, ranges } = grid;
+  const { allowedStart, allowed } = scratch.classes;
   let count = 0;
-  if (!grid) {
-    for (let j = 0; j < scratch.n1; j++) columns[count++] = j;
-    return count;
+  const gx = grid.cells[0],
+    gy = grid.cells[1],
+    gz = grid.cells[2];
+  const total = gx * gy * gz;
+  if (total === 1) {
+    for (let a = allowedStart[i]; a < allowedStart[i + 1]; a++) {
+      ranges[count++] = start[allowed[a]];
+      ranges[count++] = start[allowed[a] + 1];
+    }
+    return count / 2;
   }
+  const { fracTol } = search;
   const w = scratch.lll2.wrapped;
   const wx = grid.windows[0],
     wy = grid.windows[1],
     wz = grid.windows[2];
-  const gy = grid.cells[1],
-    gz = grid.cells[2];
-  const nx = windowCells(w[3 * i], fracTol[0], grid.cells[0], wx),
+  const nx = windowCells(w[3 * i], fracTol[0], gx, wx),
     ny = windowCells(w[3 * i + 1], fracTol[1], gy, wy),
     nz = windowCells(w[3 * i + 2], fracTol[2], gz, wz);
-  for (let x = 0; x < nx; x++)
-    for (let y = 0; y < ny; y++)
-      for (let z = 0; z < nz; z++) {
-        const cell = (wx[x] * gy + wy[y]) * gz + wz[z];
-        for (let q = grid.start[cell]; q < grid.start[cell + 1]; q++) columns[count++] = grid.cols[q];
-      }
-  return count;
+  for (let a = allowedStart[i]; a < allowedStart[i + 1]; a++) {
+    const base = allowed[a] * total;
+    for (let x = 0; x < nx; x++)
+      for (let y = 0; y < ny; y++)
+        for (let z = 0; z < nz; z++) {
+          const bucket = base + (wx[x] * gy + wy[y]) * gz + wz[z];
+          if (start[bucket] === start[bucket + 1]) continue;
+          ranges[count++] = start[bucket];
+          ranges[count++] = start[bucket + 1];
+        }
+  }
+  return count / 2;
 }
 
 const IMAGES: Vec3[] = [];
@@ -205,7 +267,6 @@ function smallestEigenvalueSym3(m: Mat3): number {
  * the box or forbidden by `mask` (struct2 rows × struct1 columns, 1 = forbidden) keep 1e20 and no vector.
  */
 export function shortestVectors(scratch: ShortestVectorScratch, mask: Uint8Array, search: LllSearch): void {
-  scratch.inBox.fill(0);
   for (let i = 0; i < scratch.n2; i++) rowShortestVectors(scratch, mask, search, i);
 }
 
@@ -216,13 +277,20 @@ export function shortestVectors(scratch: ShortestVectorScratch, mask: Uint8Array
  * minimum) is the same. Inlined by hand: a helper per pair measured 10% slower.
  */
 function rowShortestVectors(scratch: ShortestVectorScratch, mask: Uint8Array, search: LllSearch, i: number): void {
-  const { n1, vecs, inBox, columns, lll1, lll2 } = scratch;
+  const { n1, vecs, inBox, lll1, lll2, boxColumns } = scratch;
   const { cart: imageCart, lambdaMin, boundSlack } = search.images;
   const tol0 = search.fracTol[0],
     tol1 = search.fracTol[1],
     tol2 = search.fracTol[2];
   const row = scratch.d2[i];
-  row.fill(1e20);
+  // The row's last answer back to "outside the box" (every other entry still is).
+  const rowStart = i * n1;
+  for (let q = 0; q < scratch.boxCount[i]; q++) {
+    const j = boxColumns[rowStart + q];
+    row[j] = 1e20;
+    inBox[rowStart + j] = 0;
+  }
+  let inside = 0;
   const f0 = lll2.frac[3 * i],
     f1 = lll2.frac[3 * i + 1],
     f2 = lll2.frac[3 * i + 2];
@@ -233,52 +301,58 @@ function rowShortestVectors(scratch: ShortestVectorScratch, mask: Uint8Array, se
     w1 = lll2.wrapped[3 * i + 1],
     w2 = lll2.wrapped[3 * i + 2];
   const { frac: frac1, cart: cart1, wrapped: wrapped1 } = lll1;
-  const count = rowColumns(scratch, i, search);
-  for (let q = 0; q < count; q++) {
-    const j = columns[q];
-    if (mask[i * n1 + j] !== 0) continue;
-    const a = frac1[3 * j] - f0,
-      b = frac1[3 * j + 1] - f1,
-      c = frac1[3 * j + 2] - f2;
-    if (!(toNearestInteger(a) <= tol0 && toNearestInteger(b) <= tol1 && toNearestInteger(c) <= tol2)) continue;
-    const p0 = cart1[3 * j] - c0,
-      p1 = cart1[3 * j + 1] - c1,
-      p2 = cart1[3 * j + 2] - c2;
-    const q0 = wrapped1[3 * j] - w0,
-      q1 = wrapped1[3 * j + 1] - w1,
-      q2 = wrapped1[3 * j + 2] - w2;
-    const kU = (1 - Math.round(q0)) * 9 + (1 - Math.round(q1)) * 3 + (1 - Math.round(q2));
-    const ua = p0 + imageCart[3 * kU],
-      ub = p1 + imageCart[3 * kU + 1],
-      uc = p2 + imageCart[3 * kU + 2];
-    const bound = (ua * ua + ub * ub + uc * uc) * (1 + 1e-6) + boundSlack;
-    let bestD = 1e100,
-      bestK = 0;
-    for (let ia = -1; ia <= 1; ia++) {
-      const sa = (q0 + ia) * (q0 + ia) * lambdaMin;
-      if (sa > bound) continue;
-      for (let ib = -1; ib <= 1; ib++) {
-        const sab = sa + (q1 + ib) * (q1 + ib) * lambdaMin;
-        if (sab > bound) continue;
-        for (let ic = -1; ic <= 1; ic++) {
-          if (sab + (q2 + ic) * (q2 + ic) * lambdaMin > bound) continue;
-          const k = (ia + 1) * 9 + (ib + 1) * 3 + (ic + 1);
-          const da = p0 + imageCart[3 * k],
-            db = p1 + imageCart[3 * k + 1],
-            dc = p2 + imageCart[3 * k + 2];
-          const d = da * da + db * db + dc * dc;
-          if (d < bestD) {
-            bestD = d;
-            bestK = k;
+  const { cols, ranges } = search.grid!;
+  const stretches = rowRanges(scratch, i, search);
+  for (let r = 0; r < stretches; r++) {
+    const to = ranges[2 * r + 1];
+    for (let q = ranges[2 * r]; q < to; q++) {
+      const j = cols[q];
+      if (mask[i * n1 + j] !== 0) continue;
+      const a = frac1[3 * j] - f0,
+        b = frac1[3 * j + 1] - f1,
+        c = frac1[3 * j + 2] - f2;
+      if (!(toNearestInteger(a) <= tol0 && toNearestInteger(b) <= tol1 && toNearestInteger(c) <= tol2)) continue;
+      const p0 = cart1[3 * j] - c0,
+        p1 = cart1[3 * j + 1] - c1,
+        p2 = cart1[3 * j + 2] - c2;
+      const q0 = wrapped1[3 * j] - w0,
+        q1 = wrapped1[3 * j + 1] - w1,
+        q2 = wrapped1[3 * j + 2] - w2;
+      const kU = (1 - Math.round(q0)) * 9 + (1 - Math.round(q1)) * 3 + (1 - Math.round(q2));
+      const ua = p0 + imageCart[3 * kU],
+        ub = p1 + imageCart[3 * kU + 1],
+        uc = p2 + imageCart[3 * kU + 2];
+      const bound = (ua * ua + ub * ub + uc * uc) * (1 + 1e-6) + boundSlack;
+      let bestD = 1e100,
+        bestK = 0;
+      for (let ia = -1; ia <= 1; ia++) {
+        const sa = (q0 + ia) * (q0 + ia) * lambdaMin;
+        if (sa > bound) continue;
+        for (let ib = -1; ib <= 1; ib++) {
+          const sab = sa + (q1 + ib) * (q1 + ib) * lambdaMin;
+          if (sab > bound) continue;
+          for (let ic = -1; ic <= 1; ic++) {
+            if (sab + (q2 + ic) * (q2 + ic) * lambdaMin > bound) continue;
+            const k = (ia + 1) * 9 + (ib + 1) * 3 + (ic + 1);
+            const da = p0 + imageCart[3 * k],
+              db = p1 + imageCart[3 * k + 1],
+              dc = p2 + imageCart[3 * k + 2];
+            const d = da * da + db * db + dc * dc;
+            if (d < bestD) {
+              bestD = d;
+              bestK = k;
+            }
           }
         }
       }
+      row[j] = bestD;
+      inBox[i * n1 + j] = 1;
+      boxColumns[rowStart + inside++] = j;
+      const v = 3 * (i * n1 + j);
+      vecs[v] = p0 + imageCart[3 * bestK];
+      vecs[v + 1] = p1 + imageCart[3 * bestK + 1];
+      vecs[v + 2] = p2 + imageCart[3 * bestK + 2];
     }
-    row[j] = bestD;
-    inBox[i * n1 + j] = 1;
-    const v = 3 * (i * n1 + j);
-    vecs[v] = p0 + imageCart[3 * bestK];
-    vecs[v + 1] = p1 + imageCart[3 * bestK + 1];
-    vecs[v + 2] = p2 + imageCart[3 * bestK + 2];
   }
+  scratch.boxCount[i] = inside;
 }

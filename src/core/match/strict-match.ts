@@ -9,14 +9,22 @@ import { type Mat3, type Vec3, vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { lllReduce, roundHalfEven } from '../structure/lll.ts';
 import { type LatticeMapping, findAllMappings, sameCell } from '../structure/niggli.ts';
-import { linearAssignment } from './linear-assignment.ts';
+import { linearAssignment, linearAssignmentSquare } from './linear-assignment.ts';
 import { limitsRevision } from '../limits.ts';
 import { powThird } from './rounded-trig.ts';
 import { numpyInverse, numpyNorm, pymatgenVolume } from './numpy-arith.ts';
 import type { Preprocessed, ResolvedOptions } from './matcher-preprocess.ts';
 import { type StrictPair, Replay, getSupercells } from './matcher-lattices.ts';
 import { type MatcherWorkspace, type WorkAccount, createWorkspace, spendMatchWork } from './matcher-workspace.ts';
-import { type LllSearch, columnGrid, imageSearch, shortestVectors, toLllSites, toNearestInteger } from './shortest-vectors.ts';
+import {
+  type LllSearch,
+  columnClasses,
+  columnGrid,
+  imageSearch,
+  shortestVectors,
+  toLllSites,
+  toNearestInteger,
+} from './shortest-vectors.ts';
 
 /** What the passes over one prepared pair share. */
 export interface PairContext {
@@ -204,7 +212,7 @@ function latticeTrial(avg: Lattice, stol: number, ws: MatcherWorkspace): Lattice
     grid: null,
   };
   toLllSites(ws.frac1, ws.n1, lll, ws.lll1);
-  lll.grid = columnGrid(ws.lll1, ws.n1, lll.fracTol);
+  lll.grid = columnGrid(ws.lll1, ws.n1, lll.fracTol, ws.classes);
   return { normalization, fracTol, lll, avgInverse: p.inverse };
 }
 
@@ -286,7 +294,8 @@ function cartDists(ws: MatcherWorkspace, mask: Uint8Array, trial: LatticeTrial):
   toLllSites(ws.translated2, n2, trial.lll, ws.lll2);
   shortestVectors(ws, mask, trial.lll);
   const mapping = ws.mapping;
-  linearAssignment(ws.d2, ws.assignment, mapping);
+  if (n1 === n2) linearAssignmentSquare(ws.d2Matrix, ws.assignment, mapping);
+  else linearAssignment(ws.d2, ws.assignment, mapping);
   // A pair outside the box has pymatgen's 1e20 vector.
   for (let i = 0; i < n2; i++) {
     const ij = i * n1 + mapping[i];
@@ -326,13 +335,17 @@ function totalTranslation(t: Float64Array, mean: Float64Array, avgInverse: Mat3)
   return vec3(wrapped(0), wrapped(1), wrapped(2));
 }
 
-function workspaceFor(ctx: PairContext, n1: number, n2: number): MatcherWorkspace {
+/** The pair's workspace, with the column classes of its mask. */
+function workspaceFor(ctx: PairContext, m: Mask): MatcherWorkspace {
+  const { n1, n2 } = m;
   if (!ctx.workspace || ctx.workspace.n1 !== n1 || ctx.workspace.n2 !== n2) {
-    // A pass writes every scratch array before it reads it, so the next pair of the same size (a batch's next answer)
-    // takes over the last small one instead of allocating its own.
+    // A pass writes every scratch array before it reads it (the shortest-vector search keeps its own invariant: only
+    // what it lists is inside the box), so the next pair of the same size (a batch's next answer) takes over the last
+    // small one instead of allocating its own.
     ctx.workspace = spareWorkspace?.n1 === n1 && spareWorkspace.n2 === n2 ? spareWorkspace : createWorkspace(n1, n2);
     spareWorkspace = n1 * n2 <= SPARE_WORKSPACE_PAIRS ? ctx.workspace : null;
   }
+  ctx.workspace.classes = columnClasses(m.keys1, m.mask, n2);
   return ctx.workspace;
 }
 
@@ -378,7 +391,7 @@ let lastMappings: { big: Mat3; small: Mat3; ltol: number; angleTol: number; limi
 export function strictMatch(pair: StrictPair, search: StrictSearch, ctx: PairContext): StrictMatch | null {
   const m = getMask(pair, ctx.options.comparator);
   if (strictRefusal(m, ctx.options) !== null) return null;
-  const ws = workspaceFor(ctx, m.n1, m.n2);
+  const ws = workspaceFor(ctx, m);
   let best: StrictMatch | null = null;
   for (const { avg, scale } of getSupercells(pair, search.candidates ?? pairMappings(pair, ctx), ws)) {
     const trial = latticeTrial(avg, search.stol, ws);
@@ -408,7 +421,7 @@ export function strictMatch(pair: StrictPair, search: StrictSearch, ctx: PairCon
 export function strictFitThenRms(pair: StrictPair, stol: number, ctx: PairContext): { fit: boolean; rms: StrictMatch | null } {
   const m = getMask(pair, ctx.options.comparator);
   if (strictRefusal(m, ctx.options) !== null) return { fit: false, rms: null };
-  const ws = workspaceFor(ctx, m.n1, m.n2);
+  const ws = workspaceFor(ctx, m);
   const spentBefore = ctx.account.spent;
   let fit = false;
   let best: StrictMatch | null = null;
