@@ -70,7 +70,7 @@ type PoolRequest<T> = { slot: SharedArrayBuffer } | { k: number; task: T };
 
 /**
  * The worker side of the pool: answers every task message with `handle(task)`. Called once at the end of a
- * worker entry, after its own set-up (adoptCommandLimits, warm-up), which is not charged to any task's budget.
+ * worker entry, after its own set-up (adoptCommandLimits, module loading), which is not charged to any task's budget.
  */
 export function servePool<T, R>(handle: (task: T) => R): void {
   const port = parentPort!;
