@@ -11,7 +11,9 @@
  *    `structlab atomworld eval` from the CLI bundle, and bench/atomworld_reference.py. Verdicts compared.
  *  - oracle_437: `structlab atomworld eval` on the 437 oracle pairs against the reference, interleaved (issue 13's row), and
  *    again with one core kept busy (other_core_busy; issue 27).
- * Prints JSON. Run via `npm run bench` or `npx tsx bench/atomworld.bench.ts [--cases N] [--match-only|--batch-only|--oracle-only]`.
+ *  - supercells: the same on 42 answers to 24–240-site supercells of corpus crystals (issue 27: every input).
+ * Prints JSON. Run via `npm run bench` or
+ * `npx tsx bench/atomworld.bench.ts [--cases N] [--match-only|--batch-only|--oracle-only|--supercells-only]`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,7 @@ import { parseCifStrict } from '../src/core/tasks/atomworld/strict-cif.ts';
 import { mulberry32 } from '../src/core/math/random.ts';
 import { busyCore, median, timeMedian } from './stats.ts';
 import { overrideLimits } from '../src/core/limits.ts';
-import { REFERENCE } from '../scripts/support/paths.ts';
+import { CORPUS_FILES, REFERENCE } from '../scripts/support/paths.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const GOLDEN = join(REFERENCE, 'golden', 'atomworld');
@@ -365,12 +367,8 @@ function compareVerdicts(ours: Verdict[], theirs: Verdict[], kindOf: Map<string,
 
 /**
  * Issue 13's row: `structlab atomworld eval` on the 437 oracle pairs of eval_oracle.jsonl (each target against its
- * candidate answer) and the pymatgen reference on the same files, both whole processes, interleaved `ORACLE_REPEATS`
- * times; medians, the ratio, and the verdicts compared. Then `other_core_busy`: the same, interleaved
- * `ORACLE_BUSY_REPEATS` times, with one core kept busy meanwhile (issue 27: the ratio must hold on a loaded machine).
+ * candidate answer) and the pymatgen reference on the same files, both whole processes (`processesSideBySide`).
  */
-const ORACLE_REPEATS = 5;
-const ORACLE_BUSY_REPEATS = 3;
 function benchOracle(): Record<string, unknown> {
   buildCli();
   const oracle = readJsonl('eval_oracle.jsonl');
@@ -385,36 +383,78 @@ function benchOracle(): Record<string, unknown> {
     );
     writeFileSync(answersPath, oracle.map((o, k) => JSON.stringify({ id: ids[k], answer: wrap(o.candidate_cif) })).join('\n') + '\n');
     const kindOf = new Map(oracle.map((o, k) => [ids[k], `oracle:${o.candidate}`]));
-    const interleaved = (repeats: number) => {
-      const ours: { ms: number; verdicts: Verdict[] }[] = [],
-        theirs: { ms: number; verdicts: Verdict[] }[] = [];
-      for (let r = 0; r < repeats; r++) {
-        ours.push(runStructlab(casesPath, answersPath, join(dir, 'structlab.json')));
-        if (hasPymatgen) theirs.push(runPymatgen(casesPath, answersPath, join(dir, 'pymatgen.json')));
-      }
-      const oursMs = median(ours.map((r) => r.ms));
-      const row: Record<string, unknown> = { structlab_process_ms: round(oursMs) };
-      if (!hasPymatgen) return row;
-      const theirsMs = median(theirs.map((r) => r.ms));
-      return {
-        ...row,
-        pymatgen_process_ms: round(theirsMs),
-        speedup: round(theirsMs / oursMs),
-        ...compareVerdicts(ours.at(-1)!.verdicts, theirs.at(-1)!.verdicts, kindOf),
-      };
-    };
-    const idle = interleaved(ORACLE_REPEATS);
-    const busy = busyCore();
-    let loaded: Record<string, unknown>;
-    try {
-      loaded = interleaved(ORACLE_BUSY_REPEATS);
-    } finally {
-      busy.stop();
-    }
-    return { pairs: oracle.length, ...idle, other_core_busy: loaded };
+    return { pairs: oracle.length, ...processesSideBySide(casesPath, answersPath, dir, kindOf) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Issue 27's "every input, not only the benchmark's": answers to larger cells. bench/atomworld_reference.py
+ * `supercells` writes 2×2×2 and 3×2×2 supercells (24–240 sites here) of the corpus's small ordered COD crystals as
+ * targets, and as answers copies jittered by 0.05 Å, with one site moved by 1.2 Å, or with their sites shuffled;
+ * then both whole processes side by side (`processesSideBySide`). Needs pymatgen (it writes the inputs).
+ */
+function benchSupercells(): Record<string, unknown> {
+  if (!hasPymatgen) return { skipped: 'pymatgen not installed (it writes the inputs)' };
+  buildCli();
+  const dir = mkdtempSync(join(tmpdir(), 'structlab-atomworld-supercells-'));
+  const casesPath = join(dir, 'cases.jsonl'),
+    answersPath = join(dir, 'answers.jsonl');
+  try {
+    const made = spawnSync(PYTHON, [REFERENCE_SCRIPT, 'supercells', CORPUS_FILES, casesPath, answersPath], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`atomworld_reference.py supercells failed: ${made.stderr.trim().split('\n').pop()}`);
+    const cases = readFileSync(casesPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; action: string; after_cif: string });
+    const kindOf = new Map(cases.map((c) => [c.id, `supercell:${c.action}`]));
+    const sites = cases.map((c) => parseCifStrict(c.after_cif).sites.length);
+    return {
+      pairs: cases.length,
+      sites: `${Math.min(...sites)}–${Math.max(...sites)}`,
+      ...processesSideBySide(casesPath, answersPath, dir, kindOf),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `structlab atomworld eval` and the pymatgen reference on the same files, both whole processes, interleaved
+ * `ORACLE_REPEATS` times; medians, the ratio, and the verdicts compared. Then `other_core_busy`: the same, interleaved
+ * `ORACLE_BUSY_REPEATS` times, with one core kept busy meanwhile (issue 27: the ratio must hold on a loaded machine).
+ */
+const ORACLE_REPEATS = 5;
+const ORACLE_BUSY_REPEATS = 3;
+function processesSideBySide(casesPath: string, answersPath: string, dir: string, kindOf: Map<string, string>): Record<string, unknown> {
+  const interleaved = (repeats: number) => {
+    const ours: { ms: number; verdicts: Verdict[] }[] = [],
+      theirs: { ms: number; verdicts: Verdict[] }[] = [];
+    for (let r = 0; r < repeats; r++) {
+      ours.push(runStructlab(casesPath, answersPath, join(dir, 'structlab.json')));
+      if (hasPymatgen) theirs.push(runPymatgen(casesPath, answersPath, join(dir, 'pymatgen.json')));
+    }
+    const oursMs = median(ours.map((r) => r.ms));
+    const row: Record<string, unknown> = { structlab_process_ms: round(oursMs) };
+    if (!hasPymatgen) return row;
+    const theirsMs = median(theirs.map((r) => r.ms));
+    return {
+      ...row,
+      pymatgen_process_ms: round(theirsMs),
+      speedup: round(theirsMs / oursMs),
+      ...compareVerdicts(ours.at(-1)!.verdicts, theirs.at(-1)!.verdicts, kindOf),
+    };
+  };
+  const idle = interleaved(ORACLE_REPEATS);
+  const busy = busyCore();
+  let loaded: Record<string, unknown>;
+  try {
+    loaded = interleaved(ORACLE_BUSY_REPEATS);
+  } finally {
+    busy.stop();
+  }
+  return { ...idle, other_core_busy: loaded };
 }
 
 /** `--write-batch DIR`: only write DIR/cases.jsonl and DIR/answers.jsonl (for profiling `structlab atomworld eval`). */
@@ -432,10 +472,13 @@ if (writeBatchArg > 0) {
 const onlyBatch = process.argv.includes('--batch-only');
 const onlyMatch = process.argv.includes('--match-only');
 const onlyOracle = process.argv.includes('--oracle-only');
+const onlySupercells = process.argv.includes('--supercells-only');
 const results: Record<string, unknown> = {
   pymatgen: hasPymatgen ? 'Debian python3-pymatgen (/usr/bin/python3)' : 'not installed; StructLab figures only',
 };
-if (!onlyBatch && !onlyOracle) results.match = benchMatch();
-if (!onlyMatch && !onlyOracle) results.batch = benchBatch();
-if (!onlyMatch && !onlyBatch) results.oracle_437 = benchOracle();
+const only = onlyBatch || onlyMatch || onlyOracle || onlySupercells;
+if (!only || onlyMatch) results.match = benchMatch();
+if (!only || onlyBatch) results.batch = benchBatch();
+if (!only || onlyOracle) results.oracle_437 = benchOracle();
+if (!only || onlySupercells) results.supercells = benchSupercells();
 console.log(JSON.stringify({ atomworld: results }, null, 2));

@@ -4,6 +4,8 @@
       PAIRS.json: [{label, repeats, a: {lattice, species, frac}, b: {...}}]. Times
       StructureMatcher(primitive_cell=False, stol=0.5).fit(a, b) and get_rms_dist(a, b) inside Python
       (medians of `repeats`, excluding interpreter start and import). Prints JSON on stdout.
+  atomworld_reference.py supercells CORPUS_DIR CASES.jsonl ANSWERS.jsonl
+      Writes the inputs of the bench's supercells row (write_supercells).
   atomworld_reference.py batch CASES.jsonl ANSWERS.jsonl OUT.json
       AtomWorld's evaluation pipeline (AtomWorldBench src/evaluation/evaluator.py) on every case, written to OUT.json as
       [{id, correct, wrong_type, rmsd, max_dist}]: the text between the last <cif> and </cif>,
@@ -105,10 +107,58 @@ def run_batch(cases_path, answers_path, out_path):
     json.dump(verdicts, open(out_path, "w"))
 
 
+def write_supercells(corpus_dir, cases_path, answers_path, cases_wanted=42):
+    """Cases for bench/atomworld.bench.ts's supercells row: 2×2×2 and 3×2×2 supercells (at most 300 sites) of the
+    ordered COD crystals of the corpus with 2–40 sites, in file-name order, written with CifWriter as targets; as
+    answers a copy jittered by 0.05 Å, one with a site moved by 1.2 Å along x, and one with its sites shuffled.
+    Seeded, so every run writes the same files."""
+    import glob
+    import random
+
+    import numpy
+    from pymatgen.io.cif import CifWriter
+
+    rng = random.Random(7)
+    numpy.random.seed(7)
+    cases, answers = [], []
+    for path in sorted(glob.glob(f"{corpus_dir}/cod-*.cif")):
+        try:
+            s = Structure.from_file(path)
+        except Exception:
+            continue
+        if not s.is_ordered or not 2 <= len(s) <= 40:
+            continue
+        for mult in ([2, 2, 2], [3, 2, 2]):
+            cell = s.copy()
+            cell.make_supercell(mult)
+            if len(cell) > 300:
+                continue
+            target = str(CifWriter(cell))
+            for kind in ("jitter", "moved", "shuffled"):
+                answer = cell.copy()
+                if kind == "jitter":
+                    answer.perturb(0.05)  # random directions from numpy's generator, seeded above
+                elif kind == "moved":
+                    answer.translate_sites([rng.randrange(len(answer))], [1.2, 0, 0], frac_coords=False)
+                else:
+                    answer = Structure.from_sites(rng.sample(list(answer.sites), len(answer)))
+                case_id = f"supercell-{len(cases)}"
+                cases.append({"id": case_id, "action": kind, "after_cif": target})
+                answers.append({"id": case_id, "answer": f"<cif>\n{CifWriter(answer)}\n</cif>"})
+        if len(cases) >= cases_wanted:
+            break
+    with open(cases_path, "w") as f:
+        f.write("".join(json.dumps(c) + "\n" for c in cases))
+    with open(answers_path, "w") as f:
+        f.write("".join(json.dumps(a) + "\n" for a in answers))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "match":
         run_match(sys.argv[2])
     elif sys.argv[1] == "batch":
         run_batch(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif sys.argv[1] == "supercells":
+        write_supercells(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
-        sys.exit(f"unknown mode {sys.argv[1]!r}; use match or batch")
+        sys.exit(f"unknown mode {sys.argv[1]!r}; use match, batch or supercells")
