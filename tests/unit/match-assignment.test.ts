@@ -2,6 +2,9 @@
  * The assignment step and the whole matcher against brute force on small cases:
  * - minimumCostAssignment reaches the minimum over all injections (square and rectangular, with
  *   pymatgen's 1e20 sentinel), to 1e-12 relative;
+ * - linearAssignmentSquare reading only the listed entries of a matrix that is 1e20 elsewhere (the matcher's
+ *   distances) returns the same assignment and cost, bit for bit, as reading every entry: ties, rows whose only near
+ *   column is their own, columns with nothing near, listed entries above 1e20 (the dense fallback);
  * - for a random low-symmetry crystal and a copy with another basis, shuffled sites, a translation
  *   and 0.01 Å noise, get_rms_dist equals the minimum over all species-preserving permutations of
  *   the rms of the mean-removed minimum-image displacements, normalised by (V/n)^(1/3), to 1e-9.
@@ -11,6 +14,7 @@ import { type Mat3, type Vec3, inverse, matMul } from '../../src/core/math/mat3.
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { type Structure, makeSiteFromCart, makeSiteFromFrac } from '../../src/core/structure/structure.ts';
 import { minimumCostAssignment } from '../../src/core/match/assignment.ts';
+import { createLinearAssignmentWorkspace, linearAssignmentSquare } from '../../src/core/match/linear-assignment.ts';
 import {
   type MatcherOptions,
   matcherBestMapping,
@@ -88,6 +92,51 @@ function minimumImage(m: Mat3, df: Vec3): Vec3 {
       }
   return best;
 }
+
+describe('linearAssignmentSquare with the far entries left out', () => {
+  it('assigns as the dense reading does, bit for bit, on matrices that are 1e20 outside a few listed entries', () => {
+    const rand = mulberry32(20261204);
+    const FAR = 1e20;
+    let cases = 0,
+      farMinima = 0;
+    for (let trial = 0; trial < 3000; trial++) {
+      const n = 1 + Math.floor(rand() * 14);
+      const c = new Float64Array(n * n).fill(FAR);
+      const columns = new Int32Array(n * n),
+        count = new Int32Array(n);
+      // How near entries are spread: a permutation's diagonal only, a few per row, or dense; some columns left with none.
+      const style = trial % 4;
+      const perm = Array.from({ length: n }, (_, k) => k).sort(() => rand() - 0.5);
+      const empty = style === 3 && n > 1 ? Math.floor(rand() * n) : -1;
+      for (let i = 0; i < n; i++) {
+        const listed = new Set<number>();
+        if (style !== 3 || perm[i] !== empty) listed.add(perm[i]);
+        const extra = style === 0 ? 0 : style === 2 ? n : Math.floor(rand() * 3);
+        for (let e = 0; e < extra; e++) {
+          const j = Math.floor(rand() * n);
+          if (j !== empty) listed.add(j);
+        }
+        for (const j of listed) {
+          // Small integers make ties; now and then a listed entry above far (the column minima then scan densely).
+          const value = rand() < 0.002 ? 2 * FAR : rand() < 0.5 ? Math.floor(rand() * 4) : rand() * 3;
+          c[i * n + j] = value;
+          columns[i * n + count[i]++] = j;
+        }
+      }
+      const dense = new Int32Array(n),
+        sparse = new Int32Array(n);
+      const denseCost = linearAssignmentSquare(c, createLinearAssignmentWorkspace(n), dense);
+      const sparseCost = linearAssignmentSquare(c, createLinearAssignmentWorkspace(n), sparse, { columns, count, far: FAR });
+      expect([...sparse], `trial ${trial}`).toEqual([...dense]);
+      expect(Object.is(sparseCost, denseCost), `trial ${trial}: cost ${sparseCost} against ${denseCost}`).toBe(true);
+      cases++;
+      if (denseCost >= FAR) farMinima++;
+    }
+    expect(cases).toBe(3000);
+    // Rows left with only far entries beyond their own column happen (they send v down by far: the odd columns).
+    expect(farMinima).toBeGreaterThan(100);
+  });
+});
 
 describe('StructureMatcher against brute force', () => {
   it('get_rms_dist equals the best permutation rms for shuffled, re-based, translated, jittered copies', () => {

@@ -21,6 +21,10 @@ export interface LinearAssignmentWorkspace {
   pred: Int32Array;
   v: Float64Array;
   d: Float64Array;
+  /** The sparse reduction transfer's scratch: columns where far − v does not round to far, and row stamps. */
+  odd: Int32Array;
+  isOdd: Uint8Array;
+  stamp: Int32Array;
 }
 
 export function createLinearAssignmentWorkspace(n: number): LinearAssignmentWorkspace {
@@ -34,6 +38,9 @@ export function createLinearAssignmentWorkspace(n: number): LinearAssignmentWork
     pred: new Int32Array(n),
     v: new Float64Array(n),
     d: new Float64Array(n),
+    odd: new Int32Array(n),
+    isOdd: new Uint8Array(n),
+    stamp: new Int32Array(n),
   };
 }
 
@@ -62,18 +69,119 @@ export function linearAssignment(costRows: ArrayLike<ArrayLike<number>>, ws: Lin
 }
 
 /**
- * `linearAssignment` of a square problem given as one row-major n × n array (n = ws.n), read in place: no padding
- * to add, so the copy is skipped (for a large cell it costs a third of what the assignment itself does).
+ * Where a square cost matrix may differ from one value `far`: row i's other entries lie among the columns
+ * `columns[i·n .. i·n + count[i])`, each listed once (the matcher's squared distances: 1e20 outside the box, a few
+ * entries per row of a large cell inside it).
  */
-export function linearAssignmentSquare(costs: Float64Array, ws: LinearAssignmentWorkspace, out: Int32Array): number {
+export interface FarEntries {
+  columns: Int32Array;
+  count: Int32Array;
+  far: number;
+}
+
+/**
+ * `linearAssignment` of a square problem given as one row-major n × n array (n = ws.n), read in place: no padding
+ * to add, so the copy is skipped (for a large cell it costs a third of what the assignment itself does). With
+ * `sparse`, the column reduction and the reduction transfer read only the listed entries (the same numbers as
+ * reading all of them, see `compute`).
+ */
+export function linearAssignmentSquare(costs: Float64Array, ws: LinearAssignmentWorkspace, out: Int32Array, sparse?: FarEntries): number {
   if (costs.length !== ws.n * ws.n) throw new Error('the cost matrix must be n × n for the workspace');
-  const cost = compute(ws, costs);
+  const cost = compute(ws, costs, sparse);
   for (let i = 0; i < ws.n; i++) out[i] = ws.x[i];
   return cost;
 }
 
-/** `compute(size, c, x, y, eps)` of linear_assignment.pyx, line for line (its comments kept where they explain); c is only read. */
-function compute(ws: LinearAssignmentWorkspace, c: Float64Array): number {
+/**
+ * Column reduction's minima from the listed entries only, into d (values) and pred (rows): pymatgen scans each column
+ * from row 0 down and keeps the first of equal minima, an unlisted entry being `far`. False when a listed entry
+ * exceeds `far` (then an unlisted one further down could be the minimum: the caller scans densely).
+ */
+function sparseColumnMinima(c: Float64Array, n: number, sparse: FarEntries, d: Float64Array, pred: Int32Array): boolean {
+  const { columns, count, far } = sparse;
+  d.fill(far);
+  pred.fill(0);
+  for (let i = 0; i < n; i++) {
+    for (let q = i * n; q < i * n + count[i]; q++) {
+      const j = columns[q];
+      const h = c[i * n + j];
+      if (h > far) return false;
+      if (i === 0 || h < d[j]) {
+        d[j] = h;
+        pred[j] = i;
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * The sparse reduction transfer's view of v: the columns where far − v[j] does not round back to far (a column with no
+ * listed entry has v = far; a row whose only near column is its own sends v[j1] down by far), listed in `ws.odd`;
+ * every other unlisted entry of a row gives exactly far. `ws.isOdd` says which listed columns still are (a column may
+ * leave the set).
+ */
+interface OddColumns {
+  count: number;
+}
+
+/**
+ * Adds column j to the odd columns when far − v[j] does not round to far, or marks it gone when it does again
+ * (`isOdd`: 0 never listed, 1 listed and odd, 2 listed and gone; a column is listed once).
+ */
+function updateOdd(ws: LinearAssignmentWorkspace, odd: OddColumns, far: number, j: number): void {
+  const isOdd = far - ws.v[j] !== far;
+  if (ws.isOdd[j] === 0) {
+    if (!isOdd) return;
+    ws.odd[odd.count++] = j;
+  }
+  ws.isOdd[j] = isOdd ? 1 : 2;
+}
+
+/**
+ * The reduction transfer's minimum over row i's columns other than j1 of c − v, from its listed entries, the odd
+ * columns it does not list, and far when some other unlisted column remains (only the value is kept, so the order
+ * of the terms does not matter).
+ */
+function sparseTransferMinimum(
+  c: Float64Array,
+  ws: LinearAssignmentWorkspace,
+  sparse: FarEntries,
+  odd: OddColumns,
+  i: number,
+  j1: number,
+): number {
+  const { n, v, stamp } = ws;
+  const { columns, count, far } = sparse;
+  let m = 1e300,
+    unlisted = n - count[i] - 1;
+  for (let q = i * n; q < i * n + count[i]; q++) {
+    const j = columns[q];
+    stamp[j] = i + 1;
+    if (j === j1) {
+      unlisted++;
+      continue;
+    }
+    const h = c[i * n + j] - v[j];
+    if (h < m) m = h;
+  }
+  for (let k = 0; k < odd.count; k++) {
+    const j = ws.odd[k];
+    if (ws.isOdd[j] !== 1 || j === j1 || stamp[j] === i + 1) continue;
+    unlisted--;
+    const h = far - v[j];
+    if (h < m) m = h;
+  }
+  return unlisted > 0 && far < m ? far : m;
+}
+
+/**
+ * `compute(size, c, x, y, eps)` of linear_assignment.pyx, line for line (its comments kept where they explain); c is
+ * only read. With `sparse`, the column reduction's minima and the reduction transfer's minima come from the listed
+ * entries when that gives the same numbers (see the helpers above); the minima are values, except the column
+ * reduction's row, which is the first row of the minimum either way.
+ */
+function compute(ws: LinearAssignmentWorkspace, c: Float64Array, sparse?: FarEntries): number {
   const { n, x, y, col, fre, pred, v, d } = ws;
   const eps = EPS;
   let i: number,
@@ -95,15 +203,21 @@ function compute(ws: LinearAssignmentWorkspace, c: Float64Array): number {
 
   for (i = 0; i < n; i++) x[i] = -1;
 
-  // column reduction
+  // column reduction (d and pred hold the sparse minima until the augmentation sets them)
+  const sparseMinima = sparse !== undefined && sparseColumnMinima(c, n, sparse, d, pred);
   for (j = n - 1; j >= 0; j--) {
     col[j] = j;
-    h = c[j];
-    i1 = 0;
-    for (i = 1; i < n; i++) {
-      if (c[i * n + j] < h) {
-        h = c[i * n + j];
-        i1 = i;
+    if (sparseMinima) {
+      h = d[j];
+      i1 = pred[j];
+    } else {
+      h = c[j];
+      i1 = 0;
+      for (i = 1; i < n; i++) {
+        if (c[i * n + j] < h) {
+          h = c[i * n + j];
+          i1 = i;
+        }
       }
     }
     v[j] = h;
@@ -117,6 +231,12 @@ function compute(ws: LinearAssignmentWorkspace, c: Float64Array): number {
   }
 
   // reduction transfer
+  const odd: OddColumns = { count: 0 };
+  if (sparse) {
+    ws.stamp.fill(0);
+    ws.isOdd.fill(0);
+    for (j = 0; j < n; j++) updateOdd(ws, odd, sparse.far, j);
+  }
   f = -1;
   for (i = 0; i < n; i++) {
     if (x[i] === -1) {
@@ -126,11 +246,15 @@ function compute(ws: LinearAssignmentWorkspace, c: Float64Array): number {
       x[i] = -2 - x[i];
     } else {
       j1 = x[i];
-      m = 1e300;
-      for (j = 0; j < n; j++) {
-        if (j !== j1 && c[i * n + j] - v[j] < m) m = c[i * n + j] - v[j];
+      if (sparse) m = sparseTransferMinimum(c, ws, sparse, odd, i, j1);
+      else {
+        m = 1e300;
+        for (j = 0; j < n; j++) {
+          if (j !== j1 && c[i * n + j] - v[j] < m) m = c[i * n + j] - v[j];
+        }
       }
       v[j1] = v[j1] - m;
+      if (sparse) updateOdd(ws, odd, sparse.far, j1);
     }
   }
 

@@ -294,7 +294,8 @@ function cartDists(ws: MatcherWorkspace, mask: Uint8Array, trial: LatticeTrial):
   toLllSites(ws.translated2, n2, trial.lll, ws.lll2);
   shortestVectors(ws, mask, trial.lll);
   const mapping = ws.mapping;
-  if (n1 === n2) linearAssignmentSquare(ws.d2Matrix, ws.assignment, mapping);
+  // Outside the box every distance is 1e20; the rows' in-box columns are listed (shortest-vectors.ts).
+  if (n1 === n2) linearAssignmentSquare(ws.d2Matrix, ws.assignment, mapping, { columns: ws.boxColumns, count: ws.boxCount, far: 1e20 });
   else linearAssignment(ws.d2, ws.assignment, mapping);
   // A pair outside the box has pymatgen's 1e20 vector.
   for (let i = 0; i < n2; i++) {
