@@ -131,7 +131,7 @@ export interface ColumnGrid {
   /** Columns of class k in cell c are cols[start[k·total + c] .. start[k·total + c + 1]), total = cells' product. */
   start: Int32Array;
   cols: Int32Array;
-  /** Scratch: the cells a row's window touches, per axis. */
+  /** Scratch: the cells a row's window touches along x and y, and its one or two runs of cells along z. */
   windows: [Int32Array, Int32Array, Int32Array];
   /** Scratch: the stretches of `cols` one row visits, as (from, to) pairs. */
   ranges: Int32Array;
@@ -164,7 +164,7 @@ export function columnGrid(lll1: LllSites, n1: number, lllFracTol: Vec3, classes
   const fill = start.slice(0, start.length - 1);
   const cols = new Int32Array(n1);
   for (let j = 0; j < n1; j++) cols[fill[bucketOfColumn[j]]++] = j;
-  const windows: ColumnGrid['windows'] = [new Int32Array(cells[0]), new Int32Array(cells[1]), new Int32Array(cells[2])];
+  const windows: ColumnGrid['windows'] = [new Int32Array(cells[0]), new Int32Array(cells[1]), new Int32Array(4)];
   return { cells, start, cols, windows, ranges: new Int32Array(2 * (start.length - 1)) };
 }
 
@@ -179,6 +179,32 @@ function windowCells(w: number, tol: number, cells: number, out: Int32Array): nu
   let count = 0;
   for (let c = lo; c <= hi; c++) out[count++] = ((c % cells) + cells) % cells;
   return count;
+}
+
+/**
+ * The cells the periodic window [w − tol, w + tol] touches along the innermost axis, as one or two runs of
+ * consecutive cells (first, last) in `out`; returns how many runs. Consecutive cells are consecutive buckets, so a
+ * run is one stretch of `cols`.
+ */
+function windowRuns(w: number, tol: number, cells: number, out: Int32Array): number {
+  const lo = Math.floor((w - tol - GRID_MARGIN) * cells),
+    hi = Math.floor((w + tol + GRID_MARGIN) * cells);
+  if (hi - lo + 1 >= cells) {
+    out[0] = 0;
+    out[1] = cells - 1;
+    return 1;
+  }
+  const first = ((lo % cells) + cells) % cells,
+    last = first + (hi - lo);
+  out[0] = first;
+  if (last < cells) {
+    out[1] = last;
+    return 1;
+  }
+  out[1] = cells - 1;
+  out[2] = 0;
+  out[3] = last - cells;
+  return 2;
 }
 
 /**
@@ -208,17 +234,20 @@ function rowRanges(scratch: ShortestVectorScratch, i: number, search: LllSearch)
     wz = grid.windows[2];
   const nx = windowCells(w[3 * i], fracTol[0], gx, wx),
     ny = windowCells(w[3 * i + 1], fracTol[1], gy, wy),
-    nz = windowCells(w[3 * i + 2], fracTol[2], gz, wz);
+    runs = windowRuns(w[3 * i + 2], fracTol[2], gz, wz);
   for (let a = allowedStart[i]; a < allowedStart[i + 1]; a++) {
     const base = allowed[a] * total;
     for (let x = 0; x < nx; x++)
-      for (let y = 0; y < ny; y++)
-        for (let z = 0; z < nz; z++) {
-          const bucket = base + (wx[x] * gy + wy[y]) * gz + wz[z];
-          if (start[bucket] === start[bucket + 1]) continue;
-          ranges[count++] = start[bucket];
-          ranges[count++] = start[bucket + 1];
+      for (let y = 0; y < ny; y++) {
+        const column = base + (wx[x] * gy + wy[y]) * gz;
+        for (let r = 0; r < runs; r++) {
+          const from = start[column + wz[2 * r]],
+            to = start[column + wz[2 * r + 1] + 1];
+          if (from === to) continue;
+          ranges[count++] = from;
+          ranges[count++] = to;
         }
+      }
   }
   return count / 2;
 }
