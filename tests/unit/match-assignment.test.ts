@@ -3,8 +3,8 @@
  * - minimumCostAssignment reaches the minimum over all injections (square and rectangular, with
  *   pymatgen's 1e20 sentinel), to 1e-12 relative;
  * - linearAssignmentSquare reading only the listed entries of a matrix that is 1e20 elsewhere (the matcher's
- *   distances) returns the same assignment and cost, bit for bit, as reading every entry: ties, rows whose only near
- *   column is their own, columns with nothing near, listed entries above 1e20 (the dense fallback);
+ *   distances) returns the same assignment, cost and column duals, bit for bit, as reading every entry: ties, rows whose only near
+ *   column is their own, rows and columns with nothing near, listed entries above 1e20 (the dense fallback);
  * - for a random low-symmetry crystal and a copy with another basis, shuffled sites, a translation
  *   and 0.01 Å noise, get_rms_dist equals the minimum over all species-preserving permutations of
  *   the rms of the mean-removed minimum-image displacements, normalised by (V/n)^(1/3), to 1e-9.
@@ -99,17 +99,19 @@ describe('linearAssignmentSquare with the far entries left out', () => {
     const FAR = 1e20;
     let cases = 0,
       farMinima = 0;
-    for (let trial = 0; trial < 3000; trial++) {
+    for (let trial = 0; trial < 4000; trial++) {
       const n = 1 + Math.floor(rand() * 14);
       const c = new Float64Array(n * n).fill(FAR);
       const columns = new Int32Array(n * n),
         count = new Int32Array(n);
-      // How near entries are spread: a permutation's diagonal only, a few per row, or dense; some columns left with none.
-      const style = trial % 4;
+      // How near entries are spread: a permutation's diagonal only, a few per row, or dense; some columns left with
+      // none; some rows left with none (all far).
+      const style = trial % 5;
       const perm = Array.from({ length: n }, (_, k) => k).sort(() => rand() - 0.5);
       const empty = style === 3 && n > 1 ? Math.floor(rand() * n) : -1;
       for (let i = 0; i < n; i++) {
         const listed = new Set<number>();
+        if (style === 4 && rand() < 0.4) continue;
         if (style !== 3 || perm[i] !== empty) listed.add(perm[i]);
         const extra = style === 0 ? 0 : style === 2 ? n : Math.floor(rand() * 3);
         for (let e = 0; e < extra; e++) {
@@ -123,16 +125,32 @@ describe('linearAssignmentSquare with the far entries left out', () => {
           columns[i * n + count[i]++] = j;
         }
       }
+      if (style === 4) {
+        // Every column near some row, so that an empty row's scan meets only columns that are exactly far.
+        const rows = Array.from({ length: n }, (_, i) => i).filter((i) => count[i] > 0);
+        for (let j = 0; j < n && rows.length > 0; j++) {
+          let near = false;
+          for (const i of rows) for (let q = 0; q < count[i]; q++) near ||= columns[i * n + q] === j;
+          if (near) continue;
+          const i = rows[Math.floor(rand() * rows.length)];
+          c[i * n + j] = Math.floor(rand() * 4);
+          columns[i * n + count[i]++] = j;
+        }
+      }
       const dense = new Int32Array(n),
         sparse = new Int32Array(n);
-      const denseCost = linearAssignmentSquare(c, createLinearAssignmentWorkspace(n), dense);
-      const sparseCost = linearAssignmentSquare(c, createLinearAssignmentWorkspace(n), sparse, { columns, count, far: FAR });
+      const denseWs = createLinearAssignmentWorkspace(n),
+        sparseWs = createLinearAssignmentWorkspace(n);
+      const denseCost = linearAssignmentSquare(c, denseWs, dense);
+      const sparseCost = linearAssignmentSquare(c, sparseWs, sparse, { columns, count, far: FAR });
       expect([...sparse], `trial ${trial}`).toEqual([...dense]);
+      // The column duals too: every step saw the same numbers.
+      expect([...sparseWs.v], `trial ${trial}: duals`).toEqual([...denseWs.v]);
       expect(Object.is(sparseCost, denseCost), `trial ${trial}: cost ${sparseCost} against ${denseCost}`).toBe(true);
       cases++;
       if (denseCost >= FAR) farMinima++;
     }
-    expect(cases).toBe(3000);
+    expect(cases).toBe(4000);
     // Rows left with only far entries beyond their own column happen (they send v down by far: the odd columns).
     expect(farMinima).toBeGreaterThan(100);
   });
