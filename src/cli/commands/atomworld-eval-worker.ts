@@ -4,7 +4,7 @@
  * case that would run for minutes costs only its own verdict ("Timeout"; src/cli/pool.ts, `isolate`).
  * No case is judged before the first real one: a two-atom warm-up case trained the matcher's type feedback on
  * a cell too small for its position grid, and V8 then optimised the search of large cells worse (42 supercell
- * answers of 50–270 sites took 1.19× as long; the 437 oracle pairs, small cells, the same).
+ * answers of 24–240 sites took 1.19× as long; the 437 oracle pairs, small cells, the same).
  */
 import { adoptCommandLimits } from '../threads.ts';
 import { servePool } from '../pool.ts';

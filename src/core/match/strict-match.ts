@@ -289,10 +289,10 @@ function cmpFstruct(ws: MatcherWorkspace, mask: Uint8Array, fracTol: Vec3, accou
  * into `ws.mean` and the normalised distances after it is removed into `ws.dist`. The mean's fractions
  * (pymatgen's f_translation) are taken for the best match only.
  */
-function cartDists(ws: MatcherWorkspace, mask: Uint8Array, trial: LatticeTrial): Int32Array {
+function cartDists(ws: MatcherWorkspace, trial: LatticeTrial): Int32Array {
   const { n1, n2, vecs, inBox, mean, dist } = ws;
   toLllSites(ws.translated2, n2, trial.lll, ws.lll2);
-  shortestVectors(ws, mask, trial.lll);
+  shortestVectors(ws, trial.lll);
   const mapping = ws.mapping;
   // Outside the box every distance is 1e20; the rows' in-box columns are listed (shortest-vectors.ts).
   if (n1 === n2) linearAssignmentSquare(ws.d2Matrix, ws.assignment, mapping, { columns: ws.boxColumns, count: ws.boxCount, far: 1e20 });
@@ -399,7 +399,7 @@ export function strictMatch(pair: StrictPair, search: StrictSearch, ctx: PairCon
     for (const s1i of m.s1Targets) {
       translate(ws, s1i, m.s2Anchor);
       if (!cmpFstruct(ws, m.mask, trial.fracTol, ctx.account)) continue;
-      const mapping = cartDists(ws, m.mask, trial);
+      const mapping = cartDists(ws, trial);
       const value = strictValue(ws.dist, search.useRms);
       if (best === null || value < best.value) {
         const translation = totalTranslation(ws.shift, ws.mean, trial.avgInverse);
@@ -431,7 +431,7 @@ export function strictFitThenRms(pair: StrictPair, stol: number, ctx: PairContex
     for (const s1i of m.s1Targets) {
       translate(ws, s1i, m.s2Anchor);
       if (!cmpFstruct(ws, m.mask, trial.fracTol, ctx.account)) continue;
-      const mapping = cartDists(ws, m.mask, trial);
+      const mapping = cartDists(ws, trial);
       if (!fit && strictValue(ws.dist, false) < stol) {
         fit = true;
         spendMatchWork(ctx.account, ctx.account.spent - spentBefore);
