@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { ensureKernels } from './scripts/build-kernels.mjs';
 
 /**
  * The built lab's Content-Security-Policy: everything from its own origin, nothing from the network. Scripts
@@ -118,8 +119,21 @@ function offline(): Plugin {
   };
 }
 
+/**
+ * Compiles the WebAssembly kernels (kernels/*.ts) when their sources changed since the generated module was made, as
+ * the dev server, a build or vitest starts: an edited kernel is never run stale. `npm ci` compiles them first.
+ */
+function kernels(): Plugin {
+  return {
+    name: 'structlab-kernels',
+    async buildStart() {
+      await ensureKernels();
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), contentSecurityPolicy(), chunkSizeLimit(), offline()],
+  plugins: [kernels(), react(), contentSecurityPolicy(), chunkSizeLimit(), offline()],
   worker: { format: 'es' },
   // The polyfill is a script in the entry chunk today; switched off so it can never become an inline one.
   build: {

@@ -8,6 +8,8 @@ let main, streamFailureLine;
 if (cliBundleIsFresh()) {
   ({ main, streamFailureLine } = await import(CLI_BUNDLE));
 } else {
+  // An edited kernel (kernels/*.ts) is compiled first, as the build would (scripts/build-kernels.mjs).
+  await (await import('../scripts/build-kernels.mjs')).ensureKernels();
   const { register } = await import('tsx/esm/api');
   register();
   ({ main, streamFailureLine } = await import('../src/cli/main.ts'));

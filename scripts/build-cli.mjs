@@ -4,10 +4,11 @@
 // uses the bundle only while it is newer than every source file it was built from (.cli-build/inputs.json), and
 // falls back to tsx otherwise.
 import { build } from 'esbuild';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI_INPUTS } from '../bin/cli-bundle.mjs';
+import { ensureKernels } from './build-kernels.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /**
@@ -36,6 +37,8 @@ const lazyPackages = {
   },
 };
 
+// The WebAssembly kernels the bundle embeds, compiled first when their sources changed.
+await ensureKernels();
 // Chunk names carry content hashes: start clean so old chunks do not pile up.
 rmSync(join(root, '.cli-build'), { recursive: true, force: true });
 const { metafile } = await build({
@@ -65,4 +68,9 @@ const { metafile } = await build({
 });
 // The source files the bundle was built from (bin/cli-bundle.mjs: it is current while none is newer than it).
 // Written last: a build that fails before this leaves no list, and the bundle counts as stale.
-writeFileSync(join(root, CLI_INPUTS), `${JSON.stringify(Object.keys(metafile.inputs).filter((p) => p.startsWith('src/')))}\n`);
+// The kernels' sources count too: the bundle embeds what they compile to (src/core/math/kernels-binary.generated.ts).
+const kernelSources = readdirSync(join(root, 'kernels'))
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => `kernels/${f}`);
+const inputs = [...Object.keys(metafile.inputs).filter((p) => p.startsWith('src/')), ...kernelSources];
+writeFileSync(join(root, CLI_INPUTS), `${JSON.stringify(inputs)}\n`);

@@ -8,10 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureKernels } from './build-kernels.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'lib');
 rmSync(out, { recursive: true, force: true });
+await ensureKernels();
 await build({
   entryPoints: readdirSync(join(root, 'src', 'lib'))
     .filter((f) => f.endsWith('.ts'))

@@ -1,0 +1,81 @@
+/**
+ * The WebAssembly kernels (kernels/*.ts in AssemblyScript, compiled by scripts/build-kernels.mjs): hot numeric loops
+ * that run at full speed from their first call. A command runs once in a fresh process, and V8 runs new JavaScript
+ * in its interpreter until it has compiled it, so such a loop in TypeScript took 2–5× its warm time there; the
+ * WebAssembly module is compiled in about a millisecond, before it runs. The module allocates nothing itself:
+ * callers lay out their arrays in its memory with `kernelArena`, call, and read the results back.
+ */
+import { KERNELS_WASM_BASE64 } from './kernels-binary.generated.ts';
+
+interface KernelExports {
+  memory: WebAssembly.Memory;
+  heapBase(): number;
+  countPairs(
+    xyz: number,
+    slab: number,
+    slabHeight: number,
+    start: number,
+    nx: number,
+    ny: number,
+    offsets: number,
+    nOffsets: number,
+    rMax: number,
+    counts: number,
+    bins: number,
+    pairLimit: number,
+  ): number;
+}
+
+let instance: KernelExports | null = null;
+
+/**
+ * The kernels' exports, compiled and instantiated on first use, synchronously (a browser allows that off its main
+ * thread, and on it for modules under 4 KB; this one is under 1 KB).
+ */
+export function kernels(): KernelExports {
+  if (instance) return instance;
+  const text = atob(KERNELS_WASM_BASE64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as unknown as KernelExports;
+  return instance;
+}
+
+/** Places arrays one after another in the kernels' memory (8-byte aligned), growing it as needed. */
+export interface KernelArena {
+  /** Copies `data` into the memory; returns its byte offset. */
+  put(data: Float64Array | Int32Array): number;
+  /** Reserves `n` zeroed f64 values; returns their byte offset. */
+  zeros(n: number): number;
+  /** A copy of `n` f64 values at byte offset `at`. */
+  readF64(at: number, n: number): Float64Array;
+}
+
+/**
+ * An arena over the kernels' memory, from its heap base up: each call lays its arrays out anew (the previous call's
+ * are dead by then; the kernels run to completion and nothing else uses the memory).
+ */
+export function kernelArena(): KernelArena {
+  const k = kernels();
+  let top = k.heapBase();
+  const reserve = (bytes: number): number => {
+    const at = Math.ceil(top / 8) * 8;
+    top = at + bytes;
+    const have = k.memory.buffer.byteLength;
+    if (top > have) k.memory.grow(Math.ceil((top - have) / 65536));
+    return at;
+  };
+  return {
+    put(data) {
+      const at = reserve(data.byteLength);
+      new Uint8Array(k.memory.buffer, at, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      return at;
+    },
+    zeros(n) {
+      const at = reserve(8 * n);
+      new Float64Array(k.memory.buffer, at, n).fill(0);
+      return at;
+    },
+    readF64: (at, n) => new Float64Array(k.memory.buffer, at, n).slice(),
+  };
+}
