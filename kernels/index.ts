@@ -1,6 +1,6 @@
 // The WebAssembly kernels of src/core (AssemblyScript, compiled by scripts/build-kernels.mjs into
 // src/core/math/kernels-binary.generated.ts). Memory is laid out by the caller, from heapBase() up.
-export { countPairs } from './pair-histogram';
+export { countPairs, slabColumns } from './pair-histogram';
 
 /** The first byte after the module's own static data: callers place their arrays from here. */
 export function heapBase(): usize {

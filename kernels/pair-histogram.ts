@@ -122,3 +122,75 @@ export function countPairs(
     }
   return inRange;
 }
+
+/**
+ * Lays the n atoms of `source` (f64 triples) out for countPairs: each atom's column (x, y squares of `side` from
+ * (loX, loY), clamped to the nx × ny grid) and z slab (of `slabHeight` from loZ, clamped to nSlabs), then two stable
+ * counting sorts (by slab, then by column), into `xyz` and `slab` with `start` (nx·ny + 1 i32, zeroed) holding where
+ * each column begins. Scratch, as i32: columnOf, slabOf, bySlab, order (n each), slabStart (nSlabs + 1, zeroed) and
+ * fill (max(nSlabs, nx·ny)).
+ */
+export function slabColumns(
+  source: usize,
+  n: i32,
+  loX: f64,
+  loY: f64,
+  loZ: f64,
+  side: f64,
+  slabHeight: f64,
+  nx: i32,
+  ny: i32,
+  nSlabs: i32,
+  columnOf: usize,
+  slabOf: usize,
+  slabStart: usize,
+  fill: usize,
+  bySlab: usize,
+  start: usize,
+  order: usize,
+  xyz: usize,
+  slab: usize,
+): void {
+  for (let i = 0; i < n; i++) {
+    const p = source + <usize>i * 24;
+    const cx = Math.min(<f64>(nx - 1), Math.floor((load<f64>(p) - loX) / side)),
+      cy = Math.min(<f64>(ny - 1), Math.floor((load<f64>(p, 8) - loY) / side));
+    store<i32>(columnOf + ((<usize>i) << 2), (cx > 0 ? <i32>cx : 0) * ny + (cy > 0 ? <i32>cy : 0));
+    const s = Math.min(<f64>(nSlabs - 1), Math.floor((load<f64>(p, 16) - loZ) / slabHeight));
+    store<i32>(slabOf + ((<usize>i) << 2), s > 0 ? <i32>s : 0);
+  }
+  countingOrder(slabOf, n, nSlabs, 0, slabStart, fill, bySlab);
+  countingOrder(columnOf, n, nx * ny, bySlab, start, fill, order);
+  for (let m = 0; m < n; m++) {
+    const i = load<i32>(order + ((<usize>m) << 2));
+    const from = source + <usize>i * 24,
+      to = xyz + <usize>m * 24;
+    store<f64>(to, load<f64>(from));
+    store<f64>(to, load<f64>(from, 8), 8);
+    store<f64>(to, load<f64>(from, 16), 16);
+    store<i32>(slab + ((<usize>m) << 2), load<i32>(slabOf + ((<usize>i) << 2)));
+  }
+}
+
+/**
+ * Into `order` (n i32): the indices 0 .. n − 1 (or those listed in `within`, when not 0) stably sorted by key[i] ∈
+ * [0, keys), leaving in `start` (keys + 1 i32, zeroed) where each key's run begins; `fill` is scratch (keys i32).
+ */
+function countingOrder(key: usize, n: i32, keys: i32, within: usize, start: usize, fill: usize, order: usize): void {
+  for (let i = 0; i < n; i++) {
+    const at = start + ((<usize>(load<i32>(key + ((<usize>i) << 2)) + 1)) << 2);
+    store<i32>(at, load<i32>(at) + 1);
+  }
+  for (let k = 1; k <= keys; k++) {
+    const at = start + ((<usize>k) << 2);
+    store<i32>(at, load<i32>(at) + load<i32>(at - 4));
+  }
+  memory.copy(fill, start, (<usize>keys) << 2);
+  for (let m = 0; m < n; m++) {
+    const i = within ? load<i32>(within + ((<usize>m) << 2)) : m;
+    const at = fill + ((<usize>load<i32>(key + ((<usize>i) << 2))) << 2);
+    const to = load<i32>(at);
+    store<i32>(at, to + 1);
+    store<i32>(order + ((<usize>to) << 2), i);
+  }
+}

@@ -37,8 +37,8 @@ export function pairDistanceHistogram(points: PointCloud, bins = C2NP_RDF_BINS, 
   const width = rMax / bins;
   let inRange = 0;
   if (n > 1) {
-    const columns = zSlabbedColumns(source, rMax);
-    const side = columns.side;
+    const layout = columnLayout(source, rMax);
+    const side = layout.side;
     // Column offsets (forward half, so each pair of columns meets once) whose nearest points are within rMax,
     // with the z reach that leaves; a hair wider so rounding never loses a pair (the distance test is exact).
     const reach = Math.ceil(rMax / side);
@@ -53,7 +53,7 @@ export function pairDistanceHistogram(points: PointCloud, bins = C2NP_RDF_BINS, 
         if (left < 0) continue;
         offsets.push(dx, dy, Math.sqrt(left) * (1 + 1e-12) + 1e-12 * rMax);
       }
-    inRange = countAllPairs(columns, offsets, n, rMax, counts);
+    inRange = countAllPairs(source, layout, offsets, rMax, counts);
   }
   const density = new Float64Array(bins);
   for (let k = 0; k < bins; k++) density[k] = counts[k] / width / inRange;
@@ -62,20 +62,52 @@ export function pairDistanceHistogram(points: PointCloud, bins = C2NP_RDF_BINS, 
 
 /**
  * Adds every pair within rMax to counts, column by column against the columns at `offsets` (dx, dy, z reach
- * triples); returns the pairs added. The loops are a WebAssembly kernel (kernels/pair-histogram.ts): in a fresh
- * process they took 40–50 ms an 8,729-atom particle as TypeScript, 18–25 ms there.
+ * triples); returns the pairs added. The atoms are laid out in columns and the pairs counted by WebAssembly kernels
+ * (kernels/pair-histogram.ts): in a fresh process the same loops in TypeScript took 50–60 ms for an 8,729-atom
+ * particle, interpreted until V8 had compiled them.
  */
-function countAllPairs(columns: ZSlabbedColumns, offsets: number[], n: number, rMax: number, counts: Float64Array): number {
+function countAllPairs(source: Float64Array, layout: ColumnLayout, offsets: number[], rMax: number, counts: Float64Array): number {
+  const n = source.length / 3;
+  const { lo, side, slabHeight, nx, ny, nSlabs } = layout;
   const arena = kernelArena();
-  const xyz = arena.put(columns.xyz),
-    slab = arena.put(columns.slab),
-    start = arena.put(columns.start),
-    offsetsAt = arena.put(Float64Array.from(offsets)),
-    countsAt = arena.zeros(counts.length);
+  const i32 = (count: number) => arena.zerosI32(count);
+  const sourceAt = arena.put(source),
+    columnOf = i32(n),
+    slabOf = i32(n),
+    slabStart = i32(nSlabs + 1),
+    fill = i32(Math.max(nSlabs, nx * ny)),
+    bySlab = i32(n),
+    start = i32(nx * ny + 1),
+    order = i32(n),
+    xyz = arena.zerosF64(3 * n),
+    slab = i32(n);
+  const k = kernels();
+  k.slabColumns(
+    sourceAt,
+    n,
+    lo[0],
+    lo[1],
+    lo[2],
+    side,
+    slabHeight,
+    nx,
+    ny,
+    nSlabs,
+    columnOf,
+    slabOf,
+    slabStart,
+    fill,
+    bySlab,
+    start,
+    order,
+    xyz,
+    slab,
+  );
+  const offsetsAt = arena.put(Float64Array.from(offsets)),
+    countsAt = arena.zerosF64(counts.length);
   // Pairs that may be looked at are held to the policy before they are (the kernel returns −1 past it): atoms
   // piled into a few columns (a collapsed prediction) would make the histogram quadratic in the particle's size.
-  const { nx, ny, slabHeight } = columns;
-  const inRange = kernels().countPairs(
+  const inRange = k.countPairs(
     xyz,
     slab,
     slabHeight,
@@ -107,25 +139,20 @@ function pairLimitError(n: number, rMax: number): LimitError {
   );
 }
 
-interface ZSlabbedColumns {
-  /** The coordinates column by column, each column in increasing z slab. */
-  xyz: Float64Array;
-  /** The z slab of each atom of xyz: floor((z − z_min) / slabHeight). */
-  slab: Int32Array;
+/**
+ * The grid the atoms are laid out on (the kernel slabColumns does it): square (x, y) columns of side ≥ rMax/3 from
+ * `lo` and, within each column, the atoms in order of z slab of a quarter of that.
+ */
+interface ColumnLayout {
+  lo: Float64Array;
+  side: number;
   slabHeight: number;
-  /** Column c (= x·ny + y) holds atoms start[c] .. start[c + 1] − 1 of xyz. */
-  start: Int32Array;
   nx: number;
   ny: number;
-  side: number;
+  nSlabs: number;
 }
 
-/**
- * The atoms bucketed into square (x, y) columns of side ≥ rMax/3 and, within each column, ordered by z slab of a
- * quarter of that: two stable counting sorts (slab, then column), linear time and no comparisons.
- */
-function zSlabbedColumns(source: Float64Array, rMax: number): ZSlabbedColumns {
-  const n = source.length / 3;
+function columnLayout(source: Float64Array, rMax: number): ColumnLayout {
   const lo = new Float64Array([Infinity, Infinity, Infinity]),
     hi = new Float64Array([-Infinity, -Infinity, -Infinity]);
   finiteBounds(source, lo, hi);
@@ -136,84 +163,7 @@ function zSlabbedColumns(source: Float64Array, rMax: number): ZSlabbedColumns {
   const nx = Math.min(MAX_COLUMNS_PER_AXIS, Math.floor((hi[0] - lo[0]) / side) + 1) || 1,
     ny = Math.min(MAX_COLUMNS_PER_AXIS, Math.floor((hi[1] - lo[1]) / side) + 1) || 1,
     nSlabs = Math.min(MAX_SLABS, Math.floor((hi[2] - lo[2]) / slabHeight) + 1) || 1;
-  const columnOf = new Int32Array(n),
-    slabOf = new Int32Array(n);
-  columnsAndSlabs(source, lo, side, slabHeight, nx, ny, nSlabs, columnOf, slabOf);
-  const bySlab = countingOrder(slabOf, nSlabs, null);
-  const start = new Int32Array(nx * ny + 1);
-  const order = countingOrder(columnOf, nx * ny, bySlab, start);
-  const xyz = new Float64Array(3 * n),
-    slab = new Int32Array(n);
-  gather(source, slabOf, order, xyz, slab);
-  return { xyz, slab, slabHeight, start, nx, ny, side };
-}
-
-// zSlabbedColumns' and countingOrder's loops are small functions of their own: a function that loops several
-// times is compiled on the fly (OSR) at its first long loop and dropped back to the interpreter after it.
-
-/** Each point's (clamped) column x·ny + y and z slab. */
-function columnsAndSlabs(
-  source: Float64Array,
-  lo: Float64Array,
-  side: number,
-  slabHeight: number,
-  nx: number,
-  ny: number,
-  nSlabs: number,
-  columnOf: Int32Array,
-  slabOf: Int32Array,
-): void {
-  for (let i = 0; i < columnOf.length; i++) {
-    const cx = Math.min(nx - 1, Math.floor((source[3 * i] - lo[0]) / side)),
-      cy = Math.min(ny - 1, Math.floor((source[3 * i + 1] - lo[1]) / side));
-    columnOf[i] = (cx > 0 ? cx : 0) * ny + (cy > 0 ? cy : 0);
-    const s = Math.min(nSlabs - 1, Math.floor((source[3 * i + 2] - lo[2]) / slabHeight));
-    slabOf[i] = s > 0 ? s : 0;
-  }
-}
-
-/** The points and their slabs in `order`. */
-function gather(source: Float64Array, slabOf: Int32Array, order: Int32Array, xyz: Float64Array, slab: Int32Array): void {
-  for (let m = 0; m < order.length; m++) {
-    const i = order[m];
-    xyz[3 * m] = source[3 * i];
-    xyz[3 * m + 1] = source[3 * i + 1];
-    xyz[3 * m + 2] = source[3 * i + 2];
-    slab[m] = slabOf[i];
-  }
-}
-
-/**
- * The indices of `within` (all of 0..n−1 when null) stably sorted by key[i] ∈ [0, keys): a counting sort. With
- * `start` (keys + 1 long), it is left holding where each key's run begins.
- */
-function countingOrder(key: Int32Array, keys: number, within: Int32Array | null, start = new Int32Array(keys + 1)): Int32Array {
-  countKeys(key, start);
-  prefixSums(start, keys);
-  const fill = start.slice(0, keys);
-  const order = new Int32Array(key.length);
-  if (within === null) placeAll(key, fill, order);
-  else placeWithin(key, within, fill, order);
-  return order;
-}
-
-function countKeys(key: Int32Array, start: Int32Array): void {
-  for (let i = 0; i < key.length; i++) start[key[i] + 1]++;
-}
-
-function prefixSums(start: Int32Array, keys: number): void {
-  for (let k = 1; k <= keys; k++) start[k] += start[k - 1];
-}
-
-function placeAll(key: Int32Array, fill: Int32Array, order: Int32Array): void {
-  for (let i = 0; i < key.length; i++) order[fill[key[i]]++] = i;
-}
-
-function placeWithin(key: Int32Array, within: Int32Array, fill: Int32Array, order: Int32Array): void {
-  for (let m = 0; m < within.length; m++) {
-    const i = within[m];
-    order[fill[key[i]]++] = i;
-  }
+  return { lo, side, slabHeight, nx, ny, nSlabs };
 }
 
 /** numpy's pairwise sum for ≤ 128 values (eight running partial sums), so the totals match to the last bit. */

@@ -24,6 +24,27 @@ interface KernelExports {
     bins: number,
     pairLimit: number,
   ): number;
+  slabColumns(
+    source: number,
+    n: number,
+    loX: number,
+    loY: number,
+    loZ: number,
+    side: number,
+    slabHeight: number,
+    nx: number,
+    ny: number,
+    nSlabs: number,
+    columnOf: number,
+    slabOf: number,
+    slabStart: number,
+    fill: number,
+    bySlab: number,
+    start: number,
+    order: number,
+    xyz: number,
+    slab: number,
+  ): void;
 }
 
 let instance: KernelExports | null = null;
@@ -46,7 +67,9 @@ export interface KernelArena {
   /** Copies `data` into the memory; returns its byte offset. */
   put(data: Float64Array | Int32Array): number;
   /** Reserves `n` zeroed f64 values; returns their byte offset. */
-  zeros(n: number): number;
+  zerosF64(n: number): number;
+  /** Reserves `n` zeroed i32 values; returns their byte offset. */
+  zerosI32(n: number): number;
   /** A copy of `n` f64 values at byte offset `at`. */
   readF64(at: number, n: number): Float64Array;
 }
@@ -71,9 +94,14 @@ export function kernelArena(): KernelArena {
       new Uint8Array(k.memory.buffer, at, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
       return at;
     },
-    zeros(n) {
+    zerosF64(n) {
       const at = reserve(8 * n);
       new Float64Array(k.memory.buffer, at, n).fill(0);
+      return at;
+    },
+    zerosI32(n) {
+      const at = reserve(4 * n);
+      new Int32Array(k.memory.buffer, at, n).fill(0);
       return at;
     },
     readF64: (at, n) => new Float64Array(k.memory.buffer, at, n).slice(),
