@@ -8,6 +8,7 @@ import type quickhullRunner from 'quickhull3d';
 // @ts-expect-error -- typed through the package's main entry below
 import quickhullBundle from 'quickhull3d/dist/quickhull3d.js';
 import { sin, cos } from '../math/libm.ts';
+import { type KernelArena, kernelArena, kernels } from '../math/kernels.ts';
 
 const quickhull = quickhullBundle as typeof quickhullRunner;
 
@@ -61,15 +62,16 @@ interface CentredHull {
 function centredHull(points: PointCloud): CentredHull {
   const xyz = flatCoordinates(points);
   const n = xyz.length / 3;
-  const centroid = new Float64Array(3);
-  addCoordinates(xyz, centroid);
-  for (let d = 0; d < 3; d++) centroid[d] /= n;
-  const centred = new Float64Array(3 * n);
-  subtractPoint(xyz, centroid, centred);
+  // The loops over every point are WebAssembly kernels (kernels/hull.ts): in a fresh process they ran interpreted
+  // for most of their time as TypeScript.
+  const arena = kernelArena();
+  const centredAt = arena.zerosF64(3 * n);
+  kernels().centre(arena.put(xyz), n, centredAt);
+  const centred = arena.readF64(centredAt, 3 * n);
   if (n < 4) return { centred, faces: [] };
   const point = (i: number): [number, number, number] => [centred[3 * i], centred[3 * i + 1], centred[3 * i + 2]];
   try {
-    const keep = hullCandidates(centred) ?? Array.from({ length: n }, (_, i) => i);
+    const keep = hullCandidates(centred, arena, centredAt) ?? Array.from({ length: n }, (_, i) => i);
     const faces = quickhull(keep.map(point));
     return { centred, faces: faces.map((f) => f.map((k) => keep[k])) };
   } catch {
@@ -78,14 +80,16 @@ function centredHull(points: PointCloud): CentredHull {
 }
 
 /** Directions for the pre-filter's extreme points: a Fibonacci sphere (even coverage, no lattice symmetry). */
-const PREFILTER_DIRECTIONS: [number, number, number][] = (() => {
+const PREFILTER_DIRECTIONS: Float64Array = (() => {
   const m = 64,
     golden = Math.PI * (3 - Math.sqrt(5));
-  return Array.from({ length: m }, (_, k) => {
+  const out = new Float64Array(3 * m);
+  for (let k = 0; k < m; k++) {
     const z = 1 - (2 * k + 1) / m,
       r = Math.sqrt(1 - z * z);
-    return [r * cos(golden * k), r * sin(golden * k), z] as [number, number, number];
-  });
+    out.set([r * cos(golden * k), r * sin(golden * k), z], 3 * k);
+  }
+  return out;
 })();
 
 /**
@@ -94,13 +98,14 @@ const PREFILTER_DIRECTIONS: [number, number, number][] = (() => {
  * shell (~10 % of the atoms) and saves most of quickhull's work. Null when filtering would not pay or the
  * extreme points are degenerate (then the full set is used).
  */
-function hullCandidates(centred: Float64Array): number[] | null {
+function hullCandidates(centred: Float64Array, arena: KernelArena, centredAt: number): number[] | null {
   const n = centred.length / 3;
   const p = (i: number): [number, number, number] => [centred[3 * i], centred[3 * i + 1], centred[3 * i + 2]];
   if (n < 200) return null;
-  const extreme = new Set<number>();
-  for (const [dx, dy, dz] of PREFILTER_DIRECTIONS) extreme.add(farthestAlong(centred, dx, dy, dz));
-  const anchors = [...extreme];
+  const directions = PREFILTER_DIRECTIONS.length / 3;
+  const farthestAt = arena.zerosI32(directions);
+  kernels().farthestAlong(centredAt, n, arena.put(PREFILTER_DIRECTIONS), directions, farthestAt);
+  const anchors = [...new Set(arena.readI32(farthestAt, directions))];
   if (anchors.length < 4) return null;
   const faces = quickhull(anchors.map(p));
   // Outward face planes n·x = d; the centroid (origin) must be strictly inside all of them.
@@ -136,57 +141,9 @@ function hullCandidates(centred: Float64Array): number[] | null {
   let inscribed2 = Infinity;
   for (let k = 3; k < planes.length; k += 4) inscribed2 = Math.min(inscribed2, planes[k] * planes[k]);
   inscribed2 *= 1 - 1e-9;
-  const keep = outsidePoints(centred, inscribed2, planes);
-  return keep.length < 0.8 * n ? keep : null;
-}
-
-// The loops below are small functions of their own. Those called many times (farthestAlong, outsideSomePlane) are
-// optimised after a few calls, where the same loop inlined in hullCandidates would run interpreted until on-stack
-// replacement (most of a cold process's time here); those run once per hull are compiled on the fly (OSR) and return
-// to a caller that has no loop, where a long loop inline would be dropped to the interpreter at the code after it.
-
-/** out = each point − p. */
-function subtractPoint(xyz: Float64Array, p: Float64Array, out: Float64Array): void {
-  const px = p[0],
-    py = p[1],
-    pz = p[2];
-  for (let i = 0; i < xyz.length; i += 3) {
-    out[i] = xyz[i] - px;
-    out[i + 1] = xyz[i + 1] - py;
-    out[i + 2] = xyz[i + 2] - pz;
-  }
-}
-
-/** The points at or beyond the sphere of radius² r2 that lie on or beyond some plane (hullCandidates). */
-function outsidePoints(centred: Float64Array, r2: number, planes: readonly number[]): number[] {
-  const keep: number[] = [];
-  for (let i = 0; i < centred.length / 3; i++) {
-    const x = centred[3 * i],
-      y = centred[3 * i + 1],
-      z = centred[3 * i + 2];
-    if (x * x + y * y + z * z >= r2 && outsideSomePlane(planes, x, y, z)) keep.push(i);
-  }
-  return keep;
-}
-
-/** The index of the point farthest along (dx, dy, dz); the first of equals. */
-function farthestAlong(xyz: Float64Array, dx: number, dy: number, dz: number): number {
-  let best = Number.NEGATIVE_INFINITY,
-    at = 0;
-  for (let i = 0; i < xyz.length; i += 3) {
-    const v = xyz[i] * dx + xyz[i + 1] * dy + xyz[i + 2] * dz;
-    if (v > best) {
-      best = v;
-      at = i / 3;
-    }
-  }
-  return at;
-}
-
-/** Whether (x, y, z) lies on or beyond some plane n·p = d of `planes` (nx, ny, nz, d per plane). */
-function outsideSomePlane(planes: readonly number[], x: number, y: number, z: number): boolean {
-  for (let k = 0; k < planes.length; k += 4) if (planes[k] * x + planes[k + 1] * y + planes[k + 2] * z >= planes[k + 3]) return true;
-  return false;
+  const keepAt = arena.zerosI32(n);
+  const kept = kernels().outsidePoints(centredAt, n, inscribed2, arena.put(Float64Array.from(planes)), planes.length / 4, keepAt);
+  return kept < 0.8 * n ? Array.from(arena.readI32(keepAt, kept)) : null;
 }
 
 /** Triangles (3 point indices each) of the convex hull; empty when there are fewer than 4 points or it is flat. */

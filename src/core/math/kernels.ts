@@ -24,6 +24,9 @@ interface KernelExports {
     bins: number,
     pairLimit: number,
   ): number;
+  centre(xyz: number, n: number, centred: number): void;
+  farthestAlong(xyz: number, n: number, dirs: number, nDirs: number, out: number): void;
+  outsidePoints(xyz: number, n: number, r2: number, planes: number, nPlanes: number, keep: number): number;
   slabColumns(
     source: number,
     n: number,
@@ -72,11 +75,13 @@ export interface KernelArena {
   zerosI32(n: number): number;
   /** A copy of `n` f64 values at byte offset `at`. */
   readF64(at: number, n: number): Float64Array;
+  /** A copy of `n` i32 values at byte offset `at`. */
+  readI32(at: number, n: number): Int32Array;
 }
 
 /**
- * An arena over the kernels' memory, from its heap base up: each call lays its arrays out anew (the previous call's
- * are dead by then; the kernels run to completion and nothing else uses the memory).
+ * An arena over the kernels' memory, from its heap base up. Each arena starts there again and overwrites the arrays
+ * of any earlier one: a caller is done with its arena before it calls anything that may open another.
  */
 export function kernelArena(): KernelArena {
   const k = kernels();
@@ -105,5 +110,6 @@ export function kernelArena(): KernelArena {
       return at;
     },
     readF64: (at, n) => new Float64Array(k.memory.buffer, at, n).slice(),
+    readI32: (at, n) => new Int32Array(k.memory.buffer, at, n).slice(),
   };
 }
