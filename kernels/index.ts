@@ -1,7 +1,8 @@
 // The WebAssembly kernels of src/core (AssemblyScript, compiled by scripts/build-kernels.mjs into
 // src/core/math/kernels-binary.generated.ts). Memory is laid out by the caller, from heapBase() up.
 export { countPairs, slabColumns } from './pair-histogram';
-export { centre, farthestAlong, outsidePoints } from './hull';
+export { centre } from './hull';
+export { quickhull } from './quickhull';
 
 /** The first byte after the module's own static data: callers place their arrays from here. */
 export function heapBase(): usize {

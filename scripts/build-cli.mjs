@@ -61,9 +61,9 @@ const { metafile } = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Packages are bundled too (quickhull3d: its import resolved through the package's exports map and loaded as a
-  // module of its own cost 3–4% of a `structlab metrics` run), except moyo-wasm, whose module is read from the
-  // package's folder (src/node/moyo.ts), and the lazy ones above.
+  // Packages are bundled too (an import resolved through a package's exports map and loaded as a module of its own
+  // cost 3–4% of a `structlab metrics` run, measured with quickhull3d), except moyo-wasm, whose module is read from
+  // the package's folder (src/node/moyo.ts), and the lazy ones above.
   external: ['@spglib/moyo-wasm'],
   plugins: [lazyPackages],
   metafile: true,

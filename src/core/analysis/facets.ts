@@ -6,7 +6,7 @@
  * rotation. A facet no plane with indices up to MAX_INDEX fits is left unindexed (null): a rough patch, not a face.
  */
 import { gcd } from '../math/gcd.ts';
-import { type Mat3, type Vec3, cross, dot, inverse, norm, vec3 } from '../math/mat3.ts';
+import { type Mat3, type Vec3, cross, dot, inverse, norm, sub, vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { angleBetween } from '../math/measure.ts';
 
@@ -28,6 +28,8 @@ export interface Facet {
 const FACET_ANGLE_DEG = 3;
 /** A facet takes the plane (hkl) whose normal lies within this many degrees of its own. */
 const INDEX_ANGLE_DEG = 3;
+/** Triangles lower than this fraction of their longest edge are slivers, left out. */
+const SLIVER = 1e-6;
 /** Largest |h|, |k|, |l| tried. */
 const MAX_INDEX = 4;
 
@@ -59,7 +61,10 @@ export function hullFacets(positions: readonly Vec3[], triangles: ArrayLike<numb
       c = positions[triangles[t + 2]];
     const nrm = cross(vec3(b[0] - a[0], b[1] - a[1], b[2] - a[2]), vec3(c[0] - a[0], c[1] - a[1], c[2] - a[2]));
     const twice = norm(nrm);
-    if (!(twice > 0)) continue;
+    // A sliver (its height below 1e-6 of its longest edge) is a crease of the exact hull along a row of atoms that
+    // rounding left a hair off their line: its normal says nothing about a facet, and its area is nil.
+    const longest = Math.max(norm(sub(a, b)), norm(sub(b, c)), norm(sub(c, a)));
+    if (!(twice > SLIVER * longest * longest)) continue;
     const centroid = vec3((a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3);
     // Outward: away from the particle's centre (the hull holds it).
     const out = dot(nrm, vec3(centroid[0] - centre[0], centroid[1] - centre[1], centroid[2] - centre[2])) < 0 ? -1 : 1;
