@@ -92,9 +92,11 @@ function outsideBy(f: i32, p: i32): f64 {
   const height = -det / load<f64>(plane + <usize>f * 32, 24);
   if (-det > ORIENT_ERROR * permanent) return height;
   if (det > ORIENT_ERROR * permanent) return 0;
-  // Within the bound: the exact sign decides (the height then only ranks points, and stays positive).
+  // Within the bound the exact sign decides. The height then only ranks points; it may be negative, or NaN for a
+  // face whose rounded cross product is 0 (three atoms of a row), and a point outside must still count as outside.
   const exact = orient3dExact(px(a), py(a), pz(a), px(b), py(b), pz(b), px(c), py(c), pz(c), px(p), py(p), pz(p));
-  return exact < 0 ? Math.max(height, f64.MIN_VALUE) : 0;
+  if (!(exact < 0)) return 0;
+  return height > 0 ? height : f64.MIN_VALUE;
 }
 
 /** A new face (a, b, c) with its plane; its neighbours are set by the caller. Returns its index. */
