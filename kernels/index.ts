@@ -3,6 +3,7 @@
 export { countPairs, slabColumns } from './pair-histogram';
 export { centre } from './hull';
 export { quickhull } from './quickhull';
+export { pairSums, rigidMotion } from './superpose';
 
 /** The first byte after the module's own static data: callers place their arrays from here. */
 export function heapBase(): usize {

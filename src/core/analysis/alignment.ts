@@ -8,6 +8,7 @@ import { munkres } from 'munkres';
 import type { Mat3, Vec3 } from '../math/mat3.ts';
 import { PointGrid } from './hausdorff.ts';
 import { addCoordinates } from './hull.ts';
+import { kernelArena, kernels } from '../math/kernels.ts';
 
 export interface Particle {
   symbols: string[];
@@ -51,16 +52,13 @@ const MAX_SEEDS = 4096;
 const LOOSE_SEED_SCORE = 0.01;
 
 export function applyTransform(coords: Float64Array, { rotation: R, translation: t }: RigidTransform): Float64Array {
-  const out = new Float64Array(coords.length);
-  for (let i = 0; i < coords.length; i += 3) {
-    const x = coords[i],
-      y = coords[i + 1],
-      z = coords[i + 2];
-    out[i] = R[0][0] * x + R[0][1] * y + R[0][2] * z + t[0];
-    out[i + 1] = R[1][0] * x + R[1][1] * y + R[1][2] * z + t[1];
-    out[i + 2] = R[2][0] * x + R[2][1] * y + R[2][2] * z + t[2];
-  }
-  return out;
+  // A WebAssembly kernel (kernels/superpose.ts): the same loop in TypeScript ran interpreted for most of a cold process.
+  const n = coords.length / 3;
+  const arena = kernelArena();
+  const out = arena.zerosF64(3 * n);
+  const motion = Float64Array.of(R[0][0], R[0][1], R[0][2], R[1][0], R[1][1], R[1][2], R[2][0], R[2][1], R[2][2], t[0], t[1], t[2]);
+  kernels().rigidMotion(arena.put(coords), n, arena.put(motion), out);
+  return arena.readF64(out, 3 * n);
 }
 
 /**
@@ -114,55 +112,19 @@ function largestEigenvector4(a: number[][]): number[] {
 /** Proper rotation + translation minimising Σ‖R·p_i + t − q_i‖² over the listed pairs (Horn 1987). */
 export function superpose(moving: Float64Array, target: Float64Array, pairs: [number, number][]): RigidTransform {
   const n = pairs.length;
-  // Indexed loops and scalar sums (the same additions in the same order as per-pair 3×3 loops): they run fast
-  // from a cold start, where iterators and nested arrays would be interpreted for most of a short run.
-  let px = 0,
-    py = 0,
-    pz = 0,
-    qx = 0,
-    qy = 0,
-    qz = 0;
+  // The sums run in a WebAssembly kernel (kernels/superpose.ts): as TypeScript they ran interpreted for most of a
+  // cold process, boxing every partial sum.
+  const flat = new Int32Array(2 * n);
   for (let k = 0; k < n; k++) {
-    const i = 3 * pairs[k][0],
-      j = 3 * pairs[k][1];
-    px += moving[i];
-    qx += target[j];
-    py += moving[i + 1];
-    qy += target[j + 1];
-    pz += moving[i + 2];
-    qz += target[j + 2];
+    flat[2 * k] = pairs[k][0];
+    flat[2 * k + 1] = pairs[k][1];
   }
-  const count = n || 1;
-  const cp = [px / count, py / count, pz / count],
-    cq = [qx / count, qy / count, qz / count];
-  let xx = 0,
-    xy = 0,
-    xz = 0,
-    yx = 0,
-    yy = 0,
-    yz = 0,
-    zx = 0,
-    zy = 0,
-    zz = 0;
-  for (let k = 0; k < n; k++) {
-    const i = 3 * pairs[k][0],
-      j = 3 * pairs[k][1];
-    const ax = moving[i] - cp[0],
-      ay = moving[i + 1] - cp[1],
-      az = moving[i + 2] - cp[2];
-    const bx = target[j] - cq[0],
-      by = target[j + 1] - cq[1],
-      bz = target[j + 2] - cq[2];
-    xx += ax * bx;
-    xy += ax * by;
-    xz += ax * bz;
-    yx += ay * bx;
-    yy += ay * by;
-    yz += ay * bz;
-    zx += az * bx;
-    zy += az * by;
-    zz += az * bz;
-  }
+  const arena = kernelArena();
+  const sumsAt = arena.zerosF64(15);
+  kernels().pairSums(arena.put(moving), arena.put(target), arena.put(flat), n, sumsAt);
+  const [cpx, cpy, cpz, cqx, cqy, cqz, xx, xy, xz, yx, yy, yz, zx, zy, zz] = arena.readF64(sumsAt, 15);
+  const cp = [cpx, cpy, cpz],
+    cq = [cqx, cqy, cqz];
   const N = [
     [xx + yy + zz, yz - zy, zx - xz, xy - yx],
     [yz - zy, xx - yy - zz, xy + yx, zx + xz],

@@ -25,6 +25,8 @@ interface KernelExports {
     pairLimit: number,
   ): number;
   centre(xyz: number, n: number, centred: number): void;
+  pairSums(moving: number, target: number, pairs: number, n: number, out: number): void;
+  rigidMotion(xyz: number, n: number, motion: number, out: number): void;
   quickhull(
     points: number,
     n: number,
