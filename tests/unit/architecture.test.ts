@@ -2,8 +2,9 @@
  * The rules of the house, enforced: src/core stays pure (no DOM, React, three or Node-only modules)
  * and its layers only import downwards (math → structure → symmetry → io → analysis → match → tasks); the lab's
  * folders are ranked the same way (browser → viewer → state → ui → pages → app, all above the core, the library
- * entries, the workers' interfaces and the datasets); the benchmarks and scripts never import the tests; and no
- * module imports itself through others (no import cycle anywhere in src, workers, bench, scripts or tests).
+ * entries, the workers' interfaces and the datasets); the WebAssembly kernels (kernels/) import only each other and
+ * are loaded by one core module; the benchmarks and scripts never import the tests; and no module imports itself
+ * through others (no import cycle anywhere in src, workers, bench, scripts or tests).
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,6 +102,18 @@ describe('architecture', () => {
   it('src/core imports no UI, rendering or Node-only module', () => {
     const forbidden = /^(react|react-dom|three|@react-three\/|zustand|comlink|idb-keyval|node:|fs$|path$|os$|child_process$)/;
     for (const f of files) for (const spec of importsOf(f)) expect(spec, relative(REPO_ROOT, f)).not.toMatch(forbidden);
+  });
+
+  it('the WebAssembly kernels import only each other, and only src/core/math/kernels.ts loads their module', () => {
+    const kernelDir = join(REPO_ROOT, 'kernels');
+    for (const f of walk(kernelDir))
+      for (const spec of importsOf(f))
+        expect(targetOf(f, spec)?.startsWith(kernelDir + '/'), `${relative(REPO_ROOT, f)}: ${spec}`).toBe(true);
+    const generated = join(CORE, 'math', 'kernels-binary.generated.ts');
+    const loaders = [...files, ...walk(join(REPO_ROOT, 'src')), ...walk(join(REPO_ROOT, 'workers'))].filter((f) =>
+      importsOf(f).some((spec) => targetOf(f, spec) === generated),
+    );
+    expect([...new Set(loaders)].map((f) => relative(REPO_ROOT, f))).toEqual(['src/core/math/kernels.ts']);
   });
 
   it('src/core uses no DOM globals', () => {

@@ -20,7 +20,7 @@ function walk(dir: string, keep: RegExp): string[] {
 
 const SOURCE = /\.(tsx?|mjs|js|py|md)$/;
 const sources = [
-  ...['src', 'workers', 'tests', 'bench', 'scripts', 'bin', 'datasets'].flatMap((d) => walk(join(REPO_ROOT, d), SOURCE)),
+  ...['src', 'workers', 'kernels', 'tests', 'bench', 'scripts', 'bin', 'datasets'].flatMap((d) => walk(join(REPO_ROOT, d), SOURCE)),
   join(REPO_ROOT, 'README.md'),
 ];
 const rel = (f: string) => relative(REPO_ROOT, f).replace(/\\/g, '/');
