@@ -16,7 +16,7 @@ import { orient3dExact } from './orient';
 let pts: usize = 0; // f64 × 3 per point
 let faceV: usize = 0; // i32 × 3 per face
 let faceNb: usize = 0; // i32 × 3 per face
-let plane: usize = 0; // f64 × 4 per face: normal (a cross product of two edges), its length
+let twiceArea: usize = 0; // f64 per face: |(v1 − v0) × (v2 − v0)|, which turns orient3d into a height
 let state: usize = 0; // i32 per face: 1 on the hull, 0 deleted
 let outside: usize = 0; // i32 per face: first point of its outside set, −1 none
 let nextPoint: usize = 0; // i32 per point: next point of the same outside set, −1 last
@@ -89,7 +89,7 @@ function outsideBy(f: i32, p: i32): f64 {
     (Math.abs(cdxady) + Math.abs(adxcdy)) * Math.abs(bdz) +
     (Math.abs(adxbdy) + Math.abs(bdxady)) * Math.abs(cdz);
   // orient3d is six times the tetrahedron's volume: over twice the face's area, the height.
-  const height = -det / load<f64>(plane + <usize>f * 32, 24);
+  const height = -det / load<f64>(twiceArea + ((<usize>f) << 3));
   if (-det > ORIENT_ERROR * permanent) return height;
   if (det > ORIENT_ERROR * permanent) return 0;
   // Within the bound the exact sign decides. The height then only ranks points; it may be negative, or NaN for a
@@ -99,7 +99,7 @@ function outsideBy(f: i32, p: i32): f64 {
   return height > 0 ? height : f64.MIN_VALUE;
 }
 
-/** A new face (a, b, c) with its plane; its neighbours are set by the caller. Returns its index. */
+/** A new face (a, b, c) with its doubled area; its neighbours are set by the caller. Returns its index. */
 function newFace(a: i32, b: i32, c: i32): i32 {
   let f: i32;
   if (freeCount > 0) f = getI(freeFaces, --freeCount);
@@ -118,11 +118,7 @@ function newFace(a: i32, b: i32, c: i32): i32 {
   const nx = uy * wz - uz * wy,
     ny = uz * wx - ux * wz,
     nz = ux * wy - uy * wx;
-  const q = plane + <usize>f * 32;
-  store<f64>(q, nx);
-  store<f64>(q, ny, 8);
-  store<f64>(q, nz, 16);
-  store<f64>(q, Math.sqrt(nx * nx + ny * ny + nz * nz), 24);
+  store<f64>(twiceArea + ((<usize>f) << 3), Math.sqrt(nx * nx + ny * ny + nz * nz));
   return f;
 }
 
@@ -237,7 +233,7 @@ function farthestFromLine(n: i32, a: i32, b: i32): i32 {
 
 /**
  * The hull of the n points at `points` (f64 triples). Scratch the caller lays out: 2n + 8 faces (i32 × 3 vertices,
- * i32 × 3 neighbours, f64 × 4 plane, i32 state, i32 outside), i32 × n next points, i32 × (2n + 8) free faces, work
+ * i32 × 3 neighbours, f64 doubled area, i32 state, i32 outside), i32 × n next points, i32 × (2n + 8) free faces, work
  * stack (capacity workSize ≥ 4n + 16), horizon (4 × i32 × (2n + 8)), orphans (i32 × n) and the walk's stack (3 × i32 ×
  * (2n + 8)). Returns the number of face slots used (those with state 1 are the hull), or 0 when the points are
  * flat (none off a plane beyond doubt) or fewer than 4.
@@ -247,7 +243,7 @@ export function quickhull(
   n: i32,
   vertices: usize,
   neighbours: usize,
-  planes: usize,
+  areas: usize,
   states: usize,
   outsides: usize,
   next: usize,
@@ -264,7 +260,7 @@ export function quickhull(
   pts = points;
   faceV = vertices;
   faceNb = neighbours;
-  plane = planes;
+  twiceArea = areas;
   state = states;
   outside = outsides;
   nextPoint = next;

@@ -21,7 +21,7 @@ export function flatCoordinates(points: PointCloud): Float64Array {
   return out;
 }
 
-// Point-cloud loops shared by the analyses (hull, Hausdorff, RDF, alignment), each a small function of its own: a
+// Point-cloud loops shared by the analyses (Hausdorff, RDF, alignment), each a small function of its own: a
 // long loop inside a larger function is compiled on the fly (OSR) and dropped back to the interpreter at the code after it.
 
 /** Adds the x, y and z of every point to s. */
@@ -48,8 +48,8 @@ export function finiteBounds(xyz: Float64Array, lo: Float64Array, hi: Float64Arr
 interface CentredHull {
   /** Points relative to their centroid (particles sit tens of Å from the file origin, which would cost digits), xyz triples. */
   centred: Float64Array;
-  /** Hull faces as point-index polygons; empty for fewer than 4 points or a flat/degenerate cloud. */
-  faces: number[][];
+  /** Hull triangles, 3 point indices each (flat); empty for fewer than 4 points or a flat/degenerate cloud. */
+  triangles: number[];
 }
 
 function centredHull(points: PointCloud): CentredHull {
@@ -59,15 +59,15 @@ function centredHull(points: PointCloud): CentredHull {
   const centredAt = arena.zerosF64(3 * n);
   kernels().centre(arena.put(xyz), n, centredAt);
   const centred = arena.readF64(centredAt, 3 * n);
-  return { centred, faces: n < 4 ? [] : hullTriangles(arena, centredAt, n) };
+  return { centred, triangles: n < 4 ? [] : hullTriangles(arena, centredAt, n) };
 }
 
 /** The hull's triangles (point indices, counter-clockwise seen from outside) of the n points at `pointsAt`; none when they are flat. */
-function hullTriangles(arena: KernelArena, pointsAt: number, n: number): number[][] {
+function hullTriangles(arena: KernelArena, pointsAt: number, n: number): number[] {
   const faces = 2 * n + 8;
   const vertices = arena.zerosI32(3 * faces),
     neighbours = arena.zerosI32(3 * faces),
-    planes = arena.zerosF64(4 * faces),
+    areas = arena.zerosF64(faces),
     states = arena.zerosI32(faces),
     outsides = arena.zerosI32(faces),
     next = arena.zerosI32(n),
@@ -81,7 +81,7 @@ function hullTriangles(arena: KernelArena, pointsAt: number, n: number): number[
     n,
     vertices,
     neighbours,
-    planes,
+    areas,
     states,
     outsides,
     next,
@@ -97,37 +97,30 @@ function hullTriangles(arena: KernelArena, pointsAt: number, n: number): number[
   );
   const onHull = arena.readI32(states, used),
     corners = arena.readI32(vertices, 3 * used);
-  const out: number[][] = [];
-  for (let f = 0; f < used; f++) if (onHull[f] === 1) out.push([corners[3 * f], corners[3 * f + 1], corners[3 * f + 2]]);
+  const out: number[] = [];
+  for (let f = 0; f < used; f++) if (onHull[f] === 1) out.push(corners[3 * f], corners[3 * f + 1], corners[3 * f + 2]);
   return out;
 }
 
 /** Triangles (3 point indices each) of the convex hull; empty when there are fewer than 4 points or it is flat. */
-export function convexHullTriangles(points: PointCloud): number[] {
-  const out: number[] = [];
-  for (const f of centredHull(points).faces) for (let k = 1; k + 1 < f.length; k++) out.push(f[0], f[k], f[k + 1]);
-  return out;
-}
+export const convexHullTriangles = (points: PointCloud): number[] => centredHull(points).triangles;
 
 /**
  * Volume in Å³ of the convex hull. Fewer than 4 points, or a flat/degenerate cloud, give 0 — the value the
  * reported C2NP baselines use when Qhull fails.
  */
 export function convexHullVolume(points: PointCloud): number {
-  const { centred, faces } = centredHull(points);
-  // Sum of signed tetrahedra (origin = centroid, inside the hull) over the triangulated faces.
+  const { centred: q, triangles } = centredHull(points);
+  // Sum of signed tetrahedra (origin = centroid, inside the hull) over the triangles.
   let six = 0;
-  const q = centred;
-  for (const f of faces) {
-    const a = 3 * f[0];
-    for (let k = 1; k + 1 < f.length; k++) {
-      const b = 3 * f[k],
-        c = 3 * f[k + 1];
-      six +=
-        q[a] * (q[b + 1] * q[c + 2] - q[b + 2] * q[c + 1]) -
-        q[a + 1] * (q[b] * q[c + 2] - q[b + 2] * q[c]) +
-        q[a + 2] * (q[b] * q[c + 1] - q[b + 1] * q[c]);
-    }
+  for (let t = 0; t < triangles.length; t += 3) {
+    const a = 3 * triangles[t],
+      b = 3 * triangles[t + 1],
+      c = 3 * triangles[t + 2];
+    six +=
+      q[a] * (q[b + 1] * q[c + 2] - q[b + 2] * q[c + 1]) -
+      q[a + 1] * (q[b] * q[c + 2] - q[b + 2] * q[c]) +
+      q[a + 2] * (q[b] * q[c + 1] - q[b + 1] * q[c]);
   }
   const volume = Math.abs(six) / 6;
   return Number.isFinite(volume) ? volume : 0;

@@ -70,17 +70,16 @@ function countAllPairs(source: Float64Array, layout: ColumnLayout, offsets: numb
   const n = source.length / 3;
   const { lo, side, slabHeight, nx, ny, nSlabs } = layout;
   const arena = kernelArena();
-  const i32 = (count: number) => arena.zerosI32(count);
   const sourceAt = arena.put(source),
-    columnOf = i32(n),
-    slabOf = i32(n),
-    slabStart = i32(nSlabs + 1),
-    fill = i32(Math.max(nSlabs, nx * ny)),
-    bySlab = i32(n),
-    start = i32(nx * ny + 1),
-    order = i32(n),
+    columnOf = arena.zerosI32(n),
+    slabOf = arena.zerosI32(n),
+    slabStart = arena.zerosI32(nSlabs + 1),
+    fill = arena.zerosI32(Math.max(nSlabs, nx * ny)),
+    bySlab = arena.zerosI32(n),
+    start = arena.zerosI32(nx * ny + 1),
+    order = arena.zerosI32(n),
     xyz = arena.zerosF64(3 * n),
-    slab = i32(n);
+    slab = arena.zerosI32(n);
   const k = kernels();
   k.slabColumns(
     sourceAt,

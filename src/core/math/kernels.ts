@@ -32,7 +32,7 @@ interface KernelExports {
     n: number,
     vertices: number,
     neighbours: number,
-    planes: number,
+    areas: number,
     states: number,
     outsides: number,
     next: number,
