@@ -4,6 +4,8 @@ export { countPairs, slabColumns } from './pair-histogram';
 export { centre } from './hull';
 export { quickhull } from './quickhull';
 export { pairSums, rigidMotion } from './superpose';
+export { gridColumns, lllSites, meanRemovedDistances, shortestVectors, translateCompare } from './match';
+export { assign, assignmentScratchBytes } from './assignment';
 
 /** The first byte after the module's own static data: callers place their arrays from here. */
 export function heapBase(): usize {

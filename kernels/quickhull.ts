@@ -11,6 +11,7 @@
 // Faces are triangles (v0, v1, v2), counter-clockwise seen from outside; edge k runs from v_k to v_(k+1) and
 // neighbour k is the face across it. All arrays live in memory the caller lays out (src/core/analysis/hull.ts).
 
+import { getI32, setI32 } from './memory';
 import { orient3dExact } from './orient';
 
 let pts: usize = 0; // f64 × 3 per point
@@ -37,14 +38,6 @@ let dfsFace: usize = 0; // i32 × 3 per face: the depth-first walk's stack
 let dfsFrom: usize = 0;
 let dfsStep: usize = 0;
 
-function getI(base: usize, i: i32): i32 {
-  return load<i32>(base + ((<usize>i) << 2));
-}
-
-function setI(base: usize, i: i32, v: i32): void {
-  store<i32>(base + ((<usize>i) << 2), v);
-}
-
 function px(i: i32): f64 {
   return load<f64>(pts + <usize>i * 24);
 }
@@ -65,9 +58,9 @@ const ORIENT_ERROR: f64 = (7.0 + 56.0 * 1.1102230246251565e-16) * 1.110223024625
  * orient3d(v0, v1, v2, p), negative for a point on the outer side, and beyond its error bound.
  */
 function outsideBy(f: i32, p: i32): f64 {
-  const a = getI(faceV, 3 * f),
-    b = getI(faceV, 3 * f + 1),
-    c = getI(faceV, 3 * f + 2);
+  const a = getI32(faceV, 3 * f),
+    b = getI32(faceV, 3 * f + 1),
+    c = getI32(faceV, 3 * f + 2);
   const adx = px(a) - px(p),
     ady = py(a) - py(p),
     adz = pz(a) - pz(p),
@@ -102,13 +95,13 @@ function outsideBy(f: i32, p: i32): f64 {
 /** A new face (a, b, c) with its doubled area; its neighbours are set by the caller. Returns its index. */
 function newFace(a: i32, b: i32, c: i32): i32 {
   let f: i32;
-  if (freeCount > 0) f = getI(freeFaces, --freeCount);
+  if (freeCount > 0) f = getI32(freeFaces, --freeCount);
   else f = faceCount++;
-  setI(faceV, 3 * f, a);
-  setI(faceV, 3 * f + 1, b);
-  setI(faceV, 3 * f + 2, c);
-  setI(state, f, 1);
-  setI(outside, f, -1);
+  setI32(faceV, 3 * f, a);
+  setI32(faceV, 3 * f + 1, b);
+  setI32(faceV, 3 * f + 2, c);
+  setI32(state, f, 1);
+  setI32(outside, f, -1);
   const ux = px(b) - px(a),
     uy = py(b) - py(a),
     uz = pz(b) - pz(a),
@@ -123,21 +116,21 @@ function newFace(a: i32, b: i32, c: i32): i32 {
 }
 
 function link(f: i32, k: i32, g: i32, j: i32): void {
-  setI(faceNb, 3 * f + k, g);
-  setI(faceNb, 3 * g + j, f);
+  setI32(faceNb, 3 * f + k, g);
+  setI32(faceNb, 3 * g + j, f);
 }
 
 /** The edge of face o that borders face f. */
 function edgeTowards(o: i32, f: i32): i32 {
-  return getI(faceNb, 3 * o) == f ? 0 : getI(faceNb, 3 * o + 1) == f ? 1 : 2;
+  return getI32(faceNb, 3 * o) == f ? 0 : getI32(faceNb, 3 * o + 1) == f ? 1 : 2;
 }
 
 /** Drops from the work stack the faces deleted since they were put there or left without outside points. */
 function compactWork(): void {
   let kept = 0;
   for (let k = 0; k < workCount; k++) {
-    const g = getI(work, k);
-    if (getI(state, g) == 1 && getI(outside, g) >= 0) setI(work, kept++, g);
+    const g = getI32(work, k);
+    if (getI32(state, g) == 1 && getI32(outside, g) >= 0) setI32(work, kept++, g);
   }
   workCount = kept;
 }
@@ -147,7 +140,7 @@ function assign(p: i32, from: i32, to: i32): bool {
   let best: f64 = 0,
     bestFace = -1;
   for (let k = from; k < to; k++) {
-    const f = getI(work, k);
+    const f = getI32(work, k);
     const d = outsideBy(f, p);
     if (d > best) {
       best = d;
@@ -155,17 +148,17 @@ function assign(p: i32, from: i32, to: i32): bool {
     }
   }
   if (bestFace < 0) return false;
-  setI(nextPoint, p, getI(outside, bestFace));
-  setI(outside, bestFace, p);
+  setI32(nextPoint, p, getI32(outside, bestFace));
+  setI32(outside, bestFace, p);
   return true;
 }
 
 /** Deletes face f (seen from eye), moving its outside points to the orphans. */
 function deleteFace(f: i32): void {
-  setI(state, f, 0);
-  for (let p = getI(outside, f); p >= 0; p = getI(nextPoint, p)) setI(orphans, orphanCount++, p);
-  setI(outside, f, -1);
-  setI(freeFaces, freeCount++, f);
+  setI32(state, f, 0);
+  for (let p = getI32(outside, f); p >= 0; p = getI32(nextPoint, p)) setI32(orphans, orphanCount++, p);
+  setI32(outside, f, -1);
+  setI32(freeFaces, freeCount++, f);
 }
 
 /**
@@ -177,33 +170,33 @@ function deleteFace(f: i32): void {
 function horizon(eye: i32, f: i32): void {
   deleteFace(f);
   let depth = 1;
-  setI(dfsFace, 0, f);
-  setI(dfsFrom, 0, -1);
-  setI(dfsStep, 0, 1);
+  setI32(dfsFace, 0, f);
+  setI32(dfsFrom, 0, -1);
+  setI32(dfsStep, 0, 1);
   while (depth > 0) {
     const top = depth - 1;
-    const g = getI(dfsFace, top),
-      from = getI(dfsFrom, top),
-      s = getI(dfsStep, top);
+    const g = getI32(dfsFace, top),
+      from = getI32(dfsFrom, top),
+      s = getI32(dfsStep, top);
     if (s > (from < 0 ? 3 : 2)) {
       depth--;
       continue;
     }
-    setI(dfsStep, top, s + 1);
+    setI32(dfsStep, top, s + 1);
     const k = from < 0 ? s - 1 : (from + s) % 3;
-    const o = getI(faceNb, 3 * g + k);
-    if (getI(state, o) == 0) continue;
+    const o = getI32(faceNb, 3 * g + k);
+    if (getI32(state, o) == 0) continue;
     if (outsideBy(o, eye) > 0) {
       deleteFace(o);
-      setI(dfsFace, depth, o);
-      setI(dfsFrom, depth, edgeTowards(o, g));
-      setI(dfsStep, depth, 1);
+      setI32(dfsFace, depth, o);
+      setI32(dfsFrom, depth, edgeTowards(o, g));
+      setI32(dfsStep, depth, 1);
       depth++;
     } else {
-      setI(horizonA, horizonCount, getI(faceV, 3 * g + k));
-      setI(horizonB, horizonCount, getI(faceV, 3 * g + ((k + 1) % 3)));
-      setI(horizonFace, horizonCount, o);
-      setI(horizonEdge, horizonCount, edgeTowards(o, g));
+      setI32(horizonA, horizonCount, getI32(faceV, 3 * g + k));
+      setI32(horizonB, horizonCount, getI32(faceV, 3 * g + ((k + 1) % 3)));
+      setI32(horizonFace, horizonCount, o);
+      setI32(horizonEdge, horizonCount, edgeTowards(o, g));
       horizonCount++;
     }
   }
@@ -333,15 +326,15 @@ export function quickhull(
   link(s0, 1, s2, 2);
   link(s0, 2, s1, 1);
   link(s1, 2, s2, 1);
-  for (let f = 0; f < 4; f++) setI(work, workCount++, f);
+  for (let f = 0; f < 4; f++) setI32(work, workCount++, f);
   for (let i = 0; i < n; i++) if (i != v0 && i != v1 && i != v2 && i != v3) assign(i, 0, 4);
   while (workCount > 0) {
-    const f = getI(work, --workCount);
-    if (getI(state, f) == 0 || getI(outside, f) < 0) continue;
+    const f = getI32(work, --workCount);
+    if (getI32(state, f) == 0 || getI32(outside, f) < 0) continue;
     // The eye: the face's outside point farthest above it.
     let eye = -1,
       best: f64 = -1;
-    for (let p = getI(outside, f); p >= 0; p = getI(nextPoint, p)) {
+    for (let p = getI32(outside, f); p >= 0; p = getI32(nextPoint, p)) {
       const d = outsideBy(f, p);
       if (d > best) {
         best = d;
@@ -355,24 +348,24 @@ export function quickhull(
     // A fan of new faces from the eye over the horizon, each joined to the face beyond its edge and to its neighbours.
     const first = workCount;
     for (let h = 0; h < horizonCount; h++) {
-      const g = newFace(getI(horizonA, h), getI(horizonB, h), eye);
-      link(g, 0, getI(horizonFace, h), getI(horizonEdge, h));
-      setI(work, workCount++, g);
+      const g = newFace(getI32(horizonA, h), getI32(horizonB, h), eye);
+      link(g, 0, getI32(horizonFace, h), getI32(horizonEdge, h));
+      setI32(work, workCount++, g);
     }
     for (let h = 0; h < horizonCount; h++) {
-      const g = getI(work, first + h),
-        next = getI(work, first + ((h + 1) % horizonCount));
+      const g = getI32(work, first + h),
+        next = getI32(work, first + ((h + 1) % horizonCount));
       link(g, 1, next, 2);
     }
     for (let k = 0; k < orphanCount; k++) {
-      const p = getI(orphans, k);
+      const p = getI32(orphans, k);
       if (p != eye) assign(p, first, workCount);
     }
     // Keep on the stack only the new faces that got points.
     let kept = first;
     for (let k = first; k < workCount; k++) {
-      const g = getI(work, k);
-      if (getI(outside, g) >= 0) setI(work, kept++, g);
+      const g = getI32(work, k);
+      if (getI32(outside, g) >= 0) setI32(work, kept++, g);
     }
     workCount = kept;
   }

@@ -13,8 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { type Mat3, type Vec3, inverse, matMul } from '../../src/core/math/mat3.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { type Structure, makeSiteFromCart, makeSiteFromFrac } from '../../src/core/structure/structure.ts';
-import { minimumCostAssignment } from '../../src/core/match/assignment.ts';
-import { createLinearAssignmentWorkspace, linearAssignmentSquare } from '../../src/core/match/linear-assignment.ts';
+import { linearAssignmentSquare, minimumCostAssignment } from '../../src/core/match/assignment.ts';
 import {
   type MatcherOptions,
   matcherBestMapping,
@@ -137,18 +136,14 @@ describe('linearAssignmentSquare with the far entries left out', () => {
           columns[i * n + count[i]++] = j;
         }
       }
-      const dense = new Int32Array(n),
-        sparse = new Int32Array(n);
-      const denseWs = createLinearAssignmentWorkspace(n),
-        sparseWs = createLinearAssignmentWorkspace(n);
-      const denseCost = linearAssignmentSquare(c, denseWs, dense);
-      const sparseCost = linearAssignmentSquare(c, sparseWs, sparse, { columns, count, far: FAR });
-      expect([...sparse], `trial ${trial}`).toEqual([...dense]);
+      const dense = linearAssignmentSquare(c, n);
+      const sparse = linearAssignmentSquare(c, n, { columns, count, far: FAR });
+      expect([...sparse.rowToColumn], `trial ${trial}`).toEqual([...dense.rowToColumn]);
       // The column duals too: every step saw the same numbers.
-      expect([...sparseWs.v], `trial ${trial}: duals`).toEqual([...denseWs.v]);
-      expect(Object.is(sparseCost, denseCost), `trial ${trial}: cost ${sparseCost} against ${denseCost}`).toBe(true);
+      expect([...sparse.duals], `trial ${trial}: duals`).toEqual([...dense.duals]);
+      expect(Object.is(sparse.cost, dense.cost), `trial ${trial}: cost ${sparse.cost} against ${dense.cost}`).toBe(true);
       cases++;
-      if (denseCost >= FAR) farMinima++;
+      if (dense.cost >= FAR) farMinima++;
     }
     expect(cases).toBe(4000);
     // Rows left with only far entries beyond their own column happen (they send v down by far: the odd columns).

@@ -9,21 +9,20 @@ import { type Mat3, type Vec3, vec3 } from '../math/mat3.ts';
 import { Lattice } from '../structure/lattice.ts';
 import { lllReduce, roundHalfEven } from '../structure/lll.ts';
 import { type LatticeMapping, findAllMappings, sameCell } from '../structure/niggli.ts';
-import { linearAssignment, linearAssignmentSquare } from './linear-assignment.ts';
 import { limitsRevision } from '../limits.ts';
 import { powThird } from './rounded-trig.ts';
 import { numpyInverse, numpyNorm, pymatgenVolume } from './numpy-arith.ts';
 import type { Preprocessed, ResolvedOptions } from './matcher-preprocess.ts';
 import { type StrictPair, Replay, getSupercells } from './matcher-lattices.ts';
-import { type MatcherWorkspace, type WorkAccount, createWorkspace, spendMatchWork } from './matcher-workspace.ts';
+import { type MatcherWorkspace, PARAM, type WorkAccount, matcherWorkspace, spendMatchWork } from './matcher-workspace.ts';
 import {
-  type LllSearch,
+  type ImageSearch,
+  type VectorSearch,
   columnClasses,
-  columnGrid,
   imageSearch,
+  prepareVectorSearch,
   shortestVectors,
-  toLllSites,
-  toNearestInteger,
+  useColumnClasses,
 } from './shortest-vectors.ts';
 
 /** What the passes over one prepared pair share. */
@@ -32,7 +31,6 @@ export interface PairContext {
   account: WorkAccount;
   /** find_all_mappings of the pair's supercell side onto the other, pulled by the first pass and replayed. */
   mappings?: Replay<LatticeMapping>;
-  workspace?: MatcherWorkspace;
 }
 
 /** What one `_strict_match` pass looks for. */
@@ -193,27 +191,22 @@ const boxTolerance = (recip: Vec3, stol: number, normalization: number): Vec3 =>
 interface LatticeTrial {
   /** (n1 / V)^(1/3): turns Å into pymatgen's normalised distances. */
   normalization: number;
-  /** `frac_tol`: the prefilter's per-axis box in the average lattice's fractions. */
-  fracTol: Vec3;
-  /** The LLL-reduced average lattice, with struct1 already in `ws.lll1`. */
-  lll: LllSearch;
+  /** The shortest-vector search in the LLL-reduced average lattice, with struct1 already in it. */
+  search: VectorSearch;
   avgInverse: Mat3;
 }
 
+/**
+ * The average lattice's numbers into `ws.params` (`frac_tol` for the prefilter; the LLL basis, its images and
+ * `lll_frac_tol` for the search), then the search's set-up.
+ */
 function latticeTrial(avg: Lattice, stol: number, ws: MatcherWorkspace): LatticeTrial {
   const p = averageParts(avg);
   const normalization = powThird(ws.n1 / p.volume);
-  const fracTol = boxTolerance(p.reciprocal, stol, normalization);
-  const lll: LllSearch = {
-    matrix: p.lllMatrix,
-    toLll: p.toLll,
-    fracTol: boxTolerance(p.lllReciprocal, stol, normalization),
-    images: p.images,
-    grid: null,
-  };
-  toLllSites(ws.frac1, ws.n1, lll, ws.lll1);
-  lll.grid = columnGrid(ws.lll1, ws.n1, lll.fracTol, ws.classes);
-  return { normalization, fracTol, lll, avgInverse: p.inverse };
+  ws.params.set(boxTolerance(p.reciprocal, stol, normalization), PARAM.fracTol);
+  ws.params.set(boxTolerance(p.lllReciprocal, stol, normalization), PARAM.lllFracTol);
+  ws.params.set(p.lllNumbers, PARAM.toLll);
+  return { normalization, search: prepareVectorSearch(ws, p.images), avgInverse: p.inverse };
 }
 
 /** What `latticeTrial` needs of an average lattice alone (only read), kept with the lattice, which getSupercells reuses. */
@@ -221,10 +214,10 @@ interface AverageParts {
   volume: number;
   reciprocal: Vec3;
   inverse: Mat3;
-  lllMatrix: Mat3;
-  toLll: Mat3;
   lllReciprocal: Vec3;
-  images: LllSearch['images'];
+  images: ImageSearch;
+  /** PARAM's toLll, lllMatrix and images, in that order (as `ws.params` holds them from PARAM.toLll on). */
+  lllNumbers: Float64Array;
 }
 const averages = new WeakMap<Lattice, AverageParts>();
 
@@ -232,91 +225,54 @@ function averageParts(avg: Lattice): AverageParts {
   let p = averages.get(avg);
   if (!p) {
     const reduced = lllReduce(avg.matrix);
+    const images = imageSearch(reduced.matrix);
+    const lllNumbers = new Float64Array(PARAM.length - PARAM.toLll);
+    lllNumbers.set(numpyInverse(reduced.mapping).flat(), 0);
+    lllNumbers.set(reduced.matrix.flat(), PARAM.lllMatrix - PARAM.toLll);
+    lllNumbers.set(images.cart, PARAM.images - PARAM.toLll);
     p = {
       volume: pymatgenVolume(avg.matrix),
       reciprocal: reciprocalLengths(avg.matrix),
       inverse: numpyInverse(avg.matrix),
-      lllMatrix: reduced.matrix,
-      toLll: numpyInverse(reduced.mapping),
       lllReciprocal: reciprocalLengths(reduced.matrix),
-      images: imageSearch(reduced.matrix),
+      images,
+      lllNumbers,
     };
     averages.set(avg, p);
   }
   return p;
 }
 
-/** `t = s1fc[s1i] − s2fc[s2_t_ind]` (into `ws.shift`) and `t_s2fc = s2fc + t` (into `ws.translated2`). */
-function translate(ws: MatcherWorkspace, s1i: number, s2Anchor: number): void {
-  const { frac1, frac2, translated2, shift } = ws;
-  for (let k = 0; k < 3; k++) shift[k] = frac1[3 * s1i + k] - frac2[3 * s2Anchor + k];
-  for (let i = 0; i < ws.n2; i++) for (let k = 0; k < 3; k++) translated2[3 * i + k] = frac2[3 * i + k] + shift[k];
-}
-
 /**
- * `_cmp_fstruct` (is_coord_subset_pbc): whether every translated struct2 site has an allowed struct1 site
- * within `fracTol` per axis. Charges the account for the translated copy (about 4·n2), the comparisons made
- * and, when it passes, the shortest vectors and the assignment that follow (about n1·n2 each).
+ * `t = s1fc[s1i] − s2fc[s2_t_ind]` (into `ws.shift`), `t_s2fc = s2fc + t`, and `_cmp_fstruct` (is_coord_subset_pbc) on
+ * it: whether every translated struct2 site has an allowed struct1 site within `frac_tol` per axis. Charges the account
+ * for the translated copy (about 4·n2), the comparisons made and, when it passes, the shortest vectors and the
+ * assignment that follow (about n1·n2 each).
  */
-function cmpFstruct(ws: MatcherWorkspace, mask: Uint8Array, fracTol: Vec3, account: WorkAccount): boolean {
-  const { n1, n2, frac1, translated2 } = ws;
-  let subset = true;
-  let compared = 0;
-  for (let i = 0; i < n2 && subset; i++) {
-    let ok = false;
-    let j = 0;
-    for (; j < n1 && !ok; j++) {
-      if (mask[i * n1 + j]) continue;
-      ok = true;
-      for (let k = 0; k < 3; k++) {
-        const d = translated2[3 * i + k] - frac1[3 * j + k];
-        if (toNearestInteger(d) > fracTol[k]) {
-          ok = false;
-          break;
-        }
-      }
-    }
-    compared += j;
-    subset = ok;
-  }
+function translatedSubset(ws: MatcherWorkspace, s1i: number, s2Anchor: number, account: WorkAccount): boolean {
+  const { k, at, n1, n2 } = ws;
+  const r = k.translateCompare(n1, n2, at.frac1, at.frac2, s1i, s2Anchor, at.shift, at.translated2, at.mask, at.params + 8 * PARAM.fracTol);
+  const subset = r % 2 === 1;
+  const compared = (r - (subset ? 1 : 0)) / 2;
   spendMatchWork(account, 4 * n2 + (subset ? compared + 2 * n1 * n2 : compared));
   return subset;
 }
 
 /**
- * `_cart_dists(s1fc, t_s2fc, avg_l, mask, normalization, lll_frac_tol)`: the assignment of struct2 rows to
- * struct1 columns on squared shortest distances (returned), the mean vector (the best rigid translation, Å)
- * into `ws.mean` and the normalised distances after it is removed into `ws.dist`. The mean's fractions
- * (pymatgen's f_translation) are taken for the best match only.
+ * `_cart_dists(s1fc, t_s2fc, avg_l, mask, normalization, lll_frac_tol)`: the assignment of struct2 rows to struct1
+ * columns on squared shortest distances (returned), the mean vector (the best rigid translation, Å) into `ws.mean` and
+ * the normalised distances after it is removed into `ws.dist`. The mean's fractions (pymatgen's f_translation) are
+ * taken for the best match only.
  */
 function cartDists(ws: MatcherWorkspace, trial: LatticeTrial): Int32Array {
-  const { n1, n2, vecs, inBox, mean, dist } = ws;
-  toLllSites(ws.translated2, n2, trial.lll, ws.lll2);
-  shortestVectors(ws, trial.lll);
-  const mapping = ws.mapping;
-  // Outside the box every distance is 1e20; the rows' in-box columns are listed (shortest-vectors.ts).
-  if (n1 === n2) linearAssignmentSquare(ws.d2Matrix, ws.assignment, mapping, { columns: ws.boxColumns, count: ws.boxCount, far: 1e20 });
-  else linearAssignment(ws.d2, ws.assignment, mapping);
-  // A pair outside the box has pymatgen's 1e20 vector.
-  for (let i = 0; i < n2; i++) {
-    const ij = i * n1 + mapping[i];
-    if (!inBox[ij]) {
-      vecs[3 * ij] = 1e20;
-      vecs[3 * ij + 1] = 1e20;
-      vecs[3 * ij + 2] = 1e20;
-    }
-  }
-  mean.fill(0);
-  for (let i = 0; i < n2; i++) for (let k = 0; k < 3; k++) mean[k] += vecs[3 * (i * n1 + mapping[i]) + k];
-  for (let k = 0; k < 3; k++) mean[k] /= n2;
-  for (let i = 0; i < n2; i++) {
-    const v = 3 * (i * n1 + mapping[i]);
-    const dx = vecs[v] - mean[0],
-      dy = vecs[v + 1] - mean[1],
-      dz = vecs[v + 2] - mean[2];
-    dist[i] = Math.sqrt(dx * dx + dy * dy + dz * dz) * trial.normalization;
-  }
-  return mapping;
+  const { k, at, n1, n2 } = ws;
+  shortestVectors(ws, trial.search);
+  // `LinearAssignment(d_2)`: outside the box every distance is 1e20 and the rows list their in-box columns, which a
+  // square problem reads alone; a rectangular one is the square padded with zero rows (the rows below n2 of d2).
+  if (n1 === n2) k.assign(n1, at.d2, at.assignment, at.boxColumns, at.boxCount, 1e20);
+  else k.assign(n1, at.d2, at.assignment, 0, 0, 0);
+  k.meanRemovedDistances(n1, n2, at.vecs, at.inBox, at.mapping, at.mean, at.dist, trial.normalization);
+  return ws.mapping;
 }
 
 /** `_strict_match`'s score of one assignment: `np.linalg.norm(dist) / len(dist) ** 0.5` (use_rms) or `max(dist)`. */
@@ -336,23 +292,13 @@ function totalTranslation(t: Float64Array, mean: Float64Array, avgInverse: Mat3)
   return vec3(wrapped(0), wrapped(1), wrapped(2));
 }
 
-/** The pair's workspace, with the column classes of its mask. */
-function workspaceFor(ctx: PairContext, m: Mask): MatcherWorkspace {
-  const { n1, n2 } = m;
-  if (!ctx.workspace || ctx.workspace.n1 !== n1 || ctx.workspace.n2 !== n2) {
-    // A pass writes every scratch array before it reads it (the shortest-vector search keeps its own invariant: only
-    // what it lists is inside the box), so the next pair of the same size (a batch's next answer) takes over the last
-    // small one instead of allocating its own.
-    ctx.workspace = spareWorkspace?.n1 === n1 && spareWorkspace.n2 === n2 ? spareWorkspace : createWorkspace(n1, n2);
-    spareWorkspace = n1 * n2 <= SPARE_WORKSPACE_PAIRS ? ctx.workspace : null;
-  }
-  ctx.workspace.classes = columnClasses(m.keys1, m.mask, n2);
-  return ctx.workspace;
+/** The workspace for the pair's mask, with its column classes. */
+function workspaceFor(m: Mask): MatcherWorkspace {
+  const classes = columnClasses(m.keys1, m.mask, m.n2);
+  const ws = matcherWorkspace(m.n1, m.n2, classes.count, classes.allowed.length);
+  useColumnClasses(ws, classes, m.mask);
+  return ws;
 }
-
-/** The last small workspace, kept for the next pair (a large one is left to the garbage collector). */
-let spareWorkspace: MatcherWorkspace | null = null;
-const SPARE_WORKSPACE_PAIRS = 10_000;
 
 /**
  * The pair's find_all_mappings (the supercell side's lattice onto the other's), created once and replayed, and handed
@@ -392,13 +338,12 @@ let lastMappings: { big: Mat3; small: Mat3; ltol: number; angleTol: number; limi
 export function strictMatch(pair: StrictPair, search: StrictSearch, ctx: PairContext): StrictMatch | null {
   const m = getMask(pair, ctx.options.comparator);
   if (strictRefusal(m, ctx.options) !== null) return null;
-  const ws = workspaceFor(ctx, m);
+  const ws = workspaceFor(m);
   let best: StrictMatch | null = null;
   for (const { avg, scale } of getSupercells(pair, search.candidates ?? pairMappings(pair, ctx), ws)) {
     const trial = latticeTrial(avg, search.stol, ws);
     for (const s1i of m.s1Targets) {
-      translate(ws, s1i, m.s2Anchor);
-      if (!cmpFstruct(ws, m.mask, trial.fracTol, ctx.account)) continue;
+      if (!translatedSubset(ws, s1i, m.s2Anchor, ctx.account)) continue;
       const mapping = cartDists(ws, trial);
       const value = strictValue(ws.dist, search.useRms);
       if (best === null || value < best.value) {
@@ -422,15 +367,14 @@ export function strictMatch(pair: StrictPair, search: StrictSearch, ctx: PairCon
 export function strictFitThenRms(pair: StrictPair, stol: number, ctx: PairContext): { fit: boolean; rms: StrictMatch | null } {
   const m = getMask(pair, ctx.options.comparator);
   if (strictRefusal(m, ctx.options) !== null) return { fit: false, rms: null };
-  const ws = workspaceFor(ctx, m);
+  const ws = workspaceFor(m);
   const spentBefore = ctx.account.spent;
   let fit = false;
   let best: StrictMatch | null = null;
   search: for (const { avg, scale } of getSupercells(pair, pairMappings(pair, ctx), ws)) {
     const trial = latticeTrial(avg, stol, ws);
     for (const s1i of m.s1Targets) {
-      translate(ws, s1i, m.s2Anchor);
-      if (!cmpFstruct(ws, m.mask, trial.fracTol, ctx.account)) continue;
+      if (!translatedSubset(ws, s1i, m.s2Anchor, ctx.account)) continue;
       const mapping = cartDists(ws, trial);
       if (!fit && strictValue(ws.dist, false) < stol) {
         fit = true;

@@ -6,8 +6,9 @@
  *  - strict-match.ts: `_match`, `_strict_match`, `_get_mask`, `_cmp_fstruct`, `_cart_dists`;
  *  - matcher-lattices.ts: `_get_lattices`, `_get_supercells` (candidate lattices, average lattice);
  *  - shortest-vectors.ts: `pbc_shortest_vectors` in the LLL-reduced average lattice;
- *  - matcher-workspace.ts: the scratch arrays and the work account one pair's passes reuse;
- *  - linear-assignment.ts: pymatgen's `LinearAssignment` (its LAPJV), whose tie-breaking decides max_dist and the mapping;
+ *  - matcher-workspace.ts: the scratch arrays (in WebAssembly memory) and the work account one pair's passes reuse;
+ *  - kernels/match.ts and kernels/assignment.ts: the loops over site pairs, the translated prefilter, the shortest
+ *    vectors and pymatgen's `LinearAssignment` (its LAPJV, whose tie-breaking decides max_dist and the mapping);
  *  - numpy-arith.ts, rounded-trig.ts: numpy's inverse, norm and pymatgen's lattice arithmetic in pymatgen's order of
  *    operations, so that ties between assignments and lattices fall as they do in pymatgen on a baseline x86-64.
  * Here: one prepared pair (`prepareMatch`) whose answers share one reduction, and the library's entry points over it.

@@ -7,7 +7,7 @@
  */
 import { KERNELS_WASM_BASE64 } from './kernels-binary.generated.ts';
 
-interface KernelExports {
+export interface KernelExports {
   memory: WebAssembly.Memory;
   heapBase(): number;
   countPairs(
@@ -67,8 +67,74 @@ interface KernelExports {
     xyz: number,
     slab: number,
   ): void;
+  translateCompare(
+    n1: number,
+    n2: number,
+    frac1: number,
+    frac2: number,
+    s1i: number,
+    anchor: number,
+    shift: number,
+    translated2: number,
+    mask: number,
+    fracTol: number,
+  ): number;
+  lllSites(frac: number, count: number, toLll: number, lattice: number, outFrac: number, outWrapped: number, outCart: number): void;
+  gridColumns(
+    wrapped: number,
+    n1: number,
+    cx: number,
+    cy: number,
+    cz: number,
+    classOf: number,
+    buckets: number,
+    start: number,
+    cols: number,
+    bucketOf: number,
+  ): void;
+  shortestVectors(
+    n1: number,
+    n2: number,
+    frac1: number,
+    wrapped1: number,
+    cart1: number,
+    frac2: number,
+    wrapped2: number,
+    cart2: number,
+    d2: number,
+    vecs: number,
+    inBox: number,
+    boxColumns: number,
+    boxCount: number,
+    allowedFrom: number,
+    allowedClasses: number,
+    start: number,
+    cols: number,
+    cx: number,
+    cy: number,
+    cz: number,
+    windows: number,
+    stretches: number,
+    fracTol: number,
+    images: number,
+    lambdaMin: number,
+    boundSlack: number,
+  ): void;
+  meanRemovedDistances(
+    n1: number,
+    n2: number,
+    vecs: number,
+    inBox: number,
+    mapping: number,
+    mean: number,
+    dist: number,
+    normalization: number,
+  ): void;
+  assignmentScratchBytes(n: number): number;
+  assign(n: number, c: number, ws: number, columns: number, count: number, far: number): number;
 }
 
+let compiled: WebAssembly.Module | null = null;
 let instance: KernelExports | null = null;
 
 /**
@@ -76,12 +142,22 @@ let instance: KernelExports | null = null;
  * thread too for modules up to 8 MB, Chrome since 114; this one is under 16 KB).
  */
 export function kernels(): KernelExports {
-  if (instance) return instance;
-  const text = atob(KERNELS_WASM_BASE64);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as unknown as KernelExports;
+  instance ??= ownKernels();
   return instance;
+}
+
+/**
+ * A new instance of the kernels, with a memory of its own: for arrays that must stay in place between calls (the
+ * structure matcher's workspace), where `kernelArena`'s arrays last only until the next arena opens.
+ */
+export function ownKernels(): KernelExports {
+  if (!compiled) {
+    const text = atob(KERNELS_WASM_BASE64);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    compiled = new WebAssembly.Module(bytes);
+  }
+  return new WebAssembly.Instance(compiled, {}).exports as unknown as KernelExports;
 }
 
 /** Places arrays one after another in the kernels' memory (8-byte aligned), growing it as needed. */
