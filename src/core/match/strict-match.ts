@@ -302,37 +302,48 @@ function workspaceFor(m: Mask): MatcherWorkspace {
 
 /**
  * The pair's find_all_mappings (the supercell side's lattice onto the other's), created once and replayed, and handed
- * on to the next pair when it has the same two cells (a batch matches one target's cell against many answers that
- * keep it). Only the last pair's are kept: a large cell's search holds many lattice points.
+ * on to later pairs of the same two cells. A batch matches each target's cell against answers that keep it, or that
+ * share another answer's cell, and the pairs of one cell are not always consecutive: the oracle's 437 pairs made 170
+ * searches of 41 pairs of cells when only the last search was kept. Sharing the mappings also shares what is derived
+ * from each of them (the candidate's average lattice, matcher-lattices.ts; the LLL search, `averageParts`).
  */
 function pairMappings(pair: StrictPair, ctx: PairContext): Iterable<LatticeMapping> {
   if (ctx.mappings) return ctx.mappings;
   const [big, small] = pair.s1Supercell ? [pair.struct1, pair.struct2] : [pair.struct2, pair.struct1];
   const o = ctx.options;
-  const last = lastMappings;
-  if (
-    last &&
-    last.ltol === o.ltol &&
-    last.angleTol === o.angleTol &&
-    last.limits === limitsRevision() &&
-    sameCell(last.big, big.matrix) &&
-    sameCell(last.small, small.matrix)
-  )
-    return (ctx.mappings = last.replay);
+  const limits = limitsRevision();
+  const at = keptMappings.findIndex(
+    (m) =>
+      m.ltol === o.ltol &&
+      m.angleTol === o.angleTol &&
+      m.limits === limits &&
+      sameCell(m.big, big.matrix) &&
+      sameCell(m.small, small.matrix),
+  );
+  if (at >= 0) {
+    const [hit] = keptMappings.splice(at, 1);
+    keptMappings.push(hit);
+    return (ctx.mappings = hit.replay);
+  }
   const replay = new Replay(findAllMappings(new Lattice(big.matrix), new Lattice(small.matrix), o.ltol, o.angleTol));
-  lastMappings = {
+  if (keptMappings.length >= MAPPINGS_KEPT) keptMappings.shift();
+  keptMappings.push({
     big: new Lattice(big.matrix).matrix,
     small: new Lattice(small.matrix).matrix,
     ltol: o.ltol,
     angleTol: o.angleTol,
-    limits: limitsRevision(),
+    limits,
     replay,
-  };
+  });
   return (ctx.mappings = replay);
 }
 
-/** The last pair's cells (copies), the search's tolerances and limits, and its mappings; nothing that uses them changes them. */
-let lastMappings: { big: Mat3; small: Mat3; ltol: number; angleTol: number; limits: number; replay: Replay<LatticeMapping> } | null = null;
+/**
+ * The searches of the last pairs of cells (copies of the cells), with the search's tolerances and limits, most recent
+ * last; nothing that uses them changes them. Bounded in number: a large cell's search holds many lattice points.
+ */
+const keptMappings: { big: Mat3; small: Mat3; ltol: number; angleTol: number; limits: number; replay: Replay<LatticeMapping> }[] = [];
+const MAPPINGS_KEPT = 16;
 
 /** `_strict_match(struct1, struct2, fu, s1_supercell, use_rms, break_on_match)`: the best match within stol, or null. */
 export function strictMatch(pair: StrictPair, search: StrictSearch, ctx: PairContext): StrictMatch | null {
