@@ -38,36 +38,38 @@ export interface AtomworldActionSummary {
 }
 
 /**
- * Targets already read, by CIF text, oldest first: a batch often judges several answers against one target (sampled
- * answers per case, the oracle's candidates), and reading the CIF is a third of judging a small case. Bounded in
- * entries and in text held; a target that fails to read is not kept (it fails again, with the same error).
+ * CIF texts already read (targets and answers alike), by text, oldest first: a batch often judges several answers
+ * against one target (sampled answers per case, the oracle's candidates), and answers repeat (an unchanged input, the
+ * same edit sampled twice: 299 distinct answers among the oracle's 437). Reading a CIF was a third of judging a small
+ * case. Bounded in entries and in text held; a text that fails to read is not kept (it fails again, with the same
+ * error). The structures are shared, and only read.
  */
-const targets = new Map<string, Structure>();
-const TARGETS_KEPT = 32;
-const TARGET_TEXT_KEPT = 1 << 22;
-let targetText = 0;
+const readCifs = new Map<string, Structure>();
+const CIFS_KEPT = 64;
+const CIF_TEXT_KEPT = 1 << 22;
+let cifText = 0;
 
-/** The limits the kept targets were read under (a target read under raised limits may be refused under others). */
-let targetLimits = -1;
+/** The limits the kept structures were read under (a CIF read under raised limits may be refused under others). */
+let cifLimits = -1;
 
-function parsedTarget(cif: string): Structure {
+function readCifKept(cif: string): Structure {
   const limits = limitsRevision();
-  if (limits !== targetLimits) {
-    targets.clear();
-    targetText = 0;
-    targetLimits = limits;
+  if (limits !== cifLimits) {
+    readCifs.clear();
+    cifText = 0;
+    cifLimits = limits;
   }
-  const hit = targets.get(cif);
+  const hit = readCifs.get(cif);
   if (hit) return hit;
   const s = parseCifStrict(cif);
-  if (cif.length <= TARGET_TEXT_KEPT / 4) {
-    for (const old of targets.keys()) {
-      if (targets.size < TARGETS_KEPT && targetText + cif.length <= TARGET_TEXT_KEPT) break;
-      targets.delete(old);
-      targetText -= old.length;
+  if (cif.length <= CIF_TEXT_KEPT / 4) {
+    for (const old of readCifs.keys()) {
+      if (readCifs.size < CIFS_KEPT && cifText + cif.length <= CIF_TEXT_KEPT) break;
+      readCifs.delete(old);
+      cifText -= old.length;
     }
-    targets.set(cif, s);
-    targetText += cif.length;
+    readCifs.set(cif, s);
+    cifText += cif.length;
   }
   return s;
 }
@@ -77,7 +79,7 @@ export function judgeAtomworldJob(job: AtomworldJob): AtomworldCaseVerdict {
   const base = { id: job.id, action: job.action };
   if (job.answer === null) return { ...base, correct: false, wrong_type: 'OutputFormatError', rmsd: null, max_dist: null };
   try {
-    const e = evaluateAgainstTarget(parsedTarget(job.targetCif), job.answer);
+    const e = evaluateAgainstTarget(readCifKept(job.targetCif), job.answer, readCifKept);
     return { ...base, correct: e.correct, wrong_type: e.wrongType, rmsd: e.rmsd, max_dist: e.maxDist };
   } catch (e) {
     // A refusal of the resource policy is ours, not the benchmark's "Unknown": it gets its own class.

@@ -65,9 +65,14 @@ export const evaluateAtomworldAnswer = (targetCif: string, answerText: string): 
 
 /**
  * `evaluateAtomworldAnswer` against a target already read with `parseCifStrict` (a batch reads each distinct
- * target once); `target` is only read, never changed.
+ * target once); `target` is only read, never changed. `readCif` reads the answer's CIF: `parseCifStrict`, or a batch's
+ * copy that keeps what it read (the structures it returns are then shared, and only read).
  */
-export function evaluateAgainstTarget(target: Structure, answerText: string): AtomworldEvaluation {
+export function evaluateAgainstTarget(
+  target: Structure,
+  answerText: string,
+  readCif: (cif: string) => Structure = parseCifStrict,
+): AtomworldEvaluation {
   const base = { target, answer: null, rmsd: null, maxDist: null, mapping: null, correct: false } as const;
   const answerCif = extractLastCif(answerText);
   if (answerCif === null) {
@@ -75,7 +80,7 @@ export function evaluateAgainstTarget(target: Structure, answerText: string): At
   }
   let answer: Structure;
   try {
-    answer = parseCifStrict(answerCif);
+    answer = readCif(answerCif);
   } catch (e) {
     if (!(e instanceof ParseError) && !(e instanceof Error)) throw e;
     const line = e instanceof ParseError && e.line ? ` (line ${e.line} of the CIF block)` : '';
