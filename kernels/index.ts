@@ -6,6 +6,7 @@ export { quickhull } from './quickhull';
 export { pairSums, rigidMotion } from './superpose';
 export { gridColumns, lllSites, meanRemovedDistances, shortestVectors, translateCompare } from './match';
 export { assign, assignmentScratchBytes } from './assignment';
+export { latticePoints } from './lattice-points';
 
 /** The first byte after the module's own static data: callers place their arrays from here. */
 export function heapBase(): usize {

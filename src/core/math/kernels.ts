@@ -132,6 +132,19 @@ export interface KernelExports {
   ): void;
   assignmentScratchBytes(n: number): number;
   assign(n: number, c: number, ws: number, columns: number, count: number, far: number): number;
+  latticePoints(
+    matrix: number,
+    mapping: number,
+    b0: number,
+    b1: number,
+    b2: number,
+    searched: number,
+    kept: number,
+    r2: number,
+    validMin: number,
+    out: number,
+    capacity: number,
+  ): number;
 }
 
 let compiled: WebAssembly.Module | null = null;

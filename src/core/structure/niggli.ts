@@ -8,6 +8,7 @@ import { Lattice } from './lattice.ts';
 import { lllReduce } from './lll.ts';
 import { LIMITS, LimitError, limitSentence, limitsRevision } from '../limits.ts';
 import { acos, cbrt, cos } from '../math/libm.ts';
+import { kernelArena, kernels } from '../math/kernels.ts';
 
 const RAD = 180 / Math.PI;
 
@@ -127,7 +128,6 @@ export interface LatticeMapping {
  * structure matcher visits lattices.
  */
 function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; cart: Vec3[]; dist: number[] } {
-  const tol = 1e-8;
   // Enumerate in the LLL basis (few candidates even for skewed cells), then order as pymatgen does.
   const { matrix: reduced, mapping } = lllReduce(matrix);
   const inv = inverse(reduced);
@@ -146,35 +146,46 @@ function latticePointsInSphere(matrix: Mat3, radius: number): { frac: Vec3[]; ca
       ),
     );
   }
-  const found: { f: Vec3; v: Vec3; d: number; cube: number }[] = [];
   // Below 1 Å pymatgen searches a radius of 1 and keeps the distances within r.
   const rf = Math.fround(radius);
   const re = rf < 1 ? 1 : rf;
-  const validMin = 0 - re - tol;
-  const r2 = Math.fround(re * re);
-  const cubeOf = (x: number) => Math.floor((x - validMin + 1e-8) / re);
-  const inside = (v0: number, v1: number, v2: number, d2: number) =>
-    d2 < r2 + tol && Math.abs(v0) < re + tol && Math.abs(v1) < re + tol && Math.abs(v2) < re + tol && (re === rf || Math.sqrt(d2) <= rf);
-  const [[m00, m01, m02], [m10, m11, m12], [m20, m21, m22]] = mapping;
-  for (let p = -bound[0]; p <= bound[0]; p++) {
-    for (let q = -bound[1]; q <= bound[1]; q++) {
-      for (let r = -bound[2]; r <= bound[2]; r++) {
-        // Integer coordinates in the caller's basis; the vector is rebuilt from them as pymatgen does.
-        const i = p * m00 + q * m10 + r * m20,
-          j = p * m01 + q * m11 + r * m21,
-          k = p * m02 + q * m12 + r * m22;
-        const v0 = i * matrix[0][0] + j * matrix[1][0] + k * matrix[2][0];
-        const v1 = i * matrix[0][1] + j * matrix[1][1] + k * matrix[2][1];
-        const v2 = i * matrix[0][2] + j * matrix[1][2] + k * matrix[2][2];
-        const d2 = v0 * v0 + v1 * v1 + v2 * v2;
-        const d = Math.sqrt(d2);
-        if (inside(v0, v1, v2, d2))
-          found.push({ f: vec3(i, j, k), v: vec3(v0, v1, v2), d, cube: cubeOf(v0) * 9 + cubeOf(v1) * 3 + cubeOf(v2) });
-      }
+  // The points in the sphere, eight numbers each (kernels/lattice-points.ts): i, j, k, the vector, its length, its cube.
+  const k = kernels();
+  let points: Float64Array;
+  for (let capacity = Math.min(count, 4096); ;) {
+    const arena = kernelArena();
+    const matrixAt = arena.put(Float64Array.from(matrix.flat())),
+      mappingAt = arena.put(Float64Array.from(mapping.flat())),
+      out = arena.zerosF64(8 * capacity);
+    const found = k.latticePoints(
+      matrixAt,
+      mappingAt,
+      bound[0],
+      bound[1],
+      bound[2],
+      re,
+      rf,
+      Math.fround(re * re),
+      0 - re - 1e-8,
+      out,
+      capacity,
+    );
+    if (found <= capacity) {
+      points = arena.readF64(out, 8 * found);
+      break;
     }
+    capacity = found;
   }
-  found.sort((x, y) => x.cube - y.cube || y.f[0] - x.f[0] || y.f[1] - x.f[1] || y.f[2] - x.f[2]);
-  return { frac: found.map((p) => p.f), cart: found.map((p) => p.v), dist: found.map((p) => p.d) };
+  const n = points.length / 8;
+  const order = Array.from({ length: n }, (_, x) => 8 * x);
+  order.sort(
+    (x, y) => points[x + 7] - points[y + 7] || points[y] - points[x] || points[y + 1] - points[x + 1] || points[y + 2] - points[x + 2],
+  );
+  return {
+    frac: order.map((x) => vec3(points[x], points[x + 1], points[x + 2])),
+    cart: order.map((x) => vec3(points[x + 3], points[x + 4], points[x + 5])),
+    dist: order.map((x) => points[x + 6]),
+  };
 }
 
 /**
