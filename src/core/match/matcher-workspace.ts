@@ -3,7 +3,7 @@
  * `_strict_match`, laid out in the matcher's own instance of the WebAssembly kernels (kernels/match.ts,
  * kernels/assignment.ts run the inner loops on them in place), and the account of the work spent.
  */
-import { LIMITS, LimitError, limitSentence } from '../limits.ts';
+import { LIMITS, LimitError, groupedNumber, limitSentence } from '../limits.ts';
 import { type KernelExports, ownKernels } from '../math/kernels.ts';
 import { cbrt } from '../math/libm.ts';
 
@@ -104,6 +104,7 @@ let matcherKernels: KernelExports | null = null;
 let current: MatcherWorkspace | null = null;
 /** A memory grown past this for one large pair is given back (a fresh instance) before a smaller pair is laid out. */
 const KEPT_MEMORY_BYTES = 64 << 20;
+const WASM_MEMORY_BYTES = 65536 * 65536;
 
 /**
  * The workspace for n1 × n2 with room for `classes` column classes and `allowed` allowed (row, class) entries: the one
@@ -163,8 +164,19 @@ function layOut(n1: number, n2: number, classes: number, allowedCount: number): 
     dist: f64(n2),
     params: f64(PARAM.length),
   };
+  // WebAssembly memory ends at 4 GiB (65,536 pages), and the machine may give less: only a raised matchSites gets near.
   const have = k.memory.buffer.byteLength;
-  if (top > have) k.memory.grow(Math.ceil((top - have) / 65536));
+  try {
+    if (top > WASM_MEMORY_BYTES) throw new RangeError('past 4 GiB');
+    if (top > have) k.memory.grow(Math.ceil((top - have) / 65536));
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    throw new LimitError(
+      'matchSites',
+      `matching ${groupedNumber(n1)} against ${groupedNumber(n2)} sites needs ${(top / 2 ** 30).toFixed(1)} GiB of scratch memory, ` +
+        'more than WebAssembly memory (at most 4 GiB) could be given here; match smaller cells, or keep the matchSites limit lower',
+    );
+  }
   const buffer = k.memory.buffer;
   // Every pair starts outside the box (1e20) and no row lists any; the rows below n2 are the assignment's zero padding.
   new Float64Array(buffer, at.d2, n1 * n1).fill(1e20, 0, n2 * n1).fill(0, n2 * n1);
