@@ -4,6 +4,7 @@
  * the case is reported as "Timeout" and the batch goes on. A junk line is reported and skipped.
  */
 import { availableParallelism } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
 import { runPool } from '../pool.ts';
 import {
   type AtomworldCaseVerdict,
@@ -200,7 +201,20 @@ const failedVerdict = (job: AtomworldJob, wrongType: string): AtomworldCaseVerdi
   max_dist: null,
 });
 
+/**
+ * V8's interrupt budget for this process (its default, 67,584, times 8): a function is optimised by TurboFan after
+ * eight times as much of its bytecode has run. A batch is a short process that runs each of hundreds of functions a
+ * few hundred times, and TurboFan's background compiles of them took more CPU than they gave back. Paired rounds on
+ * two cores: the oracle's 437 pairs took 0.81× the CPU time and 0.94× the wall time, 0.92× with the other core busy
+ * (where CPU time is what counts, as on a cluster node running a shard per core); 2,500 generated cases 0.92× the CPU
+ * and the same wall time (1.03× and 0.98× in two sets of rounds). Not for the CLI as a whole: `fem run`'s solvers are
+ * a few loops run very often, which want TurboFan early (1.10× the wall time on a 1,015-element frame).
+ */
+const BATCH_INTERRUPT_BUDGET = 8 * 67_584;
+
 export async function runAtomworldEval(argv: string[], warn: (line: string) => void): Promise<string> {
+  // Process-wide, worker threads included: this process runs this command alone.
+  setFlagsFromString(`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`);
   const { positionals, options } = parseArgs(argv, [
     { name: 'workers', kind: 'string' },
     { name: 'lint', kind: 'flag' },
