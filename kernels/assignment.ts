@@ -11,41 +11,19 @@ import { getF64, getI32, setF64, setI32 } from './memory';
 /** pymatgen's default `epsilon`. */
 const EPS: f64 = 1e-13;
 
-// The scratch's arrays, as byte offsets from ws in units of n (see `assign`).
-function dAt(ws: usize, n: i32): usize {
-  return ws + <usize>n * 8;
-}
+// The scratch's arrays (see `assign`) start at ws + 4n·slot: v takes slots 0–1, d 2–3, then one slot per i32 array.
+const D = 2,
+  X = 4,
+  Y = 5,
+  COL = 6,
+  FRE = 7,
+  PRED = 8,
+  ODD = 9,
+  STAMP = 10,
+  IS_ODD = 11;
 
-function xAt(ws: usize, n: i32): usize {
-  return ws + <usize>n * 16;
-}
-
-function yAt(ws: usize, n: i32): usize {
-  return ws + <usize>n * 20;
-}
-
-function colAt(ws: usize, n: i32): usize {
-  return ws + <usize>n * 24;
-}
-
-function freAt(ws: usize, n: i32): usize {
-  return ws + <usize>n * 28;
-}
-
-function predAt(ws: usize, n: i32): usize {
-  return ws + <usize>n * 32;
-}
-
-function oddAt(ws: usize, n: i32): usize {
-  return ws + <usize>n * 36;
-}
-
-function stampAt(ws: usize, n: i32): usize {
-  return ws + <usize>n * 40;
-}
-
-function isOddAt(ws: usize, n: i32): usize {
-  return ws + <usize>n * 44;
+function scratch(ws: usize, n: i32, slot: i32): usize {
+  return ws + <usize>n * 4 * <usize>slot;
 }
 
 /** Bytes of scratch `assign` needs for an n × n problem (a multiple of 8). */
@@ -85,10 +63,10 @@ function sparseColumnMinima(c: usize, n: i32, columns: usize, count: usize, far:
  */
 function updateOdd(ws: usize, n: i32, oddCount: i32, far: f64, j: i32): i32 {
   const isOdd = far - getF64(ws, j) != far;
-  const flags = isOddAt(ws, n) + <usize>j;
+  const flags = scratch(ws, n, IS_ODD) + <usize>j;
   if (load<u8>(flags) == 0) {
     if (!isOdd) return oddCount;
-    setI32(oddAt(ws, n), oddCount, j);
+    setI32(scratch(ws, n, ODD), oddCount, j);
     oddCount++;
   }
   store<u8>(flags, isOdd ? 1 : 2);
@@ -102,9 +80,9 @@ function updateOdd(ws: usize, n: i32, oddCount: i32, far: f64, j: i32): i32 {
  */
 function sparseTransferMinimum(c: usize, ws: usize, n: i32, columns: usize, count: usize, far: f64, oddCount: i32, i: i32, j1: i32): f64 {
   const v = ws,
-    stamp = stampAt(ws, n),
-    odd = oddAt(ws, n),
-    isOdd = isOddAt(ws, n);
+    stamp = scratch(ws, n, STAMP),
+    odd = scratch(ws, n, ODD),
+    isOdd = scratch(ws, n, IS_ODD);
   const listed = getI32(count, i);
   let m: f64 = 1e300,
     unlisted = n - listed - 1;
@@ -139,12 +117,12 @@ function sparseTransferMinimum(c: usize, ws: usize, n: i32, columns: usize, coun
  */
 export function assign(n: i32, c: usize, ws: usize, columns: usize, count: usize, far: f64): f64 {
   const v = ws,
-    d = dAt(ws, n),
-    x = xAt(ws, n),
-    y = yAt(ws, n),
-    col = colAt(ws, n),
-    fre = freAt(ws, n),
-    pred = predAt(ws, n);
+    d = scratch(ws, n, D),
+    x = scratch(ws, n, X),
+    y = scratch(ws, n, Y),
+    col = scratch(ws, n, COL),
+    fre = scratch(ws, n, FRE),
+    pred = scratch(ws, n, PRED);
   const sparse = columns != 0;
   const eps = EPS;
   let i: i32, j: i32, k: i32, i1: i32, j1: i32, f: i32, f0: i32, low: i32, up: i32, nrr: i32;
@@ -187,8 +165,8 @@ export function assign(n: i32, c: usize, ws: usize, columns: usize, count: usize
   // reduction transfer (the sparse path whenever far entries are given, even when the minima were scanned densely)
   let oddCount = 0;
   if (sparse) {
-    memory.fill(stampAt(ws, n), 0, <usize>n * 4);
-    memory.fill(isOddAt(ws, n), 0, <usize>n);
+    memory.fill(scratch(ws, n, STAMP), 0, <usize>n * 4);
+    memory.fill(scratch(ws, n, IS_ODD), 0, <usize>n);
     for (j = 0; j < n; j++) oddCount = updateOdd(ws, n, oddCount, far, j);
   }
   f = -1;
