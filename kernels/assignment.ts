@@ -31,6 +31,11 @@ export function assignmentScratchBytes(n: i32): i32 {
   return (44 * n + n + 7) & ~7;
 }
 
+/** Where `assign` leaves its solution x (x[row] = column, i32 × n) in the scratch at `ws`. */
+export function assignmentSolution(ws: usize, n: i32): usize {
+  return scratch(ws, n, X);
+}
+
 /**
  * Column reduction's minima from the listed entries only, into d (values) and pred (rows): pymatgen scans each column
  * from row 0 down and keeps the first of equal minima, an unlisted entry being `far`. False when a listed entry

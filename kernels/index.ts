@@ -5,7 +5,7 @@ export { centre } from './hull';
 export { quickhull } from './quickhull';
 export { pairSums, rigidMotion } from './superpose';
 export { gridColumns, lllSites, meanRemovedDistances, shortestVectors, translateCompare } from './match';
-export { assign, assignmentScratchBytes } from './assignment';
+export { assign, assignmentScratchBytes, assignmentSolution } from './assignment';
 export { latticePoints } from './lattice-points';
 
 /** The first byte after the module's own static data: callers place their arrays from here. */

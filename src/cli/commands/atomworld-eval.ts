@@ -208,8 +208,8 @@ const failedVerdict = (job: AtomworldJob, wrongType: string): AtomworldCaseVerdi
  * two cores: the oracle's 437 pairs took 0.81× the CPU time and 0.94× the wall time, 0.92× with the other core busy
  * (where CPU time is what counts, as on a cluster node running a shard per core); 2,500 generated cases 0.92× the CPU
  * and the same wall time (1.03× and 0.98× in two sets of rounds); 42 answers to 24–240-site supercells 0.91× the CPU
- * and 1.02× the wall time. Not for the CLI as a whole: `fem run`'s solvers are
- * a few loops run very often, which want TurboFan early (1.10× the wall time on a 1,015-element frame).
+ * and 1.02× the wall time. Not for the CLI as a whole: `fem run`'s solvers are a few loops run very often, which want
+ * TurboFan early (1.10× the wall time on a 1,015-element frame).
  */
 const BATCH_INTERRUPT_BUDGET = 8 * 67_584;
 

@@ -37,7 +37,7 @@ export function linearAssignmentSquare(costs: Float64Array, n: number, sparse?: 
     count = sparse ? arena.put(sparse.count) : 0;
   const ws = arena.zerosF64(k.assignmentScratchBytes(n) / 8);
   const cost = k.assign(n, c, ws, columns, count, sparse?.far ?? 0);
-  return { rowToColumn: arena.readI32(ws + 16 * n, n), cost, duals: arena.readF64(ws, n) };
+  return { rowToColumn: arena.readI32(k.assignmentSolution(ws, n), n), cost, duals: arena.readF64(ws, n) };
 }
 
 /**

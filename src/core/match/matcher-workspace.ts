@@ -74,6 +74,8 @@ export interface MatcherWorkspace {
   allowedCapacity: number;
   k: KernelExports;
   at: WorkspaceOffsets;
+  /** The most grid cells along an axis (`gridPerAxis(n1)`). */
+  gridPerAxis: number;
   /** Column classes of the pair using it now (`useColumnClasses`, shortest-vectors.ts). */
   classCount: number;
   frac1: Float64Array;
@@ -97,7 +99,7 @@ export interface MatcherWorkspace {
  * most gridPerAxis(n1) along each axis.
  */
 export const GRID_MIN_SITES = 40;
-export const gridPerAxis = (n1: number): number => Math.max(1, Math.round(cbrt(n1) * 1.5));
+const gridPerAxis = (n1: number): number => Math.max(1, Math.round(cbrt(n1) * 1.5));
 
 /** The matcher's instance of the kernels, and the workspace laid out in it now (one at a time). */
 let matcherKernels: KernelExports | null = null;
@@ -150,7 +152,7 @@ function layOut(n1: number, n2: number, classes: number, allowedCount: number): 
     boxColumns: i32(n2 * n1),
     boxCount: i32(n2),
     assignment,
-    mapping: assignment + 16 * n1,
+    mapping: k.assignmentSolution(assignment, n1),
     mask: u8(n2 * n1),
     classOf: i32(n1),
     allowedStart: i32(n2 + 1),
@@ -189,6 +191,7 @@ function layOut(n1: number, n2: number, classes: number, allowedCount: number): 
     allowedCapacity: allowedCount,
     k,
     at,
+    gridPerAxis: perAxis,
     classCount: 0,
     frac1: new Float64Array(buffer, at.frac1, 3 * n1),
     frac2: new Float64Array(buffer, at.frac2, 3 * n2),

@@ -8,7 +8,7 @@
  */
 import { type Mat3, det } from '../math/mat3.ts';
 import { cos, acos } from '../math/libm.ts';
-import { GRID_MIN_SITES, type MatcherWorkspace, PARAM, gridPerAxis } from './matcher-workspace.ts';
+import { GRID_MIN_SITES, type MatcherWorkspace, PARAM } from './matcher-workspace.ts';
 
 /** numpy's `fc - np.floor(fc)`: a fraction into [0, 1). */
 export const wrap01 = (x: number): number => x - Math.floor(x);
@@ -51,12 +51,13 @@ export function columnClasses(keys1: readonly string[], mask: Uint8Array, n2: nu
   return { count: first.length, of, allowedStart, allowed: Int32Array.from(allowed) };
 }
 
-/** The grid's cells per axis for n1 columns and the box's half-widths (LLL fractions). */
-function gridCells(n1: number, lllFracTol: ArrayLike<number>): [number, number, number] {
-  const perAxis = gridPerAxis(n1);
-  const cellsOf = (tol: number) => Math.max(1, Math.min(perAxis, Math.floor(1 / Math.max(tol, 1e-6))));
-  const cells: [number, number, number] = [cellsOf(lllFracTol[0]), cellsOf(lllFracTol[1]), cellsOf(lllFracTol[2])];
-  return n1 < GRID_MIN_SITES || cells[0] * cells[1] * cells[2] < 8 ? [1, 1, 1] : cells;
+/** The grid's cells per axis for the workspace's n1 columns and the box's half-widths (PARAM.lllFracTol). */
+function gridCells(ws: MatcherWorkspace): [number, number, number] {
+  const { params, gridPerAxis } = ws;
+  const cellsOf = (tol: number) => Math.max(1, Math.min(gridPerAxis, Math.floor(1 / Math.max(tol, 1e-6))));
+  const at = PARAM.lllFracTol;
+  const cells: [number, number, number] = [cellsOf(params[at]), cellsOf(params[at + 1]), cellsOf(params[at + 2])];
+  return ws.n1 < GRID_MIN_SITES || cells[0] * cells[1] * cells[2] < 8 ? [1, 1, 1] : cells;
 }
 
 const IMAGES: [number, number, number][] = [];
@@ -114,7 +115,7 @@ export function prepareVectorSearch(ws: MatcherWorkspace, images: ImageSearch): 
   const toLll = at.params + 8 * PARAM.toLll,
     lll = at.params + 8 * PARAM.lllMatrix;
   k.lllSites(at.frac1, n1, toLll, lll, at.lll1Frac, at.lll1Wrapped, at.lll1Cart);
-  const cells = gridCells(n1, ws.params.subarray(PARAM.lllFracTol, PARAM.lllFracTol + 3));
+  const cells = gridCells(ws);
   const classes = ws.classCount;
   k.gridColumns(
     at.lll1Wrapped,

@@ -131,6 +131,7 @@ export interface KernelExports {
     normalization: number,
   ): void;
   assignmentScratchBytes(n: number): number;
+  assignmentSolution(ws: number, n: number): number;
   assign(n: number, c: number, ws: number, columns: number, count: number, far: number): number;
   latticePoints(
     matrix: number,
