@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type Mat3, det, inverse, matMul } from '../../src/core/math/mat3.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { lllReduce } from '../../src/core/structure/lll.ts';
-import { niggliParameters, niggliReducedLattice } from '../../src/core/structure/niggli.ts';
+import { findAllMappings, niggliParameters, niggliReducedLattice } from '../../src/core/structure/niggli.ts';
 import { parseCif } from '../../src/core/io/cif/reader.ts';
 import { corpusFileNames, readCorpusText } from '../../scripts/support/paths.ts';
 import { mulberry32 } from '../../scripts/support/random.ts';
@@ -223,5 +223,19 @@ describe('Niggli reduction', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(20);
+  });
+});
+
+describe('find_all_mappings onto a needle-like cell', () => {
+  it('finds no mapping, without a table of every pair of the other lengths, when one length has no vector', () => {
+    // A 4 Å cube matched to a 4 × 4 × 0.0004 Å cell, both scaled to their geometric mean volume: the cube's lattice
+    // holds no vector of the needle's shortest length and 48,000 of each of its long ones. The table of angles between
+    // those (2.3e9 entries) ran out of memory before.
+    const needle = new Lattice([
+      [0, 0, 0.0018566],
+      [18.566, 0, 0.0018566],
+      [0, 18.566, 0.0018566],
+    ]);
+    expect([...findAllMappings(Lattice.cubic(0.86177), needle, 0.2, 5)]).toEqual([]);
   });
 });

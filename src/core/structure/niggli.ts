@@ -219,6 +219,10 @@ export function* findAllMappings(self: Lattice, other: Lattice, ltol: number, an
     return idx;
   };
   const [ia, ib, ic] = lengths.map(pick);
+  // No vector for one of the three lengths: no triple at all. The angle tables below are |ib|·|ic| and |ia|·|ic|, which
+  // the bound on the triples bounds only while none is empty: a 4 Å cube matched to a 4 × 4 × 0.0004 Å cell had no
+  // vector for a and 48,000 for b and for c, and its table of 2.3e9 angles ran out of memory.
+  if (ia.length === 0 || ib.length === 0 || ic.length === 0) return;
   const len = (i: number) => norm(pts.cart[i]);
   const la = ia.map(len),
     lb = ib.map(len),
