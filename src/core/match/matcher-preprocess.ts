@@ -18,7 +18,7 @@ import { wrap01 } from './shortest-vectors.ts';
 import { numpyInverse } from './numpy-arith.ts';
 
 export type ResolvedOptions = Required<MatcherOptions>;
-type Comparator = ResolvedOptions['comparator'];
+export type Comparator = ResolvedOptions['comparator'];
 
 /** A structure as the matcher sees it: lattice rows, fractional coordinates, one comparator key per site. */
 export interface MatchStructure {
@@ -82,9 +82,11 @@ function compositionHash(s: Structure, comparator: Comparator): Map<string, numb
 }
 
 /** `fit`'s first refusal: `comparator.get_hash(struct1.composition) != comparator.get_hash(struct2.composition)`. */
-export function sameCompositionHash(a: Structure, b: Structure, comparator: Comparator): boolean {
-  const ha = compositionHash(a, comparator),
-    hb = compositionHash(b, comparator);
+export const sameCompositionHash = (a: Structure, b: Structure, comparator: Comparator): boolean =>
+  sameHash(compositionHash(a, comparator), compositionHash(b, comparator));
+
+/** Two composition hashes (`compositionHash`) alike within 1e-8. */
+export function sameHash(ha: ReadonlyMap<string, number>, hb: ReadonlyMap<string, number>): boolean {
   for (const [k, v] of ha) if (Math.abs(v - (hb.get(k) ?? 0)) > 1e-8) return false;
   for (const [k, v] of hb) if (Math.abs(v - (ha.get(k) ?? 0)) > 1e-8) return false;
   return true;
@@ -218,12 +220,52 @@ function supercellSize(s1: MatchStructure, s2: MatchStructure): { fu: number; s1
   return { fu: roundHalfEven(ratio), s1Supercell: true };
 }
 
-/** `_preprocess`: Niggli, primitive, supercell factor, volume scaling to the geometric mean; the reductions charge `account`. */
+/**
+ * What `_preprocess` takes of one structure before it looks at the other, and what a pair reports of it: checked
+ * (`checkMatchable`), in the comparator's keys and Niggli-reduced; the comparator's composition hash that `fit`
+ * checks first; the site count and cell volume of a mapping's length scale. Plain data (it survives a structured
+ * clone): the AtomWorld batch computes it in the thread that reads the CIFs, and another thread matches a pair of
+ * them (structure-matcher.ts, `matcherSidesFitAndBestMapping`) as it would match the two structures.
+ */
+export interface MatcherSide {
+  comparator: Comparator;
+  composition: Map<string, number>;
+  sites: number;
+  volume: number;
+  reduced: MatchStructure;
+}
+
+/** `s` as one side of a pair under `comparator`; throws where matching it would (`checkMatchable`, named `what`). */
+export function matcherSide(s: Structure, comparator: Comparator, what: string): MatcherSide {
+  checkMatchable(s, what);
+  return {
+    comparator,
+    composition: compositionHash(s, comparator),
+    sites: s.sites.length,
+    volume: s.lattice!.volume,
+    reduced: niggliReduce(toMatchStructure(s, comparator)),
+  };
+}
+
+/**
+ * `_preprocess`: Niggli, primitive, supercell factor, volume scaling to the geometric mean; the reductions charge
+ * `account`. Both structures are checked before either is reduced.
+ */
 export function preprocess(a: Structure, b: Structure, o: ResolvedOptions, account: WorkAccount): Preprocessed {
   checkMatchable(a, 'the first structure');
   checkMatchable(b, 'the second structure');
-  let s1 = niggliReduce(toMatchStructure(a, o.comparator));
-  let s2 = niggliReduce(toMatchStructure(b, o.comparator));
+  return preprocessReduced(niggliReduce(toMatchStructure(a, o.comparator)), niggliReduce(toMatchStructure(b, o.comparator)), o, account);
+}
+
+/** `_preprocess` from the Niggli-reduced structures on (`MatcherSide.reduced`). */
+export function preprocessReduced(
+  niggli1: MatchStructure,
+  niggli2: MatchStructure,
+  o: ResolvedOptions,
+  account: WorkAccount,
+): Preprocessed {
+  let s1 = niggli1;
+  let s2 = niggli2;
   if (o.primitiveCell) {
     s1 = primitiveReduce(s1, account);
     s2 = primitiveReduce(s2, account);

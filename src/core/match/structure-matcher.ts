@@ -21,11 +21,15 @@ import { cbrt } from '../math/libm.ts';
 import { MATCHER_DEFAULTS, type MatcherOptions } from './defaults.ts';
 import {
   type MatchStructure,
+  type MatcherSide,
   type Preprocessed,
   type ResolvedOptions,
   checkMatchable,
+  matcherSide as sideOf,
   preprocess,
+  preprocessReduced,
   sameCompositionHash,
+  sameHash,
 } from './matcher-preprocess.ts';
 import { type StrictPair, getLattices } from './matcher-lattices.ts';
 import {
@@ -38,7 +42,7 @@ import {
   strictMatchRefusal,
 } from './strict-match.ts';
 
-export { MATCHER_DEFAULTS, type MatcherOptions, checkMatchable };
+export { MATCHER_DEFAULTS, type MatcherOptions, type MatcherSide, checkMatchable };
 
 export interface SitePair {
   /** Site index in a (the caller's order) and the site of b it is matched to. */
@@ -122,8 +126,43 @@ const resolve = (o?: MatcherOptions): ResolvedOptions => {
 };
 
 export function prepareMatch(a: Structure, b: Structure, options?: MatcherOptions): PreparedMatch {
-  return new PreparedPair(a, b, resolve(options));
+  return new PreparedPair(structuresInput(a, b), resolve(options));
 }
+
+/** What PreparedPair reads of its two structures, or of their sides (`matcherSide`). */
+interface PairInput {
+  /** `fit`'s first check: the comparator's composition hashes of a and b alike. */
+  sameComposition(comparator: ResolvedOptions['comparator']): boolean;
+  preprocess(o: ResolvedOptions, account: PairContext['account']): Preprocessed;
+  /** a's site count and cell volume, a mapping's length scale. */
+  sitesA: number;
+  volumeA(): number;
+}
+
+const structuresInput = (a: Structure, b: Structure): PairInput => ({
+  sameComposition: (comparator) => sameCompositionHash(a, b, comparator),
+  preprocess: (o, account) => preprocess(a, b, o, account),
+  sitesA: a.sites.length,
+  volumeA: () => a.lattice!.volume,
+});
+
+function sidesInput(a: MatcherSide, b: MatcherSide, o: ResolvedOptions): PairInput {
+  if (a.comparator !== o.comparator || b.comparator !== o.comparator)
+    throw new Error(`matcher sides made for the ${a.comparator} and ${b.comparator} comparators, matched with ${o.comparator}`);
+  return {
+    sameComposition: () => sameHash(a.composition, b.composition),
+    preprocess: (options, account) => preprocessReduced(a.reduced, b.reduced, options, account),
+    sitesA: a.sites,
+    volumeA: () => a.volume,
+  };
+}
+
+/**
+ * One structure as a side of a pair under `options` (its comparator): checked, Niggli-reduced and hashed once, in
+ * plain data, so that another thread can match it. `what` names it in a refusal (`checkMatchable`).
+ */
+export const matcherSide = (s: Structure, options: MatcherOptions | undefined, what: string): MatcherSide =>
+  sideOf(s, resolve(options).comparator, what);
 
 /** `_preprocess`' structures, `_match`'s orientation of them, and the work the reductions spent. */
 interface Reduced {
@@ -139,8 +178,7 @@ class PreparedPair implements PreparedMatch {
   private rmsMatch: StrictMatch | null | undefined = undefined;
 
   constructor(
-    private readonly a: Structure,
-    private readonly b: Structure,
+    private readonly input: PairInput,
     private readonly o: ResolvedOptions,
   ) {
     this.ctx = { options: o, account: { spent: 0 } };
@@ -148,7 +186,7 @@ class PreparedPair implements PreparedMatch {
 
   private prepared(): Reduced {
     if (!this.reduced) {
-      const p = preprocess(this.a, this.b, this.o, this.ctx.account);
+      const p = this.input.preprocess(this.o, this.ctx.account);
       this.reduced = { p, pair: orientPair(p), reductionWork: this.ctx.account.spent };
     }
     return this.reduced;
@@ -161,7 +199,7 @@ class PreparedPair implements PreparedMatch {
   fit(): boolean {
     if (this.fitAnswer === null) {
       const o = this.o;
-      if (!o.allowSubset && !sameCompositionHash(this.a, this.b, o.comparator)) this.fitAnswer = false;
+      if (!o.allowSubset && !this.input.sameComposition(o.comparator)) this.fitAnswer = false;
       else {
         const m = this.pass({ stol: o.stol, useRms: false, breakOnMatch: true });
         this.fitAnswer = m !== null && m.value <= o.stol;
@@ -194,7 +232,7 @@ class PreparedPair implements PreparedMatch {
   /** `fit()` and, only when it passes, `bestMapping()`, in one traversal of the lattices (strictFitThenRms). */
   fitAndBestMapping(): { fit: boolean; mapping: BestMapping | null } {
     const o = this.o;
-    if (!o.allowSubset && !sameCompositionHash(this.a, this.b, o.comparator)) return { fit: false, mapping: null };
+    if (!o.allowSubset && !this.input.sameComposition(o.comparator)) return { fit: false, mapping: null };
     const { fit, rms } = strictFitThenRms(this.prepared().pair, o.stol, this.ctx);
     return { fit, mapping: fit ? this.mappingOf(rms) : null };
   }
@@ -214,12 +252,11 @@ class PreparedPair implements PreparedMatch {
       if (match.dist[i] > maxDist) maxDist = match.dist[i];
     });
     pairs.sort((x, y) => x.a - y.a || x.b - y.b);
-    const n = this.a.sites.length;
     return {
       rms: match.value,
       maxDist,
       pairs,
-      lengthScale: cbrt(this.a.lattice!.volume / n),
+      lengthScale: cbrt(this.input.volumeA() / this.input.sitesA),
       approximateIndices: this.o.primitiveCell || fu > 1,
     };
   }
@@ -285,5 +322,18 @@ export function matcherFitAndBestMapping(
   b: Structure,
   options?: MatcherOptions,
 ): { fit: boolean; mapping: BestMapping | null } {
-  return new PreparedPair(a, b, resolve(options)).fitAndBestMapping();
+  return new PreparedPair(structuresInput(a, b), resolve(options)).fitAndBestMapping();
+}
+
+/**
+ * `matcherFitAndBestMapping` of the two structures that `a` and `b` were made from (`matcherSide`, under the same
+ * options): the same answer, bit for bit.
+ */
+export function matcherSidesFitAndBestMapping(
+  a: MatcherSide,
+  b: MatcherSide,
+  options?: MatcherOptions,
+): { fit: boolean; mapping: BestMapping | null } {
+  const o = resolve(options);
+  return new PreparedPair(sidesInput(a, b, o), o).fitAndBestMapping();
 }
