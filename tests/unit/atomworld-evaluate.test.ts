@@ -3,6 +3,8 @@
  * - every pair of golden/atomworld/eval_oracle.jsonl: (correct, wrong_type) equal, rmsd and max_dist
  *   within 1e-4 where defined;
  * - the same verdicts, bit for bit, whatever order a batch judges the pairs in (what is kept between pairs);
+ * - the same verdicts, bit for bit, when the CLI's main thread read the CIFs ahead (`readJobAhead`, sent through a
+ *   structured clone as a message is) or when only part of what it read reached the judging thread;
  * - the six real ICML records: verdict, rmsd and max_dist within 1e-6;
  * - the extraction and strict-parse rules of AtomWorldBench's evaluator on hand-made answers.
  */
@@ -11,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateAtomworldAnswer, extractLastCif } from '../../src/core/tasks/atomworld/evaluate.ts';
 import { parseCifStrict } from '../../src/core/tasks/atomworld/strict-cif.ts';
-import { judgeAtomworldJob } from '../../src/core/tasks/atomworld/batch.ts';
+import { type AtomworldJob, judgeAtomworldJob, readJobAhead } from '../../src/core/tasks/atomworld/batch.ts';
 import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const GOLDEN = join(REFERENCE, 'golden', 'atomworld');
@@ -63,6 +65,53 @@ describe('AtomWorld evaluation oracle (pymatgen 2022.11)', () => {
     backward.forEach((v) => expect(v, v.id).toEqual(forward[Number(v.id)]));
     expect(backward).toHaveLength(2 * jobs.length);
     expect(forward.filter((v) => v.correct).length).toBeGreaterThan(100);
+  });
+
+  it('gives the same verdicts bit for bit when the CIFs were read ahead in another thread, or only partly', () => {
+    const rows = readJsonl('eval_oracle.jsonl');
+    const oracle: AtomworldJob[] = rows.map((r, k) => ({
+      id: String(k),
+      action: r.action,
+      targetCif: r.target_cif,
+      answer: `<cif>\n${r.candidate_cif}\n</cif>`,
+    }));
+    // Every step that can fail where the CIFs are read ahead: a CIF that does not parse, a pair the matcher refuses
+    // (a flat cell: LimitError), a target that does not parse, no tags, no answer, counts or compositions that differ.
+    const flat = cifWith(['Na Na1 0 0 0', 'Cl Cl1 0.5 0.5 0.5']).replace('_cell_length_c 4.0', '_cell_length_c 0.0004');
+    const hostile: [string, string | null][] = [
+      [TARGET, '<cif>not a cif</cif>'],
+      [flat, `<cif>${flat}</cif>`],
+      [TARGET, `<cif>${flat}</cif>`],
+      ['data_x\n_cell_length_a 1', `<cif>${TARGET}</cif>`],
+      [TARGET, 'no tags'],
+      [TARGET, null],
+      [TARGET, `<cif>${cifWith(['Na Na1 0 0 0', 'K K1 0.5 0.5 0.5'])}</cif>`],
+      [TARGET, `<cif>${cifWith(['Na Na1 0 0 0', 'Cl Cl1 0.02 0 0'])}</cif>`],
+    ];
+    const jobs: AtomworldJob[] = [
+      ...oracle,
+      ...hostile.map(([targetCif, answer], k) => ({ id: `h${k}`, action: 'hostile', targetCif, answer })),
+    ];
+    const alone = jobs.map(judgeAtomworldJob);
+    expect(new Set(alone.map((v) => v.wrong_type))).toEqual(
+      new Set([null, 'AtomCountMismatch', 'StructureMismatch', 'CIFParsingError', 'OutputFormatError', 'ResourceLimit', 'Unknown']),
+    );
+    const readAhead = jobs.map((j) => {
+      const job = { ...j };
+      readJobAhead(job);
+      return structuredClone(job);
+    });
+    expect(readAhead.filter((j) => j.read?.target?.matcher && j.read.answer?.matcher).length).toBeGreaterThan(300);
+    readAhead.map(judgeAtomworldJob).forEach((v, k) => expect(v, v.id).toEqual(alone[k]));
+    // What a judging thread gets may lack the reduced cells, or the answer, or the target: it reads them itself.
+    const partly = readAhead.map((j, k) => {
+      const read = j.read && structuredClone(j.read);
+      if (read?.target && k % 3 === 0) read.target.matcher = null;
+      if (read && k % 3 === 1) read.answer = null;
+      if (read && k % 3 === 2) read.target = null;
+      return { ...j, read };
+    });
+    partly.map(judgeAtomworldJob).forEach((v, k) => expect(v, v.id).toEqual(alone[k]));
   });
 
   it('reproduces the six real ICML records to 1e-6', () => {

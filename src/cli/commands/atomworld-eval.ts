@@ -11,6 +11,7 @@ import {
   type AtomworldJob,
   duplicateCaseSentence,
   judgeAtomworldJob,
+  readJobAhead,
   summariseAtomworld,
 } from '../../core/tasks/atomworld/batch.ts';
 import { lintAtomworldCase, type LintCase } from '../../core/tasks/atomworld/lint.ts';
@@ -25,6 +26,12 @@ import { readLineAt, readLinesSync, type InputLineAt } from '../stream.ts';
 
 /** Cases judged per round of threads: bounds the cases held at once (their CIFs and answers), not the batch. */
 const BLOCK_CASES = 4096;
+/**
+ * Cases whose CIFs this thread reads ahead of the judging threads (batch.ts, `readJobAhead`), and the slice of time it
+ * reads in before it looks at the threads' messages again.
+ */
+const READ_AHEAD_CASES = 64;
+const READ_AHEAD_SLICE_MS = 4;
 
 export const ATOMWORLD_EVAL_HELP = `usage: structlab atomworld eval CASES.jsonl ANSWERS.jsonl [--workers N] [--case-timeout SECONDS] \
 [--lint]
@@ -262,6 +269,9 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
   const progress = progressReporter('atomworld eval', 'cases');
   const budgetMs = Math.round(budgetSeconds * 1000);
   const optimiserPausable = requested > 0 && mayPauseOptimiser();
+  // In this thread, while threads judge; with --workers 0 this thread judges and reads as it goes.
+  const readAhead = requested > 0;
+  let readingAhead: NodeJS.Immediate | null = null;
   try {
     const caseRows = readCases(positionals[0], skipped, seen, lint, shard);
     /** Cases read but not yet judged: a block's first few, read before its threads start to size the pool. */
@@ -279,16 +289,51 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
       if (answersError !== null) throw answersError;
       return (answers ??= new AnswerIndex(positionals[1], skipped));
     };
-    /** One block of jobs, pulled by the pool as threads take them: CASES is read no further ahead than that. */
+    const jobOf = (c: CaseRow): AtomworldJob => ({ id: c.id, action: c.action, targetCif: c.targetCif, answer: indexAnswers().get(c.id) });
+    /**
+     * The jobs of the cases in `ahead` whose CIFs this thread has read already (`readJobAhead`), while the judging
+     * threads work: a few milliseconds at a time, between the pool's messages. A job the pool takes before its turn
+     * here goes without, and its thread reads the CIFs itself.
+     */
+    const readAheadJobs = new Map<CaseRow, AtomworldJob>();
+    const readSomeAhead = () => {
+      readingAhead = null;
+      const until = performance.now() + READ_AHEAD_SLICE_MS;
+      for (const c of ahead) {
+        if (readAheadJobs.has(c)) continue;
+        if (performance.now() > until) {
+          readingAhead = setImmediate(readSomeAhead);
+          return;
+        }
+        let job: AtomworldJob;
+        try {
+          job = jobOf(c);
+        } catch {
+          return; // ANSWERS cannot be read: the pool's next job says why
+        }
+        try {
+          readJobAhead(job);
+        } catch {
+          // Never expected (readJobAhead leaves what fails to the judging thread); the job goes as it is.
+        }
+        readAheadJobs.set(c, job);
+      }
+    };
+    const readAheadSoon = () => {
+      if (readAhead && readingAhead === null && answers !== null) readingAhead = setImmediate(readSomeAhead);
+    };
+    /** One block of jobs, pulled by the pool as threads take them: CASES is read no further ahead than READ_AHEAD_CASES. */
     function* blockJobs(): Generator<AtomworldJob> {
       for (let n = 0; n < BLOCK_CASES; n++) {
-        fillAhead(1);
+        fillAhead(readAhead ? READ_AHEAD_CASES : 1);
         const c = ahead.shift();
         if (!c) break;
-        const answer = indexAnswers().get(c.id);
-        if (answer === null) missing++;
+        const job = readAheadJobs.get(c) ?? jobOf(c);
+        readAheadJobs.delete(c);
+        readAheadSoon();
+        if (job.answer === null) missing++;
         index.push(c.k);
-        yield { id: c.id, action: c.action, targetCif: c.targetCif, answer };
+        yield job;
       }
       // Every case of the block is with a thread: nothing compiled from here on would pay back.
       if (optimiserPausable) pauseOptimiser(false);
@@ -324,7 +369,7 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
               : `warning: worker threads are unavailable (${why}); evaluating in this thread, without a time budget`,
         },
       });
-      // runPool has started its threads before its first await: ANSWERS is indexed while they load.
+      // runPool has started its threads before its first await: ANSWERS is indexed, and the first CIFs read, while they load.
       if (answers === null && answersError === null) {
         try {
           indexAnswers();
@@ -332,6 +377,7 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
           answersError = e;
         }
       }
+      readAheadSoon();
       try {
         await pool;
       } finally {
@@ -341,6 +387,7 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
     // No case at all: ANSWERS is still read (its junk lines and ids are reported).
     indexAnswers();
   } finally {
+    if (readingAhead !== null) clearImmediate(readingAhead);
     answers?.close();
     progress.end();
   }

@@ -5,7 +5,8 @@
  */
 import { LimitError, limitsRevision, quoted } from '../../limits.ts';
 import type { Structure } from '../../structure/structure.ts';
-import { evaluateAgainstTarget } from './evaluate.ts';
+import { type MatcherSide, matcherFitAndBestMapping, matcherSide, matcherSidesFitAndBestMapping } from '../../match/structure-matcher.ts';
+import { ATOMWORLD_MATCHER, type JudgedSide, compositionDict, countAndCompositionAgree, extractLastCif, judgeAnswer } from './evaluate.ts';
 import { parseCifStrict } from './strict-cif.ts';
 
 /** The refusal of a cases file that gives one case id twice (`structlab atomworld eval` and the page alike). */
@@ -19,6 +20,21 @@ export interface AtomworldJob {
   targetCif: string;
   /** The raw model answer (null when the answers file has no row for the case). */
   answer: string | null;
+  /** The target's and the answer's CIF as the thread that made the job read them (`readJobAhead`). */
+  read?: { target: ReadAheadCif | null; answer: ReadAheadCif | null };
+}
+
+/**
+ * A job's CIF read ahead by the thread that made the job (the CLI's main thread, while a worker judges the jobs
+ * before it): what the evaluator and the matcher need of it, in plain data that a message carries. `matcher` is there
+ * when the pair gets as far as the matcher and the structure could be reduced; null (or absent, or no ReadAheadCif at
+ * all) where reading or reducing failed, and the judging thread then reads the CIF itself, meeting the same error at
+ * the same step. So a verdict never depends on which thread read what.
+ */
+export interface ReadAheadCif {
+  sites: number;
+  composition: Map<string, number>;
+  matcher?: MatcherSide | null;
 }
 
 export interface AtomworldCaseVerdict {
@@ -79,12 +95,83 @@ export function judgeAtomworldJob(job: AtomworldJob): AtomworldCaseVerdict {
   const base = { id: job.id, action: job.action };
   if (job.answer === null) return { ...base, correct: false, wrong_type: 'OutputFormatError', rmsd: null, max_dist: null };
   try {
-    const e = evaluateAgainstTarget(readCifKept(job.targetCif), job.answer, readCifKept);
+    const read = job.read;
+    const target = read?.target ? aheadSide(read.target, job.targetCif) : keptSide(job.targetCif);
+    const e = judgeAnswer(target, job.answer, (cif) => (read?.answer ? aheadSide(read.answer, cif) : keptSide(cif)), matchSides);
     return { ...base, correct: e.correct, wrong_type: e.wrongType, rmsd: e.rmsd, max_dist: e.maxDist };
   } catch (e) {
     // A refusal of the resource policy is ours, not the benchmark's "Unknown": it gets its own class.
     return { ...base, correct: false, wrong_type: e instanceof LimitError ? 'ResourceLimit' : 'Unknown', rmsd: null, max_dist: null };
   }
+}
+
+/** A side of a job's pair in the judging thread: read ahead (`ReadAheadCif`), or from the CIF here. */
+interface BatchSide extends JudgedSide {
+  matcher: MatcherSide | null;
+  structure(): Structure;
+}
+
+function keptSide(cif: string): BatchSide {
+  const s = readCifKept(cif);
+  return { sites: s.sites.length, composition: () => compositionDict(s), matcher: null, structure: () => s };
+}
+
+const aheadSide = (read: ReadAheadCif, cif: string): BatchSide => ({
+  sites: read.sites,
+  composition: () => read.composition,
+  matcher: read.matcher ?? null,
+  structure: () => readCifKept(cif),
+});
+
+const matchSides = (target: BatchSide, answer: BatchSide) =>
+  target.matcher && answer.matcher
+    ? matcherSidesFitAndBestMapping(target.matcher, answer.matcher, ATOMWORLD_MATCHER)
+    : matcherFitAndBestMapping(target.structure(), answer.structure(), ATOMWORLD_MATCHER);
+
+/** What was read ahead of each kept structure (readCifKept), while the structure is kept. */
+const readAheadOf = new WeakMap<Structure, ReadAheadCif>();
+
+function readAhead(cif: string): { structure: Structure; read: ReadAheadCif } | null {
+  let structure: Structure;
+  try {
+    structure = readCifKept(cif);
+  } catch {
+    return null; // the judging thread reads it and reports the error
+  }
+  let read = readAheadOf.get(structure);
+  if (!read) {
+    read = { sites: structure.sites.length, composition: compositionDict(structure) };
+    readAheadOf.set(structure, read);
+  }
+  return { structure, read };
+}
+
+function reduceAhead(side: { structure: Structure; read: ReadAheadCif }, what: string): void {
+  if (side.read.matcher !== undefined) return;
+  try {
+    side.read.matcher = matcherSide(side.structure, ATOMWORLD_MATCHER, what);
+  } catch {
+    side.read.matcher = null; // the judging thread reduces it and reports the error
+  }
+}
+
+const judgedSide = (read: ReadAheadCif): JudgedSide => ({ sites: read.sites, composition: () => read.composition });
+
+/**
+ * Reads a job's CIFs ahead (`ReadAheadCif`), in the thread that makes the jobs while another judges earlier ones:
+ * reading a CIF and reducing its cell was about half of judging a small case. The structures are kept as the
+ * judging thread keeps them (readCifKept), so a target shared by several jobs is read and reduced once.
+ */
+export function readJobAhead(job: AtomworldJob): void {
+  if (job.answer === null) return; // judged without reading anything
+  const target = readAhead(job.targetCif);
+  const cif = extractLastCif(job.answer);
+  const answer = cif === null ? null : readAhead(cif);
+  if (target && answer && countAndCompositionAgree(judgedSide(target.read), judgedSide(answer.read))) {
+    reduceAhead(target, 'the first structure');
+    reduceAhead(answer, 'the second structure');
+  }
+  job.read = { target: target?.read ?? null, answer: answer?.read ?? null };
 }
 
 /**

@@ -37,7 +37,7 @@ export function extractLastCif(answerText: string): string | null {
 }
 
 /** pymatgen `composition.as_dict()`: species string (with oxidation state) → summed occupancy. */
-function compositionDict(s: Structure): Map<string, number> {
+export function compositionDict(s: Structure): Map<string, number> {
   const out = new Map<string, number>();
   for (const site of s.sites) {
     for (const el in site.species) {
@@ -50,9 +50,14 @@ function compositionDict(s: Structure): Map<string, number> {
   return out;
 }
 
-function sameComposition(a: Structure, b: Structure): boolean {
-  const ca = compositionDict(a),
-    cb = compositionDict(b);
+/**
+ * The evaluator's gate before it matches: the same number of sites and the same `composition.as_dict()` (within
+ * 1e-9). `composition` is asked only when the counts agree.
+ */
+export const countAndCompositionAgree = (a: JudgedSide, b: JudgedSide): boolean =>
+  a.sites === b.sites && sameComposition(a.composition(), b.composition());
+
+function sameComposition(ca: Map<string, number>, cb: Map<string, number>): boolean {
   if (ca.size !== cb.size) return false;
   // Sums of the same occupancies in another order may differ in the last bits.
   for (const [k, v] of ca) if (!cb.has(k) || Math.abs(cb.get(k)! - v) > 1e-9) return false;
@@ -73,12 +78,46 @@ export function evaluateAgainstTarget(
   answerText: string,
   readCif: (cif: string) => Structure = parseCifStrict,
 ): AtomworldEvaluation {
-  const base = { target, answer: null, rmsd: null, maxDist: null, mapping: null, correct: false } as const;
+  const side = (structure: Structure): JudgedSide & { structure: Structure } => ({
+    structure,
+    sites: structure.sites.length,
+    composition: () => compositionDict(structure),
+  });
+  const j = judgeAnswer(
+    side(target),
+    answerText,
+    (cif) => side(readCif(cif)),
+    (t, a) => matcherFitAndBestMapping(t.structure, a.structure, ATOMWORLD_MATCHER),
+  );
+  return { ...j, target, answer: j.answer?.structure ?? null };
+}
+
+/** One structure as the evaluator compares it: its site count and `composition.as_dict()`. */
+export interface JudgedSide {
+  sites: number;
+  composition(): Map<string, number>;
+}
+
+/** The evaluator's verdict on an answer, with the answer's side (null when it has none). */
+export type AtomworldJudgement<S> = Omit<AtomworldEvaluation, 'target' | 'answer'> & { answer: S | null };
+
+/**
+ * The evaluator's steps on sides of any kind: the structures themselves (`evaluateAgainstTarget`), or what another
+ * thread read of them (the CLI's batch, batch.ts). `readCif` reads the answer's CIF (a ParseError is the answer's
+ * CIFParsingError); `match` is StructureMatcher's fit and, when it passes, get_rms_dist's mapping.
+ */
+export function judgeAnswer<S extends JudgedSide>(
+  target: S,
+  answerText: string,
+  readCif: (cif: string) => S,
+  match: (target: S, answer: S) => { fit: boolean; mapping: BestMapping | null },
+): AtomworldJudgement<S> {
+  const base = { answer: null, rmsd: null, maxDist: null, mapping: null, correct: false } as const;
   const answerCif = extractLastCif(answerText);
   if (answerCif === null) {
     return { ...base, wrongType: 'OutputFormatError', reason: 'the answer has no <cif>…</cif> block', answerCif };
   }
-  let answer: Structure;
+  let answer: S;
   try {
     answer = readCif(answerCif);
   } catch (e) {
@@ -86,16 +125,16 @@ export function evaluateAgainstTarget(
     const line = e instanceof ParseError && e.line ? ` (line ${e.line} of the CIF block)` : '';
     return { ...base, wrongType: 'CIFParsingError', reason: `the CIF cannot be parsed: ${e.message}${line}`, answerCif };
   }
-  if (answer.sites.length !== target.sites.length || !sameComposition(target, answer)) {
+  if (!countAndCompositionAgree(target, answer)) {
     return {
       ...base,
       answer,
       wrongType: 'AtomCountMismatch',
       answerCif,
-      reason: `the answer has ${answer.sites.length} sites, the target ${target.sites.length}, or their compositions differ`,
+      reason: `the answer has ${answer.sites} sites, the target ${target.sites}, or their compositions differ`,
     };
   }
-  const { fit, mapping } = matcherFitAndBestMapping(target, answer, ATOMWORLD_MATCHER);
+  const { fit, mapping } = match(target, answer);
   if (!fit) {
     return {
       ...base,
