@@ -294,6 +294,14 @@ describe('values pymatgen refuses or that mean nothing', () => {
     const answers = file('answers.jsonl', `${JSON.stringify({ id: 'a', answer: 'x' })}\n`);
     const sentence = 'case id "a" was already given on line 1; answers are paired with cases by id, so each id may appear once';
     expect(refusal(await run(['atomworld', 'eval', cases, answers, '--workers', '0']), 'eval')).toBe(`error: ${cases} line 4: ${sentence}`);
+    // With a judging thread, the main thread reads cases (and their CIFs) ahead of it: a repeat met there is still the
+    // refusal.
+    const many = Array.from({ length: 40 }, (_, k) => row(`c${k}`));
+    const late = file('cases-late.jsonl', `${[...many, row('c7')].join('\n')}\n`);
+    const lateSentence = sentence.replace('"a"', '"c7"').replace('line 1', 'line 8');
+    expect(refusal(await run(['atomworld', 'eval', late, answers, '--workers', '1']), 'eval')).toBe(
+      `error: ${late} line 41: ${lateSentence}`,
+    );
     expect(() => readAtomworldInputs({ path: 'cases.jsonl', text }, null)).toThrow(
       new InputFormatError(`cases.jsonl line 4: ${sentence}.`),
     );
