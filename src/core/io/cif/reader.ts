@@ -124,12 +124,29 @@ function readElementFromLabel(text: string): string | null {
   return parseElementSymbol(sym, { isotopesAnyCase: true })?.symbol ?? null;
 }
 
-/** Oxidation state written in a type symbol: `Fe3+` → 3, `O2-` → -2, `Cs+1` → 1, `Na+` → 1; null if none. */
-function oxidationFromSymbol(text: string): number | null {
+/** Oxidation state written in a type symbol: `Fe3+` → 3, `O2-` → -2, `Cs+1` → 1, `Na+` → 1; null if none. Memoised as above. */
+const oxidationFromSymbol = boundedMemo(readOxidationFromSymbol, 4096);
+
+const LEADING_LETTERS = /^[A-Za-z]{1,2}(?![A-Za-z])/;
+
+function readOxidationFromSymbol(text: string): number | null {
   // One or two letters (element or not), then exactly a charge.
-  const letters = /^[A-Za-z]{1,2}(?![A-Za-z])/.exec(text.trim());
-  return letters ? (chargeFromSuffix(text.trim().slice(letters[0].length)) ?? null) : null;
+  const symbol = text.trim();
+  const letters = LEADING_LETTERS.exec(symbol);
+  return letters ? (chargeFromSuffix(symbol.slice(letters[0].length)) ?? null) : null;
 }
+
+/**
+ * Whether a site's symbol (type symbol or label) that reads as an element is worth a warning: it does not start
+ * with that element (`CO1` read as Co) or names water. Memoised as above.
+ */
+const readAsOther = boundedMemo((text: string): boolean => {
+  const element = elementFromLabel(text);
+  const symbol = text.trim();
+  return element !== null && (element.toLowerCase() !== symbol.slice(0, element.length).toLowerCase() || WATER_LABEL.test(symbol));
+}, 4096);
+
+const WATER_LABEL = /^(Wat|wat|Ow|Hw)/;
 
 // -------------------------------------------------------------------------------------------
 // Symmetry
@@ -392,15 +409,14 @@ function mixedSpeciesKey(s: MergedSite): string {
     .join(';');
 }
 
-/** pymatgen rounds coordinates within 1e-4 (relative) of 1/3 and 2/3 to the exact value. */
+/**
+ * pymatgen rounds coordinates within 1e-4 (relative) of 1/3 and 2/3 to the exact value. Two tests written out, not a
+ * loop over a pair: it runs for every coordinate of every CIF, mostly before it is optimised.
+ */
 function snapThird(x: number): number {
-  for (const ideal of [1 / 3, 2 / 3]) if (Math.abs(1 - x / ideal) < 1e-4) return ideal;
+  if (Math.abs(1 - x / (1 / 3)) < 1e-4) return 1 / 3;
+  if (Math.abs(1 - x / (2 / 3)) < 1e-4) return 2 / 3;
   return x;
-}
-
-function roundIdeal(x: number): { value: number; changed: boolean } {
-  const value = snapThird(x);
-  return { value, changed: value !== x };
 }
 
 const isExactIdentity = (op: SymOp): boolean =>
@@ -410,15 +426,20 @@ function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite
   // Stage 1: rows on the same position (up to symmetry) become one site with a mixed species map.
   const keys: MergedSite[] = [];
   const grid = new PeriodicGrid(SITE_TOLERANCE, rows.length);
+  // The P1 shortcut below takes each site's image under the one operation from here (computed once, not twice).
+  const images: Vec3[] = [];
   for (const row of rows) {
     let match = -1;
-    for (const op of ops) {
-      const p = applyOp(op, row.frac);
-      match = grid.find(wrap3(p));
+    let image: Vec3 | null = null;
+    for (let o = 0; o < ops.length; o++) {
+      const p = wrap3(applyOp(ops[o], row.frac));
+      image ??= p;
+      match = grid.find(p);
       if (match >= 0) break;
     }
     if (match < 0) {
       grid.add(wrap3(row.frac));
+      images.push(image!);
       const site: MergedSite = {
         frac: row.frac,
         species: { [row.element]: row.occupancy },
@@ -447,8 +468,8 @@ function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite
   if (keys.length === rows.length && ops.length === 1 && isExactIdentity(ops[0])) {
     // P1 with no rows merged: stage 1 searched every site's one image against all earlier sites on the same bins (the
     // same number of points sizes the same grid) and found none, so the per-species search would find none either.
-    return keys.map((site) => ({
-      frac: wrap3(applyOp(ops[0], site.frac)),
+    return keys.map((site, k) => ({
+      frac: images[k],
       species: site.species,
       oxidation: site.oxidation,
       labels: site.labels,
@@ -604,10 +625,7 @@ function readAtomRows(view: BlockView, warn: (m: string) => void): AtomRow[] {
       }
       element = dummy[0];
       warn(`line ${symSrc.line}: '${printable(symSrc.text)}' is not a chemical element; kept as dummy species ${element}`);
-    } else if (
-      element.toLowerCase() !== symSrc.text.trim().slice(0, element.length).toLowerCase() ||
-      /^(Wat|wat|Ow|Hw)/.test(symSrc.text.trim())
-    ) {
+    } else if (readAsOther(symSrc.text)) {
       warn(`line ${symSrc.line}: '${printable(symSrc.text)}' read as ${element}`);
     }
     const x = cifNumber(vx.text),
@@ -760,12 +778,15 @@ function structureFromBlock(view: BlockView, warnings: string[], budget: FileBud
     // images of 0.3333 from landing 1e-4 apart instead of on top of each other.
     let rounded = false;
     for (const row of rows) {
-      const ideal = (x: number) => {
-        const r = roundIdeal(x);
-        if (r.changed) rounded = true;
-        return r.value;
-      };
-      row.frac = vec3(ideal(row.frac[0]), ideal(row.frac[1]), ideal(row.frac[2]));
+      // Indexed, not destructured: the iteration protocol costs more than the rest while the loop is interpreted.
+      const x = row.frac[0],
+        y = row.frac[1],
+        z = row.frac[2];
+      const sx = snapThird(x),
+        sy = snapThird(y),
+        sz = snapThird(z);
+      if (sx !== x || sy !== y || sz !== z) rounded = true;
+      row.frac = vec3(sx, sy, sz);
     }
     if (rounded) warn(`block ${printable(block.name)}: ${IDEAL_THIRDS_WARNING}`);
   }
