@@ -271,6 +271,7 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
   const optimiserPausable = requested > 0 && mayPauseOptimiser();
   // In this thread, while threads judge; with --workers 0 this thread judges and reads as it goes.
   const readAhead = requested > 0;
+  const readWhenTaken = requested === 1;
   let readingAhead: NodeJS.Immediate | null = null;
   try {
     const caseRows = readCases(positionals[0], skipped, seen, lint, shard);
@@ -302,9 +303,10 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
     };
     /**
      * The jobs of the cases in `ahead` read already while the judging threads work: a few milliseconds at a time,
-     * between the pool's messages. A job the pool takes before its turn here is read when taken: the judging thread
-     * that would otherwise read it warms up and compiles the CIF reader too (0.977x the time with one thread, 16
-     * paired rounds on the oracle's 437 pairs).
+     * between the pool's messages. With one judging thread, a job the pool takes before its turn here is read when
+     * taken: the thread that would otherwise read it warms up and compiles the CIF reader too (0.977x the time, 16
+     * paired rounds on the oracle's 437 pairs). With more, each reads what this thread has not reached: this thread
+     * alone could not read for many.
      */
     const readAheadJobs = new Map<CaseRow, AtomworldJob>();
     const readSomeAhead = () => {
@@ -334,7 +336,7 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
         fillAhead(readAhead ? READ_AHEAD_CASES : 1);
         const c = ahead.shift();
         if (!c) break;
-        const job = readAheadJobs.get(c) ?? (readAhead ? readJob(c) : jobOf(c));
+        const job = readAheadJobs.get(c) ?? (readWhenTaken ? readJob(c) : jobOf(c));
         readAheadJobs.delete(c);
         readAheadSoon();
         if (job.answer === null) missing++;
