@@ -18,7 +18,7 @@ import { wrap01 } from './shortest-vectors.ts';
 import { numpyInverse } from './numpy-arith.ts';
 
 export type ResolvedOptions = Required<MatcherOptions>;
-export type Comparator = ResolvedOptions['comparator'];
+type Comparator = ResolvedOptions['comparator'];
 
 /** A structure as the matcher sees it: lattice rows, fractional coordinates, one comparator key per site. */
 export interface MatchStructure {

@@ -6,7 +6,15 @@
 import { LimitError, limitsRevision, quoted } from '../../limits.ts';
 import type { Structure } from '../../structure/structure.ts';
 import { type MatcherSide, matcherFitAndBestMapping, matcherSide, matcherSidesFitAndBestMapping } from '../../match/structure-matcher.ts';
-import { ATOMWORLD_MATCHER, type JudgedSide, compositionDict, countAndCompositionAgree, extractLastCif, judgeAnswer } from './evaluate.ts';
+import {
+  ATOMWORLD_MATCHER,
+  type JudgedSide,
+  compositionDict,
+  countAndCompositionAgree,
+  extractLastCif,
+  judgeAnswer,
+  structureSide,
+} from './evaluate.ts';
 import { parseCifStrict } from './strict-cif.ts';
 
 /** The refusal of a cases file that gives one case id twice (`structlab atomworld eval` and the page alike). */
@@ -105,6 +113,8 @@ export function judgeAtomworldJob(job: AtomworldJob): AtomworldCaseVerdict {
   }
 }
 
+const judgedSide = (read: ReadAheadCif): JudgedSide => ({ sites: read.sites, composition: () => read.composition });
+
 /** A side of a job's pair in the judging thread: read ahead (`ReadAheadCif`), or from the CIF here. */
 interface BatchSide extends JudgedSide {
   matcher: MatcherSide | null;
@@ -113,12 +123,11 @@ interface BatchSide extends JudgedSide {
 
 function keptSide(cif: string): BatchSide {
   const s = readCifKept(cif);
-  return { sites: s.sites.length, composition: () => compositionDict(s), matcher: null, structure: () => s };
+  return { ...structureSide(s), matcher: null, structure: () => s };
 }
 
 const aheadSide = (read: ReadAheadCif, cif: string): BatchSide => ({
-  sites: read.sites,
-  composition: () => read.composition,
+  ...judgedSide(read),
   matcher: read.matcher ?? null,
   structure: () => readCifKept(cif),
 });
@@ -154,8 +163,6 @@ function reduceAhead(side: { structure: Structure; read: ReadAheadCif }, what: s
     side.read.matcher = null; // the judging thread reduces it and reports the error
   }
 }
-
-const judgedSide = (read: ReadAheadCif): JudgedSide => ({ sites: read.sites, composition: () => read.composition });
 
 /**
  * Reads a job's CIFs ahead (`ReadAheadCif`), in the thread that makes the jobs while another judges earlier ones:

@@ -78,11 +78,7 @@ export function evaluateAgainstTarget(
   answerText: string,
   readCif: (cif: string) => Structure = parseCifStrict,
 ): AtomworldEvaluation {
-  const side = (structure: Structure): JudgedSide & { structure: Structure } => ({
-    structure,
-    sites: structure.sites.length,
-    composition: () => compositionDict(structure),
-  });
+  const side = (structure: Structure): JudgedSide & { structure: Structure } => ({ ...structureSide(structure), structure });
   const j = judgeAnswer(
     side(target),
     answerText,
@@ -97,6 +93,9 @@ export interface JudgedSide {
   sites: number;
   composition(): Map<string, number>;
 }
+
+/** `s` as the evaluator compares it (its composition computed when asked). */
+export const structureSide = (s: Structure): JudgedSide => ({ sites: s.sites.length, composition: () => compositionDict(s) });
 
 /** The evaluator's verdict on an answer, with the answer's side (null when it has none). */
 export type AtomworldJudgement<S> = Omit<AtomworldEvaluation, 'target' | 'answer'> & { answer: S | null };
