@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type Mat3, det, inverse, matMul } from '../../src/core/math/mat3.ts';
 import { Lattice } from '../../src/core/structure/lattice.ts';
 import { lllReduce } from '../../src/core/structure/lll.ts';
-import { findAllMappings, niggliParameters, niggliReducedLattice } from '../../src/core/structure/niggli.ts';
+import { findAllMappings, niggliParameters, niggliReducedLattice, sameCell } from '../../src/core/structure/niggli.ts';
 import { parseCif } from '../../src/core/io/cif/reader.ts';
 import { corpusFileNames, readCorpusText } from '../../scripts/support/paths.ts';
 import { mulberry32 } from '../../scripts/support/random.ts';
@@ -237,5 +237,25 @@ describe('find_all_mappings onto a needle-like cell', () => {
       [0, 18.566, 0.0018566],
     ]);
     expect([...findAllMappings(Lattice.cubic(0.86177), needle, 0.2, 5)]).toEqual([]);
+  });
+});
+
+describe('sameCell (the kept reductions and lattice mappings are found by it)', () => {
+  it('matches the same nine numbers and tells −0 from 0', () => {
+    const cell: Mat3 = [
+      [4, 0, 0],
+      [0, 4, 0],
+      [0, 0, 5],
+    ];
+    const copy = cell.map((r) => [...r]) as Mat3;
+    expect(sameCell(cell, cell)).toBe(true);
+    expect(sameCell(cell, copy)).toBe(true);
+    for (let i = 0; i < 3; i++)
+      for (let j = 0; j < 3; j++) {
+        const other = cell.map((r) => [...r]) as Mat3;
+        other[i][j] = cell[i][j] === 0 ? -0 : cell[i][j] * (1 + Number.EPSILON);
+        expect(sameCell(cell, other), `${i},${j}`).toBe(false);
+        expect(sameCell(other, cell), `${i},${j}`).toBe(false);
+      }
   });
 });

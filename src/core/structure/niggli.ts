@@ -274,14 +274,22 @@ export function niggliReducedLattice(lattice: Lattice, tol = 1e-5): Lattice {
   return reduced;
 }
 
-/** The same nine numbers, −0 apart from 0 (a reduction may keep the sign of a zero). */
+/**
+ * The same nine numbers, −0 apart from 0 (a reduction may keep the sign of a zero). The zero's sign by 1 / x, not
+ * `Object.is`: a batch asks this of every kept cell for every pair, mostly before it is optimised, where a builtin
+ * call per zero of a cell cost more than the loads (cubic and tetragonal cells have six zeros).
+ */
 export function sameCell(a: Mat3, b: Mat3): boolean {
-  for (let i = 0; i < 3; i++)
+  if (a === b) return true;
+  for (let i = 0; i < 3; i++) {
+    const ra = a[i],
+      rb = b[i];
     for (let j = 0; j < 3; j++) {
-      const x = a[i][j],
-        y = b[i][j];
-      if (x !== y || (x === 0 && !Object.is(x, y))) return false;
+      const x = ra[j],
+        y = rb[j];
+      if (x !== y || (x === 0 && 1 / x !== 1 / y)) return false;
     }
+  }
   return true;
 }
 
