@@ -4,7 +4,8 @@
  *   within 1e-4 where defined;
  * - the same verdicts, bit for bit, whatever order a batch judges the pairs in (what is kept between pairs);
  * - the same verdicts, bit for bit, when the CLI's main thread read the CIFs ahead (`readJobAhead`, sent through a
- *   structured clone as a message is) or when only part of what it read reached the judging thread;
+ *   structured clone as a message is; wholly read jobs go without their texts) or when only part of what it read
+ *   reached the judging thread;
  * - the six real ICML records: verdict, rmsd and max_dist within 1e-6;
  * - the extraction and strict-parse rules of AtomWorldBench's evaluator on hand-made answers.
  */
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateAtomworldAnswer, extractLastCif } from '../../src/core/tasks/atomworld/evaluate.ts';
 import { parseCifStrict } from '../../src/core/tasks/atomworld/strict-cif.ts';
-import { type AtomworldJob, judgeAtomworldJob, readJobAhead } from '../../src/core/tasks/atomworld/batch.ts';
+import { type AtomworldJob, type AtomworldReadJob, judgeAtomworldJob, readJobAhead } from '../../src/core/tasks/atomworld/batch.ts';
 import { REFERENCE } from '../../scripts/support/paths.ts';
 
 const GOLDEN = join(REFERENCE, 'golden', 'atomworld');
@@ -96,12 +97,16 @@ describe('AtomWorld evaluation oracle (pymatgen 2022.11)', () => {
     expect(new Set(alone.map((v) => v.wrong_type))).toEqual(
       new Set([null, 'AtomCountMismatch', 'StructureMismatch', 'CIFParsingError', 'OutputFormatError', 'ResourceLimit', 'Unknown']),
     );
-    const readAhead = jobs.map((j) => {
-      const job = { ...j };
-      readJobAhead(job);
-      return structuredClone(job);
-    });
+    const readAhead = jobs.map((j) => structuredClone(readJobAhead({ ...j })));
     expect(readAhead.filter((j) => j.read?.target?.matcher && j.read.answer?.matcher).length).toBeGreaterThan(300);
+    // Read wholly, a job goes without its texts (pairs matched, and pairs the count or composition gate stops)...
+    const whole = readAhead.filter((j): j is AtomworldReadJob => !('targetCif' in j));
+    expect(whole.length).toBeGreaterThan(400);
+    expect(whole.filter((j) => !(j.read.target.matcher && j.read.answer.matcher)).length).toBeGreaterThan(20);
+    // ...and keeps them where something failed to read: the judging thread meets the error itself.
+    const failed = new Set(alone.filter((v) => v.wrong_type === 'CIFParsingError' || v.wrong_type === 'Unknown').map((v) => v.id));
+    expect(failed.size).toBeGreaterThan(1);
+    for (const j of readAhead) if (failed.has(j.id)) expect('targetCif' in j, j.id).toBe(true);
     readAhead.map(judgeAtomworldJob).forEach((v, k) => expect(v, v.id).toEqual(alone[k]));
     // What a judging thread gets may lack the reduced cells, or the answer, or the target: it reads them itself.
     const partly = readAhead.map((j, k) => {
@@ -109,7 +114,7 @@ describe('AtomWorld evaluation oracle (pymatgen 2022.11)', () => {
       if (read?.target && k % 3 === 0) read.target.matcher = null;
       if (read && k % 3 === 1) read.answer = null;
       if (read && k % 3 === 2) read.target = null;
-      return { ...j, read };
+      return { ...jobs[k], read };
     });
     partly.map(judgeAtomworldJob).forEach((v, k) => expect(v, v.id).toEqual(alone[k]));
   });

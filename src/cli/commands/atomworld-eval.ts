@@ -9,6 +9,7 @@ import { runPool } from '../pool.ts';
 import {
   type AtomworldCaseVerdict,
   type AtomworldJob,
+  type AtomworldReadJob,
   duplicateCaseSentence,
   judgeAtomworldJob,
   readJobAhead,
@@ -199,7 +200,10 @@ function lintCodes(row: Row, id: string, action: string, afterCif: string): stri
   }
 }
 
-const failedVerdict = (job: AtomworldJob, wrongType: string): AtomworldCaseVerdict => ({
+/** A job as the judging threads get it: read ahead in this thread, wholly or in part (batch.ts, `readJobAhead`). */
+type SentJob = AtomworldJob | AtomworldReadJob;
+
+const failedVerdict = (job: SentJob, wrongType: string): AtomworldCaseVerdict => ({
   id: job.id,
   action: job.action,
   correct: false,
@@ -297,14 +301,15 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
     };
     const jobOf = (c: CaseRow): AtomworldJob => ({ id: c.id, action: c.action, targetCif: c.targetCif, answer: indexAnswers().get(c.id) });
     /** The job of case `c` with its CIFs read here (batch.ts, `readJobAhead`), so that the judging thread need not. */
-    const readJob = (c: CaseRow): AtomworldJob => {
+    const readJob = (c: CaseRow): SentJob => {
       const job = jobOf(c);
       try {
-        readJobAhead(job);
+        return readJobAhead(job);
       } catch {
         // Never expected (readJobAhead leaves what fails to the judging thread); the job goes as it is.
+        delete job.read;
+        return job;
       }
-      return job;
     };
     /**
      * The jobs of the cases in `ahead` read already while the judging threads work: a few milliseconds at a time,
@@ -313,7 +318,7 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
      * paired rounds on the oracle's 437 pairs). With more, each reads what this thread has not reached: this thread
      * alone could not read for many.
      */
-    const readAheadJobs = new Map<CaseRow, AtomworldJob>();
+    const readAheadJobs = new Map<CaseRow, SentJob>();
     const readSomeAhead = () => {
       readingAhead = null;
       const until = performance.now() + READ_AHEAD_SLICE_MS;
@@ -323,7 +328,7 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
           readingAhead = setImmediate(readSomeAhead);
           return;
         }
-        let job: AtomworldJob;
+        let job: SentJob;
         try {
           job = readJob(c);
         } catch {
@@ -336,7 +341,7 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
       if (readAhead && readingAhead === null && answers !== null) readingAhead = setImmediate(readSomeAhead);
     };
     /** One block of jobs, pulled by the pool as threads take them: CASES is read no further ahead than READ_AHEAD_CASES. */
-    function* blockJobs(): Generator<AtomworldJob> {
+    function* blockJobs(): Generator<SentJob> {
       for (let n = 0; n < BLOCK_CASES; n++) {
         fillAhead(readAhead ? READ_AHEAD_CASES : 1);
         const c = ahead.shift();
@@ -344,7 +349,7 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
         const job = readAheadJobs.get(c) ?? (readWhenTaken ? readJob(c) : jobOf(c));
         readAheadJobs.delete(c);
         readAheadSoon();
-        if (job.answer === null) missing++;
+        if ('answer' in job && job.answer === null) missing++;
         index.push(c.k);
         yield job;
       }
@@ -356,7 +361,7 @@ export async function runAtomworldEval(argv: string[], warn: (line: string) => v
       if (ahead.length === 0) break;
       const start = cases.length;
       // A case past its budget, or whose thread dies under it, is a verdict of its own; the batch goes on.
-      const pool = runPool<AtomworldJob, AtomworldCaseVerdict>({
+      const pool = runPool<SentJob, AtomworldCaseVerdict>({
         entry: 'atomworld-eval-worker',
         workerData: null,
         tasks: blockJobs(),

@@ -13,6 +13,8 @@ import {
   countAndCompositionAgree,
   extractLastCif,
   judgeAnswer,
+  judgeReadAnswer,
+  type AtomworldReadJudgement,
   structureSide,
 } from './evaluate.ts';
 import { parseCifStrict } from './strict-cif.ts';
@@ -30,6 +32,17 @@ export interface AtomworldJob {
   answer: string | null;
   /** The target's and the answer's CIF as the thread that made the job read them (`readJobAhead`). */
   read?: { target: ReadAheadCif | null; answer: ReadAheadCif | null };
+}
+
+/**
+ * A job whose CIFs were read ahead with all that judging them needs (`readJobAhead`): both read, and either their
+ * counts or compositions differ or both cells are reduced for the matcher. It goes without the texts, which the
+ * judging thread would not look at: they were two thirds of the time a thread spent taking a job off its message.
+ */
+export interface AtomworldReadJob {
+  id: string;
+  action: string;
+  read: { target: ReadAheadCif; answer: ReadAheadCif };
 }
 
 /**
@@ -99,13 +112,22 @@ function readCifKept(cif: string): Structure {
 }
 
 /** Judges one case; an exception inside the evaluator is the benchmark's "Unknown" error class. */
-export function judgeAtomworldJob(job: AtomworldJob): AtomworldCaseVerdict {
+export function judgeAtomworldJob(job: AtomworldJob | AtomworldReadJob): AtomworldCaseVerdict {
   const base = { id: job.id, action: job.action };
-  if (job.answer === null) return { ...base, correct: false, wrong_type: 'OutputFormatError', rmsd: null, max_dist: null };
-  try {
-    const read = job.read;
+  if (!('targetCif' in job)) return judged(base, () => judgeReadAnswer(readSide(job.read.target), readSide(job.read.answer), matchSides));
+  const answerText = job.answer;
+  if (answerText === null) return { ...base, correct: false, wrong_type: 'OutputFormatError', rmsd: null, max_dist: null };
+  const read = job.read;
+  return judged(base, () => {
     const target = read?.target ? aheadSide(read.target, job.targetCif) : keptSide(job.targetCif);
-    const e = judgeAnswer(target, job.answer, (cif) => (read?.answer ? aheadSide(read.answer, cif) : keptSide(cif)), matchSides);
+    return judgeAnswer(target, answerText, (cif) => (read?.answer ? aheadSide(read.answer, cif) : keptSide(cif)), matchSides);
+  });
+}
+
+/** A case's verdict from the evaluator's judgement of it. */
+function judged(base: { id: string; action: string }, judge: () => AtomworldReadJudgement): AtomworldCaseVerdict {
+  try {
+    const e = judge();
     return { ...base, correct: e.correct, wrong_type: e.wrongType, rmsd: e.rmsd, max_dist: e.maxDist };
   } catch (e) {
     // A refusal of the resource policy is ours, not the benchmark's "Unknown": it gets its own class.
@@ -115,10 +137,13 @@ export function judgeAtomworldJob(job: AtomworldJob): AtomworldCaseVerdict {
 
 const judgedSide = (read: ReadAheadCif): JudgedSide => ({ sites: read.sites, composition: () => read.composition });
 
-/** A side of a job's pair in the judging thread: read ahead (`ReadAheadCif`), or from the CIF here. */
+/**
+ * A side of a job's pair in the judging thread: read ahead (`ReadAheadCif`), or from the CIF here. `structure` is
+ * null for a side of an AtomworldReadJob, which has its matcher side whenever the pair is matched.
+ */
 interface BatchSide extends JudgedSide {
   matcher: MatcherSide | null;
-  structure(): Structure;
+  structure: (() => Structure) | null;
 }
 
 function keptSide(cif: string): BatchSide {
@@ -132,10 +157,17 @@ const aheadSide = (read: ReadAheadCif, cif: string): BatchSide => ({
   structure: () => readCifKept(cif),
 });
 
+const readSide = (read: ReadAheadCif): BatchSide => ({ ...judgedSide(read), matcher: read.matcher ?? null, structure: null });
+
+const structureOf = (side: BatchSide): Structure => {
+  if (!side.structure) throw new Error('a job read ahead reached the matcher without its reduced cells');
+  return side.structure();
+};
+
 const matchSides = (target: BatchSide, answer: BatchSide) =>
   target.matcher && answer.matcher
     ? matcherSidesFitAndBestMapping(target.matcher, answer.matcher, ATOMWORLD_MATCHER)
-    : matcherFitAndBestMapping(target.structure(), answer.structure(), ATOMWORLD_MATCHER);
+    : matcherFitAndBestMapping(structureOf(target), structureOf(answer), ATOMWORLD_MATCHER);
 
 /** What was read ahead of each kept structure (readCifKept), while the structure is kept. */
 const readAheadOf = new WeakMap<Structure, ReadAheadCif>();
@@ -167,18 +199,22 @@ function reduceAhead(side: { structure: Structure; read: ReadAheadCif }, what: s
 /**
  * Reads a job's CIFs ahead (`ReadAheadCif`), in the thread that makes the jobs while another judges earlier ones:
  * reading a CIF and reducing its cell was about half of judging a small case. The structures are kept as the
- * judging thread keeps them (readCifKept), so a target shared by several jobs is read and reduced once.
+ * judging thread keeps them (readCifKept), so a target shared by several jobs is read and reduced once. Answers the
+ * job to send: an AtomworldReadJob when all that judging needs was read, otherwise `job` with what was (`job.read`).
  */
-export function readJobAhead(job: AtomworldJob): void {
-  if (job.answer === null) return; // judged without reading anything
+export function readJobAhead(job: AtomworldJob): AtomworldJob | AtomworldReadJob {
+  if (job.answer === null) return job; // judged without reading anything
   const target = readAhead(job.targetCif);
   const cif = extractLastCif(job.answer);
   const answer = cif === null ? null : readAhead(cif);
-  if (target && answer && countAndCompositionAgree(judgedSide(target.read), judgedSide(answer.read))) {
+  job.read = { target: target?.read ?? null, answer: answer?.read ?? null };
+  if (!target || !answer) return job;
+  if (countAndCompositionAgree(judgedSide(target.read), judgedSide(answer.read))) {
     reduceAhead(target, 'the first structure');
     reduceAhead(answer, 'the second structure');
+    if (!target.read.matcher || !answer.read.matcher) return job;
   }
-  job.read = { target: target?.read ?? null, answer: answer?.read ?? null };
+  return { id: job.id, action: job.action, read: { target: target.read, answer: answer.read } };
 }
 
 /**

@@ -124,29 +124,32 @@ export function judgeAnswer<S extends JudgedSide>(
     const line = e instanceof ParseError && e.line ? ` (line ${e.line} of the CIF block)` : '';
     return { ...base, wrongType: 'CIFParsingError', reason: `the CIF cannot be parsed: ${e.message}${line}`, answerCif };
   }
+  return { ...judgeReadAnswer(target, answer, match), answer, answerCif };
+}
+
+/** The evaluator's verdict once both CIFs are read: the count/composition gate, then the match. */
+export type AtomworldReadJudgement = Omit<AtomworldJudgement<JudgedSide>, 'answer' | 'answerCif'>;
+
+/** `judgeAnswer`'s steps after the answer's CIF is read (a batch whose CIFs were read ahead starts here). */
+export function judgeReadAnswer<S extends JudgedSide>(
+  target: S,
+  answer: S,
+  match: (target: S, answer: S) => { fit: boolean; mapping: BestMapping | null },
+): AtomworldReadJudgement {
+  const base = { rmsd: null, maxDist: null, mapping: null, correct: false } as const;
   if (!countAndCompositionAgree(target, answer)) {
     return {
       ...base,
-      answer,
       wrongType: 'AtomCountMismatch',
-      answerCif,
       reason: `the answer has ${answer.sites} sites, the target ${target.sites}, or their compositions differ`,
     };
   }
   const { fit, mapping } = match(target, answer);
   if (!fit) {
-    return {
-      ...base,
-      answer,
-      wrongType: 'StructureMismatch',
-      reason: 'no lattice/translation/assignment brings every site within stol = 0.5',
-      answerCif,
-    };
+    return { ...base, wrongType: 'StructureMismatch', reason: 'no lattice/translation/assignment brings every site within stol = 0.5' };
   }
   return {
     ...base,
-    answer,
-    answerCif,
     correct: mapping !== null,
     mapping,
     wrongType: mapping ? null : 'StructureMismatch',
