@@ -47,8 +47,8 @@ function launchCliWorker(
   const options = { workerData, transferList, env, ...(resourceLimits ? { resourceLimits } : {}) };
   if (typeof name === 'string' && !fromSource) {
     // In the bundle this code may sit in .cli-build/chunks/; the worker entries are in .cli-build/.
-    const entry = [`./${name}.mjs`, `../${name}.mjs`].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(fileURLToPath(u)));
-    if (!entry) throw new Error(`the worker entry ${name}.mjs is missing from the CLI bundle (run npm ci or node scripts/build-cli.mjs)`);
+    const entry = [`./${name}.cjs`, `../${name}.cjs`].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(fileURLToPath(u)));
+    if (!entry) throw new Error(`the worker entry ${name}.cjs is missing from the CLI bundle (run npm ci or node scripts/build-cli.mjs)`);
     return new Worker(entry, options);
   }
   const entry = typeof name === 'string' ? new URL(`./commands/${name}.ts`, import.meta.url) : name;
