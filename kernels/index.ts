@@ -4,7 +4,7 @@ export { countPairs, slabColumns } from './pair-histogram';
 export { centre } from './hull';
 export { quickhull } from './quickhull';
 export { pairSums, rigidMotion } from './superpose';
-export { gridColumns, lllSites, meanRemovedDistances, shortestVectors, translateCompare } from './match';
+export { gridColumns, lllSites, meanRemovedDistances, shortestVectors, strictValue, translateCompare } from './match';
 export { assign, assignmentScratchBytes, assignmentSolution } from './assignment';
 export { latticePoints } from './lattice-points';
 

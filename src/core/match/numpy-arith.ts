@@ -86,36 +86,3 @@ export function pymatgenVolume(m: Mat3): number {
     c2 = m[0][0] * m[1][1] - m[0][1] * m[1][0];
   return Math.abs(c0 * m[2][0] + c1 * m[2][1] + c2 * m[2][2]);
 }
-
-/**
- * `np.linalg.norm(x)` for the first `n` entries: √(x·x) with OpenBLAS's ddot (kernel/x86_64/ddot.c with the SSE2
- * micro-kernel): the first n & −16 entries in eight running sums (one per index mod 8), combined as
- * ((s0 + s2) + (s4 + s6)) + ((s1 + s3) + (s5 + s7)), then the rest one by one.
- */
-export function numpyNorm(x: Float64Array, n: number): number {
-  const n1 = n & -16;
-  let dot = 0;
-  if (n1) {
-    let s0 = 0,
-      s1 = 0,
-      s2 = 0,
-      s3 = 0,
-      s4 = 0,
-      s5 = 0,
-      s6 = 0,
-      s7 = 0;
-    for (let i = 0; i < n1; i += 8) {
-      s0 += x[i] * x[i];
-      s1 += x[i + 1] * x[i + 1];
-      s2 += x[i + 2] * x[i + 2];
-      s3 += x[i + 3] * x[i + 3];
-      s4 += x[i + 4] * x[i + 4];
-      s5 += x[i + 5] * x[i + 5];
-      s6 += x[i + 6] * x[i + 6];
-      s7 += x[i + 7] * x[i + 7];
-    }
-    dot = s0 + s2 + (s4 + s6) + (s1 + s3 + (s5 + s7));
-  }
-  for (let i = n1; i < n; i++) dot += x[i] * x[i];
-  return Math.sqrt(dot);
-}

@@ -11,7 +11,7 @@ import { lllReduce, roundHalfEven } from '../structure/lll.ts';
 import { type LatticeMapping, findAllMappings, sameCell } from '../structure/niggli.ts';
 import { limitsRevision } from '../limits.ts';
 import { powThird } from './rounded-trig.ts';
-import { numpyInverse, numpyNorm, pymatgenVolume } from './numpy-arith.ts';
+import { numpyInverse, pymatgenVolume } from './numpy-arith.ts';
 import type { Preprocessed, ResolvedOptions } from './matcher-preprocess.ts';
 import { type StrictPair, Replay, getSupercells } from './matcher-lattices.ts';
 import { type MatcherWorkspace, PARAM, type WorkAccount, matcherWorkspace, spendMatchWork } from './matcher-workspace.ts';
@@ -275,13 +275,11 @@ function cartDists(ws: MatcherWorkspace, trial: LatticeTrial): Int32Array {
   return ws.mapping;
 }
 
-/** `_strict_match`'s score of one assignment: `np.linalg.norm(dist) / len(dist) ** 0.5` (use_rms) or `max(dist)`. */
-function strictValue(dist: Float64Array, useRms: boolean): number {
-  if (useRms) return numpyNorm(dist, dist.length) / Math.sqrt(dist.length);
-  let maxD = -Infinity;
-  for (let i = 0; i < dist.length; i++) if (dist[i] > maxD) maxD = dist[i];
-  return maxD;
-}
+/**
+ * `_strict_match`'s score of the last assignment (`ws.dist`): `np.linalg.norm(dist) / len(dist) ** 0.5` (use_rms) or
+ * `max(dist)`, with numpy's summation (kernels/match.ts).
+ */
+const strictValue = (ws: MatcherWorkspace, useRms: boolean): number => ws.k.strictValue(ws.n2, ws.at.dist, useRms ? 1 : 0);
 
 /** `total_t = t + t_adj; total_t -= np.round(total_t)`, t_adj being the mean vector in the average lattice's fractions. */
 function totalTranslation(t: Float64Array, mean: Float64Array, avgInverse: Mat3): Vec3 {
@@ -356,7 +354,7 @@ export function strictMatch(pair: StrictPair, search: StrictSearch, ctx: PairCon
     for (const s1i of m.s1Targets) {
       if (!translatedSubset(ws, s1i, m.s2Anchor, ctx.account)) continue;
       const mapping = cartDists(ws, trial);
-      const value = strictValue(ws.dist, search.useRms);
+      const value = strictValue(ws, search.useRms);
       if (best === null || value < best.value) {
         const translation = totalTranslation(ws.shift, ws.mean, trial.avgInverse);
         best = { value, dist: ws.dist.slice(), mapping: mapping.slice(), translation, scaleMatrix: scale };
@@ -387,11 +385,11 @@ export function strictFitThenRms(pair: StrictPair, stol: number, ctx: PairContex
     for (const s1i of m.s1Targets) {
       if (!translatedSubset(ws, s1i, m.s2Anchor, ctx.account)) continue;
       const mapping = cartDists(ws, trial);
-      if (!fit && strictValue(ws.dist, false) < stol) {
+      if (!fit && strictValue(ws, false) < stol) {
         fit = true;
         spendMatchWork(ctx.account, ctx.account.spent - spentBefore);
       }
-      const value = strictValue(ws.dist, true);
+      const value = strictValue(ws, true);
       if (best === null || value < best.value) {
         const translation = totalTranslation(ws.shift, ws.mean, trial.avgInverse);
         best = { value, dist: ws.dist.slice(), mapping: mapping.slice(), translation, scaleMatrix: scale };

@@ -130,6 +130,7 @@ export interface KernelExports {
     dist: number,
     normalization: number,
   ): void;
+  strictValue(n: number, dist: number, useRms: number): number;
   assignmentScratchBytes(n: number): number;
   assignmentSolution(ws: number, n: number): number;
   assign(n: number, c: number, ws: number, columns: number, count: number, far: number): number;
