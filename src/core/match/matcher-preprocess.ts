@@ -68,7 +68,10 @@ function mixedSiteKey(site: Structure['sites'][number], comparator: Comparator):
 function compositionHash(s: Structure, comparator: Comparator): Map<string, number> {
   const amounts = new Map<string, number>();
   let total = 0;
-  for (const site of s.sites) {
+  // Indexed: per site, mostly before V8 optimises it, where each step of for…of allocated its result.
+  const sites = s.sites;
+  for (let i = 0; i < sites.length; i++) {
+    const site = sites[i];
     for (const el in site.species) {
       const occ = site.species[el];
       const ox = comparator === 'species' ? site.oxidation?.[el] : undefined;
@@ -200,8 +203,12 @@ export function checkMatchable(s: Structure, what: string): void {
       `${what} has a flat cell (volume / (a·b·c) = ${flatness.toPrecision(3)}; the limit is ${LIMITS.cellFlatness}): it cannot be matched`,
     );
   }
-  for (const site of s.sites) {
-    if (!site.xyz.every((v) => Number.isFinite(v))) throw new Error(`${what} has a site with a non-finite position`);
+  // Indexed, without a callback per site: see compositionHash.
+  const sites = s.sites;
+  for (let i = 0; i < sites.length; i++) {
+    const xyz = sites[i].xyz;
+    if (!(Number.isFinite(xyz[0]) && Number.isFinite(xyz[1]) && Number.isFinite(xyz[2])))
+      throw new Error(`${what} has a site with a non-finite position`);
   }
 }
 

@@ -66,10 +66,12 @@ const LOOKUP_KEYS_KEPT = 512;
 class BlockView {
   private readonly map = new Map<string, CifItem>();
   constructor(readonly block: CifBlock) {
-    for (const [key, item] of block.items) {
-      const k = key.replace(/\./g, '_');
-      if (!this.map.has(k) || key === k) this.map.set(k, item);
-    }
+    // forEach, not for…of over entries: every CIF makes one, mostly before V8 optimises it, where each step's entry
+    // and result were allocated.
+    block.items.forEach((item, key) => {
+      const k = key.includes('.') ? key.replace(/\./g, '_') : key;
+      if (key === k || !this.map.has(k)) this.map.set(k, item);
+    });
   }
   get(...tags: string[]): CifItem | undefined {
     for (const t of tags) {
@@ -428,7 +430,10 @@ function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite
   const grid = new PeriodicGrid(SITE_TOLERANCE, rows.length);
   // The P1 shortcut below takes each site's image under the one operation from here (computed once, not twice).
   const images: Vec3[] = [];
-  for (const row of rows) {
+  // Indexed loops here and below: per row and per image of every CIF, mostly before V8 optimises them, where each step
+  // of for…of allocated its result.
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
     let match = -1;
     let image: Vec3 | null = null;
     for (let o = 0; o < ops.length; o++) {
@@ -478,15 +483,16 @@ function expand(rows: AtomRow[], ops: SymOp[], duplicates: string[]): MergedSite
   }
   const out: MergedSite[] = [];
   const grids = new Map<string, PeriodicGrid>();
-  for (const site of keys) {
+  for (let s = 0; s < keys.length; s++) {
+    const site = keys[s];
     const key = speciesKey(site);
     let g = grids.get(key);
     if (!g) {
       g = new PeriodicGrid(SITE_TOLERANCE, keys.length * ops.length);
       grids.set(key, g);
     }
-    for (const op of ops) {
-      const p = applyOp(op, site.frac);
+    for (let o = 0; o < ops.length; o++) {
+      const p = applyOp(ops[o], site.frac);
       const w = wrap3(p);
       if (g.find(w) >= 0) continue;
       g.add(w);
@@ -777,7 +783,8 @@ function structureFromBlock(view: BlockView, warnings: string[], budget: FileBud
     // pymatgen's CifParser._sanitize_data rounds in every CIF (pymatgen/io/cif.py); with symmetry it also keeps
     // images of 0.3333 from landing 1e-4 apart instead of on top of each other.
     let rounded = false;
-    for (const row of rows) {
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r];
       // Indexed, not destructured: the iteration protocol costs more than the rest while the loop is interpreted.
       const x = row.frac[0],
         y = row.frac[1],
@@ -803,7 +810,8 @@ function structureFromBlock(view: BlockView, warnings: string[], budget: FileBud
     );
   }
   const sites: Site[] = [];
-  for (const m of merged) {
+  for (let s = 0; s < merged.length; s++) {
+    const m = merged[s];
     let total = 0;
     for (const el in m.species) total += m.species[el];
     // pymatgen refuses such a site ("Species occupancies sum to more than 1!", pymatgen/core/sites.py, tolerance
