@@ -131,10 +131,26 @@ export function* getLattices(mappings: Iterable<LatticeMapping>, fu: number): Ge
 function cartesianOf(s: MatchStructure): Float64Array {
   const n = s.keys.length;
   const cart = new Float64Array(3 * n);
-  for (let i = 0; i < n; i++)
-    for (let k = 0; k < 3; k++) {
-      cart[3 * i + k] = s.frac[3 * i] * s.matrix[0][k] + s.frac[3 * i + 1] * s.matrix[1][k] + s.frac[3 * i + 2] * s.matrix[2][k];
-    }
+  // Entries read once, not per site (see wrappedFractions); the same operations in the same order.
+  const m = s.matrix,
+    f = s.frac;
+  const m00 = m[0][0],
+    m01 = m[0][1],
+    m02 = m[0][2],
+    m10 = m[1][0],
+    m11 = m[1][1],
+    m12 = m[1][2],
+    m20 = m[2][0],
+    m21 = m[2][1],
+    m22 = m[2][2];
+  for (let i = 0; i < n; i++) {
+    const f0 = f[3 * i],
+      f1 = f[3 * i + 1],
+      f2 = f[3 * i + 2];
+    cart[3 * i] = f0 * m00 + f1 * m10 + f2 * m20;
+    cart[3 * i + 1] = f0 * m01 + f1 * m11 + f2 * m21;
+    cart[3 * i + 2] = f0 * m02 + f1 * m12 + f2 * m22;
+  }
   return cart;
 }
 
@@ -149,12 +165,30 @@ function supercellFractions(s: MatchStructure, inv: Mat3, lp: Vec3[], fu: number
   }
 }
 
-/** `sc_generator` with fu = 1: Cartesian positions (3 per site) in the fractions of the lattice whose inverse is `inv`, wrapped. */
+/**
+ * `sc_generator` with fu = 1: Cartesian positions (3 per site) in the fractions of the lattice whose inverse is `inv`,
+ * wrapped. The inverse's entries are read once, not per site: this runs for every lattice a match tries, mostly before
+ * V8 optimises it, where each read of an entry was a new heap number. The same operations in the same order.
+ */
 function wrappedFractions(cart: Float64Array, inv: Mat3, out: Float64Array): void {
-  for (let i = 0; i < cart.length / 3; i++)
-    for (let k = 0; k < 3; k++) {
-      out[3 * i + k] = wrap01(cart[3 * i] * inv[0][k] + cart[3 * i + 1] * inv[1][k] + cart[3 * i + 2] * inv[2][k]);
-    }
+  const i00 = inv[0][0],
+    i01 = inv[0][1],
+    i02 = inv[0][2],
+    i10 = inv[1][0],
+    i11 = inv[1][1],
+    i12 = inv[1][2],
+    i20 = inv[2][0],
+    i21 = inv[2][1],
+    i22 = inv[2][2];
+  const n = cart.length / 3;
+  for (let i = 0; i < n; i++) {
+    const c0 = cart[3 * i],
+      c1 = cart[3 * i + 1],
+      c2 = cart[3 * i + 2];
+    out[3 * i] = wrap01(c0 * i00 + c1 * i10 + c2 * i20);
+    out[3 * i + 1] = wrap01(c0 * i01 + c1 * i11 + c2 * i21);
+    out[3 * i + 2] = wrap01(c0 * i02 + c1 * i12 + c2 * i22);
+  }
 }
 
 /** One candidate of `_get_supercells`: the average lattice and the supercell matrix (sc_m). */

@@ -149,7 +149,11 @@ export function useColumnClasses(ws: MatcherWorkspace, classes: ColumnClasses, m
 export function shortestVectors(ws: MatcherWorkspace, search: VectorSearch): void {
   const { k, at, n1, n2 } = ws;
   k.lllSites(at.translated2, n2, at.params + 8 * PARAM.toLll, at.params + 8 * PARAM.lllMatrix, at.lll2Frac, at.lll2Wrapped, at.lll2Cart);
-  const [cx, cy, cz] = search.cells;
+  // Indexed, not destructured: once per translation tried, mostly before V8 optimises it.
+  const cells = search.cells,
+    cx = cells[0],
+    cy = cells[1],
+    cz = cells[2];
   k.shortestVectors(
     n1,
     n2,

@@ -155,10 +155,11 @@ function strictRefusal(m: Mask, o: ResolvedOptions): 'siteCount' | 'species' | n
   // pymatgen: `LinearAssignment(mask).min_cost > 0` → no species-consistent assignment of every struct2 row.
   if (o.comparator === 'orderDisorder') return allRowsAssignable(m.mask, m.n2, m.n1) ? null : 'species';
   // The comparator is an equivalence: an assignment exists iff every struct2 species fits into struct1's.
+  // Indexed: once per pair, per site, mostly before V8 optimises it (each step of for…of allocated).
   const count1 = new Map<string, number>();
-  for (const k of m.keys1) count1.set(k, (count1.get(k) ?? 0) + 1);
+  for (let j = 0; j < m.keys1.length; j++) count1.set(m.keys1[j], (count1.get(m.keys1[j]) ?? 0) + 1);
   const count2 = new Map<string, number>();
-  for (const k of m.keys2) count2.set(k, (count2.get(k) ?? 0) + 1);
+  for (let i = 0; i < m.keys2.length; i++) count2.set(m.keys2[i], (count2.get(m.keys2[i]) ?? 0) + 1);
   for (const [k, c] of count2) if ((count1.get(k) ?? 0) < c) return 'species';
   return null;
 }
@@ -351,7 +352,8 @@ export function strictMatch(pair: StrictPair, search: StrictSearch, ctx: PairCon
   let best: StrictMatch | null = null;
   for (const { avg, scale } of getSupercells(pair, search.candidates ?? pairMappings(pair, ctx), ws)) {
     const trial = latticeTrial(avg, search.stol, ws);
-    for (const s1i of m.s1Targets) {
+    for (let t = 0; t < m.s1Targets.length; t++) {
+      const s1i = m.s1Targets[t];
       if (!translatedSubset(ws, s1i, m.s2Anchor, ctx.account)) continue;
       const mapping = cartDists(ws, trial);
       const value = strictValue(ws, search.useRms);
@@ -382,7 +384,9 @@ export function strictFitThenRms(pair: StrictPair, stol: number, ctx: PairContex
   let best: StrictMatch | null = null;
   search: for (const { avg, scale } of getSupercells(pair, pairMappings(pair, ctx), ws)) {
     const trial = latticeTrial(avg, stol, ws);
-    for (const s1i of m.s1Targets) {
+    // Indexed: every translation of every lattice tried, mostly before V8 optimises it.
+    for (let t = 0; t < m.s1Targets.length; t++) {
+      const s1i = m.s1Targets[t];
       if (!translatedSubset(ws, s1i, m.s2Anchor, ctx.account)) continue;
       const mapping = cartDists(ws, trial);
       if (!fit && strictValue(ws, false) < stol) {

@@ -39,7 +39,9 @@ export class PeriodicGrid {
         for (let k = k0; k <= k1; k++) {
           const list = this.cells.get(this.key(i, j, k));
           if (!list) continue;
-          for (const idx of list) {
+          // Indexed: every site of every CIF read is looked up, mostly before V8 optimises this (for…of allocated).
+          for (let at = 0; at < list.length; at++) {
+            const idx = list[at];
             if (best >= 0 && idx > best) break;
             const q = this.points[idx];
             const d0 = p[0] - q[0],
