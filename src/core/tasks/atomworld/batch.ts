@@ -75,41 +75,46 @@ export interface AtomworldActionSummary {
 }
 
 /**
- * CIF texts already read (targets and answers alike), by text, oldest first: a batch often judges several answers
- * against one target (sampled answers per case, the oracle's candidates), and answers repeat (an unchanged input, the
- * same edit sampled twice: 299 distinct answers among the oracle's 437). Reading a CIF was a third of judging a small
- * case. Bounded in entries and in text held; a text that fails to read is not kept (it fails again, with the same
- * error). The structures are shared, and only read.
+ * What was made of CIF texts already read (targets and answers alike), by text, oldest first: a batch often judges
+ * several answers against one target (sampled answers per case, the oracle's candidates), and answers repeat (an
+ * unchanged input, the same edit sampled twice: 299 distinct answers among the oracle's 437). Reading a CIF was a third
+ * of judging a small case. Bounded in entries and in text held, and emptied when the limits change (a CIF read under
+ * raised limits may be refused under others). What is kept is shared, and only read.
  */
-const readCifs = new Map<string, Structure>();
+class KeptByText<T> {
+  private readonly kept = new Map<string, T>();
+  private text = 0;
+  private limits = -1;
+
+  /** The value kept for `cif`, or `make`'s, then kept; what `make` throws is not kept (it fails again, alike). */
+  get(cif: string, make: () => T): T {
+    const limits = limitsRevision();
+    if (limits !== this.limits) {
+      this.kept.clear();
+      this.text = 0;
+      this.limits = limits;
+    }
+    const hit = this.kept.get(cif);
+    if (hit !== undefined) return hit;
+    const value = make();
+    if (cif.length <= CIF_TEXT_KEPT / 4) {
+      for (const old of this.kept.keys()) {
+        if (this.kept.size < CIFS_KEPT && this.text + cif.length <= CIF_TEXT_KEPT) break;
+        this.kept.delete(old);
+        this.text -= old.length;
+      }
+      this.kept.set(cif, value);
+      this.text += cif.length;
+    }
+    return value;
+  }
+}
 const CIFS_KEPT = 64;
 const CIF_TEXT_KEPT = 1 << 22;
-let cifText = 0;
 
-/** The limits the kept structures were read under (a CIF read under raised limits may be refused under others). */
-let cifLimits = -1;
-
-function readCifKept(cif: string): Structure {
-  const limits = limitsRevision();
-  if (limits !== cifLimits) {
-    readCifs.clear();
-    cifText = 0;
-    cifLimits = limits;
-  }
-  const hit = readCifs.get(cif);
-  if (hit) return hit;
-  const s = parseCifStrict(cif);
-  if (cif.length <= CIF_TEXT_KEPT / 4) {
-    for (const old of readCifs.keys()) {
-      if (readCifs.size < CIFS_KEPT && cifText + cif.length <= CIF_TEXT_KEPT) break;
-      readCifs.delete(old);
-      cifText -= old.length;
-    }
-    readCifs.set(cif, s);
-    cifText += cif.length;
-  }
-  return s;
-}
+/** The structures the judging thread read (`keptSide`). */
+const readCifs = new KeptByText<Structure>();
+const readCifKept = (cif: string): Structure => readCifs.get(cif, () => parseCifStrict(cif));
 
 /** Judges one case; an exception inside the evaluator is the benchmark's "Unknown" error class. */
 export function judgeAtomworldJob(job: AtomworldJob | AtomworldReadJob): AtomworldCaseVerdict {
@@ -169,37 +174,48 @@ const matchSides = (target: BatchSide, answer: BatchSide) =>
     ? matcherSidesFitAndBestMapping(target.matcher, answer.matcher, ATOMWORLD_MATCHER)
     : matcherFitAndBestMapping(structureOf(target), structureOf(answer), ATOMWORLD_MATCHER);
 
-/** What was read ahead of each kept structure (readCifKept), while the structure is kept. */
-const readAheadOf = new WeakMap<Structure, ReadAheadCif>();
-
-function readAhead(cif: string): { structure: Structure; read: ReadAheadCif } | null {
-  let structure: Structure;
-  try {
-    structure = readCifKept(cif);
-  } catch {
-    return null; // the judging thread reads it and reports the error
-  }
-  let read = readAheadOf.get(structure);
-  if (!read) {
-    read = { sites: structure.sites.length, composition: compositionDict(structure) };
-    readAheadOf.set(structure, read);
-  }
-  return { structure, read };
+/**
+ * A CIF read ahead, and its structure until its matcher side is settled (`reduceAhead`): then only what is sent is
+ * kept, and the structure, read moments before, is garbage while still young (kept, every structure read ahead was
+ * copied by two young-generation collections and then held in the old one).
+ */
+interface AheadCif {
+  read: ReadAheadCif;
+  structure: Structure | null;
 }
 
-function reduceAhead(side: { structure: Structure; read: ReadAheadCif }, what: string): void {
-  if (side.read.matcher !== undefined) return;
+/** What the thread that reads ahead made of each CIF text; null where reading failed (the judging thread reads it). */
+const aheadCifs = new KeptByText<AheadCif | null>();
+
+function readAhead(cif: string): AheadCif | null {
+  return aheadCifs.get(cif, () => {
+    let structure: Structure;
+    try {
+      structure = parseCifStrict(cif);
+    } catch {
+      return null; // the judging thread reads it and reports the error
+    }
+    return { read: { sites: structure.sites.length, composition: compositionDict(structure) }, structure };
+  });
+}
+
+function reduceAhead(side: AheadCif, what: string): void {
+  if (side.read.matcher !== undefined || !side.structure) return;
   try {
     side.read.matcher = matcherSide(side.structure, ATOMWORLD_MATCHER, what);
   } catch {
     side.read.matcher = null; // the judging thread reduces it and reports the error
   }
+  side.structure = null;
 }
+
+/** What the count and composition gate needs of a side, without the reduced cell it does not look at. */
+const gateSide = (read: ReadAheadCif): ReadAheadCif => ({ sites: read.sites, composition: read.composition });
 
 /**
  * Reads a job's CIFs ahead (`ReadAheadCif`), in the thread that makes the jobs while another judges earlier ones:
- * reading a CIF and reducing its cell was about half of judging a small case. The structures are kept as the
- * judging thread keeps them (readCifKept), so a target shared by several jobs is read and reduced once. Answers the
+ * reading a CIF and reducing its cell was about half of judging a small case. What was read is kept by text
+ * (KeptByText), so a target shared by several jobs is read and reduced once. Answers the
  * job to send: an AtomworldReadJob when all that judging needs was read, otherwise `job` with what was (`job.read`).
  */
 export function readJobAhead(job: AtomworldJob): AtomworldJob | AtomworldReadJob {
@@ -209,11 +225,11 @@ export function readJobAhead(job: AtomworldJob): AtomworldJob | AtomworldReadJob
   const answer = cif === null ? null : readAhead(cif);
   job.read = { target: target?.read ?? null, answer: answer?.read ?? null };
   if (!target || !answer) return job;
-  if (countAndCompositionAgree(judgedSide(target.read), judgedSide(answer.read))) {
-    reduceAhead(target, 'the first structure');
-    reduceAhead(answer, 'the second structure');
-    if (!target.read.matcher || !answer.read.matcher) return job;
-  }
+  if (!countAndCompositionAgree(judgedSide(target.read), judgedSide(answer.read)))
+    return { id: job.id, action: job.action, read: { target: gateSide(target.read), answer: gateSide(answer.read) } };
+  reduceAhead(target, 'the first structure');
+  reduceAhead(answer, 'the second structure');
+  if (!target.read.matcher || !answer.read.matcher) return job;
   return { id: job.id, action: job.action, read: { target: target.read, answer: answer.read } };
 }
 
