@@ -200,3 +200,25 @@ describe('structlab atomworld eval', () => {
     expect(out.skipped).toEqual([{ file: broken, line: 2, error: expect.stringMatching(/not valid JSON/) }]);
   });
 });
+
+describe('atomworld eval: the answers index', () => {
+  it('holds the first answers as text within its budget and reads the rest again from the file, alike', async () => {
+    const { AnswerIndex } = await import('../../src/cli/commands/atomworld-eval.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'structlab-answers-'));
+    const answers = ['<cif>\ndata_a\n</cif>', 'é ünïcode <cif>data_b</cif>', 'x'.repeat(50), 'last'];
+    const path = join(dir, 'answers.jsonl');
+    // A byte-order mark, CRLF line ends, a blank line and a junk line: places are kept in bytes, texts in characters.
+    writeFileSync(path, '\ufeff' + answers.map((a, k) => JSON.stringify({ id: `c${k}`, answer: a })).join('\r\n\r\nnot json\r\n') + '\r\n');
+    for (const budget of [0, answers[0].length + answers[1].length, 1 << 20]) {
+      const skipped: { file: string; line: number; error: string }[] = [];
+      const index = new AnswerIndex(path, skipped, budget);
+      expect(
+        answers.map((_, k) => index.get(`c${k}`)),
+        `budget ${budget}`,
+      ).toEqual(answers);
+      expect(index.get('c9')).toBeNull();
+      expect(skipped.map((s) => s.line)).toEqual([3, 6, 9]);
+      index.close();
+    }
+  });
+});
