@@ -34,6 +34,13 @@ const BLOCK_CASES = 4096;
 const READ_AHEAD_CASES = 64;
 const READ_AHEAD_SLICE_MS = 4;
 
+/**
+ * Characters of answer text an AnswerIndex holds from a file; beyond them it keeps only each line's place. Reading an
+ * answer again costs a system call and a second parse (21 µs an answer on the oracle's 437 pairs, 2% of the main
+ * thread's time), and 32 Mi characters hold most batches whole (the 437 pairs: 0.8 Mi).
+ */
+const ANSWER_TEXT_KEPT = 1 << 25;
+
 export const ATOMWORLD_EVAL_HELP = `usage: structlab atomworld eval CASES.jsonl ANSWERS.jsonl [--workers N] [--case-timeout SECONDS] \
 [--lint]
        [--shard I/N]
@@ -57,8 +64,9 @@ site-pair evaluations; structlab --help: --limit) as ResourceLimit. A case id gi
 naming both lines): answers are paired with cases by id. A line that is not a JSON object with the needed fields is skipped
 with a warning naming its file and line, and listed in "skipped": [{"file", "line", "error"}] (present only
 when a line was skipped); the other lines are judged as usual. At most ${groupedNumber(LIMITS.batchRows)} lines per file.
-Both files are streamed: CASES is judged in blocks of ${groupedNumber(BLOCK_CASES)} cases, and of ANSWERS only the place of each
-line is kept (standard input: the text), so memory grows with the verdicts, not with the CIFs.
+Both files are streamed: CASES is judged in blocks of ${groupedNumber(BLOCK_CASES)} cases, and of ANSWERS the text of the first
+${ANSWER_TEXT_KEPT / 2 ** 20} Mi characters is kept and only the place of each later line (standard input: the text), so memory grows
+with the verdicts, not with the CIFs.
 A progress line (rate) is shown on standard error when it is a terminal.
   --shard I/N    judge only cases k with k mod N = I (k counts the usable cases of CASES in order) and
                  print a partial report; structlab merge combines the N partial reports into this report
@@ -96,13 +104,6 @@ function* readJsonl(path: string, what: string, skipped: SkippedLine[]): Generat
 }
 
 const idOf = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null);
-
-/**
- * Characters of answer text an AnswerIndex holds from a file; beyond them it keeps only each line's place. Reading an
- * answer again costs a system call and a second parse (21 µs an answer on the oracle's 437 pairs, 2% of the main
- * thread's time), and 32 Mi characters hold most batches whole (the 437 pairs: 0.8 Mi).
- */
-const ANSWER_TEXT_KEPT = 1 << 25;
 
 /**
  * The answers by id. From a file the text of the first answers is kept, up to ANSWER_TEXT_KEPT characters, and of the
