@@ -134,15 +134,7 @@ function cartesianOf(s: MatchStructure): Float64Array {
   // Entries read once, not per site (see wrappedFractions); the same operations in the same order.
   const m = s.matrix,
     f = s.frac;
-  const m00 = m[0][0],
-    m01 = m[0][1],
-    m02 = m[0][2],
-    m10 = m[1][0],
-    m11 = m[1][1],
-    m12 = m[1][2],
-    m20 = m[2][0],
-    m21 = m[2][1],
-    m22 = m[2][2];
+  const [m00, m01, m02, m10, m11, m12, m20, m21, m22] = m.flat();
   for (let i = 0; i < n; i++) {
     const f0 = f[3 * i],
       f1 = f[3 * i + 1],
@@ -171,15 +163,7 @@ function supercellFractions(s: MatchStructure, inv: Mat3, lp: Vec3[], fu: number
  * V8 optimises it, where each read of an entry was a new heap number. The same operations in the same order.
  */
 function wrappedFractions(cart: Float64Array, inv: Mat3, out: Float64Array): void {
-  const i00 = inv[0][0],
-    i01 = inv[0][1],
-    i02 = inv[0][2],
-    i10 = inv[1][0],
-    i11 = inv[1][1],
-    i12 = inv[1][2],
-    i20 = inv[2][0],
-    i21 = inv[2][1],
-    i22 = inv[2][2];
+  const [i00, i01, i02, i10, i11, i12, i20, i21, i22] = inv.flat();
   const n = cart.length / 3;
   for (let i = 0; i < n; i++) {
     const c0 = cart[3 * i],

@@ -137,24 +137,8 @@ function niggliReduce(s: MatchStructure): MatchStructure {
     inv = numpyInverse(reduced.matrix);
   // The matrices' entries read once, not per site: a batch reduces every CIF it reads, mostly before V8 optimises
   // this, where each read of an entry in the loop was a new heap number. The same operations in the same order.
-  const m00 = m[0][0],
-    m01 = m[0][1],
-    m02 = m[0][2],
-    m10 = m[1][0],
-    m11 = m[1][1],
-    m12 = m[1][2];
-  const m20 = m[2][0],
-    m21 = m[2][1],
-    m22 = m[2][2];
-  const i00 = inv[0][0],
-    i01 = inv[0][1],
-    i02 = inv[0][2],
-    i10 = inv[1][0],
-    i11 = inv[1][1],
-    i12 = inv[1][2];
-  const i20 = inv[2][0],
-    i21 = inv[2][1],
-    i22 = inv[2][2];
+  const [m00, m01, m02, m10, m11, m12, m20, m21, m22] = m.flat();
+  const [i00, i01, i02, i10, i11, i12, i20, i21, i22] = inv.flat();
   const sf = s.frac;
   const frac = new Float64Array(3 * n);
   for (let i = 0; i < n; i++) {
