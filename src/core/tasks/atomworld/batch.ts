@@ -119,7 +119,8 @@ const readCifKept = (cif: string): Structure => readCifs.get(cif, () => parseCif
 /** Judges one case; an exception inside the evaluator is the benchmark's "Unknown" error class. */
 export function judgeAtomworldJob(job: AtomworldJob | AtomworldReadJob): AtomworldCaseVerdict {
   const base = { id: job.id, action: job.action };
-  if (!('targetCif' in job)) return judged(base, () => judgeReadAnswer(readSide(job.read.target), readSide(job.read.answer), matchSides));
+  if (!('targetCif' in job))
+    return judged(base, () => judgeReadAnswer(aheadSide(job.read.target, null), aheadSide(job.read.answer, null), matchSides));
   const answerText = job.answer;
   if (answerText === null) return { ...base, correct: false, wrong_type: 'OutputFormatError', rmsd: null, max_dist: null };
   const read = job.read;
@@ -144,7 +145,7 @@ const judgedSide = (read: ReadAheadCif): JudgedSide => ({ sites: read.sites, com
 
 /**
  * A side of a job's pair in the judging thread: read ahead (`ReadAheadCif`), or from the CIF here. `structure` is
- * null for a side of an AtomworldReadJob, which has its matcher side whenever the pair is matched.
+ * null for a side of an AtomworldReadJob (no CIF), which has its matcher side whenever the pair is matched.
  */
 interface BatchSide extends JudgedSide {
   matcher: MatcherSide | null;
@@ -156,13 +157,11 @@ function keptSide(cif: string): BatchSide {
   return { ...structureSide(s), matcher: null, structure: () => s };
 }
 
-const aheadSide = (read: ReadAheadCif, cif: string): BatchSide => ({
+const aheadSide = (read: ReadAheadCif, cif: string | null): BatchSide => ({
   ...judgedSide(read),
   matcher: read.matcher ?? null,
-  structure: () => readCifKept(cif),
+  structure: cif === null ? null : () => readCifKept(cif),
 });
-
-const readSide = (read: ReadAheadCif): BatchSide => ({ ...judgedSide(read), matcher: read.matcher ?? null, structure: null });
 
 const structureOf = (side: BatchSide): Structure => {
   if (!side.structure) throw new Error('a job read ahead reached the matcher without its reduced cells');
@@ -215,21 +214,24 @@ const gateSide = (read: ReadAheadCif): ReadAheadCif => ({ sites: read.sites, com
 /**
  * Reads a job's CIFs ahead (`ReadAheadCif`), in the thread that makes the jobs while another judges earlier ones:
  * reading a CIF and reducing its cell was about half of judging a small case. What was read is kept by text
- * (KeptByText), so a target shared by several jobs is read and reduced once. Answers the
- * job to send: an AtomworldReadJob when all that judging needs was read, otherwise `job` with what was (`job.read`).
+ * (KeptByText), so a target shared by several jobs is read and reduced once. Answers the job to send: an
+ * AtomworldReadJob when all that judging needs was read, otherwise `job` with what was (`job.read`).
  */
 export function readJobAhead(job: AtomworldJob): AtomworldJob | AtomworldReadJob {
   if (job.answer === null) return job; // judged without reading anything
   const target = readAhead(job.targetCif);
   const cif = extractLastCif(job.answer);
   const answer = cif === null ? null : readAhead(cif);
-  job.read = { target: target?.read ?? null, answer: answer?.read ?? null };
-  if (!target || !answer) return job;
+  const partly = (): AtomworldJob => {
+    job.read = { target: target?.read ?? null, answer: answer?.read ?? null };
+    return job;
+  };
+  if (!target || !answer) return partly();
   if (!countAndCompositionAgree(judgedSide(target.read), judgedSide(answer.read)))
     return { id: job.id, action: job.action, read: { target: gateSide(target.read), answer: gateSide(answer.read) } };
   reduceAhead(target, 'the first structure');
   reduceAhead(answer, 'the second structure');
-  if (!target.read.matcher || !answer.read.matcher) return job;
+  if (!target.read.matcher || !answer.read.matcher) return partly();
   return { id: job.id, action: job.action, read: { target: target.read, answer: answer.read } };
 }
 
